@@ -1,0 +1,41 @@
+"""The FastAPI application: routers under /api, error shapes, and the web app at /."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, FastAPI
+
+from bemtevi.api.errors import install_error_handlers
+from bemtevi.api.routers import auth, consultations, dashboard, directory
+from bemtevi.api.static import mount_webapp
+from bemtevi.bootstrap import Platform
+
+
+def create_app(platform: Platform) -> FastAPI:
+    app = FastAPI(
+        title="Bemtevi API",
+        version="0.1.0",
+        description="Consultas e enriquecimento de dados de pessoas e empresas.",
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+    )
+    app.state.platform = platform
+    install_error_handlers(app)
+    api = APIRouter(prefix="/api")
+    api.include_router(auth.router)
+    api.include_router(directory.router)
+    api.include_router(consultations.router)
+    api.include_router(dashboard.router)
+
+    @api.get("/health", tags=["health"])
+    def health() -> dict[str, object]:
+        projector = platform.projector
+        return {
+            "status": "ok" if projector.error is None else "degraded",
+            "position": platform.app.max_position(),
+            "projected": projector.position,
+        }
+
+    app.include_router(api)
+    mount_webapp(app, platform.settings.webapp_dist)
+    return app

@@ -1,0 +1,54 @@
+"""Dependencies: the platform, the caller's principal, route permissions, read-your-writes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from bemtevi.bootstrap import Platform
+from bemtevi.commands.identity import Principal
+from bemtevi.domain.errors import AccessDenied, Unauthorized
+from bemtevi.domain.menus import may_open
+
+
+def get_platform(request: Request) -> Platform:
+    platform: Platform = request.app.state.platform
+    return platform
+
+
+PlatformDep = Annotated[Platform, Depends(get_platform)]
+
+
+def bearer_token(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized()
+    return token.strip()
+
+
+def current_principal(request: Request, platform: PlatformDep) -> Principal:
+    return platform.identity.authenticate(bearer_token(request))
+
+
+PrincipalDep = Annotated[Principal, Depends(current_principal)]
+
+
+def allowed_route(route: str) -> Callable[[Principal], Principal]:
+    """The API enforces the same route permissions as the role menu shows."""
+
+    def check(principal: PrincipalDep) -> Principal:
+        if not may_open(principal.role, route):
+            raise AccessDenied()
+        return principal
+
+    return check
+
+
+def wait_for_position(platform: Platform, position: int | None) -> bool:
+    """Bounded read-your-writes wait; True when the read side includes ``position``."""
+    if position is None:
+        return True
+    return platform.projector.wait_for(position, platform.settings.read_wait_seconds)

@@ -1,0 +1,61 @@
+"""Error answers in the specification's shape (section 8): message, code, optional errors list."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from bemtevi.domain.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+FALLBACK_MESSAGE = "An unexpected error has occurred. Please try again later."
+
+
+def error_body(status: int, message: str, code: str, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"statusCode": status, "message": message, "code": code}
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return body
+
+
+def _validation_item(error: dict[str, Any]) -> dict[str, str]:
+    location = [str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path")]
+    prop = ".".join(location) or "body"
+    kind = error.get("type", "")
+    if kind in {"missing", "string_too_short", "too_short"}:
+        return {"property": prop, "isNotEmpty": f"{prop} should not be empty"}
+    if kind in {"enum", "literal_error"}:
+        return {"property": prop, "isEnum": f"{prop} must be a valid enum value"}
+    return {"property": prop, "constraint": f"{prop}: {error.get('msg', 'invalid value')}"}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(DomainError)
+    async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
+        return JSONResponse(error_body(exc.status, exc.message, exc.code, field=exc.field), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        items = [_validation_item(e) for e in exc.errors()]
+        first = items[0] if items else {}
+        message = first.get("isNotEmpty") or first.get("isEnum") or first.get("constraint") or "Invalid data"
+        return JSONResponse(error_body(400, message, "invalid_data", errors=items), status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = exc.detail if isinstance(exc.detail, str) else f"Request failed with status code {exc.status_code}"
+        return JSONResponse(
+            error_body(exc.status_code, message, f"http_{exc.status_code}"),
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=exc)
+        return JSONResponse(error_body(500, FALLBACK_MESSAGE, "unexpected_error"), status_code=500)

@@ -1,0 +1,43 @@
+"""POST /api/consultations: a unit lookup by CPF or CNPJ, charged one unit credit."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from bemtevi.api.deps import PlatformDep, allowed_route
+from bemtevi.api.schemas import ConsultationData, ConsultationRequest, ConsultationResponse, ErrorResponse
+from bemtevi.commands.identity import Principal
+
+router = APIRouter(tags=["consultations"])
+
+
+@router.post(
+    "/consultations",
+    response_model=ConsultationResponse,
+    responses={
+        402: {"model": ErrorResponse, "description": "Not enough credits; nothing was charged"},
+        403: {"model": ErrorResponse},
+        422: {"model": ErrorResponse, "description": "Invalid document type or document"},
+    },
+)
+def run_consultation(
+    body: ConsultationRequest,
+    principal: Annotated[Principal, Depends(allowed_route("normal-query"))],
+    platform: PlatformDep,
+) -> ConsultationResponse:
+    outcome = platform.consultations.run_unit_query(principal, body.document, body.query_type)
+    return ConsultationResponse(
+        data=ConsultationData(
+            id=str(outcome.consultation_id),
+            document=outcome.document.number,
+            documentType=outcome.document.kind,
+            queryType=outcome.query_type.key,
+            status=outcome.status.value,  # type: ignore[arg-type]
+            credits=1 if outcome.status.value == "done" else 0,
+            createdAt=outcome.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            result=outcome.result,
+        ),
+        position=outcome.position,
+    )

@@ -1,0 +1,148 @@
+"""The ``bemtevi`` command line: serve, demo-data, rebuild-projections, create-admin."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bemtevi.infra.settings import Settings
+
+app = typer.Typer(help="Bemtevi: consultas e enriquecimento de dados.", no_args_is_help=True)
+
+
+def _ensure_dataset(settings: Settings) -> None:
+    from bemtevi.infra.demo_data import generate_demo_dataset
+
+    path = settings.demo_dataset_path
+    if path.exists():
+        return
+    typer.echo(f"Generating the demo dataset ({settings.demo_people:,} people, {settings.demo_companies:,} companies)…")
+    summary = generate_demo_dataset(path, settings.demo_people, settings.demo_companies, settings.demo_seed)
+    typer.echo(f"Demo dataset ready in {summary.seconds:.1f} s.")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Address to bind (default BEMTEVI_HOST or 127.0.0.1)")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default PORT or 8000)")] = None,
+) -> None:
+    """Start the whole product (API, projector and web app) at one address."""
+    import uvicorn
+
+    from bemtevi.api.app import create_app
+    from bemtevi.bootstrap import build_platform
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = Settings()
+    if host:
+        settings.host = host
+    if port:
+        settings.port = port
+    _ensure_dataset(settings)
+    platform = build_platform(settings)
+    result = platform.bootstrap_result
+    if result is not None and result.created:
+        typer.echo(f"Super-admin created: {result.admin_email}")
+        if result.generated_password:
+            typer.echo(f"Generated password (shown once): {result.generated_password}")
+    typer.echo(f"Bemtevi at http://{settings.host}:{settings.port}")
+    try:
+        uvicorn.run(create_app(platform), host=settings.host, port=settings.port, log_level="warning")
+    finally:
+        platform.close()
+
+
+@app.command("demo-data")
+def demo_data(
+    people: Annotated[int | None, typer.Option(help="People to generate")] = None,
+    companies: Annotated[int | None, typer.Option(help="Companies to generate")] = None,
+    seed: Annotated[int | None, typer.Option(help="Random seed (same seed, same data)")] = None,
+    path: Annotated[Path | None, typer.Option(help="Output DuckDB file")] = None,
+) -> None:
+    """Generate the deterministic local dataset the local supplier answers from."""
+    from bemtevi.infra.demo_data import generate_demo_dataset
+
+    settings = Settings()
+    summary = generate_demo_dataset(
+        path or settings.demo_dataset_path,
+        people if people is not None else settings.demo_people,
+        companies if companies is not None else settings.demo_companies,
+        seed if seed is not None else settings.demo_seed,
+    )
+    typer.echo(
+        f"{summary.people:,} people and {summary.companies:,} companies in {summary.seconds:.1f} s → {summary.path}"
+    )
+
+
+@app.command("rebuild-projections")
+def rebuild_projections() -> None:
+    """Drop the read models and rebuild them from the whole event log (server must be stopped)."""
+    from bemtevi.bootstrap import build_platform
+
+    settings = Settings()
+    try:
+        platform = build_platform(settings, supplier=_NoSupplier(), start_projector=False, bootstrap=False)
+    except RuntimeError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(1) from e
+    try:
+        started = time.perf_counter()
+        count = platform.projector.rebuild()
+        elapsed = time.perf_counter() - started
+        typer.echo(f"Rebuilt the read models from {count:,} events in {elapsed:.1f} s.")
+    finally:
+        platform.close()
+
+
+@app.command("create-admin")
+def create_admin(
+    email: Annotated[str, typer.Option(help="E-mail of the new super-admin")],
+    name: Annotated[str, typer.Option(help="Full name")] = "Administrador",
+    password: Annotated[str | None, typer.Option(help="Password (generated and printed when absent)")] = None,
+) -> None:
+    """Create a super-admin in the default group."""
+    from bemtevi.bootstrap import build_platform
+    from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+    from bemtevi.domain.errors import DomainError
+    from bemtevi.domain.passwords import generate_password
+    from bemtevi.domain.users import Role
+
+    settings = Settings()
+    platform = build_platform(settings, supplier=_NoSupplier(), start_projector=False)
+    generated = password is None
+    password = password or generate_password()
+    try:
+        platform.identity.register_user(
+            SYSTEM,
+            group_id=ROOT_GROUP_ID,
+            name=name,
+            email=email,
+            password=password,
+            role=Role.SUPER_ADMIN,
+            strict_email=False,
+        )
+    except DomainError as e:
+        typer.echo(e.message, err=True)
+        raise typer.Exit(1) from e
+    finally:
+        platform.close()
+    typer.echo(f"Super-admin created: {email}")
+    if generated:
+        typer.echo(f"Generated password (shown once): {password}")
+
+
+class _NoSupplier:
+    """Commands that never look anything up do not open the dataset."""
+
+    name = "none"
+
+    def lookup(self, kind: str, number: str) -> None:
+        raise RuntimeError("no supplier in this command")
+
+
+if __name__ == "__main__":
+    app()

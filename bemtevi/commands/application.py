@@ -1,0 +1,99 @@
+"""The event-sourced application: one event store, one notification log, many aggregates."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import Any, ClassVar, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, Recording, Transcoder, Transcoding
+
+from bemtevi.domain.audit import AuditedAggregate
+from bemtevi.domain.credits import CreditAccount
+from bemtevi.domain.groups import Group
+from bemtevi.domain.users import User
+
+T = TypeVar("T")
+A = TypeVar("A", bound=AuditedAggregate)
+
+
+class DateAsISO(Transcoding):
+    type = date
+    name = "date_iso"
+
+    def encode(self, obj: date) -> str:
+        return obj.isoformat()
+
+    def decode(self, data: str) -> date:
+        return date.fromisoformat(data)
+
+
+class BemteviApplication(Application[UUID]):
+    name = "bemtevi"
+    is_snapshotting_enabled = True
+    # Hot aggregates get snapshots so that a load never replays thousands of events.
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {CreditAccount: 200, Group: 50, User: 50}
+
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        super().__init__(env)
+        self._listeners: list[Callable[[int], None]] = []
+        self._listeners_lock = threading.Lock()
+
+    def register_transcodings(self, transcoder: Transcoder) -> None:
+        super().register_transcodings(transcoder)
+        transcoder.register(DateAsISO())
+
+    def on_recorded(self, listener: Callable[[int], None]) -> None:
+        """Call ``listener(position)`` after every save in this process (wakes the projector)."""
+        with self._listeners_lock:
+            self._listeners.append(listener)
+
+    def _notify(self, recordings: list[Recording[UUID]]) -> None:
+        super()._notify(recordings)
+        if recordings:
+            position = recordings[-1].notification.id
+            for listener in list(self._listeners):
+                listener(position)
+
+    def save_all(self, *aggregates: AuditedAggregate) -> int:
+        """Save atomically; answer the position of the last event (for read-your-writes)."""
+        recordings: Sequence[Recording[UUID]] = self.save(*aggregates)
+        if not recordings:
+            return self.recorder.max_notification_id() or 0
+        return recordings[-1].notification.id
+
+    def get(self, aggregate_id: UUID, kind: type[A]) -> A:
+        aggregate = self.repository.get(aggregate_id)
+        if not isinstance(aggregate, kind):
+            raise AggregateNotFoundError(aggregate_id)
+        return aggregate
+
+    def find(self, aggregate_id: UUID, kind: type[A]) -> A | None:
+        try:
+            return self.get(aggregate_id, kind)
+        except AggregateNotFoundError:
+            return None
+
+    def max_position(self) -> int:
+        return self.recorder.max_notification_id() or 0
+
+
+def retry_on_conflict(decide_and_save: Callable[[], T], attempts: int = 25) -> T:
+    """Run load-decide-save again when another writer saved the same aggregate version first.
+
+    The whole closure is re-run so the decision is always taken on the latest state.
+    """
+    for attempt in range(attempts):
+        try:
+            return decide_and_save()
+        except IntegrityError:
+            if attempt == attempts - 1:
+                raise
+            # Jittered, growing back-off keeps a hot account from live-locking.
+            time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+    raise AssertionError("unreachable")

@@ -1,0 +1,121 @@
+"""Unit lookup: validate, check permission, reserve a credit, ask the supplier, settle or release."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.commands.identity import Principal
+from bemtevi.domain.audit import acting_as
+from bemtevi.domain.consultations import Consultation, ConsultationStatus
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.documents import Document
+from bemtevi.domain.errors import GroupInactive, NotEnoughCredits, SearchFailed
+from bemtevi.domain.groups import Group
+from bemtevi.domain.query_types import Category, QueryType, choose_query_type
+from bemtevi.domain.suppliers import Supplier
+
+log = logging.getLogger(__name__)
+
+CREDITS_PER_UNIT_QUERY = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ConsultationOutcome:
+    consultation_id: UUID
+    document: Document
+    query_type: QueryType
+    status: ConsultationStatus
+    result: dict[str, Any] | None
+    created_at: datetime
+    position: int
+
+
+class ConsultationCommands:
+    def __init__(self, app: BemteviApplication, supplier: Supplier) -> None:
+        self._app = app
+        self._supplier = supplier
+
+    def run_unit_query(
+        self, principal: Principal, document: str, query_type: str | None = None, channel: str = "panel"
+    ) -> ConsultationOutcome:
+        parsed = Document.parse(document)
+        group = self._app.get(principal.group_id, Group)
+        if not group.active:
+            raise GroupInactive()
+        chosen = choose_query_type(query_type, parsed.kind, frozenset(group.enabled_query_types))
+        account_id = credit_account_id(group.id, Category.UNIT)
+        consultation_id = uuid4()
+
+        with acting_as(principal.actor):
+            self._reserve(account_id, consultation_id)
+            try:
+                result = self._supplier.lookup(parsed.kind, parsed.number)
+            except Exception as e:
+                log.exception("supplier %s failed", self._supplier.name)
+                self._finish(principal, account_id, consultation_id, parsed, chosen, ConsultationStatus.FAILED, channel)
+                raise SearchFailed() from e
+            status = ConsultationStatus.DONE if result is not None else ConsultationStatus.NOT_FOUND
+            consultation, position = self._finish(
+                principal, account_id, consultation_id, parsed, chosen, status, channel
+            )
+        return ConsultationOutcome(
+            consultation_id=consultation_id,
+            document=parsed,
+            query_type=chosen,
+            status=status,
+            result=result,
+            created_at=consultation.created_on,
+            position=position,
+        )
+
+    def _reserve(self, account_id: UUID, reservation_id: UUID) -> None:
+        def decide() -> None:
+            account = self._app.find(account_id, CreditAccount)
+            if account is None:
+                raise NotEnoughCredits()
+            account.reserve(reservation_id, CREDITS_PER_UNIT_QUERY)
+            self._app.save_all(account)
+
+        retry_on_conflict(decide)
+
+    def _finish(
+        self,
+        principal: Principal,
+        account_id: UUID,
+        consultation_id: UUID,
+        document: Document,
+        query_type: QueryType,
+        status: ConsultationStatus,
+        channel: str,
+    ) -> tuple[Consultation, int]:
+        """Settle (found) or release (not found, failed) and record the consultation, atomically."""
+
+        def decide() -> tuple[Consultation, int]:
+            account = self._app.get(account_id, CreditAccount)
+            charged = CREDITS_PER_UNIT_QUERY if status == ConsultationStatus.DONE else 0
+            if charged:
+                account.settle(consultation_id, charged)
+            else:
+                account.release(consultation_id)
+            consultation = Consultation._create(
+                Consultation.Recorded,
+                id=consultation_id,
+                group_id=principal.group_id,
+                user_id=principal.user_id,
+                document=document.number,
+                document_type=document.kind,
+                query_type=query_type.key,
+                category=Category.UNIT.value,
+                supplier=self._supplier.name,
+                status=status.value,
+                credits=charged,
+                channel=channel,
+            )
+            return consultation, self._app.save_all(account, consultation)
+
+        return retry_on_conflict(decide)

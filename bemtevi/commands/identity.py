@@ -1,0 +1,308 @@
+"""Identity use cases: first start, groups, users, sign-in, sign-out, token checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.persistence import IntegrityError
+
+from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.brand import DEFAULT_BRAND, Brand
+from bemtevi.domain.contact import normalise_email
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.errors import (
+    DuplicateValue,
+    GroupInactive,
+    GroupNotFound,
+    InvalidCredentials,
+    Unauthorized,
+    UserInactive,
+)
+from bemtevi.domain.groups import Group, GroupType
+from bemtevi.domain.indexes import GROUP_DOMAIN, USER_EMAIL, UniqueIndex, index_id
+from bemtevi.domain.passwords import check_new_password, generate_password
+from bemtevi.domain.query_types import BUILT_IN_QUERY_TYPES, Category
+from bemtevi.domain.sessions import Session
+from bemtevi.domain.users import Role, User, UserStatus
+from bemtevi.infra.passwords import PasswordHasher
+from bemtevi.infra.tokens import TokenClaims, TokenIssuer
+
+ROOT_GROUP_ID = uuid5(NAMESPACE_URL, "https://bemtevi.example/groups/root")
+SYSTEM = Actor(user_id=None, tenant_id=ROOT_GROUP_ID)
+
+
+def email_key(email: str) -> str:
+    """The sign-in key of an e-mail: trimmed and lower-cased.
+
+    The specification's strict format (2-4 letter ending) applies to e-mails people type into
+    registration forms; operator-configured addresses such as the default admin@bemtevi.local
+    must still sign in, so the key itself is lenient.
+    """
+    value = email.strip().lower()
+    if "@" not in value or value.startswith("@") or value.endswith("@"):
+        raise InvalidCredentials()
+    return value
+
+
+def normalise_domain(domain_url: str | None) -> str | None:
+    """'https://Acme.example:8443/x' → 'acme.example:8443'; empty → None."""
+    if not domain_url:
+        return None
+    value = domain_url.strip().lower()
+    for prefix in ("https://", "http://"):
+        if value.startswith(prefix):
+            value = value[len(prefix) :]
+    value = value.split("/", 1)[0]
+    return value or None
+
+
+def domain_candidates(domain_url: str | None) -> list[str]:
+    """A host matches its exact form first, then without the port."""
+    domain = normalise_domain(domain_url)
+    if domain is None:
+        return []
+    bare = domain.rsplit(":", 1)[0] if ":" in domain else domain
+    return [domain] if bare == domain else [domain, bare]
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling, as established from a bearer token and an open session."""
+
+    user_id: UUID
+    group_id: UUID
+    role: Role
+    session_id: UUID
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user_id=self.user_id, tenant_id=self.group_id)
+
+
+@dataclass(frozen=True, slots=True)
+class BootstrapResult:
+    created: bool
+    admin_email: str
+    generated_password: str | None
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    user: User
+    group: Group
+    token: str
+    position: int
+
+
+class IdentityCommands:
+    def __init__(
+        self,
+        app: BemteviApplication,
+        hasher: PasswordHasher,
+        tokens: TokenIssuer,
+        token_ttl: timedelta = timedelta(hours=12),
+    ) -> None:
+        self._app = app
+        self._hasher = hasher
+        self._tokens = tokens
+        self._token_ttl = token_ttl
+        # A real hash to verify against when the e-mail is unknown, so timing does not tell.
+        self._dummy_hash = hasher.hash(generate_password())
+
+    # -- first start -------------------------------------------------------------------------
+
+    def bootstrap(self, admin_email: str, admin_password: str | None) -> BootstrapResult:
+        """On an empty store: the default white-label group and its super-admin."""
+        if self._app.find(ROOT_GROUP_ID, Group) is not None:
+            return BootstrapResult(False, admin_email, None, self._app.max_position())
+        generated = None
+        if admin_password is None:
+            generated = admin_password = generate_password()
+        with acting_as(SYSTEM):
+            group = Group.register(
+                name="Bemtevi",
+                group_type=GroupType.WHITE_LABEL,
+                parent_id=None,
+                domain_url=None,
+                brand=DEFAULT_BRAND,
+                enabled_query_types=sorted(BUILT_IN_QUERY_TYPES),
+                group_id=ROOT_GROUP_ID,
+            )
+            account = CreditAccount.open(group.id, Category.UNIT, limit=None)
+            user, index = self._new_user(
+                group.id, "Administrador", email_key(admin_email), admin_password, Role.SUPER_ADMIN
+            )
+            try:
+                position = self._app.save_all(group, account, user, index)
+            except IntegrityError:  # another process bootstrapped at the same moment
+                return BootstrapResult(False, admin_email, None, self._app.max_position())
+        return BootstrapResult(True, email_key(admin_email), generated, position)
+
+    # -- groups and users ---------------------------------------------------------------------
+
+    def register_group(
+        self,
+        actor: Actor,
+        *,
+        name: str,
+        group_type: GroupType,
+        parent_id: UUID,
+        domain_url: str | None = None,
+        brand: Brand | None = None,
+        enabled_query_types: list[str] | None = None,
+        unit_credit_limit: int | None = 0,
+    ) -> tuple[UUID, int]:
+        parent = self._app.find(parent_id, Group)
+        if parent is None:
+            raise GroupNotFound()
+        enabled = enabled_query_types if enabled_query_types is not None else list(parent.enabled_query_types)
+        # A child never gets a query type its parent does not have.
+        enabled = [q for q in enabled if q in parent.enabled_query_types]
+        domain = normalise_domain(domain_url)
+        with acting_as(actor):
+            group = Group.register(
+                name=name,
+                group_type=group_type,
+                parent_id=parent_id,
+                domain_url=domain,
+                brand=brand or Brand(),
+                enabled_query_types=enabled,
+            )
+            account = CreditAccount.open(group.id, Category.UNIT, unit_credit_limit)
+            claims = [UniqueIndex(kind=GROUP_DOMAIN, value=domain, ref=group.id)] if domain else []
+            try:
+                position = self._app.save_all(group, account, *claims)
+            except IntegrityError as e:
+                raise DuplicateValue("Domain already registered", field="domain_url") from e
+        return group.id, position
+
+    def register_user(
+        self,
+        actor: Actor,
+        *,
+        group_id: UUID,
+        name: str,
+        email: str,
+        password: str,
+        role: Role = Role.USER,
+        status: UserStatus = UserStatus.ACTIVE,
+        strict_email: bool = True,
+    ) -> tuple[UUID, int]:
+        if self._app.find(group_id, Group) is None:
+            raise GroupNotFound()
+        key = normalise_email(email) if strict_email else email_key(email)
+        check_new_password(password)
+        with acting_as(actor):
+            user, index = self._new_user(group_id, name, key, password, role, status)
+            try:
+                position = self._app.save_all(user, index)
+            except IntegrityError as e:
+                raise DuplicateValue("Email already registered", field="email") from e
+        return user.id, position
+
+    def change_unit_limit(self, actor: Actor, group_id: UUID, limit: int | None) -> int:
+        def decide() -> int:
+            account = self._app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
+            with acting_as(actor):
+                account.change_limit(limit)
+            return self._app.save_all(account)
+
+        return retry_on_conflict(decide)
+
+    def _new_user(
+        self,
+        group_id: UUID,
+        name: str,
+        email: str,
+        password: str,
+        role: Role,
+        status: UserStatus = UserStatus.ACTIVE,
+    ) -> tuple[User, UniqueIndex]:
+        normalised = email_key(email)
+        user = User.register(
+            group_id=group_id,
+            name=name,
+            email=normalised,
+            role=role,
+            status=status,
+            password_hash=self._hasher.hash(password),
+        )
+        return user, UniqueIndex(kind=USER_EMAIL, value=normalised, ref=user.id)
+
+    # -- sessions -----------------------------------------------------------------------------
+
+    def find_user_by_email(self, email: str) -> User | None:
+        index = self._app.find(index_id(USER_EMAIL, email_key(email)), UniqueIndex)
+        return None if index is None else self._app.find(index.ref, User)
+
+    def find_group_by_domain(self, domain_url: str | None) -> Group | None:
+        for candidate in domain_candidates(domain_url):
+            index = self._app.find(index_id(GROUP_DOMAIN, candidate), UniqueIndex)
+            if index is not None:
+                return self._app.find(index.ref, Group)
+        return None
+
+    def _is_within(self, group: Group, ancestor_id: UUID) -> bool:
+        current: Group | None = group
+        while current is not None:
+            if current.id == ancestor_id:
+                return True
+            current = self._app.find(current.parent_id, Group) if current.parent_id else None
+        return False
+
+    def sign_in(self, email: str, password: str, domain_url: str | None) -> SignedIn:
+        user = self.find_user_by_email(email)
+        if user is None:
+            self._hasher.verify(self._dummy_hash, password)
+            raise InvalidCredentials()
+        if not self._hasher.verify(user.password_hash, password):
+            raise InvalidCredentials()
+        if not user.may_sign_in:
+            raise UserInactive()
+        group = self._app.get(user.group_id, Group)
+        if not group.active:
+            raise GroupInactive()
+        # On a tenant's own domain only that tenant's subtree may sign in.
+        site = self.find_group_by_domain(domain_url)
+        if site is not None and not self._is_within(group, site.id):
+            raise InvalidCredentials()
+        now = datetime.now(UTC)
+        expires_at = now + self._token_ttl
+        with acting_as(Actor(user.id, group.id)):
+            session = Session(user_id=user.id, group_id=group.id, role=user.role.value, expires_at=expires_at)
+            to_save: list[User | Session] = [session]
+            if self._hasher.needs_rehash(user.password_hash):
+                user.rehash_password(self._hasher.hash(password))
+                to_save.append(user)
+            position = self._app.save_all(*to_save)
+        token = self._tokens.issue(TokenClaims(session.id, user.id, group.id, user.role.value), expires_at)
+        return SignedIn(user=user, group=group, token=token, position=position)
+
+    def authenticate(self, token: str) -> Principal:
+        claims = self._tokens.read(token)
+        session = self._app.find(claims.session_id, Session)
+        if session is None or session.user_id != claims.user_id:
+            raise Unauthorized()
+        if not session.is_open(datetime.now(UTC)):
+            raise Unauthorized("Expired token" if not session.closed else "Unauthorized")
+        return Principal(
+            user_id=session.user_id,
+            group_id=session.group_id,
+            role=Role(session.role),
+            session_id=session.id,
+        )
+
+    def sign_out(self, principal: Principal) -> int:
+        def decide() -> int:
+            session = self._app.get(principal.session_id, Session)
+            if session.closed:
+                return self._app.max_position()
+            with acting_as(principal.actor):
+                session.close("logout")
+            return self._app.save_all(session)
+
+        return retry_on_conflict(decide)

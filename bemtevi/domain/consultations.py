@@ -1,0 +1,43 @@
+"""Consultation: one lookup of one document, the LGPD record of who consulted what."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from bemtevi.domain.audit import AuditedAggregate
+
+
+class ConsultationStatus(StrEnum):
+    DONE = "done"  # found and charged
+    NOT_FOUND = "not_found"  # nothing known about the document: released, not charged
+    FAILED = "failed"  # the supplier failed: released, not charged
+
+
+class Consultation(AuditedAggregate):
+    @event("Recorded")
+    def __init__(
+        self,
+        group_id: UUID,
+        user_id: UUID | None,
+        document: str,
+        document_type: str,
+        query_type: str,
+        category: str,
+        supplier: str,
+        status: str,
+        credits: int,
+        channel: str,
+    ) -> None:
+        self.group_id = group_id
+        self.user_id = user_id
+        self.document = document
+        self.document_type = document_type
+        self.query_type = query_type
+        self.category = category
+        self.supplier = supplier
+        self.status = ConsultationStatus(status)
+        self.credits = credits
+        self.channel = channel

@@ -1,0 +1,101 @@
+"""The error catalogue of the specification (section 8).
+
+Every refusal the product gives is a ``DomainError`` with a stable ``code`` (the web app
+translates by code) and the specification's English ``message`` (what API clients read).
+The HTTP status lives here too so that the API layer stays a thin mapping.
+"""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    code: str = "unexpected_error"
+    message: str = "An unexpected error has occurred. Please try again later."
+    status: int = 400
+
+    def __init__(self, message: str | None = None, *, field: str | None = None) -> None:
+        self.message = message or type(self).message
+        self.field = field
+        super().__init__(self.message)
+
+
+class InvalidCredentials(DomainError):
+    code, message, status = "invalid_credentials", "Invalid email or password", 401
+
+
+class Unauthorized(DomainError):
+    code, message, status = "unauthorized", "Unauthorized", 401
+
+
+class ExpiredToken(DomainError):
+    code, message, status = "expired_token", "Expired token", 401
+
+
+class AccessDenied(DomainError):
+    code, message, status = "access_denied", "Access denied", 403
+
+
+class UserNotFound(DomainError):
+    code, message, status = "user_not_found", "User is not found", 404
+
+
+class UserInactive(DomainError):
+    code, message, status = "user_inactive", "User is inactive", 403
+
+
+class GroupNotFound(DomainError):
+    code, message, status = "group_not_found", "Group not found", 404
+
+
+class GroupInactive(DomainError):
+    code, message, status = "group_inactive", "Group is inactive", 403
+
+
+class InvalidDocumentType(DomainError):
+    code, message, status = "invalid_document_type", "Invalid document type", 422
+
+
+class InvalidDocument(DomainError):
+    code, message, status = "invalid_document", "The informed document is invalid", 422
+
+
+class InvalidEmail(DomainError):
+    code, message, status = "invalid_email", "Invalid email", 422
+
+
+class InvalidPhone(DomainError):
+    code, message, status = "invalid_phone", "Invalid phone", 422
+
+
+class WeakPassword(DomainError):
+    code, message, status = "weak_password", "Your password is weak", 422
+
+
+class PasswordsDoNotMatch(DomainError):
+    code, message, status = "passwords_do_not_match", "Passwords do not match", 422
+
+
+class QueryNotAllowed(DomainError):
+    code, message, status = "query_not_allowed", "Group does not have permission for this query type", 403
+
+
+class QueryNotFound(DomainError):
+    code, message, status = "query_not_found", "Query not found or not available", 404
+
+
+class NotEnoughCredits(DomainError):
+    """Refusal before anything is charged (HTTP 402 Payment Required)."""
+
+    code, message, status = "not_enough_credits", "Not enough manual query credits", 402
+
+
+class SearchFailed(DomainError):
+    code, message, status = "search_failed", "Error performing search", 502
+
+
+class DuplicateValue(DomainError):
+    code, message, status = "duplicate", "Already registered", 409
+
+
+class InvalidData(DomainError):
+    code, message, status = "invalid_data", "Invalid data structure: missing required fields", 422

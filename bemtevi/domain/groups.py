@@ -1,0 +1,89 @@
+"""Group: a tenant (white-label, reseller or company) with its brand and permissions."""
+
+from __future__ import annotations
+
+import secrets
+from enum import StrEnum
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from bemtevi.domain.audit import AuditedAggregate
+from bemtevi.domain.brand import Brand
+
+
+class GroupType(StrEnum):
+    WHITE_LABEL = "white-label"
+    RESELLER = "reseller"
+    COMPANY = "company"
+
+
+class Group(AuditedAggregate):
+    @event("Registered")
+    def __init__(
+        self,
+        name: str,
+        group_type: str,
+        parent_id: UUID | None,
+        domain_url: str | None,
+        brand: dict[str, Any],
+        enabled_query_types: list[str],
+        unique_key: str,
+        cnpj: str | None = None,
+    ) -> None:
+        self.name = name
+        self.group_type = GroupType(group_type)
+        self.parent_id = parent_id
+        self.domain_url = domain_url
+        self.brand = dict(brand)
+        self.enabled_query_types = list(enabled_query_types)
+        self.unique_key = unique_key
+        self.cnpj = cnpj
+        self.active = True
+
+    @classmethod
+    def register(
+        cls,
+        *,
+        name: str,
+        group_type: GroupType,
+        parent_id: UUID | None,
+        domain_url: str | None,
+        brand: Brand,
+        enabled_query_types: list[str],
+        cnpj: str | None = None,
+        group_id: UUID | None = None,
+    ) -> Group:
+        kwargs: dict[str, Any] = {
+            "name": name,
+            "group_type": group_type.value,
+            "parent_id": parent_id,
+            "domain_url": domain_url,
+            "brand": brand.as_dict(),
+            "enabled_query_types": enabled_query_types,
+            "unique_key": secrets.token_hex(16),
+            "cnpj": cnpj,
+        }
+        if group_id is not None:
+            return cls._create(cls.Registered, id=group_id, **kwargs)
+        return cls(**kwargs)
+
+    @property
+    def brand_value(self) -> Brand:
+        return Brand.from_dict(self.brand)
+
+    @event("BrandChanged")
+    def change_brand(self, brand: dict[str, Any]) -> None:
+        self.brand = dict(brand)
+
+    @event("Activated")
+    def activate(self) -> None:
+        self.active = True
+
+    @event("Inactivated")
+    def inactivate(self) -> None:
+        self.active = False
+
+    def may_run(self, query_type_key: str) -> bool:
+        return query_type_key in self.enabled_query_types

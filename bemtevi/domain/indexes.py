@@ -1,0 +1,37 @@
+"""Unique values (e-mail, domain, CNPJ) as index aggregates.
+
+The eventsourcing library's pattern: an aggregate whose id is uuid5 of the normalised value,
+saved in the same atomic save as the aggregate it points to. A second registration of the
+same value collides on the event store's unique (id, version) key, even under concurrency.
+"""
+
+from __future__ import annotations
+
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from bemtevi.domain.audit import AuditedAggregate
+
+_NAMESPACE = uuid5(NAMESPACE_URL, "https://bemtevi.example/index")
+
+
+class UniqueIndex(AuditedAggregate):
+    @event("Claimed")
+    def __init__(self, kind: str, value: str, ref: UUID) -> None:
+        self.kind = kind
+        self.value = value
+        self.ref = ref
+
+    @staticmethod
+    def create_id(kind: str, value: str) -> UUID:
+        return index_id(kind, value)
+
+
+def index_id(kind: str, value: str) -> UUID:
+    return uuid5(_NAMESPACE, f"{kind}:{value}")
+
+
+USER_EMAIL = "user-email"
+GROUP_DOMAIN = "group-domain"
+GROUP_CNPJ = "group-cnpj"

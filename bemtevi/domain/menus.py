@@ -1,0 +1,88 @@
+"""Role menus: the navigation tree the server hands to the web app (specification section 2).
+
+Route permission is the union of ``active_routes`` found anywhere in the tree; the API checks
+the same routes, so hiding a link is never the only guard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from bemtevi.domain.users import Role
+
+
+@dataclass(frozen=True, slots=True)
+class MenuEntry:
+    name: str
+    label: str
+    icon: str
+    route: str | None
+    active_routes: tuple[str, ...] = ()
+    children: tuple[MenuEntry, ...] = field(default_factory=tuple)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "icon": self.icon,
+            "route": self.route,
+            "active_routes": list(self.active_routes),
+            "children": [c.as_dict() for c in self.children],
+        }
+
+
+def _leaf(name: str, label: str, icon: str, route: str, *extra_routes: str) -> MenuEntry:
+    return MenuEntry(name, label, icon, route, (route, *extra_routes))
+
+
+USERS = _leaf("users", "menu.users", "group", "users")
+CUSTOMERS = _leaf("customers", "menu.customers", "business", "customer-list", "add-new-customer")
+SUPPLIERS = _leaf("suppliers", "menu.suppliers", "local_shipping", "supplier-list", "add-new-supplier")
+LAYOUTS = _leaf("layouts", "menu.layouts", "view_quilt", "layout-list", "add-new-layout")
+QUERY_TYPES = _leaf("query-types", "menu.queryTypes", "category", "queries-list")
+NORMAL_QUERY = _leaf("normal-query", "menu.normalQuery", "search", "normal-query", "query-result")
+BATCH_QUERY = _leaf("batch-query", "menu.batchQuery", "upload_file", "batch-query")
+ADVANCED_QUERY = _leaf(
+    "advanced-query",
+    "menu.advancedQuery",
+    "manage_search",
+    "advanced-query",
+    "advanced-query-result-list",
+    "advanced-query-result",
+)
+DASHBOARD = _leaf("dashboard", "menu.dashboard", "dashboard", "dashboard")
+REPORTS = _leaf("reports", "menu.reports", "assessment", "reports")
+BALANCES = _leaf("balances", "menu.balances", "account_balance_wallet", "balances")
+MY_ACCOUNT = _leaf("my-account", "menu.myAccount", "person", "my-account")
+API = _leaf("api", "menu.api", "code", "api-query", "playground")
+
+
+def _section(name: str, label: str, icon: str, *children: MenuEntry) -> MenuEntry:
+    return MenuEntry(name, label, icon, None, (), tuple(children))
+
+
+def menu_for(role: Role) -> list[MenuEntry]:
+    queries = _section("queries", "menu.queries", "search", NORMAL_QUERY, BATCH_QUERY, ADVANCED_QUERY)
+    financial = _section("financial", "menu.financial", "payments", BALANCES)
+    if role == Role.USER:
+        return [DASHBOARD, queries, REPORTS, MY_ACCOUNT]
+    register_children = [USERS, CUSTOMERS]
+    if role == Role.SUPER_ADMIN:
+        register_children += [SUPPLIERS, LAYOUTS, QUERY_TYPES]
+    register = _section("register", "menu.register", "app_registration", *register_children)
+    return [DASHBOARD, register, queries, REPORTS, financial, MY_ACCOUNT, API]
+
+
+ALWAYS_ALLOWED_ROUTES = frozenset({"error-forbidden", "my-account", "personal-information", "edit-my-profile"})
+
+
+def active_routes(entries: Iterable[MenuEntry]) -> Iterator[str]:
+    for entry in entries:
+        yield from entry.active_routes
+        yield from active_routes(entry.children)
+
+
+def may_open(role: Role, route: str) -> bool:
+    return route in ALWAYS_ALLOWED_ROUTES or route in set(active_routes(menu_for(role)))

@@ -1,0 +1,74 @@
+"""User: a person who signs in for one group."""
+
+from __future__ import annotations
+
+import secrets
+from enum import StrEnum
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from bemtevi.domain.audit import AuditedAggregate
+
+
+class Role(StrEnum):
+    USER = "user"
+    ADMIN = "admin"
+    OWNER = "owner"
+    SUPER_ADMIN = "super-admin"
+
+
+class UserStatus(StrEnum):
+    ACTIVE = "active"
+    INACTIVE = "inactive"
+    FIRST_ACCESS = "first-access"
+
+
+class User(AuditedAggregate):
+    @event("Registered")
+    def __init__(
+        self,
+        group_id: UUID,
+        name: str,
+        email: str,
+        role: str,
+        status: str,
+        password_hash: str,
+        unique_key: str,
+    ) -> None:
+        self.group_id = group_id
+        self.name = name
+        self.email = email
+        self.role = Role(role)
+        self.status = UserStatus(status)
+        self.password_hash = password_hash
+        self.unique_key = unique_key
+
+    @classmethod
+    def register(
+        cls, *, group_id: UUID, name: str, email: str, role: Role, status: UserStatus, password_hash: str
+    ) -> User:
+        return cls(
+            group_id=group_id,
+            name=name,
+            email=email,
+            role=role.value,
+            status=status.value,
+            password_hash=password_hash,
+            unique_key=secrets.token_hex(16),
+        )
+
+    @property
+    def may_sign_in(self) -> bool:
+        return self.status != UserStatus.INACTIVE
+
+    @event("PasswordChanged")
+    def change_password_hash(self, password_hash: str) -> None:
+        self.password_hash = password_hash
+        if self.status == UserStatus.FIRST_ACCESS:
+            self.status = UserStatus.ACTIVE
+
+    @event("PasswordRehashed")
+    def rehash_password(self, password_hash: str) -> None:
+        """Same password, stronger parameters: not a change the user made."""
+        self.password_hash = password_hash

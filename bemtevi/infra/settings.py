@@ -1,0 +1,102 @@
+"""Settings from ``BEMTEVI_*`` environment variables (and ``PORT``), embedded defaults otherwise."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from functools import cached_property
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="BEMTEVI_", extra="ignore")
+
+    var_dir: Path = Path("var")
+    database_url: str | None = None  # postgresql://user:pass@host:port/dbname; SQLite file when unset
+    host: str = "127.0.0.1"
+    port: int = Field(default_factory=lambda: int(os.environ.get("PORT", "8000")))
+    admin_email: str = "admin@bemtevi.local"
+    admin_password: str | None = None
+    secret_key: str | None = None
+    token_ttl_hours: int = 12
+    # Hosts that serve the product's own site (root path shows the public home there).
+    main_domains: str = "localhost,127.0.0.1"
+    demo_people: int = 100_000
+    demo_companies: int = 20_000
+    demo_seed: int = 20111
+    dataset_path: Path | None = None
+    webapp_dist: Path = Path(__file__).resolve().parents[2] / "webapp" / "dist"
+    # Bounded wait of a query sent with a read-your-writes position.
+    read_wait_seconds: float = 2.0
+    projector_page_size: int = 1000
+    argon2_time_cost: int = 2
+    argon2_memory_cost: int = 19_456  # KiB (OWASP minimum for argon2id)
+
+    @property
+    def events_path(self) -> Path:
+        return self.var_dir / "events.sqlite"
+
+    @property
+    def read_model_path(self) -> Path:
+        return self.var_dir / "read_models.duckdb"
+
+    @property
+    def demo_dataset_path(self) -> Path:
+        return self.dataset_path or self.var_dir / "dataset.duckdb"
+
+    @property
+    def main_domain_set(self) -> frozenset[str]:
+        return frozenset(d.strip().lower() for d in self.main_domains.split(",") if d.strip())
+
+    @cached_property
+    def signing_key(self) -> str:
+        """The token signing key: configured, or generated once and kept under var/."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.var_dir / "secret_key"
+        if path.exists():
+            return path.read_text().strip()
+        self.var_dir.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(48)
+        path.touch(mode=0o600)
+        path.write_text(key)
+        return key
+
+    def event_store_env(self) -> dict[str, str]:
+        """The eventsourcing library's environment for the chosen backend."""
+        env = {
+            "AGGREGATE_CACHE_MAXSIZE": "10000",
+            "AGGREGATE_CACHE_FASTFORWARD": "y",
+            "IS_SNAPSHOTTING_ENABLED": "y",
+        }
+        if self.database_url:
+            url = urlparse(self.database_url)
+            if url.scheme not in {"postgresql", "postgres"}:
+                raise ValueError("BEMTEVI_DATABASE_URL must be a postgresql:// URL")
+            env.update(
+                {
+                    "PERSISTENCE_MODULE": "eventsourcing.postgres",
+                    "POSTGRES_DBNAME": url.path.lstrip("/") or "postgres",
+                    "POSTGRES_HOST": url.hostname or "127.0.0.1",
+                    "POSTGRES_PORT": str(url.port or 5432),
+                    "POSTGRES_USER": unquote(url.username or "postgres"),
+                    "POSTGRES_PASSWORD": unquote(url.password or ""),
+                    "POSTGRES_POOL_SIZE": "10",
+                    "POSTGRES_MAX_OVERFLOW": "20",
+                    "POSTGRES_LOCK_TIMEOUT": "5",
+                }
+            )
+        else:
+            self.var_dir.mkdir(parents=True, exist_ok=True)
+            env.update(
+                {
+                    "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                    "SQLITE_DBNAME": str(self.events_path),
+                    "SQLITE_LOCK_TIMEOUT": "10",
+                }
+            )
+        return env

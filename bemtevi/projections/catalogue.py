@@ -1,0 +1,12 @@
+"""All read models kept by the projector, in one DuckDB file and one tracking position."""
+
+from __future__ import annotations
+
+from bemtevi.projections.base import ReadModel
+from bemtevi.projections.consultations import ConsultationsReadModel
+from bemtevi.projections.credits import CreditBalancesReadModel
+from bemtevi.projections.directory import DirectoryReadModel
+
+
+def all_read_models() -> list[ReadModel]:
+    return [DirectoryReadModel(), ConsultationsReadModel(), CreditBalancesReadModel()]

@@ -1,0 +1,226 @@
+"""Groups and users read models: brands by domain, menus by user, the tenant tree."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from bemtevi.domain.brand import Brand, resolve_brand
+from bemtevi.domain.groups import Group
+from bemtevi.domain.users import User, UserStatus
+from bemtevi.projections.base import PageFold, ReadModel, naive_utc
+
+GROUPS_DDL = """
+CREATE TABLE IF NOT EXISTS groups (
+    group_id VARCHAR PRIMARY KEY,
+    unique_key VARCHAR NOT NULL,
+    name VARCHAR NOT NULL,
+    group_type VARCHAR NOT NULL,
+    parent_id VARCHAR,
+    domain_url VARCHAR,
+    brand VARCHAR NOT NULL,
+    enabled_query_types VARCHAR[] NOT NULL,
+    active BOOLEAN NOT NULL,
+    created_at TIMESTAMP NOT NULL
+)
+"""
+
+USERS_DDL = """
+CREATE TABLE IF NOT EXISTS users (
+    user_id VARCHAR PRIMARY KEY,
+    group_id VARCHAR NOT NULL,
+    unique_key VARCHAR NOT NULL,
+    name VARCHAR NOT NULL,
+    email VARCHAR NOT NULL,
+    role VARCHAR NOT NULL,
+    status VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL
+)
+"""
+
+_GROUP_COLUMNS = (
+    "group_id",
+    "unique_key",
+    "name",
+    "group_type",
+    "parent_id",
+    "domain_url",
+    "brand",
+    "enabled_query_types",
+    "active",
+    "created_at",
+)
+_USER_COLUMNS = ("user_id", "group_id", "unique_key", "name", "email", "role", "status", "created_at")
+
+_EVENTS = (
+    Group.Registered,
+    Group.BrandChanged,
+    Group.Activated,
+    Group.Inactivated,
+    User.Registered,
+    User.PasswordChanged,
+)
+
+
+class _DirectoryFold(PageFold):
+    """Rare events: load the touched rows, apply in order, write them back whole."""
+
+    def __init__(self) -> None:
+        self.events: list[Any] = []
+
+    def apply(self, event: Any, position: int) -> None:
+        if isinstance(event, _EVENTS):
+            self.events.append(event)
+
+    def write(self, cur: duckdb.DuckDBPyConnection) -> None:
+        if not self.events:
+            return
+        groups = _load(cur, "groups", "group_id", _GROUP_COLUMNS, self.events, Group.Event)
+        users = _load(cur, "users", "user_id", _USER_COLUMNS, self.events, User.Event)
+        for event in self.events:
+            key = str(event.originator_id)
+            if isinstance(event, Group.Registered):
+                groups[key] = {
+                    "group_id": key,
+                    "unique_key": event.unique_key,
+                    "name": event.name,
+                    "group_type": event.group_type,
+                    "parent_id": str(event.parent_id) if event.parent_id else None,
+                    "domain_url": event.domain_url,
+                    "brand": json.dumps(event.brand, sort_keys=True),
+                    "enabled_query_types": list(event.enabled_query_types),
+                    "active": True,
+                    "created_at": naive_utc(event.timestamp),
+                }
+            elif isinstance(event, Group.BrandChanged):
+                groups[key]["brand"] = json.dumps(event.brand, sort_keys=True)
+            elif isinstance(event, Group.Activated | Group.Inactivated):
+                groups[key]["active"] = isinstance(event, Group.Activated)
+            elif isinstance(event, User.Registered):
+                users[key] = {
+                    "user_id": key,
+                    "group_id": str(event.group_id),
+                    "unique_key": event.unique_key,
+                    "name": event.name,
+                    "email": event.email,
+                    "role": event.role,
+                    "status": event.status,
+                    "created_at": naive_utc(event.timestamp),
+                }
+            elif isinstance(event, User.PasswordChanged) and users[key]["status"] == UserStatus.FIRST_ACCESS:
+                users[key]["status"] = UserStatus.ACTIVE.value
+        _replace(cur, "groups", "group_id", _GROUP_COLUMNS, groups)
+        _replace(cur, "users", "user_id", _USER_COLUMNS, users)
+
+
+def _load(
+    cur: duckdb.DuckDBPyConnection,
+    table: str,
+    key: str,
+    columns: tuple[str, ...],
+    events: list[Any],
+    event_base: type[Any],
+) -> dict[str, dict[str, Any]]:
+    ids = sorted({str(e.originator_id) for e in events if isinstance(e, event_base)})
+    if not ids:
+        return {}
+    rows = cur.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE {key} IN ?", [ids]).fetchall()
+    return {str(r[0]): dict(zip(columns, r, strict=True)) for r in rows}
+
+
+def _replace(
+    cur: duckdb.DuckDBPyConnection,
+    table: str,
+    key: str,
+    columns: tuple[str, ...],
+    rows: dict[str, dict[str, Any]],
+) -> None:
+    if not rows:
+        return
+    cur.execute(f"DELETE FROM {table} WHERE {key} IN ?", [list(rows)])
+    values = list(rows.values())
+    page = pa.Table.from_pylist(values).select(list(columns))
+    cur.register("page_rows", page)
+    try:
+        cur.execute(f"INSERT INTO {table} SELECT {', '.join(columns)} FROM page_rows")
+    finally:
+        cur.unregister("page_rows")
+
+
+class DirectoryReadModel(ReadModel):
+    name = "directory"
+    tables = ("groups", "users")
+    event_types = _EVENTS
+
+    def create(self, cur: duckdb.DuckDBPyConnection) -> None:
+        cur.execute(GROUPS_DDL)
+        cur.execute(USERS_DDL)
+
+    def fold(self) -> PageFold:
+        return _DirectoryFold()
+
+
+# -- queries ---------------------------------------------------------------------------------
+
+_PUBLIC_COLUMNS = "group_id, unique_key, name, parent_id, domain_url, brand, active"
+
+
+def _group_row(cur: duckdb.DuckDBPyConnection, where: str, params: list[Any]) -> tuple[Any, ...] | None:
+    return cur.execute(f"SELECT {_PUBLIC_COLUMNS} FROM groups WHERE {where}", params).fetchone()
+
+
+def group_by_domain(cur: duckdb.DuckDBPyConnection, candidates: list[str]) -> dict[str, Any] | None:
+    for candidate in candidates:
+        row = _group_row(cur, "domain_url = ?", [candidate])
+        if row is not None:
+            return public_data(cur, row)
+    return None
+
+
+def group_by_id(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, Any] | None:
+    row = _group_row(cur, "group_id = ?", [group_id])
+    return None if row is None else public_data(cur, row)
+
+
+def ancestor_ids(cur: duckdb.DuckDBPyConnection, group_id: str) -> list[str]:
+    """The group itself, then its parent, up to the root."""
+    chain: list[str] = []
+    current: str | None = group_id
+    while current is not None and current not in chain:
+        chain.append(current)
+        row = cur.execute("SELECT parent_id FROM groups WHERE group_id = ?", [current]).fetchone()
+        current = row[0] if row else None
+    return chain
+
+
+def public_data(cur: duckdb.DuckDBPyConnection, row: tuple[Any, ...]) -> dict[str, Any]:
+    group_id, unique_key, name, parent_id, domain_url, brand_json, active = row
+    ancestors: list[Brand] = []
+    domain = domain_url
+    parent = parent_id
+    seen = {group_id}
+    while parent and parent not in seen:
+        seen.add(parent)
+        prow = cur.execute("SELECT parent_id, domain_url, brand FROM groups WHERE group_id = ?", [parent]).fetchone()
+        if prow is None:
+            break
+        ancestors.append(Brand.from_dict(json.loads(prow[2])))
+        domain = domain or prow[1]
+        parent = prow[0]
+    brand = resolve_brand(Brand.from_dict(json.loads(brand_json)), *ancestors)
+    return {
+        "id": group_id,
+        "uniqueKey": unique_key,
+        "name": name,
+        "domainUrl": domain,
+        "active": bool(active),
+        **brand.as_dict(),
+    }
+
+
+def user_by_id(cur: duckdb.DuckDBPyConnection, user_id: str) -> dict[str, Any] | None:
+    row = cur.execute(f"SELECT {', '.join(_USER_COLUMNS)} FROM users WHERE user_id = ?", [user_id]).fetchone()
+    return None if row is None else dict(zip(_USER_COLUMNS, row, strict=True))

@@ -1,0 +1,71 @@
+"""The read store: one DuckDB file owned by this process, plus the projector's tracking row.
+
+Writes happen only in the projector's page transactions; API threads read through
+per-thread cursors of the same connection (DuckDB connections are not shared across threads).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+
+TRACKING_DDL = """
+CREATE TABLE IF NOT EXISTS projection_tracking (
+    name VARCHAR PRIMARY KEY,
+    position BIGINT NOT NULL
+)
+"""
+
+
+class ReadStore:
+    def __init__(self, path: Path | str = ":memory:") -> None:
+        if isinstance(path, Path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path)
+        try:
+            self._con = duckdb.connect(self.path)
+        except duckdb.IOException as e:
+            raise RuntimeError(
+                f"The read store {self.path} is in use by another process (is the server running?)"
+            ) from e
+        self._local = threading.local()
+        self._cursors: list[duckdb.DuckDBPyConnection] = []
+        self._cursors_lock = threading.Lock()
+        self.write_lock = threading.Lock()
+        self._con.execute(TRACKING_DDL)
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        cur: duckdb.DuckDBPyConnection | None = getattr(self._local, "cursor", None)
+        if cur is None:
+            cur = self._con.cursor()
+            self._local.cursor = cur
+            with self._cursors_lock:
+                self._cursors.append(cur)
+        return cur
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with self.write_lock:
+            cur = self.cursor()
+            cur.execute("BEGIN TRANSACTION")
+            try:
+                yield cur
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+            cur.execute("COMMIT")
+
+    def tracked_position(self, name: str) -> int:
+        row = self.cursor().execute("SELECT position FROM projection_tracking WHERE name = ?", [name]).fetchone()
+        return int(row[0]) if row else 0
+
+    def close(self) -> None:
+        with self._cursors_lock:
+            for cur in self._cursors:
+                cur.close()
+            self._cursors.clear()
+        self._con.close()
