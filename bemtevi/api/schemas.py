@@ -119,7 +119,6 @@ class DayCount(BaseModel):
 
 class CreditBalance(BaseModel):
     used: int
-    reserved: int
     limit: int | None
 
 

@@ -13,7 +13,8 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 
-SAO_PAULO = ZoneInfo("America/Sao_Paulo")
+PRODUCT_TIME_ZONE = "America/Sao_Paulo"
+SAO_PAULO = ZoneInfo(PRODUCT_TIME_ZONE)
 
 
 def local_day(timestamp: datetime) -> date:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from datetime import date, datetime
 from typing import Any
 
@@ -10,11 +9,13 @@ import duckdb
 import pyarrow as pa
 
 from bemtevi.domain.consultations import Consultation
-from bemtevi.projections.base import PageFold, ReadModel, local_day, naive_utc
+from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, naive_utc
 
 CONSULTATIONS_DDL = """
 CREATE TABLE IF NOT EXISTS consultations (
-    position BIGINT PRIMARY KEY,
+    -- No key index: the tracking position already makes each row unique, and an ART index
+    -- made page inserts several times slower.
+    position BIGINT NOT NULL,
     consultation_id VARCHAR NOT NULL,
     group_id VARCHAR NOT NULL,
     user_id VARCHAR,
@@ -61,65 +62,61 @@ _COLUMNS = (
 
 
 class _ConsultationsFold(PageFold):
+    """Keeps the page's events; columns are built at write time, in the writer thread."""
+
     def __init__(self) -> None:
-        self.rows: dict[str, list[Any]] = {c: [] for c in _COLUMNS}
-        self.usage: dict[tuple[str, date, str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+        self.events: list[Any] = []
+        self.positions: list[int] = []
 
     def apply(self, event: Any, position: int) -> None:
-        if not isinstance(event, Consultation.Recorded):
-            return
-        group_id = str(event.group_id)
-        rows = self.rows
-        rows["position"].append(position)
-        rows["consultation_id"].append(str(event.originator_id))
-        rows["group_id"].append(group_id)
-        rows["user_id"].append(str(event.user_id) if event.user_id else None)
-        rows["document"].append(event.document)
-        rows["document_type"].append(event.document_type)
-        rows["query_type"].append(event.query_type)
-        rows["category"].append(event.category)
-        rows["supplier"].append(event.supplier)
-        rows["status"].append(event.status)
-        rows["credits"].append(event.credits)
-        rows["channel"].append(event.channel)
-        rows["created_at"].append(naive_utc(event.timestamp))
-        counter = self.usage[(group_id, local_day(event.timestamp), event.category, event.query_type, event.status)]
-        counter[0] += 1
-        counter[1] += event.credits
+        self.events.append(event)
+        self.positions.append(position)
 
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
-        if not self.rows["position"]:
+        events = self.events
+        if not events:
             return
-        page = pa.table(self.rows)
+        page = pa.table(
+            {
+                "position": self.positions,
+                "consultation_id": [str(e.originator_id) for e in events],
+                "group_id": [str(e.group_id) for e in events],
+                "user_id": [str(e.user_id) if e.user_id else None for e in events],
+                "document": [e.document for e in events],
+                "document_type": [e.document_type for e in events],
+                "query_type": [e.query_type for e in events],
+                "category": [e.category for e in events],
+                "supplier": [e.supplier for e in events],
+                "status": [e.status for e in events],
+                "credits": [e.credits for e in events],
+                "channel": [e.channel for e in events],
+                # Event timestamps are UTC; kept as UTC wall time.
+                "created_at": [naive_utc(e.timestamp) for e in events],
+            }
+        )
         cur.register("page_consultations", page)
         try:
             cur.execute(f"INSERT INTO consultations SELECT {', '.join(_COLUMNS)} FROM page_consultations")
-        finally:
-            cur.unregister("page_consultations")
-        keys = list(self.usage)
-        usage = pa.table(
-            {
-                "group_id": [k[0] for k in keys],
-                "day": [k[1] for k in keys],
-                "category": [k[2] for k in keys],
-                "query_type": [k[3] for k in keys],
-                "status": [k[4] for k in keys],
-                "consultations": [self.usage[k][0] for k in keys],
-                "credits": [self.usage[k][1] for k in keys],
-            }
-        )
-        cur.register("page_usage", usage)
-        try:
+            # The product's calendar day is São Paulo's. Its offsets are whole hours, so the day
+            # is computed once per distinct UTC hour rather than once per row.
             cur.execute(
-                """
-                INSERT INTO usage_daily SELECT * FROM page_usage
+                f"""
+                INSERT INTO usage_daily
+                WITH hourly AS (
+                    SELECT group_id, date_trunc('hour', created_at) AS hour, category, query_type, status,
+                           count(*) AS consultations, sum(credits) AS credits
+                    FROM page_consultations GROUP BY ALL
+                )
+                SELECT group_id, timezone('{PRODUCT_TIME_ZONE}', timezone('UTC', hour))::DATE AS day,
+                       category, query_type, status, sum(consultations), sum(credits)
+                FROM hourly GROUP BY ALL
                 ON CONFLICT (group_id, day, category, query_type, status) DO UPDATE SET
                     consultations = usage_daily.consultations + excluded.consultations,
                     credits = usage_daily.credits + excluded.credits
                 """
             )
         finally:
-            cur.unregister("page_usage")
+            cur.unregister("page_consultations")
 
 
 class ConsultationsReadModel(ReadModel):

@@ -1,8 +1,14 @@
-"""Credit balances read model: used, reserved and limit per group and category."""
+"""Credit balances read model: used and limit per group and category (the balances view).
+
+Reservations in flight live on the write side (the account aggregate decides with them);
+this read model takes only what changes the balance a person reads, so the projector skips
+the reservation and release events without decoding them.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 import duckdb
 import pyarrow as pa
@@ -16,57 +22,37 @@ CREATE TABLE IF NOT EXISTS credit_balances (
     group_id VARCHAR NOT NULL,
     category VARCHAR NOT NULL,
     credit_limit BIGINT,
-    used BIGINT NOT NULL,
-    reserved BIGINT NOT NULL
+    used BIGINT NOT NULL
 )
 """
 
-_EVENTS = (
-    CreditAccount.Opened,
-    CreditAccount.LimitChanged,
-    CreditAccount.Reserved,
-    CreditAccount.Settled,
-    CreditAccount.Released,
-)
+_EVENTS = (CreditAccount.Opened, CreditAccount.LimitChanged, CreditAccount.Settled)
 
 
 class _BalancesFold(PageFold):
     """Per account: either a full row (opened in this page) or deltas to add to the stored row."""
 
     def __init__(self) -> None:
-        self.opened: dict[str, dict[str, Any]] = {}
-        self.deltas: dict[str, dict[str, Any]] = {}
-
-    def _target(self, account_id: str) -> dict[str, Any]:
-        row = self.opened.get(account_id)
-        if row is not None:
-            return row
-        return self.deltas.setdefault(
-            account_id, {"used": 0, "reserved": 0, "limit_changed": False, "credit_limit": None}
-        )
+        self.opened: dict[UUID, dict[str, Any]] = {}
+        self.deltas: dict[UUID, dict[str, Any]] = {}
 
     def apply(self, event: Any, position: int) -> None:
-        if not isinstance(event, _EVENTS):
-            return
-        account_id = str(event.originator_id)
-        if isinstance(event, CreditAccount.Opened):
+        account_id = event.originator_id
+        kind = type(event)
+        if kind is CreditAccount.Opened:
             self.opened[account_id] = {
                 "group_id": str(event.group_id),
                 "category": event.category,
                 "credit_limit": event.limit,
                 "used": 0,
-                "reserved": 0,
             }
             return
-        row = self._target(account_id)
-        if isinstance(event, CreditAccount.Reserved):
-            row["reserved"] += event.amount
-        elif isinstance(event, CreditAccount.Settled):
-            row["reserved"] -= event.amount + event.released
+        row = self.opened.get(account_id) or self.deltas.get(account_id)
+        if row is None:
+            row = self.deltas[account_id] = {"used": 0, "limit_changed": False, "credit_limit": None}
+        if kind is CreditAccount.Settled:
             row["used"] += event.amount
-        elif isinstance(event, CreditAccount.Released):
-            row["reserved"] -= event.amount
-        elif isinstance(event, CreditAccount.LimitChanged):
+        elif kind is CreditAccount.LimitChanged:
             row["credit_limit"] = event.limit
             row["limit_changed"] = True
 
@@ -76,12 +62,11 @@ class _BalancesFold(PageFold):
             rows = [self.opened[i] for i in ids]
             page = pa.table(
                 {
-                    "account_id": ids,
+                    "account_id": [str(i) for i in ids],
                     "group_id": [r["group_id"] for r in rows],
                     "category": [r["category"] for r in rows],
                     "credit_limit": pa.array([r["credit_limit"] for r in rows], type=pa.int64()),
                     "used": [r["used"] for r in rows],
-                    "reserved": [r["reserved"] for r in rows],
                 }
             )
             cur.register("page_opened", page)
@@ -94,9 +79,8 @@ class _BalancesFold(PageFold):
             rows = [self.deltas[i] for i in ids]
             page = pa.table(
                 {
-                    "account_id": ids,
+                    "account_id": [str(i) for i in ids],
                     "used": [r["used"] for r in rows],
-                    "reserved": [r["reserved"] for r in rows],
                     "limit_changed": [r["limit_changed"] for r in rows],
                     "credit_limit": pa.array([r["credit_limit"] for r in rows], type=pa.int64()),
                 }
@@ -107,7 +91,6 @@ class _BalancesFold(PageFold):
                     """
                     UPDATE credit_balances SET
                         used = credit_balances.used + d.used,
-                        reserved = credit_balances.reserved + d.reserved,
                         credit_limit = CASE WHEN d.limit_changed THEN d.credit_limit
                                             ELSE credit_balances.credit_limit END
                     FROM page_deltas d WHERE credit_balances.account_id = d.account_id
@@ -131,9 +114,8 @@ class CreditBalancesReadModel(ReadModel):
 
 def balances_of(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, dict[str, int | None]]:
     rows = cur.execute(
-        "SELECT category, used, reserved, credit_limit FROM credit_balances WHERE group_id = ?", [group_id]
+        "SELECT category, used, credit_limit FROM credit_balances WHERE group_id = ?", [group_id]
     ).fetchall()
     return {
-        category: {"used": int(used), "reserved": int(reserved), "limit": None if limit is None else int(limit)}
-        for category, used, reserved, limit in rows
+        category: {"used": int(used), "limit": None if limit is None else int(limit)} for category, used, limit in rows
     }

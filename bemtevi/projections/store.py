@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS projection_tracking (
 
 
 class ReadStore:
-    def __init__(self, path: Path | str = ":memory:") -> None:
+    def __init__(self, path: Path | str = ":memory:", threads: int = 1) -> None:
         if isinstance(path, Path):
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path)
@@ -36,12 +36,17 @@ class ReadStore:
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         self._cursors_lock = threading.Lock()
         self.write_lock = threading.Lock()
+        self._con.execute("SET TimeZone = 'UTC'")
+        # One DuckDB thread by default: page writes are small, parallel scans only add
+        # overhead for them, and the other core is busy reading and decoding the next page.
+        self._con.execute(f"SET threads = {int(threads)}")
         self._con.execute(TRACKING_DDL)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         cur: duckdb.DuckDBPyConnection | None = getattr(self._local, "cursor", None)
         if cur is None:
             cur = self._con.cursor()
+            cur.execute("SET TimeZone = 'UTC'")
             self._local.cursor = cur
             with self._cursors_lock:
                 self._cursors.append(cur)

@@ -8,21 +8,42 @@ the process and polling for saves made by others.
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from eventsourcing.persistence import Notification
+from eventsourcing.utils import get_topic
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.projections.base import ReadModel
+from bemtevi.projections.base import PageFold, ReadModel
 from bemtevi.projections.store import ReadStore
 
 log = logging.getLogger(__name__)
 
 TRACKING_NAME = "read_models"
+
+
+@contextmanager
+def _cyclic_gc_paused(pause: bool) -> Iterator[None]:
+    """Pause the cyclic garbage collector while a backlog batch is folded.
+
+    A batch keeps tens of thousands of decoded events alive, and every generation-2 pass
+    walks all of them: measured here, that cost a quarter of catch-up time. Events form no
+    reference cycles, so reference counting still frees them; the pause lasts one batch.
+    """
+    if not pause or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class Projector:
@@ -32,14 +53,16 @@ class Projector:
         store: ReadStore,
         read_models: Sequence[ReadModel],
         page_size: int = 1000,
+        batch_size: int = 20_000,
         poll_interval: float = 0.25,
     ) -> None:
         self._app = app
         self._store = store
         self._read_models = list(read_models)
         self._page_size = page_size
+        self._batch_size = max(batch_size, page_size)
         self._poll_interval = poll_interval
-        self._topics = self._handled_topics()
+        self._folds_by_topic = self._fold_indexes_by_topic()
         self._wake = threading.Event()
         self._progress = threading.Condition()
         self._stopping = threading.Event()
@@ -51,10 +74,13 @@ class Projector:
         self._position = store.tracked_position(TRACKING_NAME)
         app.on_recorded(lambda _position: self._wake.set())
 
-    def _handled_topics(self) -> set[str]:
-        from eventsourcing.utils import get_topic
-
-        return {get_topic(t) for model in self._read_models for t in model.event_types}
+    def _fold_indexes_by_topic(self) -> dict[str, tuple[int, ...]]:
+        """Which read models' folds each event topic goes to."""
+        by_topic: dict[str, list[int]] = {}
+        for index, model in enumerate(self._read_models):
+            for event_type in model.event_types:
+                by_topic.setdefault(get_topic(event_type), []).append(index)
+        return {topic: tuple(indexes) for topic, indexes in by_topic.items()}
 
     @property
     def position(self) -> int:
@@ -62,24 +88,23 @@ class Projector:
 
     # -- processing ---------------------------------------------------------------------------
 
-    def read_page(self) -> Sequence[Notification]:
-        return self._app.recorder.select_notifications(self._position, self._page_size, inclusive_of_start=False)
+    def _read_after(self, position: int) -> Sequence[Notification]:
+        return self._app.recorder.select_notifications(position, self._page_size, inclusive_of_start=False)
 
-    def process(self, notifications: Sequence[Notification]) -> int:
-        """Fold and write one page; returns how many notifications it covered."""
-        if not notifications:
-            return 0
-        folds = [model.fold() for model in self._read_models]
+    def _fold(self, notifications: Sequence[Notification], folds: list[PageFold]) -> None:
         to_domain_event = self._app.mapper.to_domain_event
-        topics = self._topics
+        folds_by_topic = self._folds_by_topic
         for notification in notifications:
+            indexes = folds_by_topic.get(notification.topic)
             # Events no read model handles are skipped without decoding them.
-            if notification.topic not in topics:
+            if indexes is None:
                 continue
             event: Any = to_domain_event(notification)
-            for fold in folds:
-                fold.apply(event, notification.id)
-        last = notifications[-1].id
+            for index in indexes:
+                folds[index].apply(event, notification.id)
+
+    def _write(self, folds: list[PageFold], last: int) -> None:
+        """One transaction: the batch's rows and the tracking position, or nothing at all."""
         with self._store.transaction() as cur:
             for fold in folds:
                 fold.write(cur)
@@ -91,16 +116,34 @@ class Projector:
         with self._progress:
             self._position = last
             self._progress.notify_all()
-        return len(notifications)
 
     def catch_up(self) -> int:
-        """Process pages until the log has nothing newer; returns events processed."""
+        """Process the log until nothing is newer; returns events processed.
+
+        Pages are read ``page_size`` at a time; while the log has a backlog, up to
+        ``batch_size`` events are folded into one write transaction (each DuckDB transaction
+        has a fixed cost of milliseconds). A short page means the log is drained, so what was
+        folded is written at once and a live follower stays within milliseconds of the log.
+        """
         total = 0
         while True:
-            page = self.read_page()
-            if not page:
-                return total
-            total += self.process(page)
+            folds = [model.fold() for model in self._read_models]
+            read_up_to = self._position
+            batched = 0
+            page = self._read_after(read_up_to)
+            # A full page means a backlog: fold a whole batch with the cyclic GC paused.
+            with _cyclic_gc_paused(len(page) == self._page_size):
+                while page:
+                    self._fold(page, folds)
+                    read_up_to = page[-1].id
+                    batched += len(page)
+                    if len(page) < self._page_size or batched >= self._batch_size:
+                        break
+                    page = self._read_after(read_up_to)
+                if not batched:
+                    return total
+                self._write(folds, read_up_to)
+            total += batched
 
     def wait_for(self, position: int, timeout: float) -> bool:
         """Block until the read models include ``position`` (bounded); True when they do."""

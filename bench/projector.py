@@ -1,0 +1,148 @@
+"""Projector catch-up on a large log against merely reading and decoding the same log.
+
+    python bench/projector.py [--events 1000000] [--page-size 1000]
+
+Seeds a SQLite event store with realistic lookup histories (reservation, settlement and
+consultation events), then in one run: (1) reads the whole log page by page and decodes every
+event, (2) catches the projector up from zero into a fresh DuckDB file. The ratio of the two
+rates is the figure (target: catch-up at >= 80% of the read-and-decode rate).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from uuid import uuid4
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import temp_dir  # noqa: E402
+
+from bemtevi.commands.application import BemteviApplication  # noqa: E402
+from bemtevi.domain.audit import Actor, acting_as  # noqa: E402
+from bemtevi.domain.consultations import Consultation  # noqa: E402
+from bemtevi.domain.credits import CreditAccount  # noqa: E402
+from bemtevi.domain.query_types import Category  # noqa: E402
+from bemtevi.infra.settings import Settings  # noqa: E402
+from bemtevi.projections.catalogue import all_read_models  # noqa: E402
+from bemtevi.projections.store import ReadStore  # noqa: E402
+from bemtevi.streams.projector import Projector  # noqa: E402
+
+GROUPS = 100
+DOCUMENTS = ["52998224725", "11144477735", "11222333000181", "00000000191"]
+
+
+def seed(app: BemteviApplication, events: int, batch: int = 20_000) -> None:
+    """Append ``events`` events in large transactions (seeding is not what is measured)."""
+    groups = [uuid4() for _ in range(GROUPS)]
+    accounts = {}
+    pending = []
+    written = 0
+    lookups = 0
+    for group_id in groups:
+        with acting_as(Actor(None, group_id)):
+            account = CreditAccount.open(group_id, Category.UNIT, None)
+        accounts[group_id] = account
+        pending.extend(account.collect_events())
+    while written + len(pending) < events:
+        group_id = groups[lookups % GROUPS]
+        account = accounts[group_id]
+        user_id = group_id  # any stable id: the acting user is not what is measured
+        consultation_id = uuid4()
+        document = DOCUMENTS[lookups % len(DOCUMENTS)]
+        with acting_as(Actor(user_id, group_id)):
+            account.reserve(consultation_id, 1)
+            found = lookups % 7 != 0
+            if found:
+                account.settle(consultation_id, 1)
+            else:
+                account.release(consultation_id)
+            consultation = Consultation._create(
+                Consultation.Recorded,
+                id=consultation_id,
+                group_id=group_id,
+                user_id=user_id,
+                document=document,
+                document_type="cnpj" if len(document) == 14 else "cpf",
+                query_type="cnpj-complete" if len(document) == 14 else "cpf-complete",
+                category="unit",
+                supplier="local",
+                status="done" if found else "not_found",
+                credits=1 if found else 0,
+                channel="panel",
+            )
+        pending.extend(account.collect_events())
+        pending.extend(consultation.collect_events())
+        lookups += 1
+        if len(pending) >= batch:
+            written += _write(app, pending)
+            pending = []
+    written += _write(app, pending[: max(0, events - written)])
+
+
+def _write(app: BemteviApplication, events: list) -> int:
+    stored = [app.mapper.to_stored_event(e) for e in events]
+    app.recorder.insert_events(stored)
+    return len(stored)
+
+
+def warm_projector_folds(app: BemteviApplication, projector: Projector) -> list:
+    folds = [model.fold() for model in all_read_models()]
+    projector._fold(app.recorder.select_notifications(1, 500), folds)
+    return folds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--page-size", type=int, default=1000)
+    args = parser.parse_args()
+
+    var = Path(temp_dir())
+    settings = Settings(var_dir=var)
+    app = BemteviApplication(env=settings.event_store_env())
+    started = time.perf_counter()
+    seed(app, args.events)
+    total = app.max_position()
+    print(f"seeded {total:,} events in {time.perf_counter() - started:.1f} s (SQLite)")
+
+    # (1) Merely read the log and decode every event.
+    started = time.perf_counter()
+    position, decoded = 0, 0
+    while True:
+        page = app.recorder.select_notifications(position, args.page_size, inclusive_of_start=False)
+        if not page:
+            break
+        for notification in page:
+            app.mapper.to_domain_event(notification)
+        decoded += len(page)
+        position = page[-1].id
+    read_seconds = time.perf_counter() - started
+    read_rate = decoded / read_seconds
+
+    # (2) Projector catch-up from zero into a fresh DuckDB file. A warm-up projection of a
+    # few events first pays the one-time lazy imports (pyarrow, DuckDB's arrow scan) that a
+    # running server has long paid.
+    warm = ReadStore(var / "warm_up.duckdb")
+    warm_projector = Projector(app, warm, all_read_models(), page_size=args.page_size, batch_size=args.page_size)
+    warm_projector._write(warm_projector_folds(app, warm_projector), 0)
+    warm.close()
+    store = ReadStore(var / "bench_read_models.duckdb")
+    projector = Projector(app, store, all_read_models(), page_size=args.page_size)
+    started = time.perf_counter()
+    projected = projector.catch_up()
+    project_seconds = time.perf_counter() - started
+    project_rate = projected / project_seconds
+    rows = store.cursor().execute("SELECT count(*) FROM consultations").fetchone()
+    store.close()
+
+    print(f"read + decode : {decoded:,} events in {read_seconds:.1f} s = {read_rate:,.0f} events/s")
+    print(f"catch-up      : {projected:,} events in {project_seconds:.1f} s = {project_rate:,.0f} events/s")
+    print(f"consultation rows projected: {rows[0] if rows else 0:,}")
+    print(f"ratio catch-up / read+decode: {project_rate / read_rate:.2f} (target >= 0.80)")
+
+
+if __name__ == "__main__":
+    main()
