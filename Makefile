@@ -1,0 +1,55 @@
+# Bemtevi: `make run` starts the whole product; `make test` runs every test. Both install what they need.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY_STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+NODE_STAMP := webapp/node_modules/.installed-$(shell cksum webapp/package-lock.json 2>/dev/null | cut -d' ' -f1)
+WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html webapp/package.json \
+	webapp/vite.config.ts $(wildcard webapp/tsconfig*.json) webapp/eslint.config.js
+# The local PostgreSQL server the test suite creates (and drops) its own databases on.
+export BEMTEVI_TEST_POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
+
+.PHONY: run test install webapp lint bench chromium clean
+
+run: install webapp
+	$(BIN)/bemtevi serve
+
+test: install webapp chromium
+	$(BIN)/ruff check bemtevi tests bench
+	cd webapp && npm run lint && npm test
+	$(BIN)/pytest -q
+
+install: $(PY_STAMP) $(NODE_STAMP)
+
+$(PY_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --disable-pip-version-check -q -e ".[dev]"
+	rm -f $(VENV)/.installed-* && touch $@
+
+$(NODE_STAMP): webapp/package-lock.json
+	cd webapp && npm ci --no-audit --no-fund --loglevel=error
+	rm -f webapp/node_modules/.installed-* && touch $@
+
+webapp: webapp/dist/index.html
+
+webapp/dist/index.html: $(NODE_STAMP) $(WEB_SOURCES)
+	cd webapp && npm run build
+
+# End-to-end tests drive Debian's Chromium; install it when the machine has none.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Chromium for the end-to-end tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+lint: install
+	$(BIN)/ruff check bemtevi tests bench
+	$(BIN)/mypy
+	cd webapp && npm run lint
+
+bench: install
+	$(BIN)/python bench/event_store.py
+	$(BIN)/python bench/lookups.py
+	$(BIN)/python bench/projector.py
+
+clean:
+	rm -rf $(VENV) webapp/node_modules webapp/dist

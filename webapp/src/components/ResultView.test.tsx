@@ -1,0 +1,50 @@
+import { render, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import ResultView from './ResultView'
+import { company, consultationOf, person } from '../test/fixtures'
+
+describe('ResultView', () => {
+  it('renders a person with the display rules', () => {
+    render(<ResultView consultation={consultationOf(person)} />)
+    const result = screen.getByTestId('query-result')
+    expect(screen.getByTestId('result-name')).toHaveTextContent('Maria Aparecida da Silva')
+    expect(screen.getByTestId('result-document')).toHaveTextContent('529.982.247-25')
+    expect(screen.getByTestId('result-birth-date')).toHaveTextContent('07/03/1985')
+    // 'NULL', null and '' show '-'; 0 stays '0'
+    expect(screen.getByTestId('result-mother')).toHaveTextContent(/^-$/)
+    expect(screen.getByTestId('result-father')).toHaveTextContent(/^-$/)
+    expect(screen.getByTestId('result-score')).toHaveTextContent(/^0$/)
+    expect(within(result).getByText('Feminino')).toBeInTheDocument()
+    // empty lists show 'Nada Consta'
+    for (const id of ['result-emails', 'result-societies', 'result-protests', 'result-financial-pendings', 'result-death']) {
+      expect(within(screen.getByTestId(id)).getByText('Nada Consta')).toBeInTheDocument()
+    }
+    expect(within(screen.getByTestId('result-check-inquiries')).getByText('0')).toBeInTheDocument()
+    expect(within(screen.getByTestId('result-phones')).getByText('(11) 98765-4321')).toBeInTheDocument()
+    const addresses = within(screen.getByTestId('result-addresses'))
+    expect(addresses.getByText('Rua das Flores')).toBeInTheDocument()
+    expect(addresses.getByText('01001-000')).toBeInTheDocument()
+    expect(addresses.getByText('-')).toBeInTheDocument() // null complement
+    expect(within(result).getByText(/R\$\s?4\.500,50/)).toBeInTheDocument()
+  })
+
+  it('renders the death data when present', () => {
+    const dead = { ...person, death: { date: '2020-12-31', book: 'C-12', sheet: '34', registry_office: null } }
+    render(<ResultView consultation={consultationOf(dead)} />)
+    const death = within(screen.getByTestId('result-death'))
+    expect(death.getByText('31/12/2020')).toBeInTheDocument()
+    expect(death.getByText('C-12')).toBeInTheDocument()
+    expect(death.queryByText('Nada Consta')).toBeNull()
+  })
+
+  it('renders a company', () => {
+    render(<ResultView consultation={consultationOf(company)} />)
+    expect(screen.getByTestId('query-result')).toHaveAttribute('data-document-type', 'cnpj')
+    expect(screen.getByTestId('result-name')).toHaveTextContent('Acme Comércio Ltda')
+    expect(screen.getByTestId('result-document')).toHaveTextContent('11.222.333/0001-81')
+    expect(within(screen.getByTestId('result-company')).getByText('4711-3/02 - Comércio varejista')).toBeInTheDocument()
+    expect(within(screen.getByTestId('result-phones')).getByText('Nada Consta')).toBeInTheDocument()
+    expect(within(screen.getByTestId('result-partners')).getByText('529.982.247-25')).toBeInTheDocument()
+    expect(within(screen.getByTestId('result-emails')).getByText('contato@acme.com.br')).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,262 @@
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Address, CompanyResult, Consultation, PersonResult, Phone, Protest } from '../types/api'
+import { display, formatDateBR, formatDateTimeBR, formatMoney } from '../lib/format'
+import { formatCnpj, formatCpf, formatDocument, formatPhone, formatZip } from '../lib/documents'
+
+function useDate() {
+  const { t } = useTranslation()
+  return (value: string | null | undefined): string => {
+    if (display(value) === '-') return '-'
+    return formatDateBR(value) ?? t('result.invalidDate')
+  }
+}
+
+function Field({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+  return (
+    <div className="field">
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{typeof value === 'string' || value === null || value === undefined ? display(value) : value}</dd>
+    </div>
+  )
+}
+
+function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  return (
+    <section className="result-section card" data-testid={testId}>
+      <h3>{title}</h3>
+      {children}
+    </section>
+  )
+}
+
+function NothingOnRecord() {
+  const { t } = useTranslation()
+  return <p className="nothing-on-record">{t('result.nothingOnRecord')}</p>
+}
+
+interface Column<T> {
+  label: string
+  render: (row: T) => string
+}
+
+/** A table of rows, or 'Nada Consta' when the list is empty. */
+function ListTable<T>({ rows, columns }: { rows: T[] | null | undefined; columns: Column<T>[] }) {
+  if (!rows || rows.length === 0) return <NothingOnRecord />
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.label} scope="col">
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={i}>
+              {columns.map((c) => (
+                <td key={c.label}>{display(c.render(row))}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function usePhoneColumns(): Column<Phone>[] {
+  const { t } = useTranslation()
+  return [
+    { label: t('result.phoneNumber'), render: (p) => formatPhone(p.number) },
+    { label: t('result.phoneType'), render: (p) => display(p.type) },
+  ]
+}
+
+function useAddressColumns(): Column<Address>[] {
+  const { t } = useTranslation()
+  return [
+    { label: t('result.street'), render: (a) => display(a.street) },
+    { label: t('result.number'), render: (a) => display(a.number) },
+    { label: t('result.complement'), render: (a) => display(a.complement) },
+    { label: t('result.neighborhood'), render: (a) => display(a.neighborhood) },
+    { label: t('result.city'), render: (a) => display(a.city) },
+    { label: t('result.state'), render: (a) => display(a.state) },
+    { label: t('result.zip'), render: (a) => formatZip(a.zip) },
+  ]
+}
+
+function useProtestColumns(): Column<Protest>[] {
+  const { t, i18n } = useTranslation()
+  const date = useDate()
+  return [
+    { label: t('result.date'), render: (p) => date(p.date) },
+    { label: t('result.amount'), render: (p) => formatMoney(p.amount, i18n.language) },
+    { label: t('result.notary'), render: (p) => display(p.notary) },
+    { label: t('result.city'), render: (p) => display(p.city) },
+    { label: t('result.state'), render: (p) => display(p.state) },
+  ]
+}
+
+function EmailList({ emails }: { emails: string[] | null | undefined }) {
+  const { t } = useTranslation()
+  const list = (emails ?? []).filter((e) => display(e) !== '-')
+  if (list.length === 0) return <NothingOnRecord />
+  return <ListTable rows={list} columns={[{ label: t('result.email'), render: (e: string) => e }]} />
+}
+
+export function PersonResultView({ result }: { result: PersonResult }) {
+  const { t, i18n } = useTranslation()
+  const date = useDate()
+  const phoneColumns = usePhoneColumns()
+  const addressColumns = useAddressColumns()
+  const protestColumns = useProtestColumns()
+  const gender = result.gender === 'M' || result.gender === 'F' ? t(`result.genders.${result.gender}`) : display(result.gender)
+  return (
+    <>
+      <Section title={t('result.person')} testId="result-person">
+        <dl className="fields">
+          <Field label={t('result.name')} value={display(result.name)} testId="result-name" />
+          <Field label={t('result.cpf')} value={formatCpf(result.cpf)} testId="result-document" />
+          <Field label={t('result.gender')} value={gender} />
+          <Field label={t('result.birthDate')} value={date(result.birth_date)} testId="result-birth-date" />
+          <Field label={t('result.age')} value={display(result.age)} />
+          <Field label={t('result.sign')} value={display(result.sign)} />
+          <Field label={t('result.mother')} value={display(result.mother)} testId="result-mother" />
+          <Field label={t('result.father')} value={display(result.father)} testId="result-father" />
+          <Field label={t('result.maritalStatus')} value={display(result.marital_status)} />
+          <Field label={t('result.education')} value={display(result.education)} />
+          <Field label={t('result.profession')} value={display(result.profession)} />
+          <Field label={t('result.income')} value={formatMoney(result.income, i18n.language)} />
+          <Field label={t('result.socialClass')} value={display(result.social_class)} />
+          <Field label={t('result.score')} value={display(result.score)} testId="result-score" />
+        </dl>
+      </Section>
+      <Section title={t('result.phones')} testId="result-phones">
+        <ListTable rows={result.phones} columns={phoneColumns} />
+      </Section>
+      <Section title={t('result.emails')} testId="result-emails">
+        <EmailList emails={result.emails} />
+      </Section>
+      <Section title={t('result.addresses')} testId="result-addresses">
+        <ListTable rows={result.addresses} columns={addressColumns} />
+      </Section>
+      <Section title={t('result.societies')} testId="result-societies">
+        <ListTable
+          rows={result.societies}
+          columns={[
+            { label: t('result.cnpj'), render: (s) => formatCnpj(s.cnpj) },
+            { label: t('result.companyName'), render: (s) => display(s.company_name) },
+            { label: t('result.role'), render: (s) => display(s.role) },
+            { label: t('result.since'), render: (s) => date(s.since) },
+          ]}
+        />
+      </Section>
+      <Section title={t('result.protests')} testId="result-protests">
+        <ListTable rows={result.protests} columns={protestColumns} />
+      </Section>
+      <Section title={t('result.financialPendings')} testId="result-financial-pendings">
+        <ListTable
+          rows={result.financial_pendings}
+          columns={[
+            { label: t('result.creditor'), render: (p) => display(p.creditor) },
+            { label: t('result.amount'), render: (p) => formatMoney(p.amount, i18n.language) },
+            { label: t('result.date'), render: (p) => date(p.date) },
+          ]}
+        />
+      </Section>
+      <Section title={t('result.checkInquiries')} testId="result-check-inquiries">
+        {result.check_inquiries !== null && result.check_inquiries !== undefined ? (
+          <dl className="fields">
+            <Field label={t('result.checkInquiriesCount')} value={display(result.check_inquiries)} />
+          </dl>
+        ) : (
+          <NothingOnRecord />
+        )}
+      </Section>
+      <Section title={t('result.death')} testId="result-death">
+        {result.death ? (
+          <dl className="fields">
+            <Field label={t('result.deathDate')} value={date(result.death.date)} />
+            <Field label={t('result.book')} value={display(result.death.book)} />
+            <Field label={t('result.sheet')} value={display(result.death.sheet)} />
+            <Field label={t('result.registryOffice')} value={display(result.death.registry_office)} />
+          </dl>
+        ) : (
+          <NothingOnRecord />
+        )}
+      </Section>
+    </>
+  )
+}
+
+export function CompanyResultView({ result }: { result: CompanyResult }) {
+  const { t, i18n } = useTranslation()
+  const date = useDate()
+  const phoneColumns = usePhoneColumns()
+  const addressColumns = useAddressColumns()
+  const protestColumns = useProtestColumns()
+  const activity = result.main_activity
+  const activityText =
+    activity && (display(activity.code) !== '-' || display(activity.description) !== '-')
+      ? [activity.code, activity.description].filter((v) => display(v) !== '-').join(' - ')
+      : '-'
+  return (
+    <>
+      <Section title={t('result.company')} testId="result-company">
+        <dl className="fields">
+          <Field label={t('result.companyName')} value={display(result.company_name)} testId="result-name" />
+          <Field label={t('result.cnpj')} value={formatCnpj(result.cnpj)} testId="result-document" />
+          <Field label={t('result.tradeName')} value={display(result.trade_name)} />
+          <Field label={t('result.openingDate')} value={date(result.opening_date)} />
+          <Field label={t('result.status')} value={display(result.status)} />
+          <Field label={t('result.legalNature')} value={display(result.legal_nature)} />
+          <Field label={t('result.mainActivity')} value={activityText} />
+          <Field label={t('result.size')} value={display(result.size)} />
+          <Field label={t('result.shareCapital')} value={formatMoney(result.share_capital, i18n.language)} />
+          <Field label={t('result.score')} value={display(result.score)} testId="result-score" />
+        </dl>
+      </Section>
+      <Section title={t('result.address')} testId="result-addresses">
+        <ListTable rows={result.address ? [result.address] : []} columns={addressColumns} />
+      </Section>
+      <Section title={t('result.phones')} testId="result-phones">
+        <ListTable rows={result.phones} columns={phoneColumns} />
+      </Section>
+      <Section title={t('result.emails')} testId="result-emails">
+        <EmailList emails={result.emails} />
+      </Section>
+      <Section title={t('result.partners')} testId="result-partners">
+        <ListTable
+          rows={result.partners}
+          columns={[
+            { label: t('result.name'), render: (p) => display(p.name) },
+            { label: t('result.document'), render: (p) => formatDocument(p.document) },
+            { label: t('result.role'), render: (p) => display(p.role) },
+            { label: t('result.since'), render: (p) => date(p.since) },
+          ]}
+        />
+      </Section>
+      <Section title={t('result.protests')} testId="result-protests">
+        <ListTable rows={result.protests} columns={protestColumns} />
+      </Section>
+    </>
+  )
+}
+
+/** Result of one unit query (person or company). */
+export default function ResultView({ consultation }: { consultation: Consultation }) {
+  const { t } = useTranslation()
+  const queriedAt = formatDateTimeBR(consultation.createdAt)
+  const { result } = consultation
+  return (
+    <div className="result" data-testid="query-result" data-document-type={consultation.documentType}>
+      {queriedAt && queriedAt !== '--' && <p className="muted">{t('query.queriedAt', { date: queriedAt })}</p>}
+      {result.kind === 'company' ? <CompanyResultView result={result} /> : <PersonResultView result={result} />}
+    </div>
+  )
+}

@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from 'react'
+import { Link, Navigate, Outlet, useLocation } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import LanguageSwitch from '../components/LanguageSwitch'
+import Spinner from '../components/Spinner'
+import { useBrand } from '../components/useBrand'
+import { errorText } from '../components/errorText'
+import { firstName } from '../lib/format'
+import { ALWAYS_ALLOWED_ROUTES, isRouteAllowed, routeNameOf } from '../lib/permissions'
+import { api, useGetUserRolesQuery, useLogoutMutation } from '../store/api'
+import { clearSession } from '../store/authSlice'
+import { useAppDispatch, useAppSelector } from '../store/hooks'
+import MainNav from './MainNav'
+
+export default function SignedInLayout() {
+  const { t, i18n } = useTranslation()
+  const dispatch = useAppDispatch()
+  const { pathname } = useLocation()
+  const user = useAppSelector((s) => s.auth.authUser)
+  const token = useAppSelector((s) => s.auth.authToken)
+  const { brand } = useBrand()
+  const [logout] = useLogoutMutation()
+  const [leaving, setLeaving] = useState(false)
+
+  const roles = useGetUserRolesQuery(
+    { user_id: user?.id ?? '', user_unique_key: user?.uniqueKey ?? '', group_id: user?.groupId ?? null },
+    { skip: !user },
+  )
+
+  // Roles are reloaded on every navigation inside the signed-in area.
+  const first = useRef(true)
+  const { refetch, isUninitialized } = roles
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    if (!isUninitialized) void refetch()
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pathname])
+
+  const signOut = async () => {
+    setLeaving(true)
+    try {
+      if (token) await logout({ token }).unwrap()
+    } catch {
+      // the session ends on this side whatever the server answered
+    }
+    dispatch(clearSession('logout'))
+    dispatch(api.util.resetApiState())
+  }
+
+  const routeName = routeNameOf(pathname)
+  let content
+  if (ALWAYS_ALLOWED_ROUTES.includes(routeName)) content = <Outlet />
+  else if (roles.data) {
+    content = isRouteAllowed(routeName, roles.data.roles) ? <Outlet /> : <Navigate to="/error-forbidden" replace />
+  } else if (roles.isError) {
+    content = (
+      <div className="card error-box" role="alert">
+        <p>{errorText(roles.error, t, (k) => i18n.exists(k))}</p>
+        <button type="button" className="btn" onClick={() => void refetch()}>
+          {t('app.retry')}
+        </button>
+      </div>
+    )
+  } else content = <Spinner />
+
+  return (
+    <div className="app-layout">
+      <header className="app-header">
+        <Link to="/dashboard" className="brand">
+          {brand.horizontalLogo ? (
+            <img src={brand.horizontalLogo} alt={brand.appTitle} className="brand-logo" />
+          ) : (
+            <span className="brand-title">{brand.appTitle}</span>
+          )}
+        </Link>
+        <MainNav roles={roles.data?.roles ?? []} />
+        <div className="header-actions">
+          <span className="user-name" data-testid="user-first-name">
+            {t('app.hello', { name: firstName(user?.name) })}
+          </span>
+          <LanguageSwitch />
+          <button type="button" className="btn btn-on-primary" onClick={() => void signOut()} disabled={leaving} data-testid="logout">
+            {t('app.logout')}
+          </button>
+        </div>
+      </header>
+      <main className="app-main">{content}</main>
+    </div>
+  )
+}

@@ -1,0 +1,89 @@
+import type { GroupPublicData } from '../types/api'
+
+export const DEFAULT_BRAND = {
+  appTitle: 'Bemtevi',
+  primaryColor: '#034507',
+  secondaryColor: '#2BB32A',
+  lighterColor: '#D5EFD4',
+  iconogram: '/favicon.svg',
+} as const
+
+export interface Brand {
+  appTitle: string
+  primaryColor: string
+  secondaryColor: string
+  lighterColor: string
+  horizontalLogo: string | null
+  iconogram: string
+  loginBanner: string | null
+}
+
+/** Parses #rgb or #rrggbb; returns null for anything else. */
+export function parseHex(color: string): [number, number, number] | null {
+  const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim())
+  if (!m) return null
+  let hex = m[1]
+  if (hex.length === 3) hex = hex.split('').map((c) => c + c).join('')
+  return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number]
+}
+
+/** Weighted luminance (0.299R + 0.587G + 0.114B) / 255, in 0..1. */
+export function weightedLuminance(color: string): number {
+  const rgb = parseHex(color)
+  if (!rgb) return 0
+  const [r, g, b] = rgb
+  return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+}
+
+/** Text colour to put on a background: black when luminance > 0.5, else white. */
+export function textColorOn(background: string): '#000000' | '#FFFFFF' {
+  return weightedLuminance(background) > 0.5 ? '#000000' : '#FFFFFF'
+}
+
+/** "consultas bemtevi" -> "Consultas Bemtevi" (rest of each word left as it is). */
+export function capitalizeWords(text: string): string {
+  return text.replace(/(^|\s)(\S)/g, (_m, space: string, ch: string) => space + ch.toUpperCase())
+}
+
+function pick(value: string | null | undefined, fallback: string): string {
+  return value && value.trim() && value !== 'NULL' ? value : fallback
+}
+
+function validColor(value: string | null | undefined, fallback: string): string {
+  return value && parseHex(value) ? value : fallback
+}
+
+/** Brand to show: the group's values where present, defaults otherwise. */
+export function resolveBrand(group: GroupPublicData | null | undefined): Brand {
+  return {
+    appTitle: capitalizeWords(pick(group?.appTitle ?? group?.name, DEFAULT_BRAND.appTitle)),
+    primaryColor: validColor(group?.primaryColor, DEFAULT_BRAND.primaryColor),
+    secondaryColor: validColor(group?.secondaryColor, DEFAULT_BRAND.secondaryColor),
+    lighterColor: validColor(group?.lighterColor, DEFAULT_BRAND.lighterColor),
+    horizontalLogo: group?.horizontalLogo || null,
+    iconogram: pick(group?.iconogram, DEFAULT_BRAND.iconogram),
+    loginBanner: group?.loginBanner || null,
+  }
+}
+
+/** Applies the brand to the document: CSS variables, title and favicon. */
+export function applyBrand(brand: Brand, doc: Document = document): void {
+  const root = doc.documentElement.style
+  root.setProperty('--primary', brand.primaryColor)
+  root.setProperty('--secondary', brand.secondaryColor)
+  root.setProperty('--lighter', brand.lighterColor)
+  root.setProperty('--on-primary', textColorOn(brand.primaryColor))
+  root.setProperty('--on-secondary', textColorOn(brand.secondaryColor))
+  root.setProperty('--on-lighter', textColorOn(brand.lighterColor))
+  doc.title = brand.appTitle
+  let link = doc.querySelector<HTMLLinkElement>('link[rel="icon"]')
+  if (!link) {
+    link = doc.createElement('link')
+    link.rel = 'icon'
+    doc.head.appendChild(link)
+  }
+  if (link.getAttribute('href') !== brand.iconogram) {
+    link.removeAttribute('type')
+    link.href = brand.iconogram
+  }
+}

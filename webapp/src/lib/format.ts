@@ -1,0 +1,73 @@
+/** Display rule: empty, null, undefined or 'NULL' show '-'; anything else (0 included) as text. */
+export function display(value: unknown): string {
+  if (value === null || value === undefined) return '-'
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '-'
+  const text = String(value).trim()
+  if (text === '' || text.toUpperCase() === 'NULL') return '-'
+  return text
+}
+
+export function isEmptyValue(value: unknown): boolean {
+  return display(value) === '-'
+}
+
+/**
+ * "YYYY-MM-DD" (or "YYYY-MM-DD HH:MM:SS", taken as UTC) -> "dd/mm/yyyy" in pt-BR style.
+ * Missing gives '--', unparseable gives null (the caller shows "Invalid date").
+ */
+export function formatDateBR(value: string | null | undefined): string | null {
+  if (value === null || value === undefined || String(value).trim() === '') return '--'
+  const text = String(value).trim()
+  const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (dateOnly) {
+    const [, y, m, d] = dateOnly
+    const probe = new Date(Date.UTC(+y, +m - 1, +d))
+    if (probe.getUTCFullYear() !== +y || probe.getUTCMonth() !== +m - 1 || probe.getUTCDate() !== +d) return null
+    return `${d}/${m}/${y}`
+  }
+  const iso = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(text)
+  if (!iso) return null
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(text)
+  const date = new Date(hasZone ? text.replace(' ', 'T') : `${text.replace(' ', 'T')}Z`)
+  if (Number.isNaN(date.getTime())) return null
+  return new Intl.DateTimeFormat('pt-BR', {
+    timeZone: 'America/Sao_Paulo',
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+  }).format(date)
+}
+
+/** Date and time in America/Sao_Paulo, 24-hour. */
+export function formatDateTimeBR(value: string | null | undefined): string | null {
+  if (!value) return '--'
+  const text = String(value).trim()
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(text)
+  const date = new Date(hasZone ? text.replace(' ', 'T') : `${text.replace(' ', 'T')}Z`)
+  if (Number.isNaN(date.getTime())) return null
+  return new Intl.DateTimeFormat('pt-BR', {
+    timeZone: 'America/Sao_Paulo',
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(date)
+}
+
+export function formatMoney(value: number | string | null | undefined, locale: string): string {
+  if (isEmptyValue(value)) return '-'
+  const n = typeof value === 'number' ? value : Number(String(value).replace(',', '.'))
+  if (!Number.isFinite(n)) return display(value)
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'BRL' }).format(n)
+}
+
+export function formatNumber(value: number, locale: string): string {
+  return new Intl.NumberFormat(locale).format(value)
+}
+
+/** First name: the first word of the full name. */
+export function firstName(fullName: string | null | undefined): string {
+  return (fullName ?? '').trim().split(/\s+/)[0] ?? ''
+}

@@ -1,0 +1,22 @@
+import type { RoleMenuEntry } from '../types/api'
+
+/** Signed-in routes every user may open, whatever the role menu says. */
+export const ALWAYS_ALLOWED_ROUTES = ['error-forbidden', 'my-account', 'personal-information', 'edit-my-profile']
+
+/** Route name of a path: its first segment ("/query-result/123/cpf" -> "query-result"). */
+export function routeNameOf(pathname: string): string {
+  return pathname.split('/').filter(Boolean)[0] ?? ''
+}
+
+function appearsIn(entries: RoleMenuEntry[] | null | undefined, routeName: string): boolean {
+  if (!entries) return false
+  return entries.some(
+    (entry) => (entry.active_routes ?? []).includes(routeName) || appearsIn(entry.children, routeName),
+  )
+}
+
+/** Whether a signed-in user with these role menu entries may open the route. */
+export function isRouteAllowed(routeName: string, roles: RoleMenuEntry[] | null | undefined): boolean {
+  if (ALWAYS_ALLOWED_ROUTES.includes(routeName)) return true
+  return appearsIn(roles, routeName)
+}

@@ -1,0 +1,90 @@
+import { useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import Breadcrumbs from '../components/Breadcrumbs'
+import ResultView from '../components/ResultView'
+import Spinner from '../components/Spinner'
+import { errorText } from '../components/errorText'
+import { checkDocument } from '../lib/documents'
+import { errorInfo } from '../lib/errors'
+import { useConsultMutation } from '../store/api'
+
+export default function NormalQueryPage() {
+  const { t, i18n } = useTranslation()
+  const [document, setDocument] = useState('')
+  const [clientError, setClientError] = useState<string | null>(null)
+  const [consult, { data, error, isLoading, reset }] = useConsultMutation()
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    reset()
+    if (!document.trim()) {
+      setClientError(t('query.documentRequired'))
+      return
+    }
+    const check = checkDocument(document)
+    if (!check.ok) {
+      setClientError(t(`errors.${check.reason}`))
+      return
+    }
+    setClientError(null)
+    try {
+      await consult({ document: check.digits }).unwrap()
+    } catch {
+      // shown below from the mutation state
+    }
+  }
+
+  const info = errorInfo(error)
+  const noCredits = info.status === 402 || info.code === 'not_enough_credits'
+
+  return (
+    <div className="page normal-query">
+      <Breadcrumbs items={[{ label: t('query.breadcrumbQueries') }, { label: t('query.breadcrumbUnit') }]} />
+      <h1>{t('query.title')}</h1>
+      <form className="card query-form" onSubmit={(e) => void submit(e)} noValidate>
+        <label className="form-field">
+          <span>{t('query.documentLabel')}</span>
+          <input
+            type="text"
+            inputMode="numeric"
+            name="document"
+            autoComplete="off"
+            placeholder={t('query.documentPlaceholder')}
+            value={document}
+            maxLength={24}
+            onChange={(e) => {
+              setDocument(e.target.value)
+              setClientError(null)
+            }}
+            aria-invalid={!!clientError}
+            aria-describedby={clientError ? 'query-document-error' : undefined}
+            data-testid="query-document"
+          />
+          {clientError && (
+            <small id="query-document-error" className="field-error" data-testid="query-document-error">
+              {clientError}
+            </small>
+          )}
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="query-submit">
+          {isLoading ? t('query.submitting') : t('query.submit')}
+        </button>
+      </form>
+
+      {isLoading && <Spinner />}
+      {error && (
+        <div className="alert alert-error" role="alert" data-testid="query-error">
+          {noCredits ? (
+            <>
+              <strong>{t('query.notEnoughCredits')}</strong>
+              <span>{info.message || t('errors.not_enough_credits')}</span>
+            </>
+          ) : (
+            errorText(error, t, (k) => i18n.exists(k))
+          )}
+        </div>
+      )}
+      {data && !isLoading && <ResultView consultation={data.data} />}
+    </div>
+  )
+}

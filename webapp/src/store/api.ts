@@ -1,0 +1,99 @@
+import {
+  createApi,
+  fetchBaseQuery,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react'
+import type {
+  ConsultationRequest,
+  ConsultationResponse,
+  DashboardResponse,
+  GroupPublicData,
+  GroupPublicDataRequest,
+  LoginRequest,
+  LoginResponse,
+  MessageResponse,
+  UserRolesRequest,
+  UserRolesResponse,
+} from '../types/api'
+import { errorInfo } from '../lib/errors'
+import type { AuthState } from './authSlice'
+import { setForbidden, showWarning } from './uiSlice'
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: '/api',
+  prepareHeaders: (headers, { getState }) => {
+    const token = (getState() as { auth: AuthState }).auth.authToken
+    if (token) headers.set('Authorization', `Bearer ${token}`)
+    return headers
+  },
+})
+
+/** Endpoints whose errors the calling screen handles alone (no global Warning dialog). */
+const SELF_HANDLED = new Set(['login', 'logout'])
+
+/**
+ * Shared error handling (spec section 8): a 401 on a signed-in call opens the Warning
+ * dialog with the server's message (OK clears the session and goes to /login);
+ * access_denied sends the user to /error-forbidden. Other errors go back to the caller.
+ */
+export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
+  args,
+  api,
+  extraOptions,
+) => {
+  const result = await rawBaseQuery(args, api, extraOptions)
+  if (result.error && !SELF_HANDLED.has(api.endpoint)) {
+    const signedIn = !!(api.getState() as { auth: AuthState }).auth.authToken
+    const info = errorInfo(result.error)
+    if (info.status === 401 && signedIn) api.dispatch(showWarning(info.message))
+    else if (info.status === 403 && info.code === 'access_denied') api.dispatch(setForbidden(true))
+  }
+  return result
+}
+
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  tagTypes: ['Dashboard', 'Roles', 'Group'],
+  endpoints: (build) => ({
+    login: build.mutation<LoginResponse, LoginRequest>({
+      query: (body) => ({ url: 'auth/auth', method: 'POST', body }),
+    }),
+    logout: build.mutation<MessageResponse, { token: string }>({
+      query: (body) => ({ url: 'auth/auth/logout', method: 'POST', body }),
+    }),
+    getUserRoles: build.query<UserRolesResponse['data'], UserRolesRequest>({
+      query: (body) => ({ url: 'user-roles/get-user-roles-by-id', method: 'POST', body }),
+      transformResponse: (response: UserRolesResponse) => response.data,
+      providesTags: ['Roles'],
+    }),
+    getGroupPublicData: build.query<GroupPublicData | null, GroupPublicDataRequest>({
+      query: (body) => ({ url: 'group/groups-get-public-data', method: 'POST', body }),
+      transformResponse: (response: { data: GroupPublicData | null }) => response.data ?? null,
+      providesTags: ['Group'],
+    }),
+    consult: build.mutation<ConsultationResponse, ConsultationRequest>({
+      query: (body) => ({ url: 'consultations', method: 'POST', body }),
+      invalidatesTags: ['Dashboard'],
+    }),
+    getDashboard: build.query<DashboardResponse['data'], { position?: number | null }>({
+      query: ({ position }) => ({
+        url: 'dashboard',
+        params: position !== null && position !== undefined ? { position } : undefined,
+      }),
+      transformResponse: (response: DashboardResponse) => response.data,
+      providesTags: ['Dashboard'],
+    }),
+  }),
+})
+
+export const {
+  useLoginMutation,
+  useLogoutMutation,
+  useGetUserRolesQuery,
+  useGetGroupPublicDataQuery,
+  useConsultMutation,
+  useGetDashboardQuery,
+} = api
