@@ -18,17 +18,17 @@ from uuid import uuid4
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import temp_dir  # noqa: E402
+from _common import temp_dir
 
-from bemtevi.commands.application import BemteviApplication  # noqa: E402
-from bemtevi.domain.audit import Actor, acting_as  # noqa: E402
-from bemtevi.domain.consultations import Consultation  # noqa: E402
-from bemtevi.domain.credits import CreditAccount  # noqa: E402
-from bemtevi.domain.query_types import Category  # noqa: E402
-from bemtevi.infra.settings import Settings  # noqa: E402
-from bemtevi.projections.catalogue import all_read_models  # noqa: E402
-from bemtevi.projections.store import ReadStore  # noqa: E402
-from bemtevi.streams.projector import Projector  # noqa: E402
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.consultations import Consultation
+from bemtevi.domain.credits import CreditAccount
+from bemtevi.domain.query_types import Category
+from bemtevi.infra.settings import Settings
+from bemtevi.projections.catalogue import all_read_models
+from bemtevi.projections.store import ReadStore
+from bemtevi.streams.projector import Projector
 
 GROUPS = 100
 DOCUMENTS = ["52998224725", "11144477735", "11222333000181", "00000000191"]

@@ -1,0 +1,141 @@
+"""Unit lookups through the HTTP API: latency (p50/p99) and lookups per second.
+
+    python bench/lookups.py [--requests 2000] [--clients 8] [--database-url postgresql://…]
+
+Starts the real server (``bemtevi serve``) on a free loopback port with a fresh store and the
+default-size demo dataset (100,000 people, 20,000 companies; generated once into a cache
+folder), signs in, and sends lookups of documents from the dataset: first one client at a time
+(latency), then several concurrent clients (throughput). Target: p50 <= 5 ms on SQLite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import duckdb
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import describe_ms
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "Bench!pass1"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def dataset(cache: Path) -> Path:
+    from bemtevi.infra.demo_data import generate_demo_dataset
+
+    path = cache / "dataset-100k.duckdb"
+    if not path.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        summary = generate_demo_dataset(path, 100_000, 20_000, 20111)
+        print(f"generated the demo dataset in {summary.seconds:.1f} s")
+    return path
+
+
+def documents(path: Path, count: int) -> list[str]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        people = [r[0] for r in con.execute("SELECT cpf FROM people USING SAMPLE 2000 ROWS").fetchall()]
+    finally:
+        con.close()
+    return [people[i % len(people)] for i in range(count)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--database-url", default=None)
+    args = parser.parse_args()
+
+    data = dataset(ROOT / "var" / "bench-cache")
+    var = Path(tempfile.mkdtemp(prefix="bemtevi-bench-"))
+    port = free_port()
+    env = {
+        **os.environ,
+        "BEMTEVI_VAR_DIR": str(var),
+        "BEMTEVI_DATASET_PATH": str(data),
+        "BEMTEVI_ADMIN_PASSWORD": PASSWORD,
+        "PORT": str(port),
+    }
+    if args.database_url:
+        env["BEMTEVI_DATABASE_URL"] = args.database_url
+    server = subprocess.Popen(
+        [sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit("the server did not start")
+            time.sleep(0.1)
+        login = httpx.post(f"{base}/api/auth/auth", json={"email": "admin@bemtevi.local", "password": PASSWORD})
+        headers = {"Authorization": f"Bearer {login.json()['token']}"}
+        docs = documents(data, args.requests)
+
+        with httpx.Client(base_url=base, headers=headers) as client:
+            for document in docs[:200]:  # warm-up
+                client.post("/api/consultations", json={"document": document})
+            latencies = []
+            started = time.perf_counter()
+            for document in docs:
+                t0 = time.perf_counter()
+                response = client.post("/api/consultations", json={"document": document})
+                latencies.append(time.perf_counter() - t0)
+                assert response.status_code == 200, response.text
+            sequential_rate = len(docs) / (time.perf_counter() - started)
+        print(f"backend: {'PostgreSQL' if args.database_url else 'SQLite'}")
+        print(f"1 client : {sequential_rate:,.0f} lookups/s, {describe_ms(latencies)}")
+
+        concurrent: list[float] = []
+        lock = threading.Lock()
+
+        def client_loop(share: list[str]) -> None:
+            with httpx.Client(base_url=base, headers=headers) as client:
+                local = []
+                for document in share:
+                    t0 = time.perf_counter()
+                    response = client.post("/api/consultations", json={"document": document})
+                    local.append(time.perf_counter() - t0)
+                    assert response.status_code == 200, response.text
+            with lock:
+                concurrent.extend(local)
+
+        shares = [docs[i :: args.clients] for i in range(args.clients)]
+        threads = [threading.Thread(target=client_loop, args=(share,)) for share in shares]
+        started = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        rate = len(concurrent) / (time.perf_counter() - started)
+        print(f"{args.clients} clients: {rate:,.0f} lookups/s, {describe_ms(concurrent)}")
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Shared fixtures: real SQLite and PostgreSQL event stores, a small real demo dataset."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from support import ADMIN_EMAIL, ADMIN_PASSWORD
+
+from bemtevi.api.app import create_app
+from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.infra.settings import Settings
+
+
+def _postgres_url() -> str:
+    return os.environ.get("BEMTEVI_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> str:
+    url = _postgres_url()
+    try:
+        with psycopg.connect(url, connect_timeout=3) as con:
+            con.execute("SELECT 1")
+    except psycopg.OperationalError as e:
+        if os.environ.get("BEMTEVI_TEST_POSTGRES") == "skip":
+            pytest.skip(f"PostgreSQL not reachable and BEMTEVI_TEST_POSTGRES=skip: {e}")
+        raise RuntimeError(
+            "The test suite runs the event store on PostgreSQL too; start the local server or set "
+            "BEMTEVI_TEST_POSTGRES_URL (BEMTEVI_TEST_POSTGRES=skip to skip those tests knowingly)."
+        ) from e
+    return url
+
+
+@pytest.fixture
+def postgres_database(postgres_server: str) -> Iterator[str]:
+    """A fresh database for one test, dropped afterwards."""
+    name = f"bemtevi_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_server, autocommit=True) as con:
+        con.execute(f'CREATE DATABASE "{name}"')
+    parsed = urlparse(postgres_server)
+    yield urlunparse(parsed._replace(path=f"/{name}"))
+    with psycopg.connect(postgres_server, autocommit=True) as con:
+        con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def dataset_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from bemtevi.infra.demo_data import generate_demo_dataset
+
+    path = tmp_path_factory.mktemp("dataset") / "dataset.duckdb"
+    generate_demo_dataset(path, people=2_000, companies=400, seed=7)
+    return path
+
+
+def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = None) -> Settings:
+    return Settings(
+        var_dir=var_dir,
+        database_url=database_url,
+        dataset_path=dataset_path,
+        admin_email=ADMIN_EMAIL,
+        admin_password=ADMIN_PASSWORD,
+        # Cheap hashing keeps the suite fast; production parameters are the defaults.
+        argon2_time_cost=1,
+        argon2_memory_cost=1024,
+    )
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def settings(backend: str, tmp_path: Path, dataset_path: Path, request: pytest.FixtureRequest) -> Settings:
+    database_url = request.getfixturevalue("postgres_database") if backend == "postgres" else None
+    return make_settings(tmp_path / "var", dataset_path, database_url)
+
+
+@pytest.fixture
+def platform(settings: Settings) -> Iterator[Platform]:
+    platform = build_platform(settings)
+    yield platform
+    platform.close()
+
+
+@pytest.fixture
+def sqlite_platform(tmp_path: Path, dataset_path: Path) -> Iterator[Platform]:
+    platform = build_platform(make_settings(tmp_path / "var", dataset_path))
+    yield platform
+    platform.close()
+
+
+@pytest.fixture
+def client(sqlite_platform: Platform) -> Iterator[TestClient]:
+    with TestClient(create_app(sqlite_platform)) as test_client:
+        yield test_client
