@@ -73,7 +73,10 @@ function usePhoneColumns(): Column<Phone>[] {
   const { t } = useTranslation()
   return [
     { label: t('result.phoneNumber'), render: (p) => formatPhone(p.number) },
-    { label: t('result.phoneType'), render: (p) => display(p.type) },
+    {
+      label: t('result.phoneType'),
+      render: (p) => (p.type === 'mobile' || p.type === 'landline' ? t(`result.phoneTypes.${p.type}`) : display(p.type)),
+    },
   ]
 }
 

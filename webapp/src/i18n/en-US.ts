@@ -95,6 +95,7 @@ const enUS: Messages = {
     phones: 'Phones',
     phoneNumber: 'Number',
     phoneType: 'Type',
+    phoneTypes: { mobile: 'Mobile', landline: 'Landline' },
     emails: 'E-mails',
     email: 'E-mail',
     addresses: 'Addresses',

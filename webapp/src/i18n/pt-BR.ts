@@ -93,6 +93,7 @@ const ptBR = {
     phones: 'Telefones',
     phoneNumber: 'Número',
     phoneType: 'Tipo',
+    phoneTypes: { mobile: 'Celular', landline: 'Fixo' },
     emails: 'E-mails',
     email: 'E-mail',
     addresses: 'Endereços',
