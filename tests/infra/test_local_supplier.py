@@ -1,0 +1,252 @@
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from bemtevi.infra.demo_data import generate_demo_dataset
+from bemtevi.infra.suppliers.local import LocalDatasetSupplier, age_on
+
+PERSON_KEYS = [
+    "kind",
+    "cpf",
+    "name",
+    "gender",
+    "birth_date",
+    "age",
+    "sign",
+    "mother",
+    "father",
+    "marital_status",
+    "education",
+    "profession",
+    "income",
+    "social_class",
+    "score",
+    "phones",
+    "emails",
+    "addresses",
+    "societies",
+    "protests",
+    "financial_pendings",
+    "check_inquiries",
+    "death",
+]
+COMPANY_KEYS = [
+    "kind",
+    "cnpj",
+    "company_name",
+    "trade_name",
+    "opening_date",
+    "status",
+    "legal_nature",
+    "main_activity",
+    "size",
+    "share_capital",
+    "address",
+    "phones",
+    "emails",
+    "partners",
+    "score",
+    "protests",
+]
+ADDRESS_KEYS = {"street", "number", "complement", "neighborhood", "city", "state", "zip"}
+PHONE_KEYS = {"number", "type"}
+PROTEST_KEYS = {"date", "amount", "notary", "city", "state"}
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("local") / "demo.duckdb"
+    generate_demo_dataset(path, people=2_000, companies=400, seed=11)
+    return path
+
+
+@pytest.fixture(scope="module")
+def documents(dataset: Path) -> dict[str, list[str]]:
+    con = duckdb.connect(str(dataset), read_only=True)
+    try:
+        return {
+            "cpf": [r[0] for r in con.execute("SELECT cpf FROM people ORDER BY cpf").fetchall()],
+            "cnpj": [r[0] for r in con.execute("SELECT cnpj FROM companies ORDER BY cnpj").fetchall()],
+            "dead": [r[0] for r in con.execute("SELECT cpf FROM people WHERE death IS NOT NULL").fetchall()],
+            "partner": [r[0] for r in con.execute("SELECT cpf FROM people WHERE len(societies) > 0").fetchall()],
+            "protested": [r[0] for r in con.execute("SELECT cpf FROM people WHERE len(protests) > 0").fetchall()],
+            "pending": [
+                r[0] for r in con.execute("SELECT cpf FROM people WHERE len(financial_pendings) > 0").fetchall()
+            ],
+        }
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def supplier(dataset: Path) -> Iterator[LocalDatasetSupplier]:
+    s = LocalDatasetSupplier(dataset)
+    yield s
+    s.close()
+
+
+def _is_date(value: Any) -> bool:
+    return isinstance(value, str) and dt.date.fromisoformat(value).isoformat() == value
+
+
+def check_person(r: dict[str, Any]) -> None:
+    assert list(r) == PERSON_KEYS
+    assert r["kind"] == "person" and len(r["cpf"]) == 11
+    assert r["gender"] in ("M", "F")
+    assert _is_date(r["birth_date"])
+    assert r["age"] == age_on(r["birth_date"], dt.date.today())
+    for key in ("name", "sign", "mother", "marital_status", "education", "profession", "social_class"):
+        assert isinstance(r[key], str) and r[key]
+    assert r["father"] is None or isinstance(r["father"], str)
+    assert isinstance(r["income"], float) and isinstance(r["score"], int)
+    assert isinstance(r["check_inquiries"], int)
+    for phone in r["phones"]:
+        assert set(phone) == PHONE_KEYS and phone["type"] in ("mobile", "landline")
+    assert all(isinstance(e, str) and "@" in e for e in r["emails"])
+    for address in r["addresses"]:
+        assert set(address) == ADDRESS_KEYS
+    for society in r["societies"]:
+        assert set(society) == {"cnpj", "company_name", "role", "since"} and _is_date(society["since"])
+    for protest in r["protests"]:
+        assert set(protest) == PROTEST_KEYS and _is_date(protest["date"])
+        assert isinstance(protest["amount"], float)
+    for pending in r["financial_pendings"]:
+        assert set(pending) == {"creditor", "amount", "date"} and _is_date(pending["date"])
+    if r["death"] is not None:
+        assert set(r["death"]) == {"date", "book", "sheet", "registry_office"}
+        assert _is_date(r["death"]["date"])
+    json.dumps(r)  # plain JSON types only
+
+
+def check_company(r: dict[str, Any]) -> None:
+    assert list(r) == COMPANY_KEYS
+    assert r["kind"] == "company" and len(r["cnpj"]) == 14
+    assert _is_date(r["opening_date"])
+    assert set(r["main_activity"]) == {"code", "description"}
+    assert set(r["address"]) == ADDRESS_KEYS
+    assert isinstance(r["share_capital"], float) and isinstance(r["score"], int)
+    assert r["trade_name"] is None or isinstance(r["trade_name"], str)
+    for phone in r["phones"]:
+        assert set(phone) == PHONE_KEYS
+    for partner in r["partners"]:
+        assert set(partner) == {"name", "document", "role", "since"} and _is_date(partner["since"])
+    for protest in r["protests"]:
+        assert set(protest) == PROTEST_KEYS
+    json.dumps(r)
+
+
+def test_person_lookup_shape(supplier: LocalDatasetSupplier, documents: dict[str, list[str]]) -> None:
+    for key in ("dead", "partner", "protested", "pending"):
+        assert documents[key], key
+        result = supplier.lookup_person(documents[key][0])
+        assert result is not None
+        check_person(result)
+    assert supplier.lookup_person(documents["dead"][0])["death"] is not None  # type: ignore[index]
+    assert supplier.lookup_person(documents["partner"][0])["societies"]  # type: ignore[index]
+    for cpf in documents["cpf"][:300]:
+        result = supplier.lookup_person(cpf)
+        assert result is not None and result["cpf"] == cpf
+        check_person(result)
+
+
+def test_company_lookup_shape(supplier: LocalDatasetSupplier, documents: dict[str, list[str]]) -> None:
+    for cnpj in documents["cnpj"]:
+        result = supplier.lookup_company(cnpj)
+        assert result is not None and result["cnpj"] == cnpj
+        check_company(result)
+
+
+def test_known_documents(supplier: LocalDatasetSupplier) -> None:
+    assert supplier.lookup_person("52998224725") is not None
+    assert supplier.lookup_person("529.982.247-25") == supplier.lookup_person("52998224725")
+    assert supplier.lookup_person("11144477735") is not None
+    company = supplier.lookup_company("11.222.333/0001-81")
+    assert company is not None and company["cnpj"] == "11222333000181"
+
+
+def test_partners_and_societies_agree(supplier: LocalDatasetSupplier, documents: dict[str, list[str]]) -> None:
+    for cnpj in documents["cnpj"][:100]:
+        company = supplier.lookup_company(cnpj)
+        assert company is not None
+        for partner in company["partners"]:
+            person = supplier.lookup_person(partner["document"])
+            assert person is not None and person["name"] == partner["name"]
+            assert {
+                "cnpj": cnpj,
+                "company_name": company["company_name"],
+                "role": partner["role"],
+                "since": partner["since"],
+            } in person["societies"]
+
+
+def test_unknown_and_malformed_documents(supplier: LocalDatasetSupplier) -> None:
+    assert supplier.lookup_person("00000000191") is None  # valid CPF, not in this dataset
+    assert supplier.lookup_company("00000000000191") is None
+    for bad in ("", "123", "5299822472", "529982247250", "5299822472a", "52998224725'; DROP TABLE people; --"):
+        assert supplier.lookup_person(bad) is None
+    assert supplier.lookup_company("11222333000181x") is None
+    assert supplier.lookup_company("52998224725") is None
+
+
+def test_lookup_dispatches_on_kind(supplier: LocalDatasetSupplier) -> None:
+    assert supplier.lookup("cpf", "52998224725") == supplier.lookup_person("52998224725")
+    assert supplier.lookup("cnpj", "11222333000181") == supplier.lookup_company("11222333000181")
+    with pytest.raises(ValueError):
+        supplier.lookup("rg", "123")  # type: ignore[arg-type]
+    assert supplier.name == "local"
+
+
+def test_age_on() -> None:
+    assert age_on("2000-02-29", dt.date(2024, 2, 28)) == 23
+    assert age_on("2000-02-29", dt.date(2024, 2, 29)) == 24
+    assert age_on("1990-12-31", dt.date(2025, 12, 30)) == 34
+    assert age_on("1990-12-31", dt.date(2025, 12, 31)) == 35
+
+
+def test_concurrent_lookups(supplier: LocalDatasetSupplier, documents: dict[str, list[str]]) -> None:
+    cpfs = documents["cpf"][:400]
+    cnpjs = documents["cnpj"][:200]
+    expected_people = {c: supplier.lookup_person(c) for c in cpfs}
+    expected_companies = {c: supplier.lookup_company(c) for c in cnpjs}
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(8)
+
+    def work(offset: int) -> None:
+        try:
+            barrier.wait()
+            for i in range(len(cpfs)):
+                cpf = cpfs[(i + offset * 37) % len(cpfs)]
+                assert supplier.lookup("cpf", cpf) == expected_people[cpf]
+                cnpj = cnpjs[(i + offset) % len(cnpjs)]
+                assert supplier.lookup("cnpj", cnpj) == expected_companies[cnpj]
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_closed_supplier_refuses_lookups(dataset: Path) -> None:
+    s = LocalDatasetSupplier(dataset)
+    assert s.lookup_person("52998224725") is not None
+    s.close()
+    s.close()  # idempotent
+    with pytest.raises(RuntimeError):
+        s.lookup_person("52998224725")
+
+
+def test_opening_a_missing_dataset_fails(tmp_path: Path) -> None:
+    with pytest.raises(duckdb.Error):
+        LocalDatasetSupplier(tmp_path / "missing.duckdb")
