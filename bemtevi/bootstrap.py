@@ -58,7 +58,13 @@ def build_platform(
 
         supplier = LocalDatasetSupplier(settings.demo_dataset_path)
     store = ReadStore(settings.read_model_path)
-    projector = Projector(app, store, all_read_models(), page_size=settings.projector_page_size)
+    projector = Projector(
+        app,
+        store,
+        all_read_models(),
+        page_size=settings.projector_page_size,
+        coalesce_window=settings.projector_coalesce_seconds,
+    )
     platform = Platform(
         settings=settings,
         app=app,

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -55,6 +57,37 @@ def documents(path: Path, count: int) -> list[str]:
     finally:
         con.close()
     return [people[i % len(people)] for i in range(count)]
+
+
+WRK_SCRIPT = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "%s"
+local docs = {%s}
+local i = 0
+request = function()
+  i = i %% #docs + 1
+  return wrk.format(nil, "/api/consultations", nil, '{"document":"' .. docs[i] .. '"}')
+end
+"""
+
+
+def run_wrk(base: str, headers: dict[str, str], docs: list[str], connections: int, seconds: int = 10) -> str:
+    script = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-")) / "lookups.lua"
+    script.write_text(WRK_SCRIPT % (headers["Authorization"], ",".join(f'"{d}"' for d in docs)))
+    out = subprocess.run(
+        ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), base],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    figures = dict(re.findall(r"^\s+(50%|99%)\s+(\S+)", out, re.MULTILINE))
+    rate = re.search(r"Requests/sec:\s+(\S+)", out)
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return (
+        f"{float(rate.group(1)) if rate else 0:,.0f} lookups/s, p50 {figures.get('50%')}, p99 {figures.get('99%')}"
+        + (f", {errors.group(1)} non-2xx answers" if errors else "")
+    )
 
 
 def main() -> None:
@@ -132,6 +165,11 @@ def main() -> None:
             t.join()
         rate = len(concurrent) / (time.perf_counter() - started)
         print(f"{args.clients} clients: {rate:,.0f} lookups/s, {describe_ms(concurrent)}")
+        if shutil.which("wrk"):
+            # The Python client shares the two cores with the server; wrk (C) measures the
+            # server with far less of the client's own cost in the figures.
+            for connections in (1, args.clients):
+                print(f"wrk, {connections} connection(s): {run_wrk(base, headers, docs, connections)}")
     finally:
         server.terminate()
         server.wait(timeout=20)

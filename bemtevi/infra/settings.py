@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     # Bounded wait of a query sent with a read-your-writes position.
     read_wait_seconds: float = 2.0
     projector_page_size: int = 1000
+    # How long the projector lets concurrent saves gather before one write (readers waiting
+    # for a position never wait for it).
+    projector_coalesce_seconds: float = 0.1
     argon2_time_cost: int = 2
     argon2_memory_cost: int = 19_456  # KiB (OWASP minimum for argon2id)
 

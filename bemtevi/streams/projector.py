@@ -55,6 +55,7 @@ class Projector:
         page_size: int = 1000,
         batch_size: int = 20_000,
         poll_interval: float = 0.25,
+        coalesce_window: float = 0.1,
     ) -> None:
         self._app = app
         self._store = store
@@ -63,7 +64,10 @@ class Projector:
         self._batch_size = max(batch_size, page_size)
         self._poll_interval = poll_interval
         self._folds_by_topic = self._fold_indexes_by_topic()
+        self._coalesce_window = coalesce_window
         self._wake = threading.Event()
+        # Set by a reader waiting for a position: catch up now, no coalescing window.
+        self._urgent = threading.Event()
         self._progress = threading.Condition()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -149,6 +153,7 @@ class Projector:
         """Block until the read models include ``position`` (bounded); True when they do."""
         if position <= self._position:
             return True
+        self._urgent.set()
         self._wake.set()
         deadline = time.monotonic() + timeout
         with self._progress:
@@ -194,6 +199,12 @@ class Projector:
                 continue
             if not processed:
                 self._wake.wait(self._poll_interval)
+                # Woken by a save: let concurrent commands join the same write for a moment.
+                # Each projector transaction costs the request threads CPU on a small machine
+                # (measured: +5 ms per lookup when every save was projected on its own).
+                if self._wake.is_set() and not self._urgent.is_set():
+                    self._urgent.wait(self._coalesce_window)
+                self._urgent.clear()
 
     def stop(self) -> None:
         self._stopping.set()

@@ -15,6 +15,7 @@ PASSWORD = "Strong!pass1"
 
 
 def make_tenant(platform: Platform, name: str, domain: str, limit: int | None = 10, role: Role = Role.OWNER) -> str:
+    """Register a company and its user; returns the user's e-mail once the read side has both."""
     group_id, _ = platform.identity.register_group(
         SYSTEM,
         name=name,
@@ -25,9 +26,11 @@ def make_tenant(platform: Platform, name: str, domain: str, limit: int | None = 
         unit_credit_limit=limit,
     )
     email = f"dona@{name.lower()}.com.br"
-    platform.identity.register_user(
+    _, position = platform.identity.register_user(
         SYSTEM, group_id=group_id, name=f"Dona {name}", email=email, password=PASSWORD, role=role
     )
+    # The projector may gather saves for a moment; reads are eventually consistent without a position.
+    assert platform.projector.wait_for(position, timeout=5)
     return email
 
 

@@ -49,7 +49,11 @@ class LocalDatasetSupplier:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._connection: duckdb.DuckDBPyConnection | None = duckdb.connect(str(self.path), read_only=True)
+        # One DuckDB thread: a point lookup gains nothing from parallelism, and on a small
+        # machine spare worker threads only compete with the request threads.
+        self._connection: duckdb.DuckDBPyConnection | None = duckdb.connect(
+            str(self.path), read_only=True, config={"threads": 1}
+        )
         self._local = threading.local()
         self._lock = threading.Lock()
         self._cursors: list[duckdb.DuckDBPyConnection] = []
