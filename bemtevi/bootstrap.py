@@ -11,6 +11,8 @@ from datetime import timedelta
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.consultations import ConsultationCommands
+from bemtevi.commands.credits import CreditCommands
+from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.infra.passwords import PasswordHasher
@@ -27,12 +29,15 @@ class Platform:
     app: BemteviApplication
     identity: IdentityCommands
     consultations: ConsultationCommands
+    credits: CreditCommands
+    writer: GroupCommit
     store: ReadStore
     projector: Projector
     supplier: Supplier
     bootstrap_result: BootstrapResult | None = field(default=None)
 
     def close(self) -> None:
+        self.writer.stop()
         self.projector.stop()
         self.store.close()
         close_supplier = getattr(self.supplier, "close", None)
@@ -65,11 +70,14 @@ def build_platform(
         page_size=settings.projector_page_size,
         coalesce_window=settings.projector_coalesce_seconds,
     )
+    writer = GroupCommit(app)
     platform = Platform(
         settings=settings,
         app=app,
         identity=identity,
-        consultations=ConsultationCommands(app, supplier),
+        consultations=ConsultationCommands(app, supplier, writer),
+        credits=CreditCommands(writer),
+        writer=writer,
         store=store,
         projector=projector,
         supplier=supplier,

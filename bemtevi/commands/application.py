@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
@@ -42,6 +42,7 @@ class BemteviApplication(Application[UUID]):
     def __init__(self, env: dict[str, str] | None = None) -> None:
         super().__init__(env)
         self._listeners: list[Callable[[int], None]] = []
+        self._saved_listeners: list[Callable[[Iterable[UUID]], None]] = []
         self._listeners_lock = threading.Lock()
 
     def register_transcodings(self, transcoder: Transcoder) -> None:
@@ -53,8 +54,18 @@ class BemteviApplication(Application[UUID]):
         with self._listeners_lock:
             self._listeners.append(listener)
 
+    def on_saved_elsewhere(self, listener: Callable[[Iterable[UUID]], None]) -> None:
+        """Call ``listener(aggregate_ids)`` after every save in this process (keeps the group commit's
+        in-memory aggregates coherent; the listener ignores the saves it made itself)."""
+        with self._listeners_lock:
+            self._saved_listeners.append(listener)
+
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         super()._notify(recordings)
+        if recordings and self._saved_listeners:
+            ids = {r.domain_event.originator_id for r in recordings}
+            for saved in list(self._saved_listeners):
+                saved(ids)
         if recordings:
             position = recordings[-1].notification.id
             for listener in list(self._listeners):

@@ -12,12 +12,13 @@ from bemtevi.commands.application import BemteviApplication, retry_on_conflict
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.brand import DEFAULT_BRAND, Brand
 from bemtevi.domain.contact import normalise_email
-from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.credits import NOT_ENOUGH_TO_PROVIDE_MESSAGES, CreditAccount, credit_account_id
 from bemtevi.domain.errors import (
     DuplicateValue,
     GroupInactive,
     GroupNotFound,
     InvalidCredentials,
+    NotEnoughToProvide,
     Unauthorized,
     UserInactive,
 )
@@ -132,12 +133,13 @@ class IdentityCommands:
                 enabled_query_types=sorted(BUILT_IN_QUERY_TYPES),
                 group_id=ROOT_GROUP_ID,
             )
-            account = CreditAccount.open(group.id, Category.UNIT, limit=None)
+            # The root of every tree is unlimited in every category; it grants to its children.
+            accounts = [CreditAccount.open(group.id, category, limit=None) for category in Category]
             user, index = self._new_user(
                 group.id, "Administrador", email_key(admin_email), admin_password, Role.SUPER_ADMIN
             )
             try:
-                position = self._app.save_all(group, account, user, index)
+                position = self._app.save_all(group, *accounts, user, index)
             except IntegrityError:  # another process bootstrapped at the same moment
                 return BootstrapResult(False, admin_email, None, self._app.max_position())
         return BootstrapResult(True, email_key(admin_email), generated, position)
@@ -163,22 +165,40 @@ class IdentityCommands:
         # A child never gets a query type its parent does not have.
         enabled = [q for q in enabled if q in parent.enabled_query_types]
         domain = normalise_domain(domain_url)
-        with acting_as(actor):
-            group = Group.register(
-                name=name,
-                group_type=group_type,
-                parent_id=parent_id,
-                domain_url=domain,
-                brand=brand or Brand(),
-                enabled_query_types=enabled,
-            )
-            account = CreditAccount.open(group.id, Category.UNIT, unit_credit_limit)
-            claims = [UniqueIndex(kind=GROUP_DOMAIN, value=domain, ref=group.id)] if domain else []
-            try:
-                position = self._app.save_all(group, account, *claims)
-            except IntegrityError as e:
-                raise DuplicateValue("Domain already registered", field="domain_url") from e
-        return group.id, position
+
+        def decide() -> tuple[UUID, int]:
+            with acting_as(actor):
+                group = Group.register(
+                    name=name,
+                    group_type=group_type,
+                    parent_id=parent_id,
+                    domain_url=domain,
+                    brand=brand or Brand(),
+                    enabled_query_types=enabled,
+                )
+                accounts = self._opening_accounts(group.id, parent_id, unit_credit_limit)
+                claims = [UniqueIndex(kind=GROUP_DOMAIN, value=domain, ref=group.id)] if domain else []
+                try:
+                    return group.id, self._app.save_all(group, *accounts, *claims)
+                except IntegrityError as e:
+                    if domain and self._app.find(index_id(GROUP_DOMAIN, domain), UniqueIndex) is not None:
+                        raise DuplicateValue("Domain already registered", field="domain_url") from e
+                    raise  # the parent's account moved meanwhile: decide again
+
+        return retry_on_conflict(decide)
+
+    def _opening_accounts(self, group_id: UUID, parent_id: UUID, unit_credits: int | None) -> list[CreditAccount]:
+        """The new group's unit account, its credits granted by the parent (saved with the group)."""
+        parent = self._app.find(credit_account_id(parent_id, Category.UNIT), CreditAccount)
+        if parent is not None and parent.unlimited:
+            return [CreditAccount.open(group_id, Category.UNIT, unit_credits)]
+        account = CreditAccount.open(group_id, Category.UNIT, 0)
+        if unit_credits is None or (unit_credits > 0 and parent is None):
+            raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[Category.UNIT])
+        if parent is None or unit_credits == 0:
+            return [account]
+        parent.grant_to(account, unit_credits)
+        return [parent, account]
 
     def register_user(
         self,
@@ -203,15 +223,6 @@ class IdentityCommands:
             except IntegrityError as e:
                 raise DuplicateValue("Email already registered", field="email") from e
         return user.id, position
-
-    def change_unit_limit(self, actor: Actor, group_id: UUID, limit: int | None) -> int:
-        def decide() -> int:
-            account = self._app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
-            with acting_as(actor):
-                account.change_limit(limit)
-            return self._app.save_all(account)
-
-        return retry_on_conflict(decide)
 
     def _new_user(
         self,

@@ -1,18 +1,28 @@
-"""Credit account: one per group and category; reserve before work, settle or release after.
+"""Credit account: one per group and category, an exact ledger.
 
-Invariant: used + reserved never exceeds the limit (unless unlimited), so the balance can
-never go negative whatever the interleaving: every reservation is decided on the latest
-version of the account, and two deciders on one version collide on the event store.
+Invariant: ``used + reserved + granted <= limit`` (unless unlimited), so what is available can
+never go negative whatever the interleaving: every movement is decided on the latest version of
+the account, and two deciders on one version collide on the event store.
+
+Every movement event records the account's figures after it (``used``, ``reserved``,
+``granted``, ``limit``), as a bank statement line carries its running balance: the balance
+history is then read straight off the events, and a fold of the events is checkable against it.
+
+Grants move credits from a parent's account to its child's account of the same category:
+the parent's ``granted`` grows by the amount and the child's ``limit`` grows by the same
+amount, both saved in one atomic append, so credits are conserved across the two. An
+unlimited account may grant any amount (its figures do not bound anything).
 """
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
 from bemtevi.domain.audit import AuditedAggregate
-from bemtevi.domain.errors import NotEnoughCredits
+from bemtevi.domain.errors import InvalidData, NotEnoughCredits, NotEnoughToProvide
 from bemtevi.domain.query_types import Category
 
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://bemtevi.example/credit-account")
@@ -23,6 +33,20 @@ NOT_ENOUGH_MESSAGES = {
     Category.BATCH: "Not enough enrichment credits",
     Category.API: "Not enough API query credits",
 }
+
+NOT_ENOUGH_TO_PROVIDE_MESSAGES = {
+    Category.UNIT: "Not enough manual query to provide to this group",
+    Category.ADVANCED: "Not enough advanced query to provide to this group",
+    Category.BATCH: "Not enough enrichment query to provide to this group",
+    Category.API: "Not enough API query to provide to this group",
+}
+
+
+class ReasonKind:
+    """What a reservation is for: the reason column of the balance history."""
+
+    CONSULTATION = "consultation"
+    BATCH = "batch"
 
 
 def credit_account_id(group_id: UUID, category: Category) -> UUID:
@@ -36,12 +60,13 @@ class CreditAccount(AuditedAggregate):
         self.category = Category(category)
         self.limit = limit
         self.used = 0
+        self.granted = 0
         self.reservations: dict[str, int] = {}
 
     @classmethod
     def open(cls, group_id: UUID, category: Category, limit: int | None) -> CreditAccount:
         if limit is not None and limit < 0:
-            raise ValueError("a credit limit cannot be negative")
+            raise InvalidData("A credit limit cannot be negative", field="limit")
         return cls._create(
             cls.Opened,
             id=credit_account_id(group_id, category),
@@ -50,28 +75,69 @@ class CreditAccount(AuditedAggregate):
             limit=limit,
         )
 
+    # -- figures ---------------------------------------------------------------------------
+
     @property
     def reserved(self) -> int:
         return sum(self.reservations.values())
 
     @property
+    def unlimited(self) -> bool:
+        return self.limit is None
+
+    @property
     def available(self) -> int | None:
-        """Credits that may still be reserved; None when unlimited."""
+        """Credits that may still be reserved or granted; None when unlimited."""
         if self.limit is None:
             return None
-        return self.limit - self.used - self.reserved
+        return self.limit - self.used - self.reserved - self.granted
 
-    def reserve(self, reservation_id: UUID, amount: int) -> None:
+    def _figures(
+        self, *, used: int = 0, reserved: int = 0, granted: int = 0, limit: int | bool | None = False
+    ) -> dict[str, Any]:
+        """The account's figures after a movement of the given deltas (``limit`` replaces)."""
+        return {
+            "used_after": self.used + used,
+            "reserved_after": self.reserved + reserved,
+            "granted_after": self.granted + granted,
+            "limit_after": self.limit if limit is False else limit,
+        }
+
+    def _apply_figures(self, used_after: int, granted_after: int, limit_after: int | None) -> None:
+        self.used = used_after
+        self.granted = granted_after
+        self.limit = limit_after
+
+    # -- reservations --------------------------------------------------------------------------
+
+    def reserve(self, reservation_id: UUID, amount: int, reason: str = ReasonKind.CONSULTATION) -> None:
         if amount <= 0:
-            raise ValueError("a reservation must be positive")
+            raise InvalidData("A reservation must be positive", field="amount")
+        if str(reservation_id) in self.reservations:
+            raise InvalidData("This reservation already exists", field="reservation_id")
         available = self.available
         if available is not None and amount > available:
             raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category])
-        self._reserved(reservation_id=str(reservation_id), amount=amount)
+        self._reserved(
+            reservation_id=str(reservation_id), amount=amount, reason=reason, **self._figures(reserved=amount)
+        )
 
     @event("Reserved")
-    def _reserved(self, reservation_id: str, amount: int) -> None:
+    def _reserved(
+        self,
+        reservation_id: str,
+        amount: int,
+        reason: str,
+        used_after: int,
+        reserved_after: int,
+        granted_after: int,
+        limit_after: int | None,
+    ) -> None:
         self.reservations[reservation_id] = amount
+        self._apply_figures(used_after, granted_after, limit_after)
+
+    def holds(self, reservation_id: UUID) -> int | None:
+        return self.reservations.get(str(reservation_id))
 
     def settle(self, reservation_id: UUID, amount: int) -> None:
         """Charge ``amount`` of the reservation; what is left of it is released."""
@@ -79,24 +145,129 @@ class CreditAccount(AuditedAggregate):
         if held is None:
             raise KeyError(f"no reservation {reservation_id}")
         if not 0 <= amount <= held:
-            raise ValueError("cannot settle more than was reserved")
-        self._settled(reservation_id=str(reservation_id), amount=amount, released=held - amount)
+            raise InvalidData("Cannot settle more than was reserved", field="amount")
+        self._settled(
+            reservation_id=str(reservation_id),
+            amount=amount,
+            released=held - amount,
+            **self._figures(used=amount, reserved=-held),
+        )
 
     @event("Settled")
-    def _settled(self, reservation_id: str, amount: int, released: int) -> None:
+    def _settled(
+        self,
+        reservation_id: str,
+        amount: int,
+        released: int,
+        used_after: int,
+        reserved_after: int,
+        granted_after: int,
+        limit_after: int | None,
+    ) -> None:
         del self.reservations[reservation_id]
-        self.used += amount
+        self._apply_figures(used_after, granted_after, limit_after)
 
     def release(self, reservation_id: UUID) -> None:
         held = self.reservations.get(str(reservation_id))
         if held is None:
             raise KeyError(f"no reservation {reservation_id}")
-        self._released(reservation_id=str(reservation_id), amount=held)
+        self._released(reservation_id=str(reservation_id), amount=held, **self._figures(reserved=-held))
 
     @event("Released")
-    def _released(self, reservation_id: str, amount: int) -> None:
+    def _released(
+        self,
+        reservation_id: str,
+        amount: int,
+        used_after: int,
+        reserved_after: int,
+        granted_after: int,
+        limit_after: int | None,
+    ) -> None:
         del self.reservations[reservation_id]
+        self._apply_figures(used_after, granted_after, limit_after)
+
+    # -- limits and grants -----------------------------------------------------------------------
+
+    def change_limit(self, limit: int | None) -> None:
+        """Set the limit outright: only for accounts whose parent is unlimited (see CreditCommands)."""
+        if limit is not None and limit < 0:
+            raise InvalidData("A credit limit cannot be negative", field="limit")
+        if limit is not None and limit < self.used + self.reserved + self.granted:
+            raise InvalidData("The limit cannot be below what is already used, reserved or granted", field="limit")
+        self._limit_changed(previous_limit=self.limit, **self._figures(limit=limit))
 
     @event("LimitChanged")
-    def change_limit(self, limit: int | None) -> None:
-        self.limit = limit
+    def _limit_changed(
+        self,
+        previous_limit: int | None,
+        used_after: int,
+        reserved_after: int,
+        granted_after: int,
+        limit_after: int | None,
+    ) -> None:
+        self._apply_figures(used_after, granted_after, limit_after)
+
+    def grant_to(self, child: CreditAccount, amount: int) -> None:
+        """Move ``amount`` credits to a child's account (negative: take unused credits back)."""
+        if child.category != self.category or child.id == self.id:
+            raise InvalidData("Credits move only between a group and its child, in one category", field="category")
+        if amount == 0:
+            raise InvalidData("The amount must not be zero", field="amount")
+        if child.unlimited:
+            raise InvalidData("An unlimited account takes no grants", field="groupId")
+        if amount > 0:
+            available = self.available
+            if available is not None and amount > available:
+                raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[self.category])
+        else:
+            child_available = child.available or 0
+            if -amount > child_available:
+                raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category], field="amount")
+            if not self.unlimited and -amount > self.granted:
+                raise InvalidData("Cannot take back more than was granted", field="amount")
+        # An unlimited giver keeps no count of what it gave: its figures bound nothing.
+        given = 0 if self.unlimited else amount
+        self._granted(
+            counterparty_group_id=child.group_id,
+            amount=amount,
+            **self._figures(granted=given),
+        )
+        child._received(
+            counterparty_group_id=self.group_id,
+            amount=amount,
+            **child._figures(limit=(child.limit or 0) + amount),
+        )
+
+    @event("Granted")
+    def _granted(
+        self,
+        counterparty_group_id: UUID,
+        amount: int,
+        used_after: int,
+        reserved_after: int,
+        granted_after: int,
+        limit_after: int | None,
+    ) -> None:
+        self._apply_figures(used_after, granted_after, limit_after)
+
+    @event("GrantReceived")
+    def _received(
+        self,
+        counterparty_group_id: UUID,
+        amount: int,
+        used_after: int,
+        reserved_after: int,
+        granted_after: int,
+        limit_after: int | None,
+    ) -> None:
+        self._apply_figures(used_after, granted_after, limit_after)
+
+
+MOVEMENT_EVENTS = (
+    CreditAccount.Reserved,
+    CreditAccount.Settled,
+    CreditAccount.Released,
+    CreditAccount.LimitChanged,
+    CreditAccount.Granted,
+    CreditAccount.GrantReceived,
+)

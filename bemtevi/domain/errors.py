@@ -89,6 +89,12 @@ class NotEnoughCredits(DomainError):
     code, message, status = "not_enough_credits", "Not enough manual query credits", 402
 
 
+class NotEnoughToProvide(DomainError):
+    """A parent tried to grant more than it has available."""
+
+    code, message, status = "not_enough_to_provide", "Not enough manual query to provide to this group", 409
+
+
 class SearchFailed(DomainError):
     code, message, status = "search_failed", "Error performing search", 502
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from bemtevi.projections.base import ReadModel
 from bemtevi.projections.consultations import ConsultationsReadModel
-from bemtevi.projections.credits import CreditBalancesReadModel
+from bemtevi.projections.credits import CreditsReadModel
 from bemtevi.projections.directory import DirectoryReadModel
 
 
 def all_read_models() -> list[ReadModel]:
-    return [DirectoryReadModel(), ConsultationsReadModel(), CreditBalancesReadModel()]
+    return [DirectoryReadModel(), ConsultationsReadModel(), CreditsReadModel()]

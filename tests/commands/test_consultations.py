@@ -58,7 +58,7 @@ def test_found_person_is_charged_and_recorded(platform: Platform) -> None:
     assert platform.projector.wait_for(outcome.position, timeout=5)
     cur = platform.store.cursor()
     assert usage_summary(cur, str(principal.group_id), outcome.created_at.date())["consultationsTotal"] == 1
-    assert balances_of(cur, str(principal.group_id))["unit"] == {"used": 1, "limit": 5}
+    assert balances_of(cur, str(principal.group_id))["unit"] == {"used": 1, "limit": 5, "reserved": 0, "granted": 0}
 
 
 def test_company_lookup_by_cnpj(platform: Platform) -> None:
@@ -115,7 +115,7 @@ class BrokenSupplier:
 
 def test_supplier_failure_releases_the_credit_and_records_the_attempt(platform: Platform) -> None:
     principal = tenant(platform, limit=1)
-    commands = ConsultationCommands(platform.app, BrokenSupplier())
+    commands = ConsultationCommands(platform.app, BrokenSupplier(), platform.writer)
     with pytest.raises(SearchFailed):
         commands.run_unit_query(principal, KNOWN_CPF)
     balance = account(platform, principal.group_id)

@@ -27,6 +27,7 @@ TABLES = {
     "consultations": "position",
     "usage_daily": "group_id, day, category, query_type, status",
     "credit_balances": "account_id",
+    "credit_movements": "position",
 }
 
 

@@ -1,0 +1,292 @@
+"""Group commit: concurrent commands decided one after another, saved together in one append.
+
+Why: one save per command is bounded by the store's commit rate (an fsync and, on PostgreSQL,
+the library's table lock per save), and concurrent commands on one hot account collide on its
+version and retry. Here request threads hand their decision to one writer thread. The writer
+keeps the aggregates it decides on in memory, runs every queued decision in turn against them
+(so the 32 lookups of one busy client reserve from the same, always-latest account object, with
+no conflict), and saves every aggregate with new events in one atomic append. Each caller gets
+its own outcome: its return value, or the error its own decision raised. While one append is in
+flight, the next commands queue up and form the next batch, so a lone command waits for no
+window and a busy system commits in big batches.
+
+A decision that raises is undone: the writer notes how many unsaved events each aggregate had
+when the decision first touched it, and on error rebuilds any aggregate that gained events from
+the store plus the events before the mark, so a refusal never leaves half a change behind.
+
+``durable=False`` answers the caller as soon as its decision is taken, while the append runs on
+(a reservation before a supplier call overlaps its commit with that call); the caller's later
+durable command waits for every earlier append, so it never overtakes it.
+
+Cache coherence: aggregates saved by anything else in this process are evicted from the
+writer's cache (the application calls ``forget`` after such saves); a save by another process
+makes the writer's next append collide on a version, and the batch is evicted and decided again.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.domain.audit import AuditedAggregate
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+A = TypeVar("A", bound=AuditedAggregate)
+
+_RETRIES = 10
+
+
+class Workspace:
+    """What a decision sees: the writer's aggregates, and a place to add new ones."""
+
+    def __init__(self, writer: GroupCommit) -> None:
+        self._writer = writer
+        # Aggregate id -> its number of unsaved events when this decision first touched it.
+        self.marks: dict[UUID, int] = {}
+        self.added: list[AuditedAggregate] = []
+
+    def find(self, aggregate_id: UUID, kind: type[A]) -> A | None:
+        aggregate = self._writer._load(aggregate_id)
+        if aggregate is None:
+            return None
+        if not isinstance(aggregate, kind):
+            return None
+        if aggregate_id not in self.marks:
+            self.marks[aggregate_id] = len(aggregate._pending_events)
+        return aggregate
+
+    def get(self, aggregate_id: UUID, kind: type[A]) -> A:
+        aggregate = self.find(aggregate_id, kind)
+        if aggregate is None:
+            raise AggregateNotFoundError(aggregate_id)
+        return aggregate
+
+    def add(self, *aggregates: AuditedAggregate) -> None:
+        """New aggregates to save with this batch (they join the writer's cache once saved)."""
+        self.added.extend(aggregates)
+
+    def undo(self) -> None:
+        for aggregate_id, mark in self.marks.items():
+            aggregate = self._writer._cache.get(aggregate_id)
+            if aggregate is not None and len(aggregate._pending_events) != mark:
+                self._writer._rebuild(aggregate, mark)
+
+
+@dataclass
+class _Request(Generic[T]):
+    decide: Callable[[Workspace], T]
+    durable: bool
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+    position: int = 0
+    attempts: int = 0
+
+
+class Outcome(Generic[T]):
+    __slots__ = ("position", "value")
+
+    def __init__(self, value: T, position: int) -> None:
+        self.value = value
+        self.position = position
+
+
+class GroupCommit:
+    def __init__(self, app: BemteviApplication, *, max_batch: int = 512, cache_size: int = 20_000) -> None:
+        self._app = app
+        self._max_batch = max_batch
+        self._cache_size = cache_size
+        self._cache: OrderedDict[UUID, AuditedAggregate] = OrderedDict()
+        self._queue: queue.SimpleQueue[_Request[Any] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self._lock = threading.Lock()
+        # Position of the last append, and a condition to wait for appends in flight.
+        self._appended = threading.Condition()
+        self._last_position = 0
+        self._in_flight = 0
+        self.batches = 0
+        self.commands = 0
+        app.on_saved_elsewhere(self._forget_saved_elsewhere)
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._stopping = False
+                self._thread = threading.Thread(target=self._run, name="bemtevi-group-commit", daemon=True)
+                self._thread.start()
+
+    def stop(self) -> None:
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._stopping = True
+            self._queue.put(None)
+            thread.join(timeout=10)
+
+    @property
+    def is_writer_thread(self) -> bool:
+        return threading.current_thread() is self._thread
+
+    # -- submitting -----------------------------------------------------------------------------
+
+    def submit(self, decide: Callable[[Workspace], T], *, durable: bool = True, timeout: float = 30) -> Outcome[T]:
+        """Run ``decide`` on the writer; return its value (and the append's position) or raise its error."""
+        if self._thread is None:
+            self.start()
+        # One writer, first in first out: a caller's durable command is decided after (and saved
+        # with or after) its earlier non-durable ones.
+        request: _Request[T] = _Request(decide, durable)
+        self._queue.put(request)
+        if not request.done.wait(timeout):
+            raise TimeoutError("the write side did not answer in time")
+        if request.error is not None:
+            raise request.error
+        return Outcome(request.result, request.position)
+
+    # -- the writer -------------------------------------------------------------------------------
+
+    def _load(self, aggregate_id: UUID) -> AuditedAggregate | None:
+        aggregate = self._cache.get(aggregate_id)
+        if aggregate is not None:
+            self._cache.move_to_end(aggregate_id)
+            return aggregate
+        try:
+            loaded = self._app.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            return None
+        assert isinstance(loaded, AuditedAggregate)
+        self._remember(loaded)
+        return loaded
+
+    def _rebuild(self, aggregate: AuditedAggregate, mark: int) -> None:
+        """The aggregate as saved, plus its first ``mark`` unsaved events."""
+        kept = aggregate._pending_events[:mark]
+        saved_version = aggregate.version - len(aggregate._pending_events)
+        rebuilt: Any = self._app.repository.get(aggregate.id, version=saved_version) if saved_version else None
+        for pending in kept:
+            rebuilt = pending.mutate(rebuilt)
+        if rebuilt is None:  # created by the failed decision itself
+            self._cache.pop(aggregate.id, None)
+            return
+        rebuilt._pending_events = list(kept)
+        self._cache[aggregate.id] = rebuilt
+
+    def _remember(self, aggregate: AuditedAggregate) -> None:
+        self._cache[aggregate.id] = aggregate
+        self._cache.move_to_end(aggregate.id)
+        while len(self._cache) > self._cache_size:
+            oldest_id, oldest = next(iter(self._cache.items()))
+            if oldest._pending_events:
+                break  # never drop unsaved events; the next append clears them
+            del self._cache[oldest_id]
+
+    def _forget_saved_elsewhere(self, aggregate_ids: Iterable[UUID]) -> None:
+        if self.is_writer_thread:
+            return
+        # Dict operations are atomic under the GIL; a miss only costs the writer one load.
+        for aggregate_id in aggregate_ids:
+            self._cache.pop(aggregate_id, None)
+
+    def _run(self) -> None:
+        carried: list[_Request[Any]] = []
+        while True:
+            batch = carried
+            carried = []
+            if not batch:
+                first = self._queue.get()
+                if first is None:
+                    return
+                batch = [first]
+            while len(batch) < self._max_batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._stopping = True
+                    break
+                batch.append(more)
+            carried = self._process(batch)
+            if self._stopping and not carried:
+                return
+
+    def _process(self, batch: list[_Request[Any]]) -> list[_Request[Any]]:
+        """Decide every request, append once, answer; return the requests to decide again."""
+        decided: list[_Request[Any]] = []
+        touched: dict[UUID, AuditedAggregate] = {}
+        added: dict[UUID, AuditedAggregate] = {}  # new aggregates: saved, not kept in memory
+        for request in batch:
+            workspace = Workspace(self)
+            try:
+                request.result = request.decide(workspace)
+            except BaseException as e:
+                workspace.undo()
+                request.error = e
+                request.done.set()
+                continue
+            for aggregate_id in workspace.marks:
+                touched[aggregate_id] = self._cache[aggregate_id]
+            for aggregate in workspace.added:
+                added[aggregate.id] = aggregate
+            decided.append(request)
+            if not request.durable:
+                request.position = self._last_position
+                request.done.set()
+        to_save = [a for a in touched.values() if a._pending_events] + list(added.values())
+        self.batches += 1
+        self.commands += len(batch)
+        if not to_save:
+            for request in decided:
+                request.position = self._last_position
+                request.done.set()
+            return []
+        try:
+            recordings = self._app.save(*to_save)
+        except IntegrityError:
+            # Another process wrote one of these aggregates first: forget them and decide again.
+            for aggregate in to_save:
+                self._cache.pop(aggregate.id, None)
+            retry = []
+            for request in decided:
+                if not request.durable:
+                    continue  # answered already; its events are lost with this batch
+                request.attempts += 1
+                if request.attempts >= _RETRIES:
+                    request.error = IntegrityError("too many concurrent writers on the same aggregate")
+                    request.done.set()
+                else:
+                    retry.append(request)
+            return retry
+        except BaseException as e:
+            log.exception("group commit of %d aggregates failed", len(to_save))
+            for aggregate in to_save:
+                self._cache.pop(aggregate.id, None)
+            for request in decided:
+                if request.durable:
+                    request.error = e
+                    request.done.set()
+            return []
+        for aggregate in touched.values():
+            self._remember(aggregate)
+        if recordings:
+            self._last_position = recordings[-1].notification.id
+        for request in decided:
+            if request.durable:
+                request.position = self._last_position
+                request.done.set()
+        return []
