@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.group_commit import GroupCommit, Workspace
+from bemtevi.commands.group_commit import GroupCommit, Outcome, Workspace
 from bemtevi.commands.identity import Principal
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
@@ -47,83 +47,110 @@ class ConsultationCommands:
     def run_unit_query(
         self, principal: Principal, document: str, query_type: str | None = None, channel: str = "panel"
     ) -> ConsultationOutcome:
-        parsed = Document.parse(document)
-        account_id = credit_account_id(principal.group_id, Category.UNIT)
-        consultation_id = uuid4()
-
-        def reserve(ws: Workspace) -> QueryType:
-            group = ws.get(principal.group_id, Group)
-            if not group.active:
-                raise GroupInactive()
-            chosen = choose_query_type(query_type, parsed.kind, frozenset(group.enabled_query_types))
-            account = ws.find(account_id, CreditAccount)
-            if account is None:
-                raise NotEnoughCredits()
-            with acting_as(principal.actor):
-                account.reserve(consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION)
-            return chosen
-
+        lookup = _UnitLookup(self, principal, Document.parse(document), query_type, channel)
         # Not durable: the reservation is taken (in the writer's account) before the supplier is
-        # asked, and its append overlaps the supplier call; the settlement below waits for both.
-        chosen = self._writer.submit(reserve, durable=False).value
-        try:
-            result = self._supplier.lookup(parsed.kind, parsed.number)
-        except Exception as e:
-            log.exception("supplier %s failed", self._supplier.name)
-            self._finish(principal, account_id, consultation_id, parsed, chosen, ConsultationStatus.FAILED, channel)
-            raise SearchFailed() from e
-        status = ConsultationStatus.DONE if result is not None else ConsultationStatus.NOT_FOUND
-        consultation, position = self._finish(principal, account_id, consultation_id, parsed, chosen, status, channel)
-        return ConsultationOutcome(
-            consultation_id=consultation_id,
-            document=parsed,
-            query_type=chosen,
-            status=status,
-            result=result,
-            created_at=consultation.created_on,
-            position=position,
-        )
+        # asked, and its append overlaps the supplier call; the settlement waits for both.
+        lookup.query_type = self._writer.submit(lookup.reserve, durable=False).value
+        lookup.ask_supplier()
+        return lookup.outcome(self._writer.submit(lookup.finish))
 
-    def _finish(
+    async def run_unit_query_async(
+        self, principal: Principal, document: str, query_type: str | None = None, channel: str = "panel"
+    ) -> ConsultationOutcome:
+        """The same lookup for the API's event loop: no thread is parked while the writer works."""
+        lookup = _UnitLookup(self, principal, Document.parse(document), query_type, channel)
+        lookup.query_type = (await self._writer.submit_async(lookup.reserve, durable=False)).value
+        # The local supplier answers in a fraction of a millisecond: cheaper inline than a thread hop.
+        lookup.ask_supplier()
+        return lookup.outcome(await self._writer.submit_async(lookup.finish))
+
+
+class _UnitLookup:
+    """One unit lookup's decisions, shared by the thread and the event-loop entry points."""
+
+    def __init__(
         self,
+        commands: ConsultationCommands,
         principal: Principal,
-        account_id: UUID,
-        consultation_id: UUID,
         document: Document,
-        query_type: QueryType,
-        status: ConsultationStatus,
+        requested_type: str | None,
         channel: str,
-    ) -> tuple[Consultation, int]:
+    ) -> None:
+        self.principal = principal
+        self.document = document
+        self.requested_type = requested_type
+        self.channel = channel
+        self.supplier = commands._supplier
+        self.account_id = credit_account_id(principal.group_id, Category.UNIT)
+        self.consultation_id = uuid4()
+        self.query_type: QueryType | None = None
+        self.status = ConsultationStatus.FAILED
+        self.result: dict[str, Any] | None = None
+        self.supplier_error: Exception | None = None
+
+    def reserve(self, ws: Workspace) -> QueryType:
+        group = ws.get(self.principal.group_id, Group)
+        if not group.active:
+            raise GroupInactive()
+        chosen = choose_query_type(self.requested_type, self.document.kind, frozenset(group.enabled_query_types))
+        account = ws.find(self.account_id, CreditAccount)
+        if account is None:
+            raise NotEnoughCredits()
+        with acting_as(self.principal.actor):
+            account.reserve(self.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION)
+        return chosen
+
+    def ask_supplier(self) -> None:
+        try:
+            self.result = self.supplier.lookup(self.document.kind, self.document.number)
+        except Exception as e:
+            log.exception("supplier %s failed", self.supplier.name)
+            self.supplier_error = e
+            self.status = ConsultationStatus.FAILED
+            return
+        self.status = ConsultationStatus.DONE if self.result is not None else ConsultationStatus.NOT_FOUND
+
+    def finish(self, ws: Workspace) -> Consultation:
         """Settle (found) or release (not found, failed) and record the consultation, atomically."""
+        assert self.query_type is not None
+        account = ws.get(self.account_id, CreditAccount)
+        if account.holds(self.consultation_id) is None:
+            # The reservation's append failed (the store refused its batch): nothing was
+            # charged, and the answer must not be given for free.
+            raise SearchFailed()
+        charged = CREDITS_PER_UNIT_QUERY if self.status == ConsultationStatus.DONE else 0
+        with acting_as(self.principal.actor):
+            if charged:
+                account.settle(self.consultation_id, charged)
+            else:
+                account.release(self.consultation_id)
+            consultation = Consultation._create(
+                Consultation.Recorded,
+                id=self.consultation_id,
+                group_id=self.principal.group_id,
+                user_id=self.principal.user_id,
+                document=self.document.number,
+                document_type=self.document.kind,
+                query_type=self.query_type.key,
+                category=Category.UNIT.value,
+                supplier=self.supplier.name,
+                status=self.status.value,
+                credits=charged,
+                channel=self.channel,
+            )
+        ws.add(consultation)
+        return consultation
 
-        def decide(ws: Workspace) -> Consultation:
-            account = ws.get(account_id, CreditAccount)
-            if account.holds(consultation_id) is None:
-                # The reservation's append failed (the store refused the batch): nothing was
-                # charged, and the answer must not be given for free.
-                raise SearchFailed()
-            charged = CREDITS_PER_UNIT_QUERY if status == ConsultationStatus.DONE else 0
-            with acting_as(principal.actor):
-                if charged:
-                    account.settle(consultation_id, charged)
-                else:
-                    account.release(consultation_id)
-                consultation = Consultation._create(
-                    Consultation.Recorded,
-                    id=consultation_id,
-                    group_id=principal.group_id,
-                    user_id=principal.user_id,
-                    document=document.number,
-                    document_type=document.kind,
-                    query_type=query_type.key,
-                    category=Category.UNIT.value,
-                    supplier=self._supplier.name,
-                    status=status.value,
-                    credits=charged,
-                    channel=channel,
-                )
-            ws.add(consultation)
-            return consultation
-
-        outcome = self._writer.submit(decide)
-        return outcome.value, outcome.position
+    def outcome(self, recorded: Outcome[Consultation]) -> ConsultationOutcome:
+        if self.supplier_error is not None:
+            raise SearchFailed() from self.supplier_error
+        assert self.query_type is not None
+        return ConsultationOutcome(
+            consultation_id=self.consultation_id,
+            document=self.document,
+            query_type=self.query_type,
+            status=self.status,
+            result=self.result,
+            created_at=recorded.value.created_on,
+            position=recorded.position,
+        )

@@ -25,12 +25,13 @@ makes the writer's next append collide on a version, and the batch is evicted an
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import queue
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
@@ -88,11 +89,24 @@ class Workspace:
 class _Request(Generic[T]):
     decide: Callable[[Workspace], T]
     durable: bool
-    done: threading.Event = field(default_factory=threading.Event)
+    # A thread waits on ``done``; a coroutine on ``future`` (resolved on its own event loop).
+    done: threading.Event | None = None
+    future: asyncio.Future[None] | None = None
     result: Any = None
     error: BaseException | None = None
     position: int = 0
     attempts: int = 0
+
+    def answer(self) -> None:
+        if self.future is not None:
+            self.future.get_loop().call_soon_threadsafe(_resolve, self.future)
+        elif self.done is not None:
+            self.done.set()
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class Outcome(Generic[T]):
@@ -150,10 +164,25 @@ class GroupCommit:
             self.start()
         # One writer, first in first out: a caller's durable command is decided after (and saved
         # with or after) its earlier non-durable ones.
-        request: _Request[T] = _Request(decide, durable)
+        request: _Request[T] = _Request(decide, durable, done=threading.Event())
         self._queue.put(request)
+        assert request.done is not None
         if not request.done.wait(timeout):
             raise TimeoutError("the write side did not answer in time")
+        if request.error is not None:
+            raise request.error
+        return Outcome(request.result, request.position)
+
+    async def submit_async(
+        self, decide: Callable[[Workspace], T], *, durable: bool = True, timeout: float = 30
+    ) -> Outcome[T]:
+        """``submit`` for a coroutine: the event loop goes on serving while the writer works."""
+        if self._thread is None:
+            self.start()
+        request: _Request[T] = _Request(decide, durable, future=asyncio.get_running_loop().create_future())
+        self._queue.put(request)
+        assert request.future is not None
+        await asyncio.wait_for(request.future, timeout)
         if request.error is not None:
             raise request.error
         return Outcome(request.result, request.position)
@@ -237,7 +266,7 @@ class GroupCommit:
             except BaseException as e:
                 workspace.undo()
                 request.error = e
-                request.done.set()
+                request.answer()
                 continue
             for aggregate_id in workspace.marks:
                 touched[aggregate_id] = self._cache[aggregate_id]
@@ -246,14 +275,14 @@ class GroupCommit:
             decided.append(request)
             if not request.durable:
                 request.position = self._last_position
-                request.done.set()
+                request.answer()
         to_save = [a for a in touched.values() if a._pending_events] + list(added.values())
         self.batches += 1
         self.commands += len(batch)
         if not to_save:
             for request in decided:
                 request.position = self._last_position
-                request.done.set()
+                request.answer()
             return []
         try:
             recordings = self._app.save(*to_save)
@@ -268,7 +297,7 @@ class GroupCommit:
                 request.attempts += 1
                 if request.attempts >= _RETRIES:
                     request.error = IntegrityError("too many concurrent writers on the same aggregate")
-                    request.done.set()
+                    request.answer()
                 else:
                     retry.append(request)
             return retry
@@ -279,7 +308,7 @@ class GroupCommit:
             for request in decided:
                 if request.durable:
                     request.error = e
-                    request.done.set()
+                    request.answer()
             return []
         for aggregate in touched.values():
             self._remember(aggregate)
@@ -288,5 +317,5 @@ class GroupCommit:
         for request in decided:
             if request.durable:
                 request.position = self._last_position
-                request.done.set()
+                request.answer()
         return []

@@ -248,5 +248,21 @@ def test_closed_supplier_refuses_lookups(dataset: Path) -> None:
 
 
 def test_opening_a_missing_dataset_fails(tmp_path: Path) -> None:
-    with pytest.raises(duckdb.Error):
+    with pytest.raises(FileNotFoundError):
         LocalDatasetSupplier(tmp_path / "missing.duckdb")
+
+
+def test_a_regenerated_dataset_refreshes_the_lookup_copy(tmp_path: Path) -> None:
+    from bemtevi.infra.demo_data import generate_demo_dataset
+
+    path = tmp_path / "small.duckdb"
+    generate_demo_dataset(path, 50, 10, seed=1)
+    with LocalDatasetSupplier(path) as first:
+        first_cpf = duckdb.connect(str(path), read_only=True).execute("SELECT min(cpf) FROM people").fetchone()[0]
+        assert first.lookup_person(first_cpf) is not None
+    generate_demo_dataset(path, 50, 10, seed=2)
+    second_cpf = duckdb.connect(str(path), read_only=True).execute("SELECT min(cpf) FROM people").fetchone()[0]
+    with LocalDatasetSupplier(path) as second:
+        assert second_cpf != first_cpf
+        assert second.lookup_person(second_cpf) is not None
+        assert second.lookup_person(first_cpf) is None

@@ -22,12 +22,12 @@ router = APIRouter(tags=["consultations"])
         422: {"model": ErrorResponse, "description": "Invalid document type or document"},
     },
 )
-def run_consultation(
+async def run_consultation(
     body: ConsultationRequest,
     principal: Annotated[Principal, Depends(allowed_route("normal-query"))],
     platform: PlatformDep,
 ) -> ConsultationResponse:
-    outcome = platform.consultations.run_unit_query(principal, body.document, body.query_type)
+    outcome = await platform.consultations.run_unit_query_async(principal, body.document, body.query_type)
     return ConsultationResponse(
         data=ConsultationData(
             id=str(outcome.consultation_id),
