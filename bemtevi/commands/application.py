@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from typing import Any, ClassVar, TypeVar
@@ -44,6 +45,10 @@ class BemteviApplication(Application[UUID]):
         self._listeners: list[Callable[[int], None]] = []
         self._saved_listeners: list[Callable[[Iterable[UUID]], None]] = []
         self._listeners_lock = threading.Lock()
+        # Read-only copies for hot checks (a session on every call); evicted on every save in
+        # this process, so a logout or a change is seen at once.
+        self._read_cache: OrderedDict[UUID, AuditedAggregate] = OrderedDict()
+        self._read_cache_size = 10_000
 
     def register_transcodings(self, transcoder: Transcoder) -> None:
         super().register_transcodings(transcoder)
@@ -62,8 +67,10 @@ class BemteviApplication(Application[UUID]):
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         super()._notify(recordings)
-        if recordings and self._saved_listeners:
+        if recordings:
             ids = {r.domain_event.originator_id for r in recordings}
+            for aggregate_id in ids:
+                self._read_cache.pop(aggregate_id, None)
             for saved in list(self._saved_listeners):
                 saved(ids)
         if recordings:
@@ -89,6 +96,18 @@ class BemteviApplication(Application[UUID]):
             return self.get(aggregate_id, kind)
         except AggregateNotFoundError:
             return None
+
+    def find_readonly(self, aggregate_id: UUID, kind: type[A]) -> A | None:
+        """Like ``find``, from a cache kept coherent with this process's saves. Do not mutate it."""
+        cached = self._read_cache.get(aggregate_id)
+        if cached is None:
+            cached = self.find(aggregate_id, kind)
+            if cached is None:
+                return None
+            self._read_cache[aggregate_id] = cached
+            while len(self._read_cache) > self._read_cache_size:
+                self._read_cache.popitem(last=False)
+        return cached if isinstance(cached, kind) else None
 
     def max_position(self) -> int:
         return self.recorder.max_notification_id() or 0

@@ -295,7 +295,7 @@ class IdentityCommands:
 
     def authenticate(self, token: str) -> Principal:
         claims = self._tokens.read(token)
-        session = self._app.find(claims.session_id, Session)
+        session = self._app.find_readonly(claims.session_id, Session)
         if session is None or session.user_id != claims.user_id:
             raise Unauthorized()
         if not session.is_open(datetime.now(UTC)):

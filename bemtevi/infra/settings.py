@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     projector_page_size: int = 1000
     # How long the projector lets concurrent saves gather before one write (readers waiting
     # for a position never wait for it).
-    projector_coalesce_seconds: float = 0.1
+    projector_coalesce_seconds: float = 0.5
     argon2_time_cost: int = 2
     argon2_memory_cost: int = 19_456  # KiB (OWASP minimum for argon2id)
 

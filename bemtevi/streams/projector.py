@@ -216,6 +216,7 @@ class Projector:
     def stop(self) -> None:
         self._stopping.set()
         self._wake.set()
+        self._urgent.set()  # end a gathering wait at once
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
