@@ -70,7 +70,7 @@ def build_platform(
         page_size=settings.projector_page_size,
         coalesce_window=settings.projector_coalesce_seconds,
     )
-    writer = GroupCommit(app)
+    writer = GroupCommit(app, max_batch=settings.write_batch_max)
     platform = Platform(
         settings=settings,
         app=app,

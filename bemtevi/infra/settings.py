@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     # How long the projector lets concurrent saves gather before one write (readers waiting
     # for a position never wait for it).
     projector_coalesce_seconds: float = 0.5
+    # Most commands one group-commit append may carry; 1 gives one save per command (the
+    # baseline bench/credits.py compares against).
+    write_batch_max: int = 512
     argon2_time_cost: int = 2
     argon2_memory_cost: int = 19_456  # KiB (OWASP minimum for argon2id)
 
