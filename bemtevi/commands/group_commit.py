@@ -127,10 +127,7 @@ class GroupCommit:
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._lock = threading.Lock()
-        # Position of the last append, and a condition to wait for appends in flight.
-        self._appended = threading.Condition()
-        self._last_position = 0
-        self._in_flight = 0
+        self._last_position = 0  # of the last append: what a caller with nothing to save reads after
         self.batches = 0
         self.commands = 0
         app.on_saved_elsewhere(self._forget_saved_elsewhere)

@@ -7,9 +7,10 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+from eventsourcing.persistence import Notification
 
 from bemtevi.domain.consultations import Consultation
-from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, naive_utc
+from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel
 
 CONSULTATIONS_DDL = """
 CREATE TABLE IF NOT EXISTS consultations (
@@ -44,85 +45,88 @@ CREATE TABLE IF NOT EXISTS usage_daily (
 )
 """
 
-_COLUMNS = (
-    "position",
-    "consultation_id",
-    "group_id",
-    "user_id",
-    "document",
-    "document_type",
-    "query_type",
-    "category",
-    "supplier",
-    "status",
-    "credits",
-    "channel",
-    "created_at",
-)
+# The stored JSON of Consultation.Recorded, read by DuckDB (see projections/credits.py for the
+# library's encoding of UUIDs and times).
+_RECORDED_COLUMNS = """
+    position,
+    consultation_id,
+    (s->'group_id'->>'_data_')::UUID::VARCHAR,
+    (s->'user_id'->>'_data_')::UUID::VARCHAR,
+    s->>'document',
+    s->>'document_type',
+    s->>'query_type',
+    s->>'category',
+    s->>'supplier',
+    s->>'status',
+    (s->>'credits')::INTEGER,
+    s->>'channel',
+    (s->'timestamp'->>'_data_')::TIMESTAMPTZ::TIMESTAMP
+"""
 
 
 class _ConsultationsFold(PageFold):
-    """Keeps the page's events; columns are built at write time, in the writer thread."""
+    """Keeps the page's stored events; DuckDB reads their fields at write time."""
 
     def __init__(self) -> None:
-        self.events: list[Any] = []
         self.positions: list[int] = []
+        self.ids: list[str] = []
+        self.states: list[bytes] = []
 
     def apply(self, event: Any, position: int) -> None:
-        self.events.append(event)
-        self.positions.append(position)
+        raise NotImplementedError("consultations are projected from their stored JSON")
+
+    def apply_raw(self, notification: Notification) -> None:
+        self.positions.append(notification.id)
+        self.ids.append(str(notification.originator_id))
+        self.states.append(notification.state)
 
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
-        events = self.events
-        if not events:
+        if not self.positions:
             return
         page = pa.table(
             {
-                "position": self.positions,
-                "consultation_id": [str(e.originator_id) for e in events],
-                "group_id": [str(e.group_id) for e in events],
-                "user_id": [str(e.user_id) if e.user_id else None for e in events],
-                "document": [e.document for e in events],
-                "document_type": [e.document_type for e in events],
-                "query_type": [e.query_type for e in events],
-                "category": [e.category for e in events],
-                "supplier": [e.supplier for e in events],
-                "status": [e.status for e in events],
-                "credits": [e.credits for e in events],
-                "channel": [e.channel for e in events],
-                # Event timestamps are UTC; kept as UTC wall time.
-                "created_at": [naive_utc(e.timestamp) for e in events],
+                "position": pa.array(self.positions, type=pa.int64()),
+                "consultation_id": self.ids,
+                "state": pa.array(self.states, type=pa.binary()),
             }
         )
         cur.register("page_consultations", page)
         try:
-            cur.execute(f"INSERT INTO consultations SELECT {', '.join(_COLUMNS)} FROM page_consultations")
-            # The product's calendar day is São Paulo's. Its offsets are whole hours, so the day
-            # is computed once per distinct UTC hour rather than once per row.
             cur.execute(
                 f"""
-                INSERT INTO usage_daily
-                WITH hourly AS (
-                    SELECT group_id, date_trunc('hour', created_at) AS hour, category, query_type, status,
-                           count(*) AS consultations, sum(credits) AS credits
-                    FROM page_consultations GROUP BY ALL
-                )
-                SELECT group_id, timezone('{PRODUCT_TIME_ZONE}', timezone('UTC', hour))::DATE AS day,
-                       category, query_type, status, sum(consultations), sum(credits)
-                FROM hourly GROUP BY ALL
-                ON CONFLICT (group_id, day, category, query_type, status) DO UPDATE SET
-                    consultations = usage_daily.consultations + excluded.consultations,
-                    credits = usage_daily.credits + excluded.credits
+                INSERT INTO consultations
+                SELECT {_RECORDED_COLUMNS}
+                FROM (SELECT position, consultation_id, decode(state)::JSON AS s FROM page_consultations)
                 """
             )
         finally:
             cur.unregister("page_consultations")
+        # The product's calendar day is São Paulo's. Its offsets are whole hours, so the day
+        # is computed once per distinct UTC hour rather than once per row.
+        cur.execute(
+            f"""
+            INSERT INTO usage_daily
+            WITH hourly AS (
+                SELECT group_id, date_trunc('hour', created_at) AS hour, category, query_type, status,
+                       count(*) AS consultations, sum(credits) AS credits
+                FROM consultations WHERE position BETWEEN ? AND ? GROUP BY ALL
+            )
+            SELECT group_id, timezone('{PRODUCT_TIME_ZONE}', timezone('UTC', hour))::DATE AS day,
+                   category, query_type, status, sum(consultations), sum(credits)
+            FROM hourly GROUP BY ALL
+            ON CONFLICT (group_id, day, category, query_type, status) DO UPDATE SET
+                consultations = usage_daily.consultations + excluded.consultations,
+                credits = usage_daily.credits + excluded.credits
+            """,
+            [self.positions[0], self.positions[-1]],
+        )
 
 
 class ConsultationsReadModel(ReadModel):
     name = "consultations"
     tables = ("consultations", "usage_daily")
-    event_types = (Consultation.Recorded,)
+    event_types = ()
+    raw_event_types = (Consultation.Recorded,)
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(CONSULTATIONS_DDL)

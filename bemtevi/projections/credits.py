@@ -13,9 +13,11 @@ from uuid import UUID
 
 import duckdb
 import pyarrow as pa
+from eventsourcing.persistence import Notification
+from eventsourcing.utils import get_topic
 
 from bemtevi.domain.credits import MOVEMENT_EVENTS, CreditAccount
-from bemtevi.projections.base import PageFold, ReadModel, naive_utc
+from bemtevi.projections.base import PageFold, ReadModel, utc_wall_times
 
 BALANCES_DDL = """
 CREATE TABLE IF NOT EXISTS credit_balances (
@@ -32,7 +34,8 @@ CREATE TABLE IF NOT EXISTS credit_balances (
 
 MOVEMENTS_DDL = """
 CREATE TABLE IF NOT EXISTS credit_movements (
-    position BIGINT PRIMARY KEY,
+    -- Unique by construction (the log's position); no key: an index costs every append.
+    position BIGINT NOT NULL,
     account_id VARCHAR NOT NULL,
     group_id VARCHAR NOT NULL,
     category VARCHAR NOT NULL,
@@ -63,28 +66,50 @@ MOVEMENT_KINDS: dict[type[Any], str] = {
 }
 
 
-def _account_key(account_id: UUID) -> str:
-    return str(account_id)
+_KIND_BY_TOPIC = {get_topic(event_type): kind for event_type, kind in MOVEMENT_KINDS.items()}
+
+# The stored JSON of a movement event (the library's transcoder: UUIDs as {"_type_": "uuid_hex",
+# "_data_": hex}, times as {"_type_": "datetime_iso", "_data_": ISO with offset}), read by DuckDB.
+# Times land as UTC wall time: the store's sessions run with TimeZone = 'UTC'.
+_MOVEMENT_COLUMNS = """
+    m.position, m.account_id, b.group_id, b.category, m.kind,
+    -- A limit change's amount is the change (none when it goes to or from unlimited).
+    coalesce((s->>'amount')::BIGINT, (s->>'limit_after')::BIGINT - (s->>'previous_limit')::BIGINT, 0) AS amount,
+    s->>'reservation_id' AS reason_id,
+    s->>'reason' AS reason,
+    (s->'counterparty_group_id'->>'_data_')::UUID::VARCHAR AS counterparty_group_id,
+    (s->'actor_id'->>'_data_')::UUID::VARCHAR AS actor_id,
+    (s->'timestamp'->>'_data_')::TIMESTAMPTZ::TIMESTAMP AS created_at,
+    (s->>'limit_after')::BIGINT AS credit_limit,
+    (s->>'used_after')::BIGINT AS used,
+    (s->>'reserved_after')::BIGINT AS reserved,
+    (s->>'granted_after')::BIGINT AS granted
+"""
 
 
 class _CreditsFold(PageFold):
     def __init__(self) -> None:
-        # account_id -> (group_id, category) for accounts opened in this page.
+        # account_id -> (group_id, category, limit, time) for accounts opened in this page.
         self.opened: dict[UUID, tuple[str, str, int | None, datetime]] = {}
-        self.last: dict[UUID, Any] = {}
-        self.movements: list[tuple[int, Any]] = []
+        self.positions: list[int] = []
+        self.accounts: list[str] = []
+        self.kinds: list[str] = []
+        self.states: list[bytes] = []
+        # A page touches few accounts many times: format each id once.
+        self._ids: dict[UUID, str] = {}
 
     def apply(self, event: Any, position: int) -> None:
-        if type(event) is CreditAccount.Opened:
-            self.opened[event.originator_id] = (
-                str(event.group_id),
-                event.category,
-                event.limit,
-                naive_utc(event.timestamp),
-            )
-            return
-        self.last[event.originator_id] = event
-        self.movements.append((position, event))
+        # Decoded: only Opened (rare); movements come raw.
+        self.opened[event.originator_id] = (str(event.group_id), event.category, event.limit, event.timestamp)
+
+    def apply_raw(self, notification: Notification) -> None:
+        account = self._ids.get(notification.originator_id)
+        if account is None:
+            account = self._ids[notification.originator_id] = str(notification.originator_id)
+        self.positions.append(notification.id)
+        self.accounts.append(account)
+        self.kinds.append(_KIND_BY_TOPIC[notification.topic])
+        self.states.append(notification.state)
 
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
         if self.opened:
@@ -92,11 +117,11 @@ class _CreditsFold(PageFold):
             rows = [self.opened[i] for i in ids]
             page = pa.table(
                 {
-                    "account_id": [_account_key(i) for i in ids],
+                    "account_id": [str(i) for i in ids],
                     "group_id": [r[0] for r in rows],
                     "category": [r[1] for r in rows],
                     "credit_limit": pa.array([r[2] for r in rows], type=pa.int64()),
-                    "updated_at": pa.array([r[3] for r in rows], type=pa.timestamp("us")),
+                    "updated_at": utc_wall_times([r[3] for r in rows]),
                 }
             )
             cur.register("page_opened", page)
@@ -107,72 +132,54 @@ class _CreditsFold(PageFold):
                 )
             finally:
                 cur.unregister("page_opened")
-        if not self.movements:
+        if not self.positions:
             return
-        events = [e for _, e in self.movements]
-        accounts = [_account_key(e.originator_id) for e in events]
         movements = pa.table(
             {
-                "position": pa.array([p for p, _ in self.movements], type=pa.int64()),
-                "account_id": accounts,
-                "kind": [MOVEMENT_KINDS[type(e)] for e in events],
-                "amount": pa.array([getattr(e, "amount", 0) for e in events], type=pa.int64()),
-                "reason_id": [getattr(e, "reservation_id", None) for e in events],
-                "reason": [getattr(e, "reason", None) for e in events],
-                "counterparty_group_id": [
-                    str(g) if (g := getattr(e, "counterparty_group_id", None)) is not None else None for e in events
-                ],
-                "actor_id": [None if e.actor_id is None else str(e.actor_id) for e in events],
-                "created_at": pa.array([naive_utc(e.timestamp) for e in events], type=pa.timestamp("us")),
-                "credit_limit": pa.array([e.limit_after for e in events], type=pa.int64()),
-                "used": pa.array([e.used_after for e in events], type=pa.int64()),
-                "reserved": pa.array([e.reserved_after for e in events], type=pa.int64()),
-                "granted": pa.array([e.granted_after for e in events], type=pa.int64()),
-            }
-        )
-        last_ids = list(self.last)
-        last = [self.last[i] for i in last_ids]
-        latest = pa.table(
-            {
-                "account_id": [_account_key(i) for i in last_ids],
-                "credit_limit": pa.array([e.limit_after for e in last], type=pa.int64()),
-                "used": pa.array([e.used_after for e in last], type=pa.int64()),
-                "reserved": pa.array([e.reserved_after for e in last], type=pa.int64()),
-                "granted": pa.array([e.granted_after for e in last], type=pa.int64()),
-                "updated_at": pa.array([naive_utc(e.timestamp) for e in last], type=pa.timestamp("us")),
+                "position": pa.array(self.positions, type=pa.int64()),
+                "account_id": self.accounts,
+                "kind": self.kinds,
+                "state": pa.array(self.states, type=pa.binary()),
             }
         )
         cur.register("page_movements", movements)
-        cur.register("page_latest", latest)
         try:
             # Group and category come from the balances row, opened in an earlier page or above.
             cur.execute(
-                """
+                f"""
                 INSERT INTO credit_movements
-                SELECT m.position, m.account_id, b.group_id, b.category, m.kind, m.amount, m.reason_id, m.reason,
-                       m.counterparty_group_id, m.actor_id, m.created_at, m.credit_limit, m.used, m.reserved,
-                       m.granted,
-                       CASE WHEN m.credit_limit IS NULL THEN NULL
-                            ELSE m.credit_limit - m.used - m.reserved - m.granted END
-                FROM page_movements m JOIN credit_balances b ON b.account_id = m.account_id
+                SELECT *, CASE WHEN credit_limit IS NULL THEN NULL
+                               ELSE credit_limit - used - reserved - granted END
+                FROM (
+                    SELECT {_MOVEMENT_COLUMNS}
+                    FROM (SELECT position, account_id, kind, decode(state)::JSON AS s FROM page_movements) m
+                    JOIN credit_balances b ON b.account_id = m.account_id
+                )
                 """
             )
+            # Each account's figures after its last movement of the page.
             cur.execute(
                 """
                 UPDATE credit_balances SET credit_limit = l.credit_limit, used = l.used, reserved = l.reserved,
-                    granted = l.granted, updated_at = l.updated_at
-                FROM page_latest l WHERE credit_balances.account_id = l.account_id
-                """
+                    granted = l.granted, updated_at = l.created_at
+                FROM (
+                    SELECT account_id, credit_limit, used, reserved, granted, created_at FROM credit_movements
+                    WHERE position BETWEEN ? AND ?
+                    QUALIFY row_number() OVER (PARTITION BY account_id ORDER BY position DESC) = 1
+                ) l
+                WHERE credit_balances.account_id = l.account_id
+                """,
+                [self.positions[0], self.positions[-1]],
             )
         finally:
             cur.unregister("page_movements")
-            cur.unregister("page_latest")
 
 
 class CreditsReadModel(ReadModel):
     name = "credits"
     tables = ("credit_balances", "credit_movements")
-    event_types = (CreditAccount.Opened, *MOVEMENT_EVENTS)
+    event_types = (CreditAccount.Opened,)
+    raw_event_types = MOVEMENT_EVENTS
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(BALANCES_DDL)

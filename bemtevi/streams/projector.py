@@ -78,13 +78,18 @@ class Projector:
         self._position = store.tracked_position(TRACKING_NAME)
         app.on_recorded(lambda _position: self._wake.set())
 
-    def _fold_indexes_by_topic(self) -> dict[str, tuple[int, ...]]:
-        """Which read models' folds each event topic goes to."""
-        by_topic: dict[str, list[int]] = {}
+    def _fold_indexes_by_topic(self) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Which read models' folds each event topic goes to: decoded, and raw (undecoded)."""
+        decoded: dict[str, list[int]] = {}
+        raw: dict[str, list[int]] = {}
         for index, model in enumerate(self._read_models):
             for event_type in model.event_types:
-                by_topic.setdefault(get_topic(event_type), []).append(index)
-        return {topic: tuple(indexes) for topic, indexes in by_topic.items()}
+                decoded.setdefault(get_topic(event_type), []).append(index)
+            for event_type in model.raw_event_types:
+                raw.setdefault(get_topic(event_type), []).append(index)
+        return {
+            topic: (tuple(decoded.get(topic, ())), tuple(raw.get(topic, ()))) for topic in decoded.keys() | raw.keys()
+        }
 
     @property
     def position(self) -> int:
@@ -99,13 +104,18 @@ class Projector:
         to_domain_event = self._app.mapper.to_domain_event
         folds_by_topic = self._folds_by_topic
         for notification in notifications:
-            indexes = folds_by_topic.get(notification.topic)
+            targets = folds_by_topic.get(notification.topic)
             # Events no read model handles are skipped without decoding them.
-            if indexes is None:
+            if targets is None:
                 continue
-            event: Any = to_domain_event(notification)
-            for index in indexes:
-                folds[index].apply(event, notification.id)
+            decoded, raw = targets
+            # Some folds take the stored JSON as it is and let DuckDB read its fields (in C++).
+            for index in raw:
+                folds[index].apply_raw(notification)
+            if decoded:
+                event: Any = to_domain_event(notification)
+                for index in decoded:
+                    folds[index].apply(event, notification.id)
 
     def _write(self, folds: list[PageFold], last: int) -> None:
         """One transaction: the batch's rows and the tracking position, or nothing at all."""
@@ -149,6 +159,9 @@ class Projector:
                 if not batched:
                     return total
                 self._write(folds, read_up_to)
+                # Free the batch's events while the collector is still paused: re-enabled with
+                # them alive, its first pass would walk them all.
+                folds.clear()
             total += batched
             if drained:
                 # What arrived during the write waits for the next round (see _run).

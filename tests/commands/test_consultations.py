@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import UTC
 from typing import Any, Literal
 from uuid import UUID
 
@@ -148,3 +149,32 @@ def test_concurrent_lookups_never_exceed_the_limit(platform: Platform) -> None:
     assert outcomes.count("ok") == 10 and outcomes.count("refused") == 6
     balance = account(platform, principal.group_id)
     assert (balance.used, balance.reserved, balance.available) == (10, 0, 0)
+
+
+def test_the_consultation_row_carries_who_what_and_when(platform: Platform) -> None:
+    principal = tenant(platform, limit=3)
+    outcome = platform.consultations.run_unit_query(principal, KNOWN_CNPJ, channel="api")
+    assert platform.projector.wait_for(outcome.position, timeout=5)
+    row = (
+        platform.store.cursor()
+        .execute(
+            "SELECT consultation_id, group_id, user_id, document, document_type, query_type, category, supplier, "
+            "status, credits, channel, created_at FROM consultations WHERE consultation_id = ?",
+            [str(outcome.consultation_id)],
+        )
+        .fetchone()
+    )
+    assert row == (
+        str(outcome.consultation_id),
+        str(principal.group_id),
+        str(principal.user_id),
+        KNOWN_CNPJ,
+        "cnpj",
+        "cnpj-complete",
+        "unit",
+        "local",
+        "done",
+        1,
+        "api",
+        outcome.created_at.astimezone(UTC).replace(tzinfo=None),
+    )

@@ -9,6 +9,7 @@ balances read model equals a fold of the events in the store.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
 import pytest
@@ -226,3 +227,34 @@ def test_a_limited_parent_cannot_make_a_child_unlimited(platform: Platform) -> N
     platform.credits.set_limit(acting(reseller), company, Category.UNIT, 4)
     parent = platform.app.get(credit_account_id(reseller, Category.UNIT), CreditAccount)
     assert (parent.granted, parent.available) == (4, 6)
+
+
+def test_the_history_reads_each_movement_with_actor_counterparty_time_and_running_balance(platform: Platform) -> None:
+    reseller, company = new_pair(platform)
+    owner = acting(reseller)
+    before = datetime.now(UTC).replace(tzinfo=None)
+    platform.credits.set_limit(ROOT, reseller, Category.UNIT, 10)
+    platform.credits.grant(owner, company, Category.UNIT, 4)
+    reservation = uuid4()
+    platform.credits.reserve(SYSTEM, company, Category.UNIT, reservation, 3)
+    position = platform.credits.settle(SYSTEM, company, Category.UNIT, reservation, 2)
+    assert platform.projector.wait_for(position, timeout=10)
+    cur = platform.store.cursor()
+    rows = cur.execute(
+        "SELECT group_id, kind, amount, reason_id, reason, counterparty_group_id, actor_id, created_at, balance "
+        "FROM credit_movements WHERE group_id IN (?, ?) ORDER BY position",
+        [str(reseller), str(company)],
+    ).fetchall()
+    assert [(r[0], r[1], r[2], r[8]) for r in rows] == [
+        (str(reseller), "limit_change", 10, 10),
+        (str(reseller), "grant", 4, 6),
+        (str(company), "grant_received", 4, 4),
+        (str(company), "reservation", 3, 1),
+        (str(company), "settlement", 2, 2),
+    ]
+    grant, received = rows[1], rows[2]
+    assert grant[5] == str(company) and received[5] == str(reseller)
+    assert grant[6] == str(owner.user_id) and rows[0][6] == str(ROOT.user_id)
+    assert rows[3][3] == str(reservation) and rows[3][4] == "batch" and rows[4][3] == str(reservation)
+    after = datetime.now(UTC).replace(tzinfo=None)
+    assert all(before <= r[7] <= after for r in rows)
