@@ -1,6 +1,6 @@
 """Unit lookups through the HTTP API: latency (p50/p99) and lookups per second.
 
-    python bench/lookups.py [--requests 2000] [--clients 8] [--database-url postgresql://…]
+    python bench/lookups.py [--requests 2000] [--clients 8] [--postgres [postgresql://…]]
 
 Starts the real server (``bemtevi serve``) on a free loopback port with a fresh store and the
 default-size demo dataset (100,000 people, 20,000 companies; generated once into a cache
@@ -27,7 +27,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import describe_ms
+from _common import DEFAULT_POSTGRES, describe_ms, postgres_database
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "Bench!pass1"
@@ -94,8 +94,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--database-url", default=None)
+    parser.add_argument(
+        "--postgres",
+        nargs="?",
+        const=DEFAULT_POSTGRES,
+        default=None,
+        help="put the event store on PostgreSQL: a fresh database on this server, dropped afterwards",
+    )
     args = parser.parse_args()
+    if args.postgres:
+        with postgres_database(args.postgres) as database_url:
+            run(args, database_url)
+    else:
+        run(args, None)
+
+
+def run(args: argparse.Namespace, database_url: str | None) -> None:
 
     data = dataset(ROOT / "var" / "bench-cache")
     var = Path(tempfile.mkdtemp(prefix="bemtevi-bench-"))
@@ -107,8 +121,9 @@ def main() -> None:
         "BEMTEVI_ADMIN_PASSWORD": PASSWORD,
         "PORT": str(port),
     }
-    if args.database_url:
-        env["BEMTEVI_DATABASE_URL"] = args.database_url
+    env.pop("BEMTEVI_DATABASE_URL", None)
+    if database_url:
+        env["BEMTEVI_DATABASE_URL"] = database_url
     server = subprocess.Popen(
         [sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
@@ -139,7 +154,7 @@ def main() -> None:
                 latencies.append(time.perf_counter() - t0)
                 assert response.status_code == 200, response.text
             sequential_rate = len(docs) / (time.perf_counter() - started)
-        print(f"backend: {'PostgreSQL' if args.database_url else 'SQLite'}")
+        print(f"backend: {'PostgreSQL' if database_url else 'SQLite'}")
         print(f"1 client : {sequential_rate:,.0f} lookups/s, {describe_ms(latencies)}")
 
         concurrent: list[float] = []
