@@ -62,6 +62,8 @@ class CreditAccount(AuditedAggregate):
         self.used = 0
         self.granted = 0
         self.reservations: dict[str, int] = {}
+        # What each open reservation is for, repeated on its settlement or release (the history's reason).
+        self.reasons: dict[str, str] = {}
 
     @classmethod
     def open(cls, group_id: UUID, category: Category, limit: int | None) -> CreditAccount:
@@ -134,6 +136,7 @@ class CreditAccount(AuditedAggregate):
         limit_after: int | None,
     ) -> None:
         self.reservations[reservation_id] = amount
+        self.reasons[reservation_id] = reason
         self._apply_figures(used_after, granted_after, limit_after)
 
     def holds(self, reservation_id: UUID) -> int | None:
@@ -150,6 +153,7 @@ class CreditAccount(AuditedAggregate):
             reservation_id=str(reservation_id),
             amount=amount,
             released=held - amount,
+            reason=self.reasons.get(str(reservation_id), ReasonKind.CONSULTATION),
             **self._figures(used=amount, reserved=-held),
         )
 
@@ -159,31 +163,40 @@ class CreditAccount(AuditedAggregate):
         reservation_id: str,
         amount: int,
         released: int,
+        reason: str,
         used_after: int,
         reserved_after: int,
         granted_after: int,
         limit_after: int | None,
     ) -> None:
         del self.reservations[reservation_id]
+        self.reasons.pop(reservation_id, None)
         self._apply_figures(used_after, granted_after, limit_after)
 
     def release(self, reservation_id: UUID) -> None:
         held = self.reservations.get(str(reservation_id))
         if held is None:
             raise KeyError(f"no reservation {reservation_id}")
-        self._released(reservation_id=str(reservation_id), amount=held, **self._figures(reserved=-held))
+        self._released(
+            reservation_id=str(reservation_id),
+            amount=held,
+            reason=self.reasons.get(str(reservation_id), ReasonKind.CONSULTATION),
+            **self._figures(reserved=-held),
+        )
 
     @event("Released")
     def _released(
         self,
         reservation_id: str,
         amount: int,
+        reason: str,
         used_after: int,
         reserved_after: int,
         granted_after: int,
         limit_after: int | None,
     ) -> None:
         del self.reservations[reservation_id]
+        self.reasons.pop(reservation_id, None)
         self._apply_figures(used_after, granted_after, limit_after)
 
     # -- limits and grants -----------------------------------------------------------------------

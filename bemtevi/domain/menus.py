@@ -54,7 +54,7 @@ ADVANCED_QUERY = _leaf(
 )
 DASHBOARD = _leaf("dashboard", "menu.dashboard", "dashboard", "dashboard")
 REPORTS = _leaf("reports", "menu.reports", "assessment", "reports")
-BALANCES = _leaf("balances", "menu.balances", "account_balance_wallet", "balances")
+BALANCES = _leaf("balances", "menu.balances", "account_balance_wallet", "balances", "balance-history")
 MY_ACCOUNT = _leaf("my-account", "menu.myAccount", "person", "my-account")
 API = _leaf("api", "menu.api", "code", "api-query", "playground")
 

@@ -17,7 +17,7 @@ from eventsourcing.persistence import Notification
 from eventsourcing.utils import get_topic
 
 from bemtevi.domain.credits import MOVEMENT_EVENTS, CreditAccount
-from bemtevi.projections.base import PageFold, ReadModel, utc_wall_times
+from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, utc_wall_times
 
 BALANCES_DDL = """
 CREATE TABLE IF NOT EXISTS credit_balances (
@@ -203,3 +203,152 @@ def balances_of(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, dict
         }
         for category, used, limit, reserved, granted in rows
     }
+
+
+CATEGORY_ORDER = ("unit", "advanced", "batch", "api")
+
+
+def _figures(row: tuple[Any, ...] | None, category: str) -> dict[str, Any]:
+    """One category's figures; a category never opened has no credits."""
+    limit, used, reserved, granted = row if row is not None else (0, 0, 0, 0)
+    return {
+        "category": category,
+        "unlimited": limit is None,
+        "limit": None if limit is None else int(limit),
+        "used": int(used),
+        "reserved": int(reserved),
+        "granted": int(granted),
+        "available": None if limit is None else int(limit) - int(used) - int(reserved) - int(granted),
+    }
+
+
+def figures_by_group(cur: duckdb.DuckDBPyConnection, group_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    if not group_ids:
+        return {}
+    rows = cur.execute(
+        "SELECT group_id, category, credit_limit, used, reserved, granted FROM credit_balances "
+        "WHERE group_id IN (SELECT unnest(?::VARCHAR[]))",
+        [group_ids],
+    ).fetchall()
+    found = {(g, c): (limit, used, reserved, granted) for g, c, limit, used, reserved, granted in rows}
+    return {g: [_figures(found.get((g, c)), c) for c in CATEGORY_ORDER] for g in group_ids}
+
+
+def balances_view(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, Any]:
+    """The balances view: the group's figures per category and, for a parent, each child's."""
+    group = cur.execute("SELECT name, group_type FROM groups WHERE group_id = ?", [group_id]).fetchone()
+    children = cur.execute(
+        "SELECT group_id, name, group_type, active FROM groups WHERE parent_id = ? ORDER BY lower(name), group_id",
+        [group_id],
+    ).fetchall()
+    figures = figures_by_group(cur, [group_id, *(c[0] for c in children)])
+    return {
+        "group": {
+            "id": group_id,
+            "name": group[0] if group else "",
+            "type": group[1] if group else "",
+            "categories": figures[group_id],
+        },
+        "children": [
+            {"id": c[0], "name": c[1], "type": c[2], "active": bool(c[3]), "categories": figures[c[0]]}
+            for c in children
+        ],
+    }
+
+
+def subtree_ids(cur: duckdb.DuckDBPyConnection, group_id: str) -> list[str]:
+    """The group and every group below it."""
+    rows = cur.execute(
+        """
+        WITH RECURSIVE tree(group_id) AS (
+            SELECT ?::VARCHAR
+            UNION
+            SELECT g.group_id FROM groups g JOIN tree t ON g.parent_id = t.group_id
+        )
+        SELECT group_id FROM tree
+        """,
+        [group_id],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def movement_history(
+    cur: duckdb.DuckDBPyConnection,
+    group_ids: list[str],
+    *,
+    start: datetime | None = None,
+    end: datetime | None = None,
+    category: str | None = None,
+    offset: int = 0,
+    limit: int | None = 50,
+) -> tuple[list[dict[str, Any]], int]:
+    """Movements of the given groups, newest first, with names resolved; ``start``/``end`` are UTC."""
+    where = ["m.group_id IN (SELECT unnest(?::VARCHAR[]))"]
+    params: list[Any] = [group_ids]
+    if start is not None:
+        where.append("m.created_at >= ?")
+        params.append(start)
+    if end is not None:
+        where.append("m.created_at < ?")
+        params.append(end)
+    if category is not None:
+        where.append("m.category = ?")
+        params.append(category)
+    condition = " AND ".join(where)
+    total = cur.execute(f"SELECT count(*) FROM credit_movements m WHERE {condition}", params).fetchone()
+    page = "" if limit is None else f"LIMIT {int(limit)} OFFSET {int(offset)}"
+    rows = cur.execute(
+        f"""
+        SELECT m.position, m.created_at, m.group_id, g.name, m.category, m.kind, m.amount, m.reason,
+               m.reason_id, m.actor_id, u.name, m.counterparty_group_id, cp.name,
+               m.credit_limit, m.used, m.reserved, m.granted, m.balance
+        FROM credit_movements m
+        LEFT JOIN groups g ON g.group_id = m.group_id
+        LEFT JOIN users u ON u.user_id = m.actor_id
+        LEFT JOIN groups cp ON cp.group_id = m.counterparty_group_id
+        WHERE {condition}
+        ORDER BY m.position DESC
+        {page}
+        """,
+        params,
+    ).fetchall()
+    keys = (
+        "position",
+        "createdAt",
+        "groupId",
+        "groupName",
+        "category",
+        "kind",
+        "amount",
+        "reason",
+        "reasonId",
+        "actorId",
+        "actorName",
+        "counterpartyGroupId",
+        "counterpartyName",
+        "limit",
+        "used",
+        "reserved",
+        "granted",
+        "balance",
+    )
+    return [dict(zip(keys, row, strict=True)) for row in rows], int(total[0]) if total else 0
+
+
+def daily_consumption(
+    cur: duckdb.DuckDBPyConnection, group_ids: list[str], start: datetime, end: datetime, category: str | None = None
+) -> list[dict[str, Any]]:
+    """Credits settled per São Paulo day and category (the consumption chart)."""
+    where = "group_id IN (SELECT unnest(?::VARCHAR[])) AND kind = 'settlement' AND created_at >= ? AND created_at < ?"
+    params: list[Any] = [group_ids, start, end]
+    if category is not None:
+        where += " AND category = ?"
+        params.append(category)
+    rows = cur.execute(
+        f"""
+        SELECT timezone('{PRODUCT_TIME_ZONE}', timezone('UTC', created_at))::DATE AS day, category, sum(amount)
+        FROM credit_movements WHERE {where} GROUP BY ALL ORDER BY day, category
+        """,
+        params,
+    ).fetchall()
+    return [{"day": day.isoformat(), "category": cat, "credits": int(total)} for day, cat, total in rows]

@@ -1,0 +1,294 @@
+"""Credits: the balances view, the balance history for finance (with CSV/XLSX export), grants and limits."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+import xlsxwriter
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import Response
+
+from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.schemas import (
+    BalancesData,
+    BalancesResponse,
+    CategoryName,
+    ConsumptionDay,
+    ConsumptionResponse,
+    ErrorResponse,
+    GrantRequest,
+    HistoryResponse,
+    LimitRequest,
+    Movement,
+    PositionResponse,
+)
+from bemtevi.commands.identity import Principal
+from bemtevi.domain.errors import DomainError, GroupNotFound
+from bemtevi.domain.query_types import Category
+from bemtevi.projections.base import SAO_PAULO
+from bemtevi.projections.credits import balances_view, daily_consumption, movement_history, subtree_ids
+
+router = APIRouter(prefix="/credits", tags=["credits"])
+
+BalancesReader = Annotated[Principal, Depends(allowed_route("balances"))]
+HistoryReader = Annotated[Principal, Depends(allowed_route("balance-history"))]
+PositionQuery = Annotated[int | None, Query(ge=0, description="Wait until the read side has this event")]
+
+
+class ExportFailed(DomainError):
+    code, message, status = "export_failed", "Error exporting CSV", 500
+
+
+def _sao_paulo_midnight_utc(day: date) -> datetime:
+    return datetime.combine(day, time(), SAO_PAULO).astimezone(UTC).replace(tzinfo=None)
+
+
+def _utc_bounds(start: date | None, end: date | None) -> tuple[datetime | None, datetime | None]:
+    """São Paulo calendar days [start, end] as a UTC range (end inclusive); the read model keeps UTC."""
+    lower = _sao_paulo_midnight_utc(start) if start else None
+    upper = _sao_paulo_midnight_utc(end + timedelta(days=1)) if end else None
+    return lower, upper
+
+
+def _visible_groups(platform: PlatformDep, principal: Principal, group_id: UUID | None) -> list[str]:
+    """The groups whose movements the caller may read: its own subtree, or one group inside it."""
+    cur = platform.store.cursor()
+    subtree = subtree_ids(cur, str(principal.group_id))
+    if group_id is None:
+        return subtree
+    if str(group_id) not in subtree:
+        # Outside the caller's subtree: not found, so ids of other tenants reveal nothing.
+        raise GroupNotFound()
+    return [str(group_id)]
+
+
+@router.get("/balances", response_model=BalancesResponse)
+def balances(principal: BalancesReader, platform: PlatformDep, position: PositionQuery = None) -> BalancesResponse:
+    up_to_date = wait_for_position(platform, position)
+    view = balances_view(platform.store.cursor(), str(principal.group_id))
+    return BalancesResponse(
+        data=BalancesData.model_validate({**view, "position": platform.projector.position, "upToDate": up_to_date})
+    )
+
+
+class HistoryFilters:
+    def __init__(
+        self,
+        start: Annotated[date | None, Query(alias="from", description="First day (America/Sao_Paulo)")] = None,
+        end: Annotated[date | None, Query(alias="to", description="Last day, inclusive (America/Sao_Paulo)")] = None,
+        category: Annotated[CategoryName | None, Query()] = None,
+        group_id: Annotated[
+            UUID | None, Query(alias="groupId", description="One group of the caller's subtree")
+        ] = None,
+    ) -> None:
+        self.start, self.end = _utc_bounds(start, end)
+        self.category = category
+        self.group_id = group_id
+
+
+@router.get("/history", response_model=HistoryResponse, responses={404: {"model": ErrorResponse}})
+def history(
+    principal: HistoryReader,
+    platform: PlatformDep,
+    filters: Annotated[HistoryFilters, Depends()],
+    page: Annotated[int, Query(ge=1)] = 1,
+    per_page: Annotated[int, Query(alias="perPage", ge=1, le=500)] = 50,
+    position: PositionQuery = None,
+) -> HistoryResponse:
+    up_to_date = wait_for_position(platform, position)
+    groups = _visible_groups(platform, principal, filters.group_id)
+    rows, total = movement_history(
+        platform.store.cursor(),
+        groups,
+        start=filters.start,
+        end=filters.end,
+        category=filters.category,
+        offset=(page - 1) * per_page,
+        limit=per_page,
+    )
+    return HistoryResponse(
+        data=[Movement.model_validate(_movement(row)) for row in rows],
+        total=total,
+        page=page,
+        perPage=per_page,
+        upToDate=up_to_date,
+    )
+
+
+def _movement(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "createdAt": row["createdAt"].strftime("%Y-%m-%d %H:%M:%S")}
+
+
+EXPORT_LABELS: dict[str, dict[str, Any]] = {
+    "pt-BR": {
+        "base": "historico_saldos",
+        "columns": (
+            "Data/hora",
+            "Grupo",
+            "Categoria",
+            "Movimento",
+            "Quantidade",
+            "Saldo disponível",
+            "Limite",
+            "Usuário",
+            "Grupo relacionado",
+            "Motivo",
+            "Referência",
+        ),
+        "kinds": {
+            "reservation": "Reserva",
+            "settlement": "Consumo",
+            "release": "Liberação",
+            "limit_change": "Alteração de limite",
+            "grant": "Crédito concedido",
+            "grant_received": "Crédito recebido",
+        },
+        "categories": {
+            "unit": "Consulta manual",
+            "advanced": "Consulta avançada",
+            "batch": "Enriquecimento",
+            "api": "API",
+        },
+        "reasons": {"consultation": "Consulta", "batch": "Lote"},
+        "unlimited": "Ilimitado",
+    },
+    "en-US": {
+        "base": "balance_history",
+        "columns": (
+            "Date/time",
+            "Group",
+            "Category",
+            "Movement",
+            "Amount",
+            "Available balance",
+            "Limit",
+            "User",
+            "Related group",
+            "Reason",
+            "Reference",
+        ),
+        "kinds": {
+            "reservation": "Reservation",
+            "settlement": "Settlement",
+            "release": "Release",
+            "limit_change": "Limit change",
+            "grant": "Credits granted",
+            "grant_received": "Credits received",
+        },
+        "categories": {"unit": "Manual query", "advanced": "Advanced query", "batch": "Enrichment", "api": "API"},
+        "reasons": {"consultation": "Consultation", "batch": "Batch"},
+        "unlimited": "Unlimited",
+    },
+}
+
+
+def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> list[list[Any]]:
+    out = []
+    for row in rows:
+        local = row["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO)
+        out.append(
+            [
+                local.strftime("%d/%m/%Y %H:%M:%S"),
+                row["groupName"] or row["groupId"],
+                labels["categories"].get(row["category"], row["category"]),
+                labels["kinds"].get(row["kind"], row["kind"]),
+                row["amount"],
+                labels["unlimited"] if row["balance"] is None else row["balance"],
+                labels["unlimited"] if row["limit"] is None else row["limit"],
+                row["actorName"] or "-",
+                row["counterpartyName"] or "-",
+                labels["reasons"].get(row["reason"], "-") if row["reason"] else "-",
+                row["reasonId"] or "-",
+            ]
+        )
+    return out
+
+
+@router.get(
+    "/history/export",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}, "application/vnd.ms-excel": {}}}, 404: {"model": ErrorResponse}},
+)
+def export_history(
+    principal: HistoryReader,
+    platform: PlatformDep,
+    filters: Annotated[HistoryFilters, Depends()],
+    format: Annotated[Literal["csv", "xlsx"], Query()] = "csv",
+    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+) -> Response:
+    groups = _visible_groups(platform, principal, filters.group_id)
+    rows, _ = movement_history(
+        platform.store.cursor(), groups, start=filters.start, end=filters.end, category=filters.category, limit=None
+    )
+    labels = EXPORT_LABELS[lang]
+    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
+    try:
+        table = _export_rows(rows, labels)
+        if format == "csv":
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+            writer.writerow(labels["columns"])
+            writer.writerows(table)
+            content = buffer.getvalue().encode("utf-8")
+            media_type = "text/csv; charset=utf-8"
+        else:
+            binary = io.BytesIO()
+            book = xlsxwriter.Workbook(binary, {"in_memory": True})
+            sheet = book.add_worksheet(labels["base"][:31])
+            bold = book.add_format({"bold": True})
+            sheet.write_row(0, 0, labels["columns"], bold)
+            for index, values in enumerate(table, start=1):
+                sheet.write_row(index, 0, values)
+            sheet.freeze_panes(1, 0)
+            book.close()
+            content = binary.getvalue()
+            media_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    except Exception as e:  # a file the user asked for must fail with the specification's message
+        raise ExportFailed() from e
+    filename = f"{labels['base']}_{stamp}.{format}"
+    return Response(
+        content, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+@router.get("/consumption", response_model=ConsumptionResponse, responses={404: {"model": ErrorResponse}})
+def consumption(
+    principal: HistoryReader,
+    platform: PlatformDep,
+    filters: Annotated[HistoryFilters, Depends()],
+) -> ConsumptionResponse:
+    groups = _visible_groups(platform, principal, filters.group_id)
+    today = datetime.now(SAO_PAULO).date()
+    default_start, default_end = _utc_bounds(today - timedelta(days=29), today)
+    rows = daily_consumption(
+        platform.store.cursor(),
+        groups,
+        filters.start or default_start,  # type: ignore[arg-type]
+        filters.end or default_end,  # type: ignore[arg-type]
+        filters.category,
+    )
+    return ConsumptionResponse(data=[ConsumptionDay.model_validate(r) for r in rows])
+
+
+@router.post(
+    "/grants",
+    response_model=PositionResponse,
+    responses={403: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 409: {"model": ErrorResponse}},
+)
+def grant(body: GrantRequest, principal: BalancesReader, platform: PlatformDep) -> PositionResponse:
+    position = platform.credits.grant(principal, body.groupId, Category(body.category), body.amount)
+    return PositionResponse(position=position)
+
+
+@router.put(
+    "/limits",
+    response_model=PositionResponse,
+    responses={403: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 409: {"model": ErrorResponse}},
+)
+def set_limit(body: LimitRequest, principal: BalancesReader, platform: PlatformDep) -> PositionResponse:
+    position = platform.credits.set_limit(principal, body.groupId, Category(body.category), body.limit)
+    return PositionResponse(position=position)
