@@ -36,13 +36,19 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path) -> Iterator[str]:
+def server_var_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The e2e server's stores: tests may append events to its log as another process would."""
+    return tmp_path_factory.mktemp("e2e-var")
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path, server_var_dir: Path) -> Iterator[str]:
     if not (ROOT / "webapp" / "dist" / "index.html").exists():
         pytest.fail("webapp/dist is missing: build the web app first (make test does)")
     port = _free_port()
     env = {
         **os.environ,
-        "BEMTEVI_VAR_DIR": str(tmp_path_factory.mktemp("e2e-var")),
+        "BEMTEVI_VAR_DIR": str(server_var_dir),
         "BEMTEVI_DATASET_PATH": str(dataset_path),
         "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
         "BEMTEVI_ARGON2_TIME_COST": "1",

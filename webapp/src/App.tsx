@@ -13,6 +13,8 @@ const SignedInLayout = lazy(() => import('./layouts/SignedInLayout'))
 const DashboardPage = lazy(() => import('./pages/DashboardPage'))
 const NormalQueryPage = lazy(() => import('./pages/NormalQueryPage'))
 const QueryResultPage = lazy(() => import('./pages/QueryResultPage'))
+const BalancesPage = lazy(() => import('./features/credits/BalancesPage'))
+const BalanceHistoryPage = lazy(() => import('./features/credits/BalanceHistoryPage'))
 const ForbiddenPage = lazy(() => import('./pages/ForbiddenPage'))
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'))
 
@@ -34,6 +36,8 @@ export function AppRoutes() {
               path="query-result/:document?/:documentType?/:queryType?/:supplyId?/:queryId?/:componentUsedId?"
               element={<QueryResultPage />}
             />
+            <Route path="balances" element={<BalancesPage />} />
+            <Route path="balance-history" element={<BalanceHistoryPage />} />
             <Route path="error-forbidden" element={<ForbiddenPage />} />
           </Route>
         </Route>

@@ -1,3 +1,5 @@
+import { creditsEnUS } from '../features/credits/i18n'
+
 import type { Messages } from './pt-BR'
 
 const enUS: Messages = {
@@ -163,6 +165,7 @@ const enUS: Messages = {
     text: 'The address you opened does not exist.',
     back: 'Back to Home',
   },
+  credits: creditsEnUS,
 }
 
 export default enUS

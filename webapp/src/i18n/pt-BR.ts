@@ -1,3 +1,5 @@
+import { creditsPtBR } from '../features/credits/i18n'
+
 const ptBR = {
   app: {
     loading: 'Carregando…',
@@ -161,6 +163,7 @@ const ptBR = {
     text: 'O endereço acessado não existe.',
     back: 'Voltar ao início',
   },
+  credits: creditsPtBR,
 }
 
 export default ptBR

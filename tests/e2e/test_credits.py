@@ -1,0 +1,74 @@
+"""End to end: a parent grants credits on the balances screen and finance reads the movement."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from e2e_support import screenshot
+from playwright.sync_api import Page, expect
+from support import ADMIN_EMAIL, ADMIN_PASSWORD
+
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, IdentityCommands
+from bemtevi.domain.groups import GroupType
+from bemtevi.infra.passwords import PasswordHasher
+from bemtevi.infra.settings import Settings
+from bemtevi.infra.tokens import TokenIssuer
+
+
+def register_child(var_dir: Path, name: str) -> None:
+    """A customer of the root group, appended to the running server's log from this process."""
+    app = BemteviApplication(env=Settings(var_dir=var_dir).event_store_env())
+    try:
+        identity = IdentityCommands(app, PasswordHasher(1, 1024), TokenIssuer("e2e-key-" * 4))
+        identity.register_group(SYSTEM, name=name, group_type=GroupType.RESELLER, parent_id=ROOT_GROUP_ID)
+    finally:
+        app.close()
+
+
+def test_grant_on_the_balances_screen_then_read_it_in_the_history(
+    page: Page, server_url: str, server_var_dir: Path, tmp_path: Path
+) -> None:
+    register_child(server_var_dir, "Revenda Aurora")
+    page.goto(f"{server_url}/login")
+    page.get_by_test_id("login-email").fill(ADMIN_EMAIL)
+    page.get_by_test_id("login-password").fill(ADMIN_PASSWORD)
+    page.get_by_test_id("login-submit").click()
+    expect(page).to_have_url(re.compile(r"/dashboard$"))
+
+    page.goto(f"{server_url}/balances")
+    expect(page.get_by_test_id("balance-unit")).to_contain_text("Ilimitado")
+    row = page.get_by_test_id("balance-child").filter(has_text="Revenda Aurora")
+    expect(row).to_be_visible(timeout=10_000)  # the server's projector picks the new group up
+    row.get_by_test_id("grant-open").click()
+    form = page.get_by_test_id("grant-form")
+    form.get_by_test_id("grant-amount").fill("0")
+    form.get_by_test_id("grant-submit").click()
+    expect(form.get_by_test_id("grant-error")).to_have_text("Informe um número inteiro diferente de zero")
+    form.get_by_test_id("grant-amount").fill("25")
+    form.get_by_test_id("grant-submit").click()
+    expect(page.get_by_test_id("grant-form")).to_have_count(0)
+    expect(row).to_contain_text("0 de 25")
+    screenshot(page, "credits-balances")
+
+    page.get_by_test_id("history-link").click()
+    expect(page).to_have_url(re.compile(r"/balance-history$"))
+    first = page.get_by_test_id("history-row").first
+    expect(first).to_contain_text("Crédito recebido")
+    expect(first).to_contain_text("Revenda Aurora")
+    expect(first.get_by_test_id("history-balance")).to_have_text("25")
+    granted = page.get_by_test_id("history-row").nth(1)
+    expect(granted).to_contain_text("Crédito concedido")
+    expect(granted.get_by_test_id("history-balance")).to_have_text("Ilimitado")
+    screenshot(page, "credits-history")
+
+    with page.expect_download() as download_info:
+        page.get_by_test_id("export-csv").click()
+    download = download_info.value
+    assert re.fullmatch(r"historico_saldos_\d{2}-\d{2}-\d{4}_\d{2}-\d{2}-\d{2}\.csv", download.suggested_filename)
+    saved = tmp_path / download.suggested_filename
+    download.save_as(saved)
+    lines = saved.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("Data/hora;Grupo;Categoria;Movimento")
+    assert any("Revenda Aurora;Consulta manual;Crédito recebido;25;25" in line for line in lines)
