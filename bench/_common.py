@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import statistics
+import subprocess
+import sys
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import urlparse, urlunparse
 
+import httpx
 import psycopg
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -41,3 +47,37 @@ def describe_ms(values: list[float]) -> str:
         f"p50 {percentile(values, 50) * 1000:.2f} ms, p99 {percentile(values, 99) * 1000:.2f} ms, "
         f"mean {statistics.fmean(values) * 1000:.2f} ms"
     )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running_server(settings_env: dict[str, str], start_timeout: float = 120) -> Iterator[str]:
+    """``bemtevi serve`` in a subprocess with these ``BEMTEVI_*`` settings; yields its URL once healthy."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "BEMTEVI_DATABASE_URL"}
+    env.update(settings_env)
+    env["PORT"] = str(port)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + start_timeout
+        while True:
+            try:
+                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit("the server did not start")
+            time.sleep(0.1)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -11,10 +11,8 @@ folder), signs in, and sends lookups of documents from the dataset: first one cl
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,16 +25,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import DEFAULT_POSTGRES, describe_ms, postgres_database
+from _common import DEFAULT_POSTGRES, describe_ms, postgres_database, running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "Bench!pass1"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def dataset(cache: Path) -> Path:
@@ -113,32 +105,10 @@ def run(args: argparse.Namespace, database_url: str | None) -> None:
 
     data = dataset(ROOT / "var" / "bench-cache")
     var = Path(tempfile.mkdtemp(prefix="bemtevi-bench-"))
-    port = free_port()
-    env = {
-        **os.environ,
-        "BEMTEVI_VAR_DIR": str(var),
-        "BEMTEVI_DATASET_PATH": str(data),
-        "BEMTEVI_ADMIN_PASSWORD": PASSWORD,
-        "PORT": str(port),
-    }
-    env.pop("BEMTEVI_DATABASE_URL", None)
+    env = {"BEMTEVI_VAR_DIR": str(var), "BEMTEVI_DATASET_PATH": str(data), "BEMTEVI_ADMIN_PASSWORD": PASSWORD}
     if database_url:
         env["BEMTEVI_DATABASE_URL"] = database_url
-    server = subprocess.Popen(
-        [sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("the server did not start")
-            time.sleep(0.1)
+    with running_server(env) as base:
         login = httpx.post(f"{base}/api/auth/auth", json={"email": "admin@bemtevi.local", "password": PASSWORD})
         headers = {"Authorization": f"Bearer {login.json()['token']}"}
         docs = documents(data, args.requests)
@@ -185,9 +155,6 @@ def run(args: argparse.Namespace, database_url: str | None) -> None:
             # server with far less of the client's own cost in the figures.
             for connections in (1, args.clients):
                 print(f"wrk, {connections} connection(s): {run_wrk(base, headers, docs, connections)}")
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
 
 
 if __name__ == "__main__":

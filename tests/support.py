@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
 from fastapi.testclient import TestClient
 
 ADMIN_EMAIL = "admin@bemtevi.local"
@@ -16,3 +26,39 @@ def sign_in(client: TestClient, email: str = ADMIN_EMAIL, password: str = ADMIN_
     response = client.post("/api/auth/auth", json={"email": email, "password": password, "domain_url": "localhost"})
     assert response.status_code == 200, response.text
     return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running_server(settings_env: dict[str, str], log: Path) -> Iterator[str]:
+    """``bemtevi serve`` in a subprocess with these ``BEMTEVI_*`` settings; yields its URL once healthy."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "BEMTEVI_DATABASE_URL"}
+    env.update({"BEMTEVI_ARGON2_TIME_COST": "1", "BEMTEVI_ARGON2_MEMORY_COST": "1024", **settings_env})
+    env["PORT"] = str(port)
+    with log.open("w") as out:
+        server = subprocess.Popen([sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=out, stderr=out)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start:\n{log.read_text()}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()

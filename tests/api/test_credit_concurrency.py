@@ -6,12 +6,7 @@ Exactly 100 succeed, 100 are refused with the specification's message, and the b
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import make_settings
-from support import KNOWN_CPF
+from support import KNOWN_CPF, running_server
 
 from bemtevi.bootstrap import build_platform
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
@@ -33,12 +28,6 @@ CLIENTS = 200
 CREDITS = 100
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def server(backend: str, tmp_path: Path, dataset_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
     database_url = request.getfixturevalue("postgres_database") if backend == "postgres" else None
@@ -50,40 +39,11 @@ def server(backend: str, tmp_path: Path, dataset_path: Path, request: pytest.Fix
     )
     platform.identity.register_user(SYSTEM, group_id=group_id, name="Rita Paralela", email=EMAIL, password=PASSWORD)
     platform.close()
-    port = _free_port()
-    env = {
-        **os.environ,
-        "BEMTEVI_VAR_DIR": str(settings.var_dir),
-        "BEMTEVI_DATASET_PATH": str(dataset_path),
-        "BEMTEVI_ARGON2_TIME_COST": "1",
-        "BEMTEVI_ARGON2_MEMORY_COST": "1024",
-        "PORT": str(port),
-    }
-    env.pop("BEMTEVI_DATABASE_URL", None)
+    env = {"BEMTEVI_VAR_DIR": str(settings.var_dir), "BEMTEVI_DATASET_PATH": str(dataset_path)}
     if database_url:
         env["BEMTEVI_DATABASE_URL"] = database_url
-    log = tmp_path / "server.log"
-    with log.open("w") as out:
-        process = subprocess.Popen([sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=out, stderr=out)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the server did not start:\n{log.read_text()}")
-            time.sleep(0.1)
+    with running_server(env, tmp_path / "server.log") as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
     # The store itself, read after the server stopped, agrees.
     platform = build_platform(settings, start_projector=False, bootstrap=False)
     try:
