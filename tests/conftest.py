@@ -11,7 +11,7 @@ from urllib.parse import urlparse, urlunparse
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
+from support import make_settings
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
@@ -57,19 +57,6 @@ def dataset_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("dataset") / "dataset.duckdb"
     generate_demo_dataset(path, people=2_000, companies=400, seed=7)
     return path
-
-
-def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = None) -> Settings:
-    return Settings(
-        var_dir=var_dir,
-        database_url=database_url,
-        dataset_path=dataset_path,
-        admin_email=ADMIN_EMAIL,
-        admin_password=ADMIN_PASSWORD,
-        # Cheap hashing keeps the suite fast; production parameters are the defaults.
-        argon2_time_cost=1,
-        argon2_memory_cost=1024,
-    )
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 from fastapi.testclient import TestClient
 
+from bemtevi.infra.settings import Settings
+
 ADMIN_EMAIL = "admin@bemtevi.local"
 ADMIN_PASSWORD = "Adm1n!secret"
 
@@ -62,3 +64,16 @@ def running_server(settings_env: dict[str, str], log: Path) -> Iterator[str]:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = None) -> Settings:
+    return Settings(
+        var_dir=var_dir,
+        database_url=database_url,
+        dataset_path=dataset_path,
+        admin_email=ADMIN_EMAIL,
+        admin_password=ADMIN_PASSWORD,
+        # Cheap hashing keeps the suite fast; production parameters are the defaults.
+        argon2_time_cost=1,
+        argon2_memory_cost=1024,
+    )

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import make_settings
-from support import KNOWN_CPF, running_server
+from support import KNOWN_CPF, make_settings, running_server
 
 from bemtevi.bootstrap import build_platform
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
