@@ -52,6 +52,9 @@ class ReadModel(ABC):
     name: str
     tables: tuple[str, ...]
     event_types: tuple[type[Any], ...]
+    # Bump when the tables' shape or what is folded into them changes: a store built by another
+    # version is dropped and rebuilt from the log at start (see Projector).
+    version: int = 1
     # Events the fold reads straight from their stored JSON (hot, many, simple): decoding them
     # in Python and rebuilding columns was half of catch-up time.
     raw_event_types: tuple[type[Any], ...] = ()

@@ -177,6 +177,7 @@ class _CreditsFold(PageFold):
 
 class CreditsReadModel(ReadModel):
     name = "credits"
+    version = 2  # 2: figures after each movement, grants, and the movement history
     tables = ("credit_balances", "credit_movements")
     event_types = (CreditAccount.Opened,)
     raw_event_types = MOVEMENT_EVENTS

@@ -20,6 +20,15 @@ CREATE TABLE IF NOT EXISTS projection_tracking (
 )
 """
 
+# Which read-model versions the tables were built by (kept apart from the tracking row, which
+# the projector rewrites on every page).
+SCHEMA_DDL = """
+CREATE TABLE IF NOT EXISTS projection_schema (
+    name VARCHAR PRIMARY KEY,
+    schema VARCHAR NOT NULL
+)
+"""
+
 
 class ReadStore:
     def __init__(self, path: Path | str = ":memory:", threads: int = 1) -> None:
@@ -41,6 +50,7 @@ class ReadStore:
         # overhead for them, and the other core is busy reading and decoding the next page.
         self._con.execute(f"SET threads = {int(threads)}")
         self._con.execute(TRACKING_DDL)
+        self._con.execute(SCHEMA_DDL)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         cur: duckdb.DuckDBPyConnection | None = getattr(self._local, "cursor", None)
@@ -67,6 +77,17 @@ class ReadStore:
     def tracked_position(self, name: str) -> int:
         row = self.cursor().execute("SELECT position FROM projection_tracking WHERE name = ?", [name]).fetchone()
         return int(row[0]) if row else 0
+
+    def schema_of(self, name: str) -> str | None:
+        row = self.cursor().execute("SELECT schema FROM projection_schema WHERE name = ?", [name]).fetchone()
+        return str(row[0]) if row else None
+
+    def set_schema(self, name: str, schema: str) -> None:
+        with self.write_lock:
+            self.cursor().execute(
+                "INSERT INTO projection_schema VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET schema = excluded.schema",
+                [name, schema],
+            )
 
     def close(self) -> None:
         with self._cursors_lock:

@@ -72,10 +72,18 @@ class Projector:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self.error: BaseException | None = None
+        self._schema = ",".join(f"{m.name}:{m.version}" for m in self._read_models)
         with store.transaction() as cur:
             for model in self._read_models:
                 model.create(cur)
         self._position = store.tracked_position(TRACKING_NAME)
+        built_for = store.schema_of(TRACKING_NAME)
+        if built_for != self._schema and (built_for is not None or self._position > 0):
+            # Read models built by another version of the code: drop them; the log rebuilds them.
+            log.warning("read models were built as %s, this version has %s: rebuilding", built_for, self._schema)
+            self._reset()
+        elif built_for is None:
+            store.set_schema(TRACKING_NAME, self._schema)
         app.on_recorded(lambda _position: self._wake.set())
 
     def _fold_indexes_by_topic(self) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -182,15 +190,19 @@ class Projector:
                 self._progress.wait(remaining)
         return True
 
-    def rebuild(self) -> int:
-        """Drop the read models and build them again from the whole log."""
+    def _reset(self) -> None:
         with self._store.transaction() as cur:
             for model in self._read_models:
                 model.drop(cur)
                 model.create(cur)
             cur.execute("DELETE FROM projection_tracking WHERE name = ?", [TRACKING_NAME])
+        self._store.set_schema(TRACKING_NAME, self._schema)
         with self._progress:
             self._position = 0
+
+    def rebuild(self) -> int:
+        """Drop the read models and build them again from the whole log."""
+        self._reset()
         return self.catch_up()
 
     # -- thread -------------------------------------------------------------------------------
