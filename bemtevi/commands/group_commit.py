@@ -254,7 +254,8 @@ class GroupCommit:
     def _process(self, batch: list[_Request[Any]]) -> list[_Request[Any]]:
         """Decide every request, append once, answer; return the requests to decide again."""
         decided: list[_Request[Any]] = []
-        touched: dict[UUID, AuditedAggregate] = {}
+        # Ids, not objects: a later refused decision may rebuild an aggregate into a new object.
+        touched: set[UUID] = set()
         added: dict[UUID, AuditedAggregate] = {}  # new aggregates: saved, not kept in memory
         for request in batch:
             workspace = Workspace(self)
@@ -265,15 +266,15 @@ class GroupCommit:
                 request.error = e
                 request.answer()
                 continue
-            for aggregate_id in workspace.marks:
-                touched[aggregate_id] = self._cache[aggregate_id]
+            touched.update(workspace.marks)
             for aggregate in workspace.added:
                 added[aggregate.id] = aggregate
             decided.append(request)
             if not request.durable:
                 request.position = self._last_position
                 request.answer()
-        to_save = [a for a in touched.values() if a._pending_events] + list(added.values())
+        current = [a for a in (self._cache.get(i) for i in touched) if a is not None]
+        to_save = [a for a in current if a._pending_events] + list(added.values())
         self.batches += 1
         self.commands += len(batch)
         if not to_save:
@@ -307,7 +308,7 @@ class GroupCommit:
                     request.error = e
                     request.answer()
             return []
-        for aggregate in touched.values():
+        for aggregate in current:
             self._remember(aggregate)
         if recordings:
             self._last_position = recordings[-1].notification.id

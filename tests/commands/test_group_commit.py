@@ -1,0 +1,107 @@
+"""The group commit on SQLite and PostgreSQL: batches, undo of refused decisions, coherence."""
+
+from __future__ import annotations
+
+import threading
+from uuid import UUID, uuid4
+
+import pytest
+
+from bemtevi.bootstrap import Platform
+from bemtevi.commands.group_commit import GroupCommit, Workspace, _Request
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.domain.audit import acting_as
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.errors import NotEnoughCredits
+from bemtevi.domain.groups import GroupType
+from bemtevi.domain.query_types import Category
+
+
+def company(platform: Platform, credits: int) -> UUID:
+    group_id, _ = platform.identity.register_group(
+        SYSTEM, name="Empresa", group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=credits
+    )
+    return credit_account_id(group_id, Category.UNIT)
+
+
+def stored(platform: Platform, account_id: UUID) -> CreditAccount:
+    return platform.app.get(account_id, CreditAccount)
+
+
+def reserve(account_id: UUID, then_fail: bool = False) -> _Request[None]:
+    def decide(ws: Workspace) -> None:
+        with acting_as(SYSTEM):
+            ws.get(account_id, CreditAccount).reserve(uuid4(), 1)
+        if then_fail:
+            raise RuntimeError("refused after changing the account")
+
+    return _Request(decide, durable=True, done=threading.Event())
+
+
+def test_a_decision_that_fails_halfway_is_undone_and_its_batch_mates_are_saved(platform: Platform) -> None:
+    account_id = company(platform, credits=5)
+    writer = GroupCommit(platform.app)
+    first, failing, last = reserve(account_id), reserve(account_id, then_fail=True), reserve(account_id)
+    assert writer._process([first, failing, last]) == []
+    assert first.error is None and last.error is None
+    assert isinstance(failing.error, RuntimeError)
+    account = stored(platform, account_id)
+    assert (account.reserved, account.available) == (2, 3)
+    assert writer.batches == 1 and writer.commands == 3
+
+
+def test_a_decision_failing_last_in_its_batch_leaves_nothing_behind(platform: Platform) -> None:
+    account_id = company(platform, credits=5)
+    writer = GroupCommit(platform.app)
+    first, failing = reserve(account_id), reserve(account_id, then_fail=True)
+    writer._process([first, failing])
+    assert first.error is None and isinstance(failing.error, RuntimeError)
+    assert stored(platform, account_id).reserved == 1
+
+
+def test_concurrent_reservations_share_appends_and_stay_exact(platform: Platform) -> None:
+    account_id = company(platform, credits=60)
+    writer = platform.writer
+    before = writer.batches
+    outcomes: list[str] = []
+    lock = threading.Lock()
+    start = threading.Barrier(80)
+
+    def one() -> None:
+        start.wait()
+        try:
+            writer.submit(reserve(account_id).decide)
+            result = "reserved"
+        except NotEnoughCredits:
+            result = "refused"
+        with lock:
+            outcomes.append(result)
+
+    threads = [threading.Thread(target=one) for _ in range(80)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes.count("reserved") == 60 and outcomes.count("refused") == 20
+    assert stored(platform, account_id).available == 0
+    # Far fewer appends than commands: they were gathered while earlier appends ran.
+    assert writer.batches - before < 80
+
+
+def test_a_save_made_outside_the_writer_is_seen_by_its_next_decision(platform: Platform) -> None:
+    account_id = company(platform, credits=1)
+    platform.credits.reserve(SYSTEM, account_id_group(platform, account_id), Category.UNIT, uuid4(), 1)
+    # Elsewhere in the process: the limit is raised with a plain load-change-save.
+    account = stored(platform, account_id)
+    with acting_as(SYSTEM):
+        account.change_limit(3)
+    platform.app.save(account)
+    # The writer had the account in memory at limit 1; it must decide on limit 3 now.
+    platform.credits.reserve(SYSTEM, account.group_id, Category.UNIT, uuid4(), 2)
+    assert stored(platform, account_id).available == 0
+    with pytest.raises(NotEnoughCredits):
+        platform.credits.reserve(SYSTEM, account.group_id, Category.UNIT, uuid4(), 1)
+
+
+def account_id_group(platform: Platform, account_id: UUID) -> UUID:
+    return stored(platform, account_id).group_id
