@@ -254,8 +254,9 @@ class GroupCommit:
     def _process(self, batch: list[_Request[Any]]) -> list[_Request[Any]]:
         """Decide every request, append once, answer; return the requests to decide again."""
         decided: list[_Request[Any]] = []
-        # Ids, not objects: a later refused decision may rebuild an aggregate into a new object.
-        touched: set[UUID] = set()
+        # Ids in the order first touched (so a batch's events keep the order they were decided in),
+        # not objects: a later refused decision may rebuild an aggregate into a new object.
+        touched: dict[UUID, None] = {}
         added: dict[UUID, AuditedAggregate] = {}  # new aggregates: saved, not kept in memory
         for request in batch:
             workspace = Workspace(self)
@@ -266,7 +267,7 @@ class GroupCommit:
                 request.error = e
                 request.answer()
                 continue
-            touched.update(workspace.marks)
+            touched.update(dict.fromkeys(workspace.marks))
             for aggregate in workspace.added:
                 added[aggregate.id] = aggregate
             decided.append(request)
