@@ -12,6 +12,7 @@ from datetime import timedelta
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.credits import CreditCommands
+from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
 from bemtevi.domain.suppliers import Supplier
@@ -30,6 +31,7 @@ class Platform:
     identity: IdentityCommands
     consultations: ConsultationCommands
     credits: CreditCommands
+    customers: CustomerCommands
     writer: GroupCommit
     store: ReadStore
     projector: Projector
@@ -77,6 +79,7 @@ def build_platform(
         identity=identity,
         consultations=ConsultationCommands(app, supplier, writer),
         credits=CreditCommands(writer),
+        customers=CustomerCommands(app, identity),
         writer=writer,
         store=store,
         projector=projector,

@@ -251,3 +251,76 @@ class LimitRequest(BaseModel):
 
 class PositionResponse(BaseModel):
     position: int
+
+
+# -- customers -----------------------------------------------------------------------------------
+
+
+class CustomerQuantities(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    unit: int = Field(0, ge=0, description="Manual (unit) query credits granted from the parent")
+    batch: int = Field(0, ge=0, description="Enrichment credits")
+    advanced: int = Field(0, ge=0, description="Advanced query credits")
+    api: int = Field(0, ge=0, description="API query credits")
+
+
+class CustomerRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["white-label", "reseller", "company"]
+    cnpj: str
+    companyName: str
+    tradeName: str
+    personInCharge: str
+    phone: str
+    email: str = Field(description="The administrator's e-mail: the owner user signs in with it")
+    seller: str | None = None
+    defaultQuery: bool
+    consultProtest: bool
+    quantities: CustomerQuantities
+    enabledQueryTypes: list[str]
+    panelAccess: bool
+    apiAccess: bool
+    whiteLabelUrl: str | None = None
+
+
+class RegisteredCustomerData(BaseModel):
+    id: str
+    ownerId: str
+    ownerEmail: str
+    generatedPassword: str = Field(description="Shown once; the owner chooses a new one at first access")
+
+
+class RegisteredCustomerResponse(BaseModel):
+    data: RegisteredCustomerData
+    position: int
+
+
+class CustomerSummary(BaseModel):
+    id: str
+    uniqueKey: str
+    name: str
+    type: str
+    parentId: str | None
+    parentName: str | None
+    domainUrl: str | None
+    cnpj: str | None
+    tradeName: str | None = None
+    personInCharge: str | None = None
+    phone: str | None = None
+    email: str | None = None
+    seller: str | None = None
+    defaultQuery: bool | None = None
+    consultProtest: bool | None = None
+    panelAccess: bool | None = None
+    apiAccess: bool | None = None
+    enabledQueryTypes: list[str]
+    active: bool
+    createdAt: str
+
+
+class CustomerListResponse(BaseModel):
+    data: list[CustomerSummary]
+    total: int
+    page: int
+    perPage: int
+    upToDate: bool

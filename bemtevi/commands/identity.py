@@ -224,6 +224,12 @@ class IdentityCommands:
                 raise DuplicateValue("Email already registered", field="email") from e
         return user.id, position
 
+    def new_user(
+        self, group_id: UUID, name: str, email: str, password: str, role: Role, status: UserStatus
+    ) -> tuple[User, UniqueIndex]:
+        """A user and the claim on its e-mail, not saved: for commands that save them with more."""
+        return self._new_user(group_id, name, email, password, role, status)
+
     def _new_user(
         self,
         group_id: UUID,

@@ -31,6 +31,7 @@ class Group(AuditedAggregate):
         enabled_query_types: list[str],
         unique_key: str,
         cnpj: str | None = None,
+        profile: dict[str, Any] | None = None,
     ) -> None:
         self.name = name
         self.group_type = GroupType(group_type)
@@ -40,6 +41,8 @@ class Group(AuditedAggregate):
         self.enabled_query_types = list(enabled_query_types)
         self.unique_key = unique_key
         self.cnpj = cnpj
+        # The customer form's other fields (trade name, person in charge, contact, access).
+        self.profile = dict(profile or {})
         self.active = True
 
     @classmethod
@@ -53,6 +56,7 @@ class Group(AuditedAggregate):
         brand: Brand,
         enabled_query_types: list[str],
         cnpj: str | None = None,
+        profile: dict[str, Any] | None = None,
         group_id: UUID | None = None,
     ) -> Group:
         kwargs: dict[str, Any] = {
@@ -64,6 +68,7 @@ class Group(AuditedAggregate):
             "enabled_query_types": enabled_query_types,
             "unique_key": secrets.token_hex(16),
             "cnpj": cnpj,
+            "profile": profile,
         }
         if group_id is not None:
             return cls._create(cls.Registered, id=group_id, **kwargs)

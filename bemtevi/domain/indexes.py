@@ -35,3 +35,5 @@ def index_id(kind: str, value: str) -> UUID:
 USER_EMAIL = "user-email"
 GROUP_DOMAIN = "group-domain"
 GROUP_CNPJ = "group-cnpj"
+GROUP_NAME = "group-name"
+GROUP_PHONE = "group-phone"

@@ -24,7 +24,10 @@ CREATE TABLE IF NOT EXISTS groups (
     brand VARCHAR NOT NULL,
     enabled_query_types VARCHAR[] NOT NULL,
     active BOOLEAN NOT NULL,
-    created_at TIMESTAMP NOT NULL
+    created_at TIMESTAMP NOT NULL,
+    cnpj VARCHAR,
+    -- The customer form's other fields, as JSON (trade name, person in charge, contact, access).
+    profile VARCHAR NOT NULL
 )
 """
 
@@ -52,6 +55,8 @@ _GROUP_COLUMNS = (
     "enabled_query_types",
     "active",
     "created_at",
+    "cnpj",
+    "profile",
 )
 _USER_COLUMNS = ("user_id", "group_id", "unique_key", "name", "email", "role", "status", "created_at")
 
@@ -94,6 +99,8 @@ class _DirectoryFold(PageFold):
                     "enabled_query_types": list(event.enabled_query_types),
                     "active": True,
                     "created_at": naive_utc(event.timestamp),
+                    "cnpj": getattr(event, "cnpj", None),
+                    "profile": json.dumps(getattr(event, "profile", None) or {}, sort_keys=True),
                 }
             elif isinstance(event, Group.BrandChanged):
                 groups[key]["brand"] = json.dumps(event.brand, sort_keys=True)
@@ -152,6 +159,7 @@ def _replace(
 
 class DirectoryReadModel(ReadModel):
     name = "directory"
+    version = 2  # 2: customers' CNPJ and profile
     tables = ("groups", "users")
     event_types = _EVENTS
 
@@ -224,3 +232,60 @@ def public_data(cur: duckdb.DuckDBPyConnection, row: tuple[Any, ...]) -> dict[st
 def user_by_id(cur: duckdb.DuckDBPyConnection, user_id: str) -> dict[str, Any] | None:
     row = cur.execute(f"SELECT {', '.join(_USER_COLUMNS)} FROM users WHERE user_id = ?", [user_id]).fetchone()
     return None if row is None else dict(zip(_USER_COLUMNS, row, strict=True))
+
+
+def customers_of(
+    cur: duckdb.DuckDBPyConnection, group_id: str, search: str | None = None, offset: int = 0, limit: int = 20
+) -> tuple[list[dict[str, Any]], int]:
+    """The groups below ``group_id`` (its whole subtree), newest first; search by name, trade name or CNPJ."""
+    params: list[Any] = [group_id]
+    where = ""
+    if search and search.strip():
+        text = f"%{search.strip().lower()}%"
+        digits = "".join(ch for ch in search if ch.isdigit())
+        where = "AND (lower(g.name) LIKE ? OR lower(json_extract_string(g.profile, '$.tradeName')) LIKE ?"
+        params += [text, text]
+        if digits:
+            where += " OR g.cnpj LIKE ?"
+            params.append(f"%{digits}%")
+        where += ")"
+    subtree = """
+        WITH RECURSIVE tree(group_id) AS (
+            SELECT group_id FROM groups WHERE parent_id = ?
+            UNION
+            SELECT g.group_id FROM groups g JOIN tree t ON g.parent_id = t.group_id
+        )
+    """
+    total = cur.execute(
+        f"{subtree} SELECT count(*) FROM groups g WHERE g.group_id IN (SELECT group_id FROM tree) {where}", params
+    ).fetchone()
+    rows = cur.execute(
+        f"""
+        {subtree}
+        SELECT g.group_id, g.unique_key, g.name, g.group_type, g.parent_id, p.name, g.domain_url, g.cnpj,
+               g.profile, g.enabled_query_types, g.active, g.created_at
+        FROM groups g LEFT JOIN groups p ON p.group_id = g.parent_id
+        WHERE g.group_id IN (SELECT group_id FROM tree) {where}
+        ORDER BY g.created_at DESC, g.group_id
+        LIMIT {int(limit)} OFFSET {int(offset)}
+        """,
+        params,
+    ).fetchall()
+    customers = [
+        {
+            "id": r[0],
+            "uniqueKey": r[1],
+            "name": r[2],
+            "type": r[3],
+            "parentId": r[4],
+            "parentName": r[5],
+            "domainUrl": r[6],
+            "cnpj": r[7],
+            **json.loads(r[8]),
+            "enabledQueryTypes": list(r[9]),
+            "active": bool(r[10]),
+            "createdAt": r[11].strftime("%Y-%m-%d %H:%M:%S"),
+        }
+        for r in rows
+    ]
+    return customers, int(total[0]) if total else 0
