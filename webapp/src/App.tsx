@@ -15,6 +15,8 @@ const NormalQueryPage = lazy(() => import('./pages/NormalQueryPage'))
 const QueryResultPage = lazy(() => import('./pages/QueryResultPage'))
 const BalancesPage = lazy(() => import('./features/credits/BalancesPage'))
 const BalanceHistoryPage = lazy(() => import('./features/credits/BalanceHistoryPage'))
+const CustomersPage = lazy(() => import('./features/customers/CustomersPage'))
+const CustomerFormPage = lazy(() => import('./features/customers/CustomerFormPage'))
 const ForbiddenPage = lazy(() => import('./pages/ForbiddenPage'))
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'))
 
@@ -36,6 +38,8 @@ export function AppRoutes() {
               path="query-result/:document?/:documentType?/:queryType?/:supplyId?/:queryId?/:componentUsedId?"
               element={<QueryResultPage />}
             />
+            <Route path="customer-list" element={<CustomersPage />} />
+            <Route path="add-new-customer/:uniqueKey?/:id?" element={<CustomerFormPage />} />
             <Route path="balances" element={<BalancesPage />} />
             <Route path="balance-history" element={<BalanceHistoryPage />} />
             <Route path="error-forbidden" element={<ForbiddenPage />} />

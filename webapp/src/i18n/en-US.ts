@@ -1,3 +1,4 @@
+import { customersEnUS } from '../features/customers/i18n'
 import { creditsEnUS } from '../features/credits/i18n'
 
 import type { Messages } from './pt-BR'
@@ -166,6 +167,7 @@ const enUS: Messages = {
     back: 'Back to Home',
   },
   credits: creditsEnUS,
+  customers: customersEnUS,
 }
 
 export default enUS

@@ -1,3 +1,4 @@
+import { customersPtBR } from '../features/customers/i18n'
 import { creditsPtBR } from '../features/credits/i18n'
 
 const ptBR = {
@@ -164,6 +165,7 @@ const ptBR = {
     back: 'Voltar ao início',
   },
   credits: creditsPtBR,
+  customers: customersPtBR,
 }
 
 export default ptBR

@@ -1,0 +1,202 @@
+import { useState, type FormEvent, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { errorText } from '../../components/errorText'
+import { errorInfo } from '../../lib/errors'
+import { useRegisterCustomerMutation, type CustomerRequest, type RegisteredCustomer } from './customersApi'
+import { customerErrors } from './validation'
+
+const QUERY_TYPES = ['cpf-complete', 'cnpj-complete'] as const
+const CATEGORIES = ['unit', 'batch', 'advanced', 'api'] as const
+
+const EMPTY: CustomerRequest = {
+  type: 'company',
+  cnpj: '',
+  companyName: '',
+  tradeName: '',
+  personInCharge: '',
+  phone: '',
+  email: '',
+  seller: null,
+  defaultQuery: true,
+  consultProtest: false,
+  quantities: { unit: 0, batch: 0, advanced: 0, api: 0 },
+  enabledQueryTypes: [...QUERY_TYPES],
+  panelAccess: true,
+  apiAccess: false,
+  whiteLabelUrl: null,
+}
+
+function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
+  return (
+    <label className="form-field">
+      <span>{label}</span>
+      {children}
+      {error && <small className="field-error">{error}</small>}
+    </label>
+  )
+}
+
+export default function CustomerFormPage() {
+  const { t, i18n } = useTranslation()
+  const [form, setForm] = useState<CustomerRequest>(EMPTY)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [registered, setRegistered] = useState<RegisteredCustomer | null>(null)
+  const [register, { isLoading, error }] = useRegisterCustomerMutation()
+  const set = (patch: Partial<CustomerRequest>) => setForm((f) => ({ ...f, ...patch }))
+  const err = (field: string) => (errors[field] ? t(errors[field]) : undefined)
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const found = customerErrors(form)
+    setErrors(found)
+    if (Object.keys(found).length > 0) return
+    const result = await register(form)
+    if ('data' in result && result.data) setRegistered(result.data)
+  }
+
+  if (registered)
+    return (
+      <div className="page customer-form">
+        <h1>{t('customers.registeredTitle')}</h1>
+        <section className="card" data-testid="customer-registered">
+          <p>{t('customers.registeredText')}</p>
+          <dl className="figures">
+            <dt>{t('customers.email')}</dt>
+            <dd>{registered.data.ownerEmail}</dd>
+            <dt>{t('customers.generatedPassword')}</dt>
+            <dd>
+              <code data-testid="customer-password">{registered.data.generatedPassword}</code>
+            </dd>
+          </dl>
+          <p className="muted small">{t('customers.passwordOnce')}</p>
+          <Link to="/customer-list" className="btn btn-primary">
+            {t('customers.backToList')}
+          </Link>
+        </section>
+      </div>
+    )
+
+  const server = error ? errorInfo(error) : null
+  // Duplicates name the field taken: say which in the reader's language.
+  const takenField = (error as { data?: { field?: string } } | undefined)?.data?.field
+  const serverText = !server
+    ? null
+    : server.code === 'duplicate' && takenField && i18n.exists(`customers.duplicates.${takenField}`)
+      ? t(`customers.duplicates.${takenField}`)
+      : server.code && i18n.exists(`customers.serverErrors.${server.code}`)
+        ? t(`customers.serverErrors.${server.code}`)
+        : server.message || errorText(error, t, (k) => i18n.exists(k))
+  return (
+    <div className="page customer-form">
+      <div className="page-header">
+        <h1>{t('customers.addTitle')}</h1>
+        <Link to="/customer-list" className="btn">
+          {t('customers.backToList')}
+        </Link>
+      </div>
+      <form className="card form-grid" onSubmit={submit} noValidate data-testid="customer-form">
+        <Field label={t('customers.type')}>
+          <select value={form.type} onChange={(e) => set({ type: e.target.value as CustomerRequest['type'] })}>
+            {(['company', 'reseller', 'white-label'] as const).map((type) => (
+              <option key={type} value={type}>
+                {t(`customers.types.${type}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label={t('customers.cnpj')} error={err('cnpj')}>
+          <input value={form.cnpj} onChange={(e) => set({ cnpj: e.target.value })} data-testid="customer-cnpj" />
+        </Field>
+        <Field label={t('customers.companyName')} error={err('companyName')}>
+          <input value={form.companyName} onChange={(e) => set({ companyName: e.target.value })} data-testid="customer-company-name" />
+        </Field>
+        <Field label={t('customers.tradeName')} error={err('tradeName')}>
+          <input value={form.tradeName} onChange={(e) => set({ tradeName: e.target.value })} data-testid="customer-trade-name" />
+        </Field>
+        <Field label={t('customers.personInCharge')} error={err('personInCharge')}>
+          <input value={form.personInCharge} onChange={(e) => set({ personInCharge: e.target.value })} data-testid="customer-person" />
+        </Field>
+        <Field label={t('customers.phone')} error={err('phone')}>
+          <input type="tel" value={form.phone} onChange={(e) => set({ phone: e.target.value })} data-testid="customer-phone" />
+        </Field>
+        <Field label={t('customers.email')} error={err('email')}>
+          <input type="email" value={form.email} onChange={(e) => set({ email: e.target.value })} data-testid="customer-email" />
+        </Field>
+        <Field label={t('customers.seller')}>
+          <input value={form.seller ?? ''} onChange={(e) => set({ seller: e.target.value || null })} />
+        </Field>
+        {form.type === 'white-label' && (
+          <Field label={t('customers.whiteLabelUrl')} error={err('whiteLabelUrl')}>
+            <input value={form.whiteLabelUrl ?? ''} onChange={(e) => set({ whiteLabelUrl: e.target.value || null })} />
+          </Field>
+        )}
+        <fieldset className="form-wide">
+          <legend>{t('customers.quantities')}</legend>
+          {CATEGORIES.map((category) => (
+            <Field key={category} label={t(`credits.categories.${category}`)} error={err(`quantities.${category}`)}>
+              <input
+                type="number"
+                min={0}
+                step={1}
+                value={form.quantities[category]}
+                onChange={(e) => set({ quantities: { ...form.quantities, [category]: Number(e.target.value) } })}
+                data-testid={`customer-quantity-${category}`}
+              />
+            </Field>
+          ))}
+        </fieldset>
+        <fieldset className="form-wide">
+          <legend>{t('customers.queryTypes')}</legend>
+          {QUERY_TYPES.map((key) => (
+            <label key={key} className="check">
+              <input
+                type="checkbox"
+                checked={form.enabledQueryTypes.includes(key)}
+                onChange={(e) =>
+                  set({
+                    enabledQueryTypes: e.target.checked
+                      ? [...form.enabledQueryTypes, key]
+                      : form.enabledQueryTypes.filter((k) => k !== key),
+                  })
+                }
+              />
+              {t(`customers.query.${key}`)}
+            </label>
+          ))}
+          {err('enabledQueryTypes') && <small className="field-error">{err('enabledQueryTypes')}</small>}
+        </fieldset>
+        <fieldset className="form-wide">
+          <legend>{t('customers.options')}</legend>
+          <label className="check">
+            <input type="checkbox" checked={form.defaultQuery} onChange={(e) => set({ defaultQuery: e.target.checked })} />
+            {t('customers.defaultQuery')}
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={form.consultProtest} onChange={(e) => set({ consultProtest: e.target.checked })} />
+            {t('customers.consultProtest')}
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={form.panelAccess} onChange={(e) => set({ panelAccess: e.target.checked })} />
+            {t('customers.panel')}
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={form.apiAccess} onChange={(e) => set({ apiAccess: e.target.checked })} />
+            {t('customers.api')}
+          </label>
+          {err('access') && <small className="field-error">{err('access')}</small>}
+        </fieldset>
+        {serverText && (
+          <div className="alert alert-error form-wide" role="alert" data-testid="customer-error">
+            {serverText}
+          </div>
+        )}
+        <div className="actions form-wide">
+          <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="customer-submit">
+            {isLoading ? t('credits.grant.saving') : t('customers.save')}
+          </button>
+        </div>
+      </form>
+    </div>
+  )
+}

@@ -1,0 +1,22 @@
+import { isValidCnpj, onlyDigits } from '../../lib/documents'
+import { EMAIL_PATTERN } from '../../pages/LoginPage'
+import type { CustomerRequest } from './customersApi'
+
+/** The customer form's rules (specification section 5): field -> i18n key of the message. */
+export function customerErrors(form: CustomerRequest): Record<string, string> {
+  const errors: Record<string, string> = {}
+  const required: (keyof CustomerRequest)[] = ['cnpj', 'companyName', 'tradeName', 'personInCharge', 'phone', 'email']
+  for (const field of required) {
+    if (!String(form[field] ?? '').trim()) errors[field] = 'customers.errors.required'
+  }
+  if (!errors.cnpj && !isValidCnpj(form.cnpj)) errors.cnpj = 'customers.errors.cnpj'
+  if (!errors.phone && onlyDigits(form.phone).length < 10) errors.phone = 'customers.errors.phone'
+  if (!errors.email && !EMAIL_PATTERN.test(form.email.trim())) errors.email = 'customers.errors.email'
+  if (form.enabledQueryTypes.length === 0) errors.enabledQueryTypes = 'customers.errors.queryTypes'
+  if (!form.panelAccess && !form.apiAccess) errors.access = 'customers.errors.access'
+  if (form.type === 'white-label' && !(form.whiteLabelUrl ?? '').trim()) errors.whiteLabelUrl = 'customers.errors.required'
+  for (const [category, amount] of Object.entries(form.quantities)) {
+    if (!Number.isInteger(amount) || amount < 0) errors[`quantities.${category}`] = 'customers.errors.quantity'
+  }
+  return errors
+}
