@@ -143,7 +143,7 @@ describe('routing and session', () => {
 
   it('shows the not-found page for an unknown path', async () => {
     mockApi(baseHandlers)
-    renderApp('/reports', true)
+    renderApp('/no-such-screen', true)
     // unknown to the router: not found, not forbidden
     expect(await screen.findByTestId('not-found')).toBeInTheDocument()
     expect(screen.getByText('Voltar ao início')).toBeInTheDocument()

@@ -1,3 +1,4 @@
+import { frameEnUS } from '../routes/i18n'
 import { customersEnUS } from '../features/customers/i18n'
 import { creditsEnUS } from '../features/credits/i18n'
 
@@ -168,6 +169,7 @@ const enUS: Messages = {
   },
   credits: creditsEnUS,
   customers: customersEnUS,
+  frame: frameEnUS,
 }
 
 export default enUS

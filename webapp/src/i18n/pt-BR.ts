@@ -1,3 +1,4 @@
+import { framePtBR } from '../routes/i18n'
 import { customersPtBR } from '../features/customers/i18n'
 import { creditsPtBR } from '../features/credits/i18n'
 
@@ -166,6 +167,7 @@ const ptBR = {
   },
   credits: creditsPtBR,
   customers: customersPtBR,
+  frame: framePtBR,
 }
 
 export default ptBR

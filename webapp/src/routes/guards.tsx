@@ -1,14 +1,24 @@
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router'
+import Spinner from '../components/Spinner'
 import { useAppSelector } from '../store/hooks'
+import { useIsMainDomain } from './mainDomain'
 import { REDIRECT_PARAM, safeRedirect } from './redirect'
 
 function useSignedIn(): boolean {
   return useAppSelector((s) => !!s.auth.authToken && !!s.auth.authUser)
 }
 
-/** "/" goes to /login, or to /dashboard when signed in. */
+/** "/" without a home page in the route table: /login, or /dashboard when signed in. */
 export function RootRedirect() {
   return <Navigate to={useSignedIn() ? '/dashboard' : '/login'} replace />
+}
+
+/** The public site's pages on a main product domain; any other host goes to /login. */
+export function MainDomainOnly() {
+  const main = useIsMainDomain()
+  if (main === undefined) return <Spinner overlay />
+  if (!main) return <Navigate to="/login" replace />
+  return <Outlet />
 }
 
 /** Pages for signed-out visitors (login): a signed-in user goes on to where they were headed. */

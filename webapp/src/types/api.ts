@@ -42,6 +42,8 @@ export interface GroupPublicData {
   iconogram: string | null
   loginBanner: string | null
   advancedQueryBanner: string | null
+  /** Whether the host the call was made for is one of the product's own domains. */
+  isMainDomain?: boolean
 }
 
 export type GroupPublicDataRequest =

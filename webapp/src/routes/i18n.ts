@@ -1,0 +1,48 @@
+/** The frame's texts (namespace `frame`): routes, layouts and shared feedback, pt-BR and en-US. */
+export const framePtBR = {
+  notAvailable: {
+    title: 'Tela ainda não disponível',
+    text: 'Esta tela ainda não está disponível nesta versão. As demais áreas do sistema continuam funcionando normalmente.',
+    back: 'Voltar ao dashboard',
+  },
+  crumbs: {
+    register: 'Cadastro',
+    queries: 'Consultas',
+    suppliers: 'Fornecedores',
+    addSupplier: 'Fornecedor',
+    layouts: 'Layouts',
+    addLayout: 'Layout',
+    queriesList: 'Lista de consultas',
+    advancedQuery: 'Consulta avançada',
+    advancedResults: 'Resultados',
+    batchQuery: 'Em lote',
+    reports: 'Aqui está seu relatório',
+    apiQuery: 'Gerenciamento de API',
+    playground: 'Playground',
+  },
+}
+
+export type FrameTexts = typeof framePtBR
+
+export const frameEnUS: FrameTexts = {
+  notAvailable: {
+    title: 'Screen not available yet',
+    text: 'This screen is not available in this version yet. The other areas of the system keep working as usual.',
+    back: 'Back to the dashboard',
+  },
+  crumbs: {
+    register: 'Registration',
+    queries: 'Queries',
+    suppliers: 'Suppliers',
+    addSupplier: 'Supplier',
+    layouts: 'Layouts',
+    addLayout: 'Layout',
+    queriesList: 'Consultation List',
+    advancedQuery: 'Advance Query',
+    advancedResults: 'Results',
+    batchQuery: 'In batch',
+    reports: 'Here is your report',
+    apiQuery: 'API Management',
+    playground: 'Playground',
+  },
+}

@@ -1,0 +1,75 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+
+/** Which layout a route is drawn in. */
+export type RouteLayout = 'public' | 'auth' | 'signed-in'
+
+/**
+ * One line of the route table (spec section 2). Every parameter of `path` is optional.
+ * - `public` routes are open to everyone (`guard: 'main-domain'` sends other hosts to /login);
+ * - `auth` routes with `guard: 'guest'` send a signed-in user on to the dashboard;
+ * - `signed-in` routes need a session and (unless always allowed) the route name in a role menu.
+ */
+export interface RouteEntry {
+  /** Route name, as in the role menu's `active_routes`. */
+  name: string
+  /** Path pattern relative to '/', '' for the index route. */
+  path: string
+  layout: RouteLayout
+  /** i18n keys of the breadcrumb trail (the pages that draw their own trail ignore it). */
+  breadcrumb?: string[]
+  guard?: 'guest' | 'main-domain'
+  component: LazyExoticComponent<ComponentType>
+}
+
+// Every screen is its own chunk; the signed-in area is never loaded on the public pages or /login.
+const LoginPage = lazy(() => import('../pages/LoginPage'))
+const DashboardPage = lazy(() => import('../pages/DashboardPage'))
+const NormalQueryPage = lazy(() => import('../pages/NormalQueryPage'))
+const QueryResultPage = lazy(() => import('../pages/QueryResultPage'))
+const BalancesPage = lazy(() => import('../features/credits/BalancesPage'))
+const BalanceHistoryPage = lazy(() => import('../features/credits/BalanceHistoryPage'))
+const CustomersPage = lazy(() => import('../features/customers/CustomersPage'))
+const CustomerFormPage = lazy(() => import('../features/customers/CustomerFormPage'))
+const ForbiddenPage = lazy(() => import('../pages/ForbiddenPage'))
+/** Screens nobody has built yet: an honest page inside the signed-in layout. */
+const NotAvailablePage = lazy(() => import('../pages/NotAvailablePage'))
+
+const RESULT_PARAMS = ':document?/:documentType?/:queryType?/:supplyId?/:queryId?/:componentUsedId?'
+
+export const routeTable: RouteEntry[] = [
+  // Auth layout (other engineers add create-account, forgot-password, verify-code, ... here).
+  { name: 'login', path: 'login', layout: 'auth', guard: 'guest', component: LoginPage },
+
+  // Signed-in layout.
+  { name: 'dashboard', path: 'dashboard', layout: 'signed-in', component: DashboardPage },
+  { name: 'normal-query', path: 'normal-query', layout: 'signed-in', breadcrumb: ['menu.queries', 'menu.normalQuery'], component: NormalQueryPage },
+  { name: 'query-result', path: `query-result/${RESULT_PARAMS}`, layout: 'signed-in', component: QueryResultPage },
+  { name: 'customer-list', path: 'customer-list', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.customers'], component: CustomersPage },
+  { name: 'add-new-customer', path: 'add-new-customer/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.customers'], component: CustomerFormPage },
+  { name: 'balances', path: 'balances', layout: 'signed-in', breadcrumb: ['menu.financial', 'menu.balances'], component: BalancesPage },
+  { name: 'balance-history', path: 'balance-history', layout: 'signed-in', breadcrumb: ['menu.financial', 'menu.balances'], component: BalanceHistoryPage },
+  { name: 'supplier-list', path: 'supplier-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers'], component: NotAvailablePage },
+  { name: 'add-new-supplier', path: 'add-new-supplier/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers', 'frame.crumbs.addSupplier'], component: NotAvailablePage },
+  { name: 'layout-list', path: 'layout-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.layouts'], component: NotAvailablePage },
+  { name: 'add-new-layout', path: 'add-new-layout/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.layouts', 'frame.crumbs.addLayout'], component: NotAvailablePage },
+  { name: 'queries-list', path: 'queries-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.queriesList'], component: NotAvailablePage },
+  { name: 'advanced-query', path: 'advanced-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.advancedQuery'], component: NotAvailablePage },
+  {
+    name: 'advanced-query-result-list',
+    path: 'advanced-query-result-list/:name?/:address?/:city?/:state?/:telephone?/:cellphone?/:email?/:birth?',
+    layout: 'signed-in',
+    breadcrumb: ['frame.crumbs.advancedQuery', 'frame.crumbs.advancedResults'],
+    component: NotAvailablePage,
+  },
+  { name: 'advanced-query-result', path: `advanced-query-result/${RESULT_PARAMS}`, layout: 'signed-in', breadcrumb: ['frame.crumbs.advancedQuery', 'frame.crumbs.advancedResults'], component: NotAvailablePage },
+  { name: 'batch-query', path: 'batch-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.batchQuery'], component: NotAvailablePage },
+  { name: 'reports', path: 'reports', layout: 'signed-in', breadcrumb: ['frame.crumbs.reports'], component: NotAvailablePage },
+  { name: 'api-query', path: 'api-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.apiQuery'], component: NotAvailablePage },
+  { name: 'playground', path: 'playground', layout: 'signed-in', breadcrumb: ['frame.crumbs.playground'], component: NotAvailablePage },
+  { name: 'error-forbidden', path: 'error-forbidden', layout: 'signed-in', component: ForbiddenPage },
+]
+
+/** The table's entry for a route name. */
+export function routeByName(name: string): RouteEntry | undefined {
+  return routeTable.find((r) => r.name === name)
+}
