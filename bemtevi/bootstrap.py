@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.contact import ContactCommands
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
@@ -32,6 +33,7 @@ class Platform:
     consultations: ConsultationCommands
     credits: CreditCommands
     customers: CustomerCommands
+    contact: ContactCommands
     writer: GroupCommit
     store: ReadStore
     projector: Projector
@@ -80,6 +82,7 @@ def build_platform(
         consultations=ConsultationCommands(app, supplier, writer),
         credits=CreditCommands(writer),
         customers=CustomerCommands(app, identity),
+        contact=ContactCommands(app, identity, settings.contact_email),
         writer=writer,
         store=store,
         projector=projector,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI
 
 from bemtevi.api.errors import install_error_handlers
-from bemtevi.api.routers import auth, consultations, credits, customers, dashboard, directory
+from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
 from bemtevi.api.static import mount_webapp
 from bemtevi.bootstrap import Platform
 
@@ -28,6 +28,7 @@ def create_app(platform: Platform) -> FastAPI:
     api.include_router(dashboard.router)
     api.include_router(credits.router)
     api.include_router(customers.router)
+    api.include_router(contact.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, object]:

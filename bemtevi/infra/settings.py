@@ -39,8 +39,35 @@ class Settings(BaseSettings):
     # Most commands one group-commit append may carry; 1 gives one save per command (the
     # baseline bench/credits.py compares against).
     write_batch_max: int = 512
+    # Where the public site's contact and trial requests are sent (the product team).
+    contact_email: str = "contato@bemtevi.local"
+    # Contact requests one client address may send per window (the public form is not a relay).
+    contact_rate_limit: int = 5
+    contact_rate_window_seconds: float = 600.0
     argon2_time_cost: int = 2
     argon2_memory_cost: int = 19_456  # KiB (OWASP minimum for argon2id)
+    # Mail (SMTP). No host: mails are kept in the outbox a super-admin reads in the app.
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_from: str = "Bemtevi <no-reply@bemtevi.local>"
+    smtp_starttls: bool = False
+    smtp_ssl: bool = False
+    smtp_timeout_seconds: float = 10.0
+    # Delivery tries of one mail before it is recorded as failed for good, and the first pause
+    # between them (doubled after each failure).
+    mail_attempts: int = 4
+    mail_retry_seconds: float = 2.0
+    # Google sign-in: shown and accepted only when a client id is configured.
+    google_client_id: str | None = None
+    google_jwks_url: str = "https://www.googleapis.com/oauth2/v3/certs"
+    # Failed sign-ins and recovery-code tries allowed per account and per client address
+    # within the window before answering 429.
+    login_max_failures: int = 5
+    login_address_max_failures: int = 20
+    login_window_seconds: int = 900
+    recovery_code_minutes: int = 15
 
     @property
     def events_path(self) -> Path:
