@@ -1,6 +1,7 @@
 import BrandApplier from './components/BrandApplier'
 import NavigationEffects from './components/NavigationEffects'
 import WarningDialog from './components/WarningDialog'
+import { ConfirmDialog, LoadingOverlay, Notifications } from './components/feedback'
 import { AppRoutes } from './routes/AppRoutes'
 
 // Routes live in routes/routeTable.ts: add a line there for a new screen.
@@ -13,6 +14,9 @@ export default function App() {
       <NavigationEffects />
       <AppRoutes />
       <WarningDialog />
+      <ConfirmDialog />
+      <Notifications />
+      <LoadingOverlay />
     </>
   )
 }

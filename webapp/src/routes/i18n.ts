@@ -1,5 +1,13 @@
 /** The frame's texts (namespace `frame`): routes, layouts and shared feedback, pt-BR and en-US. */
 export const framePtBR = {
+  feedback: {
+    confirmTitle: 'Confirmação',
+    confirmText: 'Você tem certeza?',
+    ok: 'OK',
+    yes: 'Sim',
+    no: 'Não',
+    close: 'Fechar',
+  },
   notAvailable: {
     title: 'Tela ainda não disponível',
     text: 'Esta tela ainda não está disponível nesta versão. As demais áreas do sistema continuam funcionando normalmente.',
@@ -25,6 +33,14 @@ export const framePtBR = {
 export type FrameTexts = typeof framePtBR
 
 export const frameEnUS: FrameTexts = {
+  feedback: {
+    confirmTitle: 'Confirmation',
+    confirmText: 'You are sure?',
+    ok: 'OK',
+    yes: 'Yes',
+    no: 'No',
+    close: 'Close',
+  },
   notAvailable: {
     title: 'Screen not available yet',
     text: 'This screen is not available in this version yet. The other areas of the system keep working as usual.',

@@ -19,7 +19,7 @@ import type {
 } from '../types/api'
 import { errorInfo } from '../lib/errors'
 import type { AuthState } from './authSlice'
-import { setForbidden, showWarning } from './uiSlice'
+import { loadingReset, setForbidden, showWarning } from './uiSlice'
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/api',
@@ -34,7 +34,7 @@ const rawBaseQuery = fetchBaseQuery({
 const SELF_HANDLED = new Set(['login', 'logout'])
 
 /**
- * Shared error handling (spec section 8): a 401 on a signed-in call opens the Warning
+ * Shared error handling (spec section 8): any error hides the loading overlay; a 401 on a signed-in call opens the Warning
  * dialog with the server's message (OK clears the session and goes to /login);
  * access_denied sends the user to /error-forbidden. Other errors go back to the caller.
  */
@@ -44,6 +44,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
   extraOptions,
 ) => {
   const result = await rawBaseQuery(args, api, extraOptions)
+  if (result.error) api.dispatch(loadingReset())
   if (result.error && !SELF_HANDLED.has(api.endpoint)) {
     const signedIn = !!(api.getState() as { auth: AuthState }).auth.authToken
     const info = errorInfo(result.error)
