@@ -71,3 +71,42 @@ export function formatNumber(value: number, locale: string): string {
 export function firstName(fullName: string | null | undefined): string {
   return (fullName ?? '').trim().split(/\s+/)[0] ?? ''
 }
+
+/** Shown for a date that cannot be read (spec section 8). */
+export const INVALID_DATE = 'Invalid date'
+/** Shown for a missing date. */
+export const MISSING_DATE = '--'
+/** Shown for an empty field of a report. */
+export const NOTHING_ON_RECORD = 'Nada Consta'
+
+/** A date for display: '--' when missing, 'Invalid date' when unreadable, else dd/mm/yyyy (São Paulo). */
+export function showDate(value: string | null | undefined): string {
+  return formatDateBR(value) ?? INVALID_DATE
+}
+
+/** A date and time for display: '--' when missing, 'Invalid date' when unreadable, else dd/mm/yyyy HH:mm. */
+export function showDateTime(value: string | null | undefined): string {
+  return formatDateTimeBR(value) ?? INVALID_DATE
+}
+
+/** A report field: empty, null or 'NULL' shows 'Nada Consta' ('0' stays). */
+export function reportValue(value: unknown): string {
+  return isEmptyValue(value) ? NOTHING_ON_RECORD : display(value)
+}
+
+/** Cuts a text to `max` characters, the last three being '...' when it was longer. */
+export function truncate(value: unknown, max: number): string {
+  const text = display(value)
+  if (text.length <= max) return text
+  if (max <= 3) return '...'.slice(0, Math.max(0, max))
+  return `${text.slice(0, max - 3).trimEnd()}...`
+}
+
+/** "a | b|c" -> ['a', 'b', 'c'] (empty and 'NULL' parts dropped): each becomes a label item. */
+export function pipeItems(value: unknown): string[] {
+  if (isEmptyValue(value)) return []
+  return String(value)
+    .split('|')
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && part.toUpperCase() !== 'NULL')
+}
