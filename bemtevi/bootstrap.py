@@ -16,6 +16,7 @@ from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
+from bemtevi.commands.users import UserCommands
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.infra.passwords import PasswordHasher
 from bemtevi.infra.settings import Settings
@@ -33,6 +34,7 @@ class Platform:
     consultations: ConsultationCommands
     credits: CreditCommands
     customers: CustomerCommands
+    users: UserCommands
     contact: ContactCommands
     writer: GroupCommit
     store: ReadStore
@@ -82,6 +84,7 @@ def build_platform(
         consultations=ConsultationCommands(app, supplier, writer),
         credits=CreditCommands(writer),
         customers=CustomerCommands(app, identity),
+        users=UserCommands(app, identity, hasher),
         contact=ContactCommands(app, identity, settings.contact_email),
         writer=writer,
         store=store,

@@ -6,6 +6,7 @@ from fastapi import APIRouter, FastAPI
 
 from bemtevi.api.errors import install_error_handlers
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
+from bemtevi.api.routers import users as users_router
 from bemtevi.api.static import mount_webapp
 from bemtevi.bootstrap import Platform
 
@@ -29,6 +30,7 @@ def create_app(platform: Platform) -> FastAPI:
     api.include_router(credits.router)
     api.include_router(customers.router)
     api.include_router(contact.router)
+    api.include_router(users_router.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, object]:

@@ -306,10 +306,15 @@ class IdentityCommands:
             raise Unauthorized()
         if not session.is_open(datetime.now(UTC)):
             raise Unauthorized("Expired token" if not session.closed else "Unauthorized")
+        # Inactivating or archiving a user stops their open sessions at once, and a role an
+        # admin changed applies from the next call (the cache is evicted by every save).
+        user = self._app.find_readonly(session.user_id, User)
+        if user is None or not user.may_sign_in:
+            raise Unauthorized(UserInactive.message)
         return Principal(
             user_id=session.user_id,
             group_id=session.group_id,
-            role=Role(session.role),
+            role=user.role,
             session_id=session.id,
         )
 

@@ -105,3 +105,34 @@ class DuplicateValue(DomainError):
 
 class InvalidData(DomainError):
     code, message, status = "invalid_data", "Invalid data structure: missing required fields", 422
+
+
+# -- users and profiles ----------------------------------------------------------------------
+
+
+class CannotDeleteYourself(DomainError):
+    code, message, status = "cannot_delete_yourself", "You cannot delete yourself", 403
+
+
+class CannotChangeYourStatus(DomainError):
+    code, message, status = "cannot_change_your_status", "You cannot change your status", 403
+
+
+class CannotChangeYourRole(DomainError):
+    code, message, status = "cannot_change_your_role", "You cannot change your own role", 403
+
+
+class WrongCurrentPassword(DomainError):
+    code, message, status = "wrong_current_password", "Current password is incorrect", 422
+
+
+class ImageTooLarge(DomainError):
+    code, message, status = "image_too_large", "File size exceeds 1MB limit", 413
+
+
+class InvalidImage(DomainError):
+    code, message, status = "invalid_image", "The file is not a PNG, JPEG or WebP image", 422
+
+
+class RequiredField(DomainError):
+    code, message, status = "required_field", "Required field", 422

@@ -22,6 +22,8 @@ class UserStatus(StrEnum):
     ACTIVE = "active"
     INACTIVE = "inactive"
     FIRST_ACCESS = "first-access"
+    # Removed from the lists and unable to sign in; its events stay (they are the audit trail).
+    ARCHIVED = "archived"
 
 
 class User(AuditedAggregate):
@@ -60,7 +62,7 @@ class User(AuditedAggregate):
 
     @property
     def may_sign_in(self) -> bool:
-        return self.status != UserStatus.INACTIVE
+        return self.status in (UserStatus.ACTIVE, UserStatus.FIRST_ACCESS)
 
     @event("PasswordChanged")
     def change_password_hash(self, password_hash: str) -> None:
@@ -72,3 +74,43 @@ class User(AuditedAggregate):
     def rehash_password(self, password_hash: str) -> None:
         """Same password, stronger parameters: not a change the user made."""
         self.password_hash = password_hash
+
+    # -- management and profile (commands/users.py) ------------------------------------------
+
+    @event("DetailsChanged")
+    def change_details(
+        self,
+        name: str,
+        cpf: str,
+        phone: str | None,
+        functions: str,
+        social_profile: str | None,
+        biography: str | None,
+        user_name: str | None,
+    ) -> None:
+        self.name = name
+        self.cpf = cpf
+        self.phone = phone
+        self.functions = functions
+        self.social_profile = social_profile
+        self.biography = biography
+        self.user_name = user_name
+
+    @event("RoleChanged")
+    def change_role(self, role: str) -> None:
+        self.role = Role(role)
+
+    @event("StatusChanged")
+    def change_status(self, status: str) -> None:
+        if status == UserStatus.INACTIVE and self.status != UserStatus.INACTIVE:
+            self.resumes_as = self.status  # what activating it again gives back
+        self.status = UserStatus(status)
+
+    @event("PhotoChanged")
+    def change_photo(self, image_base64: str, content_type: str, digest: str) -> None:
+        """The event carries the (small, resized) image; the aggregate keeps only its digest."""
+        self.photo_digest = digest
+
+    @event("PreferencesChanged")
+    def change_preferences(self, preferences: dict[str, bool]) -> None:
+        self.preferences = dict(preferences)

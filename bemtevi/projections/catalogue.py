@@ -6,7 +6,8 @@ from bemtevi.projections.base import ReadModel
 from bemtevi.projections.consultations import ConsultationsReadModel
 from bemtevi.projections.credits import CreditsReadModel
 from bemtevi.projections.directory import DirectoryReadModel
+from bemtevi.projections.users import UsersReadModel
 
 
 def all_read_models() -> list[ReadModel]:
-    return [DirectoryReadModel(), ConsultationsReadModel(), CreditsReadModel()]
+    return [DirectoryReadModel(), ConsultationsReadModel(), CreditsReadModel(), UsersReadModel()]

@@ -67,6 +67,9 @@ _EVENTS = (
     Group.Inactivated,
     User.Registered,
     User.PasswordChanged,
+    User.DetailsChanged,
+    User.RoleChanged,
+    User.StatusChanged,
 )
 
 
@@ -119,6 +122,12 @@ class _DirectoryFold(PageFold):
                 }
             elif isinstance(event, User.PasswordChanged) and users[key]["status"] == UserStatus.FIRST_ACCESS:
                 users[key]["status"] = UserStatus.ACTIVE.value
+            elif isinstance(event, User.DetailsChanged):
+                users[key]["name"] = event.name
+            elif isinstance(event, User.RoleChanged):
+                users[key]["role"] = event.role
+            elif isinstance(event, User.StatusChanged):
+                users[key]["status"] = event.status
         _replace(cur, "groups", "group_id", _GROUP_COLUMNS, groups)
         _replace(cur, "users", "user_id", _USER_COLUMNS, users)
 

@@ -1,0 +1,115 @@
+"""Request and response shapes of users management and my account."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RoleName = Literal["user", "admin", "owner", "super-admin"]
+StatusName = Literal["active", "inactive", "first-access", "archived"]
+
+
+class UserDetailsRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=120)
+    cpf: str = Field(min_length=1, max_length=20)
+    functions: str = Field(min_length=1, max_length=120)
+    phone: str | None = Field(default=None, max_length=25)
+    socialProfile: str | None = Field(default=None, max_length=200)
+    biography: str | None = Field(default=None, max_length=1000)
+    userName: str | None = Field(default=None, max_length=60)
+
+
+class AddUserRequest(UserDetailsRequest):
+    groupId: str | None = None
+    email: str = Field(min_length=1, max_length=120)
+    role: RoleName = "user"
+
+
+class EditUserRequest(UserDetailsRequest):
+    role: RoleName
+
+
+class UserStatusRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    active: bool
+
+
+class UserSummary(BaseModel):
+    id: str
+    uniqueKey: str
+    groupId: str
+    name: str
+    email: str
+    role: RoleName
+    status: StatusName
+    createdAt: str | None
+    cpf: str | None = None
+    phone: str | None = None
+    functions: str | None = None
+    hasPhoto: bool = False
+
+
+class UserListResponse(BaseModel):
+    data: list[UserSummary]
+    total: int
+    page: int
+    pageSize: int
+    upToDate: bool = True
+
+
+class UserDetail(UserSummary):
+    socialProfile: str | None = None
+    biography: str | None = None
+    userName: str | None = None
+    photoDigest: str | None = None
+    preferences: dict[str, bool] = Field(default_factory=dict)
+    passwordChangedAt: str | None = None
+    groupName: str | None = None
+    groupUniqueKey: str | None = None
+
+
+class UserDetailResponse(BaseModel):
+    data: UserDetail
+    upToDate: bool = True
+
+
+class AddedUserData(BaseModel):
+    id: str
+    email: str
+    # Shown once, to the admin who added the user.
+    generatedPassword: str
+
+
+class AddedUserResponse(BaseModel):
+    data: AddedUserData
+    position: int
+
+
+class ChangePasswordRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    currentPassword: str = Field(min_length=1, max_length=200)
+    newPassword: str = Field(min_length=1, max_length=200)
+    confirmation: str = Field(min_length=1, max_length=200)
+
+
+class PreferencesRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    preferences: dict[str, bool]
+
+
+class SessionRow(BaseModel):
+    id: str
+    openedAt: str | None
+    expiresAt: str | None
+    current: bool
+
+
+class SessionsResponse(BaseModel):
+    data: list[SessionRow]
+    upToDate: bool = True
