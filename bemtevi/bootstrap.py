@@ -13,6 +13,7 @@ from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.contact import ContactCommands
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.credits import CreditCommands
+from bemtevi.commands.brand import BrandCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
@@ -34,6 +35,7 @@ class Platform:
     consultations: ConsultationCommands
     credits: CreditCommands
     customers: CustomerCommands
+    brand: BrandCommands
     users: UserCommands
     contact: ContactCommands
     writer: GroupCommit
@@ -84,6 +86,7 @@ def build_platform(
         consultations=ConsultationCommands(app, supplier, writer),
         credits=CreditCommands(writer),
         customers=CustomerCommands(app, identity),
+        brand=BrandCommands(app, identity),
         users=UserCommands(app, identity, hasher),
         contact=ContactCommands(app, identity, settings.contact_email),
         writer=writer,

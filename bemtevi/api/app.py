@@ -5,7 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI
 
 from bemtevi.api.errors import install_error_handlers
+from bemtevi.api.routers import audit as audit_router
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
+from bemtevi.api.routers import brand as brand_router
 from bemtevi.api.routers import users as users_router
 from bemtevi.api.static import mount_webapp
 from bemtevi.bootstrap import Platform
@@ -29,6 +31,8 @@ def create_app(platform: Platform) -> FastAPI:
     api.include_router(dashboard.router)
     api.include_router(credits.router)
     api.include_router(customers.router)
+    api.include_router(brand_router.router)
+    api.include_router(audit_router.router)
     api.include_router(contact.router)
     api.include_router(users_router.router)
 

@@ -9,16 +9,39 @@ from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
 from bemtevi.commands.identity import IdentityCommands, Principal, normalise_domain
-from bemtevi.domain.audit import acting_as
+from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.brand import Brand
 from bemtevi.domain.credits import NOT_ENOUGH_TO_PROVIDE_MESSAGES, CreditAccount, credit_account_id
-from bemtevi.domain.customers import MAY_REGISTER, CustomerForm, name_key
-from bemtevi.domain.errors import AccessDenied, DuplicateValue, GroupInactive, NotEnoughToProvide, QueryNotAllowed
-from bemtevi.domain.groups import Group
-from bemtevi.domain.indexes import GROUP_CNPJ, GROUP_DOMAIN, GROUP_NAME, GROUP_PHONE, USER_EMAIL, UniqueIndex, index_id
+from bemtevi.domain.customers import (
+    MAY_REGISTER,
+    TOGGLE_LABELS,
+    CustomerForm,
+    ParentDoesNotAllow,
+    checked_toggles,
+    name_key,
+)
+from bemtevi.domain.errors import (
+    AccessDenied,
+    DuplicateValue,
+    GroupInactive,
+    GroupNotFound,
+    NotEnoughToProvide,
+    QueryNotAllowed,
+)
+from bemtevi.domain.groups import ALLOW_CREATE_WHITE_LABEL, Group, GroupType, default_toggles
+from bemtevi.domain.indexes import (
+    GROUP_CNPJ,
+    GROUP_DOMAIN,
+    GROUP_EMAIL,
+    GROUP_NAME,
+    GROUP_PHONE,
+    USER_EMAIL,
+    UniqueIndex,
+    index_id,
+)
 from bemtevi.domain.passwords import generate_password
 from bemtevi.domain.query_types import Category
-from bemtevi.domain.users import Role, UserStatus
+from bemtevi.domain.users import Role, User, UserStatus
 
 # Index kind -> (message, form field) when the value is already taken (specification section 8).
 DUPLICATES = {
@@ -26,6 +49,7 @@ DUPLICATES = {
     GROUP_CNPJ: ("CNPJ already registered", "cnpj"),
     GROUP_DOMAIN: ("Domain already registered", "whiteLabelUrl"),
     USER_EMAIL: ("Administrator email already registered", "email"),
+    GROUP_EMAIL: ("Administrator email already registered", "email"),
     GROUP_PHONE: ("Phone already registered", "phone"),
 }
 
@@ -45,13 +69,18 @@ class CustomerCommands:
         self._app = app
         self._identity = identity
 
-    def register(self, principal: Principal, form: CustomerForm) -> RegisteredCustomer:
+    def register(
+        self, principal: Principal, form: CustomerForm, toggles: dict[str, bool] | None = None
+    ) -> RegisteredCustomer:
         form = form.validated()
         parent = self._app.get(principal.group_id, Group)
         if not parent.active:
             raise GroupInactive()
-        if form.group_type not in MAY_REGISTER[parent.group_type]:
-            raise AccessDenied()
+        self._check_type(parent, form.group_type)
+        # Toggles default to the type's, limited to the parent's; asking for more is refused.
+        parent_toggles = parent.current_toggles()
+        defaults = {k: v and parent_toggles.get(k, False) for k, v in default_toggles(form.group_type).items()}
+        child_toggles = checked_toggles(toggles, parent_toggles, defaults)
         # A child never gets a query type its parent does not have.
         if not set(form.enabled_query_types) <= set(parent.enabled_query_types):
             raise QueryNotAllowed(field="enabledQueryTypes")
@@ -61,6 +90,7 @@ class CustomerCommands:
             GROUP_CNPJ: form.cnpj,
             GROUP_PHONE: form.phone,
             USER_EMAIL: form.email,
+            GROUP_EMAIL: form.email,
         }
         if domain:
             claims[GROUP_DOMAIN] = domain
@@ -78,16 +108,13 @@ class CustomerCommands:
                     enabled_query_types=list(form.enabled_query_types),
                     cnpj=form.cnpj,
                     profile=form.profile(),
+                    toggles=child_toggles,
                 )
                 accounts = self._granted_accounts(parent.id, group.id, form.quantities)
                 owner, email_index = self._identity.new_user(
                     group.id, form.person_in_charge, form.email, password, Role.OWNER, UserStatus.FIRST_ACCESS
                 )
-                indexes = [
-                    UniqueIndex(kind=kind, value=value, ref=group.id)
-                    for kind, value in claims.items()
-                    if kind != USER_EMAIL
-                ]
+                indexes = [self._claim(kind, value, group.id) for kind, value in claims.items() if kind != USER_EMAIL]
                 try:
                     position = self._app.save_all(group, *accounts, owner, email_index, *indexes)
                 except IntegrityError:
@@ -97,11 +124,22 @@ class CustomerCommands:
 
         return retry_on_conflict(decide)
 
-    def _refuse_taken(self, claims: dict[str, str]) -> None:
+    def _refuse_taken(self, claims: dict[str, str], owner: UUID | None = None) -> None:
+        """Refuses the first value another holds (``owner``'s own claims are not duplicates)."""
         for kind, value in claims.items():
-            if self._app.find(index_id(kind, value), UniqueIndex) is not None:
+            index = self._app.find(index_id(kind, value), UniqueIndex)
+            if index is not None and index.taken and index.ref != owner:
+                if kind == USER_EMAIL and owner is not None and self._user_group(index.ref) == owner:
+                    continue
                 message, field = DUPLICATES[kind]
                 raise DuplicateValue(message, field=field)
+        if owner is not None and GROUP_EMAIL in claims:
+            # An e-mail some user already signs in with belongs to that user's group.
+            self._refuse_taken({USER_EMAIL: claims[GROUP_EMAIL]}, owner=owner)
+
+    def _user_group(self, user_id: UUID) -> UUID | None:
+        user = self._app.find(user_id, User)
+        return None if user is None else user.group_id
 
     def _granted_accounts(
         self, parent_id: UUID, group_id: UUID, quantities: dict[Category, int]
@@ -123,3 +161,137 @@ class CustomerCommands:
             parent.grant_to(child, amount)
             accounts.append(parent)
         return accounts
+
+    # -- editing ------------------------------------------------------------------------------
+
+    def _child_of(self, principal: Principal, group_id: UUID) -> Group:
+        """A group strictly below the caller's; anything else is 'not found' (never says it exists)."""
+        group = self._app.find(group_id, Group)
+        if group is None or group.id == principal.group_id or not self._identity.is_within(group, principal.group_id):
+            raise GroupNotFound()
+        return group
+
+    def edit(
+        self,
+        principal: Principal,
+        group_id: UUID,
+        form: CustomerForm,
+        toggles: dict[str, bool] | None,
+        descendants: list[UUID],
+    ) -> int:
+        """The customer form on an existing customer, with its toggles and query types.
+
+        Values that must stay unused by others are claimed anew when they change (and the old
+        claims released) in the same append; a narrowing of query types or toggles is carried
+        down to ``descendants`` (the customer's subtree) so a child never keeps more.
+        """
+        form = form.validated()
+
+        def decide() -> int:
+            group = self._child_of(principal, group_id)
+            parent = self._app.get(group.parent_id, Group) if group.parent_id else None
+            if parent is None:
+                raise AccessDenied()
+            self._check_type(parent, form.group_type)
+            if not set(form.enabled_query_types) <= set(parent.enabled_query_types):
+                raise QueryNotAllowed(field="enabledQueryTypes")
+            new_toggles = checked_toggles(toggles, parent.current_toggles(), group.current_toggles())
+            domain = normalise_domain(form.white_label_url)
+            old = self._claims_of(group)
+            new = {
+                GROUP_NAME: name_key(form.company_name),
+                GROUP_CNPJ: form.cnpj,
+                GROUP_PHONE: form.phone,
+                GROUP_EMAIL: form.email,
+                GROUP_DOMAIN: domain,
+            }
+            changed = {k: v for k, v in new.items() if v != old.get(k)}
+            self._refuse_taken({k: v for k, v in changed.items() if v}, owner=group.id)
+            with acting_as(principal.actor):
+                group.edit(
+                    name=form.company_name,
+                    group_type=form.group_type.value,
+                    cnpj=form.cnpj,
+                    domain_url=domain,
+                    profile={**group.profile, **form.profile()},
+                )
+                to_save: list[AuditedAggregate] = [group]
+                for kind, value in changed.items():
+                    previous = old.get(kind)
+                    if previous:
+                        released = self._app.find(index_id(kind, previous), UniqueIndex)
+                        if released is not None and released.taken and released.ref == group.id:
+                            released.release()
+                            to_save.append(released)
+                    if value:
+                        to_save.append(self._claim(kind, value, group.id))
+                types = list(form.enabled_query_types)
+                if types != list(group.enabled_query_types) or new_toggles != group.current_toggles():
+                    group.change_permissions(types, new_toggles)
+                    to_save += self._narrow(descendants, group.id, set(types), new_toggles)
+                try:
+                    return self._app.save_all(*to_save)
+                except IntegrityError:
+                    self._refuse_taken({k: v for k, v in changed.items() if v}, owner=group.id)
+                    raise  # the group or a descendant moved meanwhile: decide again
+
+        return retry_on_conflict(decide)
+
+    def set_status(self, principal: Principal, group_id: UUID, active: bool) -> int:
+        """Activate or inactivate a customer; an inactive group's users and lookups stop."""
+
+        def decide() -> int:
+            group = self._child_of(principal, group_id)
+            if group.active == active:
+                return self._app.max_position()
+            with acting_as(principal.actor):
+                group.activate() if active else group.inactivate()
+            return self._app.save_all(group)
+
+        return retry_on_conflict(decide)
+
+    def _check_type(self, parent: Group, group_type: GroupType) -> None:
+        if group_type not in MAY_REGISTER[parent.group_type]:
+            raise AccessDenied()
+        if group_type == GroupType.WHITE_LABEL and not parent.allows(ALLOW_CREATE_WHITE_LABEL):
+            raise ParentDoesNotAllow(
+                f"Parent group does not allow {TOGGLE_LABELS[ALLOW_CREATE_WHITE_LABEL]}", field="type"
+            )
+
+    @staticmethod
+    def _claims_of(group: Group) -> dict[str, str | None]:
+        profile = group.profile or {}
+        return {
+            GROUP_NAME: name_key(group.name),
+            GROUP_CNPJ: group.cnpj,
+            GROUP_PHONE: profile.get("phone"),
+            GROUP_EMAIL: profile.get("email"),
+            GROUP_DOMAIN: group.domain_url,
+        }
+
+    def _claim(self, kind: str, value: str, ref: UUID) -> UniqueIndex:
+        """A new claim, or a released one taken again (same id: concurrent claims still collide)."""
+        existing = self._app.find(index_id(kind, value), UniqueIndex)
+        if existing is None:
+            return UniqueIndex(kind=kind, value=value, ref=ref)
+        if existing.taken and existing.ref != ref:
+            message, field = DUPLICATES[kind]
+            raise DuplicateValue(message, field=field)
+        existing.reclaim(ref)
+        return existing
+
+    def _narrow(self, descendants: list[UUID], root: UUID, types: set[str], toggles: dict[str, bool]) -> list[Group]:
+        """Descendants that had more than the new permissions, narrowed to them."""
+        narrowed: list[Group] = []
+        for group_id in descendants:
+            if group_id == root:
+                continue
+            child = self._app.find(group_id, Group)
+            if child is None:
+                continue
+            child_types = [t for t in child.enabled_query_types if t in types]
+            child_toggles = {k: v and toggles.get(k, False) for k, v in child.current_toggles().items()}
+            if child_types != list(child.enabled_query_types) or child_toggles != child.current_toggles():
+                child.change_permissions(child_types, child_toggles)
+                narrowed.append(child)
+        return narrowed

@@ -254,13 +254,28 @@ class IdentityCommands:
 
     def find_user_by_email(self, email: str) -> User | None:
         index = self._app.find(index_id(USER_EMAIL, email_key(email)), UniqueIndex)
-        return None if index is None else self._app.find(index.ref, User)
+        return None if index is None or not index.taken else self._app.find(index.ref, User)
 
     def find_group_by_domain(self, domain_url: str | None) -> Group | None:
         for candidate in domain_candidates(domain_url):
             index = self._app.find(index_id(GROUP_DOMAIN, candidate), UniqueIndex)
-            if index is not None:
+            if index is not None and index.taken:
                 return self._app.find(index.ref, Group)
+        return None
+
+    def is_within(self, group: Group, ancestor_id: UUID) -> bool:
+        """True when ``ancestor_id`` is the group itself or one of its ancestors."""
+        return self._is_within(group, ancestor_id)
+
+    def inactive_in_chain(self, group_id: UUID) -> Group | None:
+        """The group, or the nearest ancestor, that is inactive (an inactive parent stops its subtree)."""
+        current = self._app.find_readonly(group_id, Group)
+        seen: set[UUID] = set()
+        while current is not None and current.id not in seen:
+            if not current.active:
+                return current
+            seen.add(current.id)
+            current = self._app.find_readonly(current.parent_id, Group) if current.parent_id else None
         return None
 
     def _is_within(self, group: Group, ancestor_id: UUID) -> bool:
@@ -281,7 +296,7 @@ class IdentityCommands:
         if not user.may_sign_in:
             raise UserInactive()
         group = self._app.get(user.group_id, Group)
-        if not group.active:
+        if not group.active or self.inactive_in_chain(group.id) is not None:
             raise GroupInactive()
         # On a tenant's own domain only that tenant's subtree may sign in.
         site = self.find_group_by_domain(domain_url)
@@ -306,6 +321,9 @@ class IdentityCommands:
             raise Unauthorized()
         if not session.is_open(datetime.now(UTC)):
             raise Unauthorized("Expired token" if not session.closed else "Unauthorized")
+        # Inactivating a group (or an ancestor) stops its open sessions at once.
+        if self.inactive_in_chain(session.group_id) is not None:
+            raise Unauthorized(GroupInactive.message)
         # Inactivating or archiving a user stops their open sessions at once, and a role an
         # admin changed applies from the next call (the cache is evicted by every save).
         user = self._app.find_readonly(session.user_id, User)

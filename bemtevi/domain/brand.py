@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from bemtevi.domain.audit import AuditedAggregate
+from bemtevi.domain.errors import InvalidData
 
 DEFAULT_APP_TITLE = "Bemtevi"
 DEFAULT_PRIMARY = "#034507"
@@ -70,3 +77,76 @@ def luminance(hex_colour: str) -> float:
 
 def contrast_text(hex_colour: str) -> str:
     return "#000000" if luminance(hex_colour) > 0.5 else "#FFFFFF"
+
+
+# -- editing ---------------------------------------------------------------------------------
+
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+COLOUR_FIELDS = ("primaryColor", "secondaryColor", "lighterColor")
+
+# Brand images and their exact sizes in pixels (width, height), specification section 3.
+IMAGE_SIZES: dict[str, tuple[int, int]] = {
+    "horizontalLogo": (208, 68),
+    "iconogram": (500, 500),
+    "loginBanner": (708, 896),
+    "advancedQueryBanner": (200, 1134),
+}
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp")
+MAX_IMAGE_BYTES = 2 * 1024 * 1024
+
+
+def valid_colour(value: str | None, field: str) -> str | None:
+    """A colour as '#rrggbb' (upper-case), or None when empty; anything else is refused."""
+    text = (value or "").strip()
+    if not text:
+        return None
+    if not _HEX.match(text):
+        raise InvalidData("Invalid colour: use #RGB or #RRGGBB", field=field)
+    if len(text) == 4:
+        text = "#" + "".join(c * 2 for c in text[1:])
+    return text.upper()
+
+
+def check_image(kind: str, content_type: str, width: int, height: int, size: int) -> None:
+    """Refuses an image of the wrong kind, type, weight or size, naming the expected size."""
+    if kind not in IMAGE_SIZES:
+        raise InvalidData("Unknown brand image", field=kind)
+    if content_type not in IMAGE_TYPES:
+        raise InvalidData("The image must be PNG, JPEG or WebP", field=kind)
+    if size > MAX_IMAGE_BYTES:
+        raise InvalidData("The image exceeds 2MB", field=kind)
+    expected = IMAGE_SIZES[kind]
+    if (width, height) != expected:
+        raise InvalidData(f"The image must be {expected[0]}x{expected[1]} pixels (it is {width}x{height})", field=kind)
+
+
+def image_url(group_id: UUID, kind: str, digest: str) -> str:
+    """Where the web app fetches a group's image; the digest makes each upload a new address."""
+    return f"/api/group/{group_id}/brand/{kind}?v={digest}"
+
+
+def image_id(digest: str) -> UUID:
+    return uuid5(_IMAGES, digest)
+
+
+_IMAGES = uuid5(NAMESPACE_URL, "https://bemtevi.example/brand-images")
+
+
+class BrandImage(AuditedAggregate):
+    """One uploaded image, addressed by its content (sha-256): the same bytes are stored once.
+
+    The bytes live in the event (base64), in an aggregate of their own: a few hundred kB at
+    most, written once, and never replayed with the group (whose brand records only the digest).
+    """
+
+    @event("Uploaded")
+    def __init__(self, digest: str, content_type: str, width: int, height: int, data: str) -> None:
+        self.digest = digest
+        self.content_type = content_type
+        self.width = width
+        self.height = height
+        self.data = data
+
+    @staticmethod
+    def create_id(digest: str, **_: Any) -> UUID:
+        return image_id(digest)

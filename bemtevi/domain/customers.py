@@ -9,8 +9,14 @@ from typing import Any
 
 from bemtevi.domain.contact import normalise_email, normalise_phone
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import InvalidData
-from bemtevi.domain.groups import GroupType
+from bemtevi.domain.errors import DomainError, InvalidData
+from bemtevi.domain.groups import (
+    ALLOW_CREATE_WHITE_LABEL,
+    ALLOW_DELETE_CANCEL,
+    ALLOW_UPLOAD_MANUAL,
+    TOGGLES,
+    GroupType,
+)
 from bemtevi.domain.query_types import Category
 
 _SPACES = re.compile(r"\s+")
@@ -106,3 +112,31 @@ MAY_REGISTER: dict[GroupType, frozenset[GroupType]] = {
     GroupType.RESELLER: frozenset({GroupType.RESELLER, GroupType.COMPANY}),
     GroupType.COMPANY: frozenset(),
 }
+
+
+class ParentDoesNotAllow(DomainError):
+    """A child asked for a toggle or query type its parent does not have (section 6)."""
+
+    code, message, status = "parent_does_not_allow", "Parent group does not allow this permission", 403
+
+
+TOGGLE_LABELS = {
+    ALLOW_CREATE_WHITE_LABEL: "creating white-label companies",
+    ALLOW_UPLOAD_MANUAL: "Manual Query",
+    ALLOW_DELETE_CANCEL: "cancelling or deleting batch queries",
+}
+
+
+def checked_toggles(
+    requested: dict[str, bool] | None, parent: dict[str, bool], defaults: dict[str, bool]
+) -> dict[str, bool]:
+    """The child's toggles: unknown names refused, none beyond the parent's (a clear refusal)."""
+    values = dict(defaults)
+    for name, value in (requested or {}).items():
+        if name not in TOGGLES:
+            raise InvalidData("Unknown permission", field=f"toggles.{name}")
+        values[name] = bool(value)
+    for name in TOGGLES:
+        if values[name] and not parent.get(name, False):
+            raise ParentDoesNotAllow(f"Parent group does not allow {TOGGLE_LABELS[name]}", field=f"toggles.{name}")
+    return values

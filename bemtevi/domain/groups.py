@@ -19,6 +19,23 @@ class GroupType(StrEnum):
     COMPANY = "company"
 
 
+# Per-group toggles (specification section 6): create white-label companies, upload manual batch
+# queries, cancel/delete batch queries. A child never has a toggle its parent lacks.
+ALLOW_CREATE_WHITE_LABEL = "allowCreatedWhiteLabel"
+ALLOW_UPLOAD_MANUAL = "allowUploadingManualQueries"
+ALLOW_DELETE_CANCEL = "allowDeletedAndCancelled"
+TOGGLES = (ALLOW_CREATE_WHITE_LABEL, ALLOW_UPLOAD_MANUAL, ALLOW_DELETE_CANCEL)
+
+
+def default_toggles(group_type: str) -> dict[str, bool]:
+    """What a group registered without toggles may do: only white-labels create white-labels."""
+    return {
+        ALLOW_CREATE_WHITE_LABEL: group_type == GroupType.WHITE_LABEL,
+        ALLOW_UPLOAD_MANUAL: True,
+        ALLOW_DELETE_CANCEL: True,
+    }
+
+
 class Group(AuditedAggregate):
     @event("Registered")
     def __init__(
@@ -32,6 +49,7 @@ class Group(AuditedAggregate):
         unique_key: str,
         cnpj: str | None = None,
         profile: dict[str, Any] | None = None,
+        toggles: dict[str, bool] | None = None,
     ) -> None:
         self.name = name
         self.group_type = GroupType(group_type)
@@ -43,6 +61,7 @@ class Group(AuditedAggregate):
         self.cnpj = cnpj
         # The customer form's other fields (trade name, person in charge, contact, access).
         self.profile = dict(profile or {})
+        self.toggles = {**default_toggles(group_type), **(toggles or {})}
         self.active = True
 
     @classmethod
@@ -57,6 +76,7 @@ class Group(AuditedAggregate):
         enabled_query_types: list[str],
         cnpj: str | None = None,
         profile: dict[str, Any] | None = None,
+        toggles: dict[str, bool] | None = None,
         group_id: UUID | None = None,
     ) -> Group:
         kwargs: dict[str, Any] = {
@@ -69,6 +89,7 @@ class Group(AuditedAggregate):
             "unique_key": secrets.token_hex(16),
             "cnpj": cnpj,
             "profile": profile,
+            "toggles": toggles,
         }
         if group_id is not None:
             return cls._create(cls.Registered, id=group_id, **kwargs)
@@ -81,6 +102,35 @@ class Group(AuditedAggregate):
     @event("BrandChanged")
     def change_brand(self, brand: dict[str, Any]) -> None:
         self.brand = dict(brand)
+
+    @event("Edited")
+    def edit(
+        self,
+        name: str,
+        group_type: str,
+        cnpj: str | None,
+        domain_url: str | None,
+        profile: dict[str, Any],
+    ) -> None:
+        """The customer form's registration fields, changed by the parent (or an ancestor)."""
+        self.name = name
+        self.group_type = GroupType(group_type)
+        self.cnpj = cnpj
+        self.domain_url = domain_url
+        self.profile = dict(profile)
+
+    @event("PermissionsChanged")
+    def change_permissions(self, enabled_query_types: list[str], toggles: dict[str, bool]) -> None:
+        """Query types and toggles; also what a parent's narrowing takes away from its subtree."""
+        self.enabled_query_types = list(enabled_query_types)
+        self.toggles = dict(toggles)
+
+    def current_toggles(self) -> dict[str, bool]:
+        # A snapshot taken before toggles existed has none: the type's defaults apply.
+        return {**default_toggles(self.group_type), **(getattr(self, "toggles", None) or {})}
+
+    def allows(self, toggle: str) -> bool:
+        return bool(self.current_toggles().get(toggle, False))
 
     @event("Activated")
     def activate(self) -> None:

@@ -22,6 +22,23 @@ class UniqueIndex(AuditedAggregate):
         self.kind = kind
         self.value = value
         self.ref = ref
+        self.released = False
+
+    @property
+    def taken(self) -> bool:
+        # An index saved before releases existed has no attribute: it is taken.
+        return not getattr(self, "released", False)
+
+    @event("Released")
+    def release(self) -> None:
+        """The value is free again (a group changed its domain, CNPJ, ...): another may claim it."""
+        self.released = True
+
+    @event("Reclaimed")
+    def reclaim(self, ref: UUID) -> None:
+        """A released value claimed again; two reclaims of one version collide like two claims."""
+        self.ref = ref
+        self.released = False
 
     @staticmethod
     def create_id(kind: str, value: str) -> UUID:
@@ -37,3 +54,4 @@ GROUP_DOMAIN = "group-domain"
 GROUP_CNPJ = "group-cnpj"
 GROUP_NAME = "group-name"
 GROUP_PHONE = "group-phone"
+GROUP_EMAIL = "group-email"

@@ -57,6 +57,8 @@ REPORTS = _leaf("reports", "menu.reports", "assessment", "reports")
 BALANCES = _leaf("balances", "menu.balances", "account_balance_wallet", "balances", "balance-history")
 MY_ACCOUNT = _leaf("my-account", "menu.myAccount", "person", "my-account")
 API = _leaf("api", "menu.api", "code", "api-query", "playground")
+BRAND = _leaf("brand", "menu.brand", "palette", "brand-settings")
+AUDIT_LOG = _leaf("audit-log", "menu.auditLog", "history", "audit-log")
 
 
 def _section(name: str, label: str, icon: str, *children: MenuEntry) -> MenuEntry:
@@ -71,6 +73,7 @@ def menu_for(role: Role) -> list[MenuEntry]:
     register_children = [USERS, CUSTOMERS]
     if role == Role.SUPER_ADMIN:
         register_children += [SUPPLIERS, LAYOUTS, QUERY_TYPES]
+    register_children += [BRAND, AUDIT_LOG]
     register = _section("register", "menu.register", "app_registration", *register_children)
     return [DASHBOARD, register, queries, REPORTS, financial, MY_ACCOUNT, API]
 

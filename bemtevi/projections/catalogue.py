@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bemtevi.projections.audit import AuditReadModel
 from bemtevi.projections.base import ReadModel
 from bemtevi.projections.consultations import ConsultationsReadModel
 from bemtevi.projections.credits import CreditsReadModel
@@ -10,4 +11,4 @@ from bemtevi.projections.users import UsersReadModel
 
 
 def all_read_models() -> list[ReadModel]:
-    return [DirectoryReadModel(), ConsultationsReadModel(), CreditsReadModel(), UsersReadModel()]
+    return [DirectoryReadModel(), ConsultationsReadModel(), CreditsReadModel(), AuditReadModel(), UsersReadModel()]

@@ -9,7 +9,7 @@ import duckdb
 import pyarrow as pa
 
 from bemtevi.domain.brand import Brand, resolve_brand
-from bemtevi.domain.groups import Group
+from bemtevi.domain.groups import Group, default_toggles
 from bemtevi.domain.users import User, UserStatus
 from bemtevi.projections.base import PageFold, ReadModel, naive_utc
 
@@ -27,7 +27,9 @@ CREATE TABLE IF NOT EXISTS groups (
     created_at TIMESTAMP NOT NULL,
     cnpj VARCHAR,
     -- The customer form's other fields, as JSON (trade name, person in charge, contact, access).
-    profile VARCHAR NOT NULL
+    profile VARCHAR NOT NULL,
+    -- Per-group toggles as JSON (allowCreatedWhiteLabel, allowUploadingManualQueries, ...).
+    toggles VARCHAR NOT NULL DEFAULT '{}'
 )
 """
 
@@ -57,6 +59,7 @@ _GROUP_COLUMNS = (
     "created_at",
     "cnpj",
     "profile",
+    "toggles",
 )
 _USER_COLUMNS = ("user_id", "group_id", "unique_key", "name", "email", "role", "status", "created_at")
 
@@ -65,6 +68,8 @@ _EVENTS = (
     Group.BrandChanged,
     Group.Activated,
     Group.Inactivated,
+    Group.Edited,
+    Group.PermissionsChanged,
     User.Registered,
     User.PasswordChanged,
     User.DetailsChanged,
@@ -104,7 +109,24 @@ class _DirectoryFold(PageFold):
                     "created_at": naive_utc(event.timestamp),
                     "cnpj": getattr(event, "cnpj", None),
                     "profile": json.dumps(getattr(event, "profile", None) or {}, sort_keys=True),
+                    "toggles": json.dumps(
+                        {**default_toggles(event.group_type), **(getattr(event, "toggles", None) or {})},
+                        sort_keys=True,
+                    ),
                 }
+            elif isinstance(event, Group.Edited):
+                groups[key].update(
+                    name=event.name,
+                    group_type=event.group_type,
+                    cnpj=event.cnpj,
+                    domain_url=event.domain_url,
+                    profile=json.dumps(event.profile, sort_keys=True),
+                )
+            elif isinstance(event, Group.PermissionsChanged):
+                groups[key].update(
+                    enabled_query_types=list(event.enabled_query_types),
+                    toggles=json.dumps(event.toggles, sort_keys=True),
+                )
             elif isinstance(event, Group.BrandChanged):
                 groups[key]["brand"] = json.dumps(event.brand, sort_keys=True)
             elif isinstance(event, Group.Activated | Group.Inactivated):
@@ -168,7 +190,7 @@ def _replace(
 
 class DirectoryReadModel(ReadModel):
     name = "directory"
-    version = 2  # 2: customers' CNPJ and profile
+    version = 3  # 2: customers' CNPJ and profile; 3: edits, toggles and permissions
     tables = ("groups", "users")
     event_types = _EVENTS
 

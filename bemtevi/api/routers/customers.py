@@ -3,23 +3,30 @@
 from __future__ import annotations
 
 from typing import Annotated
+from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
 
 from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.group_schemas import CustomerDetail, CustomerDetailResponse, CustomerEditRequest, StatusRequest
 from bemtevi.api.schemas import (
     CustomerListResponse,
     CustomerRequest,
     CustomerSummary,
     ErrorResponse,
+    PositionResponse,
     RegisteredCustomerData,
     RegisteredCustomerResponse,
 )
+from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import Principal
 from bemtevi.domain.customers import CustomerForm
+from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
-from bemtevi.projections.directory import customers_of
+from bemtevi.projections.credits import subtree_ids
+from bemtevi.projections.customers import customer_detail
+from bemtevi.projections.directory import ancestor_ids, customers_of
 
 router = APIRouter(prefix="/customers", tags=["customers"])
 
@@ -83,3 +90,81 @@ def list_customers(
         perPage=per_page,
         upToDate=up_to_date,
     )
+
+
+def _below(platform: Platform, principal: Principal, group_id: str) -> None:
+    """A customer is read only from above it: anything else answers 'not found'."""
+    cur = platform.store.cursor()
+    if group_id == str(principal.group_id) or str(principal.group_id) not in ancestor_ids(cur, group_id):
+        raise GroupNotFound()
+
+
+def _group_uuid(group_id: str) -> UUID:
+    try:
+        return UUID(group_id)
+    except ValueError as e:
+        raise GroupNotFound() from e
+
+
+@router.get("/{group_id}", response_model=CustomerDetailResponse, responses={404: {"model": ErrorResponse}})
+def customer(
+    group_id: str,
+    principal: Annotated[Principal, Depends(allowed_route("customer-list"))],
+    platform: PlatformDep,
+    position: Annotated[int | None, Query(ge=0)] = None,
+) -> CustomerDetailResponse:
+    _group_uuid(group_id)
+    up_to_date = wait_for_position(platform, position)
+    _below(platform, principal, group_id)
+    detail = customer_detail(platform.store.cursor(), group_id)
+    if detail is None:
+        raise GroupNotFound()
+    return CustomerDetailResponse(data=CustomerDetail.model_validate(detail), upToDate=up_to_date)
+
+
+@router.put(
+    "/{group_id}",
+    response_model=PositionResponse,
+    responses={403: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 409: {"model": ErrorResponse}},
+)
+def edit_customer(
+    group_id: str,
+    body: CustomerEditRequest,
+    principal: Annotated[Principal, Depends(allowed_route("add-new-customer"))],
+    platform: PlatformDep,
+) -> PositionResponse:
+    target = _group_uuid(group_id)
+    form = CustomerForm(
+        group_type=GroupType(body.type),
+        cnpj=body.cnpj,
+        company_name=body.companyName,
+        trade_name=body.tradeName,
+        person_in_charge=body.personInCharge,
+        phone=body.phone,
+        email=body.email,
+        default_query=body.defaultQuery,
+        consult_protest=body.consultProtest,
+        enabled_query_types=tuple(body.enabledQueryTypes),
+        panel_access=body.panelAccess,
+        api_access=body.apiAccess,
+        seller=body.seller,
+        white_label_url=body.whiteLabelUrl,
+    )
+    descendants = [UUID(g) for g in subtree_ids(platform.store.cursor(), group_id)]
+    toggles = body.toggles.given() if body.toggles else None
+    position = platform.customers.edit(principal, target, form, toggles, descendants)
+    return PositionResponse(position=position)
+
+
+@router.post(
+    "/{group_id}/status",
+    response_model=PositionResponse,
+    responses={403: {"model": ErrorResponse}, 404: {"model": ErrorResponse}},
+)
+def change_status(
+    group_id: str,
+    body: StatusRequest,
+    principal: Annotated[Principal, Depends(allowed_route("customer-list"))],
+    platform: PlatformDep,
+) -> PositionResponse:
+    return PositionResponse(position=platform.customers.set_status(principal, _group_uuid(group_id), body.active))

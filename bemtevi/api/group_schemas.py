@@ -1,0 +1,133 @@
+"""Request and response shapes of customer editing, brands and the audit log."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bemtevi.api.schemas import CategoryFigures
+
+
+class Toggles(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    allowCreatedWhiteLabel: bool | None = None
+    allowUploadingManualQueries: bool | None = None
+    allowDeletedAndCancelled: bool | None = None
+
+    def given(self) -> dict[str, bool]:
+        return {k: v for k, v in self.model_dump().items() if v is not None}
+
+
+class CustomerEditRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["white-label", "reseller", "company"]
+    cnpj: str
+    companyName: str
+    tradeName: str
+    personInCharge: str
+    phone: str
+    email: str = Field(description="The administrator's e-mail; must stay unused by other groups")
+    seller: str | None = None
+    defaultQuery: bool
+    consultProtest: bool
+    enabledQueryTypes: list[str]
+    panelAccess: bool
+    apiAccess: bool
+    whiteLabelUrl: str | None = None
+    toggles: Toggles | None = None
+
+
+class BrandValues(BaseModel):
+    appTitle: str | None = None
+    primaryColor: str | None = None
+    secondaryColor: str | None = None
+    lighterColor: str | None = None
+    horizontalLogo: str | None = None
+    iconogram: str | None = None
+    loginBanner: str | None = None
+    advancedQueryBanner: str | None = None
+
+
+class CustomerDetail(BaseModel):
+    id: str
+    uniqueKey: str
+    name: str
+    companyName: str
+    type: str
+    parentId: str | None
+    parentName: str | None
+    domainUrl: str | None
+    cnpj: str | None
+    tradeName: str | None = None
+    personInCharge: str | None = None
+    phone: str | None = None
+    email: str | None = None
+    seller: str | None = None
+    defaultQuery: bool | None = None
+    consultProtest: bool | None = None
+    panelAccess: bool | None = None
+    apiAccess: bool | None = None
+    enabledQueryTypes: list[str]
+    active: bool
+    createdAt: str
+    toggles: dict[str, bool]
+    brand: BrandValues
+    resolvedBrand: BrandValues
+    parentEnabledQueryTypes: list[str]
+    parentToggles: dict[str, bool]
+    credits: list[CategoryFigures]
+
+
+class CustomerDetailResponse(BaseModel):
+    data: CustomerDetail
+    upToDate: bool
+
+
+class StatusRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    active: bool
+
+
+class BrandRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    appTitle: str | None = None
+    primaryColor: str | None = None
+    secondaryColor: str | None = None
+    lighterColor: str | None = None
+
+
+class BrandResponse(BaseModel):
+    own: BrandValues
+    resolved: BrandValues
+    groupId: str
+    groupName: str
+    upToDate: bool
+
+
+class ImageUploaded(BaseModel):
+    url: str
+    position: int
+
+
+class AuditRow(BaseModel):
+    position: int
+    createdAt: str
+    tenantId: str
+    tenantName: str | None
+    actorId: str | None
+    actorName: str | None
+    actorEmail: str | None
+    aggregateType: str
+    eventType: str
+    aggregateId: str
+    summary: str
+
+
+class AuditResponse(BaseModel):
+    data: list[AuditRow]
+    total: int
+    page: int
+    perPage: int
+    types: list[str]
+    upToDate: bool
