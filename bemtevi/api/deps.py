@@ -49,7 +49,20 @@ def allowed_route(route: str) -> Callable[[Principal], Awaitable[Principal]]:
         return principal
 
     # Marks the dependency for the test that walks every endpoint of the app.
-    check.allowed_route = route  # type: ignore[attr-defined]
+    check.allowed_routes = (route,)  # type: ignore[attr-defined]
+    return check
+
+
+def allowed_any_route(*routes: str) -> Callable[[Principal], Awaitable[Principal]]:
+    """For an endpoint two screens share (e.g. one's own brand and a customer's): any of them;
+    the command still decides which one applies to the target."""
+
+    async def check(principal: PrincipalDep) -> Principal:
+        if not any(may_open(principal.role, route) for route in routes):
+            raise AccessDenied()
+        return principal
+
+    check.allowed_routes = routes  # type: ignore[attr-defined]
     return check
 
 

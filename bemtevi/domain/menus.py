@@ -57,6 +57,7 @@ REPORTS = _leaf("reports", "menu.reports", "assessment", "reports")
 BALANCES = _leaf("balances", "menu.balances", "account_balance_wallet", "balances", "balance-history")
 MY_ACCOUNT = _leaf("my-account", "menu.myAccount", "person", "my-account")
 API = _leaf("api", "menu.api", "code", "api-query", "playground")
+MAIL_OUTBOX = _leaf("mail-outbox", "menu.mailOutbox", "mail", "mail-outbox")
 BRAND = _leaf("brand", "menu.brand", "palette", "brand-settings")
 AUDIT_LOG = _leaf("audit-log", "menu.auditLog", "history", "audit-log")
 
@@ -68,14 +69,15 @@ def _section(name: str, label: str, icon: str, *children: MenuEntry) -> MenuEntr
 def menu_for(role: Role) -> list[MenuEntry]:
     queries = _section("queries", "menu.queries", "search", NORMAL_QUERY, BATCH_QUERY, ADVANCED_QUERY)
     financial = _section("financial", "menu.financial", "payments", BALANCES)
+    # Sections in the specification's order: Register, Queries, Dashboard, Reports, Financial, My Account, API.
     if role == Role.USER:
-        return [DASHBOARD, queries, REPORTS, MY_ACCOUNT]
+        return [queries, DASHBOARD, REPORTS, MY_ACCOUNT]
     register_children = [USERS, CUSTOMERS]
     if role == Role.SUPER_ADMIN:
-        register_children += [SUPPLIERS, LAYOUTS, QUERY_TYPES]
+        register_children += [SUPPLIERS, LAYOUTS, QUERY_TYPES, MAIL_OUTBOX]
     register_children += [BRAND, AUDIT_LOG]
     register = _section("register", "menu.register", "app_registration", *register_children)
-    return [DASHBOARD, register, queries, REPORTS, financial, MY_ACCOUNT, API]
+    return [register, queries, DASHBOARD, REPORTS, financial, MY_ACCOUNT, API]
 
 
 ALWAYS_ALLOWED_ROUTES = frozenset({"error-forbidden", "my-account", "personal-information", "edit-my-profile"})

@@ -10,19 +10,22 @@ import json
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from bemtevi.api.deps import PlatformDep, PrincipalDep, wait_for_position
+from bemtevi.api.deps import PlatformDep, allowed_any_route, wait_for_position
 from bemtevi.api.group_schemas import BrandRequest, BrandResponse, BrandValues, ImageUploaded
 from bemtevi.api.schemas import ErrorResponse, PositionResponse
 from bemtevi.commands.brand import CUSTOMERS_ROUTE, OWN_BRAND_ROUTE
+from bemtevi.commands.identity import Principal
 from bemtevi.domain.brand import BRAND_FIELDS, IMAGE_SIZES, MAX_IMAGE_BYTES, Brand
 from bemtevi.domain.errors import AccessDenied, GroupNotFound, InvalidData
 from bemtevi.domain.menus import may_open
 from bemtevi.projections import directory
 
 router = APIRouter(prefix="/group", tags=["brand"])
+# One's own brand or a customer's: the command decides which screen applies to the target.
+BrandEditor = Annotated[Principal, Depends(allowed_any_route(OWN_BRAND_ROUTE, CUSTOMERS_ROUTE))]
 
 _ERRORS: dict[int | str, dict[str, object]] = {
     403: {"model": ErrorResponse},
@@ -47,7 +50,7 @@ def _kind(kind: str) -> str:
 @router.get("/{group_id}/brand", response_model=BrandResponse, responses=_ERRORS)
 def brand_of(
     group_id: str,
-    principal: PrincipalDep,
+    principal: BrandEditor,
     platform: PlatformDep,
     position: Annotated[int | None, Query(ge=0)] = None,
 ) -> BrandResponse:
@@ -75,7 +78,7 @@ def brand_of(
 
 
 @router.put("/{group_id}/brand", response_model=PositionResponse, responses=_ERRORS)
-def change_brand(group_id: str, body: BrandRequest, principal: PrincipalDep, platform: PlatformDep) -> PositionResponse:
+def change_brand(group_id: str, body: BrandRequest, principal: BrandEditor, platform: PlatformDep) -> PositionResponse:
     values = body.model_dump(exclude_unset=True)
     return PositionResponse(position=platform.brand.change(principal, _uuid(group_id), values))
 
@@ -92,7 +95,7 @@ def change_brand(group_id: str, body: BrandRequest, principal: PrincipalDep, pla
     },
 )
 async def upload_image(
-    group_id: str, kind: str, request: Request, principal: PrincipalDep, platform: PlatformDep
+    group_id: str, kind: str, request: Request, principal: BrandEditor, platform: PlatformDep
 ) -> ImageUploaded:
     """The image's bytes as the body; its real type and exact size are checked after decoding."""
     target, image_kind = _uuid(group_id), _kind(kind)
@@ -108,7 +111,7 @@ async def upload_image(
 
 
 @router.delete("/{group_id}/brand/{kind}", response_model=PositionResponse, responses=_ERRORS)
-def remove_image(group_id: str, kind: str, principal: PrincipalDep, platform: PlatformDep) -> PositionResponse:
+def remove_image(group_id: str, kind: str, principal: BrandEditor, platform: PlatformDep) -> PositionResponse:
     return PositionResponse(position=platform.brand.remove(principal, _uuid(group_id), _kind(kind)))
 
 

@@ -1,24 +1,54 @@
-import { NavLink } from 'react-router'
+import { useState } from 'react'
+import { NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
+import { routeNameOf } from '../lib/permissions'
 import type { RoleMenuEntry } from '../types/api'
 
 function routePath(route: string): string {
   return `/${route.replace(/^\/+/, '')}`
 }
 
-function Entry({ entry }: { entry: RoleMenuEntry }) {
+/** Whether the current route belongs to this entry or one of its children. */
+function holds(entry: RoleMenuEntry, routeName: string): boolean {
+  return (entry.active_routes ?? []).includes(routeName) || (entry.children ?? []).some((c) => holds(c, routeName))
+}
+
+function Entry({
+  entry,
+  open,
+  onToggle,
+  routeName,
+}: {
+  entry: RoleMenuEntry
+  open: boolean
+  onToggle: () => void
+  routeName: string
+}) {
   const { t } = useTranslation()
   const label = t(entry.label, { defaultValue: entry.name })
-  const children = (entry.children ?? []).filter((c) => c.label)
+  const children = (entry.children ?? []).filter((c) => c.label && c.route)
   if (children.length > 0) {
+    const id = `nav-sub-${entry.name}`
     return (
-      <li className="nav-group">
-        <button type="button" className="nav-group-label" aria-haspopup="true">
+      <li className={`nav-group${open ? ' open' : ''}${holds(entry, routeName) ? ' current' : ''}`}>
+        <button
+          type="button"
+          className="nav-group-label"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={onToggle}
+          data-testid={`nav-${entry.name}`}
+        >
           {label}
+          <span className="nav-caret" aria-hidden="true" />
         </button>
-        <ul className="nav-submenu">
+        <ul className="nav-submenu" id={id}>
           {children.map((child) => (
-            <Entry key={child.name} entry={child} />
+            <li key={child.name}>
+              <NavLink to={routePath(child.route!)} data-testid={`nav-${child.name}`}>
+                {t(child.label, { defaultValue: child.name })}
+              </NavLink>
+            </li>
           ))}
         </ul>
       </li>
@@ -34,16 +64,31 @@ function Entry({ entry }: { entry: RoleMenuEntry }) {
   )
 }
 
-/** Navigation built from the user's role menu tree. */
-export default function MainNav({ roles }: { roles: RoleMenuEntry[] }) {
+/** Navigation built from the user's role menu tree: sections open on click (or hover on wide screens). */
+export default function MainNav({ roles, id }: { roles: RoleMenuEntry[]; id?: string }) {
   const { t } = useTranslation()
+  const { pathname } = useLocation()
+  const [open, setOpen] = useState<string | null>(null)
+  // A followed link closes the open section.
+  const [openPath, setOpenPath] = useState(pathname)
+  if (openPath !== pathname) {
+    setOpenPath(pathname)
+    setOpen(null)
+  }
+
   return (
-    <nav className="main-nav" aria-label={t('app.mainNav')}>
+    <nav className="main-nav" id={id} aria-label={t('app.mainNav')}>
       <ul>
         {roles
           .filter((entry) => entry.label)
           .map((entry) => (
-            <Entry key={entry.name} entry={entry} />
+            <Entry
+              key={entry.name}
+              entry={entry}
+              routeName={routeNameOf(pathname)}
+              open={open === entry.name}
+              onToggle={() => setOpen((o) => (o === entry.name ? null : entry.name))}
+            />
           ))}
       </ul>
     </nav>

@@ -11,6 +11,7 @@ import { api, useGetUserRolesQuery, useLogoutMutation } from '../store/api'
 import { clearSession } from '../store/authSlice'
 import { useAppDispatch, useAppSelector } from '../store/hooks'
 import MainNav from './MainNav'
+import './frame.css'
 
 export default function SignedInLayout() {
   const { t, i18n } = useTranslation()
@@ -21,6 +22,13 @@ export default function SignedInLayout() {
   const { brand } = useBrand()
   const [logout] = useLogoutMutation()
   const [leaving, setLeaving] = useState(false)
+  const [navOpen, setNavOpen] = useState(false)
+  // The collapsed navigation of small screens closes once a link is followed.
+  const [navPath, setNavPath] = useState(pathname)
+  if (navPath !== pathname) {
+    setNavPath(pathname)
+    setNavOpen(false)
+  }
 
   const roles = useGetUserRolesQuery(
     { user_id: user?.id ?? '', user_unique_key: user?.uniqueKey ?? '', group_id: user?.groupId ?? null },
@@ -67,8 +75,19 @@ export default function SignedInLayout() {
   } else content = <Spinner />
 
   return (
-    <div className="app-layout">
+    <div className={`app-layout${navOpen ? ' nav-open' : ''}`}>
       <header className="app-header">
+        <button
+          type="button"
+          className="nav-toggle"
+          aria-expanded={navOpen}
+          aria-controls="main-nav"
+          aria-label={t(navOpen ? 'frame.layout.closeMenu' : 'frame.layout.openMenu')}
+          onClick={() => setNavOpen((o) => !o)}
+          data-testid="nav-toggle"
+        >
+          <span aria-hidden="true" />
+        </button>
         <Link to="/dashboard" className="brand">
           {brand.horizontalLogo ? (
             <img src={brand.horizontalLogo} alt={brand.appTitle} className="brand-logo" />
@@ -76,7 +95,7 @@ export default function SignedInLayout() {
             <span className="brand-title">{brand.appTitle}</span>
           )}
         </Link>
-        <MainNav roles={roles.data?.roles ?? []} />
+        <MainNav id="main-nav" roles={roles.data?.roles ?? []} />
         <div className="header-actions">
           <span className="user-name" data-testid="user-first-name">
             {t('app.hello', { name: firstName(user?.name) })}
@@ -88,6 +107,10 @@ export default function SignedInLayout() {
         </div>
       </header>
       <main className="app-main">{content}</main>
+      <footer className="app-footer" data-testid="app-footer">
+        <span>{t('frame.layout.copyright', { year: new Date().getFullYear(), name: brand.appTitle })}</span>
+        <span className="app-footer-note">{t('frame.layout.lgpd')}</span>
+      </footer>
     </div>
   )
 }

@@ -75,6 +75,9 @@ export function applyBrand(brand: Brand, doc: Document = document): void {
   root.setProperty('--on-primary', textColorOn(brand.primaryColor))
   root.setProperty('--on-secondary', textColorOn(brand.secondaryColor))
   root.setProperty('--on-lighter', textColorOn(brand.lighterColor))
+  // The brand's lighter colour is the theme's accent.
+  root.setProperty('--accent', brand.lighterColor)
+  root.setProperty('--on-accent', textColorOn(brand.lighterColor))
   doc.title = brand.appTitle
   let link = doc.querySelector<HTMLLinkElement>('link[rel="icon"]')
   if (!link) {

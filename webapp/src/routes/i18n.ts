@@ -1,5 +1,11 @@
 /** The frame's texts (namespace `frame`): routes, layouts and shared feedback, pt-BR and en-US. */
 export const framePtBR = {
+  layout: {
+    openMenu: 'Abrir menu',
+    closeMenu: 'Fechar menu',
+    copyright: '© {{year}} {{name}}. Todos os direitos reservados.',
+    lgpd: 'Dados tratados conforme a LGPD.',
+  },
   feedback: {
     confirmTitle: 'Confirmação',
     confirmText: 'Você tem certeza?',
@@ -33,6 +39,12 @@ export const framePtBR = {
 export type FrameTexts = typeof framePtBR
 
 export const frameEnUS: FrameTexts = {
+  layout: {
+    openMenu: 'Open menu',
+    closeMenu: 'Close menu',
+    copyright: '© {{year}} {{name}}. All rights reserved.',
+    lgpd: 'Data handled in compliance with the LGPD.',
+  },
   feedback: {
     confirmTitle: 'Confirmation',
     confirmText: 'You are sure?',
