@@ -55,7 +55,8 @@ ADVANCED_QUERY = _leaf(
 DASHBOARD = _leaf("dashboard", "menu.dashboard", "dashboard", "dashboard")
 REPORTS = _leaf("reports", "menu.reports", "assessment", "reports")
 BALANCES = _leaf("balances", "menu.balances", "account_balance_wallet", "balances", "balance-history")
-MY_ACCOUNT = _leaf("my-account", "menu.myAccount", "person", "my-account")
+# The profile screens are always allowed; listed here so the menu marks My Account active on them.
+MY_ACCOUNT = _leaf("my-account", "menu.myAccount", "person", "my-account", "edit-my-profile", "personal-information")
 API = _leaf("api", "menu.api", "code", "api-query", "playground")
 MAIL_OUTBOX = _leaf("mail-outbox", "menu.mailOutbox", "mail", "mail-outbox")
 BRAND = _leaf("brand", "menu.brand", "palette", "brand-settings")
