@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.contact import ContactCommands
 from bemtevi.commands.consultations import ConsultationCommands
@@ -17,13 +18,17 @@ from bemtevi.commands.brand import BrandCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
+from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
 from bemtevi.domain.suppliers import Supplier
+from bemtevi.infra.google import GoogleIdTokenVerifier
+from bemtevi.infra.mail import sender_from_settings
 from bemtevi.infra.passwords import PasswordHasher
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
+from bemtevi.streams.mailer import Mailer
 from bemtevi.streams.projector import Projector
 
 
@@ -42,10 +47,13 @@ class Platform:
     store: ReadStore
     projector: Projector
     supplier: Supplier
+    accounts: AccountCommands
+    mailer: Mailer
     bootstrap_result: BootstrapResult | None = field(default=None)
 
     def close(self) -> None:
         self.writer.stop()
+        self.mailer.stop()
         self.projector.stop()
         self.store.close()
         close_supplier = getattr(self.supplier, "close", None)
@@ -64,7 +72,13 @@ def build_platform(
     app = BemteviApplication(env=settings.event_store_env())
     hasher = PasswordHasher(settings.argon2_time_cost, settings.argon2_memory_cost)
     identity = IdentityCommands(
-        app, hasher, TokenIssuer(settings.signing_key), timedelta(hours=settings.token_ttl_hours)
+        app,
+        hasher,
+        TokenIssuer(settings.signing_key),
+        timedelta(hours=settings.token_ttl_hours),
+        throttle=Throttle(settings.login_window_seconds),
+        max_account_failures=settings.login_max_failures,
+        max_address_failures=settings.login_address_max_failures,
     )
     if supplier is None:
         from bemtevi.infra.suppliers.local import LocalDatasetSupplier
@@ -79,13 +93,35 @@ def build_platform(
         coalesce_window=settings.projector_coalesce_seconds,
     )
     writer = GroupCommit(app, max_batch=settings.write_batch_max)
+    customers = CustomerCommands(app, identity)
+    google = (
+        GoogleIdTokenVerifier(settings.google_client_id, settings.google_jwks_url)
+        if settings.google_client_id
+        else None
+    )
+    accounts = AccountCommands(
+        app,
+        identity,
+        customers,
+        hasher,
+        settings.signing_key,
+        google=google,
+        recovery_minutes=settings.recovery_code_minutes,
+    )
+    mailer = Mailer(
+        app,
+        store,
+        sender_from_settings(settings),
+        attempts=settings.mail_attempts,
+        retry_seconds=settings.mail_retry_seconds,
+    )
     platform = Platform(
         settings=settings,
         app=app,
         identity=identity,
         consultations=ConsultationCommands(app, supplier, writer),
         credits=CreditCommands(writer),
-        customers=CustomerCommands(app, identity),
+        customers=customers,
         brand=BrandCommands(app, identity),
         users=UserCommands(app, identity, hasher),
         contact=ContactCommands(app, identity, settings.contact_email),
@@ -93,10 +129,13 @@ def build_platform(
         store=store,
         projector=projector,
         supplier=supplier,
+        accounts=accounts,
+        mailer=mailer,
     )
     if bootstrap:
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password)
     if start_projector:
         projector.start()
+        mailer.start()
         projector.wait_for(app.max_position(), timeout=30)
     return platform

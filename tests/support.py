@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
@@ -77,3 +78,35 @@ def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = 
         argon2_time_cost=1,
         argon2_memory_cost=1024,
     )
+
+
+class SmtpSink:
+    """A real SMTP server (aiosmtpd) on a free loopback port that keeps what it receives."""
+
+    def __init__(self) -> None:
+        from aiosmtpd.controller import Controller
+
+        self.messages: list[Any] = []
+        self.port = free_port()
+        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        import email
+        from email import policy
+
+        self.messages.append(email.message_from_bytes(envelope.content, policy=policy.default))
+        return "250 Message accepted for delivery"
+
+    def texts_to(self, address: str) -> list[str]:
+        return [m.get_body(("plain",)).get_content() for m in self.messages if m["To"] == address]
+
+    def env(self) -> dict[str, str]:
+        """The ``BEMTEVI_SMTP_*`` settings of a server that delivers here."""
+        return {"BEMTEVI_SMTP_HOST": "127.0.0.1", "BEMTEVI_SMTP_PORT": str(self.port)}
+
+    def __enter__(self) -> SmtpSink:
+        self._controller.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._controller.stop()

@@ -5,9 +5,11 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI
 
 from bemtevi.api.errors import install_error_handlers
+from bemtevi.api.routers import accounts as accounts_router
 from bemtevi.api.routers import audit as audit_router
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
 from bemtevi.api.routers import brand as brand_router
+from bemtevi.api.routers import mail as mail_router
 from bemtevi.api.routers import users as users_router
 from bemtevi.api.static import mount_webapp
 from bemtevi.bootstrap import Platform
@@ -26,6 +28,8 @@ def create_app(platform: Platform) -> FastAPI:
     install_error_handlers(app)
     api = APIRouter(prefix="/api")
     api.include_router(auth.router)
+    api.include_router(accounts_router.router)
+    api.include_router(mail_router.router)
     api.include_router(directory.router)
     api.include_router(consultations.router)
     api.include_router(dashboard.router)

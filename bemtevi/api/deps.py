@@ -40,6 +40,19 @@ async def current_principal(request: Request, platform: PlatformDep) -> Principa
 PrincipalDep = Annotated[Principal, Depends(current_principal)]
 
 
+async def first_access_principal(request: Request, platform: PlatformDep) -> Principal:
+    """The caller, also when at first access: for choosing the password and for logout only."""
+    return platform.identity.authenticate(bearer_token(request), allow_first_access=True)
+
+
+FirstAccessPrincipalDep = Annotated[Principal, Depends(first_access_principal)]
+
+
+def client_address(request: Request) -> str | None:
+    """The caller's address, the key of per-address attempt limits."""
+    return request.client.host if request.client else None
+
+
 def allowed_route(route: str) -> Callable[[Principal], Awaitable[Principal]]:
     """The API enforces the same route permissions as the role menu shows."""
 

@@ -37,7 +37,13 @@ def _validation_item(error: dict[str, Any]) -> dict[str, str]:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
-        return JSONResponse(error_body(exc.status, exc.message, exc.code, field=exc.field), status_code=exc.status)
+        minutes = getattr(exc, "minutes", None)  # TooManyAttempts: when to try again
+        headers = {"Retry-After": str(minutes * 60)} if minutes is not None else None
+        return JSONResponse(
+            error_body(exc.status, exc.message, exc.code, field=exc.field, minutes=minutes),
+            status_code=exc.status,
+            headers=headers,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -9,18 +9,21 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.commands.throttle import Throttle
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.brand import DEFAULT_BRAND, Brand
 from bemtevi.domain.contact import normalise_email
 from bemtevi.domain.credits import NOT_ENOUGH_TO_PROVIDE_MESSAGES, CreditAccount, credit_account_id
 from bemtevi.domain.errors import (
     DuplicateValue,
+    FirstAccessRequired,
     GroupInactive,
     GroupNotFound,
     InvalidCredentials,
     NotEnoughToProvide,
     Unauthorized,
     UserInactive,
+    WeakPassword,
 )
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.indexes import GROUP_DOMAIN, USER_EMAIL, UniqueIndex, index_id
@@ -77,6 +80,8 @@ class Principal:
     group_id: UUID
     role: Role
     session_id: UUID
+    # A user at first access: only choosing a password (and logout) is allowed.
+    first_access: bool = False
 
     @property
     def actor(self) -> Actor:
@@ -106,11 +111,18 @@ class IdentityCommands:
         hasher: PasswordHasher,
         tokens: TokenIssuer,
         token_ttl: timedelta = timedelta(hours=12),
+        throttle: Throttle | None = None,
+        max_account_failures: int = 5,
+        max_address_failures: int = 20,
     ) -> None:
         self._app = app
         self._hasher = hasher
         self._tokens = tokens
         self._token_ttl = token_ttl
+        # Failed sign-ins and recovery-code tries, per account and per client address.
+        self.throttle = throttle or Throttle(15 * 60)
+        self._max_account_failures = max_account_failures
+        self._max_address_failures = max_address_failures
         # A real hash to verify against when the e-mail is unknown, so timing does not tell.
         self._dummy_hash = hasher.hash(generate_password())
 
@@ -286,13 +298,33 @@ class IdentityCommands:
             current = self._app.find(current.parent_id, Group) if current.parent_id else None
         return False
 
-    def sign_in(self, email: str, password: str, domain_url: str | None) -> SignedIn:
+    def attempt_limits(self, kind: str, account: str | None, client: str | None) -> list[tuple[str, int]]:
+        """The throttle keys of one attempt ("login" or "code") and their failure limits."""
+        limits = []
+        if account:
+            limits.append((f"{kind}:account:{account}", self._max_account_failures))
+        if client:
+            limits.append((f"{kind}:address:{client}", self._max_address_failures))
+        return limits
+
+    def sign_in(self, email: str, password: str, domain_url: str | None, client: str | None = None) -> SignedIn:
+        limits = self.attempt_limits("login", email_key(email), client)
+        self.throttle.check(limits)
         user = self.find_user_by_email(email)
         if user is None:
             self._hasher.verify(self._dummy_hash, password)
+            self.throttle.fail(*(key for key, _ in limits))
             raise InvalidCredentials()
         if not self._hasher.verify(user.password_hash, password):
+            self.throttle.fail(*(key for key, _ in limits))
             raise InvalidCredentials()
+        group = self.check_may_sign_in(user, domain_url)
+        # A right password ends the account's count (not the address's: it may try others).
+        self.throttle.clear(limits[0][0])
+        return self.open_session(user, group, password)
+
+    def check_may_sign_in(self, user: User, domain_url: str | None) -> Group:
+        """The user's group, when the user and the group are active and the site admits them."""
         if not user.may_sign_in:
             raise UserInactive()
         group = self._app.get(user.group_id, Group)
@@ -302,19 +334,25 @@ class IdentityCommands:
         site = self.find_group_by_domain(domain_url)
         if site is not None and not self._is_within(group, site.id):
             raise InvalidCredentials()
+        return group
+
+    def open_session(self, user: User, group: Group, password: str | None = None) -> SignedIn:
+        """A new session and its token; ``password`` (when known) upgrades an old hash."""
         now = datetime.now(UTC)
         expires_at = now + self._token_ttl
         with acting_as(Actor(user.id, group.id)):
             session = Session(user_id=user.id, group_id=group.id, role=user.role.value, expires_at=expires_at)
             to_save: list[User | Session] = [session]
-            if self._hasher.needs_rehash(user.password_hash):
+            if password is not None and self._hasher.needs_rehash(user.password_hash):
                 user.rehash_password(self._hasher.hash(password))
                 to_save.append(user)
             position = self._app.save_all(*to_save)
         token = self._tokens.issue(TokenClaims(session.id, user.id, group.id, user.role.value), expires_at)
         return SignedIn(user=user, group=group, token=token, position=position)
 
-    def authenticate(self, token: str) -> Principal:
+    def authenticate(self, token: str, allow_first_access: bool = False) -> Principal:
+        """The caller of ``token``. A user at first access is refused (``FirstAccessRequired``)
+        unless the call is one they may make (choosing the password, logout)."""
         claims = self._tokens.read(token)
         session = self._app.find_readonly(claims.session_id, Session)
         if session is None or session.user_id != claims.user_id:
@@ -329,12 +367,34 @@ class IdentityCommands:
         user = self._app.find_readonly(session.user_id, User)
         if user is None or not user.may_sign_in:
             raise Unauthorized(UserInactive.message)
+        first_access = user.status == UserStatus.FIRST_ACCESS
+        if first_access and not allow_first_access:
+            raise FirstAccessRequired()
         return Principal(
             user_id=session.user_id,
             group_id=session.group_id,
             role=user.role,
             session_id=session.id,
+            first_access=first_access,
         )
+
+    def choose_first_password(self, principal: Principal, password: str, confirmation: str) -> int:
+        """First access: the user's own password replaces the generated one and the user is active."""
+        check_new_password(password, confirmation)
+        password_hash = self._hasher.hash(password)
+
+        def decide() -> int:
+            user = self._app.get(principal.user_id, User)
+            if user.status != UserStatus.FIRST_ACCESS:
+                return self._app.max_position()
+            if self._hasher.verify(user.password_hash, password):
+                # The generated password is not one the user chose.
+                raise WeakPassword(field="password")
+            with acting_as(principal.actor):
+                user.change_password_hash(password_hash)
+            return self._app.save_all(user)
+
+        return retry_on_conflict(decide)
 
     def sign_out(self, principal: Principal) -> int:
         def decide() -> int:

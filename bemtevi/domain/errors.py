@@ -136,3 +136,35 @@ class InvalidImage(DomainError):
 
 class RequiredField(DomainError):
     code, message, status = "required_field", "Required field", 422
+
+
+class TooManyAttempts(DomainError):
+    """Too many failed sign-ins or code tries for an account or a client address (HTTP 429)."""
+
+    code, message, status = "too_many_attempts", "Too many attempts, try again in {minutes} minutes", 429
+
+    def __init__(self, minutes: int) -> None:
+        super().__init__(f"Too many attempts, try again in {minutes} minutes")
+        self.minutes = minutes
+
+
+class UserNotFoundCreateAccount(DomainError):
+    code, message, status = "user_not_found_create_account", "User not found (create an account)", 404
+
+
+class InvalidCode(DomainError):
+    code, message, status = "invalid_code", "Invalid code", 400
+
+
+class FirstAccessRequired(DomainError):
+    """A user at first access must choose a password before anything else."""
+
+    code, message, status = "first_access_required", "Choose a new password to continue", 403
+
+
+class TermsNotAccepted(DomainError):
+    code, message, status = "terms_not_accepted", "You must accept the terms of use", 422
+
+
+class GoogleTokenInvalid(DomainError):
+    code, message, status = "google_token_invalid", "The Google sign-in could not be verified", 401

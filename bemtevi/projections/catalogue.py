@@ -7,8 +7,16 @@ from bemtevi.projections.base import ReadModel
 from bemtevi.projections.consultations import ConsultationsReadModel
 from bemtevi.projections.credits import CreditsReadModel
 from bemtevi.projections.directory import DirectoryReadModel
+from bemtevi.projections.mail import MailOutboxReadModel
 from bemtevi.projections.users import UsersReadModel
 
 
 def all_read_models() -> list[ReadModel]:
-    return [DirectoryReadModel(), ConsultationsReadModel(), CreditsReadModel(), AuditReadModel(), UsersReadModel()]
+    return [
+        DirectoryReadModel(),
+        ConsultationsReadModel(),
+        CreditsReadModel(),
+        AuditReadModel(),
+        UsersReadModel(),
+        MailOutboxReadModel(),
+    ]

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
-from bemtevi.api.deps import PlatformDep, PrincipalDep
+from bemtevi.api.deps import FirstAccessPrincipalDep, PlatformDep, client_address
 from bemtevi.api.schemas import AuthUser, LoginRequest, LoginResponse, LogoutRequest, MessageResponse
+from bemtevi.commands.identity import SignedIn
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
 
 @router.post("/auth", response_model=LoginResponse)
-def sign_in(body: LoginRequest, platform: PlatformDep) -> LoginResponse:
-    signed_in = platform.identity.sign_in(body.email, body.password, body.domain_url)
+def sign_in(body: LoginRequest, request: Request, platform: PlatformDep) -> LoginResponse:
+    signed_in = platform.identity.sign_in(body.email, body.password, body.domain_url, client_address(request))
+    return login_response(signed_in)
+
+
+def login_response(signed_in: SignedIn) -> LoginResponse:
+    """What every way of signing in answers (password, Google, a new account)."""
     user, group = signed_in.user, signed_in.group
     return LoginResponse(
         data=AuthUser(
@@ -31,6 +37,6 @@ def sign_in(body: LoginRequest, platform: PlatformDep) -> LoginResponse:
 
 
 @router.post("/auth/logout", response_model=MessageResponse)
-def sign_out(body: LogoutRequest, principal: PrincipalDep, platform: PlatformDep) -> MessageResponse:
+def sign_out(body: LogoutRequest, principal: FirstAccessPrincipalDep, platform: PlatformDep) -> MessageResponse:
     position = platform.identity.sign_out(principal)
     return MessageResponse(message="Logged out", position=position)

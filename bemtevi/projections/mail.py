@@ -1,0 +1,141 @@
+"""The mail outbox: every mail the product queued, with its outcome (a super-admin reads it).
+
+Without an SMTP server mails are "kept" here, and this is where they are read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from bemtevi.domain.mail import Mail
+from bemtevi.projections.base import PageFold, ReadModel, naive_utc
+
+OUTBOX_DDL = """
+CREATE TABLE IF NOT EXISTS mail_outbox (
+    mail_id VARCHAR PRIMARY KEY,
+    tenant_id VARCHAR NOT NULL,
+    recipient VARCHAR NOT NULL,
+    subject VARCHAR NOT NULL,
+    body VARCHAR NOT NULL,
+    reason VARCHAR NOT NULL,
+    status VARCHAR NOT NULL,
+    transport VARCHAR,
+    attempts INTEGER NOT NULL,
+    last_error VARCHAR,
+    queued_at TIMESTAMP NOT NULL,
+    updated_at TIMESTAMP NOT NULL
+)
+"""
+
+_COLUMNS = (
+    "mail_id",
+    "tenant_id",
+    "recipient",
+    "subject",
+    "body",
+    "reason",
+    "status",
+    "transport",
+    "attempts",
+    "last_error",
+    "queued_at",
+    "updated_at",
+)
+_EVENTS = (Mail.Queued, Mail.Sent, Mail.Failed)
+
+
+class _OutboxFold(PageFold):
+    def __init__(self) -> None:
+        self.events: list[Any] = []
+
+    def apply(self, event: Any, position: int) -> None:
+        self.events.append(event)
+
+    def write(self, cur: duckdb.DuckDBPyConnection) -> None:
+        if not self.events:
+            return
+        ids = sorted({str(e.originator_id) for e in self.events})
+        rows = {
+            str(r[0]): dict(zip(_COLUMNS, r, strict=True))
+            for r in cur.execute(f"SELECT {', '.join(_COLUMNS)} FROM mail_outbox WHERE mail_id IN ?", [ids]).fetchall()
+        }
+        for event in self.events:
+            key = str(event.originator_id)
+            at = naive_utc(event.timestamp)
+            if isinstance(event, Mail.Queued):
+                rows[key] = {
+                    "mail_id": key,
+                    "tenant_id": str(event.tenant_id),
+                    "recipient": event.to,
+                    "subject": event.subject,
+                    "body": event.text,
+                    "reason": event.reason,
+                    "status": "queued",
+                    "transport": None,
+                    "attempts": 0,
+                    "last_error": None,
+                    "queued_at": at,
+                    "updated_at": at,
+                }
+                continue
+            row = rows.get(key)
+            if row is None:  # an outcome without its mail cannot happen; never invent a row
+                continue
+            row["attempts"] += 1
+            row["updated_at"] = at
+            if isinstance(event, Mail.Sent):
+                row["transport"] = event.transport
+                row["status"] = "sent" if event.transport == "smtp" else "kept"
+            else:
+                row["last_error"] = event.error
+                row["status"] = "failed" if event.final else "queued"
+        cur.execute("DELETE FROM mail_outbox WHERE mail_id IN ?", [list(rows)])
+        page = pa.Table.from_pylist(list(rows.values())).select(list(_COLUMNS))
+        cur.register("outbox_rows", page)
+        try:
+            cur.execute(f"INSERT INTO mail_outbox SELECT {', '.join(_COLUMNS)} FROM outbox_rows")
+        finally:
+            cur.unregister("outbox_rows")
+
+
+class MailOutboxReadModel(ReadModel):
+    name = "mail_outbox"
+    tables = ("mail_outbox",)
+    event_types = _EVENTS
+
+    def create(self, cur: duckdb.DuckDBPyConnection) -> None:
+        cur.execute(OUTBOX_DDL)
+
+    def fold(self) -> PageFold:
+        return _OutboxFold()
+
+
+# -- queries ---------------------------------------------------------------------------------
+
+
+def outbox_page(
+    cur: duckdb.DuckDBPyConnection, group_id: str, offset: int = 0, limit: int = 20
+) -> tuple[list[dict[str, Any]], int]:
+    """Mails queued for ``group_id`` and the groups below it, newest first, and their count."""
+    subtree = """
+        WITH RECURSIVE subtree(group_id) AS (
+            SELECT ?::VARCHAR
+            UNION
+            SELECT g.group_id FROM groups g JOIN subtree s ON g.parent_id = s.group_id
+        )
+    """
+    total_row = cur.execute(
+        f"{subtree} SELECT count(*) FROM mail_outbox WHERE tenant_id IN (SELECT group_id FROM subtree)", [group_id]
+    ).fetchone()
+    rows = cur.execute(
+        f"""{subtree}
+        SELECT {", ".join(_COLUMNS)} FROM mail_outbox
+        WHERE tenant_id IN (SELECT group_id FROM subtree)
+        ORDER BY queued_at DESC, mail_id
+        LIMIT ? OFFSET ?""",
+        [group_id, limit, offset],
+    ).fetchall()
+    return [dict(zip(_COLUMNS, r, strict=True)) for r in rows], int(total_row[0] if total_row else 0)

@@ -1,0 +1,167 @@
+"""The mailer: follows the notification log and delivers every queued ``Mail``.
+
+Idempotent by the mail's own state: a mail is delivered only while, reloaded from the event
+store, it is still ``queued``; its outcome (``Mail.Sent`` or ``Mail.Failed``) is appended right
+after. The mailer's position in the log is kept in the read store's tracking table and moved
+past a mail only once that mail has its outcome, so a restart neither skips a mail nor sends one
+that was already recorded as sent (an SMTP server that accepted a message just before a crash,
+with no ``Sent`` appended yet, gets it again: at least once, never lost).
+
+Without an SMTP server (``sender`` None) each mail is "kept": recorded with transport
+``outbox`` for the super-admin's outbox screen. With one, a failing delivery is tried again
+with a doubling pause, ``Mail.Failed`` recording each failure, and the last one as final.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import threading
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
+
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.mail import Mail
+from bemtevi.infra.mail import MailSender
+from bemtevi.projections.store import ReadStore
+
+log = logging.getLogger(__name__)
+
+TRACKING_NAME = "mailer"
+_QUEUED_TOPIC = get_topic(Mail.Queued)
+
+
+class Mailer:
+    def __init__(
+        self,
+        app: BemteviApplication,
+        store: ReadStore,
+        sender: MailSender | None,
+        attempts: int = 4,
+        retry_seconds: float = 2.0,
+        page_size: int = 500,
+        poll_interval: float = 0.5,
+    ) -> None:
+        self._app = app
+        self._store = store
+        self._sender = sender
+        self._attempts = max(1, attempts)
+        self._retry_seconds = retry_seconds
+        self._page_size = page_size
+        self._poll_interval = poll_interval
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+        self._position = store.tracked_position(TRACKING_NAME)
+        app.on_recorded(lambda _position: self._wake.set())
+
+    @property
+    def position(self) -> int:
+        return self._position
+
+    def _track(self, position: int) -> None:
+        with self._store.transaction() as cur:
+            cur.execute(
+                "INSERT INTO projection_tracking VALUES (?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+                [TRACKING_NAME, position],
+            )
+        self._position = position
+
+    def catch_up(self) -> int:
+        """Deliver every mail queued after the tracked position; answers how many were handled."""
+        handled = 0
+        while not self._stopping.is_set():
+            # The end is read first: a mail queued after it is found by the next round.
+            last = self._app.max_position()
+            page = self._app.recorder.select_notifications(
+                self._position, self._page_size, stop=last, topics=[_QUEUED_TOPIC], inclusive_of_start=False
+            )
+            if not page:
+                # Nothing queued up to the end: remember it so the next round reads less.
+                if last > self._position:
+                    self._track(last)
+                return handled
+            for notification in page:
+                event: Any = self._app.mapper.to_domain_event(notification)
+                if not self.deliver(event.originator_id, event.tenant_id):
+                    return handled  # stopping in the middle of retries: this mail stays next
+                self._track(notification.id)
+                handled += 1
+        return handled
+
+    def deliver(self, mail_id: UUID, tenant_id: UUID) -> bool:
+        """Deliver one mail if it is still queued; False when stopped before its outcome."""
+        actor = Actor(user_id=None, tenant_id=tenant_id)
+        pause = self._retry_seconds
+        while True:
+            mail = self._app.find(mail_id, Mail)
+            if mail is None or mail.status != "queued":
+                return True  # already delivered, kept or failed for good
+            if self._sender is None:
+                with acting_as(actor):
+                    mail.mark_sent("outbox")
+                if self._save(mail):
+                    return True
+                continue
+            try:
+                self._sender.send(mail.to, mail.subject, mail.text, mail.html, mail.reply_to)
+            except (smtplib.SMTPException, OSError) as e:
+                final = mail.attempts + 1 >= self._attempts
+                log.warning("mail %s: delivery failed (%s)%s", mail_id, e, ", giving up" if final else "")
+                with acting_as(actor):
+                    mail.mark_failed(f"{type(e).__name__}: {e}"[:500], final)
+                self._save(mail)
+                if final:
+                    return True
+                if self._stopping.wait(pause):
+                    return False
+                pause *= 2
+                continue
+            with acting_as(actor):
+                mail.mark_sent(self._sender.transport)
+            self._save(mail)
+            return True
+
+    def _save(self, mail: Mail) -> bool:
+        try:
+            self._app.save_all(mail)
+        except IntegrityError:
+            return False  # someone recorded an outcome meanwhile: reload and look again
+        return True
+
+    # -- thread -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="bemtevi-mailer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        failures = 0
+        while not self._stopping.is_set():
+            self._wake.clear()
+            try:
+                self.catch_up()
+                failures = 0
+                self.error = None
+            except Exception as e:  # keep following the log
+                failures += 1
+                self.error = e
+                log.exception("mailer failed after position %s", self._position)
+                self._stopping.wait(min(5.0, 0.1 * 2**failures))
+                continue
+            self._wake.wait(self._poll_interval)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
