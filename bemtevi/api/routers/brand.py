@@ -123,11 +123,16 @@ def remove_image(group_id: str, kind: str, principal: BrandEditor, platform: Pla
 def image(group_id: str, kind: str, platform: PlatformDep, v: str | None = None) -> Response:
     """The group's image, else its nearest ancestor's; 404 means the product's default applies."""
     _uuid(group_id)
-    resolved = directory.group_by_id(platform.store.cursor(), group_id)
-    url = (resolved or {}).get(_kind(kind))
-    if not url or "?v=" not in url:
-        raise GroupNotFound("No image: the default applies")
-    stored = platform.brand.image(url.rsplit("?v=", 1)[1])
+    _kind(kind)
+    # An address with a digest names the content itself (the public data hands these out).
+    digest = v if v and len(v) == 64 else None
+    if digest is None:
+        resolved = directory.group_by_id(platform.store.cursor(), group_id)
+        url = (resolved or {}).get(kind)
+        if not url or "?v=" not in url:
+            raise GroupNotFound("No image: the default applies")
+        digest = url.rsplit("?v=", 1)[1]
+    stored = platform.brand.image(digest)
     if stored is None:
         raise GroupNotFound("No image: the default applies")
     # An address with the content's digest never changes; without it, the brand may change.

@@ -150,6 +150,8 @@ def edit_customer(
         seller=body.seller,
         white_label_url=body.whiteLabelUrl,
     )
+    # The subtree a narrowing is carried down to: from the read side once it has the latest log.
+    wait_for_position(platform, platform.app.max_position())
     descendants = [UUID(g) for g in subtree_ids(platform.store.cursor(), group_id)]
     toggles = body.toggles.given() if body.toggles else None
     position = platform.customers.edit(principal, target, form, toggles, descendants)

@@ -1,0 +1,213 @@
+"""Brands (checked images, colours, the parent-then-default fallback, public data by host) and the audit log."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+from support import KNOWN_CPF, sign_in
+from tests_customers_support import customer, edit_body, owner_headers, register
+
+from bemtevi.api.app import create_app
+from bemtevi.bootstrap import Platform
+from bemtevi.domain.brand import DEFAULT_PRIMARY
+
+
+@pytest.fixture
+def backend() -> str:
+    return "sqlite"
+
+
+@pytest.fixture
+def api(platform: Platform) -> Iterator[TestClient]:
+    with TestClient(create_app(platform)) as client:
+        yield client
+
+
+def image(width: int, height: int, fmt: str = "PNG", colour: str = "#123456") -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(buffer, format=fmt)
+    return buffer.getvalue()
+
+
+def upload(
+    api: TestClient, headers: dict[str, str], group_id: str, kind: str, data: bytes, ctype: str = "image/png"
+) -> Any:
+    return api.put(f"/api/group/{group_id}/brand/{kind}", headers={**headers, "Content-Type": ctype}, content=data)
+
+
+def public(api: TestClient, host: str | None = None, domain_url: str | None = None) -> dict[str, Any]:
+    headers = {"Host": host} if host else {}
+    body = {"domain_url": domain_url} if domain_url else {}
+    response = api.post("/api/group/groups-get-public-data", headers=headers, json=body)
+    assert response.status_code == 200, response.text
+    return dict(response.json()["data"])
+
+
+@pytest.mark.parametrize(
+    ("kind", "size"),
+    [
+        ("horizontalLogo", (208, 68)),
+        ("iconogram", (500, 500)),
+        ("loginBanner", (708, 896)),
+        ("advancedQueryBanner", (200, 1134)),
+    ],
+)
+def test_each_image_must_have_its_exact_size(api: TestClient, kind: str, size: tuple[int, int]) -> None:
+    admin = sign_in(api)
+    group = register(api, admin, customer(1, "white-label", whiteLabelUrl="marca.example.com"))["data"]["id"]
+    wrong = upload(api, admin, group, kind, image(size[0] + 1, size[1]))
+    assert wrong.status_code == 422
+    expected = f"The image must be {size[0]}x{size[1]} pixels (it is {size[0] + 1}x{size[1]})"
+    assert wrong.json()["message"] == expected and wrong.json()["field"] == kind
+    done = upload(api, admin, group, kind, image(*size, fmt="JPEG"), "image/jpeg")
+    assert done.status_code == 200, done.text
+    served = api.get(done.json()["url"])
+    assert served.status_code == 200 and served.headers["content-type"] == "image/jpeg"
+    assert Image.open(io.BytesIO(served.content)).size == size
+    assert "immutable" in served.headers["cache-control"]
+
+
+def test_files_that_are_not_images_or_of_other_types_are_refused(api: TestClient) -> None:
+    admin = sign_in(api)
+    group = register(api, admin, customer(1, "white-label", whiteLabelUrl="marca.example.com"))["data"]["id"]
+    fake = upload(api, admin, group, "horizontalLogo", b"\x89PNG\r\n\x1a\nnot really")
+    assert fake.status_code == 422 and "not a readable image" in fake.json()["message"]
+    gif = upload(api, admin, group, "horizontalLogo", image(208, 68, "GIF"), "image/gif")
+    assert gif.status_code == 422 and gif.json()["message"] == "The image must be PNG, JPEG or WebP"
+    unknown = upload(api, admin, group, "wallpaper", image(208, 68))
+    assert unknown.status_code == 404
+
+
+def test_colours_are_validated_and_the_brand_falls_back_to_the_parent_then_the_defaults(api: TestClient) -> None:
+    admin = sign_in(api)
+    wl = register(api, admin, customer(1, "white-label", whiteLabelUrl="marca.example.com"))["data"]
+    bad = api.put(f"/api/group/{wl['id']}/brand", headers=admin, json={"primaryColor": "blue"})
+    assert bad.status_code == 422 and bad.json()["field"] == "primaryColor"
+    set_ = api.put(
+        f"/api/group/{wl['id']}/brand", headers=admin, json={"appTitle": "consultas marca", "primaryColor": "#a1b"}
+    )
+    assert set_.status_code == 200, set_.text
+    logo = upload(api, admin, wl["id"], "horizontalLogo", image(208, 68))
+    assert logo.status_code == 200
+    # A company below the white-label has no brand of its own: it shows its parent's.
+    owner = owner_headers(api, wl["ownerEmail"], wl["generatedPassword"])
+    company = register(api, owner, customer(2))["data"]["id"]
+    shown = api.get(f"/api/group/{company}/brand", headers=owner, params={"position": logo.json()["position"]})
+    assert shown.status_code == 200, shown.text
+    resolved = shown.json()["resolved"]
+    assert (resolved["appTitle"], resolved["primaryColor"]) == ("consultas marca", "#AA11BB")
+    assert resolved["secondaryColor"] == "#2BB32A"  # nobody set it: the default
+    assert resolved["horizontalLogo"] == logo.json()["url"]
+    assert shown.json()["own"]["primaryColor"] is None
+    # The image address of the company answers the parent's image; an image nobody has is 404.
+    inherited = api.get(f"/api/group/{company}/brand/horizontalLogo")
+    assert inherited.status_code == 200 and Image.open(io.BytesIO(inherited.content)).size == (208, 68)
+    assert api.get(f"/api/group/{company}/brand/loginBanner").status_code == 404
+    # Removing the parent's logo brings the default (none) back; emptying a colour too.
+    api.delete(f"/api/group/{wl['id']}/brand/horizontalLogo", headers=admin)
+    cleared = api.put(f"/api/group/{wl['id']}/brand", headers=admin, json={"primaryColor": ""})
+    again = api.get(f"/api/group/{company}/brand", headers=owner, params={"position": cleared.json()["position"]})
+    assert again.json()["resolved"]["horizontalLogo"] is None
+    assert again.json()["resolved"]["primaryColor"] == DEFAULT_PRIMARY
+
+
+def test_public_data_follows_the_host_header_when_no_domain_is_given(api: TestClient) -> None:
+    admin = sign_in(api)
+    wl = register(api, admin, customer(1, "white-label", whiteLabelUrl="marca.example.com:8443"))["data"]
+    done = api.put(
+        f"/api/group/{wl['id']}/brand", headers=admin, json={"appTitle": "marca forte", "primaryColor": "#112233"}
+    )
+    api.get("/api/customers", headers=admin, params={"position": done.json()["position"]})
+    on_host = public(api, host="marca.example.com:8443")
+    assert (on_host["id"], on_host["appTitle"], on_host["primaryColor"], on_host["isMainDomain"]) == (
+        wl["id"],
+        "marca forte",
+        "#112233",
+        False,
+    )
+    assert public(api, domain_url="https://marca.example.com:8443/login")["id"] == wl["id"]
+    main = public(api, host="localhost")
+    assert main["primaryColor"] == DEFAULT_PRIMARY and main["isMainDomain"] is True
+    # After the customer moves to another domain, the old host no longer shows its brand.
+    moved = api.put(
+        f"/api/customers/{wl['id']}",
+        headers=admin,
+        json=edit_body(customer(1, "white-label"), whiteLabelUrl="nova.example.com"),
+    )
+    assert moved.status_code == 200, moved.text
+    api.get("/api/customers", headers=admin, params={"position": moved.json()["position"]})
+    assert public(api, host="marca.example.com:8443")["id"] != wl["id"]
+    assert public(api, host="nova.example.com")["id"] == wl["id"]
+
+
+def test_only_white_labels_edit_their_own_brand_and_nobody_edits_another_tree(api: TestClient) -> None:
+    admin = sign_in(api)
+    company = register(api, admin, customer(1))["data"]
+    owner = owner_headers(api, company["ownerEmail"], company["generatedPassword"])
+    own = api.put(f"/api/group/{company['id']}/brand", headers=owner, json={"primaryColor": "#000000"})
+    assert own.status_code == 403
+    other = register(api, admin, customer(2, "white-label", whiteLabelUrl="b.example.com"))["data"]
+    beside = api.put(f"/api/group/{other['id']}/brand", headers=owner, json={"primaryColor": "#000000"})
+    assert beside.status_code == 404
+    assert api.get(f"/api/group/{other['id']}/brand", headers=owner).status_code == 404
+
+
+def test_the_audit_log_lists_who_did_what_with_filters_and_exports_csv(api: TestClient) -> None:
+    admin = sign_in(api)
+    wl = register(
+        api,
+        admin,
+        customer(
+            1,
+            "white-label",
+            whiteLabelUrl="marca.example.com",
+            quantities={"unit": 3, "batch": 0, "advanced": 0, "api": 0},
+        ),
+    )["data"]
+    owner = owner_headers(api, wl["ownerEmail"], wl["generatedPassword"])
+    api.put(f"/api/group/{wl['id']}/brand", headers=owner, json={"appTitle": "Marca"})
+    looked = api.post("/api/consultations", headers=owner, json={"document": KNOWN_CPF})
+    assert looked.status_code == 200, looked.text
+    position = looked.json().get("position")
+    # The white-label's owner sees what was done for the white-label (its sign-ins, its brand,
+    # its lookup), never the root's other business.
+    mine = api.get("/api/audit", headers=owner, params={"position": position, "perPage": 200})
+    assert mine.status_code == 200, mine.text
+    rows = mine.json()["data"]
+    kinds = {(r["aggregateType"], r["eventType"]) for r in rows}
+    assert {("Group", "BrandChanged"), ("Consultation", "Recorded"), ("Session", "Opened")} <= kinds
+    brand_row = next(r for r in rows if r["eventType"] == "BrandChanged")
+    assert brand_row["actorEmail"] == wl["ownerEmail"] and "appTitle: Marca" in brand_row["summary"]
+    assert all("password" not in r["summary"].lower() and "hash" not in r["summary"].lower() for r in rows)
+    assert all(r["tenantId"] == wl["id"] or r["aggregateId"] == wl["id"] for r in rows)
+    # Filters: type, user, period.
+    only_brand = api.get("/api/audit", headers=owner, params={"type": "Group"}).json()["data"]
+    assert only_brand and {r["aggregateType"] for r in only_brand} == {"Group"}
+    by_type = api.get("/api/audit", headers=owner, params={"type": "Session.Opened"}).json()["data"]
+    assert by_type and {r["eventType"] for r in by_type} == {"Opened"}
+    nobody = api.get("/api/audit", headers=owner, params={"user_id": "00000000-0000-0000-0000-000000000000"})
+    assert nobody.json()["total"] == 0
+    past = api.get("/api/audit", headers=owner, params={"from": "2020-01-01", "to": "2020-01-31"})
+    assert past.json()["total"] == 0
+    # Above or beside: not found. The root's admin reads the white-label's log and its own.
+    root_id = api.get("/api/customers", headers=admin).json()["data"][0]["parentId"]
+    assert api.get("/api/audit", headers=owner, params={"group_id": root_id}).status_code == 404
+    assert api.get("/api/audit", headers=admin, params={"group_id": wl["id"]}).json()["total"] == mine.json()["total"]
+    everything = api.get("/api/audit", headers=admin, params={"children": "true", "perPage": 200}).json()
+    assert everything["total"] > mine.json()["total"]
+    # CSV: ';', UTF-8, the dated file name.
+    exported = api.get("/api/audit/export", headers=owner, params={"type": "Group", "lang": "pt-BR"})
+    assert exported.status_code == 200
+    name = re.search(r'filename="([^"]+)"', exported.headers["content-disposition"])
+    assert name and re.fullmatch(r"audit_\d{2}-\d{2}-\d{4}_\d{2}-\d{2}-\d{2}\.csv", name.group(1))
+    table = list(csv.reader(io.StringIO(exported.content.decode("utf-8")), delimiter=";"))
+    assert table[0][:3] == ["Data", "Empresa", "Usuário"] and len(table) == len(only_brand) + 1
+    # A plain user has no audit screen.
+    assert api.get("/api/audit", headers={"Authorization": "Bearer nope"}).status_code == 401
