@@ -13,7 +13,7 @@ from uuid import UUID
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from bemtevi.api.deps import FirstAccessPrincipalDep, PlatformDep, client_address
+from bemtevi.api.deps import FirstAccessPrincipalDep, PlatformDep, client_address, wait_for_position
 from bemtevi.api.routers.auth import login_response
 from bemtevi.api.schemas import ErrorResponse, LoginResponse, MessageResponse
 from bemtevi.commands.accounts import SignUpForm
@@ -111,6 +111,8 @@ def create_account(body: CreateAccountRequest, platform: PlatformDep) -> LoginRe
             locale=body.locale,
         )
     )
+    # The web app asks for the new user's menu next: let the read side have them first.
+    wait_for_position(platform, signed_in.position)
     return login_response(signed_in)
 
 
