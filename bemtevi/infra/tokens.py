@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -21,9 +22,14 @@ class TokenClaims:
 
 class TokenIssuer:
     _ALGORITHM = "HS256"
+    # Verified tokens remembered by their exact text: checking the signature again on every
+    # call was a tenth of a lookup's CPU. A token's claims never change; only its expiry is
+    # checked again, and the session it names is still loaded on every call.
+    _VERIFIED_MAX = 20_000
 
     def __init__(self, signing_key: str) -> None:
         self._key = signing_key
+        self._verified: dict[str, tuple[TokenClaims, int]] = {}
 
     def issue(self, claims: TokenClaims, expires_at: datetime) -> str:
         payload = {
@@ -36,6 +42,19 @@ class TokenIssuer:
         return jwt.encode(payload, self._key, algorithm=self._ALGORITHM)
 
     def read(self, token: str) -> TokenClaims:
+        known = self._verified.get(token)
+        if known is not None:
+            claims, expires = known
+            if time.time() < expires:
+                return claims
+            raise ExpiredToken()
+        claims, expires = self._verify(token)
+        if len(self._verified) >= self._VERIFIED_MAX:
+            self._verified.clear()
+        self._verified[token] = (claims, expires)
+        return claims
+
+    def _verify(self, token: str) -> tuple[TokenClaims, int]:
         try:
             payload = jwt.decode(
                 token, self._key, algorithms=[self._ALGORITHM], options={"require": ["exp", "sid", "sub"]}
@@ -45,11 +64,12 @@ class TokenIssuer:
         except jwt.PyJWTError as e:
             raise Unauthorized() from e
         try:
-            return TokenClaims(
+            claims = TokenClaims(
                 session_id=UUID(payload["sid"]),
                 user_id=UUID(payload["sub"]),
                 group_id=UUID(payload["gid"]),
                 role=str(payload["role"]),
             )
-        except (KeyError, ValueError) as e:
+            return claims, int(payload["exp"])
+        except (KeyError, ValueError, TypeError) as e:
             raise Unauthorized() from e
