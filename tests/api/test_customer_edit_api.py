@@ -126,7 +126,7 @@ def test_two_customers_taking_one_cnpj_at_once_one_wins(api: TestClient) -> None
 def test_a_child_never_gets_more_than_its_parent(platform: Platform, api: TestClient) -> None:
     admin = sign_in(api)
     reseller = register(api, admin, customer(1, "reseller"))["data"]
-    # A reseller may not create white-labels: asking for the toggle is refused with its reason.
+    # The root has every toggle, so it may give the reseller the white-label one, or take it back.
     granted = edit(
         api, admin, reseller["id"], edit_body(customer(1, "reseller"), toggles={"allowCreatedWhiteLabel": True})
     )
