@@ -1,6 +1,7 @@
 import { frameEnUS } from '../routes/i18n'
 import { customersEnUS } from '../features/customers/i18n'
 import { creditsEnUS } from '../features/credits/i18n'
+import { publicEnUS } from '../features/public/i18n'
 
 import type { Messages } from './pt-BR'
 
@@ -169,6 +170,7 @@ const enUS: Messages = {
   },
   credits: creditsEnUS,
   customers: customersEnUS,
+  public: publicEnUS,
   frame: frameEnUS,
 }
 

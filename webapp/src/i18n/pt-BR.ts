@@ -1,6 +1,7 @@
 import { framePtBR } from '../routes/i18n'
 import { customersPtBR } from '../features/customers/i18n'
 import { creditsPtBR } from '../features/credits/i18n'
+import { publicPtBR } from '../features/public/i18n'
 
 const ptBR = {
   app: {
@@ -167,6 +168,7 @@ const ptBR = {
   },
   credits: creditsPtBR,
   customers: customersPtBR,
+  public: publicPtBR,
   frame: framePtBR,
 }
 

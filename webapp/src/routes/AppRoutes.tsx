@@ -1,5 +1,5 @@
 import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react'
-import { Outlet, Route, Routes } from 'react-router'
+import { Route, Routes } from 'react-router'
 import Spinner from '../components/Spinner'
 import { GuestOnly, MainDomainOnly, RequireAuth, RootRedirect } from './guards'
 import { routeTable, type RouteEntry, type RouteLayout } from './routeTable'
@@ -7,14 +7,11 @@ import { routeTable, type RouteEntry, type RouteLayout } from './routeTable'
 const AuthLayout = lazy(() => import('../layouts/AuthLayout'))
 const SignedInLayout = lazy(() => import('../layouts/SignedInLayout'))
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage'))
-
-function PassThrough() {
-  return <Outlet />
-}
+const PublicLayout = lazy(() => import('../features/public/PublicLayout'))
 
 /** Layout component of each kind (the public site's layout replaces the pass-through). */
 const layoutComponents: Record<RouteLayout, ComponentType> = {
-  public: PassThrough,
+  public: PublicLayout,
   auth: AuthLayout,
   'signed-in': SignedInLayout,
 }

@@ -23,6 +23,13 @@ export interface RouteEntry {
 
 // Every screen is its own chunk; the signed-in area is never loaded on the public pages or /login.
 const LoginPage = lazy(() => import('../pages/LoginPage'))
+// The public site: its own chunks, nothing of the signed-in area.
+const HomePage = lazy(() => import('../features/public/HomePage'))
+const AboutPage = lazy(() => import('../features/public/AboutPage'))
+const ServicesPage = lazy(() => import('../features/public/ServicesPage'))
+const ContactPage = lazy(() => import('../features/public/ContactPage'))
+const TermsPage = lazy(() => import('../features/public/TermsPage'))
+const PrivacyPage = lazy(() => import('../features/public/PrivacyPage'))
 const DashboardPage = lazy(() => import('../pages/DashboardPage'))
 const NormalQueryPage = lazy(() => import('../pages/NormalQueryPage'))
 const QueryResultPage = lazy(() => import('../pages/QueryResultPage'))
@@ -37,6 +44,14 @@ const NotAvailablePage = lazy(() => import('../pages/NotAvailablePage'))
 const RESULT_PARAMS = ':document?/:documentType?/:queryType?/:supplyId?/:queryId?/:componentUsedId?'
 
 export const routeTable: RouteEntry[] = [
+  // Public layout: the home page only on a main product domain ("/" elsewhere goes to /login).
+  { name: 'home', path: '', layout: 'public', guard: 'main-domain', component: HomePage },
+  { name: 'about', path: 'about', layout: 'public', component: AboutPage },
+  { name: 'services', path: 'services', layout: 'public', component: ServicesPage },
+  { name: 'contact', path: 'contact', layout: 'public', component: ContactPage },
+  { name: 'terms-of-use', path: 'terms-of-use', layout: 'public', component: TermsPage },
+  { name: 'privacy-policy', path: 'privacy-policy', layout: 'public', component: PrivacyPage },
+
   // Auth layout (other engineers add create-account, forgot-password, verify-code, ... here).
   { name: 'login', path: 'login', layout: 'auth', guard: 'guest', component: LoginPage },
 

@@ -1,0 +1,5 @@
+import LegalPage from './LegalPage'
+
+export default function TermsPage() {
+  return <LegalPage doc="terms" />
+}
