@@ -1,6 +1,7 @@
 import { frameEnUS } from '../routes/i18n'
 import { customersEnUS } from '../features/customers/i18n'
 import { creditsEnUS } from '../features/credits/i18n'
+import { accountsEnUS } from '../features/accounts/i18n'
 import { publicEnUS } from '../features/public/i18n'
 
 import type { Messages } from './pt-BR'
@@ -33,6 +34,7 @@ const enUS: Messages = {
     financial: 'Financial',
     balances: 'Balances',
     myAccount: 'My Account',
+    mailOutbox: 'Mail outbox',
     api: 'API',
   },
   login: {
@@ -140,6 +142,7 @@ const enUS: Messages = {
     document: 'Document',
   },
   errors: {
+    first_access_required: 'Choose a new password to continue',
     fallback: 'An unexpected error has occurred. Please try again later.',
     warning: 'Warning',
     network: 'Network Error',
@@ -170,6 +173,7 @@ const enUS: Messages = {
   },
   credits: creditsEnUS,
   customers: customersEnUS,
+  accounts: accountsEnUS,
   public: publicEnUS,
   frame: frameEnUS,
 }

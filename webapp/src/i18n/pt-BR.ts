@@ -1,6 +1,7 @@
 import { framePtBR } from '../routes/i18n'
 import { customersPtBR } from '../features/customers/i18n'
 import { creditsPtBR } from '../features/credits/i18n'
+import { accountsPtBR } from '../features/accounts/i18n'
 import { publicPtBR } from '../features/public/i18n'
 
 const ptBR = {
@@ -31,6 +32,7 @@ const ptBR = {
     financial: 'Financeiro',
     balances: 'Saldos',
     myAccount: 'Minha conta',
+    mailOutbox: 'E-mails enviados',
     api: 'API',
   },
   login: {
@@ -138,6 +140,7 @@ const ptBR = {
     document: 'Documento',
   },
   errors: {
+    first_access_required: 'Escolha uma nova senha para continuar',
     fallback: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     warning: 'Aviso',
     network: 'Erro de rede',
@@ -168,6 +171,7 @@ const ptBR = {
   },
   credits: creditsPtBR,
   customers: customersPtBR,
+  accounts: accountsPtBR,
   public: publicPtBR,
   frame: framePtBR,
 }

@@ -1,10 +1,14 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNavigate, useSearchParams } from 'react-router'
+import { Link, useNavigate, useSearchParams } from 'react-router'
 import { useBrand } from '../components/useBrand'
-import { errorText } from '../components/errorText'
+import { useGoogleSignInMutation } from '../features/accounts/accountsApi'
+import { accountErrorText } from '../features/accounts/errors'
+import GoogleButton from '../features/accounts/GoogleButton'
+import '../features/accounts/accounts.css'
 import { REDIRECT_PARAM, safeRedirect } from '../routes/redirect'
 import { useLoginMutation } from '../store/api'
+import type { LoginResponse } from '../types/api'
 import { setCredentials } from '../store/authSlice'
 import { useAppDispatch } from '../store/hooks'
 
@@ -23,7 +27,9 @@ export default function LoginPage() {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()
   const [params] = useSearchParams()
-  const [login, { isLoading, error, reset }] = useLoginMutation()
+  const [login, { isLoading, error: loginError, reset }] = useLoginMutation()
+  const [googleSignIn, { error: googleError, reset: resetGoogle }] = useGoogleSignInMutation()
+  const error = loginError ?? googleError
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [touched, setTouched] = useState(false)
@@ -44,8 +50,24 @@ export default function LoginPage() {
     if (Object.keys(validate()).length > 0) return
     try {
       const answer = await login({ email: email.trim(), password, domain_url: window.location.host }).unwrap()
-      dispatch(setCredentials({ token: answer.token, user: answer.data }))
-      navigate(safeRedirect(params.get(REDIRECT_PARAM)), { replace: true })
+      signedIn(answer)
+    } catch {
+      // shown below from the mutation state
+    }
+  }
+
+  // A user at first access chooses a password before going anywhere.
+  const signedIn = (answer: LoginResponse) => {
+    dispatch(setCredentials({ token: answer.token, user: answer.data }))
+    if (answer.data.status === 'first-access') navigate('/first-access', { replace: true })
+    else navigate(safeRedirect(params.get(REDIRECT_PARAM)), { replace: true })
+  }
+
+  const withGoogle = async (credential: string) => {
+    reset()
+    resetGoogle()
+    try {
+      signedIn(await googleSignIn({ credential, domain_url: window.location.host }).unwrap())
     } catch {
       // shown below from the mutation state
     }
@@ -109,13 +131,25 @@ export default function LoginPage() {
 
         {error && (
           <div className="alert alert-error" role="alert" data-testid="login-error">
-            {errorText(error, t, (k) => i18n.exists(k))}
+            {accountErrorText(error, t, (k) => i18n.exists(k))}
           </div>
         )}
 
         <button type="submit" className="btn btn-primary btn-block" disabled={isLoading} data-testid="login-submit">
           {isLoading ? t('login.submitting') : t('login.submit')}
         </button>
+        <GoogleButton onCredential={(credential) => void withGoogle(credential)} />
+        <div className="accounts-links">
+          <Link to="/forgot-password" data-testid="login-forgot">
+            {t('accounts.login.forgot')}
+          </Link>
+          <span>
+            {t('accounts.login.noAccount')}{' '}
+            <Link to="/create-account" data-testid="login-create-account">
+              {t('accounts.login.create')}
+            </Link>
+          </span>
+        </div>
       </form>
     </div>
   )

@@ -32,6 +32,7 @@ export function GuestOnly() {
 /** Signed-in area: a visitor goes to /login, remembering the full path to return to. */
 export function RequireAuth() {
   const signedIn = useSignedIn()
+  const firstAccess = useAppSelector((s) => s.auth.authUser?.status === 'first-access')
   const reason = useAppSelector((s) => s.auth.signOutReason)
   const location = useLocation()
   if (!signedIn) {
@@ -39,5 +40,7 @@ export function RequireAuth() {
     const back = `${location.pathname}${location.search}${location.hash}`
     return <Navigate to={`/login?${REDIRECT_PARAM}=${encodeURIComponent(back)}`} replace />
   }
+  // A user at first access chooses a password before anything else (the API refuses the rest).
+  if (firstAccess) return <Navigate to="/first-access" replace />
   return <Outlet />
 }

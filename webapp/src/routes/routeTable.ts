@@ -23,6 +23,10 @@ export interface RouteEntry {
 
 // Every screen is its own chunk; the signed-in area is never loaded on the public pages or /login.
 const LoginPage = lazy(() => import('../pages/LoginPage'))
+const CreateAccountPage = lazy(() => import('../features/accounts/CreateAccountPage'))
+const RecoveryPage = lazy(() => import('../features/accounts/RecoveryPage'))
+const FirstAccessPage = lazy(() => import('../features/accounts/FirstAccessPage'))
+const MailOutboxPage = lazy(() => import('../features/accounts/MailOutboxPage'))
 // The public site: its own chunks, nothing of the signed-in area.
 const HomePage = lazy(() => import('../features/public/HomePage'))
 const AboutPage = lazy(() => import('../features/public/AboutPage'))
@@ -54,6 +58,12 @@ export const routeTable: RouteEntry[] = [
 
   // Auth layout (other engineers add create-account, forgot-password, verify-code, ... here).
   { name: 'login', path: 'login', layout: 'auth', guard: 'guest', component: LoginPage },
+  { name: 'create-account', path: 'create-account', layout: 'auth', guard: 'guest', component: CreateAccountPage },
+  { name: 'forgot-password', path: 'forgot-password', layout: 'auth', guard: 'guest', component: RecoveryPage },
+  { name: 'verify-code', path: 'verify-code/:code?/:uniqueKey?/:id?', layout: 'auth', guard: 'guest', component: RecoveryPage },
+  { name: 'redefine-new-password', path: 'redefine-new-password', layout: 'auth', guard: 'guest', component: RecoveryPage },
+  // Signed in with a generated password: the page itself sends everyone else away.
+  { name: 'first-access', path: 'first-access', layout: 'auth', component: FirstAccessPage },
 
   // Signed-in layout.
   { name: 'dashboard', path: 'dashboard', layout: 'signed-in', component: DashboardPage },
@@ -81,6 +91,7 @@ export const routeTable: RouteEntry[] = [
   { name: 'reports', path: 'reports', layout: 'signed-in', breadcrumb: ['frame.crumbs.reports'], component: NotAvailablePage },
   { name: 'api-query', path: 'api-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.apiQuery'], component: NotAvailablePage },
   { name: 'playground', path: 'playground', layout: 'signed-in', breadcrumb: ['frame.crumbs.playground'], component: NotAvailablePage },
+  { name: 'mail-outbox', path: 'mail-outbox', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.mailOutbox'], component: MailOutboxPage },
   { name: 'error-forbidden', path: 'error-forbidden', layout: 'signed-in', component: ForbiddenPage },
 ]
 

@@ -1,0 +1,225 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useLocation, useNavigate, useParams } from 'react-router'
+import { useNotify } from '../../components/feedback'
+import { useRedefinePasswordMutation, useRequestRecoveryMutation, useVerifyCodeMutation, type RecoveryTicket } from './accountsApi'
+import { accountErrorText } from './errors'
+import PasswordFields from './PasswordFields'
+import { STRICT_EMAIL, newPasswordErrors } from './validation'
+import './accounts.css'
+
+type Step = 'request' | 'email' | 'code' | 'redefine'
+const STEPS: Step[] = ['request', 'email', 'code', 'redefine']
+const STORAGE_KEY = 'passwordRecovery'
+
+interface Saved extends Partial<RecoveryTicket> {
+  email?: string
+  code?: string
+  verified?: boolean
+}
+
+function load(): Saved {
+  try {
+    return JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}') as Saved
+  } catch {
+    return {}
+  }
+}
+
+function save(value: Saved | null): void {
+  if (value) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(value))
+  else sessionStorage.removeItem(STORAGE_KEY)
+}
+
+/**
+ * The forgot-password flow as one screen in four steps (request recovery, check e-mail, enter
+ * code, redefine password), on the routes forgot-password, verify-code/:code?/:uniqueKey?/:id?
+ * (the mail's link: prefilled and verified at once) and redefine-new-password.
+ */
+export default function RecoveryPage() {
+  const { t, i18n } = useTranslation()
+  const notify = useNotify()
+  const navigate = useNavigate()
+  const location = useLocation()
+  const params = useParams()
+  const exists = (k: string) => i18n.exists(k)
+  const fromLink = !!(params.code && params.uniqueKey && params.id)
+  const [saved, setSaved] = useState<Saved>(() =>
+    fromLink ? { code: params.code, uniqueKey: params.uniqueKey, id: params.id } : load(),
+  )
+  const initial: Step = location.pathname.startsWith('/redefine-new-password')
+    ? 'redefine'
+    : location.pathname.startsWith('/verify-code')
+      ? 'code'
+      : 'request'
+  const [step, setStep] = useState<Step>(initial)
+  const [email, setEmail] = useState(saved.email ?? '')
+  const [code, setCode] = useState(saved.code ?? '')
+  const [password, setPassword] = useState('')
+  const [confirmation, setConfirmation] = useState('')
+  const [touched, setTouched] = useState(false)
+  const [request, requestState] = useRequestRecoveryMutation()
+  const [verify, verifyState] = useVerifyCodeMutation()
+  const [redefine, redefineState] = useRedefinePasswordMutation()
+  const autoVerified = useRef(false)
+
+  const remember = (value: Saved) => {
+    setSaved(value)
+    save(value)
+  }
+
+  const doVerify = async (value: string, ticket: Saved) => {
+    if (!ticket.id || !ticket.uniqueKey) return
+    try {
+      await verify({ code: value.trim(), uniqueKey: ticket.uniqueKey, id: ticket.id }).unwrap()
+      remember({ ...ticket, code: value.trim(), verified: true })
+      notify({ type: 'positive', message: t('accounts.recovery.codeActive') })
+      setTouched(false)
+      setStep('redefine')
+      navigate('/redefine-new-password', { replace: true })
+    } catch {
+      // shown below
+    }
+  }
+
+  // The mail's link carries code, key and id: verify at once.
+  useEffect(() => {
+    if (fromLink && !autoVerified.current) {
+      autoVerified.current = true
+      void doVerify(params.code ?? '', saved)
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const submitRequest = async (event: FormEvent) => {
+    event.preventDefault()
+    setTouched(true)
+    if (!STRICT_EMAIL.test(email.trim())) return
+    try {
+      const answer = await request({
+        email: email.trim(),
+        domain_url: window.location.host,
+        locale: i18n.language === 'en-US' ? 'en-US' : 'pt-BR',
+      }).unwrap()
+      remember({ ...answer.data, email: email.trim() })
+      setTouched(false)
+      setStep('email')
+    } catch {
+      // shown below
+    }
+  }
+
+  const submitCode = (event: FormEvent) => {
+    event.preventDefault()
+    setTouched(true)
+    if (!/^\d{6}$/.test(code.trim())) return
+    void doVerify(code, saved)
+  }
+
+  const passwordErrors = touched ? newPasswordErrors(password, confirmation) : {}
+  const submitPassword = async (event: FormEvent) => {
+    event.preventDefault()
+    setTouched(true)
+    if (Object.keys(newPasswordErrors(password, confirmation)).length > 0) return
+    if (!saved.id || !saved.uniqueKey || !saved.code) return
+    try {
+      await redefine({ id: saved.id, uniqueKey: saved.uniqueKey, code: saved.code, password, confirmation }).unwrap()
+      save(null)
+      notify({ type: 'positive', message: t('accounts.recovery.done') })
+      navigate('/login', { replace: true })
+    } catch {
+      // shown below
+    }
+  }
+
+  const missingTicket = (step === 'code' || step === 'redefine') && (!saved.id || !saved.uniqueKey)
+  const error = step === 'request' ? requestState.error : step === 'redefine' ? redefineState.error : verifyState.error
+  const stepIndex = STEPS.indexOf(step)
+
+  return (
+    <div className="login-page">
+      <div className="login-card card accounts-card" data-testid="recovery">
+        <h1>{step === 'redefine' ? t('accounts.recovery.redefineTitle') : t('accounts.recovery.title')}</h1>
+        <ol className="accounts-steps">
+          {STEPS.map((s, i) => (
+            <li key={s} className={i === stepIndex ? 'active' : i < stepIndex ? 'done' : ''} aria-current={i === stepIndex ? 'step' : undefined}>
+              {t(`accounts.recovery.steps.${s}`)}
+            </li>
+          ))}
+        </ol>
+
+        {missingTicket ? (
+          <>
+            <p>{t('accounts.recovery.noTicket')}</p>
+            <Link to="/forgot-password" onClick={() => setStep('request')}>
+              {t('accounts.recovery.again')}
+            </Link>
+          </>
+        ) : step === 'request' ? (
+          <form onSubmit={(e) => void submitRequest(e)} noValidate>
+            <p className="muted">{t('accounts.recovery.requestText')}</p>
+            <label className="form-field">
+              <span>{t('accounts.recovery.email')}</span>
+              <input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="recovery-email" />
+              {touched && !STRICT_EMAIL.test(email.trim()) && <small className="field-error">{t('accounts.invalidEmail')}</small>}
+            </label>
+            <button type="submit" className="btn btn-primary btn-block" disabled={requestState.isLoading} data-testid="recovery-send">
+              {requestState.isLoading ? t('accounts.recovery.sending') : t('accounts.recovery.send')}
+            </button>
+          </form>
+        ) : step === 'email' ? (
+          <>
+            <p data-testid="recovery-check-email">{t('accounts.recovery.checkEmail', { email: saved.email })}</p>
+            <button type="button" className="btn btn-primary btn-block" onClick={() => setStep('code')} data-testid="recovery-have-code">
+              {t('accounts.recovery.haveCode')}
+            </button>
+          </>
+        ) : step === 'code' ? (
+          <form onSubmit={submitCode} noValidate>
+            <label className="form-field">
+              <span>{t('accounts.recovery.code')}</span>
+              <input
+                className="accounts-code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                value={code}
+                onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+                data-testid="recovery-code"
+              />
+              {touched && !/^\d{6}$/.test(code.trim()) && <small className="field-error">{t('accounts.errors.invalid_code')}</small>}
+            </label>
+            <button type="submit" className="btn btn-primary btn-block" disabled={verifyState.isLoading} data-testid="recovery-verify">
+              {verifyState.isLoading ? t('accounts.recovery.verifying') : t('accounts.recovery.verify')}
+            </button>
+          </form>
+        ) : (
+          <form onSubmit={(e) => void submitPassword(e)} noValidate>
+            {saved.verified && <p className="alert alert-success" data-testid="recovery-code-active">{t('accounts.recovery.codeActive')}</p>}
+            <PasswordFields
+              password={password}
+              confirmation={confirmation}
+              onPassword={setPassword}
+              onConfirmation={setConfirmation}
+              errors={passwordErrors}
+              labels={{ password: t('accounts.recovery.newPassword'), confirmation: t('accounts.recovery.confirmation') }}
+              testid="recovery"
+            />
+            <button type="submit" className="btn btn-primary btn-block" disabled={redefineState.isLoading} data-testid="recovery-save">
+              {redefineState.isLoading ? t('accounts.recovery.saving') : t('accounts.recovery.save')}
+            </button>
+          </form>
+        )}
+
+        {error && !missingTicket && (
+          <div className="alert alert-error" role="alert" data-testid="recovery-error">
+            {accountErrorText(error, t, exists)}
+          </div>
+        )}
+        <div className="accounts-links">
+          <Link to="/login">{t('accounts.recovery.backToLogin')}</Link>
+        </div>
+      </div>
+    </div>
+  )
+}
