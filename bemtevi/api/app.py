@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI
 
 from bemtevi.api.errors import install_error_handlers
+from bemtevi.api.hot_path import HotLookupMiddleware
 from bemtevi.api.routers import accounts as accounts_router
 from bemtevi.api.routers import audit as audit_router
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
@@ -50,5 +51,7 @@ def create_app(platform: Platform) -> FastAPI:
         }
 
     app.include_router(api)
+    if platform.settings.hot_lookup_path:
+        app.add_middleware(HotLookupMiddleware, platform=platform)
     mount_webapp(app, platform.settings.webapp_dist)
     return app

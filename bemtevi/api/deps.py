@@ -25,8 +25,12 @@ PlatformDep = Annotated[Platform, Depends(get_platform)]
 
 
 def bearer_token(request: Request) -> str:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
+    return token_of(request.headers.get("authorization", ""))
+
+
+def token_of(authorization: str) -> str:
+    """The token of an ``Authorization: Bearer …`` header; ``Unauthorized`` otherwise."""
+    scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized()
     return token.strip()

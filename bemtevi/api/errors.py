@@ -34,16 +34,20 @@ def _validation_item(error: dict[str, Any]) -> dict[str, str]:
     return {"property": prop, "constraint": f"{prop}: {error.get('msg', 'invalid value')}"}
 
 
+def domain_error_response(exc: DomainError) -> JSONResponse:
+    minutes = getattr(exc, "minutes", None)  # TooManyAttempts: when to try again
+    headers = {"Retry-After": str(minutes * 60)} if minutes is not None else None
+    return JSONResponse(
+        error_body(exc.status, exc.message, exc.code, field=exc.field, minutes=minutes),
+        status_code=exc.status,
+        headers=headers,
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
-        minutes = getattr(exc, "minutes", None)  # TooManyAttempts: when to try again
-        headers = {"Retry-After": str(minutes * 60)} if minutes is not None else None
-        return JSONResponse(
-            error_body(exc.status, exc.message, exc.code, field=exc.field, minutes=minutes),
-            status_code=exc.status,
-            headers=headers,
-        )
+        return domain_error_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -39,6 +39,8 @@ class Settings(BaseSettings):
     # Most commands one group-commit append may carry; 1 gives one save per command (the
     # baseline bench/credits.py compares against).
     write_batch_max: int = 512
+    # POST /api/consultations answered by bemtevi.api.hot_path (False: through the FastAPI route).
+    hot_lookup_path: bool = True
     # Where the public site's contact and trial requests are sent (the product team).
     contact_email: str = "contato@bemtevi.local"
     # Contact requests one client address may send per window (the public form is not a relay).

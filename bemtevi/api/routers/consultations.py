@@ -8,13 +8,17 @@ from fastapi import APIRouter, Depends
 
 from bemtevi.api.deps import PlatformDep, allowed_route
 from bemtevi.api.schemas import ConsultationData, ConsultationRequest, ConsultationResponse, ErrorResponse
+from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import Principal
 
 router = APIRouter(tags=["consultations"])
 
+LOOKUP_PATH = "/consultations"
+LOOKUP_ROUTE = "normal-query"
+
 
 @router.post(
-    "/consultations",
+    LOOKUP_PATH,
     response_model=ConsultationResponse,
     responses={
         402: {"model": ErrorResponse, "description": "Not enough credits; nothing was charged"},
@@ -24,9 +28,14 @@ router = APIRouter(tags=["consultations"])
 )
 async def run_consultation(
     body: ConsultationRequest,
-    principal: Annotated[Principal, Depends(allowed_route("normal-query"))],
+    principal: Annotated[Principal, Depends(allowed_route(LOOKUP_ROUTE))],
     platform: PlatformDep,
 ) -> ConsultationResponse:
+    return await consult(platform, principal, body)
+
+
+async def consult(platform: Platform, principal: Principal, body: ConsultationRequest) -> ConsultationResponse:
+    """The lookup itself, shared by this route and the hot path (``bemtevi.api.hot_path``)."""
     outcome = await platform.consultations.run_unit_query_async(principal, body.document, body.query_type)
     return ConsultationResponse(
         data=ConsultationData(

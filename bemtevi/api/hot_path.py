@@ -1,0 +1,87 @@
+"""The unit lookup served without FastAPI's per-request machinery.
+
+``POST /api/consultations`` is the product's hot path (API clients call it in loops). Through
+FastAPI's routing, dependency solving and response validation, about half of a lookup's CPU went
+to the framework, and the server is one process bound by one interpreter lock. This ASGI
+middleware answers that one route itself with the same steps the route declares (bearer token,
+session, the role's permission for ``normal-query``, the request model, ``consult``) and the same
+error answers; anything it does not decide on its own (a body that does not validate) goes on to
+the FastAPI route with the body replayed, so the canonical answer stays the route's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bemtevi.api.deps import token_of
+from bemtevi.api.errors import domain_error_response
+from bemtevi.api.routers.consultations import LOOKUP_PATH, LOOKUP_ROUTE, consult
+from bemtevi.api.schemas import ConsultationRequest
+from bemtevi.bootstrap import Platform
+from bemtevi.domain.errors import AccessDenied, DomainError
+from bemtevi.domain.menus import may_open
+
+_JSON_HEADERS = [(b"content-type", b"application/json")]
+
+
+class HotLookupMiddleware:
+    def __init__(self, app: ASGIApp, platform: Platform, prefix: str = "/api") -> None:
+        self.app = app
+        self.platform = platform
+        self.path = prefix + LOOKUP_PATH
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != self.path:
+            await self.app(scope, receive, send)
+            return
+        body = await _read_body(receive)
+        try:
+            principal = self.platform.identity.authenticate(_bearer_token(scope))
+            if not may_open(principal.role, LOOKUP_ROUTE):
+                raise AccessDenied()
+            try:
+                request = ConsultationRequest.model_validate_json(body)
+            except ValidationError:
+                await self.app(scope, _replay(body), send)
+                return
+            payload = (await consult(self.platform, principal, request)).model_dump_json().encode()
+        except DomainError as exc:
+            await domain_error_response(exc)(scope, _replay(body), send)
+            return
+        headers = [*_JSON_HEADERS, (b"content-length", str(len(payload)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": payload})
+
+
+def _bearer_token(scope: Scope) -> str:
+    authorization = next((value for name, value in scope["headers"] if name == b"authorization"), b"")
+    return token_of(authorization.decode("latin-1"))
+
+
+async def _read_body(receive: Receive) -> bytes:
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            message: dict[str, Any] = {"type": "http.request", "body": body, "more_body": False}
+            return message
+        return {"type": "http.disconnect"}
+
+    return receive
