@@ -11,7 +11,7 @@ from datetime import date
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, Recording, Transcoder, Transcoding
 
 from bemtevi.domain.audit import AuditedAggregate
@@ -77,6 +77,26 @@ class BemteviApplication(Application[UUID]):
             position = recordings[-1].notification.id
             for listener in list(self._listeners):
                 listener(position)
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        """Snapshot the saved aggregates as they are in memory, at the state just recorded.
+
+        The library reloads each aggregate from the store to snapshot it; on a hot credit account
+        that reload was a seventh of the group-commit writer's time. One snapshot per aggregate
+        whose events in this save reached a multiple of its interval.
+        """
+        if not self.snapshots or not self.snapshotting_intervals:
+            return
+        due: dict[UUID, Any] = {}
+        for event in processing_event.events:
+            aggregate = processing_event.aggregates.get(event.originator_id)
+            interval = self.snapshotting_intervals.get(type(aggregate)) if aggregate is not None else None
+            if interval is not None and event.originator_version % interval == 0:
+                due[event.originator_id] = aggregate
+        if due:
+            self.snapshots.put(
+                [getattr(type(a), "Snapshot", self.snapshot_class).take(a) for a in due.values()]  # type: ignore[union-attr]
+            )
 
     def save_all(self, *aggregates: AuditedAggregate) -> int:
         """Save atomically; answer the position of the last event (for read-your-writes)."""
