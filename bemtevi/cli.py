@@ -1,4 +1,4 @@
-"""The ``bemtevi`` command line: serve, demo-data, rebuild-projections, create-admin."""
+"""The ``bemtevi`` command line: serve, demo-data, rebuild-projections, create-admin, openapi."""
 
 from __future__ import annotations
 
@@ -133,6 +133,28 @@ def create_admin(
     typer.echo(f"Super-admin created: {email}")
     if generated:
         typer.echo(f"Generated password (shown once): {password}")
+
+
+@app.command()
+def openapi(
+    output: Annotated[Path | None, typer.Option(help="Write the schema to this file, not the standard output")] = None,
+) -> None:
+    """Print the API's OpenAPI schema (JSON) without starting anything: the web app's client is generated from it."""
+    import json
+    from types import SimpleNamespace
+    from typing import cast
+
+    from bemtevi.api.app import create_app
+    from bemtevi.bootstrap import Platform
+
+    # Building the routes only needs the settings: no store, projector or supplier is opened.
+    app_ = create_app(cast(Platform, SimpleNamespace(settings=Settings())))
+    text = json.dumps(app_.openapi(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"OpenAPI schema written to {output}")
 
 
 class _NoSupplier:

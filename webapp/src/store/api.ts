@@ -13,6 +13,7 @@ import type {
   GroupPublicDataRequest,
   LoginRequest,
   LoginResponse,
+  LogoutRequest,
   MessageResponse,
   UserRolesRequest,
   UserRolesResponse,
@@ -38,12 +39,28 @@ const SELF_HANDLED = new Set(['login', 'logout'])
  * dialog with the server's message (OK clears the session and goes to /login);
  * access_denied sends the user to /error-forbidden. Other errors go back to the caller.
  */
+/**
+ * Read-your-writes: once a command answered with an event-store `position`, every read (GET)
+ * carries the highest one seen, so the read model answers only when it has caught up with it.
+ * A call that names its own `position` keeps it.
+ */
+export function withPosition(args: string | FetchArgs, position: number | null | undefined): string | FetchArgs {
+  if (position === null || position === undefined) return args
+  const request: FetchArgs = typeof args === 'string' ? { url: args } : args
+  if (request.method && request.method.toUpperCase() !== 'GET') return args
+  const params = (request.params ?? {}) as Record<string, unknown>
+  if (params.position !== undefined && params.position !== null) return args
+  if (/[?&]position=/.test(request.url)) return args
+  return { ...request, params: { ...params, position } }
+}
+
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
   args,
   api,
   extraOptions,
 ) => {
-  const result = await rawBaseQuery(args, api, extraOptions)
+  const lastPosition = (api.getState() as { session?: { lastPosition: number | null } }).session?.lastPosition
+  const result = await rawBaseQuery(withPosition(args, lastPosition), api, extraOptions)
   if (result.error) api.dispatch(loadingReset())
   if (result.error && !SELF_HANDLED.has(api.endpoint)) {
     const signedIn = !!(api.getState() as { auth: AuthState }).auth.authToken
@@ -62,7 +79,7 @@ export const api = createApi({
     login: build.mutation<LoginResponse, LoginRequest>({
       query: (body) => ({ url: 'auth/auth', method: 'POST', body }),
     }),
-    logout: build.mutation<MessageResponse, { token: string }>({
+    logout: build.mutation<MessageResponse, LogoutRequest>({
       query: (body) => ({ url: 'auth/auth/logout', method: 'POST', body }),
     }),
     getUserRoles: build.query<UserRolesResponse['data'], UserRolesRequest>({

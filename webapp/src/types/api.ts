@@ -1,5 +1,7 @@
-// Shapes of the Bemtevi HTTP API (all under /api). Hand-written for now; they mirror
-// the backend's pydantic schemas and can later be generated from its OpenAPI document.
+// Shapes of the Bemtevi HTTP API (all under /api). The request and plain answer types come from
+// store/generated/bemteviApi.ts (generated from the API's OpenAPI schema by `npm run codegen`);
+// the ones kept by hand here are wider (ids as numbers in tests, typed consultation results).
+import type * as Generated from '../store/generated/bemteviApi'
 
 export type UserStatus = 'active' | 'inactive' | 'first-access'
 
@@ -14,20 +16,15 @@ export interface AuthUser {
   status: UserStatus | string
 }
 
-export interface LoginRequest {
-  email: string
-  password: string
-  domain_url: string
-}
+export type LoginRequest = Generated.LoginRequest
 
 export interface LoginResponse {
   data: AuthUser
   token: string
 }
 
-export interface MessageResponse {
-  message: string
-}
+export type MessageResponse = Generated.MessageResponse
+export type LogoutRequest = Generated.LogoutRequest
 
 export interface GroupPublicData {
   id: string | number
@@ -148,10 +145,7 @@ export interface Consultation {
   result: PersonResult | CompanyResult
 }
 
-export interface ConsultationRequest {
-  document: string
-  query_type?: string
-}
+export type ConsultationRequest = Generated.ConsultationRequest
 
 export interface ConsultationResponse {
   data: Consultation
@@ -169,9 +163,5 @@ export interface DashboardResponse {
   data: DashboardData
 }
 
-export interface ApiErrorBody {
-  statusCode?: number
-  message?: string
-  code?: string
-  errors?: { property?: string; isNotEmpty?: string; isEnum?: string }[]
-}
+/** An error answer (the API's ErrorResponse; `statusCode` as some proxies add it). */
+export type ApiErrorBody = Partial<Generated.ErrorResponse> & { statusCode?: number }
