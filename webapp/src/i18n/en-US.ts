@@ -1,5 +1,7 @@
 import { frameEnUS } from '../routes/i18n'
 import { customersEnUS } from '../features/customers/i18n'
+import { usersEnUS } from '../features/users/i18n'
+import { accountEnUS } from '../features/account/i18n'
 import { creditsEnUS } from '../features/credits/i18n'
 import { accountsEnUS } from '../features/accounts/i18n'
 import { publicEnUS } from '../features/public/i18n'
@@ -173,6 +175,8 @@ const enUS: Messages = {
   },
   credits: creditsEnUS,
   customers: customersEnUS,
+  users: usersEnUS,
+  myAccount: accountEnUS,
   accounts: accountsEnUS,
   public: publicEnUS,
   frame: frameEnUS,

@@ -1,5 +1,7 @@
 import { framePtBR } from '../routes/i18n'
 import { customersPtBR } from '../features/customers/i18n'
+import { usersPtBR } from '../features/users/i18n'
+import { accountPtBR } from '../features/account/i18n'
 import { creditsPtBR } from '../features/credits/i18n'
 import { accountsPtBR } from '../features/accounts/i18n'
 import { publicPtBR } from '../features/public/i18n'
@@ -171,6 +173,8 @@ const ptBR = {
   },
   credits: creditsPtBR,
   customers: customersPtBR,
+  users: usersPtBR,
+  myAccount: accountPtBR,
   accounts: accountsPtBR,
   public: publicPtBR,
   frame: framePtBR,

@@ -41,6 +41,9 @@ const BalancesPage = lazy(() => import('../features/credits/BalancesPage'))
 const BalanceHistoryPage = lazy(() => import('../features/credits/BalanceHistoryPage'))
 const CustomersPage = lazy(() => import('../features/customers/CustomersPage'))
 const CustomerFormPage = lazy(() => import('../features/customers/CustomerFormPage'))
+const UsersPage = lazy(() => import('../features/users/UsersPage'))
+const MyAccountPage = lazy(() => import('../features/account/MyAccountPage'))
+const ProfilePage = lazy(() => import('../features/account/ProfilePage'))
 const ForbiddenPage = lazy(() => import('../pages/ForbiddenPage'))
 /** Screens nobody has built yet: an honest page inside the signed-in layout. */
 const NotAvailablePage = lazy(() => import('../pages/NotAvailablePage'))
@@ -92,6 +95,16 @@ export const routeTable: RouteEntry[] = [
   { name: 'api-query', path: 'api-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.apiQuery'], component: NotAvailablePage },
   { name: 'playground', path: 'playground', layout: 'signed-in', breadcrumb: ['frame.crumbs.playground'], component: NotAvailablePage },
   { name: 'mail-outbox', path: 'mail-outbox', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.mailOutbox'], component: MailOutboxPage },
+  { name: 'users', path: 'users/:groupUniqueKey?/:groupId?', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.users'], component: UsersPage },
+  // My account draws its own trail (title Registration, breadcrumb Manage my information).
+  { name: 'my-account', path: 'my-account', layout: 'signed-in', component: MyAccountPage },
+  { name: 'edit-my-profile', path: 'edit-my-profile/:previousRoute?/:uniqueKey?/:id?', layout: 'signed-in', component: ProfilePage },
+  {
+    name: 'personal-information',
+    path: 'personal-information/:previousRoute?/:uniqueKey?/:id?/:groupUniqueKey?/:groupId?',
+    layout: 'signed-in',
+    component: ProfilePage,
+  },
   { name: 'error-forbidden', path: 'error-forbidden', layout: 'signed-in', component: ForbiddenPage },
 ]
 

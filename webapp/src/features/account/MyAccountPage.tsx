@@ -1,0 +1,167 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import Breadcrumbs from '../../components/Breadcrumbs'
+import Spinner from '../../components/Spinner'
+import { useConfirm, useNotify } from '../../components/feedback'
+import { formatDateTimeBR } from '../../lib/format'
+import { isRouteAllowed } from '../../lib/permissions'
+import { useGetUserRolesQuery } from '../../store/api'
+import { useAppSelector } from '../../store/hooks'
+import { userErrorText } from '../users/serverError'
+import '../users/users.css'
+import PasswordCard from './PasswordCard'
+import {
+  useChangePreferencesMutation,
+  useGetMeQuery,
+  useMySessionsQuery,
+  useSignOutOthersMutation,
+} from './accountApi'
+import { usePhoto } from './usePhoto'
+
+const SECTIONS: { key: 'marketing' | 'notifications' | 'privacy'; toggles: string[] }[] = [
+  { key: 'marketing', toggles: ['marketingEmails', 'marketingPartners'] },
+  { key: 'notifications', toggles: ['notifyBatchFinished', 'notifyLowBalance', 'notifySecurity'] },
+  { key: 'privacy', toggles: ['privacyShowProfile', 'privacyUsageAnalytics'] },
+]
+
+/** my-account: title Registration, breadcrumb Manage my information, six sections (spec section 2). */
+export default function MyAccountPage() {
+  const { t, i18n } = useTranslation()
+  const exists = (k: string) => i18n.exists(k)
+  const notify = useNotify()
+  const confirm = useConfirm()
+  const user = useAppSelector((s) => s.auth.authUser)
+  const position = useAppSelector((s) => s.session.lastPosition)
+  const me = useGetMeQuery({ position }, { refetchOnMountOrArgChange: true })
+  const sessions = useMySessionsQuery({ position }, { refetchOnMountOrArgChange: true })
+  const roles = useGetUserRolesQuery(
+    { user_id: user?.id ?? '', user_unique_key: user?.uniqueKey ?? '', group_id: user?.groupId ?? null },
+    { skip: !user },
+  )
+  const [savePreferences] = useChangePreferencesMutation()
+  const [signOutOthers, signOutState] = useSignOutOthersMutation()
+  const data = me.data?.data
+  const photo = usePhoto(data?.id, data?.photoDigest)
+  const mayOpenBalances = isRouteAllowed('balances', roles.data?.roles)
+
+  async function toggle(key: string, value: boolean) {
+    const result = await savePreferences({ [key]: value })
+    if ('error' in result) notify({ type: 'negative', message: userErrorText(result.error, t, exists) })
+    else notify({ type: 'positive', message: t('myAccount.preferencesSaved') })
+  }
+
+  async function endOthers() {
+    if (!(await confirm({ message: t('myAccount.confirmSignOutOthers') }))) return
+    const result = await signOutOthers()
+    if ('error' in result) notify({ type: 'negative', message: userErrorText(result.error, t, exists) })
+    else notify({ type: 'positive', message: t('myAccount.signedOutOthers') })
+  }
+
+  if (me.isLoading) return <Spinner />
+  if (!data)
+    return (
+      <div className="alert alert-error" role="alert">
+        {userErrorText(me.error, t, exists)}
+      </div>
+    )
+  const others = (sessions.data?.data ?? []).filter((s) => !s.current).length
+  return (
+    <div className="page my-account" data-testid="my-account">
+      <Breadcrumbs items={[{ label: t('myAccount.title') }, { label: t('myAccount.crumb') }]} />
+      <h1>{t('myAccount.title')}</h1>
+      <div className="account-sections">
+        <section className="card" data-testid="account-personal">
+          <h2>{t('myAccount.sections.personal')}</h2>
+          <div className="photo-row">
+            {photo ? (
+              <img className="user-photo" src={photo} alt={t('myAccount.photo')} data-testid="account-photo" />
+            ) : (
+              <div className="user-photo" aria-hidden="true">
+                {data.name.charAt(0).toUpperCase()}
+              </div>
+            )}
+            <div>
+              <strong data-testid="account-name">{data.name}</strong>
+              <div className="muted small">{data.email}</div>
+              <div className="muted small">
+                {t(`users.roles.${data.role}`)} · {data.groupName ?? '-'}
+              </div>
+            </div>
+          </div>
+          <p className="muted small">{t('myAccount.sections.personalText')}</p>
+          <Link to="/edit-my-profile/my-account" className="btn btn-primary" data-testid="account-edit-profile">
+            {t('myAccount.editProfile')}
+          </Link>
+        </section>
+
+        <section className="card" data-testid="account-security">
+          <h2>{t('myAccount.sections.security')}</h2>
+          <p className="muted small">
+            {data.passwordChangedAt
+              ? t('myAccount.passwordChangedAt', { date: formatDateTimeBR(data.passwordChangedAt) })
+              : t('myAccount.passwordNeverChanged')}
+          </p>
+          <PasswordCard />
+          <h3>{t('myAccount.sessions')}</h3>
+          <ul className="session-list" data-testid="account-sessions">
+            {(sessions.data?.data ?? []).map((s) => (
+              <li key={s.id}>
+                <span>
+                  {t('myAccount.sessionOpened', { date: formatDateTimeBR(s.openedAt) })}
+                  {s.current && <strong> ({t('myAccount.thisSession')})</strong>}
+                </span>
+                <span className="muted">{t('myAccount.sessionExpires', { date: formatDateTimeBR(s.expiresAt) })}</span>
+              </li>
+            ))}
+          </ul>
+          {others > 0 ? (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void endOthers()}
+              disabled={signOutState.isLoading}
+              data-testid="account-sign-out-others"
+            >
+              {t('myAccount.signOutOthers')}
+            </button>
+          ) : (
+            <p className="muted small">{t('myAccount.noOtherSessions')}</p>
+          )}
+        </section>
+
+        <section className="card" data-testid="account-payments">
+          <h2>{t('myAccount.sections.payments')}</h2>
+          <p className="muted small">{t('myAccount.sections.paymentsText')}</p>
+          {mayOpenBalances ? (
+            <Link to="/balances" className="btn">
+              {t('myAccount.openBalances')}
+            </Link>
+          ) : (
+            <p className="muted small">{t('myAccount.noBalances')}</p>
+          )}
+        </section>
+
+        {SECTIONS.map((section) => (
+          <section className="card" key={section.key} data-testid={`account-${section.key}`}>
+            <h2>{t(`myAccount.sections.${section.key}`)}</h2>
+            <ul className="toggle-list">
+              {section.toggles.map((key) => (
+                <li key={key}>
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={!!data.preferences[key]}
+                      onChange={(e) => void toggle(key, e.target.checked)}
+                      data-testid={`pref-${key}`}
+                    />
+                    {t(`myAccount.preferences.${key}`)}
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </div>
+    </div>
+  )
+}

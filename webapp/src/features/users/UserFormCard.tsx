@@ -1,0 +1,130 @@
+import { useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNotify } from '../../components/feedback'
+import { useAppSelector } from '../../store/hooks'
+import Spinner from '../../components/Spinner'
+import DetailsFields, { Field } from './DetailsFields'
+import { EMPTY_DETAILS, detailsOf } from './details'
+import { userErrorText } from './serverError'
+import {
+  useAddUserMutation,
+  useEditUserMutation,
+  useGetUserQuery,
+  type AddedUser,
+  type UserForm,
+  type UserRole,
+  type UserSummary,
+} from './usersApi'
+import { userErrors } from './validation'
+
+interface Props {
+  user: UserSummary | null
+  groupId?: string
+  onClose: () => void
+}
+
+/** Add (user is null) or edit a user; after adding, the generated password is shown once. */
+export default function UserFormCard(props: Props) {
+  const position = useAppSelector((s) => s.session.lastPosition)
+  const detail = useGetUserQuery({ id: props.user?.id ?? '', position }, { skip: props.user === null })
+  const loaded = detail.data?.data
+  if (props.user === null) return <UserFormBody {...props} initial={{ ...EMPTY_DETAILS, email: '', role: 'user' }} />
+  if (!loaded) return <Spinner />
+  return <UserFormBody {...props} initial={{ ...detailsOf(loaded), email: loaded.email, role: loaded.role }} />
+}
+
+function UserFormBody({ user, groupId, onClose, initial }: Props & { initial: UserForm }) {
+  const { t, i18n } = useTranslation()
+  const notify = useNotify()
+  const me = useAppSelector((s) => s.auth.authUser)
+  const adding = user === null
+  const [form, setForm] = useState<UserForm>(initial)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [added, setAdded] = useState<AddedUser | null>(null)
+  const [addUser, addState] = useAddUserMutation()
+  const [editUser, editState] = useEditUserMutation()
+
+  const roles: UserRole[] = me?.role === 'super-admin' ? ['user', 'admin', 'owner', 'super-admin'] : ['user', 'admin', 'owner']
+  const busy = addState.isLoading || editState.isLoading
+  const failure = adding ? addState.error : editState.error
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const found = userErrors(form, adding)
+    setErrors(found)
+    if (Object.keys(found).length > 0) return
+    if (adding) {
+      const result = await addUser({ ...form, groupId })
+      if ('data' in result && result.data) setAdded(result.data)
+    } else {
+      const result = await editUser({ id: user.id, form, role: form.role })
+      if ('data' in result) {
+        notify({ type: 'positive', message: t('users.saved') })
+        onClose()
+      }
+    }
+  }
+
+  if (added)
+    return (
+      <section className="card generated-password" data-testid="user-added">
+        <h2>{t('users.addedTitle')}</h2>
+        <p>{t('users.addedText')}</p>
+        <dl className="figures">
+          <dt>{t('users.email')}</dt>
+          <dd>{added.data.email}</dd>
+          <dt>{t('users.generatedPassword')}</dt>
+          <dd>
+            <code data-testid="user-password">{added.data.generatedPassword}</code>
+          </dd>
+        </dl>
+        <p className="muted small">{t('users.passwordOnce')}</p>
+        <button type="button" className="btn btn-primary" onClick={onClose} data-testid="user-added-done">
+          {t('users.done')}
+        </button>
+      </section>
+    )
+
+  return (
+    <form className="card form-grid" onSubmit={submit} noValidate data-testid="user-form">
+      <h2 className="form-wide">{adding ? t('users.addTitle') : t('users.editTitle')}</h2>
+      <Field label={`${t('users.email')}${adding ? ' *' : ''}`} error={errors.email ? t(errors.email) : undefined}>
+        <input
+          type="email"
+          value={form.email}
+          disabled={!adding}
+          title={adding ? undefined : t('users.emailFixed')}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+          data-testid="user-email"
+        />
+      </Field>
+      <Field label={`${t('users.role')} *`}>
+        <select
+          value={form.role}
+          onChange={(e) => setForm({ ...form, role: e.target.value as UserRole })}
+          data-testid="user-role"
+        >
+          {roles.map((role) => (
+            <option key={role} value={role}>
+              {t(`users.roles.${role}`)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <DetailsFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
+      {failure && (
+        <div className="alert alert-error form-wide" role="alert" data-testid="user-error">
+          {userErrorText(failure, t, (k) => i18n.exists(k))}
+        </div>
+      )}
+      <div className="actions form-wide">
+        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="user-submit">
+          {busy ? t('users.saving') : t('users.save')}
+        </button>
+        <button type="button" className="btn" onClick={onClose}>
+          {t('users.cancel')}
+        </button>
+      </div>
+    </form>
+  )
+}
