@@ -2,6 +2,8 @@ import { frameEnUS } from '../routes/i18n'
 import { customersEnUS } from '../features/customers/i18n'
 import { usersEnUS } from '../features/users/i18n'
 import { accountEnUS } from '../features/account/i18n'
+import { brandEnUS } from '../features/brand/i18n'
+import { auditEnUS } from '../features/audit/i18n'
 import { creditsEnUS } from '../features/credits/i18n'
 import { accountsEnUS } from '../features/accounts/i18n'
 import { publicEnUS } from '../features/public/i18n'
@@ -36,6 +38,8 @@ const enUS: Messages = {
     financial: 'Financial',
     balances: 'Balances',
     myAccount: 'My Account',
+    brand: 'My brand',
+    auditLog: 'Audit log',
     mailOutbox: 'Mail outbox',
     api: 'API',
   },
@@ -177,6 +181,8 @@ const enUS: Messages = {
   customers: customersEnUS,
   users: usersEnUS,
   myAccount: accountEnUS,
+  brand: brandEnUS,
+  audit: auditEnUS,
   accounts: accountsEnUS,
   public: publicEnUS,
   frame: frameEnUS,

@@ -2,6 +2,8 @@ import { framePtBR } from '../routes/i18n'
 import { customersPtBR } from '../features/customers/i18n'
 import { usersPtBR } from '../features/users/i18n'
 import { accountPtBR } from '../features/account/i18n'
+import { brandPtBR } from '../features/brand/i18n'
+import { auditPtBR } from '../features/audit/i18n'
 import { creditsPtBR } from '../features/credits/i18n'
 import { accountsPtBR } from '../features/accounts/i18n'
 import { publicPtBR } from '../features/public/i18n'
@@ -34,6 +36,8 @@ const ptBR = {
     financial: 'Financeiro',
     balances: 'Saldos',
     myAccount: 'Minha conta',
+    brand: 'Minha marca',
+    auditLog: 'Auditoria',
     mailOutbox: 'E-mails enviados',
     api: 'API',
   },
@@ -175,6 +179,8 @@ const ptBR = {
   customers: customersPtBR,
   users: usersPtBR,
   myAccount: accountPtBR,
+  brand: brandPtBR,
+  audit: auditPtBR,
   accounts: accountsPtBR,
   public: publicPtBR,
   frame: framePtBR,

@@ -16,6 +16,7 @@ export interface Brand {
   horizontalLogo: string | null
   iconogram: string
   loginBanner: string | null
+  advancedQueryBanner: string | null
 }
 
 /** Parses #rgb or #rrggbb; returns null for anything else. */
@@ -63,6 +64,7 @@ export function resolveBrand(group: GroupPublicData | null | undefined): Brand {
     horizontalLogo: group?.horizontalLogo || null,
     iconogram: pick(group?.iconogram, DEFAULT_BRAND.iconogram),
     loginBanner: group?.loginBanner || null,
+    advancedQueryBanner: group?.advancedQueryBanner || null,
   }
 }
 

@@ -44,6 +44,8 @@ const CustomerFormPage = lazy(() => import('../features/customers/CustomerFormPa
 const UsersPage = lazy(() => import('../features/users/UsersPage'))
 const MyAccountPage = lazy(() => import('../features/account/MyAccountPage'))
 const ProfilePage = lazy(() => import('../features/account/ProfilePage'))
+const BrandSettingsPage = lazy(() => import('../features/brand/BrandSettingsPage'))
+const AuditLogPage = lazy(() => import('../features/audit/AuditLogPage'))
 const ForbiddenPage = lazy(() => import('../pages/ForbiddenPage'))
 /** Screens nobody has built yet: an honest page inside the signed-in layout. */
 const NotAvailablePage = lazy(() => import('../pages/NotAvailablePage'))
@@ -74,6 +76,8 @@ export const routeTable: RouteEntry[] = [
   { name: 'query-result', path: `query-result/${RESULT_PARAMS}`, layout: 'signed-in', component: QueryResultPage },
   { name: 'customer-list', path: 'customer-list', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.customers'], component: CustomersPage },
   { name: 'add-new-customer', path: 'add-new-customer/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.customers'], component: CustomerFormPage },
+  { name: 'brand-settings', path: 'brand-settings', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.brand'], component: BrandSettingsPage },
+  { name: 'audit-log', path: 'audit-log', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.auditLog'], component: AuditLogPage },
   { name: 'balances', path: 'balances', layout: 'signed-in', breadcrumb: ['menu.financial', 'menu.balances'], component: BalancesPage },
   { name: 'balance-history', path: 'balance-history', layout: 'signed-in', breadcrumb: ['menu.financial', 'menu.balances'], component: BalanceHistoryPage },
   { name: 'supplier-list', path: 'supplier-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers'], component: NotAvailablePage },

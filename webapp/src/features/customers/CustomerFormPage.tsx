@@ -1,10 +1,24 @@
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Link, useNavigate, useParams } from 'react-router'
 import { errorText } from '../../components/errorText'
+import { useNotify } from '../../components/feedback'
+import Spinner from '../../components/Spinner'
 import { errorInfo } from '../../lib/errors'
-import { useRegisterCustomerMutation, type CustomerRequest, type RegisteredCustomer } from './customersApi'
-import { customerErrors } from './validation'
+import { useAppSelector } from '../../store/hooks'
+import BrandEditor from '../brand/BrandEditor'
+import { allowedQueryTypes, allowedToggles } from '../brand/rules'
+import {
+  TOGGLE_NAMES,
+  useEditCustomerMutation,
+  useGetCustomerQuery,
+  useRegisterCustomerMutation,
+  type CustomerDetail,
+  type CustomerRequest,
+  type RegisteredCustomer,
+  type Toggles,
+} from './customersApi'
+import { customerErrors, formOf } from './validation'
 
 const QUERY_TYPES = ['cpf-complete', 'cnpj-complete'] as const
 const CATEGORIES = ['unit', 'batch', 'advanced', 'api'] as const
@@ -39,18 +53,50 @@ function Field({ label, error, children }: { label: string; error?: string; chil
 
 export default function CustomerFormPage() {
   const { t, i18n } = useTranslation()
+  const { id } = useParams()
+  const navigate = useNavigate()
+  const notify = useNotify()
+  const position = useAppSelector((s) => s.session.lastPosition)
+  const editing = !!id
+  const loaded = useGetCustomerQuery(id ? { id, position } : { id: '' }, { skip: !id, refetchOnMountOrArgChange: true })
+  const detail = loaded.data?.data
   const [form, setForm] = useState<CustomerRequest>(EMPTY)
+  const [toggles, setToggles] = useState<Partial<Toggles>>({})
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [registered, setRegistered] = useState<RegisteredCustomer | null>(null)
-  const [register, { isLoading, error }] = useRegisterCustomerMutation()
+  const [register, registering] = useRegisterCustomerMutation()
+  const [edit, editingState] = useEditCustomerMutation()
+  const { isLoading, error } = editing ? editingState : registering
   const set = (patch: Partial<CustomerRequest>) => setForm((f) => ({ ...f, ...patch }))
   const err = (field: string) => (errors[field] ? t(errors[field]) : undefined)
+
+  // The loaded customer fills the form once per answer (derived while rendering, not in an effect).
+  const [filledFrom, setFilledFrom] = useState<CustomerDetail | null>(null)
+  if (detail && detail !== filledFrom) {
+    setFilledFrom(detail)
+    setForm(formOf(detail))
+    setToggles(detail.toggles)
+  }
+
+  const mayToggle = allowedToggles(detail?.parentToggles ?? {})
+  const mayQuery = allowedQueryTypes(QUERY_TYPES, detail ? detail.parentEnabledQueryTypes : null)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
     const found = customerErrors(form)
+    if (editing) for (const key of Object.keys(found)) if (key.startsWith('quantities.')) delete found[key]
     setErrors(found)
     if (Object.keys(found).length > 0) return
+    if (id) {
+      const { quantities: _ignored, ...rest } = form
+      void _ignored
+      const result = await edit({ id, body: { ...rest, toggles } })
+      if ('data' in result && result.data) {
+        notify({ type: 'positive', message: t('customers.saved') })
+        void navigate('/customer-list')
+      }
+      return
+    }
     const result = await register(form)
     if ('data' in result && result.data) setRegistered(result.data)
   }
@@ -77,6 +123,19 @@ export default function CustomerFormPage() {
       </div>
     )
 
+  if (editing && loaded.isLoading) return <Spinner />
+  if (editing && loaded.isError)
+    return (
+      <div className="page customer-form">
+        <div className="alert alert-error" role="alert">
+          {errorText(loaded.error, t, (k) => i18n.exists(k))}
+        </div>
+        <Link to="/customer-list" className="btn">
+          {t('customers.backToList')}
+        </Link>
+      </div>
+    )
+
   const server = error ? errorInfo(error) : null
   // Duplicates name the field taken: say which in the reader's language.
   const takenField = (error as { data?: { field?: string } } | undefined)?.data?.field
@@ -90,7 +149,7 @@ export default function CustomerFormPage() {
   return (
     <div className="page customer-form">
       <div className="page-header">
-        <h1>{t('customers.addTitle')}</h1>
+        <h1>{editing ? t('customers.editTitle') : t('customers.addTitle')}</h1>
         <Link to="/customer-list" className="btn">
           {t('customers.backToList')}
         </Link>
@@ -128,12 +187,13 @@ export default function CustomerFormPage() {
         </Field>
         {form.type === 'white-label' && (
           <Field label={t('customers.whiteLabelUrl')} error={err('whiteLabelUrl')}>
-            <input value={form.whiteLabelUrl ?? ''} onChange={(e) => set({ whiteLabelUrl: e.target.value || null })} />
+            <input value={form.whiteLabelUrl ?? ''} onChange={(e) => set({ whiteLabelUrl: e.target.value || null })} data-testid="customer-url" />
           </Field>
         )}
         <fieldset className="form-wide">
           <legend>{t('customers.quantities')}</legend>
-          {CATEGORIES.map((category) => (
+          {editing && <p className="muted small">{t('customers.quantitiesOnEdit')}</p>}
+          {!editing && CATEGORIES.map((category) => (
             <Field key={category} label={t(`credits.categories.${category}`)} error={err(`quantities.${category}`)}>
               <input
                 type="number"
@@ -153,6 +213,8 @@ export default function CustomerFormPage() {
               <input
                 type="checkbox"
                 checked={form.enabledQueryTypes.includes(key)}
+                disabled={!mayQuery.includes(key) && !form.enabledQueryTypes.includes(key)}
+                title={!mayQuery.includes(key) ? t('customers.parentLacks') : undefined}
                 onChange={(e) =>
                   set({
                     enabledQueryTypes: e.target.checked
@@ -186,6 +248,24 @@ export default function CustomerFormPage() {
           </label>
           {err('access') && <small className="field-error">{err('access')}</small>}
         </fieldset>
+        {editing && (
+          <fieldset className="form-wide" data-testid="customer-toggles">
+            <legend>{t('customers.permissions')}</legend>
+            {TOGGLE_NAMES.map((name) => (
+              <label key={name} className="check">
+                <input
+                  type="checkbox"
+                  checked={toggles[name] === true}
+                  disabled={!mayToggle[name] && toggles[name] !== true}
+                  onChange={(e) => setToggles({ ...toggles, [name]: e.target.checked })}
+                  data-testid={`customer-toggle-${name}`}
+                />
+                {t(`customers.toggles.${name}`)}
+                {!mayToggle[name] && <small className="muted"> ({t('customers.parentLacks')})</small>}
+              </label>
+            ))}
+          </fieldset>
+        )}
         {serverText && (
           <div className="alert alert-error form-wide" role="alert" data-testid="customer-error">
             {serverText}
@@ -193,10 +273,17 @@ export default function CustomerFormPage() {
         )}
         <div className="actions form-wide">
           <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="customer-submit">
-            {isLoading ? t('credits.grant.saving') : t('customers.save')}
+            {isLoading ? t('credits.grant.saving') : editing ? t('customers.saveChanges') : t('customers.save')}
           </button>
         </div>
       </form>
+      {editing && id && (
+        <section className="card" data-testid="customer-brand">
+          <h2>{t('brand.section')}</h2>
+          <p className="muted small">{t('brand.sectionHint')}</p>
+          <BrandEditor groupId={id} />
+        </section>
+      )}
     </div>
   )
 }

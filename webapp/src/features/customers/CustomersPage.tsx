@@ -3,9 +3,11 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import Spinner from '../../components/Spinner'
 import { errorText } from '../../components/errorText'
+import { useConfirm, useNotify } from '../../components/feedback'
+import { errorInfo } from '../../lib/errors'
 import { formatDateTimeBR } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
-import { useListCustomersQuery } from './customersApi'
+import { useListCustomersQuery, useSetCustomerStatusMutation, type CustomerSummary } from './customersApi'
 
 const PER_PAGE = 20
 
@@ -19,6 +21,23 @@ export default function CustomersPage() {
     { refetchOnMountOrArgChange: true },
   )
   const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1
+  const confirm = useConfirm()
+  const notify = useNotify()
+  const [setStatus, { isLoading: changing }] = useSetCustomerStatusMutation()
+
+  async function toggleStatus(customer: CustomerSummary) {
+    const activating = !customer.active
+    const ok = await confirm({
+      message: t(activating ? 'customers.confirmActivate' : 'customers.confirmInactivate', { name: customer.name }),
+      variant: 'yesNo',
+    })
+    if (!ok) return
+    const result = await setStatus({ id: customer.id, active: activating })
+    if ('error' in result) {
+      const info = errorInfo(result.error)
+      notify({ type: 'negative', message: info.message ?? t('errors.fallback') })
+    } else notify({ type: 'positive', message: t(activating ? 'customers.activated' : 'customers.inactivated') })
+  }
   return (
     <div className="page customers">
       <div className="page-header">
@@ -63,6 +82,7 @@ export default function CustomersPage() {
                   <th scope="col">{t('customers.parent')}</th>
                   <th scope="col">{t('customers.status')}</th>
                   <th scope="col">{t('customers.createdAt')}</th>
+                  <th scope="col">{t('customers.actions')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -75,6 +95,22 @@ export default function CustomersPage() {
                     <td>{c.parentName ?? '-'}</td>
                     <td>{c.active ? t('customers.active') : t('customers.inactive')}</td>
                     <td>{formatDateTimeBR(c.createdAt)}</td>
+                    <td>
+                      <span className="row-actions">
+                        <Link to={`/add-new-customer/${c.uniqueKey}/${c.id}`} className="btn btn-small" data-testid="customer-edit">
+                          {t('customers.edit')}
+                        </Link>
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          disabled={changing}
+                          onClick={() => void toggleStatus(c)}
+                          data-testid="customer-status"
+                        >
+                          {c.active ? t('customers.inactivate') : t('customers.activate')}
+                        </button>
+                      </span>
+                    </td>
                   </tr>
                 ))}
               </tbody>

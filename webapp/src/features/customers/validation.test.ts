@@ -39,3 +39,43 @@ describe('customer form rules', () => {
     expect(customerErrors({ ...valid, ...change })[field]).toBe(message)
   })
 })
+
+describe('editing a customer', () => {
+  it('fills the form from the detail, without quantities (credits move by grants)', async () => {
+    const { formOf } = await import('./validation')
+    const form = formOf({
+      id: 'g1',
+      uniqueKey: 'k',
+      name: 'Acme',
+      companyName: 'Acme Ltda',
+      type: 'white-label',
+      parentId: 'root',
+      parentName: 'Bemtevi',
+      domainUrl: 'acme.example.com',
+      cnpj: '11222333000181',
+      tradeName: 'Acme',
+      personInCharge: 'Ana',
+      phone: '11988887777',
+      email: 'ana@acme.com.br',
+      seller: null,
+      defaultQuery: true,
+      consultProtest: false,
+      panelAccess: true,
+      apiAccess: true,
+      enabledQueryTypes: ['cpf-complete'],
+      active: true,
+      createdAt: '2026-01-01 10:00:00',
+      toggles: { allowCreatedWhiteLabel: true, allowUploadingManualQueries: true, allowDeletedAndCancelled: false },
+      brand: {} as never,
+      resolvedBrand: {} as never,
+      parentEnabledQueryTypes: ['cpf-complete', 'cnpj-complete'],
+      parentToggles: { allowCreatedWhiteLabel: true, allowUploadingManualQueries: true, allowDeletedAndCancelled: true },
+      credits: [],
+    })
+    expect(form.whiteLabelUrl).toBe('acme.example.com')
+    expect(form.companyName).toBe('Acme Ltda')
+    expect(form.quantities).toEqual({ unit: 0, batch: 0, advanced: 0, api: 0 })
+    expect(customerErrors(form)).toEqual({})
+    expect(customerErrors({ ...form, whiteLabelUrl: ' ' })).toEqual({ whiteLabelUrl: 'customers.errors.required' })
+  })
+})

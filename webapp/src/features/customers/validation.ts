@@ -1,6 +1,6 @@
 import { isValidCnpj, onlyDigits } from '../../lib/documents'
 import { EMAIL_PATTERN } from '../../pages/LoginPage'
-import type { CustomerRequest } from './customersApi'
+import type { CustomerDetail, CustomerRequest } from './customersApi'
 
 /** The customer form's rules (specification section 5): field -> i18n key of the message. */
 export function customerErrors(form: CustomerRequest): Record<string, string> {
@@ -19,4 +19,25 @@ export function customerErrors(form: CustomerRequest): Record<string, string> {
     if (!Number.isInteger(amount) || amount < 0) errors[`quantities.${category}`] = 'customers.errors.quantity'
   }
   return errors
+}
+
+/** The form's values from a customer's detail (edit mode). */
+export function formOf(detail: CustomerDetail): CustomerRequest {
+  return {
+    type: detail.type,
+    cnpj: detail.cnpj ?? '',
+    companyName: detail.companyName,
+    tradeName: detail.tradeName ?? '',
+    personInCharge: detail.personInCharge ?? '',
+    phone: detail.phone ?? '',
+    email: detail.email ?? '',
+    seller: detail.seller,
+    defaultQuery: detail.defaultQuery ?? true,
+    consultProtest: detail.consultProtest ?? false,
+    quantities: { unit: 0, batch: 0, advanced: 0, api: 0 },
+    enabledQueryTypes: detail.enabledQueryTypes,
+    panelAccess: detail.panelAccess ?? true,
+    apiAccess: detail.apiAccess ?? false,
+    whiteLabelUrl: detail.domainUrl,
+  }
 }

@@ -1,0 +1,211 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNotify } from '../../components/feedback'
+import { errorInfo, type AnyError } from '../../lib/errors'
+import { capitalizeWords, DEFAULT_BRAND, textColorOn } from '../../lib/brand'
+import {
+  IMAGE_SIZES,
+  useChangeBrandMutation,
+  useGetBrandQuery,
+  useRemoveBrandImageMutation,
+  useUploadBrandImageMutation,
+  type BrandImageKind,
+  type BrandValues,
+} from '../customers/customersApi'
+import { useAppSelector } from '../../store/hooks'
+import { colourError, IMAGE_TYPES, imageSizeError, normaliseColour } from './rules'
+import './brand.css'
+
+const COLOURS = ['primaryColor', 'secondaryColor', 'lighterColor'] as const
+type ColourField = (typeof COLOURS)[number]
+const KINDS = Object.keys(IMAGE_SIZES) as BrandImageKind[]
+
+function imageSize(file: File): Promise<{ width: number; height: number }> {
+  return new Promise((resolve, reject) => {
+    const url = URL.createObjectURL(file)
+    const img = new Image()
+    img.onload = () => {
+      resolve({ width: img.naturalWidth, height: img.naturalHeight })
+      URL.revokeObjectURL(url)
+    }
+    img.onerror = () => {
+      URL.revokeObjectURL(url)
+      reject(new Error('unreadable'))
+    }
+    img.src = url
+  })
+}
+
+/** Title, colours and images of one group, with a live preview of how they will show. */
+export default function BrandEditor({ groupId }: { groupId: string }) {
+  const { t } = useTranslation()
+  const notify = useNotify()
+  const position = useAppSelector((s) => s.session.lastPosition)
+  const { data } = useGetBrandQuery({ groupId, position }, { refetchOnMountOrArgChange: true })
+  const [change, { isLoading: saving }] = useChangeBrandMutation()
+  const [upload] = useUploadBrandImageMutation()
+  const [remove] = useRemoveBrandImageMutation()
+  const [values, setValues] = useState<Pick<BrandValues, 'appTitle' | ColourField>>({
+    appTitle: '',
+    primaryColor: '',
+    secondaryColor: '',
+    lighterColor: '',
+  })
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [busy, setBusy] = useState<BrandImageKind | null>(null)
+
+  // Each answer of the server fills the fields once (derived while rendering, not in an effect).
+  const [filledFrom, setFilledFrom] = useState<typeof data>(undefined)
+  if (data && data !== filledFrom) {
+    setFilledFrom(data)
+    setValues({
+      appTitle: data.own.appTitle ?? '',
+      primaryColor: data.own.primaryColor ?? '',
+      secondaryColor: data.own.secondaryColor ?? '',
+      lighterColor: data.own.lighterColor ?? '',
+    })
+  }
+
+  const inherited = data?.resolved
+  // What the brand will look like: typed values, else what it inherits, else the defaults.
+  const shown = (field: ColourField): string => {
+    const typed = (values[field] ?? '').trim()
+    if (typed && !colourError(typed)) return normaliseColour(typed)
+    const parent = data && !data.own[field] ? inherited?.[field] : null
+    return parent ?? DEFAULT_BRAND[field]
+  }
+  const title = capitalizeWords((values.appTitle ?? '').trim() || inherited?.appTitle || DEFAULT_BRAND.appTitle)
+  const image = (kind: BrandImageKind) => data?.resolved[kind] ?? null
+
+  function failed(error: unknown) {
+    const info = errorInfo(error as AnyError)
+    notify({ type: 'negative', message: info.message || t('brand.errors.save') })
+  }
+
+  async function save() {
+    const found: Record<string, string> = {}
+    for (const field of COLOURS) {
+      const e = colourError(values[field])
+      if (e) found[field] = e
+    }
+    setErrors(found)
+    if (Object.keys(found).length > 0) return
+    const body = {
+      appTitle: (values.appTitle ?? '').trim(),
+      ...Object.fromEntries(COLOURS.map((f) => [f, (values[f] ?? '').trim() ? normaliseColour(values[f] ?? '') : ''])),
+    }
+    const result = await change({ groupId, body })
+    if ('error' in result) failed(result.error)
+    else notify({ type: 'positive', message: t('brand.saved') })
+  }
+
+  async function pick(kind: BrandImageKind, file: File | undefined) {
+    if (!file) return
+    setErrors((e) => ({ ...e, [kind]: '' }))
+    if (!IMAGE_TYPES.includes(file.type)) {
+      setErrors((e) => ({ ...e, [kind]: t('brand.errors.type') }))
+      return
+    }
+    try {
+      const { width, height } = await imageSize(file)
+      const wrong = imageSizeError(kind, width, height)
+      if (wrong) {
+        setErrors((e) => ({ ...e, [kind]: t(wrong.key, { width: wrong.width, height: wrong.height, actual: `${width}x${height}` }) }))
+        return
+      }
+    } catch {
+      setErrors((e) => ({ ...e, [kind]: t('brand.errors.unreadable') }))
+      return
+    }
+    setBusy(kind)
+    const result = await upload({ groupId, kind, file })
+    setBusy(null)
+    if ('error' in result) failed(result.error)
+    else notify({ type: 'positive', message: t('brand.imageSaved') })
+  }
+
+  return (
+    <div className="brand-editor" data-testid="brand-editor">
+      <div className="brand-fields">
+        <label className="form-field">
+          <span>{t('brand.appTitle')}</span>
+          <input
+            value={values.appTitle ?? ''}
+            maxLength={60}
+            placeholder={inherited?.appTitle ?? ''}
+            onChange={(e) => setValues({ ...values, appTitle: e.target.value })}
+            data-testid="brand-title"
+          />
+        </label>
+        {COLOURS.map((field) => (
+          <label key={field} className="form-field">
+            <span>{t(`brand.${field}`)}</span>
+            <span className="colour-input">
+              <input
+                type="color"
+                value={shown(field).length === 7 ? shown(field) : '#000000'}
+                onChange={(e) => setValues({ ...values, [field]: e.target.value.toUpperCase() })}
+                aria-label={t(`brand.${field}`)}
+              />
+              <input
+                value={values[field] ?? ''}
+                placeholder={shown(field)}
+                onChange={(e) => setValues({ ...values, [field]: e.target.value })}
+                data-testid={`brand-${field}`}
+              />
+            </span>
+            {errors[field] && <small className="field-error">{t(errors[field])}</small>}
+          </label>
+        ))}
+        <div className="actions">
+          <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={saving} data-testid="brand-save">
+            {t('brand.save')}
+          </button>
+        </div>
+        {KINDS.map((kind) => {
+          const [w, h] = IMAGE_SIZES[kind]
+          const own = data?.own[kind]
+          return (
+            <div key={kind} className="form-field brand-image-field">
+              <span>
+                {t(`brand.images.${kind}`)} <small className="muted">({w}x{h} px)</small>
+              </span>
+              <input
+                type="file"
+                accept={IMAGE_TYPES.join(',')}
+                disabled={busy !== null}
+                onChange={(e) => void pick(kind, e.target.files?.[0])}
+                data-testid={`brand-file-${kind}`}
+              />
+              {own ? (
+                <button type="button" className="btn btn-small" onClick={() => void remove({ groupId, kind })}>
+                  {t('brand.removeImage')}
+                </button>
+              ) : (
+                <small className="muted">{image(kind) ? t('brand.inherited') : t('brand.defaultImage')}</small>
+              )}
+              {errors[kind] && <small className="field-error" data-testid={`brand-error-${kind}`}>{errors[kind]}</small>}
+            </div>
+          )
+        })}
+      </div>
+      <aside className="brand-preview" aria-label={t('brand.preview')} data-testid="brand-preview">
+        <div className="preview-bar" style={{ background: shown('primaryColor'), color: textColorOn(shown('primaryColor')) }}>
+          {image('horizontalLogo') ? (
+            <img src={image('horizontalLogo') ?? ''} alt={title} className="preview-logo" />
+          ) : (
+            <strong>{title}</strong>
+          )}
+        </div>
+        <div className="preview-body" style={{ background: shown('lighterColor'), color: textColorOn(shown('lighterColor')) }}>
+          <p className="preview-title">{title}</p>
+          <button type="button" className="btn" style={{ background: shown('secondaryColor'), color: textColorOn(shown('secondaryColor')) }}>
+            {t('brand.previewButton')}
+          </button>
+          {image('loginBanner') && <img src={image('loginBanner') ?? ''} alt={t('brand.images.loginBanner')} className="preview-banner" />}
+          {image('iconogram') && <img src={image('iconogram') ?? ''} alt={t('brand.images.iconogram')} className="preview-icon" />}
+        </div>
+      </aside>
+    </div>
+  )
+}

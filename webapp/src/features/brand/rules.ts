@@ -1,0 +1,37 @@
+import type { BrandImageKind, Toggles, ToggleName } from '../customers/customersApi'
+import { IMAGE_SIZES, TOGGLE_NAMES } from '../customers/customersApi'
+
+const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
+
+/** A colour field's message key, or null when valid (empty falls back to the parent's colour). */
+export function colourError(value: string | null | undefined): string | null {
+  const text = (value ?? '').trim()
+  if (!text) return null
+  return HEX.test(text) ? null : 'brand.errors.colour'
+}
+
+/** '#abc' -> '#AABBCC'; anything else as it is. */
+export function normaliseColour(value: string): string {
+  const text = value.trim()
+  if (!HEX.test(text)) return text
+  const hex = text.length === 4 ? text.slice(1).split('').map((c) => c + c).join('') : text.slice(1)
+  return `#${hex.toUpperCase()}`
+}
+
+/** The image size message (with the expected size), or null when the pixels are exactly right. */
+export function imageSizeError(kind: BrandImageKind, width: number, height: number): { key: string; width: number; height: number } | null {
+  const [w, h] = IMAGE_SIZES[kind]
+  return width === w && height === h ? null : { key: 'brand.errors.size', width: w, height: h }
+}
+
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp']
+
+/** A child may only have the toggles its parent has: the ones it may switch on. */
+export function allowedToggles(parent: Partial<Toggles>): Record<ToggleName, boolean> {
+  return Object.fromEntries(TOGGLE_NAMES.map((name) => [name, parent[name] === true])) as Record<ToggleName, boolean>
+}
+
+/** Query types a child may get: only its parent's. */
+export function allowedQueryTypes(all: readonly string[], parent: readonly string[] | null): string[] {
+  return parent ? all.filter((q) => parent.includes(q)) : [...all]
+}
