@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import re
+from pathlib import Path
 
 import httpx
 from e2e_support import screenshot
@@ -139,10 +141,36 @@ def test_server_refusals_keep_the_form_filled(page: Page, server_url: str) -> No
 def test_the_api_refuses_what_the_form_would_refuse(server_url: str) -> None:
     response = httpx.post(
         f"{server_url}/api/contact",
-        json={"name": "Mariana", "document": "123", "email": "x@y.com", "service": "trial", "message": "Mensagem longa"},
+        json={
+            "name": "Mariana",
+            "document": "123",
+            "email": "x@y.com",
+            "service": "trial",
+            "message": "Mensagem longa.",
+        },
     )
     assert response.status_code == 400
     assert response.json()["errors"][0]["property"] == "document"
+
+
+DIST = Path(__file__).resolve().parents[2] / "webapp" / "dist"
+FIRST_LOAD_BUDGET = 250 * 1024
+
+
+def test_the_home_page_first_load_stays_light(page: Page, server_url: str) -> None:
+    """Every script the browser fetches for "/" (no signed-in screen among them), under 250 KB gzipped."""
+    scripts: list[str] = []
+    page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+    page.goto(f"{server_url}/")
+    expect(page.get_by_test_id("public-home")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    names = [url.split("/assets/", 1)[1] for url in scripts if "/assets/" in url]
+    assert any(n.startswith("HomePage-") for n in names)
+    for signed_in in ("SignedInLayout-", "DashboardPage-", "CustomersPage-", "BalancesPage-", "LoginPage-"):
+        assert not any(n.startswith(signed_in) for n in names), names
+    total = sum(len(gzip.compress((DIST / "assets" / n).read_bytes(), 9)) for n in names)
+    print(f"first load of /: {len(names)} scripts, {total / 1024:.1f} KB gzipped")
+    assert total < FIRST_LOAD_BUDGET
 
 
 def test_screenshots_at_375_and_1440(browser: Browser, server_url: str) -> None:
@@ -152,8 +180,15 @@ def test_screenshots_at_375_and_1440(browser: Browser, server_url: str) -> None:
         for key, (path, test_id) in PAGES.items():
             page.goto(f"{server_url}{path}")
             expect(page.get_by_test_id(test_id)).to_be_visible()
-            # Let the figures finish counting (1 s) before the picture.
-            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+            # Scroll through as a reader would, so every figure counts up (1 s) before the picture.
+            page.evaluate(
+                """async () => {
+                    for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
+                        window.scrollTo(0, y)
+                        await new Promise((r) => setTimeout(r, 60))
+                    }
+                }"""
+            )
             page.wait_for_timeout(1200)
             page.evaluate("window.scrollTo(0, 0)")
             screenshot(page, f"public-{key}-{width}")

@@ -26,8 +26,9 @@ export default function AboutPage() {
             ))}
           </div>
           <aside className="pub-founded" aria-label={t('public.about.statsTitle')}>
+            <span>{t('public.about.founded')}</span>
             <span className="pub-founded-year">{FOUNDED}</span>
-            <span>{t('public.home.accordion.history.title')}</span>
+            <span className="pub-note">{t('public.about.foundedNote')}</span>
           </aside>
         </div>
       </section>

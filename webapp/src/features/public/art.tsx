@@ -219,23 +219,24 @@ export function Avatar({ name, size = 96 }: { name: string; size?: number }) {
 
 /** The team video's poster: people around a table, drawn with shapes. */
 export function TeamPoster({ label }: { label: string }) {
+  // Two groups around the table, the middle left free for the play button.
   const people = [
-    { x: 110, tone: P },
-    { x: 200, tone: S },
-    { x: 290, tone: '#1f6f50' },
-    { x: 380, tone: '#4a7c2a' },
+    { x: 70, tone: P },
+    { x: 150, tone: S },
+    { x: 340, tone: '#1f6f50' },
+    { x: 420, tone: '#4a7c2a' },
   ]
   return (
     <svg className="pub-team-art" viewBox="0 0 490 276" role="img" aria-label={label} preserveAspectRatio="xMidYMid slice">
       <rect width="490" height="276" fill={L} />
-      <rect x="0" y="190" width="490" height="86" fill={P} opacity="0.12" />
-      <rect x="300" y="34" width="140" height="90" rx="8" fill="#fff" opacity="0.8" />
+      <rect x="0" y="200" width="490" height="76" fill={P} opacity="0.12" />
+      <rect x="175" y="18" width="140" height="64" rx="8" fill="#fff" opacity="0.85" />
       {[0, 1, 2].map((i) => (
-        <rect key={i} x={316 + i * 38} y={96 - (i + 1) * 16} width="24" height={(i + 1) * 16} rx="3" fill={i === 2 ? S : P} opacity="0.8" />
+        <rect key={i} x={203 + i * 32} y={70 - (i + 1) * 14} width="20" height={(i + 1) * 14} rx="3" fill={i === 2 ? S : P} opacity="0.8" />
       ))}
       {people.map((p) => (
         <g key={p.x}>
-          <circle cx={p.x} cy="128" r="20" fill="#f1d7c4" />
+          <circle cx={p.x} cy="136" r="20" fill="#f1d7c4" />
           <path d={`M${p.x - 34} 200c0-30 15-46 34-46s34 16 34 46z`} fill={p.tone} />
         </g>
       ))}

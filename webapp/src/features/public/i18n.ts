@@ -181,6 +181,8 @@ export const publicPtBR = {
       'O que não mudou é o cuidado com os dados. Tratamos cada informação pessoal com base legal e finalidade definidas, registramos cada consulta e damos aos titulares um canal para exercer os seus direitos.',
     ],
     statsTitle: 'Em números',
+    founded: 'Fundada em',
+    foundedNote: 'Mais de 12 anos de dados cadastrais no Brasil',
     teamTitle: 'Quem faz acontecer',
     teamLead: 'Uma equipe pequena, experiente e próxima dos clientes.',
     team: [
@@ -429,6 +431,8 @@ export const publicEnUS: typeof publicPtBR = {
       'What has not changed is how carefully we treat data. Every piece of personal information is processed with a defined legal basis and purpose, every lookup is recorded, and data subjects have a channel to exercise their rights.',
     ],
     statsTitle: 'In numbers',
+    founded: 'Founded in',
+    foundedNote: 'More than 12 years of registration data in Brazil',
     teamTitle: 'The people behind it',
     teamLead: 'A small, experienced team that stays close to its customers.',
     team: [
