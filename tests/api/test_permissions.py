@@ -73,7 +73,7 @@ def api_endpoints(app: FastAPI) -> list[tuple[str, str, list[str], list[Callable
 @pytest.fixture(scope="module")
 def app() -> FastAPI:
     # The routes only: no platform is needed to walk them.
-    return create_app(SimpleNamespace(settings=SimpleNamespace(webapp_dist=Path("missing"))))  # type: ignore[arg-type]
+    return create_app(SimpleNamespace(settings=SimpleNamespace(webapp_dist=Path("missing"), hot_lookup_path=False)))  # type: ignore[arg-type]
 
 
 def test_the_walk_sees_the_routers(app: FastAPI) -> None:
