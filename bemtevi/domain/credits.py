@@ -16,6 +16,7 @@ unlimited account may grant any amount (its figures do not bound anything).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -49,6 +50,7 @@ class ReasonKind:
     BATCH = "batch"
 
 
+@lru_cache(maxsize=65_536)  # asked on every lookup; a uuid5 is a SHA-1 away
 def credit_account_id(group_id: UUID, category: Category) -> UUID:
     return uuid5(_NAMESPACE, f"{group_id}:{category.value}")
 
