@@ -51,7 +51,16 @@ def serve(
             typer.echo(f"Generated password (shown once): {result.generated_password}")
     typer.echo(f"Bemtevi at http://{settings.host}:{settings.port}")
     try:
-        uvicorn.run(create_app(platform), host=settings.host, port=settings.port, log_level="warning")
+        # No access log and no Server header: per-request work on the one event loop (structured
+        # logs of commands are the audit trail, not access lines).
+        uvicorn.run(
+            create_app(platform),
+            host=settings.host,
+            port=settings.port,
+            log_level="warning",
+            access_log=False,
+            server_header=False,
+        )
     finally:
         platform.close()
 
