@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { routeNameOf } from '../lib/permissions'
@@ -75,9 +75,27 @@ export default function MainNav({ roles, id }: { roles: RoleMenuEntry[]; id?: st
     setOpenPath(pathname)
     setOpen(null)
   }
+  const navRef = useRef<HTMLElement>(null)
+
+  // An open section closes on Escape or on a click elsewhere.
+  useEffect(() => {
+    if (!open) return
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(null)
+    }
+    const onClick = (e: MouseEvent) => {
+      if (navRef.current && !navRef.current.contains(e.target as Node)) setOpen(null)
+    }
+    document.addEventListener('keydown', onKey)
+    document.addEventListener('mousedown', onClick)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      document.removeEventListener('mousedown', onClick)
+    }
+  }, [open])
 
   return (
-    <nav className="main-nav" id={id} aria-label={t('app.mainNav')}>
+    <nav className="main-nav" id={id} ref={navRef} aria-label={t('app.mainNav')}>
       <ul>
         {roles
           .filter((entry) => entry.label)

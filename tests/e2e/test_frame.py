@@ -1,0 +1,149 @@
+"""The web app's frame in headless Chromium: every redirect rule, not found, and the signed-in layout."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from e2e_support import screenshot
+from playwright.sync_api import Browser, Page, Route, expect
+from support import ADMIN_EMAIL, ADMIN_PASSWORD
+
+pytestmark = pytest.mark.e2e
+
+# A host outside BEMTEVI_MAIN_DOMAINS (localhost, 127.0.0.1): the browser asks for it and the
+# requests are answered by the same server, as a tenant's own domain would be.
+TENANT_HOST = "consultas.acme.test"
+
+
+def sign_in(page: Page, server_url: str) -> None:
+    page.goto(f"{server_url}/login")
+    page.get_by_test_id("login-email").fill(ADMIN_EMAIL)
+    page.get_by_test_id("login-password").fill(ADMIN_PASSWORD)
+    page.get_by_test_id("login-submit").click()
+    expect(page).to_have_url(re.compile(r"/dashboard$"))
+
+
+@pytest.fixture
+def tenant_page(browser: Browser, server_url: str) -> Iterator[tuple[Page, str]]:
+    port = urlsplit(server_url).port
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="pt-BR")
+
+    def forward(route: Route) -> None:
+        url = route.request.url.replace(f"//{TENANT_HOST}:{port}", f"//127.0.0.1:{port}", 1)
+        route.fulfill(response=route.fetch(url=url))
+
+    context.route(re.compile(rf"^http://{re.escape(TENANT_HOST)}:{port}/"), forward)
+    page = context.new_page()
+    yield page, f"http://{TENANT_HOST}:{port}"
+    context.close()
+
+
+def test_main_domain_root_shows_the_public_home(page: Page, server_url: str) -> None:
+    page.goto(f"{server_url}/")
+    expect(page).to_have_url(f"{server_url}/")
+    expect(page.get_by_role("link", name=re.compile("Login|Entrar", re.IGNORECASE)).first).to_be_visible()
+
+
+def test_other_host_root_goes_to_login(tenant_page: tuple[Page, str]) -> None:
+    page, url = tenant_page
+    page.goto(f"{url}/")
+    expect(page).to_have_url(f"{url}/login")
+    expect(page.get_by_test_id("login-submit")).to_be_visible()
+
+
+def test_unauthenticated_deep_link_goes_to_login_and_back_to_the_full_path(page: Page, server_url: str) -> None:
+    page.goto(f"{server_url}/customer-list?page=2&q=acme")
+    expect(page).to_have_url(re.compile(r"/login\?redirect=%2Fcustomer-list%3Fpage%3D2%26q%3Dacme$"))
+    page.get_by_test_id("login-email").fill(ADMIN_EMAIL)
+    page.get_by_test_id("login-password").fill(ADMIN_PASSWORD)
+    page.get_by_test_id("login-submit").click()
+    expect(page).to_have_url(f"{server_url}/customer-list?page=2&q=acme")
+
+
+def test_signed_in_user_going_to_login_lands_on_the_dashboard(page: Page, server_url: str) -> None:
+    sign_in(page, server_url)
+    page.goto(f"{server_url}/login")
+    expect(page).to_have_url(f"{server_url}/dashboard")
+    expect(page.get_by_test_id("dashboard-total")).to_be_visible()
+
+
+def test_route_outside_the_role_menu_goes_to_error_forbidden(page: Page, server_url: str) -> None:
+    # A company owner's menu has no suppliers (super-admin only).
+    answer = httpx.post(
+        f"{server_url}/api/auth/create-account",
+        json={
+            "name": "Rita",
+            "lastName": "Alves",
+            "email": "rita@padariaalves.com.br",
+            "companyName": "Padaria Alves Ltda",
+            "phone": "(11) 97777-1234",
+            "password": "P4daria!Alves",
+            "confirmation": "P4daria!Alves",
+            "acceptTerms": True,
+        },
+        timeout=30,
+    )
+    assert answer.status_code in (200, 201), answer.text
+    body = answer.json()
+    page.goto(f"{server_url}/login")
+    page.evaluate(
+        "([token, user]) => { localStorage.setItem('authToken', token); localStorage.setItem('authUser', user) }",
+        [body["token"], json.dumps(body["data"])],
+    )
+    page.goto(f"{server_url}/supplier-list")
+    expect(page).to_have_url(f"{server_url}/error-forbidden")
+    expect(page.get_by_test_id("forbidden")).to_contain_text("Acesso não permitido")
+    # error-forbidden and my-account are always allowed
+    page.goto(f"{server_url}/my-account")
+    expect(page).to_have_url(f"{server_url}/my-account")
+
+
+def test_unknown_path_shows_not_found_with_back_to_home(page: Page, server_url: str) -> None:
+    page.goto(f"{server_url}/no/such/screen")
+    expect(page.get_by_test_id("not-found")).to_be_visible()
+    page.get_by_role("link", name="Voltar ao início").click()
+    expect(page).to_have_url(f"{server_url}/")
+
+
+def test_screen_not_built_yet_is_honest_and_scrolls_to_top(page: Page, server_url: str) -> None:
+    sign_in(page, server_url)
+    page.goto(f"{server_url}/reports")
+    expect(page.get_by_test_id("not-available")).to_contain_text("Tela ainda não disponível")
+    expect(page.get_by_test_id("nav-reports")).to_have_class(re.compile("active"))
+
+
+@pytest.mark.parametrize("width", [375, 1440])
+def test_signed_in_dashboard_at_phone_and_desktop_widths(page: Page, server_url: str, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    sign_in(page, server_url)
+    expect(page.get_by_test_id("dashboard-total")).to_be_visible()
+    expect(page.get_by_test_id("user-first-name")).to_be_visible()
+    expect(page.get_by_test_id("app-footer")).to_be_visible()
+    expect(page.get_by_test_id("logout")).to_be_in_viewport()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    toggle = page.get_by_test_id("nav-toggle")
+    if width < 1024:
+        expect(page.get_by_test_id("nav-dashboard")).to_be_hidden()
+        screenshot(page, f"frame-dashboard-{width}")
+        toggle.click()
+        expect(page.get_by_test_id("nav-dashboard")).to_be_visible()
+        page.get_by_test_id("nav-queries").click()
+        expect(page.get_by_test_id("nav-normal-query")).to_be_visible()
+        screenshot(page, f"frame-dashboard-{width}-menu")
+        page.get_by_test_id("nav-normal-query").click()
+        expect(page).to_have_url(f"{server_url}/normal-query")
+        expect(page.get_by_test_id("nav-dashboard")).to_be_hidden()
+    else:
+        expect(toggle).to_be_hidden()
+        page.get_by_test_id("nav-register").click()
+        expect(page.get_by_test_id("nav-customers")).to_be_visible()
+        screenshot(page, f"frame-dashboard-{width}-menu")
+        page.keyboard.press("Escape")
+        page.mouse.move(700, 600)
+        expect(page.get_by_test_id("nav-customers")).to_be_hidden()
+        screenshot(page, f"frame-dashboard-{width}")
