@@ -18,30 +18,14 @@ export interface AuthUser {
 
 export type LoginRequest = Generated.LoginRequest
 
-export interface LoginResponse {
-  data: AuthUser
-  token: string
-}
+/** The login answer (generated), with the user's ids allowed as numbers as older servers sent them. */
+export type LoginResponse = Omit<Generated.LoginResponse, 'data'> & { data: AuthUser }
 
 export type MessageResponse = Generated.MessageResponse
 export type LogoutRequest = Generated.LogoutRequest
 
-export interface GroupPublicData {
-  id: string | number
-  uniqueKey: string
-  name: string
-  appTitle: string | null
-  domainUrl: string | null
-  primaryColor: string | null
-  secondaryColor: string | null
-  lighterColor: string | null
-  horizontalLogo: string | null
-  iconogram: string | null
-  loginBanner: string | null
-  advancedQueryBanner: string | null
-  /** Whether the host the call was made for is one of the product's own domains. */
-  isMainDomain?: boolean
-}
+/** A group's public data (generated), with its id allowed as a number. */
+export type GroupPublicData = Omit<Generated.GroupPublicData, 'id'> & { id: string | number | null }
 
 export type GroupPublicDataRequest =
   | { domain_url: string }
