@@ -117,7 +117,7 @@ export const publicPtBR = {
           'Relatórios de entrega por mensagem',
         ],
       },
-      trial: { title: 'Teste gratuito', summary: '', details: [] as string[] },
+      trial: { title: 'Teste gratuito', summary: 'Um teste com os dados da sua operação, preparado pela nossa equipe.', details: [] as string[] },
     },
   },
   home: {
@@ -367,7 +367,7 @@ export const publicEnUS: typeof publicPtBR = {
           'Delivery reports per message',
         ],
       },
-      trial: { title: 'Free trial', summary: '', details: [] as string[] },
+      trial: { title: 'Free trial', summary: 'A trial with your operation’s data, prepared by our team.', details: [] as string[] },
     },
   },
   home: {
