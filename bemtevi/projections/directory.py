@@ -178,12 +178,18 @@ def _replace(
 ) -> None:
     if not rows:
         return
-    cur.execute(f"DELETE FROM {table} WHERE {key} IN ?", [list(rows)])
     values = list(rows.values())
     page = pa.Table.from_pylist(values).select(list(columns))
+    # Upserted in place, not deleted and inserted again: DuckDB refuses a second delete-and-insert
+    # of one key while any reader still holds a transaction that saw an older version (a cursor
+    # left after fetchone() does), "write-write conflict on key" at commit, and the projector stops.
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != key)
     cur.register("page_rows", page)
     try:
-        cur.execute(f"INSERT INTO {table} SELECT {', '.join(columns)} FROM page_rows")
+        cur.execute(
+            f"INSERT INTO {table} SELECT {', '.join(columns)} FROM page_rows "
+            f"ON CONFLICT ({key}) DO UPDATE SET {updates}"
+        )
     finally:
         cur.unregister("page_rows")
 

@@ -95,7 +95,7 @@ class _UsersFold(PageFold):
         self._write_profiles(cur)
         for session_id, (user_id, opened_at, expires_at) in self.opened.items():
             cur.execute(
-                "INSERT OR REPLACE INTO user_sessions VALUES (?, ?, ?, ?, NULL, NULL)",
+                "INSERT INTO user_sessions VALUES (?, ?, ?, ?, NULL, NULL) ON CONFLICT (session_id) DO NOTHING",
                 [session_id, user_id, opened_at, expires_at],
             )
         for session_id, (closed_at, reason) in self.closed.items():
@@ -127,13 +127,21 @@ class _UsersFold(PageFold):
                 row["preferences"] = json.dumps(event.preferences, sort_keys=True)
             elif isinstance(event, User.PasswordChanged):
                 row["password_changed_at"] = naive_utc(event.timestamp)
+        # Upserts in place (see directory._replace: a delete-and-insert of one key twice fails
+        # while a reader's transaction still sees an older version).
         placeholders = ", ".join("?" for _ in _PROFILE_COLUMNS)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in _PROFILE_COLUMNS if c != "user_id")
         for row in profiles.values():
             cur.execute(
-                f"INSERT OR REPLACE INTO user_profiles VALUES ({placeholders})", [row[c] for c in _PROFILE_COLUMNS]
+                f"INSERT INTO user_profiles VALUES ({placeholders}) ON CONFLICT (user_id) DO UPDATE SET {updates}",
+                [row[c] for c in _PROFILE_COLUMNS],
             )
         for user_id, (content_type, digest, data) in photos.items():
-            cur.execute("INSERT OR REPLACE INTO user_photos VALUES (?, ?, ?, ?)", [user_id, content_type, digest, data])
+            cur.execute(
+                "INSERT INTO user_photos VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "content_type = excluded.content_type, digest = excluded.digest, data = excluded.data",
+                [user_id, content_type, digest, data],
+            )
 
 
 class UsersReadModel(ReadModel):

@@ -182,3 +182,29 @@ def test_profile_photo_password_and_concurrent_adds(platform: Platform) -> None:
     for t in threads:
         t.join()
     assert sum(isinstance(r, DuplicateValue) for r in results) == 3
+
+
+def test_repeated_changes_project_while_a_reader_holds_a_result(platform: Platform) -> None:
+    """A cursor left after fetchone() keeps its DuckDB transaction open; the projector must still
+    write the same user's row again and again (it used to stop on a write-write conflict)."""
+    group_id, owner = owner_of(platform, "Empresa Cinco")
+    added = platform.users.add(owner, group_id, "leitor@cinco.com.br", Role.USER, details(11))
+    platform.projector.wait_for(added.position, 5)
+    reader = platform.store.cursor()
+    assert reader.execute("SELECT status FROM users WHERE user_id = ?", [str(added.user_id)]).fetchone()
+    position = 0
+    for n in range(4):
+        position = platform.users.set_active(owner, added.user_id, n % 2 == 1)
+        platform.users.edit(owner, added.user_id, Role.USER, details(11, name=f"Leitor {n}"))
+        position = platform.users.change_photo(owner, owner.user_id, _png())
+        # One projector round per change, each rewriting the same rows.
+        assert platform.projector.wait_for(position, 10), platform.projector.error
+    assert platform.projector.error is None
+    row = user_detail(platform.store.cursor(), str(added.user_id))
+    assert row is not None and (row["name"], row["status"]) == ("Leitor 3", "first-access")
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (64, 64), (1, 2, 3)).save(out, format="PNG")
+    return out.getvalue()
