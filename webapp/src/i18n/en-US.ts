@@ -15,6 +15,7 @@ const enUS: Messages = {
     loading: 'Loading…',
     language: 'Language',
     languages: { 'pt-BR': 'Português (Brasil)', 'en-US': 'English (US)' },
+    languagesShort: { 'pt-BR': 'PT', 'en-US': 'EN' },
     logout: 'Log out',
     hello: 'Hello, {{name}}',
     mainNav: 'Main navigation',

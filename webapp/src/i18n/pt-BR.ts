@@ -13,6 +13,7 @@ const ptBR = {
     loading: 'Carregando…',
     language: 'Idioma',
     languages: { 'pt-BR': 'Português (Brasil)', 'en-US': 'English (US)' },
+    languagesShort: { 'pt-BR': 'PT', 'en-US': 'EN' },
     logout: 'Sair',
     hello: 'Olá, {{name}}',
     mainNav: 'Navegação principal',
