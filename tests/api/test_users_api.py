@@ -160,6 +160,18 @@ def test_tenant_isolation_and_a_reseller_manages_its_subtree(client: TestClient)
     page = listed(client, reseller_owner, added["position"], group_id=str(customer))
     assert {u["email"] for u in page["data"]} == {"dono@cliente.com.br", "pessoa7@empresa.com.br"}
 
+    # ... and sets that user's photo, which the outsider can neither set nor read.
+    target = added["data"]["id"]
+    photo = client.put(
+        f"/api/users/{target}/photo", headers={**reseller_owner, "Content-Type": "image/png"}, content=png()
+    )
+    assert photo.status_code == 200, photo.text
+    assert client.put(f"/api/users/{target}/photo", headers=outsider, content=png()).status_code == 404
+    served = client.get(
+        f"/api/users/{target}/photo", headers=reseller_owner, params={"position": photo.json()["position"]}
+    )
+    assert served.status_code == 200 and served.headers["content-type"] == "image/webp"
+
     # The customer never sees the reseller's users, and another company sees neither.
     position = added["position"]
     assert client.get("/api/users", headers=customer_owner, params={"group_id": str(reseller)}).status_code == 404
@@ -241,7 +253,9 @@ def test_my_profile_photo_password_preferences_and_sessions(client: TestClient) 
     # Preferences are stored as events and read back over the defaults.
     pref = client.put("/api/me/preferences", headers=me, json={"preferences": {"marketingEmails": True, "x": True}})
     assert pref.status_code == 200
-    prefs = client.get("/api/me", headers=me, params={"position": pref.json()["position"]}).json()["data"]["preferences"]
+    prefs = client.get("/api/me", headers=me, params={"position": pref.json()["position"]}).json()["data"][
+        "preferences"
+    ]
     assert prefs["marketingEmails"] is True and "x" not in prefs and prefs["notifySecurity"] is True
 
     # Sessions: three open (two sign-ins above and one after the password change); sign out the others.

@@ -229,9 +229,7 @@ def my_sessions(principal: AccountOwner, platform: PlatformDep, position: Positi
     up_to_date = wait_for_position(platform, position)
     rows = open_sessions(platform.store.cursor(), str(principal.user_id))
     current = str(principal.session_id)
-    return SessionsResponse(
-        data=[SessionRow(**row, current=row["id"] == current) for row in rows], upToDate=up_to_date
-    )
+    return SessionsResponse(data=[SessionRow(**row, current=row["id"] == current) for row in rows], upToDate=up_to_date)
 
 
 @router.post("/me/sessions/sign-out-others", response_model=PositionResponse)

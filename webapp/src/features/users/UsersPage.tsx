@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useParams } from 'react-router'
+import { Link, useParams } from 'react-router'
 import Spinner from '../../components/Spinner'
 import { useConfirm, useNotify } from '../../components/feedback'
 import { formatDateTimeBR } from '../../lib/format'
@@ -131,6 +131,13 @@ export default function UsersPage() {
                           <button type="button" className="btn" onClick={() => setEditing(u)} data-testid="user-edit">
                             {t('users.edit')}
                           </button>
+                          <Link
+                            className="btn"
+                            to={self ? '/personal-information/users' : `/personal-information/users/${u.uniqueKey}/${u.id}`}
+                            data-testid="user-profile"
+                          >
+                            {t('users.profile')}
+                          </Link>
                           {!self && (
                             <>
                               <button type="button" className="btn" onClick={() => void toggle(u)} data-testid="user-toggle">
