@@ -32,6 +32,15 @@ from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.indexes import UniqueIndex
 from bemtevi.projections.base import PageFold, ReadModel, utc_wall_times
 
+
+def _first(result: duckdb.DuckDBPyConnection) -> Any:
+    """The first row, reading the result to its end: a result left open (``fetchone()``) keeps
+    its cursor's transaction open, and DuckDB then refuses the projector's next rewrite of a row
+    that transaction saw ("write-write conflict on key"), stopping the read models."""
+    rows = result.fetchall()
+    return rows[0] if rows else None
+
+
 AUDIT_DDL = """
 CREATE TABLE IF NOT EXISTS audit_events (
     position BIGINT NOT NULL,
@@ -221,7 +230,7 @@ def audit_page(
         where.append("e.created_at < ?")
         params.append(end)
     condition = " AND ".join(where)
-    total = cur.execute(f"SELECT count(*) FROM ({_ALL_EVENTS}) e WHERE {condition}", params).fetchone()
+    total = _first(cur.execute(f"SELECT count(*) FROM ({_ALL_EVENTS}) e WHERE {condition}", params))
     page = "" if limit is None else f"LIMIT {int(limit)} OFFSET {int(offset)}"
     rows = cur.execute(
         f"""

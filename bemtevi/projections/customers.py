@@ -12,23 +12,35 @@ from bemtevi.projections.credits import figures_by_group
 from bemtevi.projections.directory import public_data
 
 
+def _first(result: duckdb.DuckDBPyConnection) -> Any:
+    """The first row, reading the result to its end: a result left open (``fetchone()``) keeps
+    its cursor's transaction open, and DuckDB then refuses the projector's next rewrite of a row
+    that transaction saw ("write-write conflict on key"), stopping the read models."""
+    rows = result.fetchall()
+    return rows[0] if rows else None
+
+
 def customer_detail(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, Any] | None:
-    row = cur.execute(
-        """
+    row = _first(
+        cur.execute(
+            """
         SELECT g.group_id, g.unique_key, g.name, g.group_type, g.parent_id, p.name, g.domain_url, g.cnpj,
                g.profile, g.enabled_query_types, g.active, g.created_at, g.toggles, g.brand,
                p.enabled_query_types, p.toggles
         FROM groups g LEFT JOIN groups p ON p.group_id = g.parent_id
         WHERE g.group_id = ?
         """,
-        [group_id],
-    ).fetchone()
+            [group_id],
+        )
+    )
     if row is None:
         return None
-    public_row = cur.execute(
-        "SELECT group_id, unique_key, name, parent_id, domain_url, brand, active FROM groups WHERE group_id = ?",
-        [group_id],
-    ).fetchone()
+    public_row = _first(
+        cur.execute(
+            "SELECT group_id, unique_key, name, parent_id, domain_url, brand, active FROM groups WHERE group_id = ?",
+            [group_id],
+        )
+    )
     resolved = public_data(cur, public_row) if public_row else {}
     return {
         "id": row[0],

@@ -63,7 +63,8 @@ def brand_of(
     own_group = group_id == str(principal.group_id)
     if not may_open(principal.role, OWN_BRAND_ROUTE if own_group else CUSTOMERS_ROUTE):
         raise AccessDenied()
-    row = cur.execute("SELECT name, brand FROM groups WHERE group_id = ?", [group_id]).fetchone()
+    rows = cur.execute("SELECT name, brand FROM groups WHERE group_id = ?", [group_id]).fetchall()
+    row = rows[0] if rows else None
     resolved = directory.group_by_id(cur, group_id)
     if row is None or resolved is None:
         raise GroupNotFound()

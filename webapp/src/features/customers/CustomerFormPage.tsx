@@ -13,7 +13,6 @@ import {
   useEditCustomerMutation,
   useGetCustomerQuery,
   useRegisterCustomerMutation,
-  type CustomerDetail,
   type CustomerRequest,
   type RegisteredCustomer,
   type Toggles,
@@ -70,10 +69,11 @@ export default function CustomerFormPage() {
   const set = (patch: Partial<CustomerRequest>) => setForm((f) => ({ ...f, ...patch }))
   const err = (field: string) => (errors[field] ? t(errors[field]) : undefined)
 
-  // The loaded customer fills the form once per answer (derived while rendering, not in an effect).
-  const [filledFrom, setFilledFrom] = useState<CustomerDetail | null>(null)
-  if (detail && detail !== filledFrom) {
-    setFilledFrom(detail)
+  // The loaded customer fills the form once (derived while rendering, not in an effect); later
+  // answers (after a brand change, say) must not overwrite what the user is typing.
+  const [filledFor, setFilledFor] = useState<string | null>(null)
+  if (detail && detail.id !== filledFor) {
+    setFilledFor(detail.id)
     setForm(formOf(detail))
     setToggles(detail.toggles)
   }
@@ -156,7 +156,7 @@ export default function CustomerFormPage() {
       </div>
       <form className="card form-grid" onSubmit={submit} noValidate data-testid="customer-form">
         <Field label={t('customers.type')}>
-          <select value={form.type} onChange={(e) => set({ type: e.target.value as CustomerRequest['type'] })}>
+          <select value={form.type} onChange={(e) => set({ type: e.target.value as CustomerRequest['type'] })} data-testid="customer-type">
             {(['company', 'reseller', 'white-label'] as const).map((type) => (
               <option key={type} value={type}>
                 {t(`customers.types.${type}`)}
