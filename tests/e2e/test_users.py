@@ -97,6 +97,14 @@ def test_admin_adds_edits_inactivates_and_the_user_edits_their_profile(
     page.get_by_test_id("confirm-yes").click()
     expect(row.get_by_test_id("user-status")).to_have_text("Primeiro acesso")
 
+    # The admin opens the user's personal information from the list and fills in the user name.
+    row.get_by_test_id("user-profile").click()
+    expect(page).to_have_url(re.compile(r"/personal-information/users/[0-9a-f]+/[0-9a-f-]+$"))
+    expect(page.get_by_test_id("user-name")).to_have_value("Beatriz Lima Souza")
+    page.get_by_test_id("user-username").fill("beatriz")
+    page.get_by_test_id("profile-submit").click()
+    expect(page).to_have_url(re.compile(r"/users$"))
+
     page.context.clear_cookies()
     page.evaluate("localStorage.clear()")
     login(page, server_url, USER_EMAIL, generated)
@@ -122,6 +130,7 @@ def test_admin_adds_edits_inactivates_and_the_user_edits_their_profile(
     page.get_by_test_id("profile-photo-input").set_input_files(str(portrait(tmp_path / "me.jpg")))
     expect(page.get_by_test_id("profile-photo-error")).to_have_count(0)
     expect(page.get_by_test_id("profile-photo")).to_be_visible()  # the preview
+    expect(page.get_by_test_id("user-username")).to_have_value("beatriz")
     page.get_by_test_id("user-username").fill("bia.lima")
     page.get_by_test_id("user-biography").fill("Cuido da análise de crédito da equipe.")
     screenshot(page, "profile-with-photo")
