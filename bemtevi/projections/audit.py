@@ -30,16 +30,7 @@ from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.indexes import UniqueIndex
-from bemtevi.projections.base import PageFold, ReadModel, utc_wall_times
-
-
-def _first(result: duckdb.DuckDBPyConnection) -> Any:
-    """The first row, reading the result to its end: a result left open (``fetchone()``) keeps
-    its cursor's transaction open, and DuckDB then refuses the projector's next rewrite of a row
-    that transaction saw ("write-write conflict on key"), stopping the read models."""
-    rows = result.fetchall()
-    return rows[0] if rows else None
-
+from bemtevi.projections.base import PageFold, ReadModel, first_row, utc_wall_times
 
 AUDIT_DDL = """
 CREATE TABLE IF NOT EXISTS audit_events (
@@ -230,7 +221,7 @@ def audit_page(
         where.append("e.created_at < ?")
         params.append(end)
     condition = " AND ".join(where)
-    total = _first(cur.execute(f"SELECT count(*) FROM ({_ALL_EVENTS}) e WHERE {condition}", params))
+    total = first_row(cur.execute(f"SELECT count(*) FROM ({_ALL_EVENTS}) e WHERE {condition}", params))
     page = "" if limit is None else f"LIMIT {int(limit)} OFFSET {int(offset)}"
     rows = cur.execute(
         f"""

@@ -34,6 +34,17 @@ def naive_utc(timestamp: datetime) -> datetime:
     return timestamp.astimezone(UTC).replace(tzinfo=None)
 
 
+def first_row(result: duckdb.DuckDBPyConnection) -> Any:
+    """The first row of a result, reading the result to its end.
+
+    A result left open (``fetchone()``) keeps its cursor's transaction open, and DuckDB then
+    refuses the projector's next rewrite of a row that transaction saw ("write-write conflict on
+    key"), which stops the read models. Every single-row read goes through here.
+    """
+    rows = result.fetchall()
+    return rows[0] if rows else None
+
+
 class PageFold(ABC):
     """Accumulates one page of events, then writes them set-wise."""
 

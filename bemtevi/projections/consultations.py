@@ -10,7 +10,7 @@ import pyarrow as pa
 from eventsourcing.persistence import Notification
 
 from bemtevi.domain.consultations import Consultation
-from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel
+from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, first_row
 
 CONSULTATIONS_DDL = """
 CREATE TABLE IF NOT EXISTS consultations (
@@ -140,13 +140,15 @@ class ConsultationsReadModel(ReadModel):
 
 
 def usage_summary(cur: duckdb.DuckDBPyConnection, group_id: str, today: date, days: int = 30) -> dict[str, Any]:
-    total, today_count = cur.execute(
-        """
+    total, today_count = first_row(
+        cur.execute(
+            """
         SELECT coalesce(sum(consultations), 0), coalesce(sum(consultations) FILTER (WHERE day = ?), 0)
         FROM usage_daily WHERE group_id = ?
         """,
-        [today, group_id],
-    ).fetchone() or (0, 0)
+            [today, group_id],
+        )
+    ) or (0, 0)
     by_day = cur.execute(
         """
         SELECT day, sum(consultations)::BIGINT FROM usage_daily

@@ -17,7 +17,7 @@ from eventsourcing.persistence import Notification
 from eventsourcing.utils import get_topic
 
 from bemtevi.domain.credits import MOVEMENT_EVENTS, CreditAccount
-from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, utc_wall_times
+from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, first_row, utc_wall_times
 
 BALANCES_DDL = """
 CREATE TABLE IF NOT EXISTS credit_balances (
@@ -237,7 +237,7 @@ def figures_by_group(cur: duckdb.DuckDBPyConnection, group_ids: list[str]) -> di
 
 def balances_view(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, Any]:
     """The balances view: the group's figures per category and, for a parent, each child's."""
-    group = cur.execute("SELECT name, group_type FROM groups WHERE group_id = ?", [group_id]).fetchone()
+    group = first_row(cur.execute("SELECT name, group_type FROM groups WHERE group_id = ?", [group_id]))
     children = cur.execute(
         "SELECT group_id, name, group_type, active FROM groups WHERE parent_id = ? ORDER BY lower(name), group_id",
         [group_id],
@@ -296,7 +296,7 @@ def movement_history(
         where.append("m.category = ?")
         params.append(category)
     condition = " AND ".join(where)
-    total = cur.execute(f"SELECT count(*) FROM credit_movements m WHERE {condition}", params).fetchone()
+    total = first_row(cur.execute(f"SELECT count(*) FROM credit_movements m WHERE {condition}", params))
     page = "" if limit is None else f"LIMIT {int(limit)} OFFSET {int(offset)}"
     rows = cur.execute(
         f"""

@@ -8,20 +8,13 @@ from typing import Any
 import duckdb
 
 from bemtevi.domain.brand import BRAND_FIELDS, Brand
+from bemtevi.projections.base import first_row
 from bemtevi.projections.credits import figures_by_group
 from bemtevi.projections.directory import public_data
 
 
-def _first(result: duckdb.DuckDBPyConnection) -> Any:
-    """The first row, reading the result to its end: a result left open (``fetchone()``) keeps
-    its cursor's transaction open, and DuckDB then refuses the projector's next rewrite of a row
-    that transaction saw ("write-write conflict on key"), stopping the read models."""
-    rows = result.fetchall()
-    return rows[0] if rows else None
-
-
 def customer_detail(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, Any] | None:
-    row = _first(
+    row = first_row(
         cur.execute(
             """
         SELECT g.group_id, g.unique_key, g.name, g.group_type, g.parent_id, p.name, g.domain_url, g.cnpj,
@@ -35,7 +28,7 @@ def customer_detail(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, 
     )
     if row is None:
         return None
-    public_row = _first(
+    public_row = first_row(
         cur.execute(
             "SELECT group_id, unique_key, name, parent_id, domain_url, brand, active FROM groups WHERE group_id = ?",
             [group_id],

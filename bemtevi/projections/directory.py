@@ -11,16 +11,7 @@ import pyarrow as pa
 from bemtevi.domain.brand import Brand, resolve_brand
 from bemtevi.domain.groups import Group, default_toggles
 from bemtevi.domain.users import User, UserStatus
-from bemtevi.projections.base import PageFold, ReadModel, naive_utc
-
-
-def _first(result: duckdb.DuckDBPyConnection) -> Any:
-    """The first row, reading the result to its end: a result left open (``fetchone()``) keeps
-    its cursor's transaction open, and DuckDB then refuses the projector's next rewrite of a row
-    that transaction saw ("write-write conflict on key"), stopping the read models."""
-    rows = result.fetchall()
-    return rows[0] if rows else None
-
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc
 
 GROUPS_DDL = """
 CREATE TABLE IF NOT EXISTS groups (
@@ -223,7 +214,7 @@ _PUBLIC_COLUMNS = "group_id, unique_key, name, parent_id, domain_url, brand, act
 
 
 def _group_row(cur: duckdb.DuckDBPyConnection, where: str, params: list[Any]) -> tuple[Any, ...] | None:
-    return _first(cur.execute(f"SELECT {_PUBLIC_COLUMNS} FROM groups WHERE {where}", params))
+    return first_row(cur.execute(f"SELECT {_PUBLIC_COLUMNS} FROM groups WHERE {where}", params))
 
 
 def group_by_domain(cur: duckdb.DuckDBPyConnection, candidates: list[str]) -> dict[str, Any] | None:
@@ -245,7 +236,7 @@ def ancestor_ids(cur: duckdb.DuckDBPyConnection, group_id: str) -> list[str]:
     current: str | None = group_id
     while current is not None and current not in chain:
         chain.append(current)
-        row = _first(cur.execute("SELECT parent_id FROM groups WHERE group_id = ?", [current]))
+        row = first_row(cur.execute("SELECT parent_id FROM groups WHERE group_id = ?", [current]))
         current = row[0] if row else None
     return chain
 
@@ -258,7 +249,7 @@ def public_data(cur: duckdb.DuckDBPyConnection, row: tuple[Any, ...]) -> dict[st
     seen = {group_id}
     while parent and parent not in seen:
         seen.add(parent)
-        prow = _first(cur.execute("SELECT parent_id, domain_url, brand FROM groups WHERE group_id = ?", [parent]))
+        prow = first_row(cur.execute("SELECT parent_id, domain_url, brand FROM groups WHERE group_id = ?", [parent]))
         if prow is None:
             break
         ancestors.append(Brand.from_dict(json.loads(prow[2])))
@@ -276,7 +267,7 @@ def public_data(cur: duckdb.DuckDBPyConnection, row: tuple[Any, ...]) -> dict[st
 
 
 def user_by_id(cur: duckdb.DuckDBPyConnection, user_id: str) -> dict[str, Any] | None:
-    row = _first(cur.execute(f"SELECT {', '.join(_USER_COLUMNS)} FROM users WHERE user_id = ?", [user_id]))
+    row = first_row(cur.execute(f"SELECT {', '.join(_USER_COLUMNS)} FROM users WHERE user_id = ?", [user_id]))
     return None if row is None else dict(zip(_USER_COLUMNS, row, strict=True))
 
 
@@ -302,7 +293,7 @@ def customers_of(
             SELECT g.group_id FROM groups g JOIN tree t ON g.parent_id = t.group_id
         )
     """
-    total = _first(
+    total = first_row(
         cur.execute(
             f"{subtree} SELECT count(*) FROM groups g WHERE g.group_id IN (SELECT group_id FROM tree) {where}", params
         )

@@ -11,7 +11,7 @@ import duckdb
 import pyarrow as pa
 
 from bemtevi.domain.mail import Mail
-from bemtevi.projections.base import PageFold, ReadModel, naive_utc
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc
 
 OUTBOX_DDL = """
 CREATE TABLE IF NOT EXISTS mail_outbox (
@@ -127,9 +127,11 @@ def outbox_page(
             SELECT g.group_id FROM groups g JOIN subtree s ON g.parent_id = s.group_id
         )
     """
-    total_row = cur.execute(
-        f"{subtree} SELECT count(*) FROM mail_outbox WHERE tenant_id IN (SELECT group_id FROM subtree)", [group_id]
-    ).fetchone()
+    total_row = first_row(
+        cur.execute(
+            f"{subtree} SELECT count(*) FROM mail_outbox WHERE tenant_id IN (SELECT group_id FROM subtree)", [group_id]
+        )
+    )
     rows = cur.execute(
         f"""{subtree}
         SELECT {", ".join(_COLUMNS)} FROM mail_outbox

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import duckdb
 
+from bemtevi.projections.base import first_row
+
 TRACKING_DDL = """
 CREATE TABLE IF NOT EXISTS projection_tracking (
     name VARCHAR PRIMARY KEY,
@@ -75,11 +77,11 @@ class ReadStore:
             cur.execute("COMMIT")
 
     def tracked_position(self, name: str) -> int:
-        row = self.cursor().execute("SELECT position FROM projection_tracking WHERE name = ?", [name]).fetchone()
+        row = first_row(self.cursor().execute("SELECT position FROM projection_tracking WHERE name = ?", [name]))
         return int(row[0]) if row else 0
 
     def schema_of(self, name: str) -> str | None:
-        row = self.cursor().execute("SELECT schema FROM projection_schema WHERE name = ?", [name]).fetchone()
+        row = first_row(self.cursor().execute("SELECT schema FROM projection_schema WHERE name = ?", [name]))
         return str(row[0]) if row else None
 
     def set_schema(self, name: str, schema: str) -> None:

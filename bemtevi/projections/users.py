@@ -15,7 +15,7 @@ import duckdb
 from bemtevi.domain.profiles import PREFERENCE_DEFAULTS
 from bemtevi.domain.sessions import Session
 from bemtevi.domain.users import User, UserStatus
-from bemtevi.projections.base import PageFold, ReadModel, naive_utc
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc
 
 PROFILES_DDL = """
 CREATE TABLE IF NOT EXISTS user_profiles (
@@ -183,7 +183,7 @@ def users_of_group(
         text = f"%{search.strip().lower()}%"
         where += " AND (lower(u.name) LIKE ? OR lower(u.email) LIKE ?)"
         params += [text, text]
-    total = cur.execute(f"SELECT count(*) FROM users u WHERE {where}", params).fetchone()
+    total = first_row(cur.execute(f"SELECT count(*) FROM users u WHERE {where}", params))
     rows = cur.execute(
         f"""
         SELECT u.user_id, u.unique_key, u.group_id, u.name, u.email, u.role, u.status, u.created_at,
@@ -216,8 +216,9 @@ def users_of_group(
 
 
 def user_detail(cur: duckdb.DuckDBPyConnection, user_id: str) -> dict[str, Any] | None:
-    row = cur.execute(
-        """
+    row = first_row(
+        cur.execute(
+            """
         SELECT u.user_id, u.unique_key, u.group_id, u.name, u.email, u.role, u.status, u.created_at,
                p.cpf, p.phone, p.functions, p.social_profile, p.biography, p.user_name, p.photo_digest,
                p.preferences, p.password_changed_at, g.name, g.unique_key
@@ -226,8 +227,9 @@ def user_detail(cur: duckdb.DuckDBPyConnection, user_id: str) -> dict[str, Any] 
         LEFT JOIN groups g ON g.group_id = u.group_id
         WHERE u.user_id = ?
         """,
-        [user_id],
-    ).fetchone()
+            [user_id],
+        )
+    )
     if row is None:
         return None
     preferences = dict(PREFERENCE_DEFAULTS)
@@ -257,7 +259,7 @@ def user_detail(cur: duckdb.DuckDBPyConnection, user_id: str) -> dict[str, Any] 
 
 
 def user_photo(cur: duckdb.DuckDBPyConnection, user_id: str) -> tuple[str, str, bytes] | None:
-    row = cur.execute("SELECT content_type, digest, data FROM user_photos WHERE user_id = ?", [user_id]).fetchone()
+    row = first_row(cur.execute("SELECT content_type, digest, data FROM user_photos WHERE user_id = ?", [user_id]))
     return None if row is None else (str(row[0]), str(row[1]), bytes(row[2]))
 
 
