@@ -11,10 +11,10 @@ from datetime import timedelta
 
 from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.contact import ContactCommands
-from bemtevi.commands.consultations import ConsultationCommands
-from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.brand import BrandCommands
+from bemtevi.commands.consultations import ConsultationCommands
+from bemtevi.commands.contact import ContactCommands
+from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from customers_support import NEW_PASSWORD, cnpj, customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
-from tests_customers_support import NEW_PASSWORD, cnpj, customer, edit_body, owner_headers, register
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform

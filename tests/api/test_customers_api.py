@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from customers_support import cnpj, customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import sign_in
 
@@ -16,49 +17,16 @@ from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import ROOT_GROUP_ID
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.customers import CustomerForm
-from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
 from bemtevi.domain.errors import DuplicateValue
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role, User, UserStatus
 
 
-def cnpj(n: int) -> str:
-    base = f"{n:08d}0001"
-    return format_cnpj(base + cnpj_check_digits(base))
-
-
-def customer(n: int, kind: str = "company", **changes: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "type": kind,
-        "cnpj": cnpj(n),
-        "companyName": f"Empresa Número {n} Ltda",
-        "tradeName": f"Fantasia {n}",
-        "personInCharge": f"Responsável {n}",
-        "phone": f"(11) 9{n:04d}-{n:04d}",
-        "email": f"dono{n}@empresa{n}.com.br",
-        "seller": "Vendedor Sul",
-        "defaultQuery": True,
-        "consultProtest": False,
-        "quantities": {"unit": 0, "batch": 0, "advanced": 0, "api": 0},
-        "enabledQueryTypes": ["cpf-complete", "cnpj-complete"],
-        "panelAccess": True,
-        "apiAccess": False,
-    }
-    body.update(changes)
-    return body
-
-
 @pytest.fixture
 def api(platform: Platform) -> Iterator[TestClient]:
     with TestClient(create_app(platform)) as client:
         yield client
-
-
-def register(api: TestClient, headers: dict[str, str], body: dict[str, Any]) -> dict[str, Any]:
-    response = api.post("/api/customers", headers=headers, json=body)
-    assert response.status_code == 200, response.text
-    return dict(response.json())
 
 
 def account(platform: Platform, group_id: str, category: Category = Category.UNIT) -> CreditAccount:
@@ -76,9 +44,9 @@ def test_a_reseller_is_registered_with_its_owner_and_credits(platform: Platform,
     assert account(platform, data["id"], Category.API).limit == 5
     assert account(platform, data["id"], Category.BATCH).limit == 0
 
-    # The owner signs in with the generated password and registers a company of its own,
-    # its credits granted out of the reseller's.
-    reseller = sign_in(api, "dono1@empresa1.com.br", password)
+    # The owner signs in with the generated password, chooses its own (first access) and
+    # registers a company of its own, its credits granted out of the reseller's.
+    reseller = owner_headers(api, "dono1@empresa1.com.br", password)
     child = register(api, reseller, customer(2, quantities={"unit": 30}))["data"]
     assert account(platform, child["id"]).limit == 30
     assert account(platform, data["id"]).available == 70
@@ -144,13 +112,13 @@ def test_the_form_rules_of_the_specification(
 def test_who_may_register_what(api: TestClient) -> None:
     admin = sign_in(api)
     reseller = register(api, admin, customer(40, "reseller"))["data"]
-    reseller_headers = sign_in(api, reseller["ownerEmail"], reseller["generatedPassword"])
+    reseller_headers = owner_headers(api, reseller["ownerEmail"], reseller["generatedPassword"])
     refused = api.post(
         "/api/customers", headers=reseller_headers, json=customer(41, "white-label", whiteLabelUrl="x.br")
     )
     assert refused.status_code == 403
     company = register(api, reseller_headers, customer(42))["data"]
-    company_headers = sign_in(api, company["ownerEmail"], company["generatedPassword"])
+    company_headers = owner_headers(api, company["ownerEmail"], company["generatedPassword"])
     assert api.post("/api/customers", headers=company_headers, json=customer(43)).status_code == 403
 
 
@@ -158,12 +126,12 @@ def test_each_parent_lists_its_own_subtree_and_nothing_else(api: TestClient) -> 
     admin = sign_in(api)
     north = register(api, admin, customer(50, "reseller", tradeName="Revenda Norte"))["data"]
     south = register(api, admin, customer(51, "reseller", tradeName="Revenda Sul"))["data"]
-    north_headers = sign_in(api, north["ownerEmail"], north["generatedPassword"])
+    north_headers = owner_headers(api, north["ownerEmail"], north["generatedPassword"])
     shop = register(api, north_headers, customer(52, tradeName="Loja Norte"))
     listed = api.get(f"/api/customers?position={shop['position']}", headers=north_headers).json()
     assert listed["upToDate"] and [c["tradeName"] for c in listed["data"]] == ["Loja Norte"]
     assert listed["data"][0]["parentName"] == "Empresa Número 50 Ltda"
-    south_headers = sign_in(api, south["ownerEmail"], south["generatedPassword"])
+    south_headers = owner_headers(api, south["ownerEmail"], south["generatedPassword"])
     assert api.get("/api/customers", headers=south_headers).json()["total"] == 0
     everything = api.get("/api/customers?perPage=100", headers=admin).json()
     assert {"Revenda Norte", "Revenda Sul", "Loja Norte"} <= {c["tradeName"] for c in everything["data"]}

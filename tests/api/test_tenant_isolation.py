@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from customers_support import customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
 from PIL import Image
 from support import sign_in
-from tests_customers_support import customer, edit_body, owner_headers, register
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
