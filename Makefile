@@ -16,6 +16,9 @@ run: install webapp
 
 test: install webapp chromium
 	$(BIN)/ruff check bemtevi tests bench
+	@# The committed RTK Query client must be the one the API's current schema generates.
+	cd webapp && npm run --silent codegen >/dev/null && git diff --exit-code --stat -- src/store/generated \
+		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }
 	cd webapp && npm run lint && npm test
 	$(BIN)/pytest -q
 
