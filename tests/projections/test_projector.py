@@ -52,9 +52,11 @@ def run_lookups(platform: Platform, principal: Principal, documents: list[str]) 
             platform.consultations.run_unit_query(principal, document)
 
 
-def fresh_projector(platform: Platform, path: Path, page_size: int) -> tuple[ReadStore, Projector]:
+def fresh_projector(
+    platform: Platform, path: Path, page_size: int, batch_size: int = 20_000
+) -> tuple[ReadStore, Projector]:
     store = ReadStore(path)
-    return store, Projector(platform.app, store, all_read_models(), page_size=page_size)
+    return store, Projector(platform.app, store, all_read_models(), page_size=page_size, batch_size=batch_size)
 
 
 def test_rebuild_gives_the_same_read_models_as_incremental(platform: Platform, tmp_path: Path) -> None:
@@ -81,6 +83,7 @@ def test_rebuild_gives_the_same_read_models_as_incremental(platform: Platform, t
     lookups=st.lists(st.sampled_from([KNOWN_CPF, KNOWN_CNPJ, "00000000191"]), min_size=1, max_size=6),
     limit=st.one_of(st.none(), st.integers(min_value=0, max_value=4)),
     page_size=st.integers(min_value=1, max_value=7),
+    batch_size=st.integers(min_value=1, max_value=12),
 )
 def test_any_history_replays_to_the_incremental_result(
     sqlite_platform: Platform,
@@ -88,12 +91,15 @@ def test_any_history_replays_to_the_incremental_result(
     lookups: list[str],
     limit: int | None,
     page_size: int,
+    batch_size: int,
 ) -> None:
+    """Whatever the page and batch sizes (small batches pipeline their writes), replay equals
+    the read models the server built incrementally."""
     platform = sqlite_platform
     principal = new_tenant(platform, "Hipótese", limit)
     run_lookups(platform, principal, lookups)
     assert platform.projector.wait_for(platform.app.max_position(), timeout=10)
-    store, projector = fresh_projector(platform, tmp_path_factory.mktemp("replay") / "r.duckdb", page_size)
+    store, projector = fresh_projector(platform, tmp_path_factory.mktemp("replay") / "r.duckdb", page_size, batch_size)
     try:
         projector.catch_up()
         assert snapshot(store) == snapshot(platform.store)
@@ -109,7 +115,8 @@ class ExplodingFold(PageFold):
         raise RuntimeError("disk full")
 
 
-def test_a_failed_page_applies_nothing_and_is_retried_whole(platform: Platform, tmp_path: Path) -> None:
+@pytest.mark.parametrize("page_size", [1000, 1], ids=["one-batch", "pipelined-batches"])
+def test_a_failed_page_applies_nothing_and_is_retried_whole(platform: Platform, tmp_path: Path, page_size: int) -> None:
     principal = new_tenant(platform, "Falha", limit=None)
     run_lookups(platform, principal, [KNOWN_CPF, KNOWN_CPF])
     store = ReadStore(tmp_path / "crash.duckdb")
@@ -118,7 +125,8 @@ def test_a_failed_page_applies_nothing_and_is_retried_whole(platform: Platform, 
         broken = models[-1]
         original_fold = broken.fold
         broken.fold = ExplodingFold  # type: ignore[method-assign]
-        crashing = Projector(platform.app, store, models, page_size=1000)
+        # With one-event pages and batches, the failing write runs in the pipeline's helper thread.
+        crashing = Projector(platform.app, store, models, page_size=page_size, batch_size=page_size)
         with pytest.raises(RuntimeError):
             crashing.catch_up()
         assert store.tracked_position(TRACKING_NAME) == 0
