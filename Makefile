@@ -9,7 +9,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 # The local PostgreSQL server the test suite creates (and drops) its own databases on.
 export BEMTEVI_TEST_POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 
-.PHONY: run test install webapp lint bench chromium clean
+.PHONY: run test install webapp lint bench chromium wrk clean
 
 run: install webapp
 	$(BIN)/bemtevi serve
@@ -49,10 +49,16 @@ lint: install
 	$(BIN)/mypy
 	cd webapp && npm run lint
 
-bench: install
+bench: install wrk
 	$(BIN)/python bench/event_store.py
 	$(BIN)/python bench/lookups.py
+	$(BIN)/python bench/credits.py
 	$(BIN)/python bench/projector.py
+
+# bench/lookups.py and bench/credits.py drive the server with wrk (Debian's package).
+wrk:
+	@command -v wrk >/dev/null 2>&1 || { \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 
 clean:
 	rm -rf $(VENV) webapp/node_modules webapp/dist
