@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bemtevi.api.schemas import CategoryFigures
+from bemtevi.api.schemas import CategoryFigures, CustomerSummary
 
 
 class Toggles(BaseModel):
@@ -49,28 +49,10 @@ class BrandValues(BaseModel):
     advancedQueryBanner: str | None = None
 
 
-class CustomerDetail(BaseModel):
-    id: str
-    uniqueKey: str
-    name: str
+class CustomerDetail(CustomerSummary):
+    """A customer as its edit form reads it: the list's fields and what only the form shows."""
+
     companyName: str
-    type: str
-    parentId: str | None
-    parentName: str | None
-    domainUrl: str | None
-    cnpj: str | None
-    tradeName: str | None = None
-    personInCharge: str | None = None
-    phone: str | None = None
-    email: str | None = None
-    seller: str | None = None
-    defaultQuery: bool | None = None
-    consultProtest: bool | None = None
-    panelAccess: bool | None = None
-    apiAccess: bool | None = None
-    enabledQueryTypes: list[str]
-    active: bool
-    createdAt: str
     toggles: dict[str, bool]
     brand: BrandValues
     resolvedBrand: BrandValues
