@@ -14,6 +14,12 @@ export const framePtBR = {
     no: 'Não',
     close: 'Fechar',
   },
+  pagination: {
+    label: 'Páginas',
+    previous: 'Anterior',
+    next: 'Próxima',
+    pageOf: 'Página {{page}} de {{pages}}',
+  },
   notAvailable: {
     title: 'Tela ainda não disponível',
     text: 'Esta tela ainda não está disponível nesta versão. As demais áreas do sistema continuam funcionando normalmente.',
@@ -52,6 +58,12 @@ export const frameEnUS: FrameTexts = {
     yes: 'Yes',
     no: 'No',
     close: 'Close',
+  },
+  pagination: {
+    label: 'Pages',
+    previous: 'Previous',
+    next: 'Next',
+    pageOf: 'Page {{page}} of {{pages}}',
   },
   notAvailable: {
     title: 'Screen not available yet',

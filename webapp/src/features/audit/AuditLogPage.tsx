@@ -7,6 +7,7 @@ import { formatDateTimeBR } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { downloadFile } from '../credits/download'
 import { auditParams, useAuditLogQuery, type AuditFilters } from './auditApi'
+import Pagination from '../../components/Pagination'
 
 const PER_PAGE = 50
 
@@ -126,17 +127,7 @@ export default function AuditLogPage() {
             </table>
           </div>
         )}
-        {pages > 1 && (
-          <nav className="pagination" aria-label={t('audit.pages')}>
-            <button type="button" className="btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('audit.previous')}
-            </button>
-            <span>{t('audit.pageOf', { page, pages })}</span>
-            <button type="button" className="btn" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('audit.next')}
-            </button>
-          </nav>
-        )}
+        <Pagination page={page} pages={pages} onPage={setPage} />
       </section>
     </div>
   )

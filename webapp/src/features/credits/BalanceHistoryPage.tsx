@@ -9,6 +9,7 @@ import ConsumptionChart from './ConsumptionChart'
 import { filterParams, useGetBalancesQuery, useGetConsumptionQuery, useGetHistoryQuery } from './creditsApi'
 import { downloadFile } from './download'
 import { CATEGORIES, type CategoryName, type HistoryFilters, type Movement } from './types'
+import Pagination from '../../components/Pagination'
 
 const PER_PAGE = 25
 
@@ -163,17 +164,7 @@ export default function BalanceHistoryPage() {
             </table>
           </div>
         )}
-        {pages > 1 && (
-          <nav className="pagination" aria-label={t('credits.pages')}>
-            <button type="button" className="btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('credits.previous')}
-            </button>
-            <span>{t('credits.pageOf', { page, pages })}</span>
-            <button type="button" className="btn" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('credits.next')}
-            </button>
-          </nav>
-        )}
+        <Pagination page={page} pages={pages} onPage={setPage} />
       </section>
     </div>
   )

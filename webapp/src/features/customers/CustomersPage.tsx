@@ -8,6 +8,7 @@ import { errorInfo } from '../../lib/errors'
 import { formatDateTimeBR } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { useListCustomersQuery, useSetCustomerStatusMutation, type CustomerSummary } from './customersApi'
+import Pagination from '../../components/Pagination'
 
 const PER_PAGE = 20
 
@@ -117,17 +118,7 @@ export default function CustomersPage() {
             </table>
           </div>
         )}
-        {pages > 1 && (
-          <nav className="pagination" aria-label={t('credits.pages')}>
-            <button type="button" className="btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('credits.previous')}
-            </button>
-            <span>{t('credits.pageOf', { page, pages })}</span>
-            <button type="button" className="btn" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('credits.next')}
-            </button>
-          </nav>
-        )}
+        <Pagination page={page} pages={pages} onPage={setPage} />
       </section>
     </div>
   )

@@ -9,6 +9,7 @@ import UserFormCard from './UserFormCard'
 import { userErrorText } from './serverError'
 import { useArchiveUserMutation, useListUsersQuery, useSetUserActiveMutation, type UserSummary } from './usersApi'
 import './users.css'
+import Pagination from '../../components/Pagination'
 
 const PAGE_SIZE = 20
 
@@ -158,17 +159,7 @@ export default function UsersPage() {
           </div>
         )}
         {data && <p className="muted small">{t('users.total', { count: data.total })}</p>}
-        {pages > 1 && (
-          <nav className="pagination" aria-label={t('users.pages')}>
-            <button type="button" className="btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('users.previous')}
-            </button>
-            <span>{t('users.page', { page, pages })}</span>
-            <button type="button" className="btn" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('users.next')}
-            </button>
-          </nav>
-        )}
+        <Pagination page={page} pages={pages} onPage={setPage} />
       </section>
     </div>
   )
