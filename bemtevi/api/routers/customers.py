@@ -41,23 +41,7 @@ def register_customer(
     principal: Annotated[Principal, Depends(allowed_route("add-new-customer"))],
     platform: PlatformDep,
 ) -> RegisteredCustomerResponse:
-    form = CustomerForm(
-        group_type=GroupType(body.type),
-        cnpj=body.cnpj,
-        company_name=body.companyName,
-        trade_name=body.tradeName,
-        person_in_charge=body.personInCharge,
-        phone=body.phone,
-        email=body.email,
-        default_query=body.defaultQuery,
-        consult_protest=body.consultProtest,
-        enabled_query_types=tuple(body.enabledQueryTypes),
-        panel_access=body.panelAccess,
-        api_access=body.apiAccess,
-        quantities={Category(k): v for k, v in body.quantities.model_dump().items()},
-        seller=body.seller,
-        white_label_url=body.whiteLabelUrl,
-    )
+    form = _customer_form(body, quantities={Category(k): v for k, v in body.quantities.model_dump().items()})
     registered = platform.customers.register(principal, form)
     return RegisteredCustomerResponse(
         data=RegisteredCustomerData(
@@ -134,22 +118,7 @@ def edit_customer(
     platform: PlatformDep,
 ) -> PositionResponse:
     target = _group_uuid(group_id)
-    form = CustomerForm(
-        group_type=GroupType(body.type),
-        cnpj=body.cnpj,
-        company_name=body.companyName,
-        trade_name=body.tradeName,
-        person_in_charge=body.personInCharge,
-        phone=body.phone,
-        email=body.email,
-        default_query=body.defaultQuery,
-        consult_protest=body.consultProtest,
-        enabled_query_types=tuple(body.enabledQueryTypes),
-        panel_access=body.panelAccess,
-        api_access=body.apiAccess,
-        seller=body.seller,
-        white_label_url=body.whiteLabelUrl,
-    )
+    form = _customer_form(body)
     # The subtree a narrowing is carried down to: from the read side once it has the latest log.
     wait_for_position(platform, platform.app.max_position())
     descendants = [UUID(g) for g in subtree_ids(platform.store.cursor(), group_id)]
@@ -170,3 +139,26 @@ def change_status(
     platform: PlatformDep,
 ) -> PositionResponse:
     return PositionResponse(position=platform.customers.set_status(principal, _group_uuid(group_id), body.active))
+
+
+def _customer_form(
+    body: CustomerRequest | CustomerEditRequest, quantities: dict[Category, int] | None = None
+) -> CustomerForm:
+    """The domain's form from the fields registration and editing share (editing moves no credits)."""
+    return CustomerForm(
+        group_type=GroupType(body.type),
+        cnpj=body.cnpj,
+        company_name=body.companyName,
+        trade_name=body.tradeName,
+        person_in_charge=body.personInCharge,
+        phone=body.phone,
+        email=body.email,
+        default_query=body.defaultQuery,
+        consult_protest=body.consultProtest,
+        enabled_query_types=tuple(body.enabledQueryTypes),
+        panel_access=body.panelAccess,
+        api_access=body.apiAccess,
+        seller=body.seller,
+        white_label_url=body.whiteLabelUrl,
+        quantities=quantities or {},
+    )
