@@ -9,6 +9,27 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generateEndpoints } from '@rtk-query/codegen-openapi'
 
+/**
+ * FastAPI makes each operationId unique by appending the path and method to the route function's
+ * name ("list_users_api_users_get"); the endpoints (and hooks) are named after the function alone
+ * ("listUsers", useListUsersQuery). Two routes with one name would make one endpoint: refuse.
+ */
+function withRouteNames(schema) {
+  const seen = new Map()
+  for (const [path, item] of Object.entries(schema.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const suffix = `${path}_${method}`.replace(/\W/g, '_')
+      const id = operation.operationId
+      if (!id.endsWith(suffix) || id.length === suffix.length) throw new Error(`unexpected operationId ${id}`)
+      const name = id.slice(0, -suffix.length)
+      if (seen.has(name)) throw new Error(`${method.toUpperCase()} ${path} and ${seen.get(name)} share the route name ${name}`)
+      seen.set(name, `${method.toUpperCase()} ${path}`)
+      operation.operationId = name
+    }
+  }
+  return schema
+}
+
 const webapp = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const repo = resolve(webapp, '..')
 const venvPython = join(repo, '.venv', 'bin', 'python')
@@ -21,6 +42,7 @@ const work = mkdtempSync(join(tmpdir(), 'bemtevi-openapi-'))
 const schemaFile = join(work, 'openapi.json')
 try {
   execFileSync(python, ['-m', 'bemtevi.cli', 'openapi', '--output', schemaFile], { cwd: repo, stdio: 'inherit' })
+  writeFileSync(schemaFile, JSON.stringify(withRouteNames(JSON.parse(readFileSync(schemaFile, 'utf8')))))
   await generateEndpoints({
     schemaFile,
     apiFile: './src/store/api.ts',
@@ -29,6 +51,8 @@ try {
     exportName: 'bemteviApi',
     hooks: true,
     tag: false,
+    // Reads the API takes as POST (their bodies name whose data to read): cached queries, not mutations.
+    endpointOverrides: [{ pattern: ['rolesById', 'publicData'], type: 'query' }],
   })
   // The app's base URL is already /api: the generated paths drop that prefix.
   const path = join(webapp, outputFile)

@@ -132,7 +132,7 @@ def edit_customer(
     response_model=PositionResponse,
     responses={403: {"model": ErrorResponse}, 404: {"model": ErrorResponse}},
 )
-def change_status(
+def change_customer_status(
     group_id: str,
     body: StatusRequest,
     principal: Annotated[Principal, Depends(allowed_route("customer-list"))],

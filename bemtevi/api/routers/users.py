@@ -76,6 +76,18 @@ def _visible_detail(platform: Platform, principal: Principal, user_id: UUID) -> 
     return row
 
 
+# The photo routes read the raw body themselves; the schema still says what it is, so the
+# generated web client sends the file as the body.
+PHOTO_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            t: {"schema": {"type": "string", "format": "binary"}} for t in ("image/png", "image/jpeg", "image/webp")
+        },
+    }
+}
+
+
 async def _read_upload(request: Request) -> bytes:
     """The raw image body, refused as soon as it reaches the limit (never read whole first)."""
     declared = request.headers.get("content-length")
@@ -149,7 +161,7 @@ def edit_user(user_id: str, body: EditUserRequest, principal: UsersManager, plat
 
 
 @router.post("/users/{user_id}/status", response_model=PositionResponse, responses=NOT_FOUND)
-def change_status(
+def change_user_status(
     user_id: str, body: UserStatusRequest, principal: UsersManager, platform: PlatformDep
 ) -> PositionResponse:
     return PositionResponse(position=platform.users.set_active(principal, _uuid(user_id), body.active))
@@ -160,7 +172,7 @@ def archive_user(user_id: str, principal: UsersManager, platform: PlatformDep) -
     return PositionResponse(position=platform.users.archive(principal, _uuid(user_id)))
 
 
-@router.put("/users/{user_id}/photo", response_model=PositionResponse, responses=NOT_FOUND)
+@router.put("/users/{user_id}/photo", response_model=PositionResponse, responses=NOT_FOUND, openapi_extra=PHOTO_BODY)
 async def upload_user_photo(
     user_id: str, request: Request, principal: UsersManager, platform: PlatformDep
 ) -> PositionResponse:
@@ -206,7 +218,9 @@ def edit_my_profile(body: UserDetailsRequest, principal: ProfileEditor, platform
     return PositionResponse(position=platform.users.change_details(principal, principal.user_id, _details(body)))
 
 
-@router.put("/me/photo", response_model=PositionResponse, responses={413: {"model": ErrorResponse}})
+@router.put(
+    "/me/photo", response_model=PositionResponse, responses={413: {"model": ErrorResponse}}, openapi_extra=PHOTO_BODY
+)
 async def upload_my_photo(request: Request, principal: ProfileEditor, platform: PlatformDep) -> PositionResponse:
     upload = await _read_upload(request)
     position = await run_in_threadpool(platform.users.change_photo, principal, principal.user_id, upload)

@@ -2,10 +2,7 @@
 import { api } from "../api";
 const injectedRtkApi = api.injectEndpoints({
   endpoints: (build) => ({
-    auditLogApiAuditGet: build.query<
-      AuditLogApiAuditGetApiResponse,
-      AuditLogApiAuditGetApiArg
-    >({
+    auditLog: build.query<AuditLogApiResponse, AuditLogApiArg>({
       query: (queryArg) => ({
         url: `/audit`,
         params: {
@@ -21,10 +18,7 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    exportAuditApiAuditExportGet: build.query<
-      ExportAuditApiAuditExportGetApiResponse,
-      ExportAuditApiAuditExportGetApiArg
-    >({
+    exportAudit: build.query<ExportAuditApiResponse, ExportAuditApiArg>({
       query: (queryArg) => ({
         url: `/audit/export`,
         params: {
@@ -38,35 +32,26 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    signInApiAuthAuthPost: build.mutation<
-      SignInApiAuthAuthPostApiResponse,
-      SignInApiAuthAuthPostApiArg
-    >({
+    signIn: build.mutation<SignInApiResponse, SignInApiArg>({
       query: (queryArg) => ({
         url: `/auth/auth`,
         method: "POST",
         body: queryArg.loginRequest,
       }),
     }),
-    signOutApiAuthAuthLogoutPost: build.mutation<
-      SignOutApiAuthAuthLogoutPostApiResponse,
-      SignOutApiAuthAuthLogoutPostApiArg
-    >({
+    signOut: build.mutation<SignOutApiResponse, SignOutApiArg>({
       query: (queryArg) => ({
         url: `/auth/auth/logout`,
         method: "POST",
         body: queryArg.logoutRequest,
       }),
     }),
-    authConfigApiAuthConfigGet: build.query<
-      AuthConfigApiAuthConfigGetApiResponse,
-      AuthConfigApiAuthConfigGetApiArg
-    >({
+    authConfig: build.query<AuthConfigApiResponse, AuthConfigApiArg>({
       query: () => ({ url: `/auth/config` }),
     }),
-    createAccountApiAuthCreateAccountPost: build.mutation<
-      CreateAccountApiAuthCreateAccountPostApiResponse,
-      CreateAccountApiAuthCreateAccountPostApiArg
+    createAccount: build.mutation<
+      CreateAccountApiResponse,
+      CreateAccountApiArg
     >({
       query: (queryArg) => ({
         url: `/auth/create-account`,
@@ -74,29 +59,23 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.createAccountRequest,
       }),
     }),
-    firstAccessApiAuthFirstAccessPost: build.mutation<
-      FirstAccessApiAuthFirstAccessPostApiResponse,
-      FirstAccessApiAuthFirstAccessPostApiArg
-    >({
+    firstAccess: build.mutation<FirstAccessApiResponse, FirstAccessApiArg>({
       query: (queryArg) => ({
         url: `/auth/first-access`,
         method: "POST",
         body: queryArg.firstAccessRequest,
       }),
     }),
-    googleSignInApiAuthGooglePost: build.mutation<
-      GoogleSignInApiAuthGooglePostApiResponse,
-      GoogleSignInApiAuthGooglePostApiArg
-    >({
+    googleSignIn: build.mutation<GoogleSignInApiResponse, GoogleSignInApiArg>({
       query: (queryArg) => ({
         url: `/auth/google`,
         method: "POST",
         body: queryArg.googleSignInRequest,
       }),
     }),
-    requestRecoveryApiAuthPasswordRecoveryPost: build.mutation<
-      RequestRecoveryApiAuthPasswordRecoveryPostApiResponse,
-      RequestRecoveryApiAuthPasswordRecoveryPostApiArg
+    requestRecovery: build.mutation<
+      RequestRecoveryApiResponse,
+      RequestRecoveryApiArg
     >({
       query: (queryArg) => ({
         url: `/auth/password-recovery`,
@@ -104,9 +83,9 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.recoveryRequest,
       }),
     }),
-    redefinePasswordApiAuthRedefinePasswordPost: build.mutation<
-      RedefinePasswordApiAuthRedefinePasswordPostApiResponse,
-      RedefinePasswordApiAuthRedefinePasswordPostApiArg
+    redefinePassword: build.mutation<
+      RedefinePasswordApiResponse,
+      RedefinePasswordApiArg
     >({
       query: (queryArg) => ({
         url: `/auth/redefine-password`,
@@ -114,19 +93,16 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.redefinePasswordRequest,
       }),
     }),
-    verifyCodeApiAuthVerifyCodePost: build.mutation<
-      VerifyCodeApiAuthVerifyCodePostApiResponse,
-      VerifyCodeApiAuthVerifyCodePostApiArg
-    >({
+    verifyCode: build.mutation<VerifyCodeApiResponse, VerifyCodeApiArg>({
       query: (queryArg) => ({
         url: `/auth/verify-code`,
         method: "POST",
         body: queryArg.verifyCodeRequest,
       }),
     }),
-    runConsultationApiConsultationsPost: build.mutation<
-      RunConsultationApiConsultationsPostApiResponse,
-      RunConsultationApiConsultationsPostApiArg
+    runConsultation: build.mutation<
+      RunConsultationApiResponse,
+      RunConsultationApiArg
     >({
       query: (queryArg) => ({
         url: `/consultations`,
@@ -134,20 +110,14 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.consultationRequest,
       }),
     }),
-    sendContactApiContactPost: build.mutation<
-      SendContactApiContactPostApiResponse,
-      SendContactApiContactPostApiArg
-    >({
+    sendContact: build.mutation<SendContactApiResponse, SendContactApiArg>({
       query: (queryArg) => ({
         url: `/contact`,
         method: "POST",
         body: queryArg.contactRequestBody,
       }),
     }),
-    balancesApiCreditsBalancesGet: build.query<
-      BalancesApiCreditsBalancesGetApiResponse,
-      BalancesApiCreditsBalancesGetApiArg
-    >({
+    balances: build.query<BalancesApiResponse, BalancesApiArg>({
       query: (queryArg) => ({
         url: `/credits/balances`,
         params: {
@@ -155,10 +125,7 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    consumptionApiCreditsConsumptionGet: build.query<
-      ConsumptionApiCreditsConsumptionGetApiResponse,
-      ConsumptionApiCreditsConsumptionGetApiArg
-    >({
+    consumption: build.query<ConsumptionApiResponse, ConsumptionApiArg>({
       query: (queryArg) => ({
         url: `/credits/consumption`,
         params: {
@@ -169,20 +136,14 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    grantApiCreditsGrantsPost: build.mutation<
-      GrantApiCreditsGrantsPostApiResponse,
-      GrantApiCreditsGrantsPostApiArg
-    >({
+    grant: build.mutation<GrantApiResponse, GrantApiArg>({
       query: (queryArg) => ({
         url: `/credits/grants`,
         method: "POST",
         body: queryArg.grantRequest,
       }),
     }),
-    historyApiCreditsHistoryGet: build.query<
-      HistoryApiCreditsHistoryGetApiResponse,
-      HistoryApiCreditsHistoryGetApiArg
-    >({
+    history: build.query<HistoryApiResponse, HistoryApiArg>({
       query: (queryArg) => ({
         url: `/credits/history`,
         params: {
@@ -196,10 +157,7 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    exportHistoryApiCreditsHistoryExportGet: build.query<
-      ExportHistoryApiCreditsHistoryExportGetApiResponse,
-      ExportHistoryApiCreditsHistoryExportGetApiArg
-    >({
+    exportHistory: build.query<ExportHistoryApiResponse, ExportHistoryApiArg>({
       query: (queryArg) => ({
         url: `/credits/history/export`,
         params: {
@@ -212,20 +170,14 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    setLimitApiCreditsLimitsPut: build.mutation<
-      SetLimitApiCreditsLimitsPutApiResponse,
-      SetLimitApiCreditsLimitsPutApiArg
-    >({
+    setLimit: build.mutation<SetLimitApiResponse, SetLimitApiArg>({
       query: (queryArg) => ({
         url: `/credits/limits`,
         method: "PUT",
         body: queryArg.limitRequest,
       }),
     }),
-    listCustomersApiCustomersGet: build.query<
-      ListCustomersApiCustomersGetApiResponse,
-      ListCustomersApiCustomersGetApiArg
-    >({
+    listCustomers: build.query<ListCustomersApiResponse, ListCustomersApiArg>({
       query: (queryArg) => ({
         url: `/customers`,
         params: {
@@ -236,9 +188,9 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    registerCustomerApiCustomersPost: build.mutation<
-      RegisterCustomerApiCustomersPostApiResponse,
-      RegisterCustomerApiCustomersPostApiArg
+    registerCustomer: build.mutation<
+      RegisterCustomerApiResponse,
+      RegisterCustomerApiArg
     >({
       query: (queryArg) => ({
         url: `/customers`,
@@ -246,10 +198,7 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.customerRequest,
       }),
     }),
-    customerApiCustomersGroupIdGet: build.query<
-      CustomerApiCustomersGroupIdGetApiResponse,
-      CustomerApiCustomersGroupIdGetApiArg
-    >({
+    customer: build.query<CustomerApiResponse, CustomerApiArg>({
       query: (queryArg) => ({
         url: `/customers/${queryArg.groupId}`,
         params: {
@@ -257,19 +206,16 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    editCustomerApiCustomersGroupIdPut: build.mutation<
-      EditCustomerApiCustomersGroupIdPutApiResponse,
-      EditCustomerApiCustomersGroupIdPutApiArg
-    >({
+    editCustomer: build.mutation<EditCustomerApiResponse, EditCustomerApiArg>({
       query: (queryArg) => ({
         url: `/customers/${queryArg.groupId}`,
         method: "PUT",
         body: queryArg.customerEditRequest,
       }),
     }),
-    changeStatusApiCustomersGroupIdStatusPost: build.mutation<
-      ChangeStatusApiCustomersGroupIdStatusPostApiResponse,
-      ChangeStatusApiCustomersGroupIdStatusPostApiArg
+    changeCustomerStatus: build.mutation<
+      ChangeCustomerStatusApiResponse,
+      ChangeCustomerStatusApiArg
     >({
       query: (queryArg) => ({
         url: `/customers/${queryArg.groupId}/status`,
@@ -277,10 +223,7 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.statusRequest,
       }),
     }),
-    dashboardApiDashboardGet: build.query<
-      DashboardApiDashboardGetApiResponse,
-      DashboardApiDashboardGetApiArg
-    >({
+    dashboard: build.query<DashboardApiResponse, DashboardApiArg>({
       query: (queryArg) => ({
         url: `/dashboard`,
         params: {
@@ -288,20 +231,14 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    publicDataApiGroupGroupsGetPublicDataPost: build.mutation<
-      PublicDataApiGroupGroupsGetPublicDataPostApiResponse,
-      PublicDataApiGroupGroupsGetPublicDataPostApiArg
-    >({
+    publicData: build.query<PublicDataApiResponse, PublicDataApiArg>({
       query: (queryArg) => ({
         url: `/group/groups-get-public-data`,
         method: "POST",
         body: queryArg.publicDataRequest,
       }),
     }),
-    brandOfApiGroupGroupIdBrandGet: build.query<
-      BrandOfApiGroupGroupIdBrandGetApiResponse,
-      BrandOfApiGroupGroupIdBrandGetApiArg
-    >({
+    brandOf: build.query<BrandOfApiResponse, BrandOfApiArg>({
       query: (queryArg) => ({
         url: `/group/${queryArg.groupId}/brand`,
         params: {
@@ -309,29 +246,20 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    changeBrandApiGroupGroupIdBrandPut: build.mutation<
-      ChangeBrandApiGroupGroupIdBrandPutApiResponse,
-      ChangeBrandApiGroupGroupIdBrandPutApiArg
-    >({
+    changeBrand: build.mutation<ChangeBrandApiResponse, ChangeBrandApiArg>({
       query: (queryArg) => ({
         url: `/group/${queryArg.groupId}/brand`,
         method: "PUT",
         body: queryArg.brandRequest,
       }),
     }),
-    removeImageApiGroupGroupIdBrandKindDelete: build.mutation<
-      RemoveImageApiGroupGroupIdBrandKindDeleteApiResponse,
-      RemoveImageApiGroupGroupIdBrandKindDeleteApiArg
-    >({
+    removeImage: build.mutation<RemoveImageApiResponse, RemoveImageApiArg>({
       query: (queryArg) => ({
         url: `/group/${queryArg.groupId}/brand/${queryArg.kind}`,
         method: "DELETE",
       }),
     }),
-    imageApiGroupGroupIdBrandKindGet: build.query<
-      ImageApiGroupGroupIdBrandKindGetApiResponse,
-      ImageApiGroupGroupIdBrandKindGetApiArg
-    >({
+    image: build.query<ImageApiResponse, ImageApiArg>({
       query: (queryArg) => ({
         url: `/group/${queryArg.groupId}/brand/${queryArg.kind}`,
         params: {
@@ -339,26 +267,17 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    uploadImageApiGroupGroupIdBrandKindPut: build.mutation<
-      UploadImageApiGroupGroupIdBrandKindPutApiResponse,
-      UploadImageApiGroupGroupIdBrandKindPutApiArg
-    >({
+    uploadImage: build.mutation<UploadImageApiResponse, UploadImageApiArg>({
       query: (queryArg) => ({
         url: `/group/${queryArg.groupId}/brand/${queryArg.kind}`,
         method: "PUT",
         body: queryArg.body,
       }),
     }),
-    healthApiHealthGet: build.query<
-      HealthApiHealthGetApiResponse,
-      HealthApiHealthGetApiArg
-    >({
+    health: build.query<HealthApiResponse, HealthApiArg>({
       query: () => ({ url: `/health` }),
     }),
-    outboxApiMailOutboxGet: build.query<
-      OutboxApiMailOutboxGetApiResponse,
-      OutboxApiMailOutboxGetApiArg
-    >({
+    outbox: build.query<OutboxApiResponse, OutboxApiArg>({
       query: (queryArg) => ({
         url: `/mail/outbox`,
         params: {
@@ -368,10 +287,7 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    myAccountApiMeGet: build.query<
-      MyAccountApiMeGetApiResponse,
-      MyAccountApiMeGetApiArg
-    >({
+    myAccount: build.query<MyAccountApiResponse, MyAccountApiArg>({
       query: (queryArg) => ({
         url: `/me`,
         params: {
@@ -379,9 +295,9 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    changeMyPasswordApiMePasswordPost: build.mutation<
-      ChangeMyPasswordApiMePasswordPostApiResponse,
-      ChangeMyPasswordApiMePasswordPostApiArg
+    changeMyPassword: build.mutation<
+      ChangeMyPasswordApiResponse,
+      ChangeMyPasswordApiArg
     >({
       query: (queryArg) => ({
         url: `/me/password`,
@@ -389,15 +305,19 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.changePasswordRequest,
       }),
     }),
-    uploadMyPhotoApiMePhotoPut: build.mutation<
-      UploadMyPhotoApiMePhotoPutApiResponse,
-      UploadMyPhotoApiMePhotoPutApiArg
+    uploadMyPhoto: build.mutation<
+      UploadMyPhotoApiResponse,
+      UploadMyPhotoApiArg
     >({
-      query: () => ({ url: `/me/photo`, method: "PUT" }),
+      query: (queryArg) => ({
+        url: `/me/photo`,
+        method: "PUT",
+        body: queryArg.body,
+      }),
     }),
-    changeMyPreferencesApiMePreferencesPut: build.mutation<
-      ChangeMyPreferencesApiMePreferencesPutApiResponse,
-      ChangeMyPreferencesApiMePreferencesPutApiArg
+    changeMyPreferences: build.mutation<
+      ChangeMyPreferencesApiResponse,
+      ChangeMyPreferencesApiArg
     >({
       query: (queryArg) => ({
         url: `/me/preferences`,
@@ -405,9 +325,9 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.preferencesRequest,
       }),
     }),
-    editMyProfileApiMeProfilePut: build.mutation<
-      EditMyProfileApiMeProfilePutApiResponse,
-      EditMyProfileApiMeProfilePutApiArg
+    editMyProfile: build.mutation<
+      EditMyProfileApiResponse,
+      EditMyProfileApiArg
     >({
       query: (queryArg) => ({
         url: `/me/profile`,
@@ -415,10 +335,7 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.userDetailsRequest,
       }),
     }),
-    mySessionsApiMeSessionsGet: build.query<
-      MySessionsApiMeSessionsGetApiResponse,
-      MySessionsApiMeSessionsGetApiArg
-    >({
+    mySessions: build.query<MySessionsApiResponse, MySessionsApiArg>({
       query: (queryArg) => ({
         url: `/me/sessions`,
         params: {
@@ -426,29 +343,23 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    signOutOtherSessionsApiMeSessionsSignOutOthersPost: build.mutation<
-      SignOutOtherSessionsApiMeSessionsSignOutOthersPostApiResponse,
-      SignOutOtherSessionsApiMeSessionsSignOutOthersPostApiArg
+    signOutOtherSessions: build.mutation<
+      SignOutOtherSessionsApiResponse,
+      SignOutOtherSessionsApiArg
     >({
       query: () => ({
         url: `/me/sessions/sign-out-others`,
         method: "POST",
       }),
     }),
-    rolesByIdApiUserRolesGetUserRolesByIdPost: build.mutation<
-      RolesByIdApiUserRolesGetUserRolesByIdPostApiResponse,
-      RolesByIdApiUserRolesGetUserRolesByIdPostApiArg
-    >({
+    rolesById: build.query<RolesByIdApiResponse, RolesByIdApiArg>({
       query: (queryArg) => ({
         url: `/user-roles/get-user-roles-by-id`,
         method: "POST",
         body: queryArg.rolesRequest,
       }),
     }),
-    listUsersApiUsersGet: build.query<
-      ListUsersApiUsersGetApiResponse,
-      ListUsersApiUsersGetApiArg
-    >({
+    listUsers: build.query<ListUsersApiResponse, ListUsersApiArg>({
       query: (queryArg) => ({
         url: `/users`,
         params: {
@@ -460,29 +371,20 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    addUserApiUsersPost: build.mutation<
-      AddUserApiUsersPostApiResponse,
-      AddUserApiUsersPostApiArg
-    >({
+    addUser: build.mutation<AddUserApiResponse, AddUserApiArg>({
       query: (queryArg) => ({
         url: `/users`,
         method: "POST",
         body: queryArg.addUserRequest,
       }),
     }),
-    archiveUserApiUsersUserIdDelete: build.mutation<
-      ArchiveUserApiUsersUserIdDeleteApiResponse,
-      ArchiveUserApiUsersUserIdDeleteApiArg
-    >({
+    archiveUser: build.mutation<ArchiveUserApiResponse, ArchiveUserApiArg>({
       query: (queryArg) => ({
         url: `/users/${queryArg.userId}`,
         method: "DELETE",
       }),
     }),
-    getUserApiUsersUserIdGet: build.query<
-      GetUserApiUsersUserIdGetApiResponse,
-      GetUserApiUsersUserIdGetApiArg
-    >({
+    getUser: build.query<GetUserApiResponse, GetUserApiArg>({
       query: (queryArg) => ({
         url: `/users/${queryArg.userId}`,
         params: {
@@ -490,20 +392,14 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    editUserApiUsersUserIdPut: build.mutation<
-      EditUserApiUsersUserIdPutApiResponse,
-      EditUserApiUsersUserIdPutApiArg
-    >({
+    editUser: build.mutation<EditUserApiResponse, EditUserApiArg>({
       query: (queryArg) => ({
         url: `/users/${queryArg.userId}`,
         method: "PUT",
         body: queryArg.editUserRequest,
       }),
     }),
-    getPhotoApiUsersUserIdPhotoGet: build.query<
-      GetPhotoApiUsersUserIdPhotoGetApiResponse,
-      GetPhotoApiUsersUserIdPhotoGetApiArg
-    >({
+    getPhoto: build.query<GetPhotoApiResponse, GetPhotoApiArg>({
       query: (queryArg) => ({
         url: `/users/${queryArg.userId}/photo`,
         params: {
@@ -511,18 +407,19 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    uploadUserPhotoApiUsersUserIdPhotoPut: build.mutation<
-      UploadUserPhotoApiUsersUserIdPhotoPutApiResponse,
-      UploadUserPhotoApiUsersUserIdPhotoPutApiArg
+    uploadUserPhoto: build.mutation<
+      UploadUserPhotoApiResponse,
+      UploadUserPhotoApiArg
     >({
       query: (queryArg) => ({
         url: `/users/${queryArg.userId}/photo`,
         method: "PUT",
+        body: queryArg.body,
       }),
     }),
-    changeStatusApiUsersUserIdStatusPost: build.mutation<
-      ChangeStatusApiUsersUserIdStatusPostApiResponse,
-      ChangeStatusApiUsersUserIdStatusPostApiArg
+    changeUserStatus: build.mutation<
+      ChangeUserStatusApiResponse,
+      ChangeUserStatusApiArg
     >({
       query: (queryArg) => ({
         url: `/users/${queryArg.userId}/status`,
@@ -534,9 +431,9 @@ const injectedRtkApi = api.injectEndpoints({
   overrideExisting: false,
 });
 export { injectedRtkApi as bemteviApi };
-export type AuditLogApiAuditGetApiResponse =
+export type AuditLogApiResponse =
   /** status 200 Successful Response */ AuditResponse;
-export type AuditLogApiAuditGetApiArg = {
+export type AuditLogApiArg = {
   page?: number;
   perPage?: number;
   position?: number | null;
@@ -548,9 +445,9 @@ export type AuditLogApiAuditGetApiArg = {
   /** Include the group's subtree */
   children?: boolean;
 };
-export type ExportAuditApiAuditExportGetApiResponse =
+export type ExportAuditApiResponse =
   /** status 200 Successful Response */ string;
-export type ExportAuditApiAuditExportGetApiArg = {
+export type ExportAuditApiArg = {
   lang?: string;
   groupId?: string | null;
   userId?: string | null;
@@ -560,68 +457,68 @@ export type ExportAuditApiAuditExportGetApiArg = {
   /** Include the group's subtree */
   children?: boolean;
 };
-export type SignInApiAuthAuthPostApiResponse =
+export type SignInApiResponse =
   /** status 200 Successful Response */ LoginResponse;
-export type SignInApiAuthAuthPostApiArg = {
+export type SignInApiArg = {
   loginRequest: LoginRequest;
 };
-export type SignOutApiAuthAuthLogoutPostApiResponse =
+export type SignOutApiResponse =
   /** status 200 Successful Response */ MessageResponse;
-export type SignOutApiAuthAuthLogoutPostApiArg = {
+export type SignOutApiArg = {
   logoutRequest: LogoutRequest;
 };
-export type AuthConfigApiAuthConfigGetApiResponse =
+export type AuthConfigApiResponse =
   /** status 200 Successful Response */ AuthConfig;
-export type AuthConfigApiAuthConfigGetApiArg = void;
-export type CreateAccountApiAuthCreateAccountPostApiResponse =
+export type AuthConfigApiArg = void;
+export type CreateAccountApiResponse =
   /** status 200 Successful Response */ LoginResponse;
-export type CreateAccountApiAuthCreateAccountPostApiArg = {
+export type CreateAccountApiArg = {
   createAccountRequest: CreateAccountRequest;
 };
-export type FirstAccessApiAuthFirstAccessPostApiResponse =
+export type FirstAccessApiResponse =
   /** status 200 Successful Response */ MessageResponse;
-export type FirstAccessApiAuthFirstAccessPostApiArg = {
+export type FirstAccessApiArg = {
   firstAccessRequest: FirstAccessRequest;
 };
-export type GoogleSignInApiAuthGooglePostApiResponse =
+export type GoogleSignInApiResponse =
   /** status 200 Successful Response */ LoginResponse;
-export type GoogleSignInApiAuthGooglePostApiArg = {
+export type GoogleSignInApiArg = {
   googleSignInRequest: GoogleSignInRequest;
 };
-export type RequestRecoveryApiAuthPasswordRecoveryPostApiResponse =
+export type RequestRecoveryApiResponse =
   /** status 200 Successful Response */ RecoveryResponse;
-export type RequestRecoveryApiAuthPasswordRecoveryPostApiArg = {
+export type RequestRecoveryApiArg = {
   recoveryRequest: RecoveryRequest;
 };
-export type RedefinePasswordApiAuthRedefinePasswordPostApiResponse =
+export type RedefinePasswordApiResponse =
   /** status 200 Successful Response */ MessageResponse;
-export type RedefinePasswordApiAuthRedefinePasswordPostApiArg = {
+export type RedefinePasswordApiArg = {
   redefinePasswordRequest: RedefinePasswordRequest;
 };
-export type VerifyCodeApiAuthVerifyCodePostApiResponse =
+export type VerifyCodeApiResponse =
   /** status 200 Successful Response */ MessageResponse;
-export type VerifyCodeApiAuthVerifyCodePostApiArg = {
+export type VerifyCodeApiArg = {
   verifyCodeRequest: VerifyCodeRequest;
 };
-export type RunConsultationApiConsultationsPostApiResponse =
+export type RunConsultationApiResponse =
   /** status 200 Successful Response */ ConsultationResponse;
-export type RunConsultationApiConsultationsPostApiArg = {
+export type RunConsultationApiArg = {
   consultationRequest: ConsultationRequest;
 };
-export type SendContactApiContactPostApiResponse =
+export type SendContactApiResponse =
   /** status 202 Successful Response */ ContactAccepted;
-export type SendContactApiContactPostApiArg = {
+export type SendContactApiArg = {
   contactRequestBody: ContactRequestBody;
 };
-export type BalancesApiCreditsBalancesGetApiResponse =
+export type BalancesApiResponse =
   /** status 200 Successful Response */ BalancesResponse;
-export type BalancesApiCreditsBalancesGetApiArg = {
+export type BalancesApiArg = {
   /** Wait until the read side has this event */
   position?: number | null;
 };
-export type ConsumptionApiCreditsConsumptionGetApiResponse =
+export type ConsumptionApiResponse =
   /** status 200 Successful Response */ ConsumptionResponse;
-export type ConsumptionApiCreditsConsumptionGetApiArg = {
+export type ConsumptionApiArg = {
   /** First day (America/Sao_Paulo) */
   from?: string | null;
   /** Last day, inclusive (America/Sao_Paulo) */
@@ -630,14 +527,14 @@ export type ConsumptionApiCreditsConsumptionGetApiArg = {
   /** One group of the caller's subtree */
   groupId?: string | null;
 };
-export type GrantApiCreditsGrantsPostApiResponse =
+export type GrantApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type GrantApiCreditsGrantsPostApiArg = {
+export type GrantApiArg = {
   grantRequest: GrantRequest;
 };
-export type HistoryApiCreditsHistoryGetApiResponse =
+export type HistoryApiResponse =
   /** status 200 Successful Response */ HistoryResponse;
-export type HistoryApiCreditsHistoryGetApiArg = {
+export type HistoryApiArg = {
   page?: number;
   perPage?: number;
   /** Wait until the read side has this event */
@@ -650,9 +547,9 @@ export type HistoryApiCreditsHistoryGetApiArg = {
   /** One group of the caller's subtree */
   groupId?: string | null;
 };
-export type ExportHistoryApiCreditsHistoryExportGetApiResponse =
+export type ExportHistoryApiResponse =
   /** status 200 Successful Response */ string;
-export type ExportHistoryApiCreditsHistoryExportGetApiArg = {
+export type ExportHistoryApiArg = {
   format?: "csv" | "xlsx";
   lang?: "pt-BR" | "en-US";
   /** First day (America/Sao_Paulo) */
@@ -663,178 +560,178 @@ export type ExportHistoryApiCreditsHistoryExportGetApiArg = {
   /** One group of the caller's subtree */
   groupId?: string | null;
 };
-export type SetLimitApiCreditsLimitsPutApiResponse =
+export type SetLimitApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type SetLimitApiCreditsLimitsPutApiArg = {
+export type SetLimitApiArg = {
   limitRequest: LimitRequest;
 };
-export type ListCustomersApiCustomersGetApiResponse =
+export type ListCustomersApiResponse =
   /** status 200 Successful Response */ CustomerListResponse;
-export type ListCustomersApiCustomersGetApiArg = {
+export type ListCustomersApiArg = {
   search?: string | null;
   page?: number;
   perPage?: number;
   position?: number | null;
 };
-export type RegisterCustomerApiCustomersPostApiResponse =
+export type RegisterCustomerApiResponse =
   /** status 200 Successful Response */ RegisteredCustomerResponse;
-export type RegisterCustomerApiCustomersPostApiArg = {
+export type RegisterCustomerApiArg = {
   customerRequest: CustomerRequest;
 };
-export type CustomerApiCustomersGroupIdGetApiResponse =
+export type CustomerApiResponse =
   /** status 200 Successful Response */ CustomerDetailResponse;
-export type CustomerApiCustomersGroupIdGetApiArg = {
+export type CustomerApiArg = {
   groupId: string;
   position?: number | null;
 };
-export type EditCustomerApiCustomersGroupIdPutApiResponse =
+export type EditCustomerApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type EditCustomerApiCustomersGroupIdPutApiArg = {
+export type EditCustomerApiArg = {
   groupId: string;
   customerEditRequest: CustomerEditRequest;
 };
-export type ChangeStatusApiCustomersGroupIdStatusPostApiResponse =
+export type ChangeCustomerStatusApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type ChangeStatusApiCustomersGroupIdStatusPostApiArg = {
+export type ChangeCustomerStatusApiArg = {
   groupId: string;
   statusRequest: StatusRequest;
 };
-export type DashboardApiDashboardGetApiResponse =
+export type DashboardApiResponse =
   /** status 200 Successful Response */ DashboardResponse;
-export type DashboardApiDashboardGetApiArg = {
+export type DashboardApiArg = {
   /** Wait until the read side has this event */
   position?: number | null;
 };
-export type PublicDataApiGroupGroupsGetPublicDataPostApiResponse =
+export type PublicDataApiResponse =
   /** status 200 Successful Response */ PublicDataResponse;
-export type PublicDataApiGroupGroupsGetPublicDataPostApiArg = {
+export type PublicDataApiArg = {
   publicDataRequest: PublicDataRequest;
 };
-export type BrandOfApiGroupGroupIdBrandGetApiResponse =
+export type BrandOfApiResponse =
   /** status 200 Successful Response */ BrandResponse;
-export type BrandOfApiGroupGroupIdBrandGetApiArg = {
+export type BrandOfApiArg = {
   groupId: string;
   position?: number | null;
 };
-export type ChangeBrandApiGroupGroupIdBrandPutApiResponse =
+export type ChangeBrandApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type ChangeBrandApiGroupGroupIdBrandPutApiArg = {
+export type ChangeBrandApiArg = {
   groupId: string;
   brandRequest: BrandRequest;
 };
-export type RemoveImageApiGroupGroupIdBrandKindDeleteApiResponse =
+export type RemoveImageApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type RemoveImageApiGroupGroupIdBrandKindDeleteApiArg = {
+export type RemoveImageApiArg = {
   groupId: string;
   kind: string;
 };
-export type ImageApiGroupGroupIdBrandKindGetApiResponse =
-  /** status 200 Successful Response */ Blob;
-export type ImageApiGroupGroupIdBrandKindGetApiArg = {
+export type ImageApiResponse = /** status 200 Successful Response */ Blob;
+export type ImageApiArg = {
   groupId: string;
   kind: string;
   v?: string | null;
 };
-export type UploadImageApiGroupGroupIdBrandKindPutApiResponse =
+export type UploadImageApiResponse =
   /** status 200 Successful Response */ ImageUploaded;
-export type UploadImageApiGroupGroupIdBrandKindPutApiArg = {
+export type UploadImageApiArg = {
   groupId: string;
   kind: string;
   body: Blob;
 };
-export type HealthApiHealthGetApiResponse =
-  /** status 200 Successful Response */ {
-    [key: string]: any;
-  };
-export type HealthApiHealthGetApiArg = void;
-export type OutboxApiMailOutboxGetApiResponse =
+export type HealthApiResponse = /** status 200 Successful Response */ {
+  [key: string]: any;
+};
+export type HealthApiArg = void;
+export type OutboxApiResponse =
   /** status 200 Successful Response */ OutboxResponse;
-export type OutboxApiMailOutboxGetApiArg = {
+export type OutboxApiArg = {
   page?: number;
   perPage?: number;
   position?: number | null;
 };
-export type MyAccountApiMeGetApiResponse =
+export type MyAccountApiResponse =
   /** status 200 Successful Response */ UserDetailResponse;
-export type MyAccountApiMeGetApiArg = {
+export type MyAccountApiArg = {
   position?: number | null;
 };
-export type ChangeMyPasswordApiMePasswordPostApiResponse =
+export type ChangeMyPasswordApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type ChangeMyPasswordApiMePasswordPostApiArg = {
+export type ChangeMyPasswordApiArg = {
   changePasswordRequest: ChangePasswordRequest;
 };
-export type UploadMyPhotoApiMePhotoPutApiResponse =
+export type UploadMyPhotoApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type UploadMyPhotoApiMePhotoPutApiArg = void;
-export type ChangeMyPreferencesApiMePreferencesPutApiResponse =
+export type UploadMyPhotoApiArg = {
+  body: Blob;
+};
+export type ChangeMyPreferencesApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type ChangeMyPreferencesApiMePreferencesPutApiArg = {
+export type ChangeMyPreferencesApiArg = {
   preferencesRequest: PreferencesRequest;
 };
-export type EditMyProfileApiMeProfilePutApiResponse =
+export type EditMyProfileApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type EditMyProfileApiMeProfilePutApiArg = {
+export type EditMyProfileApiArg = {
   userDetailsRequest: UserDetailsRequest;
 };
-export type MySessionsApiMeSessionsGetApiResponse =
+export type MySessionsApiResponse =
   /** status 200 Successful Response */ SessionsResponse;
-export type MySessionsApiMeSessionsGetApiArg = {
+export type MySessionsApiArg = {
   position?: number | null;
 };
-export type SignOutOtherSessionsApiMeSessionsSignOutOthersPostApiResponse =
+export type SignOutOtherSessionsApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type SignOutOtherSessionsApiMeSessionsSignOutOthersPostApiArg = void;
-export type RolesByIdApiUserRolesGetUserRolesByIdPostApiResponse =
+export type SignOutOtherSessionsApiArg = void;
+export type RolesByIdApiResponse =
   /** status 200 Successful Response */ RolesResponse;
-export type RolesByIdApiUserRolesGetUserRolesByIdPostApiArg = {
+export type RolesByIdApiArg = {
   rolesRequest: RolesRequest;
 };
-export type ListUsersApiUsersGetApiResponse =
+export type ListUsersApiResponse =
   /** status 200 Successful Response */ UserListResponse;
-export type ListUsersApiUsersGetApiArg = {
+export type ListUsersApiArg = {
   groupId?: string | null;
   search?: string | null;
   page?: number;
   pageSize?: number;
   position?: number | null;
 };
-export type AddUserApiUsersPostApiResponse =
+export type AddUserApiResponse =
   /** status 200 Successful Response */ AddedUserResponse;
-export type AddUserApiUsersPostApiArg = {
+export type AddUserApiArg = {
   addUserRequest: AddUserRequest;
 };
-export type ArchiveUserApiUsersUserIdDeleteApiResponse =
+export type ArchiveUserApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type ArchiveUserApiUsersUserIdDeleteApiArg = {
+export type ArchiveUserApiArg = {
   userId: string;
 };
-export type GetUserApiUsersUserIdGetApiResponse =
+export type GetUserApiResponse =
   /** status 200 Successful Response */ UserDetailResponse;
-export type GetUserApiUsersUserIdGetApiArg = {
+export type GetUserApiArg = {
   userId: string;
   position?: number | null;
 };
-export type EditUserApiUsersUserIdPutApiResponse =
+export type EditUserApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type EditUserApiUsersUserIdPutApiArg = {
+export type EditUserApiArg = {
   userId: string;
   editUserRequest: EditUserRequest;
 };
-export type GetPhotoApiUsersUserIdPhotoGetApiResponse =
-  /** status 200 Successful Response */ any;
-export type GetPhotoApiUsersUserIdPhotoGetApiArg = {
+export type GetPhotoApiResponse = /** status 200 Successful Response */ any;
+export type GetPhotoApiArg = {
   userId: string;
   position?: number | null;
 };
-export type UploadUserPhotoApiUsersUserIdPhotoPutApiResponse =
+export type UploadUserPhotoApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type UploadUserPhotoApiUsersUserIdPhotoPutApiArg = {
+export type UploadUserPhotoApiArg = {
   userId: string;
+  body: Blob;
 };
-export type ChangeStatusApiUsersUserIdStatusPostApiResponse =
+export type ChangeUserStatusApiResponse =
   /** status 200 Successful Response */ PositionResponse;
-export type ChangeStatusApiUsersUserIdStatusPostApiArg = {
+export type ChangeUserStatusApiArg = {
   userId: string;
   userStatusRequest: UserStatusRequest;
 };
@@ -1440,53 +1337,53 @@ export type UserStatusRequest = {
   active: boolean;
 };
 export const {
-  useAuditLogApiAuditGetQuery,
-  useExportAuditApiAuditExportGetQuery,
-  useSignInApiAuthAuthPostMutation,
-  useSignOutApiAuthAuthLogoutPostMutation,
-  useAuthConfigApiAuthConfigGetQuery,
-  useCreateAccountApiAuthCreateAccountPostMutation,
-  useFirstAccessApiAuthFirstAccessPostMutation,
-  useGoogleSignInApiAuthGooglePostMutation,
-  useRequestRecoveryApiAuthPasswordRecoveryPostMutation,
-  useRedefinePasswordApiAuthRedefinePasswordPostMutation,
-  useVerifyCodeApiAuthVerifyCodePostMutation,
-  useRunConsultationApiConsultationsPostMutation,
-  useSendContactApiContactPostMutation,
-  useBalancesApiCreditsBalancesGetQuery,
-  useConsumptionApiCreditsConsumptionGetQuery,
-  useGrantApiCreditsGrantsPostMutation,
-  useHistoryApiCreditsHistoryGetQuery,
-  useExportHistoryApiCreditsHistoryExportGetQuery,
-  useSetLimitApiCreditsLimitsPutMutation,
-  useListCustomersApiCustomersGetQuery,
-  useRegisterCustomerApiCustomersPostMutation,
-  useCustomerApiCustomersGroupIdGetQuery,
-  useEditCustomerApiCustomersGroupIdPutMutation,
-  useChangeStatusApiCustomersGroupIdStatusPostMutation,
-  useDashboardApiDashboardGetQuery,
-  usePublicDataApiGroupGroupsGetPublicDataPostMutation,
-  useBrandOfApiGroupGroupIdBrandGetQuery,
-  useChangeBrandApiGroupGroupIdBrandPutMutation,
-  useRemoveImageApiGroupGroupIdBrandKindDeleteMutation,
-  useImageApiGroupGroupIdBrandKindGetQuery,
-  useUploadImageApiGroupGroupIdBrandKindPutMutation,
-  useHealthApiHealthGetQuery,
-  useOutboxApiMailOutboxGetQuery,
-  useMyAccountApiMeGetQuery,
-  useChangeMyPasswordApiMePasswordPostMutation,
-  useUploadMyPhotoApiMePhotoPutMutation,
-  useChangeMyPreferencesApiMePreferencesPutMutation,
-  useEditMyProfileApiMeProfilePutMutation,
-  useMySessionsApiMeSessionsGetQuery,
-  useSignOutOtherSessionsApiMeSessionsSignOutOthersPostMutation,
-  useRolesByIdApiUserRolesGetUserRolesByIdPostMutation,
-  useListUsersApiUsersGetQuery,
-  useAddUserApiUsersPostMutation,
-  useArchiveUserApiUsersUserIdDeleteMutation,
-  useGetUserApiUsersUserIdGetQuery,
-  useEditUserApiUsersUserIdPutMutation,
-  useGetPhotoApiUsersUserIdPhotoGetQuery,
-  useUploadUserPhotoApiUsersUserIdPhotoPutMutation,
-  useChangeStatusApiUsersUserIdStatusPostMutation,
+  useAuditLogQuery,
+  useExportAuditQuery,
+  useSignInMutation,
+  useSignOutMutation,
+  useAuthConfigQuery,
+  useCreateAccountMutation,
+  useFirstAccessMutation,
+  useGoogleSignInMutation,
+  useRequestRecoveryMutation,
+  useRedefinePasswordMutation,
+  useVerifyCodeMutation,
+  useRunConsultationMutation,
+  useSendContactMutation,
+  useBalancesQuery,
+  useConsumptionQuery,
+  useGrantMutation,
+  useHistoryQuery,
+  useExportHistoryQuery,
+  useSetLimitMutation,
+  useListCustomersQuery,
+  useRegisterCustomerMutation,
+  useCustomerQuery,
+  useEditCustomerMutation,
+  useChangeCustomerStatusMutation,
+  useDashboardQuery,
+  usePublicDataQuery,
+  useBrandOfQuery,
+  useChangeBrandMutation,
+  useRemoveImageMutation,
+  useImageQuery,
+  useUploadImageMutation,
+  useHealthQuery,
+  useOutboxQuery,
+  useMyAccountQuery,
+  useChangeMyPasswordMutation,
+  useUploadMyPhotoMutation,
+  useChangeMyPreferencesMutation,
+  useEditMyProfileMutation,
+  useMySessionsQuery,
+  useSignOutOtherSessionsMutation,
+  useRolesByIdQuery,
+  useListUsersQuery,
+  useAddUserMutation,
+  useArchiveUserMutation,
+  useGetUserQuery,
+  useEditUserMutation,
+  useGetPhotoQuery,
+  useUploadUserPhotoMutation,
+  useChangeUserStatusMutation,
 } = injectedRtkApi;
