@@ -1,4 +1,5 @@
 /** Registration and password rules of spec section 5, as the server checks them too. */
+import type { CreateAccountRequest } from '../../store/generated/bemteviApi'
 
 // Letters, digits, dot, underscore and hyphen, then @, a domain and a 2 to 4 letter ending.
 export const STRICT_EMAIL = /^[A-Za-z0-9._-]+@([A-Za-z0-9-]+\.)+[A-Za-z]{2,4}$/
@@ -36,16 +37,8 @@ export function newPasswordErrors(password: string, confirmation: string): Passw
   return errors
 }
 
-export interface SignUpValues {
-  name: string
-  lastName: string
-  email: string
-  companyName: string
-  phone: string
-  password: string
-  confirmation: string
-  acceptTerms: boolean
-}
+/** The registration form: what the API takes, less what the page adds (domain and language). */
+export type SignUpValues = Omit<CreateAccountRequest, 'domain_url' | 'locale'>
 
 export type SignUpErrors = Partial<Record<keyof SignUpValues, string>>
 

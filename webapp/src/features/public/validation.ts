@@ -1,4 +1,5 @@
 import { checkDocument, onlyDigits } from '../../lib/documents'
+import type { ContactRequestBody } from '../../store/generated/bemteviApi'
 import { isContactService } from './services'
 
 /** Spec section 5: letters, digits, dot, underscore, hyphen; @; a domain; a 2 to 4 letter ending. */
@@ -8,14 +9,8 @@ export const NAME_MIN = 3
 export const MESSAGE_MIN = 10
 export const PHONE_MIN_DIGITS = 10
 
-export interface ContactFormValues {
-  name: string
-  document: string
-  email: string
-  phone: string
-  service: string
-  message: string
-}
+/** The contact form's fields (as typed: all text), those of the API's request less the domain the page adds. */
+export type ContactFormValues = { [K in keyof Omit<ContactRequestBody, 'domain_url'>]-?: string }
 
 export type ContactField = keyof ContactFormValues
 

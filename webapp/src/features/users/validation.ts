@@ -1,5 +1,6 @@
 import { isValidCpf, onlyDigits } from '../../lib/documents'
 import { EMAIL_PATTERN } from '../../pages/LoginPage'
+import type { ChangePasswordRequest } from '../../store/generated/bemteviApi'
 import type { UserDetailsForm, UserForm } from './usersApi'
 
 /** "under 1 MB" (specification sections 3 and 9). */
@@ -41,11 +42,7 @@ export function isStrongPassword(value: string): boolean {
   )
 }
 
-export interface PasswordForm {
-  currentPassword: string
-  newPassword: string
-  confirmation: string
-}
+export type PasswordForm = ChangePasswordRequest
 
 export function passwordErrors(form: PasswordForm): Record<string, string> {
   const errors: Record<string, string> = {}
