@@ -107,7 +107,7 @@ describe('routing and session', () => {
     expect(store.getState().auth.authToken).toBe('tok-1')
     // the tenant brand by group id after login, bearer token on signed-in calls
     await waitFor(() =>
-      expect(calls.some((c) => JSON.stringify(c.body) === JSON.stringify({ group_id: 3, group_unique_key: 'g-3' }))).toBe(true),
+      expect(calls.some((c) => JSON.stringify(c.body) === JSON.stringify({ group_id: '3', group_unique_key: 'g-3' }))).toBe(true),
     )
     expect(calls.find((c) => c.path === 'POST /api/user-roles/get-user-roles-by-id')?.auth).toBe('Bearer tok-1')
     await waitFor(() => expect(document.title).toBe('Acme Consultas'))

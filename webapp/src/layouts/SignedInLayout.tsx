@@ -6,8 +6,9 @@ import Spinner from '../components/Spinner'
 import { useBrand } from '../components/useBrand'
 import { errorText } from '../components/errorText'
 import { firstName } from '../lib/format'
-import { ALWAYS_ALLOWED_ROUTES, isRouteAllowed, routeNameOf } from '../lib/permissions'
-import { api, useGetUserRolesQuery, useLogoutMutation } from '../store/api'
+import { ALWAYS_ALLOWED_ROUTES, isRouteAllowed, rolesRequestOf, routeNameOf } from '../lib/permissions'
+import { api } from '../store/api'
+import { useRolesByIdQuery, useSignOutMutation } from '../store/generated/bemteviApi'
 import { clearSession } from '../store/authSlice'
 import { useAppDispatch, useAppSelector } from '../store/hooks'
 import MainNav from './MainNav'
@@ -20,7 +21,7 @@ export default function SignedInLayout() {
   const user = useAppSelector((s) => s.auth.authUser)
   const token = useAppSelector((s) => s.auth.authToken)
   const { brand } = useBrand()
-  const [logout] = useLogoutMutation()
+  const [logout] = useSignOutMutation()
   const [leaving, setLeaving] = useState(false)
   const [navOpen, setNavOpen] = useState(false)
   // The collapsed navigation of small screens closes once a link is followed.
@@ -30,10 +31,7 @@ export default function SignedInLayout() {
     setNavOpen(false)
   }
 
-  const roles = useGetUserRolesQuery(
-    { user_id: user?.id ?? '', user_unique_key: user?.uniqueKey ?? '', group_id: user?.groupId ?? null },
-    { skip: !user },
-  )
+  const roles = useRolesByIdQuery(rolesRequestOf(user), { skip: !user })
 
   // Roles are reloaded on every navigation inside the signed-in area.
   const first = useRef(true)
@@ -50,7 +48,7 @@ export default function SignedInLayout() {
   const signOut = async () => {
     setLeaving(true)
     try {
-      if (token) await logout({ token }).unwrap()
+      if (token) await logout({ logoutRequest: { token } }).unwrap()
     } catch {
       // the session ends on this side whatever the server answered
     }
@@ -62,7 +60,7 @@ export default function SignedInLayout() {
   let content
   if (ALWAYS_ALLOWED_ROUTES.includes(routeName)) content = <Outlet />
   else if (roles.data) {
-    content = isRouteAllowed(routeName, roles.data.roles) ? <Outlet /> : <Navigate to="/error-forbidden" replace />
+    content = isRouteAllowed(routeName, roles.data.data.roles) ? <Outlet /> : <Navigate to="/error-forbidden" replace />
   } else if (roles.isError) {
     content = (
       <div className="card error-box" role="alert">
@@ -95,7 +93,7 @@ export default function SignedInLayout() {
             <span className="brand-title">{brand.appTitle}</span>
           )}
         </Link>
-        <MainNav id="main-nav" roles={roles.data?.roles ?? []} />
+        <MainNav id="main-nav" roles={roles.data?.data.roles ?? []} />
         <div className="header-actions">
           <span className="user-name" data-testid="user-first-name">
             {t('app.hello', { name: firstName(user?.name) })}

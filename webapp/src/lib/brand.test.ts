@@ -42,7 +42,7 @@ describe('brand', () => {
 
   it('applies CSS variables, title and favicon', () => {
     const brand = resolveBrand({
-      id: 1,
+      id: '1',
       uniqueKey: 'k',
       name: 'Acme',
       appTitle: 'acme consultas',

@@ -1,4 +1,4 @@
-import type { GroupPublicData } from '../types/api'
+import type { GroupPublicData } from '../store/generated/bemteviApi'
 
 export const DEFAULT_BRAND = {
   appTitle: 'Bemtevi',

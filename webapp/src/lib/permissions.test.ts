@@ -3,25 +3,28 @@ import type { RoleMenuEntry } from '../types/api'
 import { isRouteAllowed, routeNameOf } from './permissions'
 
 const roles: RoleMenuEntry[] = [
-  { name: 'dashboard', label: 'menu.dashboard', route: '/dashboard', active_routes: ['dashboard'], children: [] },
+  { name: 'dashboard', label: 'menu.dashboard', icon: 'dashboard', route: '/dashboard', active_routes: ['dashboard'], children: [] },
   {
     name: 'queries',
     label: 'menu.queries',
+    icon: 'search',
     route: null,
     active_routes: [],
     children: [
       {
         name: 'normal-query',
         label: 'menu.normalQuery',
+        icon: 'person',
         route: '/normal-query',
         active_routes: ['normal-query', 'query-result'],
         children: [
-          { name: 'deep', label: 'x', route: null, active_routes: ['advanced-query-result'], children: null },
+          // a malformed entry (no children list) is read as having none
+          { name: 'deep', label: 'x', icon: '', route: null, active_routes: ['advanced-query-result'], children: null } as unknown as RoleMenuEntry,
         ],
       },
     ],
   },
-  { name: 'broken', label: 'menu.reports', route: '/reports', active_routes: null },
+  { name: 'broken', label: 'menu.reports', icon: '', route: '/reports', active_routes: null } as unknown as RoleMenuEntry,
 ]
 
 describe('isRouteAllowed', () => {

@@ -1,7 +1,13 @@
+import type { AuthUser, RolesByIdApiArg } from '../store/generated/bemteviApi'
 import type { RoleMenuEntry } from '../types/api'
 
 /** Signed-in routes every user may open, whatever the role menu says. */
 export const ALWAYS_ALLOWED_ROUTES = ['error-forbidden', 'my-account', 'personal-information', 'edit-my-profile']
+
+/** The role-menu call for the signed-in user (callers skip it while there is none). */
+export function rolesRequestOf(user: AuthUser | null): RolesByIdApiArg {
+  return { rolesRequest: { user_id: user?.id ?? '', user_unique_key: user?.uniqueKey ?? '', group_id: user?.groupId ?? '' } }
+}
 
 /** Route name of a path: its first segment ("/query-result/123/cpf" -> "query-result"). */
 export function routeNameOf(pathname: string): string {

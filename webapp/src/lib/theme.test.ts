@@ -28,7 +28,7 @@ describe('theme colours of spec section 9', () => {
   ])('text on %s is %s by weighted luminance', (bg, text) => expect(textColorOn(bg)).toBe(text))
 
   it('the brand lighter colour is the accent, with its contrast text', () => {
-    applyBrand(resolveBrand({ id: 1, uniqueKey: 'k', name: 'x', appTitle: null, domainUrl: null, primaryColor: null, secondaryColor: null, lighterColor: '#222222', horizontalLogo: null, iconogram: null, loginBanner: null, advancedQueryBanner: null }))
+    applyBrand(resolveBrand({ id: '1', uniqueKey: 'k', name: 'x', appTitle: null, domainUrl: null, primaryColor: null, secondaryColor: null, lighterColor: '#222222', horizontalLogo: null, iconogram: null, loginBanner: null, advancedQueryBanner: null }))
     const style = document.documentElement.style
     expect(style.getPropertyValue('--accent')).toBe('#222222')
     expect(style.getPropertyValue('--on-accent')).toBe('#FFFFFF')

@@ -2,13 +2,15 @@ import { useTranslation } from 'react-i18next'
 import Spinner from '../components/Spinner'
 import { errorText } from '../components/errorText'
 import { formatDateBR, formatNumber } from '../lib/format'
-import { useGetDashboardQuery } from '../store/api'
+import { useDashboardQuery } from '../store/generated/bemteviApi'
 import { useAppSelector } from '../store/hooks'
 
 export default function DashboardPage() {
   const { t, i18n } = useTranslation()
   const position = useAppSelector((s) => s.session.lastPosition)
-  const { data, error, isLoading, isError } = useGetDashboardQuery({ position }, { refetchOnMountOrArgChange: true })
+  const dashboard = useDashboardQuery({ position }, { refetchOnMountOrArgChange: true })
+  const { error, isLoading, isError } = dashboard
+  const data = dashboard.data?.data
   const locale = i18n.language
   const num = (n: number) => formatNumber(n, locale)
 

@@ -2,13 +2,11 @@ import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { useBrand } from '../components/useBrand'
-import { useGoogleSignInMutation } from '../features/accounts/accountsApi'
 import { accountErrorText } from '../features/accounts/errors'
 import GoogleButton from '../features/accounts/GoogleButton'
 import '../features/accounts/accounts.css'
 import { REDIRECT_PARAM, safeRedirect } from '../routes/redirect'
-import { useLoginMutation } from '../store/api'
-import type { LoginResponse } from '../types/api'
+import { useGoogleSignInMutation, useSignInMutation, type LoginResponse } from '../store/generated/bemteviApi'
 import { setCredentials } from '../store/authSlice'
 import { useAppDispatch } from '../store/hooks'
 
@@ -27,7 +25,7 @@ export default function LoginPage() {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()
   const [params] = useSearchParams()
-  const [login, { isLoading, error: loginError, reset }] = useLoginMutation()
+  const [login, { isLoading, error: loginError, reset }] = useSignInMutation()
   const [googleSignIn, { error: googleError, reset: resetGoogle }] = useGoogleSignInMutation()
   const error = loginError ?? googleError
   const [email, setEmail] = useState('')
@@ -49,7 +47,7 @@ export default function LoginPage() {
     reset()
     if (Object.keys(validate()).length > 0) return
     try {
-      const answer = await login({ email: email.trim(), password, domain_url: window.location.host }).unwrap()
+      const answer = await login({ loginRequest: { email: email.trim(), password, domain_url: window.location.host } }).unwrap()
       signedIn(answer)
     } catch {
       // shown below from the mutation state
@@ -67,7 +65,7 @@ export default function LoginPage() {
     reset()
     resetGoogle()
     try {
-      signedIn(await googleSignIn({ credential, domain_url: window.location.host }).unwrap())
+      signedIn(await googleSignIn({ googleSignInRequest: { credential, domain_url: window.location.host } }).unwrap())
     } catch {
       // shown below from the mutation state
     }

@@ -6,13 +6,14 @@ import Spinner from '../components/Spinner'
 import { errorText } from '../components/errorText'
 import { checkDocument } from '../lib/documents'
 import { errorInfo } from '../lib/errors'
-import { useConsultMutation } from '../store/api'
+import { useRunConsultationMutation } from '../store/generated/bemteviApi'
+import { typedConsultation } from '../types/api'
 
 export default function NormalQueryPage() {
   const { t, i18n } = useTranslation()
   const [document, setDocument] = useState('')
   const [clientError, setClientError] = useState<string | null>(null)
-  const [consult, { data, error, isLoading, reset }] = useConsultMutation()
+  const [consult, { data, error, isLoading, reset }] = useRunConsultationMutation()
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -28,7 +29,7 @@ export default function NormalQueryPage() {
     }
     setClientError(null)
     try {
-      await consult({ document: check.digits }).unwrap()
+      await consult({ consultationRequest: { document: check.digits } }).unwrap()
     } catch {
       // shown below from the mutation state
     }
@@ -84,7 +85,7 @@ export default function NormalQueryPage() {
           )}
         </div>
       )}
-      {data && !isLoading && <ResultView consultation={data.data} />}
+      {data && !isLoading && <ResultView consultation={typedConsultation(data.data)} />}
     </div>
   )
 }

@@ -31,27 +31,30 @@ const menu: RoleMenuEntry[] = [
   {
     name: 'register',
     label: 'menu.register',
+    icon: 'register',
     route: null,
     active_routes: [],
-    children: [{ name: 'customers', label: 'menu.customers', route: 'customer-list', active_routes: ['customer-list', 'add-new-customer'], children: [] }],
+    children: [{ name: 'customers', label: 'menu.customers', icon: 'customers', route: 'customer-list', active_routes: ['customer-list', 'add-new-customer'], children: [] }],
   },
   {
     name: 'queries',
     label: 'menu.queries',
+    icon: 'search',
     route: null,
     active_routes: [],
     children: [
       {
         name: 'advanced-query',
         label: 'menu.advancedQuery',
+        icon: 'search',
         route: 'advanced-query',
         active_routes: ['advanced-query'],
         // found only by searching children of children
-        children: [{ name: 'deep', label: '', route: null, active_routes: ['advanced-query-result-list'], children: [] }],
+        children: [{ name: 'deep', label: '', icon: '', route: null, active_routes: ['advanced-query-result-list'], children: [] }],
       },
     ],
   },
-  { name: 'dashboard', label: 'menu.dashboard', route: 'dashboard', active_routes: ['dashboard'], children: [] },
+  { name: 'dashboard', label: 'menu.dashboard', icon: 'dashboard', route: 'dashboard', active_routes: ['dashboard'], children: [] },
 ]
 
 let calls: { key: string; body: unknown }[] = []
@@ -158,11 +161,11 @@ describe('routing rules', () => {
     expect(await screen.findByTestId('dashboard-total')).toBeInTheDocument()
     const count = (key: string) => calls.filter((c) => c.key === key).length
     const roles0 = count('POST /api/user-roles/get-user-roles-by-id')
-    const group0 = calls.filter((c) => JSON.stringify(c.body) === JSON.stringify({ group_id: 3, group_unique_key: 'g-3' })).length
+    const group0 = calls.filter((c) => JSON.stringify(c.body) === JSON.stringify({ group_id: '3', group_unique_key: 'g-3' })).length
     fireEvent.click(screen.getByTestId('go-customers'))
     await waitFor(() => expect(count('POST /api/user-roles/get-user-roles-by-id')).toBeGreaterThan(roles0))
     await waitFor(() =>
-      expect(calls.filter((c) => JSON.stringify(c.body) === JSON.stringify({ group_id: 3, group_unique_key: 'g-3' })).length).toBeGreaterThan(group0),
+      expect(calls.filter((c) => JSON.stringify(c.body) === JSON.stringify({ group_id: '3', group_unique_key: 'g-3' })).length).toBeGreaterThan(group0),
     )
   })
 

@@ -1,4 +1,4 @@
-import { useGetGroupPublicDataQuery } from '../store/api'
+import { usePublicDataQuery } from '../store/generated/bemteviApi'
 
 /** Hosts from a build-time list ("a.com,b.com"), lower-cased, ports kept as written. */
 export function parseDomainList(raw: string | undefined | null): string[] {
@@ -26,9 +26,9 @@ const CONFIGURED = parseDomainList(import.meta.env.VITE_MAIN_DOMAINS as string |
 export function useIsMainDomain(): boolean | undefined {
   const host = window.location.host
   const configured = CONFIGURED.length > 0
-  const query = useGetGroupPublicDataQuery({ domain_url: host }, { skip: configured })
+  const query = usePublicDataQuery({ publicDataRequest: { domain_url: host } }, { skip: configured })
   if (configured) return hostIsMain(host, CONFIGURED)
   if (query.isError) return false
   if (query.data === undefined) return undefined
-  return query.data?.isMainDomain === true
+  return query.data.data?.isMainDomain === true
 }

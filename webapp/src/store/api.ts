@@ -5,25 +5,15 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react'
-import type {
-  ConsultationRequest,
-  ConsultationResponse,
-  DashboardResponse,
-  GroupPublicData,
-  GroupPublicDataRequest,
-  LoginRequest,
-  LoginResponse,
-  LogoutRequest,
-  MessageResponse,
-  UserRolesRequest,
-  UserRolesResponse,
-} from '../types/api'
 import { errorInfo } from '../lib/errors'
 import type { AuthState } from './authSlice'
 import { loadingReset, setForbidden, showWarning } from './uiSlice'
 
+/** Where the API answers; the generated endpoints' paths are relative to it. */
+export const API_BASE_URL = '/api'
+
 const rawBaseQuery = fetchBaseQuery({
-  baseUrl: '/api',
+  baseUrl: API_BASE_URL,
   prepareHeaders: (headers, { getState }) => {
     const token = (getState() as { auth: AuthState }).auth.authToken
     if (token) headers.set('Authorization', `Bearer ${token}`)
@@ -32,13 +22,8 @@ const rawBaseQuery = fetchBaseQuery({
 })
 
 /** Endpoints whose errors the calling screen handles alone (no global Warning dialog). */
-const SELF_HANDLED = new Set(['login', 'logout'])
+const SELF_HANDLED = new Set(['signIn', 'signOut'])
 
-/**
- * Shared error handling (spec section 8): any error hides the loading overlay; a 401 on a signed-in call opens the Warning
- * dialog with the server's message (OK clears the session and goes to /login);
- * access_denied sends the user to /error-forbidden. Other errors go back to the caller.
- */
 /**
  * Read-your-writes: once a command answered with an event-store `position`, every read (GET)
  * carries the highest one seen, so the read model answers only when it has caught up with it.
@@ -54,13 +39,28 @@ export function withPosition(args: string | FetchArgs, position: number | null |
   return { ...request, params: { ...params, position } }
 }
 
+/**
+ * The generated queries pass every optional parameter, absent ones as undefined or null: neither
+ * goes into the URL (fetchBaseQuery would write a null as "null").
+ */
+export function withoutAbsentParams(args: string | FetchArgs): string | FetchArgs {
+  if (typeof args === 'string' || !args.params) return args
+  const params = Object.fromEntries(Object.entries(args.params).filter(([, v]) => v !== undefined && v !== null))
+  return { ...args, params }
+}
+
+/**
+ * Shared error handling (spec section 8): any error hides the loading overlay; a 401 on a signed-in call opens the Warning
+ * dialog with the server's message (OK clears the session and goes to /login);
+ * access_denied sends the user to /error-forbidden. Other errors go back to the caller.
+ */
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
   args,
   api,
   extraOptions,
 ) => {
   const lastPosition = (api.getState() as { session?: { lastPosition: number | null } }).session?.lastPosition
-  const result = await rawBaseQuery(withPosition(args, lastPosition), api, extraOptions)
+  const result = await rawBaseQuery(withoutAbsentParams(withPosition(args, lastPosition)), api, extraOptions)
   if (result.error) api.dispatch(loadingReset())
   if (result.error && !SELF_HANDLED.has(api.endpoint)) {
     const signedIn = !!(api.getState() as { auth: AuthState }).auth.authToken
@@ -71,47 +71,12 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
   return result
 }
 
+/**
+ * The app's one RTK Query api. Its endpoints are generated from the API's OpenAPI schema into
+ * ./generated/bemteviApi.ts (`npm run codegen`); ./endpoints.ts adds their cache tags.
+ */
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Dashboard', 'Roles', 'Group'],
-  endpoints: (build) => ({
-    login: build.mutation<LoginResponse, LoginRequest>({
-      query: (body) => ({ url: 'auth/auth', method: 'POST', body }),
-    }),
-    logout: build.mutation<MessageResponse, LogoutRequest>({
-      query: (body) => ({ url: 'auth/auth/logout', method: 'POST', body }),
-    }),
-    getUserRoles: build.query<UserRolesResponse['data'], UserRolesRequest>({
-      query: (body) => ({ url: 'user-roles/get-user-roles-by-id', method: 'POST', body }),
-      transformResponse: (response: UserRolesResponse) => response.data,
-      providesTags: ['Roles'],
-    }),
-    getGroupPublicData: build.query<GroupPublicData | null, GroupPublicDataRequest>({
-      query: (body) => ({ url: 'group/groups-get-public-data', method: 'POST', body }),
-      transformResponse: (response: { data: GroupPublicData | null }) => response.data ?? null,
-      providesTags: ['Group'],
-    }),
-    consult: build.mutation<ConsultationResponse, ConsultationRequest>({
-      query: (body) => ({ url: 'consultations', method: 'POST', body }),
-      invalidatesTags: ['Dashboard'],
-    }),
-    getDashboard: build.query<DashboardResponse['data'], { position?: number | null }>({
-      query: ({ position }) => ({
-        url: 'dashboard',
-        params: position !== null && position !== undefined ? { position } : undefined,
-      }),
-      transformResponse: (response: DashboardResponse) => response.data,
-      providesTags: ['Dashboard'],
-    }),
-  }),
+  endpoints: () => ({}),
 })
-
-export const {
-  useLoginMutation,
-  useLogoutMutation,
-  useGetUserRolesQuery,
-  useGetGroupPublicDataQuery,
-  useConsultMutation,
-  useGetDashboardQuery,
-} = api

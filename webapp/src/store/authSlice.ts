@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
-import type { AuthUser } from '../types/api'
+import type { AuthUser } from './generated/bemteviApi'
 
 export const AUTH_TOKEN_KEY = 'authToken'
 export const AUTH_USER_KEY = 'authUser'

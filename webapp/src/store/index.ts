@@ -1,5 +1,5 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit'
-import { api } from './api'
+import { taggedApi as api } from './endpoints'
 import authReducer, { persistAuthState, type AuthState } from './authSlice'
 import sessionReducer from './sessionSlice'
 import uiReducer from './uiSlice'

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { api, withPosition } from './api'
+import { withoutAbsentParams, withPosition } from './api'
+import { exportUrl } from './endpoints'
+import { bemteviApi } from './generated/bemteviApi'
 import { makeStore } from '.'
 
 afterEach(() => vi.unstubAllGlobals())
@@ -27,9 +29,28 @@ describe('withPosition (read-your-writes)', () => {
       }),
     )
     const store = makeStore()
-    await store.dispatch(api.endpoints.consult.initiate({ document: '52998224725' }))
+    await store.dispatch(bemteviApi.endpoints.runConsultation.initiate({ consultationRequest: { document: '52998224725' } }))
     expect(store.getState().session.lastPosition).toBe(42)
-    await store.dispatch(api.endpoints.getDashboard.initiate({}))
+    await store.dispatch(bemteviApi.endpoints.dashboard.initiate({}))
     expect(new URL(urls[1]).searchParams.get('position')).toBe('42')
+  })
+})
+
+describe('generated requests', () => {
+  it('leave absent parameters out of the URL', () => {
+    expect(withoutAbsentParams({ url: 'users', params: { page: 1, search: undefined, position: null } })).toEqual({
+      url: 'users',
+      params: { page: 1 },
+    })
+    expect(withoutAbsentParams('dashboard')).toBe('dashboard')
+  })
+
+  it('name an export by its generated endpoint, with the query names the API takes', () => {
+    expect(exportUrl('exportAudit', { userId: 'u1', type: undefined, from: '2026-01-01', lang: 'en-US' })).toBe(
+      '/api/audit/export?lang=en-US&user_id=u1&from=2026-01-01',
+    )
+    expect(exportUrl('exportHistory', { format: 'xlsx', lang: 'pt-BR', groupId: 'g1', category: null })).toBe(
+      '/api/credits/history/export?format=xlsx&lang=pt-BR&groupId=g1',
+    )
   })
 })

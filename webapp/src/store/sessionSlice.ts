@@ -1,6 +1,6 @@
 import { createSlice, isFulfilled } from '@reduxjs/toolkit'
-import type { Consultation } from '../types/api'
-import { api } from './api'
+import { typedConsultation, type Consultation } from '../types/api'
+import { bemteviApi } from './generated/bemteviApi'
 import { clearSession } from './authSlice'
 
 export interface SessionState {
@@ -28,8 +28,8 @@ const sessionSlice = createSlice({
   extraReducers: (builder) => {
     builder
       .addCase(clearSession, () => initialState)
-      .addMatcher(api.endpoints.consult.matchFulfilled, (state, action) => {
-        state.lastConsultation = action.payload.data
+      .addMatcher(bemteviApi.endpoints.runConsultation.matchFulfilled, (state, action) => {
+        state.lastConsultation = typedConsultation(action.payload.data)
       })
       .addMatcher(
         (action) => isFulfilled(action) && positionOf(action) !== null,

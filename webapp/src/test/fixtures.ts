@@ -53,6 +53,8 @@ export function consultationOf(result: PersonResult | CompanyResult): Consultati
     document: result.kind === 'person' ? result.cpf : result.cnpj,
     documentType: result.kind === 'person' ? 'cpf' : 'cnpj',
     queryType: 'default',
+    status: 'done',
+    credits: 1,
     createdAt: '2024-06-01 15:30:00',
     result,
   }
@@ -73,9 +75,9 @@ export const roles: RoleMenuEntry[] = [
 ]
 
 export const user = {
-  id: 7,
+  id: '7',
   uniqueKey: 'u-7',
-  groupId: 3,
+  groupId: '3',
   groupUniqueKey: 'g-3',
   name: 'Ana Maria Souza',
   email: 'ana@acme.com.br',
@@ -84,7 +86,7 @@ export const user = {
 }
 
 export const group = {
-  id: 3,
+  id: '3',
   uniqueKey: 'g-3',
   name: 'Acme',
   appTitle: 'acme consultas',

@@ -1,54 +1,10 @@
-// Shapes of the Bemtevi HTTP API (all under /api). The request and plain answer types come from
-// store/generated/bemteviApi.ts (generated from the API's OpenAPI schema by `npm run codegen`);
-// the ones kept by hand here are wider (ids as numbers in tests, typed consultation results).
-import type * as Generated from '../store/generated/bemteviApi'
+// Shapes of the Bemtevi HTTP API (all under /api) are generated from its OpenAPI schema into
+// store/generated/bemteviApi.ts by `npm run codegen`. Kept here: friendlier names for a few of
+// them, and the consultation results, which the API types as an open object.
+import type { ConsultationData, ErrorResponse, MenuEntryModel } from '../store/generated/bemteviApi'
 
-export type UserStatus = 'active' | 'inactive' | 'first-access'
-
-export interface AuthUser {
-  id: string | number
-  uniqueKey: string
-  groupId: string | number | null
-  groupUniqueKey: string | null
-  name: string
-  email: string
-  role: string
-  status: UserStatus | string
-}
-
-export type LoginRequest = Generated.LoginRequest
-
-/** The login answer (generated), with the user's ids allowed as numbers as older servers sent them. */
-export type LoginResponse = Omit<Generated.LoginResponse, 'data'> & { data: AuthUser }
-
-export type MessageResponse = Generated.MessageResponse
-export type LogoutRequest = Generated.LogoutRequest
-
-/** A group's public data (generated), with its id allowed as a number. */
-export type GroupPublicData = Omit<Generated.GroupPublicData, 'id'> & { id: string | number | null }
-
-export type GroupPublicDataRequest =
-  | { domain_url: string }
-  | { group_id: string | number; group_unique_key: string }
-
-export interface RoleMenuEntry {
-  name: string
-  label: string
-  icon?: string | null
-  route?: string | null
-  active_routes?: string[] | null
-  children?: RoleMenuEntry[] | null
-}
-
-export interface UserRolesRequest {
-  user_id: string | number
-  user_unique_key: string
-  group_id: string | number | null
-}
-
-export interface UserRolesResponse {
-  data: { group: GroupPublicData | null; roles: RoleMenuEntry[] }
-}
+/** One entry of a role's menu (and the routes it opens). */
+export type RoleMenuEntry = MenuEntryModel
 
 export interface Address {
   street: string | null
@@ -118,34 +74,13 @@ export interface CompanyResult {
   protests: Protest[] | null
 }
 
-export type DocumentType = 'cpf' | 'cnpj'
+/** A consultation with its result read as a person or a company. */
+export type Consultation = Omit<ConsultationData, 'result'> & { result: PersonResult | CompanyResult }
 
-export interface Consultation {
-  id: string | number
-  document: string
-  documentType: DocumentType
-  queryType: string | null
-  createdAt: string
-  result: PersonResult | CompanyResult
-}
-
-export type ConsultationRequest = Generated.ConsultationRequest
-
-export interface ConsultationResponse {
-  data: Consultation
-  position: number
-}
-
-export interface DashboardData {
-  consultationsTotal: number
-  consultationsToday: number
-  byDay: { day: string; count: number }[]
-  credits: { unit: { used: number; limit: number | null } }
-}
-
-export interface DashboardResponse {
-  data: DashboardData
+/** The consultation answer (generated) with its open `result` read as the shapes above. */
+export function typedConsultation(data: ConsultationData): Consultation {
+  return data as Consultation
 }
 
 /** An error answer (the API's ErrorResponse; `statusCode` as some proxies add it). */
-export type ApiErrorBody = Partial<Generated.ErrorResponse> & { statusCode?: number }
+export type ApiErrorBody = Partial<ErrorResponse> & { statusCode?: number }

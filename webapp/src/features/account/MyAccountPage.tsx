@@ -4,18 +4,18 @@ import Breadcrumbs from '../../components/Breadcrumbs'
 import Spinner from '../../components/Spinner'
 import { useConfirm, useNotify } from '../../components/feedback'
 import { formatDateTimeBR } from '../../lib/format'
-import { isRouteAllowed } from '../../lib/permissions'
-import { useGetUserRolesQuery } from '../../store/api'
+import { isRouteAllowed, rolesRequestOf } from '../../lib/permissions'
+import {
+  useChangeMyPreferencesMutation,
+  useMyAccountQuery,
+  useMySessionsQuery,
+  useRolesByIdQuery,
+  useSignOutOtherSessionsMutation,
+} from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
 import { userErrorText } from '../users/serverError'
 import '../users/users.css'
 import PasswordCard from './PasswordCard'
-import {
-  useChangePreferencesMutation,
-  useGetMeQuery,
-  useMySessionsQuery,
-  useSignOutOthersMutation,
-} from './accountApi'
 import { usePhoto } from './usePhoto'
 
 const SECTIONS: { key: 'marketing' | 'notifications' | 'privacy'; toggles: string[] }[] = [
@@ -32,20 +32,17 @@ export default function MyAccountPage() {
   const confirm = useConfirm()
   const user = useAppSelector((s) => s.auth.authUser)
   const position = useAppSelector((s) => s.session.lastPosition)
-  const me = useGetMeQuery({ position }, { refetchOnMountOrArgChange: true })
+  const me = useMyAccountQuery({ position }, { refetchOnMountOrArgChange: true })
   const sessions = useMySessionsQuery({ position }, { refetchOnMountOrArgChange: true })
-  const roles = useGetUserRolesQuery(
-    { user_id: user?.id ?? '', user_unique_key: user?.uniqueKey ?? '', group_id: user?.groupId ?? null },
-    { skip: !user },
-  )
-  const [savePreferences] = useChangePreferencesMutation()
-  const [signOutOthers, signOutState] = useSignOutOthersMutation()
+  const roles = useRolesByIdQuery(rolesRequestOf(user), { skip: !user })
+  const [savePreferences] = useChangeMyPreferencesMutation()
+  const [signOutOthers, signOutState] = useSignOutOtherSessionsMutation()
   const data = me.data?.data
   const photo = usePhoto(data?.id, data?.photoDigest)
-  const mayOpenBalances = isRouteAllowed('balances', roles.data?.roles)
+  const mayOpenBalances = isRouteAllowed('balances', roles.data?.data.roles)
 
   async function toggle(key: string, value: boolean) {
-    const result = await savePreferences({ [key]: value })
+    const result = await savePreferences({ preferencesRequest: { preferences: { [key]: value } } })
     if ('error' in result) notify({ type: 'negative', message: userErrorText(result.error, t, exists) })
     else notify({ type: 'positive', message: t('myAccount.preferencesSaved') })
   }
@@ -150,7 +147,7 @@ export default function MyAccountPage() {
                   <label className="check">
                     <input
                       type="checkbox"
-                      checked={!!data.preferences[key]}
+                      checked={!!data.preferences?.[key]}
                       onChange={(e) => void toggle(key, e.target.checked)}
                       data-testid={`pref-${key}`}
                     />

@@ -4,7 +4,7 @@ import { useNotify } from '../../components/feedback'
 import { Field } from '../users/DetailsFields'
 import { userErrorText } from '../users/serverError'
 import { passwordErrors, type PasswordForm } from '../users/validation'
-import { useChangeMyPasswordMutation } from './accountApi'
+import { useChangeMyPasswordMutation } from '../../store/generated/bemteviApi'
 
 const EMPTY: PasswordForm = { currentPassword: '', newPassword: '', confirmation: '' }
 
@@ -22,7 +22,7 @@ export default function PasswordCard() {
     const found = passwordErrors(form)
     setErrors(found)
     if (Object.keys(found).length > 0) return
-    const result = await change(form)
+    const result = await change({ changePasswordRequest: form })
     if ('data' in result) {
       setForm(EMPTY)
       reset()

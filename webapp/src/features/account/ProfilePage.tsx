@@ -4,14 +4,21 @@ import { Link, useNavigate, useParams } from 'react-router'
 import Breadcrumbs from '../../components/Breadcrumbs'
 import Spinner from '../../components/Spinner'
 import { useNotify } from '../../components/feedback'
+import {
+  useEditMyProfileMutation,
+  useEditUserMutation,
+  useGetUserQuery,
+  useMyAccountQuery,
+  useUploadMyPhotoMutation,
+  useUploadUserPhotoMutation,
+  type UserDetail,
+} from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
 import DetailsFields from '../users/DetailsFields'
-import { detailsOf } from '../users/details'
+import { detailsBody, detailsOf, type UserDetailsForm } from '../users/details'
 import { userErrorText } from '../users/serverError'
-import { useEditUserMutation, useGetUserQuery, type UserDetail, type UserDetailsForm } from '../users/usersApi'
 import { detailsErrors, photoError, PHOTO_TYPES } from '../users/validation'
 import '../users/users.css'
-import { useEditMyProfileMutation, useGetMeQuery, useUploadPhotoMutation } from './accountApi'
 import { usePhoto } from './usePhoto'
 
 /**
@@ -25,8 +32,8 @@ export default function ProfilePage() {
   const authUser = useAppSelector((s) => s.auth.authUser)
   const position = useAppSelector((s) => s.session.lastPosition)
   const other = !!id && id !== String(authUser?.id ?? '')
-  const mine = useGetMeQuery({ position }, { skip: other, refetchOnMountOrArgChange: true })
-  const theirs = useGetUserQuery({ id: id ?? '', position }, { skip: !other, refetchOnMountOrArgChange: true })
+  const mine = useMyAccountQuery({ position }, { skip: other, refetchOnMountOrArgChange: true })
+  const theirs = useGetUserQuery({ userId: id ?? '', position }, { skip: !other, refetchOnMountOrArgChange: true })
   const query = other ? theirs : mine
   const loaded = query.data?.data
   if (query.isLoading) return <Spinner />
@@ -50,7 +57,9 @@ function ProfileForm({ loaded, other }: { loaded: UserDetail; other: boolean }) 
   const [file, setFile] = useState<File | null>(null)
   const [saveMine, mineState] = useEditMyProfileMutation()
   const [saveTheirs, theirsState] = useEditUserMutation()
-  const [upload, uploadState] = useUploadPhotoMutation()
+  const [uploadMine, uploadMineState] = useUploadMyPhotoMutation()
+  const [uploadTheirs, uploadTheirsState] = useUploadUserPhotoMutation()
+  const uploadState = other ? uploadTheirsState : uploadMineState
   const stored = usePhoto(loaded.id, loaded.photoDigest)
   const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file])
   useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview])
@@ -73,12 +82,14 @@ function ProfileForm({ loaded, other }: { loaded: UserDetail; other: boolean }) 
     setErrors(found)
     if (Object.keys(found).length > 0) return
     if (file) {
-      const sent = await upload({ file, userId: other ? loaded.id : undefined })
+      const sent = other ? await uploadTheirs({ userId: loaded.id, body: file }) : await uploadMine({ body: file })
       if ('error' in sent) return
       setFile(null)
       notify({ type: 'positive', message: t('myAccount.photoSaved') })
     }
-    const saved = other ? await saveTheirs({ id: loaded.id, form, role: loaded.role }) : await saveMine(form)
+    const saved = other
+      ? await saveTheirs({ userId: loaded.id, editUserRequest: { ...detailsBody(form), role: loaded.role } })
+      : await saveMine({ userDetailsRequest: detailsBody(form) })
     if ('data' in saved) {
       notify({ type: 'positive', message: t('myAccount.saved') })
       navigate(back)
@@ -86,7 +97,7 @@ function ProfileForm({ loaded, other }: { loaded: UserDetail; other: boolean }) 
   }
 
   const failure = uploadState.error ?? (other ? theirsState.error : mineState.error)
-  const busy = uploadState.isLoading || mineState.isLoading || theirsState.isLoading
+  const busy = uploadMineState.isLoading || uploadTheirsState.isLoading || mineState.isLoading || theirsState.isLoading
   const shown = preview ?? stored
   return (
     <div className="page profile" data-testid="profile-page">

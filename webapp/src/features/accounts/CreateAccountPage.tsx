@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { setCredentials } from '../../store/authSlice'
 import { useAppDispatch } from '../../store/hooks'
-import { useCreateAccountMutation } from './accountsApi'
+import { useCreateAccountMutation } from '../../store/generated/bemteviApi'
 import { accountErrorText } from './errors'
 import PasswordFields from './PasswordFields'
 import { signUpErrors, type SignUpValues } from './validation'
@@ -46,10 +46,12 @@ export default function CreateAccountPage() {
     if (Object.keys(signUpErrors(values)).length > 0) return
     try {
       const answer = await createAccount({
-        ...values,
-        email: values.email.trim(),
-        domain_url: window.location.host,
-        locale: i18n.language === 'en-US' ? 'en-US' : 'pt-BR',
+        createAccountRequest: {
+          ...values,
+          email: values.email.trim(),
+          domain_url: window.location.host,
+          locale: i18n.language === 'en-US' ? 'en-US' : 'pt-BR',
+        },
       }).unwrap()
       // Users expect to be inside after signing up: the new owner is signed in at once.
       dispatch(setCredentials({ token: answer.token, user: answer.data }))

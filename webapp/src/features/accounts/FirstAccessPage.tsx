@@ -4,7 +4,7 @@ import { Navigate, useNavigate } from 'react-router'
 import { useNotify } from '../../components/feedback'
 import { setCredentials } from '../../store/authSlice'
 import { useAppDispatch, useAppSelector } from '../../store/hooks'
-import { useFirstAccessMutation } from './accountsApi'
+import { useFirstAccessMutation } from '../../store/generated/bemteviApi'
 import { accountErrorText } from './errors'
 import PasswordFields from './PasswordFields'
 import { newPasswordErrors } from './validation'
@@ -31,7 +31,7 @@ export default function FirstAccessPage() {
     setTouched(true)
     if (Object.keys(newPasswordErrors(password, confirmation)).length > 0) return
     try {
-      await choose({ password, confirmation }).unwrap()
+      await choose({ firstAccessRequest: { password, confirmation } }).unwrap()
       dispatch(setCredentials({ token, user: { ...user, status: 'active' } }))
       notify({ type: 'positive', message: t('accounts.firstAccess.done') })
       navigate('/dashboard', { replace: true })

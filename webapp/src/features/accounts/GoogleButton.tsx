@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useAuthConfigQuery } from './accountsApi'
+import { useAuthConfigQuery } from '../../store/generated/bemteviApi'
 
 const GIS_SCRIPT = 'https://accounts.google.com/gsi/client'
 

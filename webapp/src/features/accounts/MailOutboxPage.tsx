@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { showDateTime } from '../../lib/format'
-import { useMailOutboxQuery, type OutboxMail } from './accountsApi'
+import { useOutboxQuery, type OutboxMail } from '../../store/generated/bemteviApi'
 import './accounts.css'
 
 const PER_PAGE = 20
@@ -11,7 +11,7 @@ export default function MailOutboxPage() {
   const { t, i18n } = useTranslation()
   const [page, setPage] = useState(1)
   const [open, setOpen] = useState<OutboxMail | null>(null)
-  const { data, isFetching } = useMailOutboxQuery({ page, perPage: PER_PAGE }, { pollingInterval: 5000 })
+  const { data, isFetching } = useOutboxQuery({ page, perPage: PER_PAGE }, { pollingInterval: 5000 })
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PER_PAGE))
   const reason = (r: string) => (i18n.exists(`accounts.outbox.reasons.${r}`) ? t(`accounts.outbox.reasons.${r}`) : r)
 

@@ -2,7 +2,12 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate, useParams } from 'react-router'
 import { useNotify } from '../../components/feedback'
-import { useRedefinePasswordMutation, useRequestRecoveryMutation, useVerifyCodeMutation, type RecoveryTicket } from './accountsApi'
+import {
+  useRedefinePasswordMutation,
+  useRequestRecoveryMutation,
+  useVerifyCodeMutation,
+  type RecoveryTicketData,
+} from '../../store/generated/bemteviApi'
 import { accountErrorText } from './errors'
 import PasswordFields from './PasswordFields'
 import { STRICT_EMAIL, newPasswordErrors } from './validation'
@@ -12,7 +17,7 @@ type Step = 'request' | 'email' | 'code' | 'redefine'
 const STEPS: Step[] = ['request', 'email', 'code', 'redefine']
 const STORAGE_KEY = 'passwordRecovery'
 
-interface Saved extends Partial<RecoveryTicket> {
+interface Saved extends Partial<RecoveryTicketData> {
   email?: string
   code?: string
   verified?: boolean
@@ -71,7 +76,7 @@ export default function RecoveryPage() {
   const doVerify = async (value: string, ticket: Saved) => {
     if (!ticket.id || !ticket.uniqueKey) return
     try {
-      await verify({ code: value.trim(), uniqueKey: ticket.uniqueKey, id: ticket.id }).unwrap()
+      await verify({ verifyCodeRequest: { code: value.trim(), uniqueKey: ticket.uniqueKey, id: ticket.id } }).unwrap()
       remember({ ...ticket, code: value.trim(), verified: true })
       notify({ type: 'positive', message: t('accounts.recovery.codeActive') })
       setTouched(false)
@@ -97,9 +102,11 @@ export default function RecoveryPage() {
     if (!STRICT_EMAIL.test(email.trim())) return
     try {
       const answer = await request({
-        email: email.trim(),
-        domain_url: window.location.host,
-        locale: i18n.language === 'en-US' ? 'en-US' : 'pt-BR',
+        recoveryRequest: {
+          email: email.trim(),
+          domain_url: window.location.host,
+          locale: i18n.language === 'en-US' ? 'en-US' : 'pt-BR',
+        },
       }).unwrap()
       remember({ ...answer.data, email: email.trim() })
       setTouched(false)
@@ -123,7 +130,9 @@ export default function RecoveryPage() {
     if (Object.keys(newPasswordErrors(password, confirmation)).length > 0) return
     if (!saved.id || !saved.uniqueKey || !saved.code) return
     try {
-      await redefine({ id: saved.id, uniqueKey: saved.uniqueKey, code: saved.code, password, confirmation }).unwrap()
+      await redefine({
+        redefinePasswordRequest: { id: saved.id, uniqueKey: saved.uniqueKey, code: saved.code, password, confirmation },
+      }).unwrap()
       save(null)
       notify({ type: 'positive', message: t('accounts.recovery.done') })
       navigate('/login', { replace: true })

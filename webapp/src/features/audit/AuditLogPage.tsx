@@ -6,10 +6,14 @@ import { useNotify } from '../../components/feedback'
 import { formatDateTimeBR } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { downloadFile } from '../credits/download'
-import { auditParams, useAuditLogQuery, type AuditFilters } from './auditApi'
+import { exportUrl } from '../../store/endpoints'
+import { useAuditLogQuery, type ExportAuditApiArg } from '../../store/generated/bemteviApi'
 import Pagination from '../../components/Pagination'
 
 const PER_PAGE = 50
+
+/** The filters the list and the export share. */
+type AuditFilters = Omit<ExportAuditApiArg, 'lang' | 'groupId'>
 
 /** Who did what, for which company, when: filters by user, type and period, CSV export. */
 export default function AuditLogPage() {
@@ -34,8 +38,7 @@ export default function AuditLogPage() {
   async function exportCsv() {
     setExporting(true)
     try {
-      const query = new URLSearchParams({ ...auditParams(filters), lang: i18n.language })
-      await downloadFile(`/api/audit/export?${query.toString()}`, token, 'audit.csv')
+      await downloadFile(exportUrl('exportAudit', { ...filters, lang: i18n.language }), token, 'audit.csv')
     } catch {
       notify({ type: 'negative', message: t('audit.exportFailed') })
     } finally {
@@ -54,7 +57,7 @@ export default function AuditLogPage() {
       <div className="filters card">
         <label>
           {t('audit.user')}
-          <select value={filters.user_id ?? ''} onChange={(e) => set({ user_id: e.target.value || undefined })} data-testid="audit-user">
+          <select value={filters.userId ?? ''} onChange={(e) => set({ userId: e.target.value || undefined })} data-testid="audit-user">
             <option value="">{t('audit.all')}</option>
             {Array.from(
               new Map((data?.data ?? []).filter((r) => r.actorId).map((r) => [r.actorId as string, r.actorName ?? r.actorEmail ?? r.actorId])),

@@ -4,16 +4,14 @@ import { useNotify } from '../../components/feedback'
 import { errorInfo, type AnyError } from '../../lib/errors'
 import { capitalizeWords, DEFAULT_BRAND, textColorOn } from '../../lib/brand'
 import {
-  IMAGE_SIZES,
+  useBrandOfQuery,
   useChangeBrandMutation,
-  useGetBrandQuery,
-  useRemoveBrandImageMutation,
-  useUploadBrandImageMutation,
-  type BrandImageKind,
+  useRemoveImageMutation,
+  useUploadImageMutation,
   type BrandValues,
-} from '../customers/customersApi'
+} from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
-import { colourError, IMAGE_TYPES, imageSizeError, normaliseColour } from './rules'
+import { colourError, IMAGE_SIZES, IMAGE_TYPES, imageSizeError, normaliseColour, type BrandImageKind } from './rules'
 import './brand.css'
 
 const COLOURS = ['primaryColor', 'secondaryColor', 'lighterColor'] as const
@@ -41,10 +39,10 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
   const { t } = useTranslation()
   const notify = useNotify()
   const position = useAppSelector((s) => s.session.lastPosition)
-  const { data } = useGetBrandQuery({ groupId, position }, { refetchOnMountOrArgChange: true })
+  const { data } = useBrandOfQuery({ groupId, position }, { refetchOnMountOrArgChange: true })
   const [change, { isLoading: saving }] = useChangeBrandMutation()
-  const [upload] = useUploadBrandImageMutation()
-  const [remove] = useRemoveBrandImageMutation()
+  const [upload] = useUploadImageMutation()
+  const [remove] = useRemoveImageMutation()
   const [values, setValues] = useState<Pick<BrandValues, 'appTitle' | ColourField>>({
     appTitle: '',
     primaryColor: '',
@@ -94,7 +92,7 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
       appTitle: (values.appTitle ?? '').trim(),
       ...Object.fromEntries(COLOURS.map((f) => [f, (values[f] ?? '').trim() ? normaliseColour(values[f] ?? '') : ''])),
     }
-    const result = await change({ groupId, body })
+    const result = await change({ groupId, brandRequest: body })
     if ('error' in result) failed(result.error)
     else notify({ type: 'positive', message: t('brand.saved') })
   }
@@ -118,7 +116,7 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
       return
     }
     setBusy(kind)
-    const result = await upload({ groupId, kind, file })
+    const result = await upload({ groupId, kind, body: file })
     setBusy(null)
     if ('error' in result) failed(result.error)
     else notify({ type: 'positive', message: t('brand.imageSaved') })

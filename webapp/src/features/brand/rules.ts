@@ -1,5 +1,17 @@
-import type { BrandImageKind, Toggles, ToggleName } from '../customers/customersApi'
-import { IMAGE_SIZES, TOGGLE_NAMES } from '../customers/customersApi'
+import type { BrandValues, Toggles } from '../../store/generated/bemteviApi'
+
+/** A customer permission a parent passes down (the toggles of a customer's detail). */
+export type ToggleName = keyof Toggles
+export const TOGGLE_NAMES: ToggleName[] = ['allowCreatedWhiteLabel', 'allowUploadingManualQueries', 'allowDeletedAndCancelled']
+
+/** The brand's images (fields of its values) and the exact size, in pixels, each must have. */
+export const IMAGE_SIZES = {
+  horizontalLogo: [208, 68],
+  iconogram: [500, 500],
+  loginBanner: [708, 896],
+  advancedQueryBanner: [200, 1134],
+} satisfies Partial<Record<keyof BrandValues, [number, number]>>
+export type BrandImageKind = keyof typeof IMAGE_SIZES
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
 
@@ -27,7 +39,7 @@ export function imageSizeError(kind: BrandImageKind, width: number, height: numb
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp']
 
 /** A child may only have the toggles its parent has: the ones it may switch on. */
-export function allowedToggles(parent: Partial<Toggles>): Record<ToggleName, boolean> {
+export function allowedToggles(parent: Toggles): Record<ToggleName, boolean> {
   return Object.fromEntries(TOGGLE_NAMES.map((name) => [name, parent[name] === true])) as Record<ToggleName, boolean>
 }
 

@@ -6,12 +6,22 @@ import { errorText } from '../../components/errorText'
 import { formatDateTimeBR, formatNumber } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import ConsumptionChart from './ConsumptionChart'
-import { filterParams, useGetBalancesQuery, useGetConsumptionQuery, useGetHistoryQuery } from './creditsApi'
+import { exportUrl } from '../../store/endpoints'
+import {
+  useBalancesQuery,
+  useConsumptionQuery,
+  useHistoryQuery,
+  type ConsumptionApiArg,
+  type Movement,
+} from '../../store/generated/bemteviApi'
+import { CATEGORIES, type CategoryName } from './categories'
 import { downloadFile } from './download'
-import { CATEGORIES, type CategoryName, type HistoryFilters, type Movement } from './types'
 import Pagination from '../../components/Pagination'
 
 const PER_PAGE = 25
+
+/** The period, category and group the movements, the chart and the exports share. */
+type HistoryFilters = ConsumptionApiArg
 
 function reasonText(m: Movement, t: (key: string) => string): string {
   if (!m.reason) return m.counterpartyName ?? '-'
@@ -25,9 +35,9 @@ export default function BalanceHistoryPage() {
   const [filters, setFilters] = useState<HistoryFilters>({})
   const [page, setPage] = useState(1)
   const [exportError, setExportError] = useState<string | null>(null)
-  const balances = useGetBalancesQuery({ position })
-  const history = useGetHistoryQuery({ ...filters, page, perPage: PER_PAGE, position })
-  const consumption = useGetConsumptionQuery(filters)
+  const balances = useBalancesQuery({ position })
+  const history = useHistoryQuery({ ...filters, page, perPage: PER_PAGE, position })
+  const consumption = useConsumptionQuery(filters)
   const num = (n: number) => formatNumber(n, i18n.language)
 
   function change(patch: Partial<HistoryFilters>) {
@@ -37,15 +47,15 @@ export default function BalanceHistoryPage() {
 
   async function exportAs(format: 'csv' | 'xlsx') {
     setExportError(null)
-    const params = new URLSearchParams({ ...filterParams(filters), format, lang: i18n.language })
+    const lang = i18n.language === 'en-US' ? 'en-US' : 'pt-BR'
     try {
-      await downloadFile(`/api/credits/history/export?${params}`, token, `export.${format}`)
+      await downloadFile(exportUrl('exportHistory', { ...filters, format, lang }), token, `export.${format}`)
     } catch {
       setExportError(t('credits.exportFailed'))
     }
   }
 
-  const groups = balances.data ? [balances.data.group, ...balances.data.children] : []
+  const groups = balances.data ? [balances.data.data.group, ...balances.data.data.children] : []
   const pages = history.data ? Math.max(1, Math.ceil(history.data.total / PER_PAGE)) : 1
   return (
     <div className="page balance-history">
@@ -113,7 +123,7 @@ export default function BalanceHistoryPage() {
 
       <section className="card">
         <h2>{t('credits.chart.title')}</h2>
-        {consumption.data ? <ConsumptionChart days={consumption.data} /> : <Spinner />}
+        {consumption.data ? <ConsumptionChart days={consumption.data.data} /> : <Spinner />}
       </section>
 
       <section className="card">

@@ -7,8 +7,7 @@ import { formatNumber } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { Available, UsedOfLimit } from './FiguresCells'
 import GrantForm from './GrantForm'
-import { useGetBalancesQuery } from './creditsApi'
-import type { CategoryFigures, GroupBalances } from './types'
+import { useBalancesQuery, type CategoryFigures, type GroupBalances } from '../../store/generated/bemteviApi'
 
 function CategoryCard({ figures }: { figures: CategoryFigures }) {
   const { t, i18n } = useTranslation()
@@ -46,7 +45,7 @@ function ChildRow({ child, onGrant }: { child: GroupBalances; onGrant: () => voi
     <tr data-testid="balance-child">
       <th scope="row">
         {child.name}
-        {!child.active && <span className="badge">{t('credits.inactive')}</span>}
+        {child.active === false && <span className="badge">{t('credits.inactive')}</span>}
       </th>
       {child.categories.map((f) => (
         <td key={f.category} className="num">
@@ -65,7 +64,9 @@ function ChildRow({ child, onGrant }: { child: GroupBalances; onGrant: () => voi
 export default function BalancesPage() {
   const { t, i18n } = useTranslation()
   const position = useAppSelector((s) => s.session.lastPosition)
-  const { data, error, isLoading, isError } = useGetBalancesQuery({ position }, { refetchOnMountOrArgChange: true })
+  const balances = useBalancesQuery({ position }, { refetchOnMountOrArgChange: true })
+  const { error, isLoading, isError } = balances
+  const data = balances.data?.data
   const [granting, setGranting] = useState<string | null>(null)
 
   if (isLoading) return <Spinner />

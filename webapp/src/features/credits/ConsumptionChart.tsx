@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { formatDateBR, formatNumber } from '../../lib/format'
-import { CATEGORIES, type CategoryName, type ConsumptionDay } from './types'
+import type { ConsumptionDay } from '../../store/generated/bemteviApi'
+import { CATEGORIES, type CategoryName } from './categories'
 
 const COLORS: Record<CategoryName, string> = {
   unit: 'var(--primary)',

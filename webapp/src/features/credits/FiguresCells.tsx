@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { formatNumber } from '../../lib/format'
-import type { CategoryFigures } from './types'
+import type { CategoryFigures } from '../../store/generated/bemteviApi'
 
 /** "12 de 100" or "12 · Ilimitado": what a category has used against what it may use. */
 export function UsedOfLimit({ figures }: { figures: CategoryFigures }) {

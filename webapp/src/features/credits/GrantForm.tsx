@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { errorText } from '../../components/errorText'
 import { errorInfo } from '../../lib/errors'
-import { useGrantCreditsMutation } from './creditsApi'
-import { CATEGORIES, type CategoryName, type GroupBalances } from './types'
+import { useGrantMutation, type GroupBalances } from '../../store/generated/bemteviApi'
+import { CATEGORIES, type CategoryName } from './categories'
 
 /** Give credits to a child group, or take unused ones back (negative amount). */
 export default function GrantForm({ child, onDone }: { child: GroupBalances; onDone: () => void }) {
@@ -11,7 +11,7 @@ export default function GrantForm({ child, onDone }: { child: GroupBalances; onD
   const [category, setCategory] = useState<CategoryName>('unit')
   const [amount, setAmount] = useState('')
   const [invalid, setInvalid] = useState<string | null>(null)
-  const [grant, { isLoading, error, reset }] = useGrantCreditsMutation()
+  const [grant, { isLoading, error, reset }] = useGrantMutation()
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -22,7 +22,7 @@ export default function GrantForm({ child, onDone }: { child: GroupBalances; onD
       return
     }
     setInvalid(null)
-    const result = await grant({ groupId: child.id, category, amount: value })
+    const result = await grant({ grantRequest: { groupId: child.id, category, amount: value } })
     if (!('error' in result)) onDone()
   }
 

@@ -7,22 +7,20 @@ import Spinner from '../../components/Spinner'
 import { errorInfo } from '../../lib/errors'
 import { useAppSelector } from '../../store/hooks'
 import BrandEditor from '../brand/BrandEditor'
-import { allowedQueryTypes, allowedToggles } from '../brand/rules'
 import {
-  TOGGLE_NAMES,
+  useCustomerQuery,
   useEditCustomerMutation,
-  useGetCustomerQuery,
   useRegisterCustomerMutation,
-  type CustomerRequest,
-  type RegisteredCustomer,
+  type RegisteredCustomerResponse,
   type Toggles,
-} from './customersApi'
-import { customerErrors, formOf } from './validation'
+} from '../../store/generated/bemteviApi'
+import { allowedQueryTypes, allowedToggles, TOGGLE_NAMES } from '../brand/rules'
+import { customerErrors, formOf, type CustomerForm } from './validation'
 
 const QUERY_TYPES = ['cpf-complete', 'cnpj-complete'] as const
 const CATEGORIES = ['unit', 'batch', 'advanced', 'api'] as const
 
-const EMPTY: CustomerRequest = {
+const EMPTY: CustomerForm = {
   type: 'company',
   cnpj: '',
   companyName: '',
@@ -57,16 +55,16 @@ export default function CustomerFormPage() {
   const notify = useNotify()
   const position = useAppSelector((s) => s.session.lastPosition)
   const editing = !!id
-  const loaded = useGetCustomerQuery(id ? { id, position } : { id: '' }, { skip: !id, refetchOnMountOrArgChange: true })
+  const loaded = useCustomerQuery({ groupId: id ?? '', position }, { skip: !id, refetchOnMountOrArgChange: true })
   const detail = loaded.data?.data
-  const [form, setForm] = useState<CustomerRequest>(EMPTY)
-  const [toggles, setToggles] = useState<Partial<Toggles>>({})
+  const [form, setForm] = useState<CustomerForm>(EMPTY)
+  const [toggles, setToggles] = useState<Toggles>({})
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const [registered, setRegistered] = useState<RegisteredCustomer | null>(null)
+  const [registered, setRegistered] = useState<RegisteredCustomerResponse | null>(null)
   const [register, registering] = useRegisterCustomerMutation()
   const [edit, editingState] = useEditCustomerMutation()
   const { isLoading, error } = editing ? editingState : registering
-  const set = (patch: Partial<CustomerRequest>) => setForm((f) => ({ ...f, ...patch }))
+  const set = (patch: Partial<CustomerForm>) => setForm((f) => ({ ...f, ...patch }))
   const err = (field: string) => (errors[field] ? t(errors[field]) : undefined)
 
   // The loaded customer fills the form once (derived while rendering, not in an effect); later
@@ -90,14 +88,14 @@ export default function CustomerFormPage() {
     if (id) {
       const { quantities: _ignored, ...rest } = form
       void _ignored
-      const result = await edit({ id, body: { ...rest, toggles } })
+      const result = await edit({ groupId: id, customerEditRequest: { ...rest, toggles } })
       if ('data' in result && result.data) {
         notify({ type: 'positive', message: t('customers.saved') })
         void navigate('/customer-list')
       }
       return
     }
-    const result = await register(form)
+    const result = await register({ customerRequest: form })
     if ('data' in result && result.data) setRegistered(result.data)
   }
 
@@ -156,7 +154,7 @@ export default function CustomerFormPage() {
       </div>
       <form className="card form-grid" onSubmit={submit} noValidate data-testid="customer-form">
         <Field label={t('customers.type')}>
-          <select value={form.type} onChange={(e) => set({ type: e.target.value as CustomerRequest['type'] })} data-testid="customer-type">
+          <select value={form.type} onChange={(e) => set({ type: e.target.value as CustomerForm['type'] })} data-testid="customer-type">
             {(['company', 'reseller', 'white-label'] as const).map((type) => (
               <option key={type} value={type}>
                 {t(`customers.types.${type}`)}

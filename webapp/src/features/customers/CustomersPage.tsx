@@ -7,7 +7,11 @@ import { useConfirm, useNotify } from '../../components/feedback'
 import { errorInfo } from '../../lib/errors'
 import { formatDateTimeBR } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
-import { useListCustomersQuery, useSetCustomerStatusMutation, type CustomerSummary } from './customersApi'
+import {
+  useChangeCustomerStatusMutation,
+  useListCustomersQuery,
+  type CustomerSummary,
+} from '../../store/generated/bemteviApi'
 import Pagination from '../../components/Pagination'
 
 const PER_PAGE = 20
@@ -24,7 +28,7 @@ export default function CustomersPage() {
   const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1
   const confirm = useConfirm()
   const notify = useNotify()
-  const [setStatus, { isLoading: changing }] = useSetCustomerStatusMutation()
+  const [setStatus, { isLoading: changing }] = useChangeCustomerStatusMutation()
 
   async function toggleStatus(customer: CustomerSummary) {
     const activating = !customer.active
@@ -33,7 +37,7 @@ export default function CustomersPage() {
       variant: 'yesNo',
     })
     if (!ok) return
-    const result = await setStatus({ id: customer.id, active: activating })
+    const result = await setStatus({ groupId: customer.id, statusRequest: { active: activating } })
     if ('error' in result) {
       const info = errorInfo(result.error)
       notify({ type: 'negative', message: info.message ?? t('errors.fallback') })

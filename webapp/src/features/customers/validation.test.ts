@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { CustomerRequest } from './customersApi'
-import { customerErrors } from './validation'
+import { customerErrors, type CustomerForm } from './validation'
 
-const valid: CustomerRequest = {
+const valid: CustomerForm = {
   type: 'company',
   cnpj: '11.222.333/0001-81',
   companyName: 'Empresa Exemplo Ltda',

@@ -1,9 +1,12 @@
 import { isValidCnpj, onlyDigits } from '../../lib/documents'
 import { EMAIL_PATTERN } from '../../pages/LoginPage'
-import type { CustomerDetail, CustomerRequest } from './customersApi'
+import type { CustomerDetail, CustomerQuantities, CustomerRequest } from '../../store/generated/bemteviApi'
+
+/** The registration form: the API's request, with every category's quantity filled in. */
+export type CustomerForm = CustomerRequest & { quantities: Required<CustomerQuantities> }
 
 /** The customer form's rules (specification section 5): field -> i18n key of the message. */
-export function customerErrors(form: CustomerRequest): Record<string, string> {
+export function customerErrors(form: CustomerForm): Record<string, string> {
   const errors: Record<string, string> = {}
   const required: (keyof CustomerRequest)[] = ['cnpj', 'companyName', 'tradeName', 'personInCharge', 'phone', 'email']
   for (const field of required) {
@@ -22,16 +25,16 @@ export function customerErrors(form: CustomerRequest): Record<string, string> {
 }
 
 /** The form's values from a customer's detail (edit mode). */
-export function formOf(detail: CustomerDetail): CustomerRequest {
+export function formOf(detail: CustomerDetail): CustomerForm {
   return {
-    type: detail.type,
+    type: detail.type as CustomerRequest['type'],
     cnpj: detail.cnpj ?? '',
     companyName: detail.companyName,
     tradeName: detail.tradeName ?? '',
     personInCharge: detail.personInCharge ?? '',
     phone: detail.phone ?? '',
     email: detail.email ?? '',
-    seller: detail.seller,
+    seller: detail.seller ?? null,
     defaultQuery: detail.defaultQuery ?? true,
     consultProtest: detail.consultProtest ?? false,
     quantities: { unit: 0, batch: 0, advanced: 0, api: 0 },

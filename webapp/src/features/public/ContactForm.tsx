@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { onlyDigits } from '../../lib/documents'
-import { useSendContactMutation } from './contactApi'
+import { useSendContactMutation } from '../../store/generated/bemteviApi'
 import { CONTACT_SERVICES, isContactService, type ContactService } from './services'
 import { contactErrors, serverFieldErrors, type ContactField, type ContactFormValues } from './validation'
 
@@ -44,13 +44,15 @@ export default function ContactForm({ initialService }: { initialService: string
       return
     }
     const result = await send({
-      name: form.name.trim(),
-      document: onlyDigits(form.document),
-      email: form.email.trim(),
-      phone: form.phone.trim() ? form.phone.trim() : null,
-      service: form.service as ContactService,
-      message: form.message.trim(),
-      domain_url: window.location.host,
+      contactRequestBody: {
+        name: form.name.trim(),
+        document: onlyDigits(form.document),
+        email: form.email.trim(),
+        phone: form.phone.trim() ? form.phone.trim() : null,
+        service: form.service as ContactService,
+        message: form.message.trim(),
+        domain_url: window.location.host,
+      },
     })
     if ('data' in result && result.data) {
       setSentTo(form.name.trim())

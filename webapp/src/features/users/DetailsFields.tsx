@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { UserDetailsForm } from './usersApi'
+import type { UserDetailsForm } from './details'
 
 export function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
   return (

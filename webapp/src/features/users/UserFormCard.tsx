@@ -4,17 +4,15 @@ import { useNotify } from '../../components/feedback'
 import { useAppSelector } from '../../store/hooks'
 import Spinner from '../../components/Spinner'
 import DetailsFields, { Field } from './DetailsFields'
-import { EMPTY_DETAILS, detailsOf } from './details'
+import { EMPTY_DETAILS, detailsBody, detailsOf, type UserForm, type UserRole } from './details'
 import { userErrorText } from './serverError'
 import {
   useAddUserMutation,
   useEditUserMutation,
   useGetUserQuery,
-  type AddedUser,
-  type UserForm,
-  type UserRole,
+  type AddedUserResponse,
   type UserSummary,
-} from './usersApi'
+} from '../../store/generated/bemteviApi'
 import { userErrors } from './validation'
 
 interface Props {
@@ -26,7 +24,7 @@ interface Props {
 /** Add (user is null) or edit a user; after adding, the generated password is shown once. */
 export default function UserFormCard(props: Props) {
   const position = useAppSelector((s) => s.session.lastPosition)
-  const detail = useGetUserQuery({ id: props.user?.id ?? '', position }, { skip: props.user === null })
+  const detail = useGetUserQuery({ userId: props.user?.id ?? '', position }, { skip: props.user === null })
   const loaded = detail.data?.data
   if (props.user === null) return <UserFormBody {...props} initial={{ ...EMPTY_DETAILS, email: '', role: 'user' }} />
   if (!loaded) return <Spinner />
@@ -40,7 +38,7 @@ function UserFormBody({ user, groupId, onClose, initial }: Props & { initial: Us
   const adding = user === null
   const [form, setForm] = useState<UserForm>(initial)
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const [added, setAdded] = useState<AddedUser | null>(null)
+  const [added, setAdded] = useState<AddedUserResponse | null>(null)
   const [addUser, addState] = useAddUserMutation()
   const [editUser, editState] = useEditUserMutation()
 
@@ -54,10 +52,13 @@ function UserFormBody({ user, groupId, onClose, initial }: Props & { initial: Us
     setErrors(found)
     if (Object.keys(found).length > 0) return
     if (adding) {
-      const result = await addUser({ ...form, groupId })
+      const { email, role, ...details } = form
+      const result = await addUser({
+        addUserRequest: { ...detailsBody(details), email: email.trim(), role, ...(groupId ? { groupId } : {}) },
+      })
       if ('data' in result && result.data) setAdded(result.data)
     } else {
-      const result = await editUser({ id: user.id, form, role: form.role })
+      const result = await editUser({ userId: user.id, editUserRequest: { ...detailsBody(form), role: form.role } })
       if ('data' in result) {
         notify({ type: 'positive', message: t('users.saved') })
         onClose()

@@ -7,7 +7,12 @@ import { formatDateTimeBR } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import UserFormCard from './UserFormCard'
 import { userErrorText } from './serverError'
-import { useArchiveUserMutation, useListUsersQuery, useSetUserActiveMutation, type UserSummary } from './usersApi'
+import {
+  useArchiveUserMutation,
+  useChangeUserStatusMutation,
+  useListUsersQuery,
+  type UserSummary,
+} from '../../store/generated/bemteviApi'
 import './users.css'
 import Pagination from '../../components/Pagination'
 
@@ -37,7 +42,7 @@ export default function UsersPage() {
     { groupId, search: search.trim() || undefined, page, pageSize: PAGE_SIZE, position },
     { refetchOnMountOrArgChange: true },
   )
-  const [setActive] = useSetUserActiveMutation()
+  const [setActive] = useChangeUserStatusMutation()
   const [archive] = useArchiveUserMutation()
   const exists = (k: string) => i18n.exists(k)
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1
@@ -48,14 +53,14 @@ export default function UsersPage() {
       message: t(activating ? 'users.confirmActivate' : 'users.confirmInactivate', { name: user.name }),
     })
     if (!ok) return
-    const result = await setActive({ id: user.id, active: activating })
+    const result = await setActive({ userId: user.id, userStatusRequest: { active: activating } })
     if ('error' in result) notify({ type: 'negative', message: userErrorText(result.error, t, exists) })
     else notify({ type: 'positive', message: t(activating ? 'users.activated' : 'users.inactivated') })
   }
 
   async function remove(user: UserSummary) {
     if (!(await confirm({ message: t('users.confirmArchive', { name: user.name }) }))) return
-    const result = await archive({ id: user.id })
+    const result = await archive({ userId: user.id })
     if ('error' in result) notify({ type: 'negative', message: userErrorText(result.error, t, exists) })
     else notify({ type: 'positive', message: t('users.archived') })
   }

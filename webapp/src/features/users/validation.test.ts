@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EMPTY_DETAILS } from './details'
-import type { UserForm } from './usersApi'
+import type { UserForm } from './details'
 import { detailsErrors, isStrongPassword, passwordErrors, photoError, userErrors, PHOTO_MAX_BYTES } from './validation'
 
 const VALID: UserForm = {

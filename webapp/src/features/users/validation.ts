@@ -1,7 +1,7 @@
 import { isValidCpf, onlyDigits } from '../../lib/documents'
 import { EMAIL_PATTERN } from '../../pages/LoginPage'
 import type { ChangePasswordRequest } from '../../store/generated/bemteviApi'
-import type { UserDetailsForm, UserForm } from './usersApi'
+import type { UserDetailsForm, UserForm } from './details'
 
 /** "under 1 MB" (specification sections 3 and 9). */
 export const PHOTO_MAX_BYTES = 1024 * 1024

@@ -1,0 +1,78 @@
+import type { FetchArgs } from '@reduxjs/toolkit/query'
+import { API_BASE_URL } from './api'
+import { bemteviApi, type ExportAuditApiArg, type ExportHistoryApiArg } from './generated/bemteviApi'
+
+/** The file exports: the browser fetches them itself (see features/credits/download.ts). */
+interface ExportArgs {
+  exportAudit: ExportAuditApiArg
+  exportHistory: ExportHistoryApiArg
+}
+const exportRequests: { [K in keyof ExportArgs]?: (arg: ExportArgs[K]) => string | FetchArgs } = {}
+
+/**
+ * The generated endpoints with what the schema does not say: which cached reads each command
+ * makes stale. Screens use the generated hooks; the store is built from this api, so these tags
+ * are in place before any screen asks for data.
+ */
+export const taggedApi = bemteviApi.enhanceEndpoints({
+  addTagTypes: ['Dashboard', 'Roles', 'Group', 'Me', 'Users', 'Sessions', 'Credits', 'Customers', 'Brand'],
+  endpoints: {
+    // the frame
+    rolesById: { providesTags: ['Roles'] },
+    publicData: { providesTags: ['Group'] },
+    runConsultation: { invalidatesTags: ['Dashboard'] },
+    dashboard: { providesTags: ['Dashboard'] },
+    // one's own account
+    myAccount: { providesTags: ['Me'] },
+    editMyProfile: { invalidatesTags: ['Me', 'Users'] },
+    uploadMyPhoto: { invalidatesTags: ['Me', 'Users'] },
+    changeMyPreferences: { invalidatesTags: ['Me'] },
+    mySessions: { providesTags: ['Sessions'] },
+    signOutOtherSessions: { invalidatesTags: ['Sessions'] },
+    // users of a group
+    listUsers: { providesTags: ['Users'] },
+    getUser: { providesTags: ['Users'] },
+    addUser: { invalidatesTags: ['Users'] },
+    editUser: { invalidatesTags: ['Users', 'Me'] },
+    changeUserStatus: { invalidatesTags: ['Users'] },
+    archiveUser: { invalidatesTags: ['Users'] },
+    uploadUserPhoto: { invalidatesTags: ['Me', 'Users'] },
+    // credits
+    balances: { providesTags: ['Credits'] },
+    history: { providesTags: ['Credits'] },
+    consumption: { providesTags: ['Credits'] },
+    grant: { invalidatesTags: ['Credits', 'Dashboard'] },
+    setLimit: { invalidatesTags: ['Credits', 'Dashboard'] },
+    // customers and their brands
+    listCustomers: { providesTags: ['Customers'] },
+    customer: { providesTags: ['Customers'] },
+    registerCustomer: { invalidatesTags: ['Customers'] },
+    editCustomer: { invalidatesTags: ['Customers', 'Brand'] },
+    changeCustomerStatus: { invalidatesTags: ['Customers'] },
+    brandOf: { providesTags: ['Brand'] },
+    changeBrand: { invalidatesTags: ['Brand', 'Customers'] },
+    uploadImage: { invalidatesTags: ['Brand', 'Customers'] },
+    removeImage: { invalidatesTags: ['Brand', 'Customers'] },
+    // downloads keep the generated request (path, parameter names) but not the endpoint
+    exportAudit: (definition) => {
+      exportRequests.exportAudit = definition.query
+    },
+    exportHistory: (definition) => {
+      exportRequests.exportHistory = definition.query
+    },
+  },
+})
+
+/** The URL a file export is fetched from, built by its generated endpoint (absent filters left out). */
+export function exportUrl<K extends keyof ExportArgs>(name: K, arg: ExportArgs[K]): string {
+  const build = exportRequests[name]
+  if (!build) throw new Error(`no generated endpoint ${name}`)
+  const request = build(arg)
+  const { url, params } = typeof request === 'string' ? { url: request, params: undefined } : request
+  const query = new URLSearchParams()
+  for (const [key, value] of Object.entries((params ?? {}) as Record<string, unknown>)) {
+    if (value !== undefined && value !== null && value !== '') query.set(key, String(value))
+  }
+  const text = query.toString()
+  return `${API_BASE_URL}${url}${text ? `?${text}` : ''}`
+}
