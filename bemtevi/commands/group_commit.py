@@ -18,6 +18,10 @@ the store plus the events before the mark, so a refusal never leaves half a chan
 (a reservation before a supplier call overlaps its commit with that call); the caller's later
 durable command waits for every earlier append, so it never overtakes it.
 
+Chores: a command module may register a decision the writer runs on its own every so often,
+between batches (``add_chore``), and once more with ``final=True`` when it stops; the lookups'
+block reservations are released that way when their account goes quiet.
+
 Cache coherence: aggregates saved by anything else in this process are evicted from the
 writer's cache (the application calls ``forget`` after such saves); a save by another process
 makes the writer's next append collide on a version, and the batch is evicted and decided again.
@@ -29,6 +33,7 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -130,6 +135,9 @@ class GroupCommit:
         self._last_position = 0  # of the last append: what a caller with nothing to save reads after
         self.batches = 0
         self.commands = 0
+        self._chores: list[Callable[[Workspace, bool], Any]] = []
+        self._chore_interval = 0.25
+        self._next_chores = 0.0
         app.on_saved_elsewhere(self._forget_saved_elsewhere)
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -152,6 +160,19 @@ class GroupCommit:
     @property
     def is_writer_thread(self) -> bool:
         return threading.current_thread() is self._thread
+
+    def add_chore(self, chore: Callable[[Workspace, bool], Any]) -> None:
+        """Run ``chore(workspace, final)`` on the writer every quarter second, and with final=True on stop."""
+        self._chores.append(chore)
+
+    def _do_chores(self, *, final: bool = False) -> None:
+        self._next_chores = time.monotonic() + self._chore_interval
+        for chore in self._chores:
+            # Answered to nobody: a chore's refusal or a failed append is logged, not raised.
+            request: _Request[Any] = _Request(lambda ws, chore=chore: chore(ws, final), durable=True)
+            self._process([request])
+            if request.error is not None:
+                log.error("writer chore failed: %r", request.error)
 
     # -- submitting -----------------------------------------------------------------------------
 
@@ -234,8 +255,13 @@ class GroupCommit:
             batch = carried
             carried = []
             if not batch:
-                first = self._queue.get()
+                try:
+                    first = self._queue.get(timeout=self._chore_interval if self._chores else None)
+                except queue.Empty:
+                    self._do_chores()
+                    continue
                 if first is None:
+                    self._do_chores(final=True)
                     return
                 batch = [first]
             while len(batch) < self._max_batch:
@@ -248,7 +274,10 @@ class GroupCommit:
                     break
                 batch.append(more)
             carried = self._process(batch)
+            if self._chores and time.monotonic() >= self._next_chores:
+                self._do_chores()
             if self._stopping and not carried:
+                self._do_chores(final=True)
                 return
 
     def _process(self, batch: list[_Request[Any]]) -> list[_Request[Any]]:

@@ -48,6 +48,9 @@ class ReasonKind:
 
     CONSULTATION = "consultation"
     BATCH = "batch"
+    # Credits held ahead for a busy account's lookups; each lookup settles its own unit from the
+    # block (its consultation id is the reason of that settlement), and what is left is released.
+    BLOCK = "block"
 
 
 @lru_cache(maxsize=65_536)  # asked on every lookup; a uuid5 is a SHA-1 away
@@ -175,6 +178,46 @@ class CreditAccount(AuditedAggregate):
         self.reasons.pop(reservation_id, None)
         self._apply_figures(used_after, granted_after, limit_after)
 
+    def settle_from_block(self, block_id: UUID, consultation_id: UUID, amount: int) -> None:
+        """Charge one consultation ``amount`` out of a block reservation (the block shrinks by it)."""
+        held = self.reservations.get(str(block_id))
+        if held is None:
+            raise KeyError(f"no reservation {block_id}")
+        if not 0 < amount <= held:
+            raise InvalidData("Cannot settle more than was reserved", field="amount")
+        self._settled_from_block(
+            block_id=str(block_id),
+            reservation_id=str(consultation_id),
+            amount=amount,
+            reason=ReasonKind.CONSULTATION,
+            **self._figures(used=amount, reserved=-amount),
+        )
+
+    @event("SettledFromBlock")
+    def _settled_from_block(
+        self,
+        block_id: str,
+        reservation_id: str,
+        amount: int,
+        reason: str,
+        used_after: int,
+        reserved_after: int,
+        granted_after: int,
+        limit_after: int | None,
+    ) -> None:
+        # ``reservation_id`` is the consultation's id: the reason the history shows for this line.
+        left = self.reservations[block_id] - amount
+        if left:
+            self.reservations[block_id] = left
+        else:  # drawn to the last unit: the block is closed
+            del self.reservations[block_id]
+            self.reasons.pop(block_id, None)
+        self._apply_figures(used_after, granted_after, limit_after)
+
+    def open_blocks(self) -> dict[str, int]:
+        """Block reservations still holding credits, by id."""
+        return {rid: held for rid, held in self.reservations.items() if self.reasons.get(rid) == ReasonKind.BLOCK}
+
     def release(self, reservation_id: UUID) -> None:
         held = self.reservations.get(str(reservation_id))
         if held is None:
@@ -281,6 +324,7 @@ class CreditAccount(AuditedAggregate):
 MOVEMENT_EVENTS = (
     CreditAccount.Reserved,
     CreditAccount.Settled,
+    CreditAccount.SettledFromBlock,
     CreditAccount.Released,
     CreditAccount.LimitChanged,
     CreditAccount.Granted,

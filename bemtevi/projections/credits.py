@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS credit_movements (
 MOVEMENT_KINDS: dict[type[Any], str] = {
     CreditAccount.Reserved: "reservation",
     CreditAccount.Settled: "settlement",
+    CreditAccount.SettledFromBlock: "settlement",
     CreditAccount.Released: "release",
     CreditAccount.LimitChanged: "limit_change",
     CreditAccount.Granted: "grant",
