@@ -123,6 +123,7 @@ class Settings(BaseSettings):
                     "POSTGRES_POOL_SIZE": "10",
                     "POSTGRES_MAX_OVERFLOW": "20",
                     "POSTGRES_LOCK_TIMEOUT": "5",
+                    "APPLICATION_RECORDER_TOPIC": "bemtevi.infra.postgres_store:OneCallPostgresApplicationRecorder",
                 }
             )
         else:
