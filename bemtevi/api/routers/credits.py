@@ -153,7 +153,7 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
             "batch": "Enriquecimento",
             "api": "API",
         },
-        "reasons": {"consultation": "Consulta", "batch": "Lote"},
+        "reasons": {"consultation": "Consulta", "batch": "Lote", "block": "Bloco de consultas"},
         "unlimited": "Ilimitado",
     },
     "en-US": {
@@ -180,7 +180,7 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
             "grant_received": "Credits received",
         },
         "categories": {"unit": "Manual query", "advanced": "Advanced query", "batch": "Enrichment", "api": "API"},
-        "reasons": {"consultation": "Consultation", "batch": "Batch"},
+        "reasons": {"consultation": "Consultation", "batch": "Batch", "block": "Block of lookups"},
         "unlimited": "Unlimited",
     },
 }
