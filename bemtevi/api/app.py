@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, FastAPI
+from starlette.types import ASGIApp
 
 from bemtevi.api.errors import install_error_handlers
 from bemtevi.api.hot_path import HotLookupMiddleware
@@ -16,8 +19,22 @@ from bemtevi.api.static import mount_webapp
 from bemtevi.bootstrap import Platform
 
 
-def create_app(platform: Platform) -> FastAPI:
-    app = FastAPI(
+class BemteviAPI(FastAPI):
+    """FastAPI with the hot lookup path in front of the framework's own middleware.
+
+    ``add_middleware`` would place it inside the error and telemetry middleware, which then run on
+    every lookup; the hot path answers its own errors (``bemtevi.api.hot_path``).
+    """
+
+    hot_path: Callable[[ASGIApp], ASGIApp] | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        return self.hot_path(stack) if self.hot_path is not None else stack
+
+
+def create_app(platform: Platform) -> BemteviAPI:
+    app = BemteviAPI(
         title="Bemtevi API",
         version="0.1.0",
         description="Consultas e enriquecimento de dados de pessoas e empresas.",
@@ -52,6 +69,6 @@ def create_app(platform: Platform) -> FastAPI:
 
     app.include_router(api)
     if platform.settings.hot_lookup_path:
-        app.add_middleware(HotLookupMiddleware, platform=platform)
+        app.hot_path = lambda stack: HotLookupMiddleware(stack, platform=platform)
     mount_webapp(app, platform.settings.webapp_dist)
     return app

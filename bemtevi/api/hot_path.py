@@ -5,19 +5,22 @@ FastAPI's routing, dependency solving and response validation, about half of a l
 to the framework, and the server is one process bound by one interpreter lock. This ASGI
 middleware answers that one route itself with the same steps the route declares (bearer token,
 session, the role's permission for ``normal-query``, the request model, ``consult``) and the same
-error answers; anything it does not decide on its own (a body that does not validate) goes on to
+error answers (it sits in front of the framework's error middleware, so it also gives the app's
+answer to an unexpected error itself); anything it does not decide on its own (a body that does not validate) goes on to
 the FastAPI route with the body replayed, so the canonical answer stays the route's.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bemtevi.api.deps import token_of
-from bemtevi.api.errors import domain_error_response
+from bemtevi.api.errors import FALLBACK_MESSAGE, domain_error_response, error_body
 from bemtevi.api.routers.consultations import LOOKUP_PATH, LOOKUP_ROUTE, consult
 from bemtevi.api.schemas import ConsultationRequest
 from bemtevi.bootstrap import Platform
@@ -25,6 +28,9 @@ from bemtevi.domain.errors import AccessDenied, DomainError
 from bemtevi.domain.menus import may_open
 
 _JSON_HEADERS = [(b"content-type", b"application/json")]
+_UNEXPECTED = bytes(JSONResponse(error_body(500, FALLBACK_MESSAGE, "unexpected_error"), status_code=500).body)
+
+log = logging.getLogger(__name__)
 
 
 class HotLookupMiddleware:
@@ -51,9 +57,18 @@ class HotLookupMiddleware:
         except DomainError as exc:
             await domain_error_response(exc)(scope, _replay(body), send)
             return
-        headers = [*_JSON_HEADERS, (b"content-length", str(len(payload)).encode())]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": payload})
+        except Exception:
+            # The app's own handler's answer: this path runs outside the framework's error middleware.
+            log.exception("unexpected error in %s", self.path)
+            await _answer(send, 500, _UNEXPECTED)
+            return
+        await _answer(send, 200, payload)
+
+
+async def _answer(send: Send, status: int, payload: bytes) -> None:
+    headers = [*_JSON_HEADERS, (b"content-length", str(len(payload)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
 
 
 def _bearer_token(scope: Scope) -> str:

@@ -115,7 +115,7 @@ class LookupBlocks:
             in_flight = sum(drawn.values())
             if in_flight == 0 and last_rate < self.HOT_RATE:
                 return None
-            size = min(self.MAX_BLOCK, max(self.MIN_BLOCK, int(last_rate) // 2, 2 * (in_flight + 1)))
+            size = min(self.MAX_BLOCK, max(self.MIN_BLOCK, int(last_rate), 2 * (in_flight + 1)))
             available = account.available
             if available is not None:
                 size = min(size, available)

@@ -200,7 +200,9 @@ class GroupCommit:
         request: _Request[T] = _Request(decide, durable, future=asyncio.get_running_loop().create_future())
         self._queue.put(request)
         assert request.future is not None
-        await asyncio.wait_for(request.future, timeout)
+        # asyncio.timeout rather than wait_for: no wrapper task per lookup on the event loop.
+        async with asyncio.timeout(timeout):
+            await request.future
         if request.error is not None:
             raise request.error
         return Outcome(request.result, request.position)

@@ -24,8 +24,9 @@ def clients(sqlite_platform: Platform) -> Iterator[tuple[TestClient, TestClient]
     hot_app = create_app(sqlite_platform)
     sqlite_platform.settings.hot_lookup_path = False
     plain_app = create_app(sqlite_platform)
-    assert any(m.cls is HotLookupMiddleware for m in hot_app.user_middleware)
-    assert not any(m.cls is HotLookupMiddleware for m in plain_app.user_middleware)
+    # In front of the framework's middleware on one, absent on the other.
+    assert isinstance(hot_app.build_middleware_stack(), HotLookupMiddleware)
+    assert not isinstance(plain_app.build_middleware_stack(), HotLookupMiddleware)
     with TestClient(hot_app) as hot, TestClient(plain_app) as plain:
         yield hot, plain
 
@@ -108,3 +109,28 @@ def test_no_credit_left_is_refused_the_same_and_charges_nothing(
     assert refusals[0].status_code == refusals[1].status_code == 402
     assert refusals[0].json() == refusals[1].json()
     assert "credits" in refusals[0].json()["message"].lower()
+
+
+def test_an_unexpected_failure_gets_the_apps_own_answer(
+    sqlite_platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hot path sits outside the framework's error middleware, so it answers a crash itself,
+    with the same body the app's handler gives."""
+    hot_app = create_app(sqlite_platform)
+    sqlite_platform.settings.hot_lookup_path = False
+    plain_app = create_app(sqlite_platform)
+    email, password = _company_user(sqlite_platform, credits=5)
+
+    async def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("supplier exploded")
+
+    answers = []
+    for app in (hot_app, plain_app):
+        with TestClient(app, raise_server_exceptions=False) as client:
+            headers = sign_in(client, email, password)
+            monkeypatch.setattr(sqlite_platform.consultations, "run_unit_query_async", broken)
+            answers.append(client.post("/api/consultations", json={"document": KNOWN_CPF}, headers=headers))
+            monkeypatch.undo()
+    assert answers[0].status_code == answers[1].status_code == 500
+    assert answers[0].json() == answers[1].json()
+    assert answers[0].json()["message"] == "An unexpected error has occurred. Please try again later."
