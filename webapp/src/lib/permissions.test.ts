@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RoleMenuEntry } from '../types/api'
-import { isRouteAllowed, routeNameOf } from './permissions'
+import { isRouteAllowed, routeDecision, routeNameOf } from './permissions'
 
 const roles: RoleMenuEntry[] = [
   { name: 'dashboard', label: 'menu.dashboard', icon: 'dashboard', route: '/dashboard', active_routes: ['dashboard'], children: [] },
@@ -55,4 +55,23 @@ describe('routeNameOf', () => {
     ['/', ''],
     ['/users/', 'users'],
   ])('%s -> %s', (path, name) => expect(routeNameOf(path)).toBe(name))
+})
+
+describe('routeDecision', () => {
+  it.each<[string, string, RoleMenuEntry[] | undefined, boolean, string]>([
+    // rule, route, roles, roles call failed, decision
+    ['in the menu', 'normal-query', roles, false, 'allow'],
+    ['deep in the children', 'advanced-query-result', roles, false, 'allow'],
+    ['not in the menu', 'users', roles, false, 'forbid'],
+    ['not in an empty menu', 'dashboard', [], false, 'forbid'],
+    ['always allowed, no roles yet', 'my-account', undefined, false, 'allow'],
+    ['always allowed, roles call failed', 'error-forbidden', undefined, true, 'allow'],
+    ['roles on their way', 'dashboard', undefined, false, 'wait'],
+    ['roles never read', 'dashboard', undefined, true, 'error'],
+    // a refresh that failed keeps the cached roles deciding
+    ['cached roles after a failed refresh: allowed', 'dashboard', roles, true, 'allow'],
+    ['cached roles after a failed refresh: refused', 'reports', roles, true, 'forbid'],
+  ])('%s', (_rule, route, list, failed, decision) => {
+    expect(routeDecision(route, list, failed)).toBe(decision)
+  })
 })

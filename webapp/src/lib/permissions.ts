@@ -26,3 +26,20 @@ export function isRouteAllowed(routeName: string, roles: RoleMenuEntry[] | null 
   if (ALWAYS_ALLOWED_ROUTES.includes(routeName)) return true
   return appearsIn(roles, routeName)
 }
+
+/**
+ * What the signed-in layout does with a route: `allow` draws it, `forbid` goes to error-forbidden,
+ * `wait` shows a spinner while the first role menu is on its way, `error` offers a retry when it
+ * could not be read at all. Roles read before (the cache) decide even when a refresh failed.
+ */
+export type RouteDecision = 'allow' | 'forbid' | 'wait' | 'error'
+
+export function routeDecision(
+  routeName: string,
+  roles: RoleMenuEntry[] | null | undefined,
+  failed: boolean,
+): RouteDecision {
+  if (ALWAYS_ALLOWED_ROUTES.includes(routeName)) return 'allow'
+  if (roles) return isRouteAllowed(routeName, roles) ? 'allow' : 'forbid'
+  return failed ? 'error' : 'wait'
+}
