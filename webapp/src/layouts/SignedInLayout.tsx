@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useContext, useState } from 'react'
 import { Link, Navigate, Outlet, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import LanguageSwitch from '../components/LanguageSwitch'
@@ -6,7 +6,8 @@ import Spinner from '../components/Spinner'
 import { useBrand } from '../components/useBrand'
 import { errorText } from '../components/errorText'
 import { firstName } from '../lib/format'
-import { ALWAYS_ALLOWED_ROUTES, isRouteAllowed, rolesRequestOf, routeNameOf } from '../lib/permissions'
+import { rolesRequestOf, routeDecision, routeNameOf } from '../lib/permissions'
+import { FrameRefreshContext } from '../routes/useRefreshedLocation'
 import { api } from '../store/api'
 import { useRolesByIdQuery, useSignOutMutation } from '../store/generated/bemteviApi'
 import { clearSession } from '../store/authSlice'
@@ -31,19 +32,10 @@ export default function SignedInLayout() {
     setNavOpen(false)
   }
 
+  // Refetched before every navigation inside the signed-in area (routes/useRefreshedLocation.ts),
+  // so the route below is decided with the roles as they are now.
   const roles = useRolesByIdQuery(rolesRequestOf(user), { skip: !user })
-
-  // Roles are reloaded on every navigation inside the signed-in area.
-  const first = useRef(true)
-  const { refetch, isUninitialized } = roles
-  useEffect(() => {
-    if (first.current) {
-      first.current = false
-      return
-    }
-    if (!isUninitialized) void refetch()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pathname])
+  const { refetch } = roles
 
   const signOut = async () => {
     setLeaving(true)
@@ -57,11 +49,17 @@ export default function SignedInLayout() {
   }
 
   const routeName = routeNameOf(pathname)
+  const live = routeDecision(routeName, roles.data?.data.roles, roles.isError)
+  // While the next navigation's refresh is on its way the page on screen stays as it was: fresh
+  // roles arriving meanwhile decide the route they were fetched for, not this one.
+  const refreshing = useContext(FrameRefreshContext)
+  const [held, setHeld] = useState(live)
+  if (!refreshing && held !== live) setHeld(live)
+  const decision = refreshing ? held : live
   let content
-  if (ALWAYS_ALLOWED_ROUTES.includes(routeName)) content = <Outlet />
-  else if (roles.data) {
-    content = isRouteAllowed(routeName, roles.data.data.roles) ? <Outlet /> : <Navigate to="/error-forbidden" replace />
-  } else if (roles.isError) {
+  if (decision === 'allow') content = <Outlet />
+  else if (decision === 'forbid') content = <Navigate to="/error-forbidden" replace />
+  else if (decision === 'error') {
     content = (
       <div className="card error-box" role="alert">
         <p>{errorText(roles.error, t, (k) => i18n.exists(k))}</p>
@@ -104,7 +102,9 @@ export default function SignedInLayout() {
           </button>
         </div>
       </header>
-      <main className="app-main">{content}</main>
+      <main className="app-main" aria-busy={refreshing}>
+        {content}
+      </main>
       <footer className="app-footer" data-testid="app-footer">
         <span>{t('frame.layout.copyright', { year: new Date().getFullYear(), name: brand.appTitle })}</span>
         <span className="app-footer-note">{t('frame.layout.lgpd')}</span>

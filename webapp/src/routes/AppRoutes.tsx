@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router'
 import Spinner from '../components/Spinner'
 import { GuestOnly, MainDomainOnly, RequireAuth, RootRedirect } from './guards'
 import { routeTable, type RouteEntry, type RouteLayout } from './routeTable'
+import { FrameRefreshContext, useRefreshedLocation } from './useRefreshedLocation'
 
 const AuthLayout = lazy(() => import('../layouts/AuthLayout'))
 const SignedInLayout = lazy(() => import('../layouts/SignedInLayout'))
@@ -45,18 +46,24 @@ function group(layout: RouteLayout, entries: RouteEntry[]): ReactNode {
   return <Route element={createElement(layoutComponents[layout])}>{mine.map(routeOf)}</Route>
 }
 
-/** The app's <Routes>, built from the route table. */
+/**
+ * The app's <Routes>, built from the route table. They draw the refreshed location: inside the
+ * signed-in area a navigation shows its route only once the roles and the group's data are fresh.
+ */
 export function AppRoutes({ table = routeTable }: { table?: RouteEntry[] }) {
   const hasIndex = table.some((e) => e.path === '')
+  const { location, refreshing } = useRefreshedLocation(table)
   return (
-    <Suspense fallback={<Spinner overlay />}>
-      <Routes>
-        {!hasIndex && <Route index element={<RootRedirect />} />}
-        {group('public', table)}
-        {group('auth', table)}
-        <Route element={<RequireAuth />}>{group('signed-in', table)}</Route>
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
-    </Suspense>
+    <FrameRefreshContext.Provider value={refreshing}>
+      <Suspense fallback={<Spinner overlay />}>
+        <Routes location={location}>
+          {!hasIndex && <Route index element={<RootRedirect />} />}
+          {group('public', table)}
+          {group('auth', table)}
+          <Route element={<RequireAuth />}>{group('signed-in', table)}</Route>
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+    </FrameRefreshContext.Provider>
   )
 }

@@ -1,30 +1,43 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { lazy } from 'react'
+import { lazy, useLayoutEffect } from 'react'
 import { Provider } from 'react-redux'
 import { MemoryRouter, useLocation, useNavigate } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import BrandApplier from '../components/BrandApplier'
+import WarningDialog from '../components/WarningDialog'
+import { LoadingOverlay } from '../components/feedback'
 import i18n from '../i18n'
 import { makeStore } from '../store'
 import { setCredentials } from '../store/authSlice'
 import { group, user } from '../test/fixtures'
 import type { RoleMenuEntry } from '../types/api'
 import { AppRoutes } from './AppRoutes'
+import { refreshBeforeNavigation, refreshOutcome, type RefreshOutcome, type RefreshRuleInput } from './frameRefresh'
 import { hostIsMain, parseDomainList } from './mainDomain'
 import { routeTable, type RouteEntry } from './routeTable'
 
 const Home = lazy(async () => ({ default: () => <h1 data-testid="home">home</h1> }))
 const Users = lazy(async () => ({ default: () => <h1 data-testid="users">users</h1> }))
 const MyAccount = lazy(async () => ({ default: () => <h1 data-testid="my-account">my account</h1> }))
+/** Screens drawn, in order: a screen the roles refuse must never get here, not even for a moment. */
+let drawn: string[] = []
+function CustomersScreen() {
+  useLayoutEffect(() => {
+    drawn.push('customer-list')
+  }, [])
+  return <button type="button" data-testid="customer-add" />
+}
+const Customers = lazy(async () => ({ default: CustomersScreen }))
 
 /** The real table plus the lines the other screens add (a public home, users, my-account). */
 const table: RouteEntry[] = [
   { name: 'home', path: '', layout: 'public', guard: 'main-domain', component: Home },
+  { name: 'customer-list', path: 'customer-list', layout: 'signed-in', component: Customers },
   { name: 'users', path: 'users/:groupUniqueKey?/:groupId?', layout: 'signed-in', component: Users },
   { name: 'my-account', path: 'my-account', layout: 'signed-in', component: MyAccount },
   { name: 'personal-information', path: 'personal-information/:previousRoute?', layout: 'signed-in', component: MyAccount },
   { name: 'edit-my-profile', path: 'edit-my-profile/:previousRoute?', layout: 'signed-in', component: MyAccount },
-  ...routeTable.filter((r) => !['home', 'users', 'my-account', 'personal-information', 'edit-my-profile'].includes(r.name)),
+  ...routeTable.filter((r) => !['home', 'customer-list', 'users', 'my-account', 'personal-information', 'edit-my-profile'].includes(r.name)),
 ]
 
 const menu: RoleMenuEntry[] = [
@@ -59,6 +72,16 @@ const menu: RoleMenuEntry[] = [
 
 let calls: { key: string; body: unknown }[] = []
 let mainDomain = true
+/** The role menu the server answers now (an admin may change it between two navigations). */
+let roleMenu: RoleMenuEntry[] = menu
+/** While set, the roles call answers only once it resolves. */
+let rolesGate: Promise<void> | null = null
+/** While set, the group's public data (signed in) answers only once it resolves. */
+let groupGate: Promise<void> | null = null
+/** How the roles call fails, if it does. */
+let rolesFailure: 'network' | 'expired' | null = null
+const menuWithout = (route: string): RoleMenuEntry[] =>
+  menu.map((entry) => ({ ...entry, children: (entry.children ?? []).filter((c) => !(c.active_routes ?? []).includes(route)) }))
 
 function mockApi() {
   calls = []
@@ -71,8 +94,18 @@ function mockApi() {
       calls.push({ key, body: text ? JSON.parse(text) : undefined })
       let body: unknown = { statusCode: 404, message: 'Not found' }
       let status = 200
-      if (key === 'POST /api/group/groups-get-public-data') body = { data: { ...group, isMainDomain: mainDomain } }
-      else if (key === 'POST /api/user-roles/get-user-roles-by-id') body = { data: { group, roles: menu } }
+      if (key === 'POST /api/group/groups-get-public-data') {
+        if (groupGate && text.includes('group_id')) await groupGate
+        body = { data: { ...group, isMainDomain: mainDomain } }
+      }
+      else if (key === 'POST /api/user-roles/get-user-roles-by-id') {
+        if (rolesGate) await rolesGate
+        if (rolesFailure === 'network') throw new TypeError('Failed to fetch')
+        if (rolesFailure === 'expired') {
+          status = 401
+          body = { statusCode: 401, message: 'Sessão expirada' }
+        } else body = { data: { group, roles: roleMenu } }
+      }
       else if (key === 'GET /api/dashboard') body = { data: { consultationsTotal: 3, consultationsToday: 1, byDay: [], credits: { unit: { used: 1, limit: null } } } }
       else status = 404
       return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -87,6 +120,8 @@ function Location() {
     <>
       <output data-testid="location">{`${location.pathname}${location.search}`}</output>
       <button type="button" data-testid="go-customers" onClick={() => void navigate('/customer-list')} />
+      <button type="button" data-testid="go-customers-page-2" onClick={() => void navigate('/customer-list?page=2')} />
+      <button type="button" data-testid="go-dashboard" onClick={() => void navigate('/dashboard')} />
     </>
   )
 }
@@ -103,6 +138,8 @@ function renderAt(path: string, signedIn: boolean) {
         <BrandApplier />
         <AppRoutes table={table} />
         <Location />
+        <WarningDialog />
+        <LoadingOverlay />
       </MemoryRouter>
     </Provider>,
   )
@@ -114,6 +151,11 @@ const location = () => screen.getByTestId('location').textContent
 beforeEach(async () => {
   await i18n.changeLanguage('pt-BR')
   mainDomain = true
+  roleMenu = menu
+  rolesGate = null
+  groupGate = null
+  rolesFailure = null
+  drawn = []
   mockApi()
 })
 afterEach(() => vi.unstubAllGlobals())
@@ -169,6 +211,102 @@ describe('routing rules', () => {
     )
   })
 
+  it('the decision waits for the refreshed roles: a route the role lost since the last navigation is refused at once, never drawn', async () => {
+    renderAt('/dashboard', true)
+    expect(await screen.findByTestId('dashboard-total')).toBeInTheDocument()
+    // The cached menu still has customers (its link is on screen); the server's no longer has.
+    roleMenu = menuWithout('customer-list')
+    fireEvent.click(screen.getByTestId('go-customers'))
+    await waitFor(() => expect(location()).toBe('/error-forbidden'))
+    expect(await screen.findByTestId('forbidden')).toBeInTheDocument()
+    expect(drawn).toEqual([])
+    expect(screen.queryByTestId('nav-customers')).not.toBeInTheDocument()
+  })
+
+  it('a route the role gained since the last navigation opens on the very next one', async () => {
+    roleMenu = menuWithout('customer-list')
+    renderAt('/dashboard', true)
+    expect(await screen.findByTestId('dashboard-total')).toBeInTheDocument()
+    roleMenu = menu
+    fireEvent.click(screen.getByTestId('go-customers'))
+    expect(await screen.findByTestId('customer-add')).toBeInTheDocument()
+    expect(location()).toBe('/customer-list')
+    expect(drawn).toEqual(['customer-list'])
+  })
+
+  it('keeps the previous page on screen, with the loading overlay, until the refresh answers', async () => {
+    renderAt('/dashboard', true)
+    expect(await screen.findByTestId('dashboard-total')).toBeInTheDocument()
+    let answer = () => {}
+    rolesGate = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    const before = calls.length
+    fireEvent.click(screen.getByTestId('go-customers'))
+    expect(await screen.findByTestId('loading-overlay')).toBeInTheDocument()
+    expect(location()).toBe('/customer-list')
+    expect(screen.getByTestId('dashboard-total')).toBeInTheDocument()
+    expect(drawn).toEqual([])
+    // both reads went out before anything was decided
+    expect(calls.slice(before).map((c) => c.key).sort()).toEqual(['POST /api/group/groups-get-public-data', 'POST /api/user-roles/get-user-roles-by-id'])
+    await act(async () => answer())
+    expect(await screen.findByTestId('customer-add')).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByTestId('loading-overlay')).not.toBeInTheDocument())
+    expect(screen.queryByTestId('dashboard-total')).not.toBeInTheDocument()
+  })
+
+  it('fresh roles arriving while the navigation still waits do not redirect the page left behind', async () => {
+    renderAt('/customer-list', true)
+    expect(await screen.findByTestId('customer-add')).toBeInTheDocument()
+    // Customers is gone from the role: the roles answer at once, the group data later.
+    roleMenu = menuWithout('customer-list')
+    let answer = () => {}
+    groupGate = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    const roles0 = calls.filter((c) => c.key === 'POST /api/user-roles/get-user-roles-by-id').length
+    fireEvent.click(screen.getByTestId('go-dashboard'))
+    await waitFor(() => expect(screen.queryByTestId('nav-customers')).not.toBeInTheDocument())
+    expect(calls.filter((c) => c.key === 'POST /api/user-roles/get-user-roles-by-id').length).toBe(roles0 + 1)
+    expect(screen.getByTestId('customer-add')).toBeInTheDocument()
+    expect(location()).toBe('/dashboard')
+    await act(async () => answer())
+    expect(await screen.findByTestId('dashboard-total')).toBeInTheDocument()
+    expect(location()).toBe('/dashboard')
+  })
+
+  it('a list changing its query string stays on its screen without waiting for a refresh', async () => {
+    renderAt('/customer-list', true)
+    expect(await screen.findByTestId('customer-add')).toBeInTheDocument()
+    const roles0 = calls.filter((c) => c.key === 'POST /api/user-roles/get-user-roles-by-id').length
+    fireEvent.click(screen.getByTestId('go-customers-page-2'))
+    await waitFor(() => expect(location()).toBe('/customer-list?page=2'))
+    expect(screen.getByTestId('customer-add')).toBeInTheDocument()
+    expect(calls.filter((c) => c.key === 'POST /api/user-roles/get-user-roles-by-id').length).toBe(roles0)
+    expect(drawn).toEqual(['customer-list'])
+  })
+
+  it('a network failure of the refresh falls back to the cached roles instead of blocking the navigation', async () => {
+    renderAt('/dashboard', true)
+    expect(await screen.findByTestId('dashboard-total')).toBeInTheDocument()
+    rolesFailure = 'network'
+    fireEvent.click(screen.getByTestId('go-customers'))
+    expect(await screen.findByTestId('customer-add')).toBeInTheDocument()
+    expect(location()).toBe('/customer-list')
+  })
+
+  it('a 401 on the refresh follows the Warning dialog to /login, the refused screen never drawn', async () => {
+    renderAt('/dashboard', true)
+    expect(await screen.findByTestId('dashboard-total')).toBeInTheDocument()
+    rolesFailure = 'expired'
+    fireEvent.click(screen.getByTestId('go-customers'))
+    expect(await screen.findByTestId('warning-dialog')).toHaveTextContent('Sessão expirada')
+    expect(screen.getByTestId('dashboard-total')).toBeInTheDocument()
+    fireEvent.click(screen.getByTestId('warning-ok'))
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Fcustomer-list'))
+    expect(drawn).toEqual([])
+  })
+
   it('the not-found page leads back to home', async () => {
     renderAt('/nope', false)
     fireEvent.click(await screen.findByText('Voltar ao início'))
@@ -187,6 +325,29 @@ describe('routing rules', () => {
     // all parameters optional
     for (const r of routeTable) for (const p of r.path.split('/').filter((s) => s.startsWith(':'))) expect(p.endsWith('?')).toBe(true)
   })
+})
+
+describe('refresh before a navigation', () => {
+  const signedInRoutes = ['dashboard', 'customer-list', 'my-account', 'error-forbidden']
+  it.each<[string, Omit<RefreshRuleInput, 'signedInRoutes'>, boolean]>([
+    ['another signed-in screen', { from: '/dashboard', to: '/customer-list', signedIn: true }, true],
+    ['an always-allowed screen (the menu refreshes too)', { from: '/dashboard', to: '/my-account', signedIn: true }, true],
+    ['from the login page into the signed-in area', { from: '/login', to: '/dashboard', signedIn: true }, true],
+    ['the same path (a list query string)', { from: '/customer-list', to: '/customer-list', signedIn: true }, false],
+    ['the forbidden page, reached right after a decision', { from: '/customer-list', to: '/error-forbidden', signedIn: true }, false],
+    ['a page outside the signed-in area', { from: '/dashboard', to: '/about', signedIn: true }, false],
+    ['an unknown path', { from: '/dashboard', to: '/nope', signedIn: true }, false],
+    ['signed out (the guard sends to /login)', { from: '/about', to: '/dashboard', signedIn: false }, false],
+  ])('%s', (_rule, input, expected) => expect(refreshBeforeNavigation({ ...input, signedInRoutes })).toBe(expected))
+
+  it.each<[string, Parameters<typeof refreshOutcome>[0], RefreshOutcome]>([
+    ['both answered', [undefined, undefined], 'fresh'],
+    ['no group to read', [undefined], 'fresh'],
+    ['network down: cached data', [{ status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' }, undefined], 'cached'],
+    ['server error: cached data', [undefined, { status: 500, data: { message: 'boom' } }], 'cached'],
+    ['401 on the roles: the Warning dialog leads', [{ status: 401, data: { message: 'Sessão expirada' } }, undefined], 'expired'],
+    ['401 on the group data', [{ status: 'FETCH_ERROR', error: 'x' }, { status: 401, data: {} }], 'expired'],
+  ])('%s', (_rule, errors, outcome) => expect(refreshOutcome(errors)).toBe(outcome))
 })
 
 describe('main domain', () => {
