@@ -156,7 +156,9 @@ class LookupBlocks:
             for account_id, drawn in list(self.drawn.items()):
                 if not final and now - self._last_seen.get(account_id, 0.0) < self.IDLE_SECONDS:
                     continue
-                idle = [b for b, in_flight in drawn.items() if in_flight == 0]
+                # On stop every block goes back, even one a lookup still holds a unit of: that
+                # lookup can no longer be settled, and its late settlement finds no block (uncharged).
+                idle = [b for b, in_flight in drawn.items() if final or in_flight == 0]
                 if idle:
                     account = ws.find(account_id, CreditAccount)
                     open_blocks = account.open_blocks() if account is not None else {}

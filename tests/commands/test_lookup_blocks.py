@@ -148,3 +148,22 @@ def test_blocks_never_hold_more_than_is_available(platform: Platform) -> None:
     ledger = account(platform, principal.group_id)
     assert (ledger.used, ledger.reserved, ledger.available) == (5, 0, 0)
     assert isinstance(ledger, CreditAccount)
+
+
+def test_stopping_releases_a_block_even_with_a_lookup_still_holding_a_unit(settings: Settings) -> None:
+    first = build_platform(settings)
+    try:
+        principal = tenant(first, limit=40)
+        busy(first)
+        first.consultations.run_unit_query(principal, KNOWN_CPF)
+        account_id = account(first, principal.group_id).id
+        # A lookup that took a unit and will never come back (its request died with the server).
+        assert first.consultations.blocks.try_draw(account_id) is not None
+    finally:
+        first.close()
+    second = build_platform(settings, bootstrap=False)
+    try:
+        ledger = account(second, principal.group_id)
+        assert (ledger.used, ledger.reserved, ledger.available) == (1, 0, 39)
+    finally:
+        second.close()
