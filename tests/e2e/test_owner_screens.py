@@ -1,0 +1,118 @@
+"""End to end: a white-label's owner opens their brand screen and the audit log from the menu
+and finds there what was done for their company."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from e2e_support import screenshot
+from playwright.sync_api import Page, expect
+from support import ADMIN_EMAIL, ADMIN_PASSWORD
+
+from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
+
+pytestmark = pytest.mark.e2e
+
+OWNER_EMAIL = "teresa@docesdateresa.com.br"
+OWNER_PASSWORD = "C0nfeit@ria"
+CNPJ_BASE = "55667788" + "0001"
+
+
+def test_owner_sees_their_brand_and_the_audit_log(page: Page, server_url: str) -> None:
+    # The super-admin registers a white-label; its owner chooses a password and sets the brand.
+    token = httpx.post(
+        f"{server_url}/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}, timeout=30
+    ).json()["token"]
+    registered = httpx.post(
+        f"{server_url}/api/customers",
+        headers={"Authorization": f"Bearer {token}"},
+        json={
+            "type": "white-label",
+            "cnpj": format_cnpj(CNPJ_BASE + cnpj_check_digits(CNPJ_BASE)),
+            "companyName": "Doces da Teresa Consultas Ltda",
+            "tradeName": "Doces da Teresa",
+            "personInCharge": "Teresa Ramos",
+            "phone": "(41) 98888-2211",
+            "email": OWNER_EMAIL,
+            "seller": None,
+            "defaultQuery": True,
+            "consultProtest": False,
+            "quantities": {"unit": 0, "batch": 0, "advanced": 0, "api": 0},
+            "enabledQueryTypes": ["cpf-complete"],
+            "panelAccess": True,
+            "apiAccess": False,
+            "whiteLabelUrl": "consultas.docesdateresa.test",
+        },
+        timeout=30,
+    )
+    assert registered.status_code == 200, registered.text
+    group_id = registered.json()["data"]["id"]
+    first = httpx.post(
+        f"{server_url}/api/auth/auth",
+        json={"email": OWNER_EMAIL, "password": registered.json()["data"]["generatedPassword"]},
+        timeout=30,
+    ).json()["token"]
+    chosen = httpx.post(
+        f"{server_url}/api/auth/first-access",
+        headers={"Authorization": f"Bearer {first}"},
+        json={"password": OWNER_PASSWORD, "confirmation": OWNER_PASSWORD},
+        timeout=30,
+    )
+    assert chosen.status_code == 200, chosen.text
+    owner = httpx.post(
+        f"{server_url}/api/auth/auth", json={"email": OWNER_EMAIL, "password": OWNER_PASSWORD}, timeout=30
+    ).json()["token"]
+    headers = {"Authorization": f"Bearer {owner}"}
+    changed = httpx.put(
+        f"{server_url}/api/group/{group_id}/brand",
+        headers=headers,
+        json={"appTitle": "Doces da Teresa", "primaryColor": "#7A3E12"},
+        timeout=30,
+    )
+    assert changed.status_code == 200, changed.text
+    # Both read models have the change before the browser asks.
+    position = changed.json()["position"]
+    brand = httpx.get(
+        f"{server_url}/api/group/{group_id}/brand", headers=headers, params={"position": position}, timeout=30
+    )
+    assert brand.status_code == 200 and brand.json()["upToDate"] is True, brand.text
+    audit = httpx.get(f"{server_url}/api/audit", headers=headers, params={"position": position}, timeout=30)
+    assert audit.status_code == 200 and audit.json()["total"] > 0, audit.text
+
+    page.goto(f"{server_url}/login")
+    page.get_by_test_id("login-email").fill(OWNER_EMAIL)
+    page.get_by_test_id("login-password").fill(OWNER_PASSWORD)
+    page.get_by_test_id("login-submit").click()
+    expect(page).to_have_url(re.compile(r"/dashboard$"))
+
+    # Their brand: the saved title and colour in the fields and in the preview.
+    page.get_by_test_id("nav-register").click()
+    page.get_by_test_id("nav-brand").click()
+    expect(page).to_have_url(f"{server_url}/brand-settings")
+    expect(page.get_by_role("heading", name="Minha marca")).to_be_visible()
+    expect(page.get_by_test_id("brand-title")).to_have_value("Doces da Teresa")
+    expect(page.get_by_test_id("brand-primaryColor")).to_have_value("#7A3E12")
+    expect(page.get_by_test_id("brand-preview")).to_contain_text("Doces Da Teresa")
+    screenshot(page, "owner-brand-settings")
+
+    # The audit log: the brand change, by whom, with what; the sign-in too.
+    page.get_by_test_id("nav-register").click()
+    page.get_by_test_id("nav-audit-log").click()
+    expect(page).to_have_url(f"{server_url}/audit-log")
+    expect(page.get_by_role("heading", name="Registro de auditoria")).to_be_visible()
+    rows = page.get_by_test_id("audit-row")
+    brand_row = rows.filter(has_text="BrandChanged")
+    expect(brand_row).to_have_count(1)
+    expect(brand_row).to_contain_text("appTitle: Doces da Teresa")
+    expect(brand_row).to_contain_text("Teresa")
+    expect(brand_row).to_contain_text("Grupo")
+    expect(rows.filter(has_text="Sessão").first).to_be_visible()
+    screenshot(page, "owner-audit-log")
+    # Filtered by type: only the company's own records are left.
+    page.get_by_test_id("audit-type").select_option("Group")
+    expect(rows.filter(has_text="Sessão")).to_have_count(0)
+    expect(rows.filter(has_text="BrandChanged")).to_have_count(1)
+    for text in rows.all_inner_texts():
+        assert "Grupo" in text, text
