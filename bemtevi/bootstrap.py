@@ -52,6 +52,9 @@ class Platform:
     bootstrap_result: BootstrapResult | None = field(default=None)
 
     def close(self) -> None:
+        if getattr(self, "_closed", False):
+            return  # closed by the server's shutdown already
+        self._closed = True
         self.writer.stop()
         self.mailer.stop()
         self.projector.stop()

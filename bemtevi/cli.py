@@ -5,12 +5,19 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from bemtevi.infra.settings import Settings
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from bemtevi.bootstrap import Platform
 
 WRITER_SWITCH_INTERVAL = 0.0005  # seconds; see serve()
 
@@ -61,7 +68,7 @@ def serve(
         # No access log and no Server header: per-request work on the one event loop (structured
         # logs of commands are the audit trail, not access lines).
         uvicorn.run(
-            create_app(platform),
+            closes_on_shutdown(create_app(platform), platform),
             host=settings.host,
             port=settings.port,
             log_level="warning",
@@ -70,6 +77,22 @@ def serve(
         )
     finally:
         platform.close()
+
+
+def closes_on_shutdown(api: FastAPI, platform: Platform) -> FastAPI:
+    """Close the platform (the writer's last chores, the projector, the stores) in the app's
+    shutdown: uvicorn re-raises SIGTERM/SIGINT once it has stopped, which ends the process before
+    a ``finally`` after ``uvicorn.run`` could run."""
+    serving = api.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[Any]:
+        async with serving(app) as state:
+            yield state
+        platform.close()
+
+    api.router.lifespan_context = lifespan
+    return api
 
 
 @app.command("demo-data")

@@ -157,7 +157,7 @@ def check_exact(var: Path, data: Path, database_url: str | None, answered: int, 
             account = platform.app.repository.get(notification.originator_id)
             assert isinstance(account, CreditAccount)
             assert account.available is None or account.available >= 0
-            assert account.reserved == 0, "a reservation was left behind"
+            assert account.reserved == 0, f"reservations left behind: {account.reservations} ({account.reasons})"
             used += account.used
         assert answered <= used <= answered + in_flight, (used, answered)
         print(f"  ledger check: {used:,} credits used, {answered:,} charged lookups counted by wrk")

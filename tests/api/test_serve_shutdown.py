@@ -1,0 +1,61 @@
+"""`bemtevi serve` stopped by SIGTERM closes the platform: the writer's last chores run, so a busy
+account's lookup blocks go back, and the stores are closed cleanly."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, make_settings, running_server
+
+from bemtevi.bootstrap import build_platform
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.groups import GroupType
+from bemtevi.domain.query_types import Category
+
+PASSWORD = "Strong!pass1"
+
+
+def test_a_stopped_server_leaves_no_credit_reserved(tmp_path: Path, dataset_path: Path) -> None:
+    var = tmp_path / "var"
+    setup = build_platform(make_settings(var, dataset_path), start_projector=False)
+    try:
+        group_id, _ = setup.identity.register_group(
+            SYSTEM, name="Empresa Ocupada", group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=500
+        )
+        setup.identity.register_user(SYSTEM, group_id=group_id, name="Ana", email="ana@ocupada.com", password=PASSWORD)
+    finally:
+        setup.close()
+
+    env = {
+        "BEMTEVI_VAR_DIR": str(var),
+        "BEMTEVI_DATASET_PATH": str(dataset_path),
+        "BEMTEVI_ADMIN_EMAIL": ADMIN_EMAIL,
+        "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
+    }
+    with running_server(env, tmp_path / "server.log") as url:
+        token = httpx.post(
+            f"{url}/api/auth/auth", json={"email": "ana@ocupada.com", "password": PASSWORD, "domain_url": "localhost"}
+        ).json()["token"]
+
+        def lookup(_: int) -> int:
+            return httpx.post(
+                f"{url}/api/consultations",
+                json={"document": KNOWN_CPF},
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=30,
+            ).status_code
+
+        # Concurrent lookups make the account busy: they draw from a block reservation.
+        with ThreadPoolExecutor(8) as pool:
+            assert set(pool.map(lookup, range(40))) == {200}
+
+    after = build_platform(make_settings(var, dataset_path), start_projector=False, bootstrap=False)
+    try:
+        account = after.app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
+        assert (account.used, account.reserved, account.available) == (40, 0, 460)
+        assert any(e.topic.endswith("CreditAccount.Released") for e in after.app.recorder.select_events(account.id))
+    finally:
+        after.close()
