@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from fastapi import APIRouter, FastAPI
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bemtevi.api.errors import install_error_handlers
 from bemtevi.api.hot_path import HotLookupMiddleware
@@ -20,17 +21,23 @@ from bemtevi.bootstrap import Platform
 
 
 class BemteviAPI(FastAPI):
-    """FastAPI with the hot lookup path in front of the framework's own middleware.
+    """FastAPI with the hot lookup path in front of everything the framework does per request.
 
-    ``add_middleware`` would place it inside the error and telemetry middleware, which then run on
-    every lookup; the hot path answers its own errors (``bemtevi.api.hot_path``).
+    ``add_middleware`` would place it inside FastAPI's telemetry check and the error middleware,
+    which then ran on every lookup; the hot path answers its own errors (``bemtevi.api.hot_path``)
+    and hands every other request to the framework unchanged.
     """
 
     hot_path: Callable[[ASGIApp], ASGIApp] | None = None
+    _front: ASGIApp | None = None
 
-    def build_middleware_stack(self) -> ASGIApp:
-        stack = super().build_middleware_stack()
-        return self.hot_path(stack) if self.hot_path is not None else stack
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.hot_path is None:
+            await super().__call__(scope, receive, send)
+            return
+        if self._front is None:
+            self._front = self.hot_path(partial(FastAPI.__call__, self))
+        await self._front(scope, receive, send)
 
 
 def create_app(platform: Platform) -> BemteviAPI:

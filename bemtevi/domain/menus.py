@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from bemtevi.domain.users import Role
@@ -90,5 +91,6 @@ def active_routes(entries: Iterable[MenuEntry]) -> Iterator[str]:
         yield from active_routes(entry.children)
 
 
+@lru_cache(maxsize=1024)  # asked on every call; a role's menu is fixed by the code
 def may_open(role: Role, route: str) -> bool:
     return route in ALWAYS_ALLOWED_ROUTES or route in set(active_routes(menu_for(role)))

@@ -24,9 +24,9 @@ def clients(sqlite_platform: Platform) -> Iterator[tuple[TestClient, TestClient]
     hot_app = create_app(sqlite_platform)
     sqlite_platform.settings.hot_lookup_path = False
     plain_app = create_app(sqlite_platform)
-    # In front of the framework's middleware on one, absent on the other.
-    assert isinstance(hot_app.build_middleware_stack(), HotLookupMiddleware)
-    assert not isinstance(plain_app.build_middleware_stack(), HotLookupMiddleware)
+    # In front of the framework on one, absent on the other.
+    assert hot_app.hot_path is not None and isinstance(hot_app.hot_path(plain_app), HotLookupMiddleware)
+    assert plain_app.hot_path is None
     with TestClient(hot_app) as hot, TestClient(plain_app) as plain:
         yield hot, plain
 
