@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,8 +17,6 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from bemtevi.bootstrap import Platform
-
-WRITER_SWITCH_INTERVAL = 0.0005  # seconds; see serve()
 
 app = typer.Typer(help="Bemtevi: consultas e enriquecimento de dados.", no_args_is_help=True)
 
@@ -60,10 +57,6 @@ def serve(
         if result.generated_password:
             typer.echo(f"Generated password (shown once): {result.generated_password}")
     typer.echo(f"Bemtevi at http://{settings.host}:{settings.port}")
-    # The group-commit writer gives up the interpreter lock on every database round trip; with the
-    # default 5 ms switch interval it then waited up to 5 ms to get it back from the busy event
-    # loop, several times per append, and every lookup waited on those appends.
-    sys.setswitchinterval(WRITER_SWITCH_INTERVAL)
     try:
         # No access log and no Server header: per-request work on the one event loop (structured
         # logs of commands are the audit trail, not access lines).
