@@ -10,7 +10,8 @@ lookup); the server's figures are checked at the end (credits used == lookups an
 
 Write modes: ``one-save`` is the baseline (one append per command, BEMTEVI_WRITE_BATCH_MAX=1);
 ``group`` is the group commit (many commands per append). Both run in the same invocation so
-their ratio is measured on the same machine state.
+their ratio is measured on the same machine state. Busy accounts draw from block reservations in
+both modes (see ``LookupBlocks``), so the ratio is the group commit's alone.
 """
 
 from __future__ import annotations
