@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from e2e_support import screenshot
+from e2e_support import screenshot, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, SmtpSink, running_server
 
@@ -36,13 +36,6 @@ def mail_server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
     }
     with running_server(env, tmp_path_factory.mktemp("e2e-accounts-log") / "server.log") as url:
         yield url
-
-
-def login(page: Page, url: str, email: str, password: str) -> None:
-    page.goto(f"{url}/login")
-    page.get_by_test_id("login-email").fill(email)
-    page.get_by_test_id("login-password").fill(password)
-    page.get_by_test_id("login-submit").click()
 
 
 def wait_for_mail(smtp: SmtpSink, to: str, count: int = 1) -> str:
@@ -151,8 +144,7 @@ def test_password_recovery_through_the_smtp_server(page: Page, mail_server_url: 
     page.get_by_test_id("recovery-save").click()
     expect(page).to_have_url(re.compile(r"/login$"))
 
-    login(page, mail_server_url, "bruno@alvesfretes.com.br", NEW_PASSWORD)
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
+    sign_in(page, mail_server_url, "bruno@alvesfretes.com.br", NEW_PASSWORD)
 
 
 def test_first_access_chooses_a_password_before_anything_else(page: Page, mail_server_url: str) -> None:
@@ -183,8 +175,7 @@ def test_first_access_chooses_a_password_before_anything_else(page: Page, mail_s
     assert registered.status_code == 200, registered.text
     generated = registered.json()["data"]["generatedPassword"]
 
-    login(page, mail_server_url, "diana@visaoclara.com.br", generated)
-    expect(page).to_have_url(re.compile(r"/first-access$"))
+    sign_in(page, mail_server_url, "diana@visaoclara.com.br", generated, lands_on="/first-access")
     # Any signed-in screen sends them back here.
     page.goto(f"{mail_server_url}/dashboard")
     expect(page).to_have_url(re.compile(r"/first-access$"))
@@ -199,8 +190,7 @@ def test_first_access_chooses_a_password_before_anything_else(page: Page, mail_s
 
 
 def test_super_admin_reads_the_outbox(page: Page, mail_server_url: str) -> None:
-    login(page, mail_server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
+    sign_in(page, mail_server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
     page.goto(f"{mail_server_url}/mail-outbox")
     rows = page.get_by_test_id("outbox-row")
     expect(rows.first).to_be_visible()
@@ -213,8 +203,8 @@ def test_super_admin_reads_the_outbox(page: Page, mail_server_url: str) -> None:
 
 def test_too_many_wrong_passwords_answer_in_minutes(page: Page, mail_server_url: str) -> None:
     for _ in range(5):
-        login(page, mail_server_url, "bruno@alvesfretes.com.br", "Errada!123")
+        sign_in(page, mail_server_url, "bruno@alvesfretes.com.br", "Errada!123", lands_on=None)
         expect(page.get_by_test_id("login-error")).to_have_text("E-mail ou senha inválidos")
-    login(page, mail_server_url, "bruno@alvesfretes.com.br", NEW_PASSWORD)
+    sign_in(page, mail_server_url, "bruno@alvesfretes.com.br", NEW_PASSWORD, lands_on=None)
     expect(page.get_by_test_id("login-error")).to_have_text("Muitas tentativas, tente novamente em 15 minutos")
     screenshot(page, "accounts-too-many-attempts")

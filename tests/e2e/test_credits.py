@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from e2e_support import screenshot
+from e2e_support import screenshot, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -31,11 +31,7 @@ def test_grant_on_the_balances_screen_then_read_it_in_the_history(
     page: Page, server_url: str, server_var_dir: Path, tmp_path: Path
 ) -> None:
     register_child(server_var_dir, "Revenda Aurora")
-    page.goto(f"{server_url}/login")
-    page.get_by_test_id("login-email").fill(ADMIN_EMAIL)
-    page.get_by_test_id("login-password").fill(ADMIN_PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
+    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
 
     page.goto(f"{server_url}/balances")
     expect(page.get_by_test_id("balance-unit")).to_contain_text("Ilimitado")

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import re
 
-from e2e_support import screenshot
+from e2e_support import screenshot, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 
 def test_register_a_company_and_find_it_in_the_list(page: Page, server_url: str) -> None:
-    page.goto(f"{server_url}/login")
-    page.get_by_test_id("login-email").fill(ADMIN_EMAIL)
-    page.get_by_test_id("login-password").fill(ADMIN_PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
+    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
 
     page.goto(f"{server_url}/customer-list")
     page.get_by_test_id("customer-add").click()

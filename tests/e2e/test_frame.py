@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from e2e_support import screenshot
+from e2e_support import screenshot, sign_in
 from playwright.sync_api import Browser, Page, Route, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -18,14 +18,6 @@ pytestmark = pytest.mark.e2e
 # A host outside BEMTEVI_MAIN_DOMAINS (localhost, 127.0.0.1): the browser asks for it and the
 # requests are answered by the same server, as a tenant's own domain would be.
 TENANT_HOST = "consultas.acme.test"
-
-
-def sign_in(page: Page, server_url: str) -> None:
-    page.goto(f"{server_url}/login")
-    page.get_by_test_id("login-email").fill(ADMIN_EMAIL)
-    page.get_by_test_id("login-password").fill(ADMIN_PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
 
 
 @pytest.fixture

@@ -5,19 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_support import screenshot
+from e2e_support import screenshot, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF
 
 pytestmark = pytest.mark.e2e
-
-
-def sign_in(page: Page, server_url: str) -> None:
-    page.goto(f"{server_url}/login")
-    page.get_by_test_id("login-email").fill(ADMIN_EMAIL)
-    page.get_by_test_id("login-password").fill(ADMIN_PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
 
 
 def dashboard_total(page: Page) -> int:

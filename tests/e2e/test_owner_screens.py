@@ -3,11 +3,9 @@ and finds there what was done for their company."""
 
 from __future__ import annotations
 
-import re
-
 import httpx
 import pytest
-from e2e_support import screenshot
+from e2e_support import screenshot, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -81,11 +79,7 @@ def test_owner_sees_their_brand_and_the_audit_log(page: Page, server_url: str) -
     audit = httpx.get(f"{server_url}/api/audit", headers=headers, params={"position": position}, timeout=30)
     assert audit.status_code == 200 and audit.json()["total"] > 0, audit.text
 
-    page.goto(f"{server_url}/login")
-    page.get_by_test_id("login-email").fill(OWNER_EMAIL)
-    page.get_by_test_id("login-password").fill(OWNER_PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
+    sign_in(page, server_url, OWNER_EMAIL, OWNER_PASSWORD)
 
     # Their brand: the saved title and colour in the fields and in the preview.
     page.get_by_test_id("nav-register").click()

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2e_support import screenshot
+from e2e_support import screenshot, sign_in
 from playwright.sync_api import Page, Request, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -86,11 +86,7 @@ def test_a_screen_removed_from_the_role_is_refused_on_the_next_navigation_withou
     assert chosen.status_code == 200, chosen.text
 
     # The admin signs in and opens the customer list from the menu.
-    page.goto(f"{server_url}/login")
-    page.get_by_test_id("login-email").fill(USER_EMAIL)
-    page.get_by_test_id("login-password").fill(USER_PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
+    sign_in(page, server_url, USER_EMAIL, USER_PASSWORD)
     page.get_by_test_id("nav-register").click()
     page.get_by_test_id("nav-customers").click()
     expect(page).to_have_url(f"{server_url}/customer-list")

@@ -7,20 +7,13 @@ import io
 import re
 from pathlib import Path
 
-from e2e_support import screenshot
+from e2e_support import screenshot, sign_in
 from PIL import Image, ImageDraw
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 USER_EMAIL = "beatriz.lima@bemtevi.com.br"
 NEW_PASSWORD = "Bem-te-v1!"
-
-
-def login(page: Page, url: str, email: str, password: str) -> None:
-    page.goto(f"{url}/login")
-    page.get_by_test_id("login-email").fill(email)
-    page.get_by_test_id("login-password").fill(password)
-    page.get_by_test_id("login-submit").click()
 
 
 def portrait(path: Path) -> Path:
@@ -37,8 +30,7 @@ def portrait(path: Path) -> Path:
 def test_admin_adds_edits_inactivates_and_the_user_edits_their_profile(
     page: Page, server_url: str, tmp_path: Path
 ) -> None:
-    login(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
+    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
     page.goto(f"{server_url}/users")
     page.get_by_test_id("user-add").click()
     form = page.get_by_test_id("user-form")
@@ -107,8 +99,7 @@ def test_admin_adds_edits_inactivates_and_the_user_edits_their_profile(
 
     page.context.clear_cookies()
     page.evaluate("localStorage.clear()")
-    login(page, server_url, USER_EMAIL, generated)
-    expect(page).to_have_url(re.compile(r"/first-access$"))
+    sign_in(page, server_url, USER_EMAIL, generated, lands_on="/first-access")
     page.get_by_test_id("first-access-password").fill(NEW_PASSWORD)
     page.get_by_test_id("first-access-confirmation").fill(NEW_PASSWORD)
     page.get_by_test_id("first-access-submit").click()

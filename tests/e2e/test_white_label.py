@@ -12,10 +12,9 @@ from urllib.parse import urlparse
 
 import pytest
 from conftest import CHROMIUM_ARGS
-from e2e_support import screenshot
+from e2e_support import screenshot, sign_in
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 # The white-label's own domain: the browser resolves it to the test server (no DNS involved).
 BRAND_HOST = "consultas.marca-exemplo.test"
@@ -42,14 +41,6 @@ def png(tmp_path: Path, name: str, size: tuple[int, int]) -> str:
     image.save(buffer, format="PNG")
     path.write_bytes(buffer.getvalue())
     return str(path)
-
-
-def sign_in(page: Page, url: str) -> None:
-    page.goto(f"{url}/login")
-    page.get_by_test_id("login-email").fill(ADMIN_EMAIL)
-    page.get_by_test_id("login-password").fill(ADMIN_PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    expect(page).to_have_url(re.compile(r"/dashboard$"))
 
 
 def test_a_white_label_shows_its_own_brand_on_its_domain_and_can_be_edited_and_inactivated(
