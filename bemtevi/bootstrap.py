@@ -50,11 +50,12 @@ class Platform:
     accounts: AccountCommands
     mailer: Mailer
     bootstrap_result: BootstrapResult | None = field(default=None)
+    closed: bool = field(default=False, init=False)
 
     def close(self) -> None:
-        if getattr(self, "_closed", False):
+        if self.closed:
             return  # closed by the server's shutdown already
-        self._closed = True
+        self.closed = True
         self.writer.stop()
         self.mailer.stop()
         self.projector.stop()

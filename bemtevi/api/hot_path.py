@@ -6,8 +6,9 @@ to the framework, and the server is one process bound by one interpreter lock. T
 middleware answers that one route itself with the same steps the route declares (bearer token,
 session, the role's permission for ``normal-query``, the request model, ``consult``) and the same
 error answers (it sits in front of the framework's error middleware, so it also gives the app's
-answer to an unexpected error itself); anything it does not decide on its own (a body that does not validate) goes on to
-the FastAPI route with the body replayed, so the canonical answer stays the route's.
+answer to an unexpected error itself); anything it does not decide on its own (a body that does
+not validate) goes on to the FastAPI route with the body replayed, so the canonical answer stays
+the route's.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ class LookupBlocks:
     """The block reservations this process's writer opened, and the units lookups have drawn.
 
     An account is busy when it has lookups in flight or had ``HOT_RATE`` or more in the last
-    second; a block is sized to about half a second of that account's demand (never more than
+    second; a block is sized to about a second of that account's demand (never more than
     it has available), so the credits a block holds away from other uses are few and held briefly.
 
     Blocks are opened, settled and released only by decisions on the writer thread. A lookup on
@@ -246,6 +246,9 @@ class _UnitLookup:
         self.result: dict[str, Any] | None = None
         self.supplier_error: Exception | None = None
 
+    def _query_type_for(self, group: Group) -> QueryType:
+        return choose_query_type(self.requested_type, self.document.kind, frozenset(group.enabled_query_types))
+
     def draw_from_block(self) -> bool:
         """Take a unit of the account's open block here, without the writer, when one has a unit
         free; the group's checks are made on the copy kept current with this process's saves."""
@@ -254,7 +257,7 @@ class _UnitLookup:
         group = self.app.find_readonly(self.principal.group_id, Group)
         if group is None or not group.active:
             return False  # the writer decides, and gives the canonical refusal
-        chosen = choose_query_type(self.requested_type, self.document.kind, frozenset(group.enabled_query_types))
+        chosen = self._query_type_for(group)
         self.block_id = self.blocks.try_draw(self.account_id)
         if self.block_id is None:
             return False
@@ -265,7 +268,7 @@ class _UnitLookup:
         group = ws.get(self.principal.group_id, Group)
         if not group.active:
             raise GroupInactive()
-        chosen = choose_query_type(self.requested_type, self.document.kind, frozenset(group.enabled_query_types))
+        chosen = self._query_type_for(group)
         account = ws.find(self.account_id, CreditAccount)
         if account is None:
             raise NotEnoughCredits()
