@@ -12,7 +12,7 @@ from datetime import timedelta
 from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.brand import BrandCommands
-from bemtevi.commands.consultations import ConsultationCommands
+from bemtevi.commands.consultations import ConsultationCommands, WriterLookupLedger
 from bemtevi.commands.contact import ContactCommands
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
@@ -123,7 +123,7 @@ def build_platform(
         settings=settings,
         app=app,
         identity=identity,
-        consultations=ConsultationCommands(app, supplier, writer),
+        consultations=ConsultationCommands(app, supplier, WriterLookupLedger(app, writer)),
         credits=CreditCommands(writer),
         customers=customers,
         brand=BrandCommands(app, identity),

@@ -15,21 +15,22 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, Protocol
 from uuid import UUID, uuid4
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.group_commit import GroupCommit, Outcome, Workspace
+from bemtevi.commands.group_commit import GroupCommit, Workspace
 from bemtevi.commands.identity import SYSTEM, Principal
-from bemtevi.domain.audit import acting_as
+from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import GroupInactive, NotEnoughCredits, SearchFailed
 from bemtevi.domain.groups import Group
-from bemtevi.domain.query_types import Category, QueryType, choose_query_type
+from bemtevi.domain.query_types import BUILT_IN_QUERY_TYPES, Category, QueryType, choose_query_type
 from bemtevi.domain.suppliers import Supplier
 
 log = logging.getLogger(__name__)
@@ -187,150 +188,230 @@ class ConsultationOutcome:
     position: int
 
 
-class ConsultationCommands:
-    """Unit lookups, charged through the group commit (see ``group_commit``)."""
+@dataclass(slots=True)
+class LookupRecord:
+    """One unit lookup as the write side decides on it: plain values, so that a ledger in another
+    process (``bemtevi.ledger_process``) receives it as it is."""
 
-    def __init__(self, app: BemteviApplication, supplier: Supplier, writer: GroupCommit) -> None:
+    consultation_id: UUID
+    group_id: UUID
+    user_id: UUID
+    document: str
+    document_type: Literal["cpf", "cnpj"]
+    requested_type: str | None
+    channel: str
+    supplier: str
+    # Decided by the reservation:
+    query_type: str | None = None
+    block_id: str | None = None
+    # Known once the supplier answered:
+    status: str = ConsultationStatus.FAILED.value
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user_id=self.user_id, tenant_id=self.group_id)
+
+    @property
+    def account_id(self) -> UUID:
+        return credit_account_id(self.group_id, Category.UNIT)
+
+    def choose_query_type(self, group: Group) -> QueryType:
+        return choose_query_type(self.requested_type, self.document_type, frozenset(group.enabled_query_types))
+
+
+class LookupLedger(Protocol):
+    """Where a lookup's credit is reserved and settled and its consultation recorded."""
+
+    def try_draw(self, record: LookupRecord) -> bool: ...
+    def reserve(self, record: LookupRecord) -> None: ...
+    async def reserve_async(self, record: LookupRecord) -> None: ...
+    def finish(self, record: LookupRecord) -> tuple[datetime, int]: ...
+    async def finish_async(self, record: LookupRecord) -> tuple[datetime, int]: ...
+
+
+class WriterLookupLedger:
+    """The lookups' ledger decided on a group-commit writer (``GroupCommit``) of this process."""
+
+    def __init__(self, app: BemteviApplication, writer: GroupCommit) -> None:
         self._app = app
-        self._supplier = supplier
         self._writer = writer
         self.blocks = LookupBlocks()
         writer.add_chore(self.blocks.release_idle)
 
+    # -- the decisions, taken on the writer ----------------------------------------------------
+
+    def reserve_decision(self, record: LookupRecord) -> Callable[[Workspace], tuple[str, str | None]]:
+        def reserve(ws: Workspace) -> tuple[str, str | None]:
+            group = ws.get(record.group_id, Group)
+            if not group.active:
+                raise GroupInactive()
+            chosen = record.choose_query_type(group)
+            account = ws.find(record.account_id, CreditAccount)
+            if account is None:
+                raise NotEnoughCredits()
+            block_id = self.blocks.draw(account, record.actor)
+            if block_id is None:
+                with acting_as(record.actor):
+                    account.reserve(record.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION)
+            return chosen.key, block_id
+
+        return reserve
+
+    def finish_decision(self, record: LookupRecord) -> Callable[[Workspace], datetime]:
+        """Settle (found) or release (not found, failed) and record the consultation, atomically."""
+
+        def finish(ws: Workspace) -> datetime:
+            assert record.query_type is not None
+            account = ws.get(record.account_id, CreditAccount)
+            charged = CREDITS_PER_UNIT_QUERY if record.status == ConsultationStatus.DONE else 0
+            if record.block_id is None and account.holds(record.consultation_id) is None:
+                # The reservation's append failed (the store refused its batch): nothing was
+                # charged, and the answer must not be given for free.
+                raise SearchFailed()
+            with acting_as(record.actor):
+                if record.block_id is not None:
+                    self.blocks.settle(account, record.block_id, record.consultation_id, charged)
+                elif charged:
+                    account.settle(record.consultation_id, charged)
+                else:
+                    account.release(record.consultation_id)
+                consultation = Consultation._create(
+                    Consultation.Recorded,
+                    id=record.consultation_id,
+                    group_id=record.group_id,
+                    user_id=record.user_id,
+                    document=record.document,
+                    document_type=record.document_type,
+                    query_type=record.query_type,
+                    category=Category.UNIT.value,
+                    supplier=record.supplier,
+                    status=record.status,
+                    credits=charged,
+                    channel=record.channel,
+                )
+            ws.add(consultation)
+            return consultation.created_on
+
+        return finish
+
+    # -- entry points ------------------------------------------------------------------------------
+
+    def try_draw(self, record: LookupRecord) -> bool:
+        """Take a unit of the account's open block here, without the writer, when one has a unit
+        free; the group's checks are made on the copy kept current with this process's saves."""
+        if not self.blocks.held.get(record.account_id):
+            return False
+        group = self._app.find_readonly(record.group_id, Group)
+        if group is None or not group.active:
+            return False  # the writer decides, and gives the canonical refusal
+        chosen = record.choose_query_type(group)
+        block_id = self.blocks.try_draw(record.account_id)
+        if block_id is None:
+            return False
+        record.query_type, record.block_id = chosen.key, block_id
+        return True
+
+    def reserve(self, record: LookupRecord) -> None:
+        # Not durable: the reservation is taken (in the writer's account) before the supplier is
+        # asked, and its append overlaps the supplier call; the settlement waits for both.
+        record.query_type, record.block_id = self._writer.submit(self.reserve_decision(record), durable=False).value
+
+    async def reserve_async(self, record: LookupRecord) -> None:
+        decided = await self._writer.submit_async(self.reserve_decision(record), durable=False)
+        record.query_type, record.block_id = decided.value
+
+    def finish(self, record: LookupRecord) -> tuple[datetime, int]:
+        recorded = self._writer.submit(self.finish_decision(record))
+        return recorded.value, recorded.position
+
+    async def finish_async(self, record: LookupRecord) -> tuple[datetime, int]:
+        recorded = await self._writer.submit_async(self.finish_decision(record))
+        return recorded.value, recorded.position
+
+
+class ConsultationCommands:
+    """Unit lookups: validate, reserve a credit, ask the supplier, settle or release.
+
+    The ledger decides reservations and settlements: this process's group-commit writer
+    (``WriterLookupLedger``), or a ledger process of its own (``bemtevi.ledger_process``) so that
+    the appends of a busy server run beside the requests instead of under the same interpreter lock.
+    """
+
+    def __init__(self, app: BemteviApplication, supplier: Supplier, ledger: LookupLedger) -> None:
+        self._app = app
+        self._supplier = supplier
+        self.ledger = ledger
+
+    @property
+    def blocks(self) -> LookupBlocks:
+        """This process's block reservations (a ledger in this process only)."""
+        assert isinstance(self.ledger, WriterLookupLedger)
+        return self.ledger.blocks
+
+    def _record(self, principal: Principal, parsed: Document, query_type: str | None, channel: str) -> LookupRecord:
+        return LookupRecord(
+            consultation_id=uuid4(),
+            group_id=principal.group_id,
+            user_id=principal.user_id,
+            document=parsed.number,
+            document_type=parsed.kind,
+            requested_type=query_type,
+            channel=channel,
+            supplier=self._supplier.name,
+        )
+
     def run_unit_query(
         self, principal: Principal, document: str, query_type: str | None = None, channel: str = "panel"
     ) -> ConsultationOutcome:
-        lookup = _UnitLookup(self, principal, Document.parse(document), query_type, channel)
-        # Not durable: the reservation is taken (in the writer's account) before the supplier is
-        # asked, and its append overlaps the supplier call; the settlement waits for both.
-        if not lookup.draw_from_block():
-            lookup.query_type = self._writer.submit(lookup.reserve, durable=False).value
-        lookup.ask_supplier()
-        return lookup.outcome(self._writer.submit(lookup.finish))
+        parsed = Document.parse(document)
+        record = self._record(principal, parsed, query_type, channel)
+        if not self.ledger.try_draw(record):
+            self.ledger.reserve(record)
+        result, error = self._ask_supplier(record)
+        created_on, position = self.ledger.finish(record)
+        return self._outcome(record, parsed, result, error, created_on, position)
 
     async def run_unit_query_async(
         self, principal: Principal, document: str, query_type: str | None = None, channel: str = "panel"
     ) -> ConsultationOutcome:
         """The same lookup for the API's event loop: no thread is parked while the writer works."""
-        lookup = _UnitLookup(self, principal, Document.parse(document), query_type, channel)
-        if not lookup.draw_from_block():
-            lookup.query_type = (await self._writer.submit_async(lookup.reserve, durable=False)).value
+        parsed = Document.parse(document)
+        record = self._record(principal, parsed, query_type, channel)
+        if not self.ledger.try_draw(record):
+            await self.ledger.reserve_async(record)
         # The local supplier answers in a fraction of a millisecond: cheaper inline than a thread hop.
-        lookup.ask_supplier()
-        return lookup.outcome(await self._writer.submit_async(lookup.finish))
+        result, error = self._ask_supplier(record)
+        created_on, position = await self.ledger.finish_async(record)
+        return self._outcome(record, parsed, result, error, created_on, position)
 
-
-class _UnitLookup:
-    """One unit lookup's decisions, shared by the thread and the event-loop entry points."""
-
-    def __init__(
-        self,
-        commands: ConsultationCommands,
-        principal: Principal,
-        document: Document,
-        requested_type: str | None,
-        channel: str,
-    ) -> None:
-        self.principal = principal
-        self.document = document
-        self.requested_type = requested_type
-        self.channel = channel
-        self.supplier = commands._supplier
-        self.blocks = commands.blocks
-        self.app = commands._app
-        self.account_id = credit_account_id(principal.group_id, Category.UNIT)
-        self.consultation_id = uuid4()
-        self.block_id: str | None = None
-        self.query_type: QueryType | None = None
-        self.status = ConsultationStatus.FAILED
-        self.result: dict[str, Any] | None = None
-        self.supplier_error: Exception | None = None
-
-    def _query_type_for(self, group: Group) -> QueryType:
-        return choose_query_type(self.requested_type, self.document.kind, frozenset(group.enabled_query_types))
-
-    def draw_from_block(self) -> bool:
-        """Take a unit of the account's open block here, without the writer, when one has a unit
-        free; the group's checks are made on the copy kept current with this process's saves."""
-        if not self.blocks.held.get(self.account_id):
-            return False
-        group = self.app.find_readonly(self.principal.group_id, Group)
-        if group is None or not group.active:
-            return False  # the writer decides, and gives the canonical refusal
-        chosen = self._query_type_for(group)
-        self.block_id = self.blocks.try_draw(self.account_id)
-        if self.block_id is None:
-            return False
-        self.query_type = chosen
-        return True
-
-    def reserve(self, ws: Workspace) -> QueryType:
-        group = ws.get(self.principal.group_id, Group)
-        if not group.active:
-            raise GroupInactive()
-        chosen = self._query_type_for(group)
-        account = ws.find(self.account_id, CreditAccount)
-        if account is None:
-            raise NotEnoughCredits()
-        self.block_id = self.blocks.draw(account, self.principal.actor)
-        if self.block_id is None:
-            with acting_as(self.principal.actor):
-                account.reserve(self.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION)
-        return chosen
-
-    def ask_supplier(self) -> None:
+    def _ask_supplier(self, record: LookupRecord) -> tuple[dict[str, Any] | None, Exception | None]:
         try:
-            self.result = self.supplier.lookup(self.document.kind, self.document.number)
+            result = self._supplier.lookup(record.document_type, record.document)
         except Exception as e:
-            log.exception("supplier %s failed", self.supplier.name)
-            self.supplier_error = e
-            self.status = ConsultationStatus.FAILED
-            return
-        self.status = ConsultationStatus.DONE if self.result is not None else ConsultationStatus.NOT_FOUND
+            log.exception("supplier %s failed", self._supplier.name)
+            record.status = ConsultationStatus.FAILED.value
+            return None, e
+        record.status = (ConsultationStatus.DONE if result is not None else ConsultationStatus.NOT_FOUND).value
+        return result, None
 
-    def finish(self, ws: Workspace) -> Consultation:
-        """Settle (found) or release (not found, failed) and record the consultation, atomically."""
-        assert self.query_type is not None
-        account = ws.get(self.account_id, CreditAccount)
-        charged = CREDITS_PER_UNIT_QUERY if self.status == ConsultationStatus.DONE else 0
-        if self.block_id is None and account.holds(self.consultation_id) is None:
-            # The reservation's append failed (the store refused its batch): nothing was
-            # charged, and the answer must not be given for free.
-            raise SearchFailed()
-        with acting_as(self.principal.actor):
-            if self.block_id is not None:
-                self.blocks.settle(account, self.block_id, self.consultation_id, charged)
-            elif charged:
-                account.settle(self.consultation_id, charged)
-            else:
-                account.release(self.consultation_id)
-            consultation = Consultation._create(
-                Consultation.Recorded,
-                id=self.consultation_id,
-                group_id=self.principal.group_id,
-                user_id=self.principal.user_id,
-                document=self.document.number,
-                document_type=self.document.kind,
-                query_type=self.query_type.key,
-                category=Category.UNIT.value,
-                supplier=self.supplier.name,
-                status=self.status.value,
-                credits=charged,
-                channel=self.channel,
-            )
-        ws.add(consultation)
-        return consultation
-
-    def outcome(self, recorded: Outcome[Consultation]) -> ConsultationOutcome:
-        if self.supplier_error is not None:
-            raise SearchFailed() from self.supplier_error
-        assert self.query_type is not None
+    def _outcome(
+        self,
+        record: LookupRecord,
+        document: Document,
+        result: dict[str, Any] | None,
+        supplier_error: Exception | None,
+        created_on: datetime,
+        position: int,
+    ) -> ConsultationOutcome:
+        if supplier_error is not None:
+            raise SearchFailed() from supplier_error
+        assert record.query_type is not None
         return ConsultationOutcome(
-            consultation_id=self.consultation_id,
-            document=self.document,
-            query_type=self.query_type,
-            status=self.status,
-            result=self.result,
-            created_at=recorded.value.created_on,
-            position=recorded.position,
+            consultation_id=record.consultation_id,
+            document=document,
+            query_type=BUILT_IN_QUERY_TYPES[record.query_type],
+            status=ConsultationStatus(record.status),
+            result=result,
+            created_at=created_on,
+            position=position,
         )
