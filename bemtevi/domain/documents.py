@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import mul
 from typing import Literal
 
 from bemtevi.domain.errors import InvalidDocument, InvalidDocumentType
@@ -20,8 +21,15 @@ CPF_LENGTH = 11
 CNPJ_LENGTH = 14
 
 _NON_DIGITS = re.compile(r"[^0-9]")
+_ASCII_DIGITS = re.compile(r"[0-9]*")
 _CNPJ_WEIGHTS_1 = (5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
 _CNPJ_WEIGHTS_2 = (6, *_CNPJ_WEIGHTS_1)
+_CPF_WEIGHTS_1 = tuple(range(10, 1, -1))
+_CPF_WEIGHTS_2 = tuple(range(11, 1, -1))
+# The weighted sums below run over the digits' ASCII codes (``ord("0")`` is 48): minus these.
+_ZERO = ord("0")
+_CPF_BIAS_1, _CPF_BIAS_2 = _ZERO * sum(_CPF_WEIGHTS_1), _ZERO * sum(_CPF_WEIGHTS_2)
+_CNPJ_BIAS_1, _CNPJ_BIAS_2 = _ZERO * sum(_CNPJ_WEIGHTS_1), _ZERO * sum(_CNPJ_WEIGHTS_2)
 
 
 def only_digits(value: str) -> str:
@@ -55,24 +63,45 @@ def cnpj_check_digits(base12: str) -> str:
     return f"{digits[-2]}{digits[-1]}"
 
 
-def _all_same(digits: str) -> bool:
-    return len(set(digits)) <= 1
+# The checks of a whole number, made on every lookup: the arithmetic of the two functions above
+# without their argument checks, lists and generators (parsing a document costs about a third of
+# what it did; see bench/hot_path_cpu.py). ``digits`` must be ASCII digits of the right length;
+# tests/domain/test_documents.py compares the results with the rules for any input.
+
+
+def _cpf_digits_valid(digits: str) -> bool:
+    """Whether 11 ASCII digits are a valid CPF (not all the same digit, both check digits right)."""
+    if digits.count(digits[0]) == CPF_LENGTH:
+        return False
+    codes = digits.encode("ascii")
+    # Remainder 10 gives check digit 0, so the check digit is the remainder modulo 10.
+    if (sum(map(mul, codes, _CPF_WEIGHTS_1)) - _CPF_BIAS_1) * 10 % 11 % 10 != codes[9] - _ZERO:
+        return False
+    return (sum(map(mul, codes, _CPF_WEIGHTS_2)) - _CPF_BIAS_2) * 10 % 11 % 10 == codes[10] - _ZERO
+
+
+def _cnpj_digits_valid(digits: str) -> bool:
+    """Whether 14 ASCII digits are a valid CNPJ (not all the same digit, both check digits right)."""
+    if digits.count(digits[0]) == CNPJ_LENGTH:
+        return False
+    codes = digits.encode("ascii")
+    remainder = (sum(map(mul, codes, _CNPJ_WEIGHTS_1)) - _CNPJ_BIAS_1) % 11
+    if (0 if remainder < 2 else 11 - remainder) != codes[12] - _ZERO:
+        return False
+    remainder = (sum(map(mul, codes, _CNPJ_WEIGHTS_2)) - _CNPJ_BIAS_2) % 11
+    return (0 if remainder < 2 else 11 - remainder) == codes[13] - _ZERO
 
 
 def is_valid_cpf(value: str) -> bool:
     """Whether ``value`` (punctuation allowed) is a valid CPF."""
     digits = only_digits(value)
-    if len(digits) != CPF_LENGTH or _all_same(digits):
-        return False
-    return cpf_check_digits(digits[:9]) == digits[9:]
+    return len(digits) == CPF_LENGTH and _cpf_digits_valid(digits)
 
 
 def is_valid_cnpj(value: str) -> bool:
     """Whether ``value`` (punctuation allowed) is a valid CNPJ."""
     digits = only_digits(value)
-    if len(digits) != CNPJ_LENGTH or _all_same(digits):
-        return False
-    return cnpj_check_digits(digits[:12]) == digits[12:]
+    return len(digits) == CNPJ_LENGTH and _cnpj_digits_valid(digits)
 
 
 def format_cpf(digits: str) -> str:
@@ -98,12 +127,12 @@ class Document:
 
     def __post_init__(self) -> None:
         if self.kind == "cpf":
-            expected_length, valid = CPF_LENGTH, is_valid_cpf
+            expected_length, valid = CPF_LENGTH, _cpf_digits_valid
         elif self.kind == "cnpj":
-            expected_length, valid = CNPJ_LENGTH, is_valid_cnpj
+            expected_length, valid = CNPJ_LENGTH, _cnpj_digits_valid
         else:
             raise InvalidDocumentType(field="document")
-        if len(self.number) != expected_length or only_digits(self.number) != self.number:
+        if len(self.number) != expected_length or _ASCII_DIGITS.fullmatch(self.number) is None:
             raise InvalidDocumentType(field="document")
         if not valid(self.number):
             raise InvalidDocument(field="document")
@@ -115,12 +144,26 @@ class Document:
         Raises ``InvalidDocumentType`` when the digit count is neither, and
         ``InvalidDocument`` when the count is right but the document is not valid.
         """
-        digits = only_digits(value)
-        if len(digits) == CPF_LENGTH:
-            return cls("cpf", digits)
-        if len(digits) == CNPJ_LENGTH:
-            return cls("cnpj", digits)
-        raise InvalidDocumentType(field="document")
+        # Bare digits (what API clients mostly send) need no regular expression.
+        digits = value if type(value) is str and value.isascii() and value.isdigit() else only_digits(value)
+        length = len(digits)
+        if length == CPF_LENGTH:
+            kind: DocumentKind = "cpf"
+            valid = _cpf_digits_valid(digits)
+        elif length == CNPJ_LENGTH:
+            kind = "cnpj"
+            valid = _cnpj_digits_valid(digits)
+        else:
+            raise InvalidDocumentType(field="document")
+        if not valid:
+            raise InvalidDocument(field="document")
+        if cls is not Document:
+            return cls(kind, digits)
+        # Checked just above: made without the constructor's checks (once more the same work).
+        document = _new_document(Document)
+        _set_kind(document, kind)
+        _set_number(document, digits)
+        return document
 
     @property
     def formatted(self) -> str:
@@ -128,3 +171,9 @@ class Document:
 
     def __str__(self) -> str:
         return self.number
+
+
+_new_document = object.__new__
+# The slots' own setters: they write a frozen instance's fields, as the dataclass's __init__ does.
+_set_kind = Document.__dict__["kind"].__set__
+_set_number = Document.__dict__["number"].__set__

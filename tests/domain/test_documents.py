@@ -241,3 +241,115 @@ def test_all_same_digit_documents_are_invalid(digit: str) -> None:
         assert not is_valid_cnpj(digit * length)
         with pytest.raises(InvalidDocument):
             Document.parse(digit * length)
+
+
+# --- the parser against the rules, for every input ----------------------------------------------
+# ``Document.parse`` and the constructor check numbers with their own arithmetic (no lists, no
+# regular expression for bare digits, no second check in the constructor). Here they are compared
+# with the rules written out plainly from the reference arithmetic above, on any text at all and
+# on text made to sit close to the rules' edges (right digit counts, valid numbers, one digit off,
+# punctuation and non-ASCII digits around them).
+
+
+def _reference_check_digits(digits: str) -> str:
+    if len(digits) == 11:
+        r1, r2 = _cpf_raw(digits[:9])
+        return f"{r1 % 10}{r2 % 10}"
+    r1, r2 = _cnpj_raw(digits[:12])
+    return f"{0 if r1 < 2 else 11 - r1}{0 if r2 < 2 else 11 - r2}"
+
+
+def _reference_valid(digits: str, length: int) -> bool:
+    return len(digits) == length and len(set(digits)) > 1 and _reference_check_digits(digits) == digits[-2:]
+
+
+def _reference_parse(value: str) -> tuple[str, str]:
+    """Section 5: only the ASCII digits count; 11 is a CPF, 14 a CNPJ, any other count is the
+    wrong type; all digits the same, or a wrong check digit, is an invalid document."""
+    digits = "".join(ch for ch in value if ch in "0123456789")
+    kinds = {11: "cpf", 14: "cnpj"}
+    if len(digits) not in kinds:
+        raise InvalidDocumentType(field="document")
+    if not _reference_valid(digits, len(digits)):
+        raise InvalidDocument(field="document")
+    return kinds[len(digits)], digits
+
+
+def _reference_construct(kind: str, number: str) -> tuple[str, str]:
+    lengths = {"cpf": 11, "cnpj": 14}
+    if kind not in lengths or len(number) != lengths[kind] or any(ch not in "0123456789" for ch in number):
+        raise InvalidDocumentType(field="document")
+    if not _reference_valid(number, lengths[kind]):
+        raise InvalidDocument(field="document")
+    return kind, number
+
+
+def _outcome(make: object, *args: str) -> tuple[str, ...]:
+    """What a call gives, comparable: the document's fields, or the error's class and fields."""
+    try:
+        result = make(*args)  # type: ignore[operator]
+    except (InvalidDocument, InvalidDocumentType) as error:
+        return type(error).__name__, error.code, error.message, str(error.field), str(error)
+    if isinstance(result, Document):
+        assert type(result) is Document
+        return "ok", result.kind, result.number
+    return ("ok", *result)
+
+
+_NEAR_DIGITS = "0123456789" + "0123456789" + " .-/\t()a٣²０"
+
+
+@st.composite
+def near_documents(draw: st.DrawFn) -> str:
+    """Text close to a document: valid, one digit changed, a digit more or less, noisy."""
+    number = draw(st.one_of(valid_documents, _digits(11), _digits(14), _digits(10), _digits(12), _digits(15)))
+    if draw(st.booleans()) and number:
+        # One digit changed, sometimes to a digit that is not ASCII (str.isdigit() holds for it).
+        position = draw(st.integers(0, len(number) - 1))
+        number = number[:position] + draw(st.sampled_from("0123456789٣²０𝟗")) + number[position + 1 :]
+    if draw(st.booleans()):
+        number = draw(st.sampled_from(["", "0", "00"])) + number + draw(st.sampled_from(["", "1", "99"]))
+    if draw(st.booleans()):
+        noise = st.text(alphabet=_NEAR_DIGITS[20:], max_size=2)
+        number = draw(noise) + "".join(ch + draw(noise) for ch in number)
+    return number
+
+
+any_text = st.one_of(st.text(), st.text(alphabet=_NEAR_DIGITS, max_size=20), near_documents())
+
+
+@given(any_text)
+def test_parse_follows_the_rules_for_any_text(value: str) -> None:
+    assert _outcome(Document.parse, value) == _outcome(_reference_parse, value)
+
+
+@given(any_text)
+def test_validity_checks_follow_the_rules_for_any_text(value: str) -> None:
+    digits = "".join(ch for ch in value if ch in "0123456789")
+    assert is_valid_cpf(value) == _reference_valid(digits, 11)
+    assert is_valid_cnpj(value) == _reference_valid(digits, 14)
+
+
+@given(st.one_of(st.sampled_from(["cpf", "cnpj"]), st.text(max_size=5)), any_text)
+def test_the_constructor_follows_the_rules_for_any_fields(kind: str, number: str) -> None:
+    assert _outcome(Document, kind, number) == _outcome(_reference_construct, kind, number)
+
+
+@given(valid_documents)
+def test_a_parsed_document_is_the_constructed_one(number: str) -> None:
+    parsed, built = Document.parse(number), Document("cpf" if len(number) == 11 else "cnpj", number)
+    assert parsed == built and hash(parsed) == hash(built) and repr(parsed) == repr(built)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        parsed.kind = "cnpj"  # type: ignore[misc]
+
+
+def test_every_cpf_base_check_digit_pair_agrees_with_the_rules() -> None:
+    # Exhaustive over the check digits of a spread of bases: all 100 endings of each.
+    for base in ("000000001", "529982247", "111444777", "067079161", "999999998", "123456789"):
+        for ending in range(100):
+            number = f"{base}{ending:02d}"
+            assert is_valid_cpf(number) == _reference_valid(number, 11), number
+    for base in ("000000000001", "112223330001", "114447770001", "999999999998", "123456789012"):
+        for ending in range(100):
+            number = f"{base}{ending:02d}"
+            assert is_valid_cnpj(number) == _reference_valid(number, 14), number
