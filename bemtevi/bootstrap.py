@@ -12,7 +12,7 @@ from datetime import timedelta
 from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.brand import BrandCommands
-from bemtevi.commands.consultations import ConsultationCommands, WriterLookupLedger
+from bemtevi.commands.consultations import ConsultationCommands, LookupLedger, WriterLookupLedger
 from bemtevi.commands.contact import ContactCommands
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
@@ -56,6 +56,7 @@ class Platform:
         if self.closed:
             return  # closed by the server's shutdown already
         self.closed = True
+        self.consultations.ledger.close()
         self.writer.stop()
         self.mailer.stop()
         self.projector.stop()
@@ -97,6 +98,13 @@ def build_platform(
         coalesce_window=settings.projector_coalesce_seconds,
     )
     writer = GroupCommit(app, max_batch=settings.write_batch_max)
+    lookup_ledger: LookupLedger
+    if settings.ledger_process:
+        from bemtevi.ledger_process import ProcessLookupLedger
+
+        lookup_ledger = ProcessLookupLedger(app, settings.event_store_env(), settings.write_batch_max)
+    else:
+        lookup_ledger = WriterLookupLedger(app, writer)
     customers = CustomerCommands(app, identity)
     google = (
         GoogleIdTokenVerifier(settings.google_client_id, settings.google_jwks_url)
@@ -123,7 +131,7 @@ def build_platform(
         settings=settings,
         app=app,
         identity=identity,
-        consultations=ConsultationCommands(app, supplier, WriterLookupLedger(app, writer)),
+        consultations=ConsultationCommands(app, supplier, lookup_ledger),
         credits=CreditCommands(writer),
         customers=customers,
         brand=BrandCommands(app, identity),

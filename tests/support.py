@@ -77,6 +77,9 @@ def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = 
         # Cheap hashing keeps the suite fast; production parameters are the defaults.
         argon2_time_cost=1,
         argon2_memory_cost=1024,
+        # In-process ledger: most tests build many platforms (tests/test_ledger_process.py and
+        # the servers the end-to-end tests start run the ledger process).
+        ledger_process=False,
     )
 
 

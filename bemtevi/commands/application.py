@@ -68,15 +68,20 @@ class BemteviApplication(Application[UUID]):
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         super()._notify(recordings)
         if recordings:
-            ids = {r.domain_event.originator_id for r in recordings}
-            for aggregate_id in ids:
-                self._read_cache.pop(aggregate_id, None)
-            for saved in list(self._saved_listeners):
-                saved(ids)
-        if recordings:
-            position = recordings[-1].notification.id
-            for listener in list(self._listeners):
-                listener(position)
+            self._saved({r.domain_event.originator_id for r in recordings}, recordings[-1].notification.id)
+
+    def saved_by_another_process(self, aggregate_ids: Iterable[UUID], position: int) -> None:
+        """What this process's ledger process saved (``bemtevi.ledger_process``): the same
+        evictions and wake-ups as a save of this process."""
+        self._saved(set(aggregate_ids), position)
+
+    def _saved(self, ids: set[UUID], position: int) -> None:
+        for aggregate_id in ids:
+            self._read_cache.pop(aggregate_id, None)
+        for saved in list(self._saved_listeners):
+            saved(ids)
+        for listener in list(self._listeners):
+            listener(position)
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot the saved aggregates as they are in memory, at the state just recorded.

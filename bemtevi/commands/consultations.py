@@ -227,6 +227,7 @@ class LookupLedger(Protocol):
     async def reserve_async(self, record: LookupRecord) -> None: ...
     def finish(self, record: LookupRecord) -> tuple[datetime, int]: ...
     async def finish_async(self, record: LookupRecord) -> tuple[datetime, int]: ...
+    def close(self) -> None: ...
 
 
 class WriterLookupLedger:
@@ -327,6 +328,9 @@ class WriterLookupLedger:
     async def finish_async(self, record: LookupRecord) -> tuple[datetime, int]:
         recorded = await self._writer.submit_async(self.finish_decision(record))
         return recorded.value, recorded.position
+
+    def close(self) -> None:
+        pass  # the writer's own stop releases the blocks
 
 
 class ConsultationCommands:

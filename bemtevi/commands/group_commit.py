@@ -94,16 +94,20 @@ class Workspace:
 class _Request(Generic[T]):
     decide: Callable[[Workspace], T]
     durable: bool
-    # A thread waits on ``done``; a coroutine on ``future`` (resolved on its own event loop).
+    # A thread waits on ``done``; a coroutine on ``future`` (resolved on its own event loop);
+    # ``callback`` is called on the writer (a ledger process answering over its pipe).
     done: threading.Event | None = None
     future: asyncio.Future[None] | None = None
+    callback: Callable[[_Request[Any]], None] | None = None
     result: Any = None
     error: BaseException | None = None
     position: int = 0
     attempts: int = 0
 
     def answer(self) -> None:
-        if self.future is not None:
+        if self.callback is not None:
+            self.callback(self)
+        elif self.future is not None:
             self.future.get_loop().call_soon_threadsafe(_resolve, self.future)
         elif self.done is not None:
             self.done.set()
@@ -136,6 +140,9 @@ class GroupCommit:
         self.batches = 0
         self.commands = 0
         self._chores: list[Callable[[Workspace, bool], Any]] = []
+        # Called on the writer once the answers decided so far have been given (before an append
+        # starts, and after it): lets callback answers go out together.
+        self.after_answers: Callable[[], None] | None = None
         self._chore_interval = 0.25
         self._next_chores = 0.0
         app.on_saved_elsewhere(self._forget_saved_elsewhere)
@@ -173,6 +180,8 @@ class GroupCommit:
             self._process([request])
             if request.error is not None:
                 log.error("writer chore failed: %r", request.error)
+        if self.after_answers is not None:
+            self.after_answers()
 
     # -- submitting -----------------------------------------------------------------------------
 
@@ -190,6 +199,15 @@ class GroupCommit:
         if request.error is not None:
             raise request.error
         return Outcome(request.result, request.position)
+
+    def enqueue(
+        self, decide: Callable[[Workspace], T], callback: Callable[[_Request[T]], None], *, durable: bool = True
+    ) -> None:
+        """Decide on the writer and call ``callback(request)`` there with its ``result``, ``error``
+        and ``position`` (nobody waits)."""
+        if self._thread is None:
+            self.start()
+        self._queue.put(_Request(decide, durable, callback=callback))  # type: ignore[arg-type]
 
     async def submit_async(
         self, decide: Callable[[Workspace], T], *, durable: bool = True, timeout: float = 30
@@ -245,8 +263,11 @@ class GroupCommit:
             del self._cache[oldest_id]
 
     def _forget_saved_elsewhere(self, aggregate_ids: Iterable[UUID]) -> None:
-        if self.is_writer_thread:
-            return
+        if not self.is_writer_thread:
+            self.forget(aggregate_ids)
+
+    def forget(self, aggregate_ids: Iterable[UUID]) -> None:
+        """Drop these aggregates from memory: they were saved by something else (reloaded when next needed)."""
         # Dict operations are atomic under the GIL; a miss only costs the writer one load.
         for aggregate_id in aggregate_ids:
             self._cache.pop(aggregate_id, None)
@@ -276,6 +297,8 @@ class GroupCommit:
                     break
                 batch.append(more)
             carried = self._process(batch)
+            if self.after_answers is not None:
+                self.after_answers()
             if self._chores and time.monotonic() >= self._next_chores:
                 self._do_chores()
             if self._stopping and not carried:
@@ -305,6 +328,8 @@ class GroupCommit:
             if not request.durable:
                 request.position = self._last_position
                 request.answer()
+        if self.after_answers is not None:
+            self.after_answers()  # what is answered already goes out while the append runs
         current = [a for a in (self._cache.get(i) for i in touched) if a is not None]
         to_save = [a for a in current if a._pending_events] + list(added.values())
         self.batches += 1

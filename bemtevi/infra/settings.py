@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     # Most commands one group-commit append may carry; 1 gives one save per command (the
     # baseline bench/credits.py compares against).
     write_batch_max: int = 512
+    # Lookups' reservations and settlements decided and appended in a process of their own
+    # (bemtevi.ledger_process), beside the server's interpreter lock; False: on the server's writer.
+    ledger_process: bool = True
     # POST /api/consultations answered by bemtevi.api.hot_path (False: through the FastAPI route).
     hot_lookup_path: bool = True
     # Where the public site's contact and trial requests are sent (the product team).

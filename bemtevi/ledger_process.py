@@ -1,0 +1,361 @@
+"""The lookups' ledger in a process of its own, beside the server's.
+
+Why: the server is one Python process, so its event loop (HTTP, sessions, the supplier, answers)
+and its group-commit writer (decisions, event encoding, the append) take turns under one
+interpreter lock, and a busy server's lookups were bounded by one core while the other idled.
+Here the lookups' reservations, settlements and consultation records are decided and appended
+by a ``WriterLookupLedger`` in a child process: the same decisions and block reservations as in
+the server process, on a ``GroupCommit`` of that process's own.
+
+Wire: one duplex pipe carrying pickled lists of messages, so that a burst of lookups costs one
+write and one read per side, not one per lookup.
+
+- server → ledger: ``("reserve" | "finish", request id, LookupRecord)``; ``("forget", ids)`` after
+  every save the server makes itself (the ledger reloads those aggregates: a group deactivated, a
+  limit changed); ``("stop",)``.
+- ledger → server: ``("answer", request id, value, error)``; ``("saved", ids, position)`` after
+  each of its appends (the server evicts its copies of those aggregates and wakes its projector);
+  ``("stopped",)``.
+
+Coherence otherwise is the group commit's: a save of one process to an aggregate the other
+holds makes the other's next append collide on the version, and it decides again.
+
+It is a composition root (like ``bootstrap``): it builds the child's application and writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import multiprocessing
+import pickle
+import signal
+import threading
+from collections.abc import Iterable
+from datetime import datetime
+from multiprocessing.connection import Connection
+from typing import Any
+from uuid import UUID
+
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.consultations import LookupRecord, WriterLookupLedger
+from bemtevi.commands.group_commit import GroupCommit
+from bemtevi.domain.errors import SearchFailed
+
+log = logging.getLogger(__name__)
+
+_STOP_SECONDS = 15
+
+
+class _Call:
+    __slots__ = ("error", "event", "future", "value")
+
+    def __init__(self, future: asyncio.Future[None] | None = None) -> None:
+        self.future = future
+        self.event = threading.Event() if future is None else None
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+def _resolve_all(calls: list[_Call]) -> None:
+    for call in calls:
+        if call.future is not None and not call.future.done():
+            call.future.set_result(None)
+
+
+class ProcessLookupLedger:
+    """The server's side: a ``LookupLedger`` whose decisions run in the ledger process.
+
+    Started on the first lookup (a platform that never looks anything up never starts one), and
+    again on the next lookup should it ever die (its lookups in flight fail uncharged or, had their
+    append already committed, charged as recorded; a block it held open is released by the new
+    one, as after any stop).
+    """
+
+    def __init__(self, app: BemteviApplication, env: dict[str, str], max_batch: int) -> None:
+        self._app = app
+        self._env = env
+        self._max_batch = max_batch
+        self._lock = threading.Lock()
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self._reader: threading.Thread | None = None
+        self._pending: dict[int, _Call] = {}
+        self._ids = itertools.count()
+        # Messages of coroutines, sent together once per turn of their event loop.
+        self._outbox: list[tuple[Any, ...]] = []
+        self._flush_scheduled = False
+        self._stopped = threading.Event()
+        self._closed = False
+        self._relaying = threading.local()
+        app.on_saved_elsewhere(self._forward_saved)
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def _ensure_started(self) -> Connection:
+        conn = self._conn
+        if conn is not None:
+            return conn
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the ledger process is stopped")
+            if self._conn is None:
+                context = multiprocessing.get_context("spawn")  # never fork a process with threads
+                ours, theirs = context.Pipe(duplex=True)
+                process = context.Process(
+                    target=serve_ledger, args=(self._env, self._max_batch, theirs), name="bemtevi-ledger", daemon=True
+                )
+                process.start()
+                theirs.close()
+                self._process, self._stopped = process, threading.Event()
+                self._reader = threading.Thread(
+                    target=self._read, args=(ours,), name="bemtevi-ledger-reader", daemon=True
+                )
+                self._reader.start()
+                self._conn = ours
+            return self._conn
+
+    def close(self) -> None:
+        """Stop the ledger process: it releases what its blocks hold and answers what it decided."""
+        with self._lock:
+            self._closed = True
+            conn, process = self._conn, self._process
+        if conn is None or process is None:
+            return
+        try:
+            with self._lock:
+                self._send([("stop",)])
+            self._stopped.wait(_STOP_SECONDS)
+        except OSError:
+            pass
+        process.join(_STOP_SECONDS)
+        if process.is_alive():
+            log.error("the ledger process did not stop in time; terminating it")
+            process.terminate()
+            process.join(5)
+        conn.close()
+
+    # -- the LookupLedger ------------------------------------------------------------------------
+
+    def try_draw(self, record: LookupRecord) -> bool:
+        return False  # the blocks live in the ledger process: every reservation asks it
+
+    def reserve(self, record: LookupRecord) -> None:
+        record.query_type, record.block_id = self._call("reserve", record)
+
+    async def reserve_async(self, record: LookupRecord) -> None:
+        record.query_type, record.block_id = await self._call_async("reserve", record)
+
+    def finish(self, record: LookupRecord) -> tuple[datetime, int]:
+        created_on, position = self._call("finish", record)
+        return created_on, position
+
+    async def finish_async(self, record: LookupRecord) -> tuple[datetime, int]:
+        created_on, position = await self._call_async("finish", record)
+        return created_on, position
+
+    # -- calls -----------------------------------------------------------------------------------
+
+    def _call(self, kind: str, record: LookupRecord, timeout: float = 30) -> Any:
+        self._ensure_started()
+        call = _Call()
+        request_id = next(self._ids)
+        self._pending[request_id] = call
+        with self._lock:
+            self._send([(kind, request_id, record)])
+        assert call.event is not None
+        if not call.event.wait(timeout):
+            self._pending.pop(request_id, None)
+            raise TimeoutError("the ledger did not answer in time")
+        if call.error is not None:
+            raise call.error
+        return call.value
+
+    async def _call_async(self, kind: str, record: LookupRecord, timeout: float = 30) -> Any:
+        self._ensure_started()
+        loop = asyncio.get_running_loop()
+        call = _Call(loop.create_future())
+        request_id = next(self._ids)
+        self._pending[request_id] = call
+        with self._lock:
+            self._outbox.append((kind, request_id, record))
+            if not self._flush_scheduled:
+                self._flush_scheduled = True
+                loop.call_soon(self._flush)
+        assert call.future is not None
+        try:
+            async with asyncio.timeout(timeout):
+                await call.future
+        except TimeoutError:
+            self._pending.pop(request_id, None)
+            raise TimeoutError("the ledger did not answer in time") from None
+        if call.error is not None:
+            raise call.error
+        return call.value
+
+    def _flush(self) -> None:
+        with self._lock:
+            self._flush_scheduled = False
+            messages, self._outbox = self._outbox, []
+            if messages:
+                self._send(messages)
+
+    def _send(self, messages: list[tuple[Any, ...]]) -> None:
+        """Under ``_lock``."""
+        conn = self._conn
+        if conn is None:
+            self._fail([m[1] for m in messages if m[0] in ("reserve", "finish")])
+            return
+        try:
+            conn.send_bytes(pickle.dumps(messages, pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            log.exception("the ledger process is gone")
+            self._fail([m[1] for m in messages if m[0] in ("reserve", "finish")])
+
+    def _forward_saved(self, aggregate_ids: Iterable[UUID]) -> None:
+        """A save by this process: the ledger must not decide on its older copies."""
+        if getattr(self._relaying, "active", False) or self._conn is None:
+            return
+        with self._lock:
+            self._outbox.append(("forget", tuple(aggregate_ids)))
+            # No event loop here necessarily: sent at once, with whatever else waits.
+            messages, self._outbox = self._outbox, []
+            self._send(messages)
+
+    def _fail(self, request_ids: Iterable[int]) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list[_Call]] = {}
+        for request_id in request_ids:
+            call = self._pending.pop(request_id, None)
+            if call is None:
+                continue
+            call.error = SearchFailed()
+            if call.future is not None:
+                by_loop.setdefault(call.future.get_loop(), []).append(call)
+            elif call.event is not None:
+                call.event.set()
+        for loop, calls in by_loop.items():
+            loop.call_soon_threadsafe(_resolve_all, calls)
+
+    def _read(self, conn: Connection) -> None:
+        while True:
+            try:
+                messages = pickle.loads(conn.recv_bytes())
+            except (EOFError, OSError):
+                break
+            by_loop: dict[asyncio.AbstractEventLoop, list[_Call]] = {}
+            for message in messages:
+                kind = message[0]
+                if kind == "answer":
+                    _, request_id, value, error = message
+                    call = self._pending.pop(request_id, None)
+                    if call is None:
+                        continue  # its caller gave up waiting
+                    call.value, call.error = value, error
+                    if call.future is not None:
+                        by_loop.setdefault(call.future.get_loop(), []).append(call)
+                    elif call.event is not None:
+                        call.event.set()
+                elif kind == "saved":
+                    _, aggregate_ids, position = message
+                    self._relaying.active = True
+                    try:
+                        self._app.saved_by_another_process(aggregate_ids, position)
+                    finally:
+                        self._relaying.active = False
+                elif kind == "stopped":
+                    self._stopped.set()
+            for loop, calls in by_loop.items():
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(_resolve_all, calls)
+        # The ledger process is gone: what it did not answer fails, and the next lookup starts another.
+        with self._lock:
+            if self._conn is conn:
+                self._conn = None
+            self._fail(list(self._pending))
+        self._stopped.set()
+        if not self._closed:
+            log.error("the ledger process stopped unexpectedly; the next lookup starts a new one")
+
+
+def serve_ledger(env: dict[str, str], max_batch: int, conn: Connection) -> None:
+    """The ledger process: decide and append lookups' ledger changes until told to stop."""
+    # Ctrl-C reaches the whole process group: the server stops this process itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = BemteviApplication(env=env)
+    writer = GroupCommit(app, max_batch=max_batch)
+    ledger = WriterLookupLedger(app, writer)
+    outbox: list[tuple[Any, ...]] = []
+    saved_ids: list[UUID] = []
+
+    # Both listeners run in the writer's save, on the writer thread, as do the answers and flush.
+    def note_saved(aggregate_ids: Iterable[UUID]) -> None:
+        saved_ids.extend(aggregate_ids)
+
+    def note_position(position: int) -> None:
+        outbox.append(("saved", tuple(saved_ids), position))
+        saved_ids.clear()
+
+    def flush() -> None:
+        if outbox:
+            data = pickle.dumps(outbox, pickle.HIGHEST_PROTOCOL)
+            outbox.clear()
+            conn.send_bytes(data)
+
+    def answer(request_id: int, kind: str) -> Any:
+        def given(request: Any) -> None:
+            if request.error is not None:
+                outbox.append(("answer", request_id, None, _portable(request.error)))
+            elif kind == "finish":
+                outbox.append(("answer", request_id, (request.result, request.position), None))
+            else:
+                outbox.append(("answer", request_id, request.result, None))
+
+        return given
+
+    app.on_saved_elsewhere(note_saved)
+    app.on_recorded(note_position)
+    writer.after_answers = flush
+    writer.start()
+    try:
+        while True:
+            try:
+                messages = pickle.loads(conn.recv_bytes())
+            except (EOFError, OSError):
+                break  # the server is gone
+            if _dispatch(messages, writer, ledger, answer):
+                break
+    finally:
+        writer.stop()  # its last chores release every block
+        app.close()
+        with contextlib.suppress(OSError):
+            conn.send_bytes(pickle.dumps([("stopped",)]))
+        conn.close()
+
+
+def _dispatch(messages: list[tuple[Any, ...]], writer: GroupCommit, ledger: WriterLookupLedger, answer: Any) -> bool:
+    """Hand each message to the writer; True when told to stop."""
+    for message in messages:
+        kind = message[0]
+        if kind == "reserve":
+            # Answered as soon as decided: the append overlaps the supplier call in the server.
+            writer.enqueue(ledger.reserve_decision(message[2]), answer(message[1], kind), durable=False)
+        elif kind == "finish":
+            writer.enqueue(ledger.finish_decision(message[2]), answer(message[1], kind))
+        elif kind == "forget":
+            writer.forget(message[1])
+        elif kind == "stop":
+            return True
+    return False
+
+
+def _portable(error: BaseException) -> BaseException:
+    """The error itself when it crosses the pipe intact (domain refusals do), else a search failure."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        log.error("ledger error %r", error)
+        return SearchFailed()
+    return error
