@@ -42,17 +42,20 @@ class TokenIssuer:
         return jwt.encode(payload, self._key, algorithm=self._ALGORITHM)
 
     def read(self, token: str) -> TokenClaims:
+        return self.read_expiring(token)[0]
+
+    def read_expiring(self, token: str) -> tuple[TokenClaims, int]:
+        """The claims of a valid token that has not expired, and when it expires (epoch seconds)."""
         known = self._verified.get(token)
         if known is not None:
-            claims, expires = known
-            if time.time() < expires:
-                return claims
+            if time.time() < known[1]:
+                return known
             raise ExpiredToken()
-        claims, expires = self._verify(token)
+        known = self._verify(token)
         if len(self._verified) >= self._VERIFIED_MAX:
             self._verified.clear()
-        self._verified[token] = (claims, expires)
-        return claims
+        self._verified[token] = known
+        return known
 
     def _verify(self, token: str) -> tuple[TokenClaims, int]:
         try:

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+import time
+from datetime import timedelta
 from uuid import UUID
 
+import jwt
 import pytest
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.domain.audit import acting_as
 from bemtevi.domain.brand import DEFAULT_PRIMARY, DEFAULT_SECONDARY
-from bemtevi.domain.errors import DuplicateValue, InvalidCredentials, Unauthorized, WeakPassword
+from bemtevi.domain.errors import (
+    DuplicateValue,
+    ExpiredToken,
+    FirstAccessRequired,
+    GroupInactive,
+    InvalidCredentials,
+    Unauthorized,
+    UserInactive,
+    WeakPassword,
+)
 from bemtevi.domain.groups import Group, GroupType
-from bemtevi.domain.users import Role, User
+from bemtevi.domain.users import Role, User, UserStatus
 from bemtevi.infra.settings import Settings
 from bemtevi.projections import directory
 
@@ -136,3 +149,121 @@ def test_read_models_follow_the_directory(platform: Platform) -> None:
     assert data["primaryColor"] == DEFAULT_PRIMARY
     user = platform.app.get(platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).user.id, User)
     assert directory.user_by_id(cur, str(user.id)) is not None
+
+
+# --- remembered principals ----------------------------------------------------------------------
+# ``authenticate`` remembers the principal of a token that passed every check, until a save of
+# its session, its user or a group of its chain, or its expiry. Each change below must apply on
+# the very next call, as when every call loaded everything.
+
+
+def _company_user(platform: Platform, parent_id: UUID = ROOT_GROUP_ID) -> tuple[UUID, UUID, str]:
+    """A company under ``parent_id``, a user of it, and the user's signed-in token."""
+    group_id, _ = platform.identity.register_group(
+        SYSTEM, name="Empresa Lembrada", group_type=GroupType.COMPANY, parent_id=parent_id
+    )
+    email = f"ana.{group_id.hex[:8]}@empresa.com.br"
+    user_id, _ = platform.identity.register_user(
+        SYSTEM, group_id=group_id, name="Ana Souza", email=email, password="Strong!pass1"
+    )
+    return group_id, user_id, platform.identity.sign_in(email, "Strong!pass1", None).token
+
+
+def _save(platform: Platform, aggregate: Group | User) -> None:
+    with acting_as(SYSTEM):
+        platform.app.save_all(aggregate)
+
+
+def test_a_remembered_principal_is_the_same_until_something_it_rests_on_is_saved(platform: Platform) -> None:
+    _, user_id, token = _company_user(platform)
+    first = platform.identity.authenticate(token)
+    assert platform.identity.authenticate(token) is first
+    user = platform.app.get(user_id, User)
+    with acting_as(SYSTEM):
+        user.change_role(Role.ADMIN.value)
+    _save(platform, user)
+    changed = platform.identity.authenticate(token)
+    assert changed is not first and changed.role == Role.ADMIN
+    assert platform.identity.authenticate(token) is changed
+
+
+def test_inactivating_the_user_stops_a_remembered_token_at_once(platform: Platform) -> None:
+    _, user_id, token = _company_user(platform)
+    platform.identity.authenticate(token)
+    user = platform.app.get(user_id, User)
+    with acting_as(SYSTEM):
+        user.change_status(UserStatus.INACTIVE.value)
+    _save(platform, user)
+    with pytest.raises(Unauthorized) as refused:
+        platform.identity.authenticate(token)
+    assert refused.value.message == UserInactive.message
+
+
+@pytest.mark.parametrize("which", ["group", "parent"])
+def test_inactivating_the_group_or_an_ancestor_stops_a_remembered_token_at_once(platform: Platform, which: str) -> None:
+    parent_id, _ = platform.identity.register_group(
+        SYSTEM, name="Revenda", group_type=GroupType.RESELLER, parent_id=ROOT_GROUP_ID
+    )
+    group_id, _, token = _company_user(platform, parent_id)
+    platform.identity.authenticate(token)
+    group = platform.app.get(group_id if which == "group" else parent_id, Group)
+    with acting_as(SYSTEM):
+        group.inactivate()
+    _save(platform, group)
+    with pytest.raises(Unauthorized) as refused:
+        platform.identity.authenticate(token)
+    assert refused.value.message == GroupInactive.message
+
+
+def test_a_save_relayed_from_the_ledger_process_forgets_a_remembered_principal(platform: Platform) -> None:
+    _, _, token = _company_user(platform)
+    first = platform.identity.authenticate(token)
+    platform.app.saved_by_another_process([first.session_id], platform.app.max_position())
+    assert platform.identity.authenticate(token) is not first
+
+
+def test_first_access_is_refused_on_every_call_unless_allowed(platform: Platform) -> None:
+    _, user_id, token = _company_user(platform)
+    user = platform.app.get(user_id, User)
+    with acting_as(SYSTEM):
+        user.change_status(UserStatus.FIRST_ACCESS.value)
+    _save(platform, user)
+    for _ in range(2):
+        assert platform.identity.authenticate(token, allow_first_access=True).first_access
+        with pytest.raises(FirstAccessRequired):
+            platform.identity.authenticate(token)
+
+
+def test_a_remembered_token_expires_on_time(platform: Platform) -> None:
+    platform.identity._token_ttl = timedelta(seconds=2)
+    token = platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).token
+    expires = jwt.decode(token, options={"verify_signature": False})["exp"]
+    platform.identity.authenticate(token)
+    time.sleep(max(0.0, expires - time.time()) + 0.01)
+    with pytest.raises(ExpiredToken):
+        platform.identity.authenticate(token)
+
+
+def test_a_principal_decided_while_a_save_happened_is_not_remembered(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save landing between loading the user and remembering the principal (another thread's)
+    must not leave the principal decided on the copy it made stale."""
+    _, user_id, token = _company_user(platform)
+    platform.identity.authenticate(token)
+    platform.app.saved_by_another_process([user_id], platform.app.max_position())  # forgotten: checked again
+    find_readonly = platform.app.find_readonly
+
+    def loaded_then_changed(aggregate_id: UUID, kind: type) -> object:
+        found = find_readonly(aggregate_id, kind)
+        if aggregate_id == user_id:
+            monkeypatch.undo()
+            user = platform.app.get(user_id, User)
+            with acting_as(SYSTEM):
+                user.change_role(Role.ADMIN.value)
+            _save(platform, user)
+        return found
+
+    monkeypatch.setattr(platform.app, "find_readonly", loaded_then_changed)
+    assert platform.identity.authenticate(token).role == Role.USER  # decided on the copy loaded first
+    assert platform.identity.authenticate(token).role == Role.ADMIN
