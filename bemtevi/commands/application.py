@@ -36,6 +36,9 @@ class DateAsISO(Transcoding):
 
 class BemteviApplication(Application[UUID]):
     name = "bemtevi"
+    # Events are stored in the library's format, written and read with orjson
+    # (bemtevi.infra.event_encoding); the library's transcoder remains a setting away.
+    env: ClassVar[dict[str, str]] = {"TRANSCODER_TOPIC": "bemtevi.infra.event_encoding:FastJSONTranscoder"}
     is_snapshotting_enabled = True
     # Hot aggregates get snapshots so that a load never replays thousands of events.
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {CreditAccount: 200, Group: 50, User: 50}
