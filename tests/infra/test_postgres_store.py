@@ -69,3 +69,21 @@ def test_concurrent_appends_each_get_a_contiguous_run_of_ids(recorder: OneCallPo
     # The table lock: no append's ids interleave with another's, and none is lost.
     assert all(ids == list(range(ids[0], ids[0] + 3)) for ids in returned)
     assert sorted(i for ids in returned for i in ids) == [n.id for n in recorder.select_notifications(1, 1000)]
+
+
+def test_the_packed_arrays_read_back_as_written(recorder: OneCallPostgresApplicationRecorder) -> None:
+    a, b = uuid4(), UUID(int=0)
+    events = [
+        StoredEvent(originator_id=a, originator_version=v, topic="tést:Évent ☃", state=bytes([v % 256]) * (v % 7))
+        for v in range(1, 301)
+    ]
+    events += [
+        StoredEvent(originator_id=b, originator_version=2**62, topic="test:Event", state=b"\x00" * 100_000),
+        StoredEvent(originator_id=UUID(int=2**128 - 1), originator_version=0, topic="", state=b""),
+    ]
+    ids = recorder.insert_events(events)
+    assert ids is not None and ids == list(range(ids[0], ids[0] + len(events)))
+    notes = recorder.select_notifications(ids[0], len(events))
+    assert [(n.id, n.originator_id, n.originator_version, n.topic, n.state) for n in notes] == [
+        (i, e.originator_id, e.originator_version, e.topic, e.state) for i, e in zip(ids, events, strict=True)
+    ]
