@@ -2,16 +2,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from bemtevi.infra.demo_data import generate_demo_dataset
-from bemtevi.infra.suppliers.local import LocalDatasetSupplier, age_on
+from bemtevi.infra.suppliers.local import _CNPJ, _CPF, LocalDatasetSupplier, _AgesToday, _normalise, age_on
 
 PERSON_KEYS = [
     "kind",
@@ -266,3 +270,46 @@ def test_a_regenerated_dataset_refreshes_the_lookup_copy(tmp_path: Path) -> None
         assert second_cpf != first_cpf
         assert second.lookup_person(second_cpf) is not None
         assert second.lookup_person(first_cpf) is None
+
+
+# --- the day's ages and bare documents ---------------------------------------------------------
+
+
+def test_ages_use_todays_date_until_the_day_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    ages = _AgesToday()
+    assert ages.age("2000-02-29") == age_on("2000-02-29", dt.date.today())
+    # A remembered day is used until its end, with its own ages...
+    ages._day = (dt.date(2024, 2, 28), time.time() + 3600, {})
+    assert ages.age("2000-02-29") == 23
+    assert ages.age("1990-12-31") == 33
+    # ...and once it is over, today's date is looked up again and the ages start afresh.
+    ages._day = (dt.date(2024, 2, 28), time.time() - 1, {"2000-02-29": 23})
+    assert ages.age("2000-02-29") == age_on("2000-02-29", dt.date.today())
+    assert ages._day[0] == dt.date.today()
+
+
+@pytest.mark.parametrize("zone", ["UTC", "America/Sao_Paulo", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Apia"])
+def test_a_day_ends_at_the_next_local_midnight(zone: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        today, day_ends, _ = _AgesToday()._new_day()
+        assert dt.datetime.fromtimestamp(day_ends).date() == today + dt.timedelta(days=1)
+        assert dt.datetime.fromtimestamp(day_ends - 1).date() == today
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def _normalise_by_rule(number: str, pattern: re.Pattern[str]) -> str | None:
+    digits = re.sub(r"[.\-/\s]", "", number)
+    return digits if pattern.fullmatch(digits) else None
+
+
+@given(st.one_of(st.text(), st.text(alphabet="0123456789٣².-/ \t", max_size=16)))
+@example("52998224725")
+@example("5299822472٣")
+@example("11222333000181")
+def test_bare_documents_are_read_as_the_rule_reads_them(number: str) -> None:
+    assert _normalise(number, 11, _CPF) == _normalise_by_rule(number, _CPF)
+    assert _normalise(number, 14, _CNPJ) == _normalise_by_rule(number, _CNPJ)

@@ -6,7 +6,10 @@ the exact shape returned here. DuckDB is made for scans, not for point reads: a 
 primary-key lookup costs ~0.25-0.5 ms of CPU, and under load it was a quarter of the lookup
 path. So the supplier copies the two document tables once into an SQLite file beside the
 dataset (``<dataset>.lookup.sqlite``, rebuilt when the dataset is newer), where the same read
-is a B-tree probe of some ten microseconds. Each thread opens its own read-only connection.
+is a B-tree probe of some ten microseconds. Each thread opens its own read-only connection,
+with the file memory-mapped (a page read is a memory access, not a read call and a copy) and
+text read as bytes (orjson reads them as they are, with no str made and encoded again); its
+statements are prepared once, in the connection's statement cache.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,6 +35,9 @@ _STATEMENTS = {
     "company": "SELECT doc FROM company_docs WHERE cnpj = ?",
 }
 _COPY_ROWS = 50_000
+# Ages remembered per birth date within one day (a new day starts afresh); beyond this many
+# distinct dates (some 36,500 in a century) the day's ages start afresh too.
+_AGES_MAX = 100_000
 
 
 def age_on(birth_date: str, today: dt.date) -> int:
@@ -39,9 +46,43 @@ def age_on(birth_date: str, today: dt.date) -> int:
     return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
 
 
-def _normalise(number: str, pattern: re.Pattern[str]) -> str | None:
+def _normalise(number: str, length: int, pattern: re.Pattern[str]) -> str | None:
+    # Bare digits of the right length (what a parsed Document gives) need no regular expression.
+    if type(number) is str and len(number) == length and number.isascii() and number.isdigit():
+        return number
     digits = _NOT_DIGITS.sub("", number)
     return digits if pattern.fullmatch(digits) else None
+
+
+class _AgesToday:
+    """``age_on(birth_date, date.today())``, with today's date looked up again only once the
+    local day it gave is over, and each birth date's age remembered for the day (the two were
+    some 1.5 µs of every person lookup)."""
+
+    def __init__(self) -> None:
+        # (today, when the next local day starts as time.time(), the day's ages by birth date)
+        self._day: tuple[dt.date, float, dict[str, int]] = (dt.date.min, 0.0, {})
+
+    def age(self, birth_date: str) -> int:
+        today, day_ends, ages = self._day
+        if time.time() >= day_ends:
+            today, day_ends, ages = self._new_day()
+        age = ages.get(birth_date)
+        if age is None:
+            age = age_on(birth_date, today)
+            if len(ages) >= _AGES_MAX:
+                ages.clear()
+            ages[birth_date] = age
+        return age
+
+    def _new_day(self) -> tuple[dt.date, float, dict[str, int]]:
+        today = dt.date.today()
+        tomorrow = today + dt.timedelta(days=1)
+        # The first instant of tomorrow, local time; where midnight falls in a daylight-saving
+        # gap mktime may give an instant before it, and then today is simply looked up again.
+        day_ends = time.mktime((tomorrow.year, tomorrow.month, tomorrow.day, 0, 0, 0, 0, 0, -1))
+        self._day = (today, day_ends, {})
+        return self._day
 
 
 def lookup_file_for(dataset: Path) -> Path:
@@ -86,8 +127,10 @@ class LocalDatasetSupplier:
         self._uri = f"{lookup.resolve().as_uri()}?mode=ro"
         self._local = threading.local()
         self._lock = threading.Lock()
+        self._mmap_size = lookup.stat().st_size
         self._connections: list[sqlite3.Connection] = []
         self._closed = False
+        self._ages = _AgesToday()
         self._connection()  # fail early on a file that is not a dataset
 
     def _connection(self) -> sqlite3.Connection:
@@ -98,6 +141,9 @@ class LocalDatasetSupplier:
             if self._closed:
                 raise RuntimeError("the local dataset supplier is closed")
             connection = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
+            # The file is only ever replaced whole (build_lookup_file), never written in place.
+            connection.execute(f"PRAGMA mmap_size = {self._mmap_size}")
+            connection.text_factory = bytes
             connection.execute("SELECT 1 FROM people_docs LIMIT 1")
             self._connections.append(connection)
         self._local.connection = connection
@@ -111,16 +157,16 @@ class LocalDatasetSupplier:
         return result
 
     def lookup_person(self, cpf: str) -> dict[str, Any] | None:
-        document = _normalise(cpf, _CPF)
+        document = _normalise(cpf, 11, _CPF)
         if document is None:
             return None
         result = self._fetch("person", document)
         if result is not None:
-            result["age"] = age_on(result["birth_date"], dt.date.today())
+            result["age"] = self._ages.age(result["birth_date"])
         return result
 
     def lookup_company(self, cnpj: str) -> dict[str, Any] | None:
-        document = _normalise(cnpj, _CNPJ)
+        document = _normalise(cnpj, 14, _CNPJ)
         if document is None:
             return None
         return self._fetch("company", document)
