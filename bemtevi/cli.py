@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -76,13 +75,11 @@ def serve(
 def closes_on_shutdown(api: FastAPI, platform: Platform) -> FastAPI:
     """Close the platform (the writer's last chores, the projector, the stores) in the app's
     shutdown: uvicorn re-raises SIGTERM/SIGINT once it has stopped, which ends the process before
-    a ``finally`` after ``uvicorn.run`` could run. On startup, the lookups' ledger process is
-    told to answer on the server's event loop."""
+    a ``finally`` after ``uvicorn.run`` could run."""
     serving = api.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[Any]:
-        platform.consultations.ledger.serve_on_loop(asyncio.get_running_loop())
         async with serving(app) as state:
             yield state
         platform.close()

@@ -90,20 +90,11 @@ class ProcessLookupLedger:
         self._stopped = threading.Event()
         self._closed = False
         self._relaying = threading.local()
-        # The server's event loop, when it reads the answers itself (``serve_on_loop``).
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._loop_reads: Connection | None = None
         app.on_saved_elsewhere(self._forward_saved)
-
-    def serve_on_loop(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Read the ledger's answers on this event loop (the server's) rather than on a thread:
-        an answer then resolves its lookup without a second thread taking the interpreter lock
-        from the busy loop, and without a wake-up of the loop per answer."""
-        self._loop = loop
 
     # -- lifecycle -------------------------------------------------------------------------------
 
-    def _ensure_started(self, on_loop: asyncio.AbstractEventLoop | None = None) -> Connection:
+    def _ensure_started(self) -> Connection:
         conn = self._conn
         if conn is not None:
             return conn
@@ -119,14 +110,10 @@ class ProcessLookupLedger:
                 process.start()
                 theirs.close()
                 self._process, self._stopped = process, threading.Event()
-                if on_loop is not None and on_loop is self._loop:
-                    on_loop.add_reader(ours.fileno(), self._readable, ours)
-                    self._loop_reads = ours
-                else:
-                    self._reader = threading.Thread(
-                        target=self._read, args=(ours,), name="bemtevi-ledger-reader", daemon=True
-                    )
-                    self._reader.start()
+                self._reader = threading.Thread(
+                    target=self._read, args=(ours,), name="bemtevi-ledger-reader", daemon=True
+                )
+                self._reader.start()
                 self._conn = ours
             return self._conn
 
@@ -137,18 +124,12 @@ class ProcessLookupLedger:
             conn, process = self._conn, self._process
         if conn is None or process is None:
             return
-        read_here = self._loop_reads is conn
-        if read_here:
-            # Called on the loop itself as the server stops: its last answers are read here.
-            assert self._loop is not None
-            self._loop.remove_reader(conn.fileno())
-            self._loop_reads = None
-        with self._lock:
-            self._send([("stop",)])
-        if read_here:
-            self._drain(conn, _STOP_SECONDS)
-        else:
+        try:
+            with self._lock:
+                self._send([("stop",)])
             self._stopped.wait(_STOP_SECONDS)
+        except OSError:
+            pass
         process.join(_STOP_SECONDS)
         if process.is_alive():
             log.error("the ledger process did not stop in time; terminating it")
@@ -193,8 +174,8 @@ class ProcessLookupLedger:
         return call.value
 
     async def _call_async(self, kind: str, record: LookupRecord, timeout: float = 30) -> Any:
+        self._ensure_started()
         loop = asyncio.get_running_loop()
-        self._ensure_started(loop)
         call = _Call(loop.create_future())
         request_id = next(self._ids)
         self._pending[request_id] = call
@@ -258,68 +239,37 @@ class ProcessLookupLedger:
             loop.call_soon_threadsafe(_resolve_all, calls)
 
     def _read(self, conn: Connection) -> None:
-        """The reader thread (no event loop serves this ledger)."""
         while True:
             try:
                 messages = pickle.loads(conn.recv_bytes())
             except (EOFError, OSError):
                 break
-            self._handle(messages)
-        self._gone(conn)
-
-    def _readable(self, conn: Connection) -> None:
-        """On the server's event loop: every answer the pipe holds now."""
-        try:
-            while conn.poll(0):
-                self._handle(pickle.loads(conn.recv_bytes()))
-        except (EOFError, OSError):
-            assert self._loop is not None
-            self._loop.remove_reader(conn.fileno())
-            self._loop_reads = None
-            self._gone(conn)
-
-    def _drain(self, conn: Connection, timeout: float) -> None:
-        """Read here until the ledger process says it stopped (or is gone)."""
-        try:
-            while not self._stopped.is_set() and conn.poll(timeout):
-                self._handle(pickle.loads(conn.recv_bytes()))
-        except (EOFError, OSError):
-            self._gone(conn)
-
-    def _handle(self, messages: list[tuple[Any, ...]]) -> None:
-        elsewhere: dict[asyncio.AbstractEventLoop, list[_Call]] = {}
-        here = self._loop if self._loop_reads is not None else None
-        for message in messages:
-            kind = message[0]
-            if kind == "answer":
-                _, request_id, value, error = message
-                call = self._pending.pop(request_id, None)
-                if call is None:
-                    continue  # its caller gave up waiting
-                call.value, call.error = value, error
-                if call.future is None:
-                    assert call.event is not None
-                    call.event.set()
-                elif call.future.get_loop() is here:
-                    if not call.future.done():
-                        call.future.set_result(None)
-                else:
-                    elsewhere.setdefault(call.future.get_loop(), []).append(call)
-            elif kind == "saved":
-                _, aggregate_ids, position = message
-                self._relaying.active = True
-                try:
-                    self._app.saved_by_another_process(aggregate_ids, position)
-                finally:
-                    self._relaying.active = False
-            elif kind == "stopped":
-                self._stopped.set()
-        for loop, calls in elsewhere.items():
-            if not loop.is_closed():
-                loop.call_soon_threadsafe(_resolve_all, calls)
-
-    def _gone(self, conn: Connection) -> None:
-        """The ledger process is gone: what it did not answer fails, and the next lookup starts another."""
+            by_loop: dict[asyncio.AbstractEventLoop, list[_Call]] = {}
+            for message in messages:
+                kind = message[0]
+                if kind == "answer":
+                    _, request_id, value, error = message
+                    call = self._pending.pop(request_id, None)
+                    if call is None:
+                        continue  # its caller gave up waiting
+                    call.value, call.error = value, error
+                    if call.future is not None:
+                        by_loop.setdefault(call.future.get_loop(), []).append(call)
+                    elif call.event is not None:
+                        call.event.set()
+                elif kind == "saved":
+                    _, aggregate_ids, position = message
+                    self._relaying.active = True
+                    try:
+                        self._app.saved_by_another_process(aggregate_ids, position)
+                    finally:
+                        self._relaying.active = False
+                elif kind == "stopped":
+                    self._stopped.set()
+            for loop, calls in by_loop.items():
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(_resolve_all, calls)
+        # The ledger process is gone: what it did not answer fails, and the next lookup starts another.
         with self._lock:
             if self._conn is conn:
                 self._conn = None

@@ -12,7 +12,6 @@ as reserved (not available) until it is settled or released.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -229,7 +228,6 @@ class LookupLedger(Protocol):
     def finish(self, record: LookupRecord) -> tuple[datetime, int]: ...
     async def finish_async(self, record: LookupRecord) -> tuple[datetime, int]: ...
     def close(self) -> None: ...
-    def serve_on_loop(self, loop: asyncio.AbstractEventLoop) -> None: ...
 
 
 class WriterLookupLedger:
@@ -333,9 +331,6 @@ class WriterLookupLedger:
 
     def close(self) -> None:
         pass  # the writer's own stop releases the blocks
-
-    def serve_on_loop(self, loop: asyncio.AbstractEventLoop) -> None:
-        pass  # the writer answers each coroutine on its own loop
 
 
 class ConsultationCommands:
