@@ -155,7 +155,7 @@ def test_a_killed_ledger_process_is_replaced_and_the_ledger_stays_exact(
     # Lookups sent to the dead process fail uncharged; then a new ledger process takes over, and
     # releases the block the dead one left open when it first decides on the account.
     answered = 60
-    for _ in range(20):
+    for _ in range(100):
         outcomes = lookups(platform, principal, 10)
         assert all(isinstance(o, SearchFailed) or o.status == ConsultationStatus.DONE for o in outcomes)  # type: ignore[union-attr]
         answered += sum(not isinstance(o, BaseException) for o in outcomes)
