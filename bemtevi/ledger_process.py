@@ -65,6 +65,19 @@ def _resolve_all(calls: list[_Call]) -> None:
             call.future.set_result(None)
 
 
+def _wake(calls: Iterable[_Call]) -> None:
+    """Wake the callers of these answered calls: a thread at once, coroutines once per event loop."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[_Call]] = {}
+    for call in calls:
+        if call.future is not None:
+            by_loop.setdefault(call.future.get_loop(), []).append(call)
+        elif call.event is not None:
+            call.event.set()
+    for loop, waiting in by_loop.items():
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(_resolve_all, waiting)
+
+
 class ProcessLookupLedger:
     """The server's side: a ``LookupLedger`` whose decisions run in the ledger process.
 
@@ -94,10 +107,9 @@ class ProcessLookupLedger:
 
     # -- lifecycle -------------------------------------------------------------------------------
 
-    def _ensure_started(self) -> Connection:
-        conn = self._conn
-        if conn is not None:
-            return conn
+    def _ensure_started(self) -> None:
+        if self._conn is not None:
+            return
         with self._lock:
             if self._closed:
                 raise RuntimeError("the ledger process is stopped")
@@ -115,7 +127,6 @@ class ProcessLookupLedger:
                 )
                 self._reader.start()
                 self._conn = ours
-            return self._conn
 
     def close(self) -> None:
         """Stop the ledger process: it releases what its blocks hold and answers what it decided."""
@@ -124,12 +135,9 @@ class ProcessLookupLedger:
             conn, process = self._conn, self._process
         if conn is None or process is None:
             return
-        try:
-            with self._lock:
-                self._send([("stop",)])
-            self._stopped.wait(_STOP_SECONDS)
-        except OSError:
-            pass
+        with self._lock:
+            self._send([("stop",)])  # a pipe already broken is logged there
+        self._stopped.wait(_STOP_SECONDS)
         process.join(_STOP_SECONDS)
         if process.is_alive():
             log.error("the ledger process did not stop in time; terminating it")
@@ -225,18 +233,10 @@ class ProcessLookupLedger:
             self._send(messages)
 
     def _fail(self, request_ids: Iterable[int]) -> None:
-        by_loop: dict[asyncio.AbstractEventLoop, list[_Call]] = {}
-        for request_id in request_ids:
-            call = self._pending.pop(request_id, None)
-            if call is None:
-                continue
+        failed = [call for call in map(self._pending.pop, request_ids, itertools.repeat(None)) if call is not None]
+        for call in failed:
             call.error = SearchFailed()
-            if call.future is not None:
-                by_loop.setdefault(call.future.get_loop(), []).append(call)
-            elif call.event is not None:
-                call.event.set()
-        for loop, calls in by_loop.items():
-            loop.call_soon_threadsafe(_resolve_all, calls)
+        _wake(failed)
 
     def _read(self, conn: Connection) -> None:
         while True:
@@ -244,7 +244,7 @@ class ProcessLookupLedger:
                 messages = pickle.loads(conn.recv_bytes())
             except (EOFError, OSError):
                 break
-            by_loop: dict[asyncio.AbstractEventLoop, list[_Call]] = {}
+            answered: list[_Call] = []
             for message in messages:
                 kind = message[0]
                 if kind == "answer":
@@ -253,10 +253,7 @@ class ProcessLookupLedger:
                     if call is None:
                         continue  # its caller gave up waiting
                     call.value, call.error = value, error
-                    if call.future is not None:
-                        by_loop.setdefault(call.future.get_loop(), []).append(call)
-                    elif call.event is not None:
-                        call.event.set()
+                    answered.append(call)
                 elif kind == "saved":
                     _, aggregate_ids, position = message
                     self._relaying.active = True
@@ -266,9 +263,7 @@ class ProcessLookupLedger:
                         self._relaying.active = False
                 elif kind == "stopped":
                     self._stopped.set()
-            for loop, calls in by_loop.items():
-                if not loop.is_closed():
-                    loop.call_soon_threadsafe(_resolve_all, calls)
+            _wake(answered)
         # The ledger process is gone: what it did not answer fails, and the next lookup starts another.
         with self._lock:
             if self._conn is conn:
