@@ -50,13 +50,14 @@ _STOP_SECONDS = 15
 
 
 class _Call:
-    __slots__ = ("error", "event", "future", "value")
+    __slots__ = ("conn", "error", "event", "future", "value")
 
     def __init__(self, future: asyncio.Future[None] | None = None) -> None:
         self.future = future
         self.event = threading.Event() if future is None else None
         self.value: Any = None
         self.error: BaseException | None = None
+        self.conn: Connection | None = None  # the pipe it was sent on (one per ledger process)
 
 
 def _resolve_all(calls: list[_Call]) -> None:
@@ -123,7 +124,7 @@ class ProcessLookupLedger:
                 theirs.close()
                 self._process, self._stopped = process, threading.Event()
                 self._reader = threading.Thread(
-                    target=self._read, args=(ours,), name="bemtevi-ledger-reader", daemon=True
+                    target=self._read, args=(ours, self._stopped), name="bemtevi-ledger-reader", daemon=True
                 )
                 self._reader.start()
                 self._conn = ours
@@ -216,6 +217,9 @@ class ProcessLookupLedger:
         if conn is None:
             self._fail([m[1] for m in messages if m[0] in ("reserve", "finish")])
             return
+        for message in messages:
+            if message[0] in ("reserve", "finish") and (call := self._pending.get(message[1])) is not None:
+                call.conn = conn
         try:
             conn.send_bytes(pickle.dumps(messages, pickle.HIGHEST_PROTOCOL))
         except OSError:
@@ -238,7 +242,7 @@ class ProcessLookupLedger:
             call.error = SearchFailed()
         _wake(failed)
 
-    def _read(self, conn: Connection) -> None:
+    def _read(self, conn: Connection, stopped: threading.Event) -> None:
         while True:
             try:
                 messages = pickle.loads(conn.recv_bytes())
@@ -262,14 +266,15 @@ class ProcessLookupLedger:
                     finally:
                         self._relaying.active = False
                 elif kind == "stopped":
-                    self._stopped.set()
+                    stopped.set()
             _wake(answered)
         # The ledger process is gone: what it did not answer fails, and the next lookup starts another.
+        # Only what was sent to this process: a new one may already be answering others.
         with self._lock:
             if self._conn is conn:
                 self._conn = None
-            self._fail(list(self._pending))
-        self._stopped.set()
+            self._fail([request_id for request_id, call in list(self._pending.items()) if call.conn is conn])
+        stopped.set()
         if not self._closed:
             log.error("the ledger process stopped unexpectedly; the next lookup starts a new one")
 
