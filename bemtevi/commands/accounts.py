@@ -325,7 +325,7 @@ class AccountCommands:
         return recovery, self._app.get(recovery.user_id, User)
 
     def verify_code(self, code: str, unique_key: str, recovery_id: UUID, client: str | None = None) -> int:
-        """"Code active": the code is right, current and unspent."""
+        """ "Code active": the code is right, current and unspent."""
         recovery, user = self._checked_recovery(code, unique_key, recovery_id, client)
         if recovery.verified:
             return self._app.max_position()

@@ -59,4 +59,3 @@ class Mail(AuditedAggregate):
         self.attempts += 1
         self.last_error = error
         self.status = "failed" if final else "queued"
-
