@@ -12,10 +12,19 @@ write and one read per side, not one per lookup.
 
 - server → ledger: ``("reserve" | "finish", request id, LookupRecord)``; ``("forget", ids)`` after
   every save the server makes itself (the ledger reloads those aggregates: a group deactivated, a
-  limit changed); ``("stop",)``.
-- ledger → server: ``("answer", request id, value, error)``; ``("saved", ids, position)`` after
-  each of its appends (the server evicts its copies of those aggregates and wakes its projector);
-  ``("stopped",)``.
+  limit changed); ``("give back", account id, block id, units)``; ``("stop",)``.
+- ledger → server: ``("answer", request id, value, error)``; ``("lease", account id, [(block id,
+  units), ...])``; ``("saved", ids, position)`` after each of its appends (the server evicts its
+  copies of those aggregates and wakes its projector); ``("stopped",)``.
+
+Leases: a lookup that drew from a block (a busy account) makes the ledger lease the server every
+free unit of that account's open blocks, once the block's append is decided. The server's next
+lookups on that account take a leased unit themselves (the group's checks made on the server's
+own copy, kept current with its saves) and need one round trip, the settlement, instead of two.
+A leased unit is drawn as far as the ledger is concerned until it is settled or given back; the
+server gives back what an account did not draw for ``LEASE_IDLE_SECONDS``, and the block is then
+released as any quiet account's is. A lease that turns out void (its block released by a new
+ledger process after a crash) fails the lookup that drew it uncharged, and is dropped.
 
 Coherence otherwise is the group commit's: a save of one process to an aggregate the other
 holds makes the other's next append collide on the version, and it decides again.
@@ -33,6 +42,7 @@ import multiprocessing
 import pickle
 import signal
 import threading
+import time
 from collections.abc import Iterable
 from datetime import datetime
 from multiprocessing.connection import Connection
@@ -43,10 +53,12 @@ from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.consultations import LookupRecord, WriterLookupLedger
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.domain.errors import SearchFailed
+from bemtevi.domain.groups import Group
 
 log = logging.getLogger(__name__)
 
 _STOP_SECONDS = 15
+LEASE_IDLE_SECONDS = 0.5
 
 
 class _Call:
@@ -104,6 +116,11 @@ class ProcessLookupLedger:
         self._stopped = threading.Event()
         self._closed = False
         self._relaying = threading.local()
+        # Units the ledger leased us: account id -> block id -> units not drawn yet; and when each
+        # account last drew one. Under ``_lease_lock`` (the event loop draws, the reader adds).
+        self._lease_lock = threading.Lock()
+        self._leases: dict[UUID, dict[str, int]] = {}
+        self._lease_drawn_at: dict[UUID, float] = {}
         app.on_saved_elsewhere(self._forward_saved)
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -149,7 +166,26 @@ class ProcessLookupLedger:
     # -- the LookupLedger ------------------------------------------------------------------------
 
     def try_draw(self, record: LookupRecord) -> bool:
-        return False  # the blocks live in the ledger process: every reservation asks it
+        """Take a unit the ledger leased us for this account, if one is left; the group's checks
+        are made here on this process's copy (the ledger's own checks ran when it opened the block)."""
+        if not self._leases.get(record.account_id):
+            return False
+        group = self._app.find_readonly(record.group_id, Group)
+        if group is None or not group.active:
+            return False  # the ledger decides, and gives the canonical refusal
+        chosen = record.choose_query_type(group)
+        with self._lease_lock:
+            leases = self._leases.get(record.account_id)
+            if not leases:
+                return False
+            block_id, free = next(iter(leases.items()))
+            if free > 1:
+                leases[block_id] = free - 1
+            else:
+                del leases[block_id]
+            self._lease_drawn_at[record.account_id] = time.monotonic()
+        record.query_type, record.block_id, record.leased = chosen.key, block_id, True
+        return True
 
     def reserve(self, record: LookupRecord) -> None:
         record.query_type, record.block_id = self._call("reserve", record)
@@ -158,12 +194,59 @@ class ProcessLookupLedger:
         record.query_type, record.block_id = await self._call_async("reserve", record)
 
     def finish(self, record: LookupRecord) -> tuple[datetime, int]:
-        created_on, position = self._call("finish", record)
+        try:
+            created_on, position = self._call("finish", record)
+        except SearchFailed:
+            self._void_lease(record)
+            raise
         return created_on, position
 
     async def finish_async(self, record: LookupRecord) -> tuple[datetime, int]:
-        created_on, position = await self._call_async("finish", record)
+        try:
+            created_on, position = await self._call_async("finish", record)
+        except SearchFailed:
+            self._void_lease(record)
+            raise
         return created_on, position
+
+    # -- leases ----------------------------------------------------------------------------------
+
+    def leased(self, account_id: UUID) -> int:
+        """Units the ledger leased this server on the account and no lookup has drawn yet."""
+        with self._lease_lock:
+            return sum(self._leases.get(account_id, {}).values())
+
+    def _void_lease(self, record: LookupRecord) -> None:
+        """A leased unit's block was not there to settle from: the rest of that lease is void too."""
+        if record.leased and record.block_id is not None:
+            with self._lease_lock:
+                self._leases.get(record.account_id, {}).pop(record.block_id, None)
+
+    def _add_lease(self, account_id: UUID, units: list[tuple[str, int]]) -> None:
+        with self._lease_lock:
+            leases = self._leases.setdefault(account_id, {})
+            for block_id, free in units:
+                leases[block_id] = leases.get(block_id, 0) + free
+            self._lease_drawn_at[account_id] = time.monotonic()  # a fresh lease is not idle
+
+    def _give_back_idle(self, now: float) -> None:
+        """Give the ledger back what quiet accounts' leases hold (on the reader thread)."""
+        messages: list[tuple[Any, ...]] = []
+        with self._lease_lock:
+            for account_id, drawn_at in list(self._lease_drawn_at.items()):
+                if now - drawn_at < LEASE_IDLE_SECONDS:
+                    continue
+                for block_id, free in self._leases.pop(account_id, {}).items():
+                    messages.append(("give back", account_id, block_id, free))
+                del self._lease_drawn_at[account_id]
+        if messages:
+            with self._lock:
+                self._send(messages)
+
+    def _drop_leases(self) -> None:
+        with self._lease_lock:
+            self._leases.clear()
+            self._lease_drawn_at.clear()
 
     # -- calls -----------------------------------------------------------------------------------
 
@@ -243,15 +326,24 @@ class ProcessLookupLedger:
         _wake(failed)
 
     def _read(self, conn: Connection, stopped: threading.Event) -> None:
+        next_give_back = time.monotonic() + LEASE_IDLE_SECONDS
         while True:
             try:
-                messages = pickle.loads(conn.recv_bytes())
+                # Woken at least every so often to give idle leases back.
+                messages = pickle.loads(conn.recv_bytes()) if conn.poll(LEASE_IDLE_SECONDS / 2) else []
             except (EOFError, OSError):
                 break
+            now = time.monotonic()
+            if now >= next_give_back:
+                next_give_back = now + LEASE_IDLE_SECONDS / 2
+                self._give_back_idle(now)
             answered: list[_Call] = []
             for message in messages:
                 kind = message[0]
-                if kind == "answer":
+                if kind == "lease":
+                    if self._conn is conn:  # not a lease of a ledger process already replaced
+                        self._add_lease(message[1], message[2])
+                elif kind == "answer":
                     _, request_id, value, error = message
                     call = self._pending.pop(request_id, None)
                     if call is None:
@@ -273,6 +365,7 @@ class ProcessLookupLedger:
         with self._lock:
             if self._conn is conn:
                 self._conn = None
+                self._drop_leases()  # a new ledger process releases the blocks they were of
             self._fail([request_id for request_id, call in list(self._pending.items()) if call.conn is conn])
         stopped.set()
         if not self._closed:
@@ -304,7 +397,17 @@ def serve_ledger(env: dict[str, str], max_batch: int, conn: Connection) -> None:
             outbox.clear()
             conn.send_bytes(data)
 
-    def answer(request_id: int, kind: str) -> Any:
+    leasing: set[UUID] = set()  # accounts with a lease decision queued
+
+    def lease(account_id: UUID) -> Any:
+        def given(request: Any) -> None:
+            leasing.discard(account_id)
+            if request.error is None and (units := ledger.lease(account_id)):
+                outbox.append(("lease", account_id, units))
+
+        return given
+
+    def answer(request_id: int, kind: str, record: LookupRecord) -> Any:
         def given(request: Any) -> None:
             if request.error is not None:
                 outbox.append(("answer", request_id, None, _portable(request.error)))
@@ -312,6 +415,13 @@ def serve_ledger(env: dict[str, str], max_batch: int, conn: Connection) -> None:
                 outbox.append(("answer", request_id, (request.result, request.position), None))
             else:
                 outbox.append(("answer", request_id, request.result, None))
+                account_id = record.account_id
+                if request.result[1] is not None and account_id not in leasing:
+                    # A busy account: lease the server what its blocks have free. Answered (so
+                    # leased) after the append of a later batch than this one: a block the store
+                    # refused is never leased.
+                    leasing.add(account_id)
+                    writer.enqueue(_after_append, lease(account_id))
 
         return given
 
@@ -341,14 +451,25 @@ def _dispatch(messages: list[tuple[Any, ...]], writer: GroupCommit, ledger: Writ
         kind = message[0]
         if kind == "reserve":
             # Answered as soon as decided: the append overlaps the supplier call in the server.
-            writer.enqueue(ledger.reserve_decision(message[2]), answer(message[1], kind), durable=False)
+            writer.enqueue(ledger.reserve_decision(message[2]), answer(message[1], kind, message[2]), durable=False)
         elif kind == "finish":
-            writer.enqueue(ledger.finish_decision(message[2]), answer(message[1], kind))
+            writer.enqueue(ledger.finish_decision(message[2]), answer(message[1], kind, message[2]))
+        elif kind == "give back":
+            writer.enqueue(ledger.give_back_decision(*message[1:]), _ignore)
         elif kind == "forget":
             writer.forget(message[1])
         elif kind == "stop":
             return True
     return False
+
+
+def _after_append(ws: Any) -> None:
+    """A decision of nothing, for an answer given once the appends before it are done."""
+
+
+def _ignore(request: Any) -> None:
+    if request.error is not None:
+        log.error("ledger decision failed: %r", request.error)
 
 
 def _portable(error: BaseException) -> BaseException:

@@ -99,16 +99,7 @@ class LookupBlocks:
         busy), or None: the lookup then reserves its own credit."""
         with self._lock:
             last_rate = self._count(account.id, time.monotonic())
-            drawn = self.drawn.setdefault(account.id, {})
-            open_blocks = account.open_blocks()
-            for block_id in [b for b in drawn if b not in open_blocks]:
-                del drawn[block_id]  # settled to its last unit, or its append was refused
-            with acting_as(actor):
-                for block_id in [b for b in open_blocks if b not in drawn]:
-                    # Left open by an earlier process that stopped before releasing it.
-                    account.release(UUID(block_id))
-                    del open_blocks[block_id]
-            self.held[account.id] = open_blocks
+            drawn, open_blocks = self._sync(account, actor)
             for block_id, in_flight in drawn.items():
                 if open_blocks[block_id] > in_flight:
                     drawn[block_id] = in_flight + 1
@@ -129,9 +120,57 @@ class LookupBlocks:
             open_blocks[str(new_block)] = size
             return str(new_block)
 
-    def settle(self, account: CreditAccount, block_id: str, consultation_id: UUID, charged: int) -> None:
-        """On the writer: the lookup that drew ``block_id`` is over; charge it (if found) from the block."""
+    def _sync(self, account: CreditAccount, actor: Any) -> tuple[dict[str, int], dict[str, int]]:
+        """Under ``_lock``, on the writer: this account's draws and open blocks, as the store has them."""
+        drawn = self.drawn.setdefault(account.id, {})
+        open_blocks = account.open_blocks()
+        for block_id in [b for b in drawn if b not in open_blocks]:
+            del drawn[block_id]  # settled to its last unit, or its append was refused
+        with acting_as(actor):
+            for block_id in [b for b in open_blocks if b not in drawn]:
+                # Left open by an earlier process that stopped before releasing it.
+                account.release(UUID(block_id))
+                del open_blocks[block_id]
+        self.held[account.id] = open_blocks
+        return drawn, open_blocks
+
+    def lease(self, account: CreditAccount) -> list[tuple[str, int]]:
+        """On the writer, with the account as saved: every free unit of its open blocks, handed out.
+
+        For a server whose ledger runs in another process: it draws leased units for its lookups
+        without asking, and each comes back as a settlement (``settle(..., leased=True)``) or, unused,
+        with ``give_back``. Until then a leased unit counts as drawn, so it is never drawn twice and
+        its block is not released. Only blocks this writer opened and the store holds are leased.
+        """
         with self._lock:
+            drawn = self.drawn.get(account.id)
+            if not drawn:
+                return []
+            open_blocks = account.open_blocks()
+            leased = []
+            for block_id, in_flight in drawn.items():
+                free = open_blocks.get(block_id, 0) - in_flight
+                if free > 0:
+                    drawn[block_id] = in_flight + free
+                    leased.append((block_id, free))
+            return leased
+
+    def give_back(self, account_id: UUID, block_id: str, units: int) -> None:
+        """On the writer: leased units that were not drawn (their block may be released once quiet)."""
+        with self._lock:
+            drawn = self.drawn.get(account_id)
+            if drawn is not None and block_id in drawn:
+                drawn[block_id] = max(0, drawn[block_id] - units)
+
+    def settle(
+        self, account: CreditAccount, block_id: str, consultation_id: UUID, charged: int, *, leased: bool = False
+    ) -> None:
+        """On the writer: the lookup that drew ``block_id`` is over; charge it (if found) from the block.
+
+        A leased unit's lookup was not counted when drawn (that was in another process): it counts here."""
+        with self._lock:
+            if leased:
+                self._count(account.id, time.monotonic())
             drawn = self.drawn.get(account.id, {})
             if drawn.get(block_id):
                 drawn[block_id] -= 1
@@ -204,6 +243,7 @@ class LookupRecord:
     # Decided by the reservation:
     query_type: str | None = None
     block_id: str | None = None
+    leased: bool = False  # drawn by the server from a unit the ledger leased it
     # Known once the supplier answered:
     status: str = ConsultationStatus.FAILED.value
 
@@ -271,7 +311,7 @@ class WriterLookupLedger:
                 raise SearchFailed()
             with acting_as(record.actor):
                 if record.block_id is not None:
-                    self.blocks.settle(account, record.block_id, record.consultation_id, charged)
+                    self.blocks.settle(account, record.block_id, record.consultation_id, charged, leased=record.leased)
                 elif charged:
                     account.settle(record.consultation_id, charged)
                 else:
@@ -294,6 +334,18 @@ class WriterLookupLedger:
             return consultation.created_on
 
         return finish
+
+    def lease(self, account_id: UUID) -> list[tuple[str, int]]:
+        """On the writer, between batches (so on the account as saved): the free units of the
+        account's open blocks, leased to a server (``LookupBlocks.lease``)."""
+        account = self._writer.cached(account_id, CreditAccount)
+        return [] if account is None else self.blocks.lease(account)
+
+    def give_back_decision(self, account_id: UUID, block_id: str, units: int) -> Callable[[Workspace], None]:
+        def give_back(ws: Workspace) -> None:
+            self.blocks.give_back(account_id, block_id, units)
+
+        return give_back
 
     # -- entry points ------------------------------------------------------------------------------
 

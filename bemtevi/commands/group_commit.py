@@ -262,6 +262,12 @@ class GroupCommit:
                 break  # never drop unsaved events; the next append clears them
             del self._cache[oldest_id]
 
+    def cached(self, aggregate_id: UUID, kind: type[A]) -> A | None:
+        """The writer's copy of an aggregate, if it holds one (on the writer thread only: between
+        batches, or in an answer after the append, that is the aggregate as saved)."""
+        aggregate = self._cache.get(aggregate_id)
+        return aggregate if isinstance(aggregate, kind) else None
+
     def _forget_saved_elsewhere(self, aggregate_ids: Iterable[UUID]) -> None:
         if not self.is_writer_thread:
             self.forget(aggregate_ids)

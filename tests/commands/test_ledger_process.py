@@ -1,6 +1,7 @@
 """Lookups whose ledger runs in a process of its own (``bemtevi.ledger_process``), as the server runs
 them, on SQLite and PostgreSQL: charged and recorded exactly as in one process, refusals with their
-own errors, changes the server saves seen by the ledger at once, and exact after a stop or a crash.
+own errors, changes the server saves seen by the ledger at once, a busy account's lookups drawing
+units the ledger leased the server, and exact after a stop or a crash.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ from support import KNOWN_CPF
 from test_consultations import account, tenant
 
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.identity import SYSTEM
+from bemtevi.commands.identity import SYSTEM, Principal
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.consultations import ConsultationStatus
+from bemtevi.domain.credits import credit_account_id
 from bemtevi.domain.errors import GroupInactive, NotEnoughCredits, QueryNotAllowed, SearchFailed
 from bemtevi.domain.groups import Group
+from bemtevi.domain.query_types import Category
 from bemtevi.infra.settings import Settings
-from bemtevi.ledger_process import ProcessLookupLedger
+from bemtevi.ledger_process import LEASE_IDLE_SECONDS, ProcessLookupLedger
 
 UNKNOWN_CPF = "000.000.001-91"
 
@@ -76,6 +79,26 @@ def busy_lookups(platform: Platform, principal: object, rounds: int, count: int)
         if n:
             time.sleep(0.55)
         assert all(not isinstance(o, BaseException) for o in lookups(platform, principal, count))
+
+
+def leased(platform: Platform, group_id: UUID) -> int:
+    return ledger_of(platform).leased(credit_account_id(group_id, Category.UNIT))
+
+
+def wait_until(condition: object, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def busy_with_a_lease(platform: Platform, principal: Principal) -> int:
+    """Make the account busy until the ledger leased the server some of its block; the lease size."""
+    busy_lookups(platform, principal, 3, 20)
+    assert wait_until(lambda: leased(platform, principal.group_id) > 0, 5), "a busy account's block is leased"
+    return leased(platform, principal.group_id)
 
 
 def test_lookups_are_charged_and_recorded_by_another_process(platform: Platform) -> None:
@@ -167,3 +190,57 @@ def test_a_killed_ledger_process_is_replaced_and_the_ledger_stays_exact(
     platform.close()
     used, reserved, available = reopened(ledger_settings, principal.group_id)
     assert (used, reserved, available) == (answered, 0, 1000 - answered)
+
+
+def test_a_busy_accounts_lookups_draw_the_units_leased_to_the_server(
+    platform: Platform, ledger_settings: Settings
+) -> None:
+    principal = tenant(platform, limit=1000)
+    lease = busy_with_a_lease(platform, principal)
+
+    # Drawn here without asking the ledger: each lookup takes one unit of the lease.
+    found = platform.consultations.run_unit_query(principal, KNOWN_CPF)
+    unknown = platform.consultations.run_unit_query(principal, UNKNOWN_CPF)
+    assert leased(platform, principal.group_id) == lease - 2
+    assert (found.status, unknown.status) == (ConsultationStatus.DONE, ConsultationStatus.NOT_FOUND)
+    # Charged only for what was found; the unit of the lookup that found nothing is free again.
+    assert account(platform, principal.group_id).used == 61
+
+    platform.close()  # what the lease and the block still hold goes back
+    assert reopened(ledger_settings, principal.group_id) == (61, 0, 939)
+
+
+def test_a_lease_left_idle_is_given_back_and_its_block_released(platform: Platform) -> None:
+    principal = tenant(platform, limit=1000)
+    busy_with_a_lease(platform, principal)
+    assert account(platform, principal.group_id).reserved > 0
+
+    # The server gives back what it did not draw; the ledger then releases the quiet account's block.
+    assert wait_until(lambda: account(platform, principal.group_id).reserved == 0, 4 * LEASE_IDLE_SECONDS + 3)
+    assert leased(platform, principal.group_id) == 0
+    balance = account(platform, principal.group_id)
+    assert (balance.used, balance.available) == (60, 940)
+    # And the account is served as before.
+    assert platform.consultations.run_unit_query(principal, KNOWN_CPF).status == ConsultationStatus.DONE
+
+
+def test_a_lease_does_not_serve_a_group_the_server_deactivated(platform: Platform) -> None:
+    principal = tenant(platform, limit=1000)
+    busy_with_a_lease(platform, principal)
+    group = platform.app.get(principal.group_id, Group)
+    with acting_as(SYSTEM):
+        group.inactivate()
+    platform.app.save(group)
+
+    with pytest.raises(GroupInactive):
+        platform.consultations.run_unit_query(principal, KNOWN_CPF)
+    assert account(platform, principal.group_id).used == 60
+
+
+def test_a_lease_obeys_the_groups_query_types(platform: Platform) -> None:
+    principal = tenant(platform, limit=1000, query_types=["cpf-complete"])
+    busy_with_a_lease(platform, principal)
+    with pytest.raises(QueryNotAllowed):
+        platform.consultations.run_unit_query(principal, "11.222.333/0001-81")
+    assert leased(platform, principal.group_id) > 0, "a refused lookup draws no unit"
+    assert account(platform, principal.group_id).used == 60
