@@ -22,7 +22,7 @@ free unit of that account's open blocks, once the block's append is decided. The
 lookups on that account take a leased unit themselves (the group's checks made on the server's
 own copy, kept current with its saves) and need one round trip, the settlement, instead of two.
 A leased unit is drawn as far as the ledger is concerned until it is settled or given back; the
-server gives back what an account did not draw for ``LEASE_IDLE_SECONDS``, and the block is then
+server gives back what an account did not draw for ``lease_idle_seconds``, and the block is then
 released as any quiet account's is. A lease that turns out void (its block released by a new
 ledger process after a crash) fails the lookup that drew it uncharged, and is dropped.
 
@@ -121,6 +121,7 @@ class ProcessLookupLedger:
         self._lease_lock = threading.Lock()
         self._leases: dict[UUID, dict[str, int]] = {}
         self._lease_drawn_at: dict[UUID, float] = {}
+        self.lease_idle_seconds = LEASE_IDLE_SECONDS
         app.on_saved_elsewhere(self._forward_saved)
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -234,7 +235,7 @@ class ProcessLookupLedger:
         messages: list[tuple[Any, ...]] = []
         with self._lease_lock:
             for account_id, drawn_at in list(self._lease_drawn_at.items()):
-                if now - drawn_at < LEASE_IDLE_SECONDS:
+                if now - drawn_at < self.lease_idle_seconds:
                     continue
                 for block_id, free in self._leases.pop(account_id, {}).items():
                     messages.append(("give back", account_id, block_id, free))
@@ -326,16 +327,16 @@ class ProcessLookupLedger:
         _wake(failed)
 
     def _read(self, conn: Connection, stopped: threading.Event) -> None:
-        next_give_back = time.monotonic() + LEASE_IDLE_SECONDS
+        next_give_back = time.monotonic() + self.lease_idle_seconds
         while True:
             try:
                 # Woken at least every so often to give idle leases back.
-                messages = pickle.loads(conn.recv_bytes()) if conn.poll(LEASE_IDLE_SECONDS / 2) else []
+                messages = pickle.loads(conn.recv_bytes()) if conn.poll(self.lease_idle_seconds / 2) else []
             except (EOFError, OSError):
                 break
             now = time.monotonic()
             if now >= next_give_back:
-                next_give_back = now + LEASE_IDLE_SECONDS / 2
+                next_give_back = now + self.lease_idle_seconds / 2
                 self._give_back_idle(now)
             answered: list[_Call] = []
             for message in messages:
