@@ -58,10 +58,14 @@ def test_a_busy_accounts_lookups_settle_one_unit_each_from_a_block(platform: Pla
     assert topics_after(platform, start) == ["Reserved", "SettledFromBlock", "SettledFromBlock", "SettledFromBlock"]
 
     assert platform.projector.wait_for(platform.app.max_position(), timeout=10)
-    rows = platform.store.cursor().execute(
-        "SELECT kind, amount, reason, reason_id FROM credit_movements WHERE group_id = ? ORDER BY position",
-        [str(principal.group_id)],
-    ).fetchall()
+    rows = (
+        platform.store.cursor()
+        .execute(
+            "SELECT kind, amount, reason, reason_id FROM credit_movements WHERE group_id = ? ORDER BY position",
+            [str(principal.group_id)],
+        )
+        .fetchall()
+    )
     movements = [r for r in rows if r[0] != "limit_change"]
     assert movements[0] == ("reservation", held + 3, ReasonKind.BLOCK, block_id)
     assert movements[1:] == [("settlement", 1, ReasonKind.CONSULTATION, str(o.consultation_id)) for o in outcomes]
