@@ -18,7 +18,7 @@ write and one read per side, not one per lookup.
   copies of those aggregates and wakes its projector); ``("stopped",)``.
 
 Leases: a lookup that drew from a block (a busy account) makes the ledger lease the server every
-free unit of that account's open blocks, once the block's append is decided. The server's next
+free unit of that account's open blocks, once the block's append is done. The server's next
 lookups on that account take a leased unit themselves (the group's checks made on the server's
 own copy, kept current with its saves) and need one round trip, the settlement, instead of two.
 A leased unit is drawn as far as the ledger is concerned until it is settled or given back; the

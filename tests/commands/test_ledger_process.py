@@ -134,9 +134,15 @@ def test_refusals_cross_back_with_their_own_errors(platform: Platform) -> None:
         platform.consultations.run_unit_query(principal, KNOWN_CPF)
 
 
-def test_a_change_the_server_saves_is_seen_by_the_ledgers_next_decision(platform: Platform) -> None:
-    principal = tenant(platform, limit=10)
-    platform.consultations.run_unit_query(principal, KNOWN_CPF)  # the ledger now holds the group in memory
+@pytest.mark.parametrize("leased", [False, True], ids=["ledger-decides", "server-holds-a-lease"])
+def test_a_group_the_server_deactivates_is_refused_at_once(platform: Platform, leased: bool) -> None:
+    """Whether the ledger holds the group in memory or the server holds a lease on its account."""
+    principal = tenant(platform, limit=1000)
+    if leased:
+        busy_with_a_lease(platform, principal)
+    else:
+        platform.consultations.run_unit_query(principal, KNOWN_CPF)
+    used = account(platform, principal.group_id).used
     group = platform.app.get(principal.group_id, Group)
     with acting_as(SYSTEM):
         group.inactivate()
@@ -144,7 +150,7 @@ def test_a_change_the_server_saves_is_seen_by_the_ledgers_next_decision(platform
 
     with pytest.raises(GroupInactive):
         platform.consultations.run_unit_query(principal, KNOWN_CPF)
-    assert account(platform, principal.group_id).used == 1
+    assert account(platform, principal.group_id).used == used
 
 
 def test_200_lookups_at_once_on_100_credits(platform: Platform, ledger_settings: Settings) -> None:
@@ -222,19 +228,6 @@ def test_a_lease_left_idle_is_given_back_and_its_block_released(platform: Platfo
     assert (balance.used, balance.available) == (60, 940)
     # And the account is served as before.
     assert platform.consultations.run_unit_query(principal, KNOWN_CPF).status == ConsultationStatus.DONE
-
-
-def test_a_lease_does_not_serve_a_group_the_server_deactivated(platform: Platform) -> None:
-    principal = tenant(platform, limit=1000)
-    busy_with_a_lease(platform, principal)
-    group = platform.app.get(principal.group_id, Group)
-    with acting_as(SYSTEM):
-        group.inactivate()
-    platform.app.save(group)
-
-    with pytest.raises(GroupInactive):
-        platform.consultations.run_unit_query(principal, KNOWN_CPF)
-    assert account(platform, principal.group_id).used == 60
 
 
 def test_a_lease_obeys_the_groups_query_types(platform: Platform) -> None:
