@@ -21,7 +21,6 @@ CPF_LENGTH = 11
 CNPJ_LENGTH = 14
 
 _NON_DIGITS = re.compile(r"[^0-9]")
-_ASCII_DIGITS = re.compile(r"[0-9]*")
 _CNPJ_WEIGHTS_1 = (5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
 _CNPJ_WEIGHTS_2 = (6, *_CNPJ_WEIGHTS_1)
 _CPF_WEIGHTS_1 = tuple(range(10, 1, -1))
@@ -37,36 +36,47 @@ def only_digits(value: str) -> str:
     return _NON_DIGITS.sub("", value)
 
 
+def _ascii_digits(value: str) -> bool:
+    """Whether ``value`` is ASCII digits only (no regular expression: parsing is on every lookup)."""
+    return value.isascii() and value.isdigit()
+
+
 def _require_digits(value: str, length: int, what: str) -> None:
-    if len(value) != length or only_digits(value) != value:
+    if len(value) != length or not _ascii_digits(value):
         raise ValueError(f"{what} must be exactly {length} digits, got {value!r}")
+
+
+# The check-digit arithmetic, shared by the functions that make check digits and the validity
+# checks made on every lookup. It runs over the digits' ASCII codes (no list of ints, no
+# generator: parsing a document costs about a third of what it did, see bench/hot_path_cpu.py);
+# ``map`` stops at the weights, so the codes may run past the digits a check digit covers.
+# tests/domain/test_documents.py compares the results with the rules for any input.
+
+
+def _cpf_digit(codes: bytes, weights: tuple[int, ...], bias: int) -> int:
+    # Remainder 10 gives check digit 0, so the check digit is the remainder modulo 10.
+    return (sum(map(mul, codes, weights)) - bias) * 10 % 11 % 10
+
+
+def _cnpj_digit(codes: bytes, weights: tuple[int, ...], bias: int) -> int:
+    remainder = (sum(map(mul, codes, weights)) - bias) % 11
+    return 0 if remainder < 2 else 11 - remainder
 
 
 def cpf_check_digits(base9: str) -> str:
     """The two check digits of a CPF whose first nine digits are ``base9``."""
     _require_digits(base9, 9, "CPF base")
-    digits = [int(ch) for ch in base9]
-    for _ in range(2):
-        total = sum(d * w for d, w in zip(digits, range(len(digits) + 1, 1, -1), strict=True))
-        remainder = (total * 10) % 11
-        digits.append(0 if remainder == 10 else remainder)
-    return f"{digits[-2]}{digits[-1]}"
+    codes = base9.encode("ascii")
+    first = _cpf_digit(codes, _CPF_WEIGHTS_1, _CPF_BIAS_1)
+    return f"{first}{_cpf_digit(codes + bytes((_ZERO + first,)), _CPF_WEIGHTS_2, _CPF_BIAS_2)}"
 
 
 def cnpj_check_digits(base12: str) -> str:
     """The two check digits of a CNPJ whose first twelve digits are ``base12``."""
     _require_digits(base12, 12, "CNPJ base")
-    digits = [int(ch) for ch in base12]
-    for weights in (_CNPJ_WEIGHTS_1, _CNPJ_WEIGHTS_2):
-        remainder = sum(d * w for d, w in zip(digits, weights, strict=True)) % 11
-        digits.append(0 if remainder < 2 else 11 - remainder)
-    return f"{digits[-2]}{digits[-1]}"
-
-
-# The checks of a whole number, made on every lookup: the arithmetic of the two functions above
-# without their argument checks, lists and generators (parsing a document costs about a third of
-# what it did; see bench/hot_path_cpu.py). ``digits`` must be ASCII digits of the right length;
-# tests/domain/test_documents.py compares the results with the rules for any input.
+    codes = base12.encode("ascii")
+    first = _cnpj_digit(codes, _CNPJ_WEIGHTS_1, _CNPJ_BIAS_1)
+    return f"{first}{_cnpj_digit(codes + bytes((_ZERO + first,)), _CNPJ_WEIGHTS_2, _CNPJ_BIAS_2)}"
 
 
 def _cpf_digits_valid(digits: str) -> bool:
@@ -74,10 +84,10 @@ def _cpf_digits_valid(digits: str) -> bool:
     if digits.count(digits[0]) == CPF_LENGTH:
         return False
     codes = digits.encode("ascii")
-    # Remainder 10 gives check digit 0, so the check digit is the remainder modulo 10.
-    if (sum(map(mul, codes, _CPF_WEIGHTS_1)) - _CPF_BIAS_1) * 10 % 11 % 10 != codes[9] - _ZERO:
-        return False
-    return (sum(map(mul, codes, _CPF_WEIGHTS_2)) - _CPF_BIAS_2) * 10 % 11 % 10 == codes[10] - _ZERO
+    return (
+        _cpf_digit(codes, _CPF_WEIGHTS_1, _CPF_BIAS_1) == codes[9] - _ZERO
+        and _cpf_digit(codes, _CPF_WEIGHTS_2, _CPF_BIAS_2) == codes[10] - _ZERO
+    )
 
 
 def _cnpj_digits_valid(digits: str) -> bool:
@@ -85,11 +95,10 @@ def _cnpj_digits_valid(digits: str) -> bool:
     if digits.count(digits[0]) == CNPJ_LENGTH:
         return False
     codes = digits.encode("ascii")
-    remainder = (sum(map(mul, codes, _CNPJ_WEIGHTS_1)) - _CNPJ_BIAS_1) % 11
-    if (0 if remainder < 2 else 11 - remainder) != codes[12] - _ZERO:
-        return False
-    remainder = (sum(map(mul, codes, _CNPJ_WEIGHTS_2)) - _CNPJ_BIAS_2) % 11
-    return (0 if remainder < 2 else 11 - remainder) == codes[13] - _ZERO
+    return (
+        _cnpj_digit(codes, _CNPJ_WEIGHTS_1, _CNPJ_BIAS_1) == codes[12] - _ZERO
+        and _cnpj_digit(codes, _CNPJ_WEIGHTS_2, _CNPJ_BIAS_2) == codes[13] - _ZERO
+    )
 
 
 def is_valid_cpf(value: str) -> bool:
@@ -132,7 +141,7 @@ class Document:
             expected_length, valid = CNPJ_LENGTH, _cnpj_digits_valid
         else:
             raise InvalidDocumentType(field="document")
-        if len(self.number) != expected_length or _ASCII_DIGITS.fullmatch(self.number) is None:
+        if len(self.number) != expected_length or not _ascii_digits(self.number):
             raise InvalidDocumentType(field="document")
         if not valid(self.number):
             raise InvalidDocument(field="document")
@@ -145,7 +154,7 @@ class Document:
         ``InvalidDocument`` when the count is right but the document is not valid.
         """
         # Bare digits (what API clients mostly send) need no regular expression.
-        digits = value if type(value) is str and value.isascii() and value.isdigit() else only_digits(value)
+        digits = value if type(value) is str and _ascii_digits(value) else only_digits(value)
         length = len(digits)
         if length == CPF_LENGTH:
             kind: DocumentKind = "cpf"

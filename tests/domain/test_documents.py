@@ -353,3 +353,10 @@ def test_every_cpf_base_check_digit_pair_agrees_with_the_rules() -> None:
         for ending in range(100):
             number = f"{base}{ending:02d}"
             assert is_valid_cnpj(number) == _reference_valid(number, 14), number
+
+
+@given(_digits(9), _digits(12))
+def test_the_check_digits_made_for_any_base_follow_the_rules(cpf_base: str, cnpj_base: str) -> None:
+    # They share their arithmetic with the validity checks: held here to the reference on their own.
+    assert cpf_check_digits(cpf_base) == _reference_check_digits(cpf_base + "00")
+    assert cnpj_check_digits(cnpj_base) == _reference_check_digits(cnpj_base + "00")
