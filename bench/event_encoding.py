@@ -43,6 +43,7 @@ from uuid import UUID, uuid4
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import postgres_database, temp_dir
+from event_store import consultation as sample_consultation
 from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresDatastore
@@ -51,7 +52,6 @@ from psycopg.sql import SQL, Identifier
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import Actor, acting_as
-from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount, ReasonKind
 from bemtevi.domain.query_types import Category
 from bemtevi.infra.postgres_store import OneCallPostgresApplicationRecorder
@@ -119,20 +119,7 @@ class Lookups:
         consultations = []
         with acting_as(self.actor):
             for _ in range(lookups):
-                consultation = Consultation._create(
-                    Consultation.Recorded,
-                    id=uuid4(),
-                    group_id=self.group,
-                    user_id=self.actor.user_id,
-                    document="52998224725",
-                    document_type="cpf",
-                    query_type="cpf-complete",
-                    category="unit",
-                    supplier="local",
-                    status="done",
-                    credits=1,
-                    channel="panel",
-                )
+                consultation = sample_consultation(self.group, self.actor.user_id)
                 self.account.settle_from_block(self.block, consultation.id, 1)
                 consultations.append(consultation)
         return [*consultations, self.account]

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -28,11 +28,12 @@ from bemtevi.infra.settings import Settings
 GROUP = uuid4()
 
 
-def consultation() -> Consultation:
-    with acting_as(Actor(GROUP, GROUP)):
+def consultation(group_id: UUID = GROUP, user_id: UUID = GROUP) -> Consultation:
+    """A charged unit lookup's record, as the ledger makes one."""
+    with acting_as(Actor(user_id, group_id)):
         return Consultation(
-            group_id=GROUP,
-            user_id=GROUP,
+            group_id=group_id,
+            user_id=user_id,
             document="52998224725",
             document_type="cpf",
             query_type="cpf-complete",
