@@ -50,10 +50,9 @@ from typing import Any
 from uuid import UUID
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.consultations import LookupRecord, WriterLookupLedger
+from bemtevi.commands.consultations import LookupRecord, WriterLookupLedger, query_type_here
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.domain.errors import SearchFailed
-from bemtevi.domain.groups import Group
 
 log = logging.getLogger(__name__)
 
@@ -171,10 +170,9 @@ class ProcessLookupLedger:
         are made here on this process's copy (the ledger's own checks ran when it opened the block)."""
         if not self._leases.get(record.account_id):
             return False
-        group = self._app.find_readonly(record.group_id, Group)
-        if group is None or not group.active:
-            return False  # the ledger decides, and gives the canonical refusal
-        chosen = record.choose_query_type(group)
+        query_type = query_type_here(self._app, record)
+        if query_type is None:
+            return False
         with self._lease_lock:
             leases = self._leases.get(record.account_id)
             if not leases:
@@ -185,7 +183,7 @@ class ProcessLookupLedger:
             else:
                 del leases[block_id]
             self._lease_drawn_at[record.account_id] = time.monotonic()
-        record.query_type, record.block_id, record.leased = chosen.key, block_id, True
+        record.query_type, record.block_id, record.leased = query_type, block_id, True
         return True
 
     def reserve(self, record: LookupRecord) -> None:

@@ -259,6 +259,17 @@ class LookupRecord:
         return choose_query_type(self.requested_type, self.document_type, frozenset(group.enabled_query_types))
 
 
+def query_type_here(app: BemteviApplication, record: LookupRecord) -> str | None:
+    """For a lookup that takes a unit without asking the ledger: the query type it runs, decided
+    on this process's copy of its group (kept current with this process's saves). None when the
+    group is gone or inactive: the ledger then decides, and gives the canonical refusal. A query
+    type the group may not run is refused here, as the ledger would."""
+    group = app.find_readonly(record.group_id, Group)
+    if group is None or not group.active:
+        return None
+    return record.choose_query_type(group).key
+
+
 class LookupLedger(Protocol):
     """Where a lookup's credit is reserved and settled and its consultation recorded."""
 
@@ -354,14 +365,13 @@ class WriterLookupLedger:
         free; the group's checks are made on the copy kept current with this process's saves."""
         if not self.blocks.held.get(record.account_id):
             return False
-        group = self._app.find_readonly(record.group_id, Group)
-        if group is None or not group.active:
-            return False  # the writer decides, and gives the canonical refusal
-        chosen = record.choose_query_type(group)
+        query_type = query_type_here(self._app, record)
+        if query_type is None:
+            return False
         block_id = self.blocks.try_draw(record.account_id)
         if block_id is None:
             return False
-        record.query_type, record.block_id = chosen.key, block_id
+        record.query_type, record.block_id = query_type, block_id
         return True
 
     def reserve(self, record: LookupRecord) -> None:
