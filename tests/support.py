@@ -7,7 +7,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -113,3 +113,15 @@ class SmtpSink:
 
     def __exit__(self, *exc: object) -> None:
         self._controller.stop()
+
+
+def wait_until(check: Callable[[], Any], timeout: float = 10.0, message: str = "condition not reached in time") -> Any:
+    """The first true value of ``check()``, asked every 50 ms; ``AssertionError(message)`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(message)
+        time.sleep(0.05)

@@ -7,7 +7,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -18,7 +18,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from eventsourcing.utils import get_topic
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, SmtpSink, make_settings
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, SmtpSink, make_settings, wait_until
 
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.accounts import SignUpForm
@@ -68,17 +68,6 @@ def form(n: int = 1, **changes: Any) -> SignUpForm:
     }
     values.update(changes)
     return SignUpForm(**values)
-
-
-def wait_until(check: Callable[[], Any], timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        time.sleep(0.05)
 
 
 def queued_mails(platform: Platform) -> list[Mail]:

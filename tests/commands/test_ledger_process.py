@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from uuid import UUID
 
 import pytest
-from support import KNOWN_CPF
+from support import KNOWN_CPF, wait_until
 from test_consultations import account, tenant
 
 from bemtevi.bootstrap import Platform, build_platform
@@ -85,21 +85,12 @@ def leased(platform: Platform, group_id: UUID) -> int:
     return ledger_of(platform).leased(credit_account_id(group_id, Category.UNIT))
 
 
-def wait_until(condition: object, seconds: float = 10) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():  # type: ignore[operator]
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def busy_with_a_lease(platform: Platform, principal: Principal, kept_for: float = 600) -> int:
     """Make the account busy until the ledger leased the server some of its block; the lease size.
     The server keeps an idle lease ``kept_for`` seconds (so that a slow machine does not see it given back)."""
     ledger_of(platform).lease_idle_seconds = kept_for
     busy_lookups(platform, principal, 3, 20)
-    assert wait_until(lambda: leased(platform, principal.group_id) > 0, 5), "a busy account's block is leased"
+    wait_until(lambda: leased(platform, principal.group_id) > 0, 5, "a busy account's block is leased")
     return leased(platform, principal.group_id)
 
 
@@ -222,7 +213,7 @@ def test_a_lease_left_idle_is_given_back_and_its_block_released(platform: Platfo
     principal = tenant(platform, limit=1000)
     busy_with_a_lease(platform, principal, kept_for=LEASE_IDLE_SECONDS)
     # The server gives back what it did not draw; the ledger then releases the quiet account's block.
-    assert wait_until(lambda: account(platform, principal.group_id).reserved == 0, 4 * LEASE_IDLE_SECONDS + 5)
+    wait_until(lambda: account(platform, principal.group_id).reserved == 0, 4 * LEASE_IDLE_SECONDS + 5)
     assert leased(platform, principal.group_id) == 0
     balance = account(platform, principal.group_id)
     assert (balance.used, balance.available) == (60, 940)
