@@ -6,15 +6,15 @@ PY_STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 NODE_STAMP := webapp/node_modules/.installed-$(shell cksum webapp/package-lock.json 2>/dev/null | cut -d' ' -f1)
 WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html webapp/package.json \
 	webapp/vite.config.ts $(wildcard webapp/tsconfig*.json) webapp/eslint.config.js
-# The local PostgreSQL server the test suite creates (and drops) its own databases on.
-export BEMTEVI_TEST_POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 
-.PHONY: run test install webapp lint bench chromium wrk clean
+.PHONY: run test install webapp lint bench chromium wrk postgresql java clean
 
 run: install webapp
 	$(BIN)/bemtevi serve
 
-test: install webapp chromium
+# The tests start the project's own PostgreSQL cluster and Kafka broker (bemtevi/infra/local_services.py) from
+# these packages, unless BEMTEVI_TEST_POSTGRES_URL / BEMTEVI_KAFKA_BOOTSTRAP name existing servers.
+test: install webapp chromium postgresql java
 	$(BIN)/ruff check bemtevi tests bench
 	@# The committed RTK Query client must be the one the API's current schema generates.
 	cd webapp && npm run --silent codegen >/dev/null && git diff --exit-code --stat -- src/store/generated \
@@ -43,6 +43,20 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 		echo "Installing Chromium for the end-to-end tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# Debian's PostgreSQL server binaries, when the machine has none (the cluster itself is the project's own).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+		test -n "$$BEMTEVI_TEST_POSTGRES_URL" || { \
+		echo "Installing PostgreSQL's server binaries for the tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+
+# Java runs the Kafka broker, whose jars Maven fetches once (ops/kafka/pom.xml).
+java:
+	@{ command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; } || \
+		test -n "$$BEMTEVI_KAFKA_BOOTSTRAP" || { \
+		echo "Installing Java and Maven for the Kafka broker"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless maven >/dev/null; }
 
 lint: install
 	$(BIN)/ruff check bemtevi tests bench

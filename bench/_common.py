@@ -17,11 +17,15 @@ from urllib.parse import urlparse, urlunparse
 import httpx
 import psycopg
 
-DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+from bemtevi.infra.local_services import ensure_postgres
+
+# "" stands for the server BEMTEVI_TEST_POSTGRES_URL names, else the project's own (started when it is not running).
+DEFAULT_POSTGRES = ""
 
 
 @contextmanager
 def postgres_database(server_url: str = DEFAULT_POSTGRES) -> Iterator[str]:
+    server_url = server_url or os.environ.get("BEMTEVI_TEST_POSTGRES_URL") or ensure_postgres()
     name = f"bemtevi_bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server_url, autocommit=True) as con:
         con.execute(f'CREATE DATABASE "{name}"')

@@ -91,10 +91,10 @@ def main() -> None:
         nargs="?",
         const=DEFAULT_POSTGRES,
         default=None,
-        help="put the event store on PostgreSQL: a fresh database on this server, dropped afterwards",
+        help="put the event store on PostgreSQL: a fresh database on this server (default: the project's own)",
     )
     args = parser.parse_args()
-    if args.postgres:
+    if args.postgres is not None:
         with postgres_database(args.postgres) as database_url:
             run(args, database_url)
     else:

@@ -1,4 +1,7 @@
-"""Shared fixtures: real SQLite and PostgreSQL event stores, a small real demo dataset."""
+"""Shared fixtures: real SQLite and PostgreSQL event stores, a real Kafka broker, a small real demo dataset.
+
+The PostgreSQL server and the Kafka broker are the project's own (`bemtevi.infra.local_services`), started here
+when no existing server is named, so that `make test` needs nothing running beforehand."""
 
 from __future__ import annotations
 
@@ -15,16 +18,29 @@ from support import make_settings
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
 from bemtevi.infra.settings import Settings
 
+E2E_DIR = Path(__file__).parent / "e2e"
 
-def _postgres_url() -> str:
-    return os.environ.get("BEMTEVI_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test by what it needs, from the fixtures it uses, so that the fast inner loop
+    `pytest -m "not e2e and not postgres and not kafka"` cannot be broken by a forgotten marker."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if E2E_DIR in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+        if "postgres_server" in names:
+            item.add_marker(pytest.mark.postgres)
+        if "kafka_broker" in names:
+            item.add_marker(pytest.mark.kafka)
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> str:
-    url = _postgres_url()
+    """BEMTEVI_TEST_POSTGRES_URL names an existing server; without it the project's own is started."""
+    url = os.environ.get("BEMTEVI_TEST_POSTGRES_URL") or ensure_postgres()
     try:
         with psycopg.connect(url, connect_timeout=3) as con:
             con.execute("SELECT 1")
@@ -36,6 +52,17 @@ def postgres_server() -> str:
             "BEMTEVI_TEST_POSTGRES_URL (BEMTEVI_TEST_POSTGRES=skip to skip those tests knowingly)."
         ) from e
     return url
+
+
+@pytest.fixture(scope="session")
+def kafka_broker() -> Iterator[str]:
+    """A real Kafka broker's bootstrap address: BEMTEVI_KAFKA_BOOTSTRAP's, or one started once for the run."""
+    existing = os.environ.get("BEMTEVI_KAFKA_BOOTSTRAP")
+    if existing:
+        yield existing
+        return
+    with KafkaBroker() as broker:
+        yield broker.bootstrap
 
 
 @pytest.fixture
@@ -59,7 +86,7 @@ def dataset_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

@@ -1,0 +1,392 @@
+"""The PostgreSQL server and the Apache Kafka broker the project starts for itself.
+
+`make test` (through the test fixtures), `make cluster` and the benches call these, so that a machine with
+nothing running is enough. Production never does: it points the same code at existing servers with
+`BEMTEVI_DATABASE_URL` and `BEMTEVI_KAFKA_BOOTSTRAP`.
+
+- PostgreSQL: the machine's own binaries (Debian's `postgresql` package, which the Makefile installs when
+  absent), a cluster of the project's own in its own folder and on its own port, trust on loopback only, so no
+  other cluster or its data is touched. Starting is idempotent and guarded by a file lock; the server is left
+  running for the next run (starting it again costs about a second).
+- Kafka: the broker's jars, pinned in `ops/kafka/pom.xml`, copied once by Maven into a cache folder; each
+  `KafkaBroker` is one KRaft node (broker and controller) on free loopback ports with its data in a temporary
+  folder, removed on stop.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import fcntl
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+KAFKA_POM = REPO_ROOT / "ops" / "kafka" / "pom.xml"
+
+DEFAULT_POSTGRES_PORT = 55432
+# Debian's package names this account; PostgreSQL refuses to run as root.
+POSTGRES_OS_USER = "postgres"
+
+
+class LocalServiceError(RuntimeError):
+    """A local server could not be installed or started; the message says what to do."""
+
+
+def services_dir() -> Path:
+    """Where the project's local servers keep their state: outside any checkout, so that every clone shares one
+    PostgreSQL cluster and one jar cache, and under /var/tmp, which the unprivileged postgres account can reach."""
+    configured = os.environ.get("BEMTEVI_SERVICES_DIR")
+    path = Path(configured) if configured else Path("/var/tmp") / f"bemtevi-services-{os.getuid()}"
+    path.mkdir(parents=True, exist_ok=True)
+    path.chmod(0o755)
+    return path
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """Two test runs starting at once must not both run initdb or pg_ctl start."""
+    with open(path, "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+# --- PostgreSQL -------------------------------------------------------------------------------------------------
+
+
+def postgres_bin_dir() -> Path:
+    """The newest installed PostgreSQL's binaries (Debian keeps them out of PATH, per major version)."""
+    found = sorted(
+        (Path(p).parent for p in glob.glob("/usr/lib/postgresql/*/bin/initdb")),
+        key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+    )
+    if found:
+        return found[-1]
+    initdb = shutil.which("initdb")
+    if initdb:
+        return Path(initdb).parent
+    raise LocalServiceError(
+        "PostgreSQL's server binaries are not installed: `make test` installs Debian's `postgresql` package, "
+        "or set BEMTEVI_TEST_POSTGRES_URL to an existing server."
+    )
+
+
+def _as_server_user(args: list[str]) -> list[str]:
+    if os.geteuid() != 0:
+        return args
+    try:
+        pwd.getpwnam(POSTGRES_OS_USER)
+    except KeyError as e:
+        raise LocalServiceError(
+            f"PostgreSQL cannot run as root and there is no '{POSTGRES_OS_USER}' account to run it as"
+        ) from e
+    return ["runuser", "-u", POSTGRES_OS_USER, "--", *args]
+
+
+def _run(args: list[str], what: str) -> None:
+    done = subprocess.run(_as_server_user(args), capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise LocalServiceError(f"{what} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+
+
+def postgres_url(port: int) -> str:
+    return f"postgresql://postgres@127.0.0.1:{port}/postgres"
+
+
+def _postgres_answers(url: str) -> bool:
+    try:
+        with psycopg.connect(url, connect_timeout=2) as con:
+            con.execute("SELECT 1")
+        return True
+    except psycopg.OperationalError:
+        return False
+
+
+def ensure_postgres(port: int | None = None) -> str:
+    """Start the project's own PostgreSQL cluster (creating it on first use) and answer its URL.
+
+    Safe to call any number of times, from several processes at once: a running server is left as it is."""
+    port = port or int(os.environ.get("BEMTEVI_LOCAL_POSTGRES_PORT", DEFAULT_POSTGRES_PORT))
+    url = postgres_url(port)
+    if _postgres_answers(url):
+        return url
+    base = services_dir()
+    data = base / f"postgres-{port}"
+    with _file_lock(base / f"postgres-{port}.lock"):
+        if _postgres_answers(url):
+            return url
+        bin_dir = postgres_bin_dir()
+        if not (data / "PG_VERSION").exists():
+            _init_cluster(bin_dir, data, port)
+        log = data / "server.log"
+        _run(
+            [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60", "start"],
+            f"Starting PostgreSQL (log: {log})",
+        )
+    if not _postgres_answers(url):
+        raise LocalServiceError(f"PostgreSQL started but does not answer at {url} (log: {data / 'server.log'})")
+    return url
+
+
+def _init_cluster(bin_dir: Path, data: Path, port: int) -> None:
+    if data.exists():
+        shutil.rmtree(data)  # a folder without PG_VERSION is a half-made cluster of ours: make it again
+    data.mkdir(mode=0o700)
+    if os.geteuid() == 0:
+        shutil.chown(data, POSTGRES_OS_USER, POSTGRES_OS_USER)
+    _run(
+        [
+            str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+            "--encoding=UTF8", "--no-locale", "--no-instructions",
+        ],
+        "initdb",
+    )  # fmt: skip
+    # Loopback only, the socket in the cluster's own folder (no shared /var/run), room for the tests' pools.
+    settings = (
+        f"\nlisten_addresses = '127.0.0.1'\nport = {port}\nunix_socket_directories = '{data}'\n"
+        "max_connections = 300\nshared_buffers = 128MB\n"
+    )
+    with open(data / "postgresql.conf", "a") as handle:
+        handle.write(settings)
+
+
+def stop_postgres(port: int | None = None) -> bool:
+    """Stop the project's own cluster if it runs; answers whether it did."""
+    port = port or int(os.environ.get("BEMTEVI_LOCAL_POSTGRES_PORT", DEFAULT_POSTGRES_PORT))
+    data = services_dir() / f"postgres-{port}"
+    if not (data / "postmaster.pid").exists():
+        return False
+    _run([str(postgres_bin_dir() / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], "Stopping PostgreSQL")
+    return True
+
+
+# --- Kafka ------------------------------------------------------------------------------------------------------
+
+
+def _pom_property(name: str) -> str:
+    import xml.etree.ElementTree as ET
+
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    value = ET.parse(KAFKA_POM).getroot().find(f"m:properties/m:{name}", ns)
+    assert value is not None and value.text, f"{KAFKA_POM} names no {name}"
+    return value.text
+
+
+def kafka_version() -> str:
+    return _pom_property("kafka.version")
+
+
+def ensure_kafka_jars() -> Path:
+    """The broker's class path folder, copied by Maven from the pinned pom on first use (Maven caches the
+    downloads too, so a new folder after a pom change costs a copy, not a download)."""
+    libs = services_dir() / f"kafka-{kafka_version()}-{_pom_digest()}" / "libs"
+    done = libs.parent / "complete"
+    if done.exists():
+        return libs
+    with _file_lock(services_dir() / "kafka-jars.lock"):
+        if done.exists():
+            return libs
+        if shutil.which("mvn") is None:
+            raise LocalServiceError("Maven (mvn) is needed once to fetch the Kafka broker's jars")
+        if libs.exists():
+            shutil.rmtree(libs)
+        result = subprocess.run(
+            [
+                "mvn", "-q", "-B", "-f", str(KAFKA_POM), "dependency:copy-dependencies",
+                f"-DoutputDirectory={libs}", "-DincludeScope=runtime",
+            ],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if result.returncode != 0:
+            raise LocalServiceError(f"Maven could not fetch the Kafka broker's jars:\n{result.stdout}{result.stderr}")
+        done.touch()
+    return libs
+
+
+def _pom_digest() -> str:
+    import hashlib
+
+    return hashlib.sha256(KAFKA_POM.read_bytes()).hexdigest()[:12]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+_LOG4J2 = """\
+status = warn
+appender.file.type = File
+appender.file.name = file
+appender.file.fileName = {log}
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = {level}
+rootLogger.appenderRef.file.ref = file
+"""
+
+
+@dataclass
+class KafkaBroker:
+    """One Apache Kafka node in KRaft mode (broker and controller) on free loopback ports.
+
+    `start()` answers once the broker answers metadata requests; `stop()` ends it (SIGTERM, then SIGKILL after
+    `stop_timeout`) and removes its data folder."""
+
+    port: int = 0
+    heap: str = "512m"
+    log_level: str = "WARN"
+    stop_timeout: float = 30.0
+    directory: Path | None = None
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    started_seconds: float = 0.0
+
+    @property
+    def bootstrap(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def log_file(self) -> Path:
+        assert self.directory is not None
+        return self.directory / "server.log"
+
+    def start(self, timeout: float = 90.0) -> KafkaBroker:
+        began = time.monotonic()
+        libs = ensure_kafka_jars()
+        java = shutil.which("java")
+        if java is None:
+            raise LocalServiceError("Java 17 or newer is needed to run the Kafka broker")
+        self.port = self.port or free_port()
+        controller_port = free_port()
+        self.directory = Path(tempfile.mkdtemp(prefix="bemtevi-kafka-"))
+        properties = self.directory / "server.properties"
+        properties.write_text(
+            "\n".join(
+                [
+                    "process.roles=broker,controller",
+                    "node.id=1",
+                    f"controller.quorum.voters=1@127.0.0.1:{controller_port}",
+                    f"listeners=PLAINTEXT://127.0.0.1:{self.port},CONTROLLER://127.0.0.1:{controller_port}",
+                    f"advertised.listeners=PLAINTEXT://127.0.0.1:{self.port}",
+                    "controller.listener.names=CONTROLLER",
+                    "inter.broker.listener.name=PLAINTEXT",
+                    "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                    f"log.dirs={self.directory / 'data'}",
+                    "num.partitions=1",
+                    # Topics are created explicitly with their partition counts (see docs/architecture.md).
+                    "auto.create.topics.enable=false",
+                    "offsets.topic.replication.factor=1",
+                    "offsets.topic.num.partitions=4",
+                    "transaction.state.log.replication.factor=1",
+                    "transaction.state.log.min.isr=1",
+                    "transaction.state.log.num.partitions=4",
+                    "share.coordinator.state.topic.replication.factor=1",
+                    "share.coordinator.state.topic.min.isr=1",
+                    "group.initial.rebalance.delay.ms=0",
+                    "",
+                ]
+            )
+        )
+        (self.directory / "log4j2.properties").write_text(_LOG4J2.format(log=self.log_file, level=self.log_level))
+        env = {
+            **os.environ,
+            "CLASSPATH": f"{libs}/*",
+            "KAFKA_HEAP_OPTS": f"-Xmx{self.heap}",
+        }
+        jvm = [
+            java, f"-Xmx{self.heap}", "-Xms64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-Djava.awt.headless=true", f"-Dlog4j2.configurationFile={self.directory / 'log4j2.properties'}",
+        ]  # fmt: skip
+        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        formatted = subprocess.run(
+            [*jvm, "kafka.tools.StorageTool", "format", "-t", cluster_id, "-c", str(properties)],
+            env=env, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if formatted.returncode != 0:
+            self._remove_directory()
+            raise LocalServiceError(f"kafka-storage format failed: {formatted.stdout}{formatted.stderr}")
+        self.process = subprocess.Popen(
+            [*jvm, "kafka.Kafka", str(properties)],
+            env=env,
+            stdout=open(self.directory / "stdout.log", "wb"),  # noqa: SIM115 - the child keeps it
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # Ctrl-C in a terminal reaches the parent, which stops us in order
+        )
+        try:
+            self._wait_ready(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        self.started_seconds = time.monotonic() - began
+        return self
+
+    def _wait_ready(self, timeout: float) -> None:
+        from kafka import KafkaAdminClient
+        from kafka.errors import KafkaError
+
+        deadline = time.monotonic() + timeout
+        last: Exception | None = None
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise LocalServiceError(f"The Kafka broker exited ({self.process.returncode}); see {self.log_file}")
+            try:
+                # Until the port listens, a client would only log connection errors.
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                admin = KafkaAdminClient(bootstrap_servers=self.bootstrap, request_timeout_ms=3000)
+                try:
+                    if admin.describe_cluster().get("brokers"):
+                        return
+                finally:
+                    admin.close()
+            except (KafkaError, OSError) as e:
+                last = e
+            time.sleep(0.2)
+        raise LocalServiceError(f"The Kafka broker did not answer within {timeout:.0f} s ({last}); see {self.log_file}")
+
+    def memory_bytes(self) -> int:
+        """Resident memory of the broker's JVM now (VmRSS)."""
+        assert self.process is not None
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(self.stop_timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self._remove_directory()
+
+    def _remove_directory(self) -> None:
+        if self.directory is not None:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            self.directory = None
+
+    def __enter__(self) -> KafkaBroker:
+        return self.start() if self.process is None else self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
