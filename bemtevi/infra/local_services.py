@@ -390,3 +390,22 @@ class KafkaBroker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m bemtevi.infra.local_services postgres|stop|kafka-jars`: the same steps the tests take, by hand."""
+    import sys
+
+    command = (argv if argv is not None else sys.argv[1:]) or ["postgres"]
+    if command[0] == "postgres":
+        print(ensure_postgres())
+    elif command[0] == "stop":
+        print("stopped" if stop_postgres() else "not running")
+    elif command[0] == "kafka-jars":
+        print(ensure_kafka_jars())
+    else:
+        raise SystemExit("usage: python -m bemtevi.infra.local_services [postgres|stop|kafka-jars]")
+
+
+if __name__ == "__main__":
+    main()
