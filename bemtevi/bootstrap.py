@@ -21,6 +21,7 @@ from bemtevi.commands.identity import BootstrapResult, IdentityCommands
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
 from bemtevi.domain.suppliers import Supplier
+from bemtevi.infra.attempts import AttemptLog, PostgresAttemptLog, SqliteAttemptLog
 from bemtevi.infra.google import GoogleIdTokenVerifier
 from bemtevi.infra.mail import sender_from_settings
 from bemtevi.infra.passwords import PasswordHasher
@@ -49,6 +50,8 @@ class Platform:
     supplier: Supplier
     accounts: AccountCommands
     mailer: Mailer
+    attempts: AttemptLog
+    contact_throttle: Throttle
     bootstrap_result: BootstrapResult | None = field(default=None)
     closed: bool = field(default=False, init=False)
 
@@ -64,6 +67,7 @@ class Platform:
         close_supplier = getattr(self.supplier, "close", None)
         if close_supplier is not None:
             close_supplier()
+        self.attempts.close()
         self.app.close()
 
 
@@ -76,12 +80,13 @@ def build_platform(
 ) -> Platform:
     app = BemteviApplication(env=settings.event_store_env())
     hasher = PasswordHasher(settings.argon2_time_cost, settings.argon2_memory_cost)
+    attempts = attempt_log(settings)
     identity = IdentityCommands(
         app,
         hasher,
         TokenIssuer(settings.signing_key),
         timedelta(hours=settings.token_ttl_hours),
-        throttle=Throttle(settings.login_window_seconds),
+        throttle=Throttle(attempts, settings.login_window_seconds),
         max_account_failures=settings.login_max_failures,
         max_address_failures=settings.login_address_max_failures,
     )
@@ -143,6 +148,8 @@ def build_platform(
         supplier=supplier,
         accounts=accounts,
         mailer=mailer,
+        attempts=attempts,
+        contact_throttle=Throttle(attempts, settings.contact_rate_window_seconds),
     )
     if bootstrap:
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password)
@@ -151,3 +158,10 @@ def build_platform(
         mailer.start()
         projector.wait_for(app.max_position(), timeout=30)
     return platform
+
+
+def attempt_log(settings: Settings) -> AttemptLog:
+    """Where attempt limits are counted: beside the event store, so every process of a deployment shares them."""
+    if settings.database_url:
+        return PostgresAttemptLog(settings.database_url)
+    return SqliteAttemptLog(settings.attempts_path)

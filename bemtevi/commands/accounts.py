@@ -249,7 +249,7 @@ class AccountCommands:
         # Requests count like failures: a flood of codes to one inbox or from one address stops.
         limits = self._identity.attempt_limits("recovery", key, client)
         self._identity.throttle.check(limits)
-        self._identity.throttle.fail(*(k for k, _ in limits))
+        self._identity.throttle.record(*(k for k, _ in limits))
         user = self._identity.find_user_by_email(key)
         admitted = user is not None and user.may_sign_in
         if user is not None and admitted:
@@ -307,11 +307,11 @@ class AccountCommands:
             or not secrets.compare_digest(recovery.unique_key.encode(), unique_key.encode())
             or not recovery.usable(now)
         ):
-            self._identity.throttle.fail(*(k for k, _ in limits))
+            self._identity.throttle.record(*(k for k, _ in limits))
             raise InvalidCode()
         expected = self._code_hash(unique_key, code.strip())
         if not hmac.compare_digest(recovery.code_hash, expected):
-            self._identity.throttle.fail(*(k for k, _ in limits))
+            self._identity.throttle.record(*(k for k, _ in limits))
             tenant = self._app.get(recovery.user_id, User).group_id
 
             def record_failure() -> int:

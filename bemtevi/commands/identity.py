@@ -182,8 +182,8 @@ class IdentityCommands:
         app: BemteviApplication,
         hasher: PasswordHasher,
         tokens: TokenIssuer,
-        token_ttl: timedelta = timedelta(hours=12),
-        throttle: Throttle | None = None,
+        token_ttl: timedelta,
+        throttle: Throttle,
         max_account_failures: int = 5,
         max_address_failures: int = 20,
     ) -> None:
@@ -192,7 +192,7 @@ class IdentityCommands:
         self._tokens = tokens
         self._token_ttl = token_ttl
         # Failed sign-ins and recovery-code tries, per account and per client address.
-        self.throttle = throttle or Throttle(15 * 60)
+        self.throttle = throttle
         self._max_account_failures = max_account_failures
         self._max_address_failures = max_address_failures
         # A real hash to verify against when the e-mail is unknown, so timing does not tell.
@@ -395,10 +395,10 @@ class IdentityCommands:
         user = self.find_user_by_email(email)
         if user is None:
             self._hasher.verify(self._dummy_hash, password)
-            self.throttle.fail(*(key for key, _ in limits))
+            self.throttle.record(*(key for key, _ in limits))
             raise InvalidCredentials()
         if not self._hasher.verify(user.password_hash, password):
-            self.throttle.fail(*(key for key, _ in limits))
+            self.throttle.record(*(key for key, _ in limits))
             raise InvalidCredentials()
         group = self.check_may_sign_in(user, domain_url)
         # A right password ends the account's count (not the address's: it may try others).

@@ -79,6 +79,10 @@ class Settings(BaseSettings):
         return self.var_dir / "events.sqlite"
 
     @property
+    def attempts_path(self) -> Path:
+        return self.var_dir / "attempts.sqlite"
+
+    @property
     def read_model_path(self) -> Path:
         return self.var_dir / "read_models.duckdb"
 

@@ -165,7 +165,7 @@ def test_create_account_on_a_white_label_domain_goes_under_that_white_label(plat
 
 def test_five_failures_lock_the_account_then_the_window_frees_it(platform: Platform) -> None:
     now = [1000.0]
-    platform.identity.throttle = Throttle(900, clock=lambda: now[0])
+    platform.identity.throttle = Throttle(platform.attempts, 900, clock=lambda: now[0])
     for _ in range(5):
         with pytest.raises(InvalidCredentials):
             platform.identity.sign_in(ADMIN_EMAIL, "wrong", "localhost", client="10.0.0.1")

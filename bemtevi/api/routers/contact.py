@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import threading
-
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from bemtevi.api.deps import PlatformDep
 from bemtevi.api.errors import error_body
-from bemtevi.api.rate_limit import SlidingWindowLimiter
 from bemtevi.api.schemas import ErrorResponse
-from bemtevi.bootstrap import Platform
 from bemtevi.domain.contact_requests import MESSAGE_MAX, NAME_MAX, ContactForm, TooManyContactRequests
 
 router = APIRouter(tags=["contact"])
-
-_limiter_lock = threading.Lock()
 
 
 class ContactRequestBody(BaseModel):
@@ -34,19 +28,6 @@ class ContactRequestBody(BaseModel):
 
 class ContactAccepted(BaseModel):
     position: int
-
-
-def _limiter(request: Request, platform: Platform) -> SlidingWindowLimiter:
-    """One limiter per application instance, made on first use."""
-    state = request.app.state
-    with _limiter_lock:
-        limiter: SlidingWindowLimiter | None = getattr(state, "contact_limiter", None)
-        if limiter is None:
-            limiter = SlidingWindowLimiter(
-                platform.settings.contact_rate_limit, platform.settings.contact_rate_window_seconds
-            )
-            state.contact_limiter = limiter
-    return limiter
 
 
 @router.post(
@@ -69,13 +50,16 @@ def send_contact(body: ContactRequestBody, request: Request, platform: PlatformD
         items = [{"property": p.field, p.kind: p.message} for p in problems]
         return JSONResponse(error_body(400, problems[0].message, "invalid_data", errors=items), status_code=400)
     client = request.client.host if request.client else "unknown"
-    limiter = _limiter(request, platform)
-    if not limiter.allow(client):
+    # Counted where every API process sees it (Platform.contact_throttle); refused sends are not counted.
+    limit = [(f"contact:address:{client}", platform.settings.contact_rate_limit)]
+    wait = platform.contact_throttle.wait_seconds(limit)
+    if wait > 0:
         refusal = TooManyContactRequests()
         return JSONResponse(
             error_body(refusal.status, refusal.message, refusal.code),
             status_code=refusal.status,
-            headers={"Retry-After": str(limiter.retry_after(client))},
+            headers={"Retry-After": str(int(wait) + 1)},
         )
+    platform.contact_throttle.record(limit[0][0])
     received = platform.contact.receive(form, body.domain_url or request.headers.get("host"))
     return ContactAccepted(position=received.position)
