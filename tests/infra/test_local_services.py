@@ -71,3 +71,32 @@ def test_the_projects_postgres_starts_once_and_answers_again() -> None:
     with psycopg.connect(second) as con:
         row = con.execute("SELECT current_setting('listen_addresses')").fetchone()
     assert row == ("127.0.0.1",)
+
+
+@pytest.mark.kafka
+@pytest.mark.skipif(bool(os.environ.get("BEMTEVI_KAFKA_BOOTSTRAP")), reason="an existing broker was named")
+def test_a_restarted_broker_answers_on_the_same_port_with_the_records_it_had() -> None:
+    with KafkaBroker() as broker:
+        topic = "kept"
+        admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap)
+        try:
+            admin.create_topics([NewTopic(topic, num_partitions=2, replication_factor=1)])
+        finally:
+            admin.close()
+        producer = KafkaProducer(bootstrap_servers=broker.bootstrap, enable_idempotence=True, acks="all")
+        producer.send(topic, key=b"a", value=b"before the restart")
+        producer.flush()
+        producer.close()
+        bootstrap = broker.bootstrap
+
+        broker.restart()
+
+        assert broker.bootstrap == bootstrap
+        consumer = KafkaConsumer(
+            topic, bootstrap_servers=broker.bootstrap, auto_offset_reset="earliest", consumer_timeout_ms=15_000
+        )
+        try:
+            record = next(iter(consumer))
+        finally:
+            consumer.close()
+        assert record.value == b"before the restart"
