@@ -253,6 +253,7 @@ class KafkaBroker:
 
     port: int = 0
     controller_port: int = 0
+    cluster_id: str = ""  # KRaft's cluster id (16 bytes, URL-safe base64); generated when empty
     heap: str = "512m"
     log_level: str = "WARN"
     stop_timeout: float = 30.0
@@ -319,9 +320,11 @@ class KafkaBroker:
             "-Djava.awt.headless=true", f"-Dlog4j2.configurationFile={self.directory / 'log4j2.properties'}",
         ]  # fmt: skip
         if not formatted:  # a restart keeps the storage (and the cluster id) it had
-            cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+            self.cluster_id = self.cluster_id or base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
             formatting = subprocess.run(
-                [*jvm, "kafka.tools.StorageTool", "format", "-t", cluster_id, "-c", str(properties)],
+                # "--cluster-id=": a URL-safe base64 id starts with "-" one time in 64, which a separate
+                # argument would make an option to the tool's parser.
+                [*jvm, "kafka.tools.StorageTool", "format", f"--cluster-id={self.cluster_id}", "-c", str(properties)],
                 env=env, capture_output=True, text=True, check=False,
             )  # fmt: skip
             if formatting.returncode != 0:

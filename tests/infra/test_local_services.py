@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import uuid
 
@@ -100,3 +101,13 @@ def test_a_restarted_broker_answers_on_the_same_port_with_the_records_it_had() -
         finally:
             consumer.close()
         assert record.value == b"before the restart"
+
+
+@pytest.mark.kafka
+@pytest.mark.skipif(bool(os.environ.get("BEMTEVI_KAFKA_BOOTSTRAP")), reason="an existing broker was named")
+def test_a_broker_starts_whatever_its_generated_cluster_id_begins_with() -> None:
+    # One generated id in 64 begins with "-" (URL-safe base64 of bytes from 0xF8): it once failed a test run.
+    cluster_id = base64.urlsafe_b64encode(b"\xf8" + uuid.uuid4().bytes[1:]).decode().rstrip("=")
+    assert cluster_id.startswith("-")
+    with KafkaBroker(cluster_id=cluster_id) as broker:
+        assert broker.process is not None and broker.process.poll() is None
