@@ -31,6 +31,7 @@ from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.mailer import Mailer
 from bemtevi.streams.projector import Projector
+from bemtevi.streams.relay import Relay
 
 
 @dataclass
@@ -165,3 +166,20 @@ def attempt_log(settings: Settings) -> AttemptLog:
     if settings.database_url:
         return PostgresAttemptLog(settings.database_url)
     return SqliteAttemptLog(settings.attempts_path)
+
+
+def build_relay(settings: Settings, app: BemteviApplication | None = None) -> Relay:
+    """The Kafka relay of cluster mode over the settings' event store (or ``app``'s), not started.
+
+    It needs only the event store: no read store, supplier or writer (``bemtevi relay`` runs it
+    in a process of its own, woken by PostgreSQL's NOTIFY of every append)."""
+    if not settings.kafka_bootstrap:
+        raise ValueError("BEMTEVI_KAFKA_BOOTSTRAP names no Kafka cluster to relay the event log to")
+    return Relay(
+        app or BemteviApplication(env=settings.event_store_env()),
+        settings.kafka_bootstrap,
+        settings.kafka_events_topic,
+        partitions=settings.kafka_events_partitions,
+        replication_factor=settings.kafka_replication_factor,
+        page_size=settings.relay_page_size,
+    )

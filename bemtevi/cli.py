@@ -1,4 +1,4 @@
-"""The ``bemtevi`` command line: serve, demo-data, rebuild-projections, create-admin, openapi."""
+"""The ``bemtevi`` command line: serve, relay, demo-data, rebuild-projections, create-admin, openapi."""
 
 from __future__ import annotations
 
@@ -86,6 +86,40 @@ def closes_on_shutdown(api: FastAPI, platform: Platform) -> FastAPI:
 
     api.router.lifespan_context = lifespan
     return api
+
+
+@app.command()
+def relay() -> None:
+    """Publish the event log to Kafka (cluster mode) from the stored position, until SIGINT or SIGTERM."""
+    import signal
+    import threading
+
+    from bemtevi.bootstrap import build_relay
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("kafka").setLevel(logging.WARNING)
+    settings = Settings()
+    try:
+        follower = build_relay(settings)
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2) from e
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    follower.start()
+    typer.echo(
+        f"Relaying the event log to Kafka topic {follower.topic} at {settings.kafka_bootstrap} "
+        f"after position {follower.position}"
+    )
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        # The page in flight is acknowledged and its position stored before the process ends.
+        follower.stop()
+        follower.app.close()
+    typer.echo(f"Relay stopped after position {follower.position}")
 
 
 @app.command("demo-data")

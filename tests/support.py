@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -15,6 +16,10 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
+from bemtevi.bootstrap import Platform
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
+from bemtevi.domain.errors import DomainError
+from bemtevi.domain.groups import GroupType
 from bemtevi.infra.settings import Settings
 
 ADMIN_EMAIL = "admin@bemtevi.local"
@@ -125,3 +130,19 @@ def wait_until(check: Callable[[], Any], timeout: float = 10.0, message: str = "
         if time.monotonic() > deadline:
             raise AssertionError(message)
         time.sleep(0.05)
+
+
+def new_tenant(platform: Platform, name: str, limit: int | None) -> Principal:
+    group_id, _ = platform.identity.register_group(
+        SYSTEM, name=name, group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=limit
+    )
+    email = f"{group_id.hex[:10]}@empresa.com"
+    platform.identity.register_user(SYSTEM, group_id=group_id, name="Teste", email=email, password="Strong!pass1")
+    return platform.identity.authenticate(platform.identity.sign_in(email, "Strong!pass1", None).token)
+
+
+def run_lookups(platform: Platform, principal: Principal, documents: list[str]) -> None:
+    for document in documents:
+        # Refusals (no credit left) are part of the history too.
+        with contextlib.suppress(DomainError):
+            platform.consultations.run_unit_query(principal, document)

@@ -10,7 +10,7 @@ nothing running is enough. Production never does: it points the same code at exi
   running for the next run (starting it again costs about a second).
 - Kafka: the broker's jars, pinned in `ops/kafka/pom.xml`, copied once by Maven into a cache folder; each
   `KafkaBroker` is one KRaft node (broker and controller) on free loopback ports with its data in a temporary
-  folder, removed on stop.
+  folder, removed on stop; `restart()` stops it and starts it again on the same ports with the same data.
 """
 
 from __future__ import annotations
@@ -248,9 +248,12 @@ class KafkaBroker:
     """One Apache Kafka node in KRaft mode (broker and controller) on free loopback ports.
 
     `start()` answers once the broker answers metadata requests; `stop()` ends it (SIGTERM, then SIGKILL after
-    `stop_timeout`) and removes its data folder."""
+    `stop_timeout`) and removes its data folder; `restart()` (or `stop(keep_data=True)` then `start()`) brings it
+    back on the same ports with the topics and records it had, as a restarted production broker would be."""
 
     port: int = 0
+    controller_port: int = 0
+    cluster_id: str = ""  # KRaft's cluster id (16 bytes, URL-safe base64); generated when empty
     heap: str = "512m"
     log_level: str = "WARN"
     stop_timeout: float = 30.0
@@ -274,16 +277,18 @@ class KafkaBroker:
         if java is None:
             raise LocalServiceError("Java 17 or newer is needed to run the Kafka broker")
         self.port = self.port or free_port()
-        controller_port = free_port()
-        self.directory = Path(tempfile.mkdtemp(prefix="bemtevi-kafka-"))
+        self.controller_port = self.controller_port or free_port()
+        formatted = self.directory is not None
+        if self.directory is None:
+            self.directory = Path(tempfile.mkdtemp(prefix="bemtevi-kafka-"))
         properties = self.directory / "server.properties"
         properties.write_text(
             "\n".join(
                 [
                     "process.roles=broker,controller",
                     "node.id=1",
-                    f"controller.quorum.voters=1@127.0.0.1:{controller_port}",
-                    f"listeners=PLAINTEXT://127.0.0.1:{self.port},CONTROLLER://127.0.0.1:{controller_port}",
+                    f"controller.quorum.voters=1@127.0.0.1:{self.controller_port}",
+                    f"listeners=PLAINTEXT://127.0.0.1:{self.port},CONTROLLER://127.0.0.1:{self.controller_port}",
                     f"advertised.listeners=PLAINTEXT://127.0.0.1:{self.port}",
                     "controller.listener.names=CONTROLLER",
                     "inter.broker.listener.name=PLAINTEXT",
@@ -314,18 +319,21 @@ class KafkaBroker:
             java, f"-Xmx{self.heap}", "-Xms64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Djava.awt.headless=true", f"-Dlog4j2.configurationFile={self.directory / 'log4j2.properties'}",
         ]  # fmt: skip
-        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
-        formatted = subprocess.run(
-            [*jvm, "kafka.tools.StorageTool", "format", "-t", cluster_id, "-c", str(properties)],
-            env=env, capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        if formatted.returncode != 0:
-            self._remove_directory()
-            raise LocalServiceError(f"kafka-storage format failed: {formatted.stdout}{formatted.stderr}")
+        if not formatted:  # a restart keeps the storage (and the cluster id) it had
+            self.cluster_id = self.cluster_id or base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+            formatting = subprocess.run(
+                # "--cluster-id=": a URL-safe base64 id starts with "-" one time in 64, which a separate
+                # argument would make an option to the tool's parser.
+                [*jvm, "kafka.tools.StorageTool", "format", f"--cluster-id={self.cluster_id}", "-c", str(properties)],
+                env=env, capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            if formatting.returncode != 0:
+                self._remove_directory()
+                raise LocalServiceError(f"kafka-storage format failed: {formatting.stdout}{formatting.stderr}")
         self.process = subprocess.Popen(
             [*jvm, "kafka.Kafka", str(properties)],
             env=env,
-            stdout=open(self.directory / "stdout.log", "wb"),  # noqa: SIM115 - the child keeps it
+            stdout=open(self.directory / "stdout.log", "ab"),  # noqa: SIM115 - the child keeps it
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C in a terminal reaches the parent, which stops us in order
         )
@@ -369,7 +377,8 @@ class KafkaBroker:
                 return int(line.split()[1]) * 1024
         return 0
 
-    def stop(self) -> None:
+    def stop(self, keep_data: bool = False) -> None:
+        """End the broker; its data folder is removed unless ``keep_data`` (for a ``start()`` again)."""
         process, self.process = self.process, None
         if process is not None and process.poll() is None:
             process.send_signal(signal.SIGTERM)
@@ -378,7 +387,13 @@ class KafkaBroker:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        self._remove_directory()
+        if not keep_data:
+            self._remove_directory()
+
+    def restart(self, timeout: float = 90.0) -> KafkaBroker:
+        """Stop the broker and start it again on the same ports, with the topics and records it had."""
+        self.stop(keep_data=True)
+        return self.start(timeout)
 
     def _remove_directory(self) -> None:
         if self.directory is not None:

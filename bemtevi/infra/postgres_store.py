@@ -22,9 +22,11 @@ once, not on every call.
 
 from __future__ import annotations
 
+import logging
 import struct
+import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
 from typing import Any
@@ -37,6 +39,8 @@ from psycopg import Connection, pq
 from psycopg.adapt import Buffer, Dumper
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
+
+_log = logging.getLogger(__name__)
 
 # PostgreSQL's binary array of one dimension: the number of dimensions, a has-nulls flag, the
 # element type, the length and lower bound of the dimension, then each element as a 32-bit
@@ -182,3 +186,56 @@ class OneCallPostgresApplicationRecorder(PostgresApplicationRecorder):
             encoded = topic.encode(encoding)
             elements[topic] = _length(len(encoded)) + encoded
         return _array(_TEXT_OID, len(topics), map(elements.__getitem__, topics))
+
+
+class AppendListener:
+    """Calls ``on_append()`` whenever any process appends to a PostgreSQL event store.
+
+    The recorder NOTIFYs its channel in every append (the library's recorder and the one above);
+    this LISTENs on that channel in a thread of its own, on a connection of the store's pool held
+    while it runs, and calls ``on_append`` for each notification, and once after every
+    (re)connection for what was appended while it was not listening. A lost connection (the
+    server restarted) is opened again after a pause. A follower of the log in another process
+    than the writers is so woken within milliseconds instead of polling.
+    """
+
+    def __init__(self, recorder: PostgresApplicationRecorder, on_append: Callable[[], None]) -> None:
+        self._recorder = recorder
+        self._on_append = on_append
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def for_recorder(cls, recorder: object, on_append: Callable[[], None]) -> AppendListener | None:
+        """A listener for a PostgreSQL recorder; None for others (SQLite has no NOTIFY: followers poll)."""
+        return cls(recorder, on_append) if isinstance(recorder, PostgresApplicationRecorder) else None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="bemtevi-append-listener", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        channel = SQL("LISTEN {0}").format(Identifier(self._recorder.channel_name))
+        while not self._stopping.is_set():
+            try:
+                with self._recorder.datastore.get_connection() as conn:
+                    conn.execute(channel)
+                    try:
+                        self._on_append()
+                        while not self._stopping.is_set():
+                            # At most 0.2 s per wait, so that a stop is seen.
+                            for _ in conn.notifies(timeout=0.2, stop_after=1):
+                                self._on_append()
+                    finally:
+                        if not conn.closed:
+                            conn.execute("UNLISTEN *")
+            except Exception as e:  # the connection was lost: listen again once it can be opened
+                _log.warning("listening for appends failed (%s); trying again", e)
+                self._stopping.wait(1.0)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None

@@ -73,6 +73,14 @@ class Settings(BaseSettings):
     login_address_max_failures: int = 20
     login_window_seconds: int = 900
     recovery_code_minutes: int = 15
+    # Cluster mode: the Kafka cluster (host:port[,host:port...]) that `bemtevi relay` publishes the
+    # event log to, the topic (created with this many partitions and replicas when missing) and the
+    # events the relay reads and flushes at a time (its position is stored after each page).
+    kafka_bootstrap: str | None = None
+    kafka_events_topic: str = "bemtevi.events"
+    kafka_events_partitions: int = 12
+    kafka_replication_factor: int = 1
+    relay_page_size: int = 1000
 
     @property
     def events_path(self) -> Path:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import smtplib
-import threading
 from typing import Any
 from uuid import UUID
 
@@ -28,6 +27,7 @@ from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.mail import Mail
 from bemtevi.infra.mail import MailSender
 from bemtevi.projections.store import ReadStore
+from bemtevi.streams.follower import LogFollower
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,9 @@ TRACKING_NAME = "mailer"
 _QUEUED_TOPIC = get_topic(Mail.Queued)
 
 
-class Mailer:
+class Mailer(LogFollower):
+    thread_name = "bemtevi-mailer"
+
     def __init__(
         self,
         app: BemteviApplication,
@@ -47,22 +49,16 @@ class Mailer:
         poll_interval: float = 0.5,
         gather_seconds: float = 0.25,
     ) -> None:
-        self._app = app
+        super().__init__(app, poll_interval=poll_interval)
         self._store = store
         self._sender = sender
         self._attempts = max(1, attempts)
         self._retry_seconds = retry_seconds
         self._page_size = page_size
-        self._poll_interval = poll_interval
         # Saves wake the mailer; under a stream of lookups they come hundreds a second, and a
         # round per save cost a tenth of the server's interpreter time. A mail may wait this long.
         self._gather_seconds = gather_seconds
-        self._wake = threading.Event()
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.error: BaseException | None = None
         self._position = store.tracked_position(TRACKING_NAME)
-        app.on_recorded(lambda _position: self._wake.set())
 
     @property
     def position(self) -> int:
@@ -139,34 +135,8 @@ class Mailer:
             return False  # someone recorded an outcome meanwhile: reload and look again
         return True
 
-    # -- thread -------------------------------------------------------------------------------
+    # -- between rounds (the thread is LogFollower's) -----------------------------------------
 
-    def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._run, name="bemtevi-mailer", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        failures = 0
-        while not self._stopping.is_set():
-            self._wake.clear()
-            try:
-                self.catch_up()
-                failures = 0
-                self.error = None
-            except Exception as e:  # keep following the log
-                failures += 1
-                self.error = e
-                log.exception("mailer failed after position %s", self._position)
-                self._stopping.wait(min(5.0, 0.1 * 2**failures))
-                continue
-            self._wake.wait(self._poll_interval)
-            self._stopping.wait(self._gather_seconds)
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
+    def _pause(self, processed: int) -> None:
+        self._wake.wait(self._poll_interval)
+        self._stopping.wait(self._gather_seconds)

@@ -2,8 +2,8 @@
 
 Exactly once: each page of events is folded and written in one DuckDB transaction together
 with the tracking position, so a crash never applies an event twice or skips one. In the
-embedded deployment it runs as a thread of the server process, woken by every save made in
-the process and polling for saves made by others.
+embedded deployment it runs as a thread of the server process (``LogFollower``), woken by
+every save made in the process and polling for saves made by others.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from eventsourcing.utils import get_topic
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.projections.base import PageFold, ReadModel
 from bemtevi.projections.store import ReadStore
+from bemtevi.streams.follower import LogFollower
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,9 @@ def _cyclic_gc_paused(pause: bool) -> Iterator[None]:
         gc.enable()
 
 
-class Projector:
+class Projector(LogFollower):
+    thread_name = "bemtevi-projector"
+
     def __init__(
         self,
         app: BemteviApplication,
@@ -58,22 +61,17 @@ class Projector:
         poll_interval: float = 0.25,
         coalesce_window: float = 0.1,
     ) -> None:
-        self._app = app
+        super().__init__(app, poll_interval=poll_interval)
         self._store = store
         self._read_models = list(read_models)
         self._page_size = page_size
         self._batch_size = max(batch_size, page_size)
-        self._poll_interval = poll_interval
         self._folds_by_topic = self._fold_indexes_by_topic()
         self._coalesce_window = coalesce_window
-        self._wake = threading.Event()
         # Set by a reader waiting for a position: catch up now, no coalescing window.
         self._urgent = threading.Event()
         self._progress = threading.Condition()
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
         self._writer: ThreadPoolExecutor | None = None
-        self.error: BaseException | None = None
         self._schema = ",".join(f"{m.name}:{m.version}" for m in self._read_models)
         with store.transaction() as cur:
             for model in self._read_models:
@@ -86,7 +84,6 @@ class Projector:
             self._reset()
         elif built_for is None:
             store.set_schema(TRACKING_NAME, self._schema)
-        app.on_recorded(lambda _position: self._wake.set())
 
     def _fold_indexes_by_topic(self) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
         """Which read models' folds each event topic goes to: decoded, and raw (undecoded)."""
@@ -224,46 +221,24 @@ class Projector:
         self._reset()
         return self.catch_up()
 
-    # -- thread -------------------------------------------------------------------------------
+    # -- between rounds (the thread is LogFollower's) -----------------------------------------
 
-    def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._run, name="bemtevi-projector", daemon=True)
-        self._thread.start()
+    def _pause(self, processed: int) -> None:
+        # Let concurrent commands gather into one write: each DuckDB transaction costs
+        # milliseconds of CPU that the request threads share on a small machine (measured:
+        # the projector busy 88% of the time when it wrote every few lookups on their own).
+        # A reader waiting for a position ends the wait at once.
+        if not self._urgent.is_set():
+            if not processed:
+                self._wake.wait(self._poll_interval)
+            if processed or self._wake.is_set():
+                self._urgent.wait(self._coalesce_window)
+        self._urgent.clear()
 
-    def _run(self) -> None:
-        failures = 0
-        while not self._stopping.is_set():
-            self._wake.clear()
-            try:
-                processed = self.catch_up()
-                failures = 0
-                self.error = None
-            except Exception as e:  # keep following the log; the page is retried as a whole
-                failures += 1
-                self.error = e
-                log.exception("projector failed on a page after position %s", self._position)
-                self._stopping.wait(min(5.0, 0.1 * 2**failures))
-                continue
-            # Let concurrent commands gather into one write: each DuckDB transaction costs
-            # milliseconds of CPU that the request threads share on a small machine (measured:
-            # the projector busy 88% of the time when it wrote every few lookups on their own).
-            # A reader waiting for a position ends the wait at once.
-            if not self._urgent.is_set():
-                if not processed:
-                    self._wake.wait(self._poll_interval)
-                if processed or self._wake.is_set():
-                    self._urgent.wait(self._coalesce_window)
-            self._urgent.clear()
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._wake.set()
+    def _interrupt(self) -> None:
         self._urgent.set()  # end a gathering wait at once
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
+
+    def _close(self) -> None:
         if self._writer is not None:
             self._writer.shutdown(wait=True)
             self._writer = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import uuid
 
@@ -71,3 +72,42 @@ def test_the_projects_postgres_starts_once_and_answers_again() -> None:
     with psycopg.connect(second) as con:
         row = con.execute("SELECT current_setting('listen_addresses')").fetchone()
     assert row == ("127.0.0.1",)
+
+
+@pytest.mark.kafka
+@pytest.mark.skipif(bool(os.environ.get("BEMTEVI_KAFKA_BOOTSTRAP")), reason="an existing broker was named")
+def test_a_restarted_broker_answers_on_the_same_port_with_the_records_it_had() -> None:
+    with KafkaBroker() as broker:
+        topic = "kept"
+        admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap)
+        try:
+            admin.create_topics([NewTopic(topic, num_partitions=2, replication_factor=1)])
+        finally:
+            admin.close()
+        producer = KafkaProducer(bootstrap_servers=broker.bootstrap, enable_idempotence=True, acks="all")
+        producer.send(topic, key=b"a", value=b"before the restart")
+        producer.flush()
+        producer.close()
+        bootstrap = broker.bootstrap
+
+        broker.restart()
+
+        assert broker.bootstrap == bootstrap
+        consumer = KafkaConsumer(
+            topic, bootstrap_servers=broker.bootstrap, auto_offset_reset="earliest", consumer_timeout_ms=15_000
+        )
+        try:
+            record = next(iter(consumer))
+        finally:
+            consumer.close()
+        assert record.value == b"before the restart"
+
+
+@pytest.mark.kafka
+@pytest.mark.skipif(bool(os.environ.get("BEMTEVI_KAFKA_BOOTSTRAP")), reason="an existing broker was named")
+def test_a_broker_starts_whatever_its_generated_cluster_id_begins_with() -> None:
+    # One generated id in 64 begins with "-" (URL-safe base64 of bytes from 0xF8): it once failed a test run.
+    cluster_id = base64.urlsafe_b64encode(b"\xf8" + uuid.uuid4().bytes[1:]).decode().rstrip("=")
+    assert cluster_id.startswith("-")
+    with KafkaBroker(cluster_id=cluster_id) as broker:
+        assert broker.process is not None and broker.process.poll() is None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -10,12 +9,9 @@ import duckdb
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import KNOWN_CNPJ, KNOWN_CPF
+from support import KNOWN_CNPJ, KNOWN_CPF, new_tenant, run_lookups
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
-from bemtevi.domain.errors import DomainError
-from bemtevi.domain.groups import GroupType
 from bemtevi.projections.base import PageFold
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
@@ -34,22 +30,6 @@ TABLES = {
 def snapshot(store: ReadStore) -> dict[str, list[tuple[Any, ...]]]:
     cur = store.cursor()
     return {table: cur.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall() for table, order in TABLES.items()}
-
-
-def new_tenant(platform: Platform, name: str, limit: int | None) -> Principal:
-    group_id, _ = platform.identity.register_group(
-        SYSTEM, name=name, group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=limit
-    )
-    email = f"{group_id.hex[:10]}@empresa.com"
-    platform.identity.register_user(SYSTEM, group_id=group_id, name="Teste", email=email, password="Strong!pass1")
-    return platform.identity.authenticate(platform.identity.sign_in(email, "Strong!pass1", None).token)
-
-
-def run_lookups(platform: Platform, principal: Principal, documents: list[str]) -> None:
-    for document in documents:
-        # Refusals (no credit left) are part of the history too.
-        with contextlib.suppress(DomainError):
-            platform.consultations.run_unit_query(principal, document)
 
 
 def fresh_projector(

@@ -1,0 +1,93 @@
+"""Following the event store's notification log from a position of one's own, in a thread.
+
+The projector, the mailer and the Kafka relay each keep a position in the log and, whenever the
+log may have grown, run a round (``catch_up``) that reads the pages after it, handles them and
+moves the position. What they share is here: the thread, what wakes it, and how a failing round
+is retried. What a round does, and how long to let appends gather between rounds, is theirs.
+
+Wake-ups: every save made in this process (``BemteviApplication.on_recorded``); with ``listen``
+on PostgreSQL, every append made by any process (the recorder's NOTIFY, through
+``infra.postgres_store.AppendListener``); and otherwise a poll every ``poll_interval``. A round
+that raises is retried after a pause doubling from 0.2 s up to 5 s, with ``error`` set until a
+round succeeds; the position stays where the last successful step left it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.infra.postgres_store import AppendListener
+
+log = logging.getLogger(__name__)
+
+
+class LogFollower(ABC):
+    thread_name: ClassVar[str]
+
+    def __init__(self, app: BemteviApplication, *, poll_interval: float, listen: bool = False) -> None:
+        self._app = app
+        self._poll_interval = poll_interval
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._listener = AppendListener.for_recorder(app.recorder, self._wake.set) if listen else None
+        self.error: BaseException | None = None
+        app.on_recorded(lambda _position: self._wake.set())
+
+    @property
+    @abstractmethod
+    def position(self) -> int:
+        """The notification id up to which the log has been handled."""
+
+    @abstractmethod
+    def catch_up(self) -> int:
+        """Handle what the log holds after the position; answers how many events were handled."""
+
+    def _pause(self, processed: int) -> None:
+        """Between two rounds: by default until woken, or the poll interval."""
+        self._wake.wait(self._poll_interval)
+
+    def _interrupt(self) -> None:  # noqa: B027 - a hook, empty unless a pause waits on more
+        """Stopping: end any wait of ``_pause`` besides the wake-up (which ``stop`` sets)."""
+
+    def _close(self) -> None:  # noqa: B027 - a hook, empty unless rounds hold resources
+        """Stopped: release what the rounds used."""
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        if self._listener is not None:
+            self._listener.start()
+        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        failures = 0
+        while not self._stopping.is_set():
+            self._wake.clear()
+            try:
+                processed = self.catch_up()
+                failures = 0
+                self.error = None
+            except Exception as e:  # keep following the log; the round is retried from the position
+                failures += 1
+                self.error = e
+                log.exception("%s failed after position %s", self.thread_name, self.position)
+                self._stopping.wait(min(5.0, 0.1 * 2**failures))
+                continue
+            self._pause(processed)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+        self._interrupt()
+        if self._listener is not None:
+            self._listener.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+        self._close()
