@@ -7,18 +7,19 @@ import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.domain import BaseAggregate, DomainEvent
-from eventsourcing.persistence import IntegrityError, Recording, Transcoder, Transcoding
+from eventsourcing.domain import BaseAggregate, DomainEvent, DomainEventProtocol
+from eventsourcing.persistence import EventStore, IntegrityError, JSONTranscoder, Recording, Transcoding
 
 from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.groups import Group
+from bemtevi.domain.snapshots import TypedSnapshot, TypedValue
 from bemtevi.domain.users import User
 
 T = TypeVar("T")
@@ -34,6 +35,39 @@ class DateAsISO(Transcoding):
 
     def decode(self, data: str) -> date:
         return date.fromisoformat(data)
+
+
+class TypedValueAsDict(Transcoding):
+    """A snapshot's value that keeps its type (``bemtevi.domain.snapshots``)."""
+
+    type = TypedValue
+    name = "typed"
+
+    def encode(self, obj: TypedValue) -> dict[str, Any]:
+        return {"topic": obj.topic, "data": obj.data}
+
+    def decode(self, data: dict[str, Any]) -> TypedValue:
+        return TypedValue(data["topic"], data["data"])
+
+
+class TypedSnapshotStore(EventStore[UUID]):
+    """The snapshot store, passing over snapshots taken before they kept their fields' types.
+
+    Those (the library's own ``Snapshot`` class) give back an enum as its text; an aggregate
+    whose newest snapshot is one is replayed from its events instead, until its next snapshot.
+    """
+
+    def get(
+        self,
+        originator_id: UUID,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Iterator[DomainEventProtocol[UUID]]:
+        found = super().get(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
+        return (s for s in found if isinstance(s, TypedSnapshot))
 
 
 class _ProcessingEvent(ProcessingEvent[UUID]):
@@ -101,9 +135,13 @@ class BemteviApplication(Application[UUID]):
         self._read_cache: OrderedDict[UUID, AuditedAggregate] = OrderedDict()
         self._read_cache_size = 10_000
 
-    def register_transcodings(self, transcoder: Transcoder) -> None:
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
         transcoder.register(DateAsISO())
+        transcoder.register(TypedValueAsDict())
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        return TypedSnapshotStore(mapper=self.mapper, recorder=self.factory.aggregate_recorder(purpose="snapshots"))
 
     def on_recorded(self, listener: Callable[[int], None]) -> None:
         """Call ``listener(position)`` after every save in this process (wakes the projector)."""
