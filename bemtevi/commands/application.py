@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
@@ -68,6 +70,20 @@ class TypedSnapshotStore(EventStore[UUID]):
     ) -> Iterator[DomainEventProtocol[UUID]]:
         found = super().get(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
         return (s for s in found if isinstance(s, TypedSnapshot))
+
+
+@dataclass(frozen=True, slots=True)
+class EventStoreIdentity:
+    """Which event store this is, for the read side that follows it.
+
+    ``store_id`` is a digest of the log's first event (its notification id, aggregate, version,
+    topic and stored bytes: a registration with a random key and a time to the microsecond), so
+    it is the same wherever the store is reached from and differs between any two stores;
+    ``None`` while the log is empty. ``description`` says where the store is, for people.
+    """
+
+    store_id: str | None
+    description: str
 
 
 class _ProcessingEvent(ProcessingEvent[UUID]):
@@ -240,6 +256,25 @@ class BemteviApplication(Application[UUID]):
 
     def max_position(self) -> int:
         return self.recorder.max_notification_id() or 0
+
+    def store_identity(self) -> EventStoreIdentity:
+        first = self.recorder.select_notifications(0, 1)
+        store_id = None
+        if first:
+            n = first[0]
+            digest = hashlib.sha256(f"{n.id}:{n.originator_id}:{n.originator_version}:{n.topic}:".encode())
+            digest.update(n.state)
+            store_id = digest.hexdigest()[:32]
+        return EventStoreIdentity(store_id, self._store_description())
+
+    def _store_description(self) -> str:
+        module = self.env.get("PERSISTENCE_MODULE") or "eventsourcing.popo"
+        if module == "eventsourcing.sqlite":
+            return f"sqlite:{self.env.get('SQLITE_DBNAME')}"
+        if module == "eventsourcing.postgres":
+            host, port, name = (self.env.get(k) for k in ("POSTGRES_HOST", "POSTGRES_PORT", "POSTGRES_DBNAME"))
+            return f"postgresql://{host}:{port}/{name}"
+        return module
 
 
 def retry_on_conflict(decide_and_save: Callable[[], T], attempts: int = 25) -> T:
