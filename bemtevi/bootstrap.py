@@ -96,6 +96,8 @@ def build_platform(
 
         supplier = LocalDatasetSupplier(settings.demo_dataset_path)
     store = ReadStore(settings.read_model_path)
+    # Built before the mailer: read models of another event store are dropped here, with every
+    # position kept in the read store (the mailer's too).
     projector = Projector(
         app,
         store,

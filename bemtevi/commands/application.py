@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.domain import BaseAggregate, DomainEvent
-from eventsourcing.persistence import IntegrityError, Recording, Transcoder, Transcoding
+from eventsourcing.domain import BaseAggregate, DomainEvent, DomainEventProtocol
+from eventsourcing.persistence import EventStore, IntegrityError, JSONTranscoder, Recording, Transcoding
 
 from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.groups import Group
+from bemtevi.domain.snapshots import TypedSnapshot, TypedValue
 from bemtevi.domain.users import User
 
 T = TypeVar("T")
@@ -34,6 +37,53 @@ class DateAsISO(Transcoding):
 
     def decode(self, data: str) -> date:
         return date.fromisoformat(data)
+
+
+class TypedValueAsDict(Transcoding):
+    """A snapshot's value that keeps its type (``bemtevi.domain.snapshots``)."""
+
+    type = TypedValue
+    name = "typed"
+
+    def encode(self, obj: TypedValue) -> dict[str, Any]:
+        return {"topic": obj.topic, "data": obj.data}
+
+    def decode(self, data: dict[str, Any]) -> TypedValue:
+        return TypedValue(data["topic"], data["data"])
+
+
+class TypedSnapshotStore(EventStore[UUID]):
+    """The snapshot store, passing over snapshots taken before they kept their fields' types.
+
+    Those (the library's own ``Snapshot`` class) give back an enum as its text; an aggregate
+    whose newest snapshot is one is replayed from its events instead, until its next snapshot.
+    """
+
+    def get(
+        self,
+        originator_id: UUID,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Iterator[DomainEventProtocol[UUID]]:
+        found = super().get(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
+        return (s for s in found if isinstance(s, TypedSnapshot))
+
+
+@dataclass(frozen=True, slots=True)
+class EventStoreIdentity:
+    """Which event store this is, for the read side that follows it.
+
+    ``store_id`` is a digest of the log's first event (its notification id, aggregate, version,
+    topic and stored bytes: a registration with a random key and a time to the microsecond), so
+    it is the same wherever the store is reached from and differs between any two stores;
+    ``None`` while the log is empty. ``description`` says where the store is, for people.
+    """
+
+    store_id: str | None
+    description: str
 
 
 class _ProcessingEvent(ProcessingEvent[UUID]):
@@ -101,9 +151,13 @@ class BemteviApplication(Application[UUID]):
         self._read_cache: OrderedDict[UUID, AuditedAggregate] = OrderedDict()
         self._read_cache_size = 10_000
 
-    def register_transcodings(self, transcoder: Transcoder) -> None:
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
         transcoder.register(DateAsISO())
+        transcoder.register(TypedValueAsDict())
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        return TypedSnapshotStore(mapper=self.mapper, recorder=self.factory.aggregate_recorder(purpose="snapshots"))
 
     def on_recorded(self, listener: Callable[[int], None]) -> None:
         """Call ``listener(position)`` after every save in this process (wakes the projector)."""
@@ -202,6 +256,25 @@ class BemteviApplication(Application[UUID]):
 
     def max_position(self) -> int:
         return self.recorder.max_notification_id() or 0
+
+    def store_identity(self) -> EventStoreIdentity:
+        first = self.recorder.select_notifications(0, 1)
+        store_id = None
+        if first:
+            n = first[0]
+            digest = hashlib.sha256(f"{n.id}:{n.originator_id}:{n.originator_version}:{n.topic}:".encode())
+            digest.update(n.state)
+            store_id = digest.hexdigest()[:32]
+        return EventStoreIdentity(store_id, self._store_description())
+
+    def _store_description(self) -> str:
+        module = self.env.get("PERSISTENCE_MODULE") or "eventsourcing.popo"
+        if module == "eventsourcing.sqlite":
+            return f"sqlite:{self.env.get('SQLITE_DBNAME')}"
+        if module == "eventsourcing.postgres":
+            host, port, name = (self.env.get(k) for k in ("POSTGRES_HOST", "POSTGRES_PORT", "POSTGRES_DBNAME"))
+            return f"postgresql://{host}:{port}/{name}"
+        return module
 
 
 def retry_on_conflict(decide_and_save: Callable[[], T], attempts: int = 25) -> T:

@@ -82,12 +82,25 @@ class BrandCommands:
 
         return retry_on_conflict(decide)
 
+    def check_editable(self, principal: Principal, group_id: UUID) -> None:
+        """Refuses, as an upload or a change would, a group the principal may not brand."""
+        self._editable(principal, group_id)
+
     def upload(self, principal: Principal, group_id: UUID, kind: str, data: bytes) -> tuple[str, int]:
-        """Stores the image (once per content) and points the brand at it; answers its address."""
+        """Stores the image (once per content) and points the brand at it; answers its address.
+
+        Who may brand the group is checked first; the image's type and exact size are checked
+        from its header, and only then is it decoded."""
         if kind not in IMAGE_SIZES:
             raise InvalidData("Unknown brand image", field=kind)
-        info = inspect_image(data, kind)
-        check_image(kind, info.content_type, info.width, info.height, len(data))
+        self._editable(principal, group_id)
+        # A canvas beyond ``MAX_PIXELS`` is refused as too large, any other wrong size by its
+        # exact expected size, both from the header.
+        info = inspect_image(
+            data,
+            kind,
+            check=lambda header: check_image(kind, header.content_type, header.width, header.height, len(data)),
+        )
         digest = hashlib.sha256(data).hexdigest()
 
         def decide() -> tuple[str, int]:

@@ -194,7 +194,12 @@ class UserCommands:
 
         return retry_on_conflict(decide)
 
+    def check_editable(self, principal: Principal, user_id: UUID) -> None:
+        """Refuses, as an edit would, a user the principal may not edit (before an upload is read)."""
+        self._editable(principal, user_id)
+
     def change_photo(self, principal: Principal, user_id: UUID, upload: bytes) -> int:
+        self._editable(principal, user_id)  # before decoding anything
         photo = resized_photo(upload)
 
         def decide() -> int:

@@ -17,6 +17,8 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from bemtevi.domain.snapshots import TypedSnapshot
+
 
 @dataclass(frozen=True, slots=True)
 class Actor:
@@ -65,6 +67,9 @@ class AuditedAggregate(Aggregate):
 
     class Created(Event, Aggregate.Created):
         pass
+
+    # Snapshots give back every field with its type (an enum, not its text).
+    Snapshot = TypedSnapshot
 
     @classmethod
     def _create(cls, event_class: Any, *, id: Any = None, **kwargs: Any) -> Self:

@@ -134,6 +134,19 @@ class InvalidImage(DomainError):
     code, message, status = "invalid_image", "The file is not a PNG, JPEG or WebP image", 422
 
 
+class ImageDimensionsTooLarge(DomainError):
+    """A file whose header declares more pixels than accepted: refused before it is decoded."""
+
+    code, message, status = "image_dimensions_too_large", "The image has too many pixels", 422
+
+    def __init__(self, size: tuple[int, int] | None, max_pixels: int, *, field: str | None = None) -> None:
+        if size is None:  # refused by the decoder's own bound, before it said the size
+            message = f"The image declares more than {max_pixels:,} pixels"
+        else:
+            message = f"The image is {size[0]}x{size[1]} pixels: at most {max_pixels:,} pixels are accepted"
+        super().__init__(message, field=field)
+
+
 class RequiredField(DomainError):
     code, message, status = "required_field", "Required field", 422
 

@@ -31,6 +31,15 @@ CREATE TABLE IF NOT EXISTS projection_schema (
 )
 """
 
+# Which event store the read models and positions were built from (``EventStoreIdentity``).
+SOURCE_DDL = """
+CREATE TABLE IF NOT EXISTS projection_source (
+    name VARCHAR PRIMARY KEY,
+    store_id VARCHAR NOT NULL,
+    description VARCHAR NOT NULL
+)
+"""
+
 
 class ReadStore:
     def __init__(self, path: Path | str = ":memory:", threads: int = 1) -> None:
@@ -53,6 +62,7 @@ class ReadStore:
         self._con.execute(f"SET threads = {int(threads)}")
         self._con.execute(TRACKING_DDL)
         self._con.execute(SCHEMA_DDL)
+        self._con.execute(SOURCE_DDL)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         cur: duckdb.DuckDBPyConnection | None = getattr(self._local, "cursor", None)
@@ -90,6 +100,21 @@ class ReadStore:
                 "INSERT INTO projection_schema VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET schema = excluded.schema",
                 [name, schema],
             )
+
+    def source_of(self, name: str) -> tuple[str, str] | None:
+        """The id and description of the event store ``name`` was built from, if it recorded one."""
+        row = first_row(
+            self.cursor().execute("SELECT store_id, description FROM projection_source WHERE name = ?", [name])
+        )
+        return (str(row[0]), str(row[1])) if row else None
+
+    @staticmethod
+    def record_source(cur: duckdb.DuckDBPyConnection, name: str, store_id: str, description: str) -> None:
+        cur.execute(
+            "INSERT INTO projection_source VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE "
+            "SET store_id = excluded.store_id, description = excluded.description",
+            [name, store_id, description],
+        )
 
     def close(self) -> None:
         with self._cursors_lock:

@@ -77,13 +77,40 @@ class Projector(LogFollower):
             for model in self._read_models:
                 model.create(cur)
         self._position = store.tracked_position(TRACKING_NAME)
+        # The event store the read models follow, recorded with the first page written from it.
+        self._source = store.source_of(TRACKING_NAME)
+        self._source_to_record: tuple[str, str] | None = None
         built_for = store.schema_of(TRACKING_NAME)
-        if built_for != self._schema and (built_for is not None or self._position > 0):
+        other_store = self._built_from_another_store()
+        if other_store:
+            # Rows and positions (the mailer's too) of another log: drop them; this log rebuilds them.
+            log.warning("%s: rebuilding them from it", other_store)
+            self._reset(every_position=True)
+        elif built_for != self._schema and (built_for is not None or self._position > 0):
             # Read models built by another version of the code: drop them; the log rebuilds them.
             log.warning("read models were built as %s, this version has %s: rebuilding", built_for, self._schema)
             self._reset()
         elif built_for is None:
             store.set_schema(TRACKING_NAME, self._schema)
+
+    def _built_from_another_store(self) -> str | None:
+        """Why the read store's rows are not this event store's (a message), or None when they are."""
+        if self._source is None and self._position == 0:
+            return None  # nothing built yet
+        current = self._app.store_identity()
+        where = f"the read models in {self._store.path}"
+        if self._source is None:
+            return (
+                f"{where} do not say which event store they were built from (an older version built them); "
+                f"this server uses {current.description}"
+            )
+        store_id, description = self._source
+        if store_id != current.store_id:
+            return (
+                f"{where} were built from the event store {description} (id {store_id}); this server uses "
+                f"{current.description} (id {current.store_id or 'none: its log is empty'})"
+            )
+        return None
 
     def _fold_indexes_by_topic(self) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
         """Which read models' folds each event topic goes to: decoded, and raw (undecoded)."""
@@ -126,6 +153,7 @@ class Projector(LogFollower):
 
     def _write(self, folds: list[PageFold], last: int) -> None:
         """One transaction: the batch's rows and the tracking position, or nothing at all."""
+        source = self._source_to_record
         with self._store.transaction() as cur:
             for fold in folds:
                 fold.write(cur)
@@ -134,6 +162,10 @@ class Projector(LogFollower):
                 "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
                 [TRACKING_NAME, last],
             )
+            if source is not None:
+                ReadStore.record_source(cur, TRACKING_NAME, *source)
+        if source is not None:
+            self._source, self._source_to_record = source, None
         with self._progress:
             self._position = last
             self._progress.notify_all()
@@ -155,6 +187,10 @@ class Projector(LogFollower):
         in_flight: Future[None] | None = None
         read_up_to = self._position
         page = self._read_after(read_up_to)
+        if page and self._source is None and self._source_to_record is None:
+            identity = self._app.store_identity()
+            if identity.store_id is not None:
+                self._source_to_record = (identity.store_id, identity.description)
         # A full first page means a backlog: the cyclic GC stays paused until it is all written.
         with _cyclic_gc_paused(len(page) == self._page_size):
             try:
@@ -206,13 +242,20 @@ class Projector(LogFollower):
                 self._progress.wait(remaining)
         return True
 
-    def _reset(self) -> None:
+    def _reset(self, every_position: bool = False) -> None:
+        """Empty read models at position 0; ``every_position``: every follower's position too
+        (the mailer's, which is built after the projector), as when the event store changed."""
         with self._store.transaction() as cur:
             for model in self._read_models:
                 model.drop(cur)
                 model.create(cur)
-            cur.execute("DELETE FROM projection_tracking WHERE name = ?", [TRACKING_NAME])
+            if every_position:
+                cur.execute("DELETE FROM projection_tracking")
+            else:
+                cur.execute("DELETE FROM projection_tracking WHERE name = ?", [TRACKING_NAME])
+            cur.execute("DELETE FROM projection_source WHERE name = ?", [TRACKING_NAME])
         self._store.set_schema(TRACKING_NAME, self._schema)
+        self._source = self._source_to_record = None
         with self._progress:
             self._position = 0
 

@@ -98,8 +98,10 @@ def test_colours_are_validated_and_the_brand_falls_back_to_the_parent_then_the_d
     assert logo.status_code == 200
     # A company below the white-label has no brand of its own: it shows its parent's.
     owner = owner_headers(api, wl["ownerEmail"], wl["generatedPassword"])
-    company = register(api, owner, customer(2))["data"]["id"]
-    shown = api.get(f"/api/group/{company}/brand", headers=owner, params={"position": logo.json()["position"]})
+    registered = register(api, owner, customer(2))
+    company = registered["data"]["id"]
+    # Read after the company's registration (the logo's position came before it).
+    shown = api.get(f"/api/group/{company}/brand", headers=owner, params={"position": registered["position"]})
     assert shown.status_code == 200, shown.text
     resolved = shown.json()["resolved"]
     assert (resolved["appTitle"], resolved["primaryColor"]) == ("consultas marca", "#AA11BB")

@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
-from uuid import uuid4
+import importlib
+import io
+import pkgutil
+from collections.abc import Iterable, Iterator
+from datetime import UTC
+from typing import Any
+from uuid import UUID, uuid4
 
-from bemtevi.bootstrap import Platform
+import hypothesis
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import strategies as st
+from PIL import Image
+from support import KNOWN_CPF, sign_in
+
+import bemtevi.domain
+from bemtevi.api.app import create_app
+from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
-from bemtevi.domain.audit import acting_as
+from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.credits import CreditAccount, credit_account_id
-from bemtevi.domain.groups import GroupType
+from bemtevi.domain.documents import cpf_check_digits
+from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.query_types import Category
+from bemtevi.domain.users import Role, User, UserStatus
+from bemtevi.infra.settings import Settings
 
 
 def test_a_snapshot_loads_the_same_account_as_replaying_every_event(platform: Platform) -> None:
@@ -87,3 +106,289 @@ def _loaded_afresh(platform: Platform, account_id):  # type: ignore[no-untyped-d
         return fresh.repository.get(account_id)
     finally:
         fresh.close()
+
+
+# -- every aggregate class: a snapshot restores exactly what replaying its events gives ---------------------
+
+
+def _png(size: tuple[int, int]) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, (20, 120, 200)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def _profile(n: int) -> dict[str, Any]:
+    base = f"{4242:09d}"
+    return {
+        "name": f"Pessoa Editada {n}",
+        "cpf": base + cpf_check_digits(base),
+        "functions": "Gerente",
+        "phone": "(11) 98765-4321" if n % 2 else "",
+        "socialProfile": None,
+        "biography": f"Edição {n}",
+        "userName": f"pessoa{n}",
+    }
+
+
+def _ok(response: Any) -> dict[str, Any]:
+    assert response.status_code in (200, 202), response.text
+    return dict(response.json())
+
+
+def _realistic_history(platform: Platform) -> dict[str, UUID]:
+    """Every kind of aggregate, through the API as users make them; a user and a group past their
+    snapshot interval. Answers the ids of the aggregates that passed it."""
+    interval = max(platform.app.snapshotting_intervals[User], platform.app.snapshotting_intervals[Group])
+    with TestClient(create_app(platform)) as api:
+        admin = sign_in(api)
+        wl = _ok(api.post("/api/customers", headers=admin, json={**CUSTOMER, "whiteLabelUrl": "a.marca.com.br"}))
+        group_id = wl["data"]["id"]
+        edited = {k: v for k, v in CUSTOMER.items() if k != "quantities"}
+        for domain in ("b.marca.com.br", "a.marca.com.br"):  # releases a claim, then claims it again
+            _ok(api.put(f"/api/customers/{group_id}", headers=admin, json={**edited, "whiteLabelUrl": domain}))
+        _ok(
+            api.put(
+                f"/api/group/{group_id}/brand/iconogram",
+                headers={**admin, "Content-Type": "image/png"},
+                content=_png((500, 500)),
+            )
+        )
+        for n in range(interval + 3):  # the group passes its snapshot interval
+            _ok(api.put(f"/api/group/{group_id}/brand", headers=admin, json={"primaryColor": f"#0000{n % 256:02x}"}))
+        _ok(api.post(f"/api/customers/{group_id}/status", headers=admin, json={"active": False}))
+        _ok(api.post(f"/api/customers/{group_id}/status", headers=admin, json={"active": True}))
+
+        added = _ok(
+            api.post(
+                "/api/users", headers=admin, json={**_profile(0), "email": "pessoa@bemtevi.com.br", "role": "admin"}
+            )
+        )
+        user_id = added["data"]["id"]
+        person = sign_in(api, "pessoa@bemtevi.com.br", added["data"]["generatedPassword"])
+        _ok(api.post("/api/auth/first-access", headers=person, json={"password": PASSWORD, "confirmation": PASSWORD}))
+        person = sign_in(api, "pessoa@bemtevi.com.br", PASSWORD)
+        for n in range(interval + 3):  # the user passes its snapshot interval
+            _ok(api.put("/api/me/profile", headers=person, json=_profile(n + 1)))
+        _ok(api.put("/api/me/preferences", headers=person, json={"preferences": {"newsletter": False}}))
+        _ok(api.put("/api/me/photo", headers={**person, "Content-Type": "image/png"}, content=_png((300, 200))))
+        _ok(api.post(f"/api/users/{user_id}/status", headers=admin, json={"active": False}))  # keeps what it resumes as
+        _ok(api.post(f"/api/users/{user_id}/status", headers=admin, json={"active": True}))
+        person = sign_in(api, "pessoa@bemtevi.com.br", PASSWORD)
+        _ok(api.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF}))
+        _ok(api.post("/api/auth/password-recovery", json={"email": "pessoa@bemtevi.com.br", "domain_url": "localhost"}))
+        _ok(api.post("/api/contact", json=CONTACT_FORM))
+        _ok(api.post("/api/auth/auth/logout", headers=person, json={}))
+    return {"group": UUID(group_id), "user": UUID(user_id)}
+
+
+CUSTOMER: dict[str, Any] = {
+    "type": "white-label",
+    "cnpj": "11.222.333/0001-81",
+    "companyName": "Marca Branca Ltda",
+    "tradeName": "Marca",
+    "personInCharge": "Responsável",
+    "phone": "(11) 91234-5678",
+    "email": "dono@marca.com.br",
+    "seller": "Vendedor",
+    "defaultQuery": True,
+    "consultProtest": False,
+    "quantities": {"unit": 10, "batch": 0, "advanced": 0, "api": 0},
+    "enabledQueryTypes": ["cpf-complete", "cnpj-complete"],
+    "panelAccess": True,
+    "apiAccess": False,
+}
+CONTACT_FORM = {
+    "name": "Mariana Costa",
+    "document": "529.982.247-25",
+    "email": "mariana@empresa.com.br",
+    "service": "trial",
+    "message": "Gostaria de testar o enriquecimento em lote.",
+    "domain_url": "localhost",
+}
+PASSWORD = "S3nha!forte"
+
+
+def _aggregate_ids(platform: Platform) -> dict[UUID, str]:
+    """Every aggregate in the log, with the topic of its first event."""
+    found: dict[UUID, str] = {}
+    for notification in platform.app.recorder.select_notifications(1, 1_000_000):
+        found.setdefault(notification.originator_id, notification.topic)
+    return found
+
+
+def _replayed(app: BemteviApplication, aggregate_id: UUID) -> Any:
+    aggregate = None
+    for event in app.events.get(aggregate_id):
+        aggregate = event.mutate(aggregate)
+    return aggregate
+
+
+def _assert_identical(loaded: Any, replayed: Any, where: str) -> None:
+    """Equal values of exactly the same types, all the way down (a StrEnum equals its text, not enough)."""
+    assert type(loaded) is type(replayed), f"{where}: {type(loaded).__name__} instead of {type(replayed).__name__}"
+    if isinstance(replayed, dict):
+        assert loaded.keys() == replayed.keys(), where
+        for key in replayed:
+            _assert_identical(loaded[key], replayed[key], f"{where}.{key}")
+    elif isinstance(replayed, list | tuple):
+        assert len(loaded) == len(replayed), where
+        for n, (a, b) in enumerate(zip(loaded, replayed, strict=True)):
+            _assert_identical(a, b, f"{where}[{n}]")
+    elif isinstance(replayed, set | frozenset):
+        assert loaded == replayed, where
+        for a, b in zip(sorted(loaded, key=repr), sorted(replayed, key=repr), strict=True):
+            _assert_identical(a, b, f"{where}{{{b!r}}}")
+    else:
+        assert loaded == replayed, where
+
+
+def _every_aggregate_class() -> set[type[Any]]:
+    for module in pkgutil.iter_modules(bemtevi.domain.__path__):
+        importlib.import_module(f"bemtevi.domain.{module.name}")
+    found: set[type[Any]] = set()
+    todo = [AuditedAggregate]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            found.add(sub)
+            todo.append(sub)
+    return found
+
+
+def _check_loads_equal_replays(platform: Platform, ids: Iterable[UUID]) -> set[type[Any]]:
+    fresh = BemteviApplication(env=platform.settings.event_store_env())  # as after a restart
+    try:
+        classes = set()
+        for aggregate_id in ids:
+            loaded = fresh.repository.get(aggregate_id)
+            replayed = _replayed(fresh, aggregate_id)
+            _assert_identical(vars(loaded), vars(replayed), type(replayed).__name__)
+            classes.add(type(replayed))
+        return classes
+    finally:
+        fresh.close()
+
+
+def test_every_aggregate_loaded_from_a_snapshot_equals_its_full_replay(platform: Platform) -> None:
+    hot = _realistic_history(platform)
+    assert platform.app.snapshots is not None
+    for name, aggregate_id in hot.items():
+        assert list(platform.app.snapshots.get(aggregate_id)), f"the {name} passed its snapshot interval"
+    # The snapshots the saves took from memory, then events after them.
+    _check_loads_equal_replays(platform, hot.values())
+
+    # Every aggregate of the log snapshotted at its latest version, then loaded from that snapshot.
+    ids = _aggregate_ids(platform)
+    for aggregate_id in ids:
+        platform.app.take_snapshot(aggregate_id)
+    covered = _check_loads_equal_replays(platform, ids)
+    assert covered == _every_aggregate_class(), "a realistic history makes every kind of aggregate"
+
+
+def test_sign_in_works_after_a_restart_past_the_users_snapshot_interval(settings: Settings) -> None:
+    """Many profile edits, a new platform on the same stores, then sign-in (it answered 500)."""
+    first = build_platform(settings)
+    try:
+        user_id, _ = first.identity.register_user(
+            SYSTEM, group_id=ROOT_GROUP_ID, name="Ana", email="ana@bemtevi.com.br", password=PASSWORD, role=Role.OWNER
+        )
+        with TestClient(create_app(first)) as api:
+            headers = sign_in(api, "ana@bemtevi.com.br", PASSWORD)
+            for n in range(first.app.snapshotting_intervals[User] + 1):
+                _ok(api.put("/api/me/profile", headers=headers, json=_profile(n)))
+    finally:
+        first.close()
+
+    restarted = build_platform(settings)
+    try:
+        with TestClient(create_app(restarted)) as api:
+            headers = sign_in(api, "ana@bemtevi.com.br", PASSWORD)
+            me = _ok(api.get("/api/me", headers=headers))
+            assert (me["data"]["id"], me["data"]["role"]) == (str(user_id), "owner")
+        assert restarted.app.get(user_id, User).role is Role.OWNER
+    finally:
+        restarted.close()
+
+
+def test_a_snapshot_written_before_types_were_kept_is_not_trusted(platform: Platform) -> None:
+    """A store upgraded in place holds snapshots that lost their enums: loading replays instead."""
+    from eventsourcing.domain import Snapshot
+
+    user_id, _ = platform.identity.register_user(
+        SYSTEM, group_id=ROOT_GROUP_ID, name="Ana", email="ana@bemtevi.com.br", password=PASSWORD, role=Role.OWNER
+    )
+    assert platform.app.snapshots is not None
+    platform.app.snapshots.put([Snapshot.take(platform.app.get(user_id, User))])  # the library's own, as before
+    fresh = BemteviApplication(env=platform.settings.event_store_env())
+    try:
+        user = fresh.get(user_id, User)
+        assert user.role is Role.OWNER and user.status is UserStatus.ACTIVE
+    finally:
+        fresh.close()
+
+
+# -- the rule underneath: any state a snapshot keeps comes back with the same types -------------------------
+
+# Keys of which no two are equal unless they are the same value (a StrEnum equals its text, True equals 1).
+_keys = st.one_of(
+    st.text(max_size=5).map(lambda t: f"key {t}"), st.integers(), st.sampled_from([*Role, *Category]), st.uuids()
+)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=False),
+    st.text(max_size=10),
+    st.sampled_from([*Role, *UserStatus, *GroupType, *Category]),
+    st.uuids(),
+    st.datetimes(timezones=st.just(UTC)),
+    st.dates(),
+    st.decimals(allow_nan=False),
+)
+_states = st.dictionaries(
+    st.text(max_size=8),
+    st.recursive(
+        _scalars,
+        lambda children: st.one_of(
+            st.lists(children, max_size=4),
+            st.lists(children, max_size=4).map(tuple),
+            st.frozensets(_keys, max_size=4),
+            st.sets(_keys, max_size=4),
+            st.dictionaries(st.text(max_size=5), children, max_size=4),
+            st.dictionaries(_keys, children, max_size=4),
+        ),
+        max_leaves=12,
+    ),
+    max_size=6,
+)
+
+
+@pytest.fixture(
+    scope="module",
+    params=["bemtevi.infra.event_encoding:FastJSONTranscoder", "eventsourcing.persistence:JSONTranscoder"],
+)
+def in_memory_app(request: pytest.FixtureRequest) -> Iterator[BemteviApplication]:
+    """The application's mapper with its own transcoder and with the library's (the same bytes)."""
+    app = BemteviApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo", "TRANSCODER_TOPIC": request.param})
+    yield app
+    app.close()
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(state=_states)
+def test_any_state_comes_back_from_a_stored_snapshot_with_its_types(
+    in_memory_app: BemteviApplication, state: dict[str, Any]
+) -> None:
+    with acting_as(SYSTEM):
+        user = User.register(
+            group_id=ROOT_GROUP_ID,
+            name="Ana",
+            email="a@b.com.br",
+            role=Role.USER,
+            status=UserStatus.ACTIVE,
+            password_hash="h",
+        )
+    user.collect_events()
+    vars(user).update(state)
+    mapper = in_memory_app.mapper
+    snapshot = mapper.to_domain_event(mapper.to_stored_event(User.Snapshot.take(user)))
+    _assert_identical(vars(snapshot.mutate(None)), vars(user), "state")

@@ -50,7 +50,7 @@ def apps() -> Iterator[tuple[BemteviApplication, BemteviApplication]]:
 def transcoders(apps: tuple[BemteviApplication, BemteviApplication]) -> tuple[JSONTranscoder, JSONTranscoder]:
     fast, library = (app.mapper.transcoder for app in apps)
     assert type(fast) is FastJSONTranscoder and type(library) is JSONTranscoder
-    assert fast.names.keys() == library.names.keys() == {"uuid_hex", "decimal_str", "datetime_iso", "date_iso"}
+    assert fast.names.keys() == library.names.keys() == {"uuid_hex", "decimal_str", "datetime_iso", "date_iso", "typed"}
     return fast, library
 
 

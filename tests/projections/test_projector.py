@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import KNOWN_CNPJ, KNOWN_CPF, new_tenant, run_lookups
+from support import KNOWN_CNPJ, KNOWN_CPF, make_settings, new_tenant, run_lookups, sign_in
 
-from bemtevi.bootstrap import Platform
+from bemtevi.api.app import create_app
+from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.infra.settings import Settings
 from bemtevi.projections.base import PageFold
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
@@ -163,5 +169,98 @@ def test_read_models_built_by_an_older_version_are_rebuilt_at_start(platform: Pl
         projector.catch_up()
         assert snapshot(store) == expected
         assert store.schema_of(TRACKING_NAME) != "directory:1,consultations:1,credits:1"
+    finally:
+        store.close()
+
+
+# -- the read store follows one event store --------------------------------------------------------------------
+
+
+def _listed_emails(api: TestClient, headers: dict[str, str]) -> set[str]:
+    response = api.get("/api/users", headers=headers, params={"perPage": 100})
+    assert response.status_code == 200, response.text
+    return {row["email"] for row in response.json()["data"]}
+
+
+def _start(settings: Settings) -> tuple[Platform, TestClient]:
+    platform = build_platform(settings)
+    return platform, TestClient(create_app(platform))
+
+
+def test_a_read_store_is_rebuilt_from_the_event_store_it_is_started_with(
+    tmp_path: Path, dataset_path: Path, postgres_database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Same var/ (so the same DuckDB file), first on SQLite, then on PostgreSQL, then on SQLite again."""
+    on_sqlite = make_settings(tmp_path / "var", dataset_path)
+    on_postgres = make_settings(tmp_path / "var", dataset_path, postgres_database)
+
+    platform, api = _start(on_sqlite)
+    with contextlib.closing(platform), api:
+        admin = sign_in(api)
+        for n in range(5):  # the SQLite log runs well past where the PostgreSQL one will be
+            platform.identity.register_user(
+                SYSTEM,
+                group_id=ROOT_GROUP_ID,
+                name=f"Só SQLite {n}",
+                email=f"sqlite{n}@empresa.com",
+                password="Strong!pass1",
+            )
+        assert platform.projector.wait_for(platform.app.max_position(), timeout=10)
+        assert "sqlite0@empresa.com" in _listed_emails(api, admin)
+
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="bemtevi.streams.projector"):
+        platform, api = _start(on_postgres)
+    with contextlib.closing(platform), api:
+        admin = sign_in(api)
+        me = api.get("/api/me", headers=admin)
+        assert me.status_code == 200, me.text  # was 404 "not found": the read side was SQLite's
+        rebuilt = [r.getMessage() for r in caplog.records if "rebuilding" in r.getMessage()]
+        assert rebuilt and "postgresql" in rebuilt[0], caplog.text
+        platform.identity.register_user(
+            SYSTEM, group_id=ROOT_GROUP_ID, name="Só PostgreSQL", email="postgres@empresa.com", password="Strong!pass1"
+        )
+        assert platform.projector.wait_for(platform.app.max_position(), timeout=10)
+        listed = _listed_emails(api, admin)
+        assert "postgres@empresa.com" in listed and not any(e.startswith("sqlite") for e in listed)
+        assert platform.mailer.position <= platform.app.max_position()
+
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="bemtevi.streams.projector"):
+        platform, api = _start(on_sqlite)
+    with contextlib.closing(platform), api:
+        assert any("rebuilding" in r.getMessage() for r in caplog.records), caplog.text
+        listed = _listed_emails(api, sign_in(api))
+        assert "sqlite0@empresa.com" in listed and "postgres@empresa.com" not in listed
+
+    # Started again on the store it follows: nothing is rebuilt.
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="bemtevi.streams.projector"):
+        platform, api = _start(on_sqlite)
+    with contextlib.closing(platform), api:
+        assert not caplog.records, caplog.text
+        assert "sqlite0@empresa.com" in _listed_emails(api, sign_in(api))
+
+
+def test_read_models_that_do_not_say_which_event_store_they_follow_are_rebuilt(
+    platform: Platform, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A read store built before it recorded its event store may follow another one: it is rebuilt."""
+    new_tenant(platform, "Sem origem", limit=None)
+    path = tmp_path / "unknown-source.duckdb"
+    store, projector = fresh_projector(platform, path, page_size=100)
+    projector.catch_up()
+    expected = snapshot(store)
+    with store.transaction() as cur:  # as a read store of the previous version left it
+        cur.execute("DROP TABLE IF EXISTS projection_source")
+        cur.execute("UPDATE projection_tracking SET position = position + 1000")
+    store.close()
+
+    with caplog.at_level(logging.WARNING, logger="bemtevi.streams.projector"):
+        store, projector = fresh_projector(platform, path, page_size=100)
+    try:
+        assert projector.position == 0 and "rebuilding" in caplog.text
+        projector.catch_up()
+        assert snapshot(store) == expected
     finally:
         store.close()

@@ -6,14 +6,13 @@ reads everything. A group outside one's subtree is 'not found'.
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 
 from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.exports import Cell, csv_bytes
 from bemtevi.api.group_schemas import AuditResponse, AuditRow
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
@@ -124,12 +123,10 @@ def export_audit(
     groups = _groups(platform, principal, filters)
     rows, _ = _rows(platform, groups, filters, limit=None)
     try:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-        writer.writerow(CSV_COLUMNS.get(lang, CSV_COLUMNS["pt-BR"]))
+        table: list[list[Cell]] = []
         for r in rows:
             local = r["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO)
-            writer.writerow(
+            table.append(
                 [
                     local.strftime("%d/%m/%Y %H:%M:%S"),
                     r["tenantName"] or r["tenantId"],
@@ -141,7 +138,7 @@ def export_audit(
                     r["summary"],
                 ]
             )
-        content = buffer.getvalue().encode("utf-8")
+        content = csv_bytes(CSV_COLUMNS.get(lang, CSV_COLUMNS["pt-BR"]), table)
     except Exception as e:  # the file the user asked for fails with the specification's message
         raise ExportFailed() from e
     stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")

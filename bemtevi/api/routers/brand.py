@@ -98,8 +98,10 @@ def change_brand(group_id: str, body: BrandRequest, principal: BrandEditor, plat
 async def upload_image(
     group_id: str, kind: str, request: Request, principal: BrandEditor, platform: PlatformDep
 ) -> ImageUploaded:
-    """The image's bytes as the body; its real type and exact size are checked after decoding."""
+    """The image's bytes as the body, read only once the group may be branded by the caller;
+    its real type and exact size are checked from its header, then it is decoded."""
     target, image_kind = _uuid(group_id), _kind(kind)
+    await run_in_threadpool(platform.brand.check_editable, principal, target)
     data = bytearray()
     async for chunk in request.stream():
         data += chunk

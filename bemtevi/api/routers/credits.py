@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-import xlsxwriter
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
 from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.exports import Cell, csv_bytes, xlsx_bytes
 from bemtevi.api.schemas import (
     BalancesData,
     BalancesResponse,
@@ -186,7 +184,7 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
 }
 
 
-def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> list[list[Any]]:
+def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> list[list[Cell]]:
     out = []
     for row in rows:
         local = row["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO)
@@ -229,23 +227,10 @@ def export_history(
     try:
         table = _export_rows(rows, labels)
         if format == "csv":
-            buffer = io.StringIO()
-            writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-            writer.writerow(labels["columns"])
-            writer.writerows(table)
-            content = buffer.getvalue().encode("utf-8")
+            content = csv_bytes(labels["columns"], table)
             media_type = "text/csv; charset=utf-8"
         else:
-            binary = io.BytesIO()
-            book = xlsxwriter.Workbook(binary, {"in_memory": True})
-            sheet = book.add_worksheet(labels["base"][:31])
-            bold = book.add_format({"bold": True})
-            sheet.write_row(0, 0, labels["columns"], bold)
-            for index, values in enumerate(table, start=1):
-                sheet.write_row(index, 0, values)
-            sheet.freeze_panes(1, 0)
-            book.close()
-            content = binary.getvalue()
+            content = xlsx_bytes(labels["base"], labels["columns"], table)
             media_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     except Exception as e:  # a file the user asked for must fail with the specification's message
         raise ExportFailed() from e

@@ -176,8 +176,10 @@ def archive_user(user_id: str, principal: UsersManager, platform: PlatformDep) -
 async def upload_user_photo(
     user_id: str, request: Request, principal: UsersManager, platform: PlatformDep
 ) -> PositionResponse:
+    target = _uuid(user_id)
+    await run_in_threadpool(platform.users.check_editable, principal, target)
     upload = await _read_upload(request)
-    position = await run_in_threadpool(platform.users.change_photo, principal, _uuid(user_id), upload)
+    position = await run_in_threadpool(platform.users.change_photo, principal, target, upload)
     return PositionResponse(position=position)
 
 

@@ -166,6 +166,8 @@ const enUS: Messages = {
     group_not_found: 'Group not found',
     group_inactive: 'Group is inactive',
     user_inactive: 'User is inactive',
+    invalid_image: 'The file is not a readable PNG, JPEG or WebP image',
+    image_dimensions_too_large: 'The image has too many pixels (width × height too large)',
   },
   forbidden: {
     title: 'Access not allowed',

@@ -164,6 +164,8 @@ const ptBR = {
     group_not_found: 'Grupo não encontrado',
     group_inactive: 'O grupo está inativo',
     user_inactive: 'Usuário inativo',
+    invalid_image: 'O arquivo não é uma imagem PNG, JPEG ou WebP legível',
+    image_dimensions_too_large: 'A imagem tem pixels demais (largura × altura grandes demais)',
   },
   forbidden: {
     title: 'Acesso não permitido',

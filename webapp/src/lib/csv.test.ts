@@ -31,6 +31,19 @@ describe('csv', () => {
     ['vírgula, ok', 'vírgula, ok'],
   ])('quotes %j as %j', (value, cell) => expect(csvCell(value)).toBe(cell))
 
+  it.each<[string, string]>([
+    ['=HYPERLINK("http://evil.example","x")', '"\'=HYPERLINK(""http://evil.example"",""x"")"'],
+    ['+1+1', "'+1+1"],
+    ['-2+3', "'-2+3"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\t=1', "'\t=1"],
+    ['\r=1', '"\'\r=1"'],
+    ['-', '-'],
+    ['-12', '-12'],
+    ['+3,5', '+3,5'],
+    ['a=b', 'a=b'],
+  ])('writes %j, which a spreadsheet would run, as text: %j', (value, cell) => expect(csvCell(value)).toBe(cell))
+
   it('writes a header and one line per row with ; and formats', () => {
     const rows: Row[] = [
       { name: 'Ação; Ltda', doc: '0', credits: 3 },

@@ -21,8 +21,22 @@ export function csvFileName(base = 'export', at: Date = new Date()): string {
   return `${base || 'export'}_${day}_${time}.csv`
 }
 
-/** A cell quoted when it holds the separator, a quote, a line break or edge spaces; quotes doubled. */
-export function csvCell(value: string): string {
+const FORMULA_START = /^[=+\-@\t\r]/
+const SIGNED_NUMBER = /^[+-]?(\d+([.,]\d+)?)?$/
+
+/**
+ * The text, or the text after a single quote when a spreadsheet would run it as a formula (it
+ * begins with = + - @, a tab or a carriage return), as OWASP recommends against CSV injection. A
+ * sign alone or a signed number stays as it is: no spreadsheet runs those. The same rule as the
+ * server's exports (bemtevi/api/exports.py).
+ */
+export function inert(value: string): string {
+  return FORMULA_START.test(value) && !SIGNED_NUMBER.test(value) ? `'${value}` : value
+}
+
+/** A cell made inert, then quoted when it holds the separator, a quote, a line break or edge spaces; quotes doubled. */
+export function csvCell(text: string): string {
+  const value = inert(text)
   return /[";\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
 }
 

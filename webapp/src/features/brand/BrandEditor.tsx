@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { errorText } from '../../components/errorText'
 import { useNotify } from '../../components/feedback'
 import { errorInfo, type AnyError } from '../../lib/errors'
 import { capitalizeWords, DEFAULT_BRAND, textColorOn } from '../../lib/brand'
@@ -36,7 +37,7 @@ function imageSize(file: File): Promise<{ width: number; height: number }> {
 
 /** Title, colours and images of one group, with a live preview of how they will show. */
 export default function BrandEditor({ groupId }: { groupId: string }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const notify = useNotify()
   const position = useAppSelector((s) => s.session.lastPosition)
   const { data } = useBrandOfQuery({ groupId, position }, { refetchOnMountOrArgChange: true })
@@ -77,7 +78,9 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
 
   function failed(error: unknown) {
     const info = errorInfo(error as AnyError)
-    notify({ type: 'negative', message: info.message || t('brand.errors.save') })
+    // The code's translation when the app has one (an image refused by the server), else its message.
+    const message = info.code || info.message ? errorText(error as AnyError, t, (k) => i18n.exists(k)) : ''
+    notify({ type: 'negative', message: message || t('brand.errors.save') })
   }
 
   async function save() {

@@ -1,0 +1,70 @@
+"""The files every export answers: ``;`` CSV (UTF-8) and XLSX, with no cell a spreadsheet would run.
+
+Exports carry what tenants typed (company names, user names, summaries of their changes). A
+text beginning with ``=``, ``+``, ``-`` or ``@`` (or a tab or carriage return before one) is
+read by spreadsheets as a formula: ``=HYPERLINK(...)`` becomes a link, ``=cmd|...`` worse. Every
+text cell therefore goes through ``inert``, which prefixes such a text with a single quote, as
+OWASP recommends for CSV injection; only a sign alone or a signed number is left as it is (the
+placeholder ``-``, an amount), since no spreadsheet runs those. XLSX cells are written as what
+they are: text as string cells (never formulas, links or numbers read from text), numbers as
+numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Sequence
+
+import xlsxwriter
+
+Cell = str | int | float | None
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_SIGNED_NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d+)?)?")
+
+
+def inert(text: str) -> str:
+    """``text``, or ``'text`` when a spreadsheet would read it as a formula."""
+    if text.startswith(_FORMULA_STARTS) and not _SIGNED_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _csv_cell(value: Cell) -> str | int | float:
+    if value is None:
+        return ""
+    return inert(value) if isinstance(value, str) else value
+
+
+def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
+    """``;``-separated, CRLF lines, UTF-8."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerow([_csv_cell(v) for v in header])
+    writer.writerows([_csv_cell(v) for v in row] for row in rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def xlsx_bytes(sheet_name: str, header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
+    """One sheet: the header in bold and frozen, then the rows."""
+    binary = io.BytesIO()
+    # Nothing is guessed from a text: no formulas, links or numbers (each cell is written by type anyway).
+    options = {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False}
+    book = xlsxwriter.Workbook(binary, options)
+    sheet = book.add_worksheet(sheet_name[:31])
+    bold = book.add_format({"bold": True})
+    for column, label in enumerate(header):
+        sheet.write_string(0, column, inert(label), bold)
+    for index, values in enumerate(rows, start=1):
+        for column, value in enumerate(values):
+            if isinstance(value, str):
+                sheet.write_string(index, column, inert(value))
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                sheet.write_number(index, column, value)
+            elif value is not None:
+                sheet.write_string(index, column, inert(str(value)))
+    sheet.freeze_panes(1, 0)
+    book.close()
+    return binary.getvalue()

@@ -1,0 +1,152 @@
+"""Every CSV and XLSX export: a cell a spreadsheet would run as a formula is written as text.
+
+A company or user name like ``=HYPERLINK("http://evil.example","x")`` is data a tenant typed; the
+finance user who opens the export must see it, not have it run. Each file is read back as a
+spreadsheet reads it (csv, python-calamine) and its sheet XML is checked for formula cells.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from python_calamine import CalamineWorkbook
+from support import sign_in
+
+from bemtevi.api.app import create_app
+from bemtevi.api.exports import csv_bytes, xlsx_bytes
+from bemtevi.bootstrap import Platform
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.domain.groups import GroupType
+from bemtevi.domain.users import Role
+
+EVIL_COMPANY = '=HYPERLINK("http://evil.example","x")'
+EVIL_PERSON = "@SUM(1+1)*cmd|' /C calc'!A0"
+PASSWORD = "Strong!pass1"
+TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+# What no spreadsheet runs: a sign alone or a signed number (the placeholder "-", a negative amount).
+NUMBER = re.compile(r"[+-]?(\d+([.,]\d+)?)?")
+
+
+@pytest.fixture
+def backend() -> str:
+    return "sqlite"
+
+
+@pytest.fixture
+def api(platform: Platform) -> Iterator[TestClient]:
+    with TestClient(create_app(platform)) as client:
+        yield client
+
+
+def read_csv(content: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(content.decode("utf-8"), newline=""), delimiter=";"))
+
+
+def read_xlsx(content: bytes) -> list[list[Any]]:
+    return list(CalamineWorkbook.from_filelike(io.BytesIO(content)).get_sheet_by_index(0).to_python())
+
+
+def assert_no_formula_cells(content: bytes) -> None:
+    with zipfile.ZipFile(io.BytesIO(content)) as book:
+        for name in book.namelist():
+            if name.startswith("xl/worksheets/"):
+                xml = book.read(name).decode("utf-8")
+                assert "<f>" not in xml and "<f " not in xml, f"a formula cell in {name}"
+                assert "<hyperlink" not in xml, f"a hyperlink in {name}"
+
+
+def assert_inert(table: list[list[Any]]) -> None:
+    """No text cell begins as a formula would, unless it is only a (signed) number."""
+    for row in table:
+        for cell in row:
+            if isinstance(cell, str) and cell.startswith(TRIGGERS):
+                assert NUMBER.fullmatch(cell), f"{cell!r} would run as a formula"
+
+
+@pytest.fixture
+def tainted(platform: Platform, api: TestClient) -> dict[str, str]:
+    """A company and its owner named to run as formulas, with a grant and a limit change in their history."""
+    group_id, _ = platform.identity.register_group(
+        SYSTEM, name=EVIL_COMPANY, group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=5
+    )
+    platform.identity.register_user(
+        SYSTEM, group_id=group_id, name=EVIL_PERSON, email="dono@perigo.com.br", password=PASSWORD, role=Role.OWNER
+    )
+    admin = sign_in(api)
+    changed = api.put(
+        "/api/credits/limits", headers=admin, json={"groupId": str(group_id), "category": "unit", "limit": 8}
+    )
+    assert changed.status_code == 200, changed.text
+    assert platform.projector.wait_for(platform.app.max_position(), timeout=10)
+    return {"group": str(group_id), **admin}
+
+
+def test_the_balance_history_exports_names_as_text_in_csv_and_xlsx(api: TestClient, tainted: dict[str, str]) -> None:
+    admin = {"Authorization": tainted["Authorization"]}
+    exported = api.get(
+        "/api/credits/history/export", headers=admin, params={"format": "csv", "groupId": tainted["group"]}
+    )
+    assert exported.status_code == 200, exported.text
+    table = read_csv(exported.content)
+    assert len(table) > 1 and {row[1] for row in table[1:]} == {"'" + EVIL_COMPANY}
+    assert_inert(table)
+
+    exported = api.get(
+        "/api/credits/history/export", headers=admin, params={"format": "xlsx", "groupId": tainted["group"]}
+    )
+    assert exported.status_code == 200, exported.text
+    assert_no_formula_cells(exported.content)
+    sheet = read_xlsx(exported.content)
+    assert len(sheet) > 1 and {row[1] for row in sheet[1:]} == {"'" + EVIL_COMPANY}
+    assert_inert(sheet)
+    assert all(isinstance(row[4], int | float) for row in sheet[1:]), "amounts stay numbers"
+
+
+def test_the_audit_export_writes_names_as_text(api: TestClient, platform: Platform, tainted: dict[str, str]) -> None:
+    owner = sign_in(api, "dono@perigo.com.br", PASSWORD)
+    changed = api.put("/api/me/preferences", headers=owner, json={"preferences": {"newsletter": True}})  # their act
+    assert changed.status_code == 200, changed.text
+    assert platform.projector.wait_for(changed.json()["position"], timeout=10)
+    admin = {"Authorization": tainted["Authorization"]}
+    exported = api.get("/api/audit/export", headers=admin, params={"groupId": tainted["group"], "children": True})
+    assert exported.status_code == 200, exported.text
+    table = read_csv(exported.content)
+    assert "'" + EVIL_COMPANY in {row[1] for row in table[1:]}
+    assert "'" + EVIL_PERSON in {row[2] for row in table[1:]}
+    assert_inert(table)
+
+
+# -- the helper every export uses ----------------------------------------------------------------------------
+
+texts = st.one_of(
+    st.text(max_size=20),
+    st.tuples(st.sampled_from(TRIGGERS), st.text(max_size=20)).map("".join),
+    st.sampled_from(["-", "-12", "+3,5", "-", "=1+1", "@x", "\t=1", "\r=1", "'=already quoted"]),
+)
+cells = st.one_of(texts, st.integers(min_value=-(10**9), max_value=10**9), st.none())
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.lists(cells, min_size=3, max_size=3), max_size=5))
+def test_any_cell_is_written_inert_and_reads_back_as_written(rows: list[list[Any]]) -> None:
+    header = ["A", "B", "C"]
+    for table in (read_csv(csv_bytes(header, rows)), read_xlsx(xlsx_bytes("Planilha", header, rows))):
+        assert table[0] == header
+        assert_inert(table)
+        # A sheet ends at its last cell: rows left empty at the end are not read back.
+        read_rows = table[1:] + [["", "", ""]] * (len(rows) - len(table) + 1)
+        for written, read in zip(rows, read_rows, strict=True):
+            for value, cell in zip(written, read, strict=True):
+                text = "" if value is None else value
+                # The text, or the text after the one quote that makes it inert; numbers as numbers.
+                assert cell == text or cell == str(text) or cell == "'" + str(text), (value, cell)
+    assert_no_formula_cells(xlsx_bytes("Planilha", header, rows))
