@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Query, Response
 
 from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
 from bemtevi.api.group_schemas import AuditResponse, AuditRow
+from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import Principal
@@ -92,18 +93,17 @@ def audit_log(
     principal: AuditReader,
     platform: PlatformDep,
     filters: Annotated[AuditFilters, Depends()],
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(alias="perPage", ge=1, le=200)] = 50,
+    page: Annotated[Page, Depends(paging(default_size=50, max_size=200))],
     position: Annotated[int | None, Query(ge=0)] = None,
 ) -> AuditResponse:
     up_to_date = wait_for_position(platform, position)
     groups = _groups(platform, principal, filters)
-    rows, total = _rows(platform, groups, filters, offset=(page - 1) * per_page, limit=per_page)
+    rows, total = _rows(platform, groups, filters, offset=page.offset, limit=page.size)
     return AuditResponse(
         data=[AuditRow.model_validate({**r, "createdAt": r["createdAt"].strftime("%Y-%m-%d %H:%M:%S")}) for r in rows],
         total=total,
-        page=page,
-        perPage=per_page,
+        page=page.number,
+        perPage=page.size,
         types=audit_types(platform.store.cursor()),
         upToDate=up_to_date,
     )

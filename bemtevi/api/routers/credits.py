@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
 from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import (
     BalancesData,
     BalancesResponse,
@@ -95,8 +96,7 @@ def history(
     principal: HistoryReader,
     platform: PlatformDep,
     filters: Annotated[HistoryFilters, Depends()],
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(alias="perPage", ge=1, le=500)] = 50,
+    page: Annotated[Page, Depends(paging(default_size=50, max_size=500))],
     position: PositionQuery = None,
 ) -> HistoryResponse:
     up_to_date = wait_for_position(platform, position)
@@ -107,14 +107,14 @@ def history(
         start=filters.start,
         end=filters.end,
         category=filters.category,
-        offset=(page - 1) * per_page,
-        limit=per_page,
+        offset=page.offset,
+        limit=page.size,
     )
     return HistoryResponse(
         data=[Movement.model_validate(_movement(row)) for row in rows],
         total=total,
-        page=page,
-        perPage=per_page,
+        page=page.number,
+        perPage=page.size,
         upToDate=up_to_date,
     )
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel
 
 from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.paging import Page, paging
 from bemtevi.commands.identity import Principal
 from bemtevi.projections.mail import outbox_page
 
@@ -41,14 +42,11 @@ class OutboxResponse(BaseModel):
 def outbox(
     principal: Annotated[Principal, Depends(allowed_route("mail-outbox"))],
     platform: PlatformDep,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(alias="perPage", ge=1, le=100)] = 20,
+    page: Annotated[Page, Depends(paging(default_size=20, max_size=100))],
     position: Annotated[int | None, Query(ge=0)] = None,
 ) -> OutboxResponse:
     up_to_date = wait_for_position(platform, position)
-    rows, total = outbox_page(
-        platform.store.cursor(), str(principal.group_id), offset=(page - 1) * per_page, limit=per_page
-    )
+    rows, total = outbox_page(platform.store.cursor(), str(principal.group_id), offset=page.offset, limit=page.size)
     return OutboxResponse(
         data=[
             OutboxMail(
@@ -66,7 +64,7 @@ def outbox(
             for r in rows
         ],
         total=total,
-        page=page,
-        perPage=per_page,
+        page=page.number,
+        perPage=page.size,
         upToDate=up_to_date,
     )
