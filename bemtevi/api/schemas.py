@@ -7,11 +7,26 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bemtevi.api.bounds import (
+    LIST_MAX,
+    CompanyName,
+    CreditQuantity,
+    Credits,
+    DocumentText,
+    Email,
+    HostName,
+    Key,
+    Password,
+    PersonName,
+    Phone,
+    Token,
+)
+
 
 class LoginRequest(BaseModel):
-    email: str = Field(min_length=1)
-    password: str = Field(min_length=1)
-    domain_url: str | None = None
+    email: Email = Field(min_length=1)
+    password: Password = Field(min_length=1)
+    domain_url: HostName | None = None
 
 
 class AuthUser(BaseModel):
@@ -32,7 +47,7 @@ class LoginResponse(BaseModel):
 
 
 class LogoutRequest(BaseModel):
-    token: str | None = None
+    token: Token | None = None
 
 
 class MessageResponse(BaseModel):
@@ -41,9 +56,9 @@ class MessageResponse(BaseModel):
 
 
 class RolesRequest(BaseModel):
-    user_id: str = Field(min_length=1)
-    user_unique_key: str = Field(min_length=1)
-    group_id: str = Field(min_length=1)
+    user_id: Key = Field(min_length=1)
+    user_unique_key: Key = Field(min_length=1)
+    group_id: Key = Field(min_length=1)
 
 
 class MenuEntryModel(BaseModel):
@@ -81,9 +96,9 @@ class RolesResponse(BaseModel):
 
 
 class PublicDataRequest(BaseModel):
-    domain_url: str | None = None
-    group_id: str | None = None
-    group_unique_key: str | None = None
+    domain_url: HostName | None = None
+    group_id: Key | None = None
+    group_unique_key: Key | None = None
 
 
 class PublicDataResponse(BaseModel):
@@ -93,8 +108,8 @@ class PublicDataResponse(BaseModel):
 class ConsultationRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    document: str = Field(min_length=1, description="CPF (11 digits) or CNPJ (14 digits), punctuation allowed")
-    query_type: str | None = Field(default=None, description="Query type key; the document's default if absent")
+    document: DocumentText = Field(min_length=1, description="CPF (11 digits) or CNPJ (14 digits), punctuation allowed")
+    query_type: Key | None = Field(default=None, description="Query type key; the document's default if absent")
 
 
 class ConsultationData(BaseModel):
@@ -239,14 +254,14 @@ class GrantRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     groupId: UUID
     category: CategoryName
-    amount: int = Field(description="Credits to give the child group; negative takes unused credits back")
+    amount: Credits = Field(description="Credits to give the child group; negative takes unused credits back")
 
 
 class LimitRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     groupId: UUID
     category: CategoryName
-    limit: int | None = Field(ge=0, description="null: unlimited (only under an unlimited parent)")
+    limit: CreditQuantity | None = Field(description="null: unlimited (only under an unlimited parent)")
 
 
 class PositionResponse(BaseModel):
@@ -258,29 +273,29 @@ class PositionResponse(BaseModel):
 
 class CustomerQuantities(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    unit: int = Field(0, ge=0, description="Manual (unit) query credits granted from the parent")
-    batch: int = Field(0, ge=0, description="Enrichment credits")
-    advanced: int = Field(0, ge=0, description="Advanced query credits")
-    api: int = Field(0, ge=0, description="API query credits")
+    unit: CreditQuantity = Field(0, description="Manual (unit) query credits granted from the parent")
+    batch: CreditQuantity = Field(0, description="Enrichment credits")
+    advanced: CreditQuantity = Field(0, description="Advanced query credits")
+    api: CreditQuantity = Field(0, description="API query credits")
 
 
 class CustomerRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["white-label", "reseller", "company"]
-    cnpj: str
-    companyName: str
-    tradeName: str
-    personInCharge: str
-    phone: str
-    email: str = Field(description="The administrator's e-mail: the owner user signs in with it")
-    seller: str | None = None
+    cnpj: DocumentText
+    companyName: CompanyName
+    tradeName: CompanyName
+    personInCharge: PersonName
+    phone: Phone
+    email: Email = Field(description="The administrator's e-mail: the owner user signs in with it")
+    seller: PersonName | None = None
     defaultQuery: bool
     consultProtest: bool
     quantities: CustomerQuantities
-    enabledQueryTypes: list[str]
+    enabledQueryTypes: list[Key] = Field(max_length=LIST_MAX)
     panelAccess: bool
     apiAccess: bool
-    whiteLabelUrl: str | None = None
+    whiteLabelUrl: HostName | None = None
 
 
 class RegisteredCustomerData(BaseModel):

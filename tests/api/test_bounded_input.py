@@ -79,3 +79,73 @@ def test_any_page_number_answers_a_page_or_invalid_input(client: TestClient, pat
         assert response.status_code == 200, response.text
     else:
         _refused(response, "page")
+
+
+# -- every text, list and number of every request is bounded --------------------------------------
+
+# Strings bounded by their format or values; raw uploads (``format: binary``) are bounded by the
+# routes that read them (image sizes), not by a JSON schema.
+BOUNDED_FORMATS = {"uuid", "date", "date-time", "binary"}
+
+
+def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        schema = SCHEMA["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    return schema
+
+
+def unbounded(schema: dict[str, Any], where: str) -> list[str]:
+    """Where ``schema`` lets a request carry something of any size."""
+    schema = _resolve(schema)
+    found: list[str] = []
+    for key in ("anyOf", "oneOf", "allOf"):
+        for part in schema.get(key, []):
+            found += unbounded(part, where)
+    kind = schema.get("type")
+    if "enum" in schema or "const" in schema:
+        return found
+    if kind == "string" and "maxLength" not in schema and schema.get("format") not in BOUNDED_FORMATS:
+        found.append(f"{where}: string without maxLength")
+    if kind == "integer" and ("minimum" not in schema or "maximum" not in schema):
+        found.append(f"{where}: integer without minimum and maximum")
+    if kind == "array":
+        if "maxItems" not in schema:
+            found.append(f"{where}: array without maxItems")
+        found += unbounded(schema.get("items", {}), f"{where}[]")
+    if kind == "object" or "properties" in schema:
+        for name, prop in schema.get("properties", {}).items():
+            found += unbounded(prop, f"{where}.{name}")
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            if "maxProperties" not in schema:
+                found.append(f"{where}: object without maxProperties")
+            found += unbounded(schema.get("propertyNames", {"type": "string"}), f"{where} (keys)")
+            found += unbounded(extra, f"{where}{{}}")
+    return found
+
+
+def test_every_text_list_and_number_a_request_carries_is_bounded() -> None:
+    found: list[str] = []
+    for path, item in SCHEMA["paths"].items():
+        for method, operation in item.items():
+            label = f"{method.upper()} {path}"
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] != "path":  # path ids are parsed by their routes (404 otherwise)
+                    found += unbounded(parameter["schema"], f"{label} ?{parameter['name']}")
+            content = operation.get("requestBody", {}).get("content", {})
+            if "application/json" in content:
+                found += unbounded(content["application/json"]["schema"], f"{label} body")
+    assert found == []
+
+
+def test_a_one_megabyte_company_name_is_refused_and_nothing_is_written(client: TestClient) -> None:
+    from customers_support import customer
+
+    platform = client.app.state.platform  # type: ignore[attr-defined]
+    admin = sign_in(client)
+    before = platform.app.max_position()
+    for field in ("companyName", "tradeName", "personInCharge", "seller"):
+        response = client.post("/api/customers", headers=admin, json=customer(1, **{field: "x" * 1_000_000}))
+        _refused(response, field)
+    assert platform.app.max_position() == before
+    assert client.get("/api/customers", headers=admin).json()["total"] == 0

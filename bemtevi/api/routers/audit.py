@@ -13,7 +13,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.bounds import KEY_MAX, SHORT_TEXT_MAX
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.group_schemas import AuditResponse, AuditRow
 from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ErrorResponse
@@ -41,9 +42,9 @@ class ExportFailed(DomainError):
 class AuditFilters:
     def __init__(
         self,
-        group_id: Annotated[str | None, Query()] = None,
-        user_id: Annotated[str | None, Query(max_length=64)] = None,
-        type: Annotated[str | None, Query(max_length=80)] = None,
+        group_id: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
+        user_id: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
+        type: Annotated[str | None, Query(max_length=SHORT_TEXT_MAX)] = None,
         start: Annotated[date | None, Query(alias="from")] = None,
         end: Annotated[date | None, Query(alias="to")] = None,
         children: Annotated[bool, Query(description="Include the group's subtree")] = False,
@@ -94,7 +95,7 @@ def audit_log(
     platform: PlatformDep,
     filters: Annotated[AuditFilters, Depends()],
     page: Annotated[Page, Depends(paging(default_size=50, max_size=200))],
-    position: Annotated[int | None, Query(ge=0)] = None,
+    position: PositionQuery = None,
 ) -> AuditResponse:
     up_to_date = wait_for_position(platform, position)
     groups = _groups(platform, principal, filters)
@@ -118,7 +119,7 @@ def export_audit(
     principal: AuditReader,
     platform: PlatformDep,
     filters: Annotated[AuditFilters, Depends()],
-    lang: Annotated[str, Query()] = "pt-BR",
+    lang: Annotated[str, Query(max_length=KEY_MAX)] = "pt-BR",
 ) -> Response:
     """CSV (';', UTF-8) named audit_dd-mm-yyyy_hh-mm-ss.csv, times in São Paulo."""
     groups = _groups(platform, principal, filters)

@@ -12,7 +12,7 @@ import xlsxwriter
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import (
     BalancesData,
@@ -37,7 +37,6 @@ router = APIRouter(prefix="/credits", tags=["credits"])
 
 BalancesReader = Annotated[Principal, Depends(allowed_route("balances"))]
 HistoryReader = Annotated[Principal, Depends(allowed_route("balance-history"))]
-PositionQuery = Annotated[int | None, Query(ge=0, description="Wait until the read side has this event")]
 
 
 class ExportFailed(DomainError):

@@ -7,7 +7,8 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.bounds import SEARCH_MAX
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.group_schemas import CustomerDetail, CustomerDetailResponse, CustomerEditRequest, StatusRequest
 from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import (
@@ -60,8 +61,8 @@ def list_customers(
     principal: Annotated[Principal, Depends(allowed_route("customer-list"))],
     platform: PlatformDep,
     page: Annotated[Page, Depends(paging(default_size=20, max_size=100))],
-    search: Annotated[str | None, Query(max_length=100)] = None,
-    position: Annotated[int | None, Query(ge=0)] = None,
+    search: Annotated[str | None, Query(max_length=SEARCH_MAX)] = None,
+    position: PositionQuery = None,
 ) -> CustomerListResponse:
     up_to_date = wait_for_position(platform, position)
     rows, total = customers_of(
@@ -95,7 +96,7 @@ def customer(
     group_id: str,
     principal: Annotated[Principal, Depends(allowed_route("customer-list"))],
     platform: PlatformDep,
-    position: Annotated[int | None, Query(ge=0)] = None,
+    position: PositionQuery = None,
 ) -> CustomerDetailResponse:
     _group_uuid(group_id)
     up_to_date = wait_for_position(platform, position)

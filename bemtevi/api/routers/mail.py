@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.paging import Page, paging
 from bemtevi.commands.identity import Principal
 from bemtevi.projections.mail import outbox_page
@@ -43,7 +43,7 @@ def outbox(
     principal: Annotated[Principal, Depends(allowed_route("mail-outbox"))],
     platform: PlatformDep,
     page: Annotated[Page, Depends(paging(default_size=20, max_size=100))],
-    position: Annotated[int | None, Query(ge=0)] = None,
+    position: PositionQuery = None,
 ) -> OutboxResponse:
     up_to_date = wait_for_position(platform, position)
     rows, total = outbox_page(platform.store.cursor(), str(principal.group_id), offset=page.offset, limit=page.size)

@@ -9,7 +9,8 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.bounds import KEY_MAX, SEARCH_MAX
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ErrorResponse, PositionResponse
 from bemtevi.api.user_schemas import (
@@ -40,7 +41,6 @@ router = APIRouter(tags=["users"])
 UsersManager = Annotated[Principal, Depends(allowed_route("users"))]
 AccountOwner = Annotated[Principal, Depends(allowed_route("my-account"))]
 ProfileEditor = Annotated[Principal, Depends(allowed_route("edit-my-profile"))]
-PositionQuery = Annotated[int | None, Query(ge=0)]
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse}, 403: {"model": ErrorResponse}}
 
 
@@ -112,8 +112,8 @@ def list_users(
     principal: UsersManager,
     platform: PlatformDep,
     page: Annotated[Page, Depends(paging(default_size=20, max_size=100, size_name="page_size"))],
-    group_id: Annotated[str | None, Query(max_length=40)] = None,
-    search: Annotated[str | None, Query(max_length=100)] = None,
+    group_id: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
+    search: Annotated[str | None, Query(max_length=SEARCH_MAX)] = None,
     position: PositionQuery = None,
 ) -> UserListResponse:
     target = _uuid(group_id, GroupNotFound) if group_id else principal.group_id
