@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bemtevi.api.bounds import LIST_MAX, CompanyName, DocumentText, Email, HostName, Key, PersonName, Phone, ShortText
-from bemtevi.api.schemas import CategoryFigures, CustomerSummary
+from bemtevi.api.schemas import CategoryFigures, CustomerSummary, UtcDateTime
 
 
 class Toggles(BaseModel):
@@ -95,7 +95,7 @@ class ImageUploaded(BaseModel):
 
 class AuditRow(BaseModel):
     position: int
-    createdAt: str
+    createdAt: UtcDateTime
     tenantId: str
     tenantName: str | None
     actorId: str | None

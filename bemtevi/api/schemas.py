@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
 from bemtevi.api.bounds import (
     LIST_MAX,
@@ -21,6 +22,24 @@ from bemtevi.api.bounds import (
     Phone,
     Token,
 )
+
+_UTC_TEXT = "%04d-%02d-%02dT%02d:%02d:%02dZ"
+
+
+def utc_text(moment: datetime) -> str:
+    """How the API writes every moment: ISO 8601 in UTC to the second, with its offset ('Z').
+    A naive value is a UTC wall time (what the read models keep)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return _UTC_TEXT % (moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second)
+
+
+# Every time an answer carries: written by ``utc_text``, a ``date-time`` in the schema.
+UtcDateTime = Annotated[
+    datetime,
+    PlainSerializer(utc_text, return_type=str, when_used="json"),
+    WithJsonSchema({"type": "string", "format": "date-time", "description": "UTC, e.g. 2024-06-01T15:30:00Z"}),
+]
 
 
 class LoginRequest(BaseModel):
@@ -119,7 +138,7 @@ class ConsultationData(BaseModel):
     queryType: str
     status: Literal["done", "not_found", "failed"]
     credits: int
-    createdAt: str
+    createdAt: UtcDateTime
     result: dict[str, Any] | None
 
 
@@ -145,7 +164,7 @@ class RecentConsultation(BaseModel):
     queryType: str
     status: str
     credits: int
-    createdAt: str
+    createdAt: UtcDateTime
 
 
 class DashboardData(BaseModel):
@@ -213,7 +232,7 @@ class BalancesResponse(BaseModel):
 
 class Movement(BaseModel):
     position: int
-    createdAt: str = Field(description="UTC, 'YYYY-MM-DD HH:MM:SS'")
+    createdAt: UtcDateTime
     groupId: str
     groupName: str | None
     category: CategoryName
@@ -330,7 +349,7 @@ class CustomerSummary(BaseModel):
     apiAccess: bool | None = None
     enabledQueryTypes: list[str]
     active: bool
-    createdAt: str
+    createdAt: UtcDateTime
 
 
 class CustomerListResponse(BaseModel):

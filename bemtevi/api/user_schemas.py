@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bemtevi.api.bounds import LIST_MAX, DocumentText, Email, Key, Password, PersonName, Phone, ShortText, Text
+from bemtevi.api.schemas import UtcDateTime
 
 RoleName = Literal["user", "admin", "owner", "super-admin"]
 StatusName = Literal["active", "inactive", "first-access", "archived"]
@@ -48,7 +49,7 @@ class UserSummary(BaseModel):
     email: str
     role: RoleName
     status: StatusName
-    createdAt: str | None
+    createdAt: UtcDateTime | None
     cpf: str | None = None
     phone: str | None = None
     functions: str | None = None
@@ -69,7 +70,7 @@ class UserDetail(UserSummary):
     userName: str | None = None
     photoDigest: str | None = None
     preferences: dict[str, bool] = Field(default_factory=dict)
-    passwordChangedAt: str | None = None
+    passwordChangedAt: UtcDateTime | None = None
     groupName: str | None = None
     groupUniqueKey: str | None = None
 
@@ -107,8 +108,8 @@ class PreferencesRequest(BaseModel):
 
 class SessionRow(BaseModel):
     id: str
-    openedAt: str | None
-    expiresAt: str | None
+    openedAt: UtcDateTime | None
+    expiresAt: UtcDateTime | None
     current: bool
 
 

@@ -101,7 +101,7 @@ def audit_log(
     groups = _groups(platform, principal, filters)
     rows, total = _rows(platform, groups, filters, offset=page.offset, limit=page.size)
     return AuditResponse(
-        data=[AuditRow.model_validate({**r, "createdAt": r["createdAt"].strftime("%Y-%m-%d %H:%M:%S")}) for r in rows],
+        data=[AuditRow.model_validate(r) for r in rows],
         total=total,
         page=page.number,
         perPage=page.size,

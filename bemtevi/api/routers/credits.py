@@ -110,16 +110,12 @@ def history(
         limit=page.size,
     )
     return HistoryResponse(
-        data=[Movement.model_validate(_movement(row)) for row in rows],
+        data=[Movement.model_validate(row) for row in rows],
         total=total,
         page=page.number,
         perPage=page.size,
         upToDate=up_to_date,
     )
-
-
-def _movement(row: dict[str, Any]) -> dict[str, Any]:
-    return {**row, "createdAt": row["createdAt"].strftime("%Y-%m-%d %H:%M:%S")}
 
 
 EXPORT_LABELS: dict[str, dict[str, Any]] = {

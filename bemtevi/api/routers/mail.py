@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
@@ -10,6 +9,7 @@ from pydantic import BaseModel
 
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.paging import Page, paging
+from bemtevi.api.schemas import UtcDateTime
 from bemtevi.commands.identity import Principal
 from bemtevi.projections.mail import outbox_page
 
@@ -26,8 +26,8 @@ class OutboxMail(BaseModel):
     status: str
     attempts: int
     lastError: str | None
-    time: datetime
-    updatedAt: datetime
+    time: UtcDateTime
+    updatedAt: UtcDateTime
 
 
 class OutboxResponse(BaseModel):

@@ -762,6 +762,7 @@ export type AuditRow = {
   actorName: string | null;
   aggregateId: string;
   aggregateType: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   eventType: string;
   position: number;
@@ -866,6 +867,7 @@ export type VerifyCodeRequest = {
   uniqueKey: string;
 };
 export type ConsultationData = {
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   credits: number;
   document: string;
@@ -952,7 +954,7 @@ export type Movement = {
   category: "unit" | "advanced" | "batch" | "api";
   counterpartyGroupId: string | null;
   counterpartyName: string | null;
-  /** UTC, 'YYYY-MM-DD HH:MM:SS' */
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   granted: number;
   groupId: string;
@@ -989,6 +991,7 @@ export type CustomerSummary = {
   apiAccess?: boolean | null;
   cnpj: string | null;
   consultProtest?: boolean | null;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   defaultQuery?: boolean | null;
   domainUrl: string | null;
@@ -1069,6 +1072,7 @@ export type CustomerDetail = {
   cnpj: string | null;
   companyName: string;
   consultProtest?: boolean | null;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   credits: CategoryFigures[];
   defaultQuery?: boolean | null;
@@ -1134,6 +1138,7 @@ export type CreditBalance = {
   used: number;
 };
 export type RecentConsultation = {
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   credits: number;
   document: string;
@@ -1204,8 +1209,10 @@ export type OutboxMail = {
   status: string;
   subject: string;
   text: string | null;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   time: string;
   to: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   updatedAt: string;
 };
 export type OutboxResponse = {
