@@ -10,7 +10,7 @@ from typing import Any, cast
 from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from bemtevi.api.errors import install_error_handlers
+from bemtevi.api.errors import ERROR_RESPONSES, install_error_handlers
 from bemtevi.api.hot_path import HotLookupMiddleware
 from bemtevi.api.routers import accounts as accounts_router
 from bemtevi.api.routers import audit as audit_router
@@ -54,7 +54,7 @@ def create_app(platform: Platform) -> BemteviAPI:
     )
     app.state.platform = platform
     install_error_handlers(app)
-    api = APIRouter(prefix="/api")
+    api = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
     api.include_router(auth.router)
     api.include_router(accounts_router.router)
     api.include_router(mail_router.router)

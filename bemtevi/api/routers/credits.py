@@ -39,6 +39,9 @@ BalancesReader = Annotated[Principal, Depends(allowed_route("balances"))]
 HistoryReader = Annotated[Principal, Depends(allowed_route("balance-history"))]
 
 
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
 class ExportFailed(DomainError):
     code, message, status = "export_failed", "Error exporting CSV", 500
 
@@ -206,7 +209,7 @@ def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> list[lis
 @router.get(
     "/history/export",
     response_class=Response,
-    responses={200: {"content": {"text/csv": {}, "application/vnd.ms-excel": {}}}, 404: {"model": ErrorResponse}},
+    responses={200: {"content": {"text/csv": {}, XLSX: {}}}, 404: {"model": ErrorResponse}},
 )
 def export_history(
     principal: HistoryReader,
@@ -241,7 +244,7 @@ def export_history(
             sheet.freeze_panes(1, 0)
             book.close()
             content = binary.getvalue()
-            media_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            media_type = XLSX
     except Exception as e:  # a file the user asked for must fail with the specification's message
         raise ExportFailed() from e
     filename = f"{labels['base']}_{stamp}.{format}"

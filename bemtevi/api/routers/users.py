@@ -181,7 +181,9 @@ async def upload_user_photo(
     return PositionResponse(position=position)
 
 
-@router.get("/users/{user_id}/photo", responses={200: {"content": {"image/webp": {}}}, **NOT_FOUND})
+@router.get(
+    "/users/{user_id}/photo", response_class=Response, responses={200: {"content": {"image/webp": {}}}, **NOT_FOUND}
+)
 def get_photo(user_id: str, principal: AccountOwner, platform: PlatformDep, position: PositionQuery = None) -> Response:
     """A user's photo, for that user and whoever manages them."""
     wait_for_position(platform, position)

@@ -738,7 +738,7 @@ export type EditUserApiArg = {
   userId: string;
   editUserRequest: EditUserRequest;
 };
-export type GetPhotoApiResponse = /** status 200 Successful Response */ any;
+export type GetPhotoApiResponse = /** status 200 Successful Response */ Blob;
 export type GetPhotoApiArg = {
   userId: string;
   /** Wait until the read side has this event */
