@@ -29,8 +29,10 @@ from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.users import Role
 
-# Generated examples per operation and caller; BEMTEVI_FUZZ_EXAMPLES runs a deeper search by hand.
+# Generated examples per operation and caller. By hand, BEMTEVI_FUZZ_EXAMPLES searches deeper and
+# BEMTEVI_FUZZ_RANDOM=1 draws fresh data instead of the derandomized cases.
 EXAMPLES = int(os.environ.get("BEMTEVI_FUZZ_EXAMPLES", "15"))
+DERANDOMIZED = os.environ.get("BEMTEVI_FUZZ_RANDOM") is None
 CHECKS = [
     schemathesis.checks.not_a_server_error,
     schemathesis.checks.status_code_conformance,
@@ -42,8 +44,8 @@ CHECKS = [
 def _schema(*, coverage: bool) -> Any:
     config = schemathesis.Config.from_dict(
         {
-            # Positive and negative data, derandomized: the same cases on every run.
-            "generation": {"max-examples": EXAMPLES, "deterministic": os.environ.get("BEMTEVI_FUZZ_RANDOM") is None},
+            # Positive and negative data; derandomized, the same cases on every run.
+            "generation": {"max-examples": EXAMPLES, "deterministic": DERANDOMIZED},
             "phases": {"coverage": {"enabled": coverage}, "stateful": {"enabled": False}},
         }
     )
