@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from customers_support import customer
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -139,8 +140,6 @@ def test_every_text_list_and_number_a_request_carries_is_bounded() -> None:
 
 
 def test_a_one_megabyte_company_name_is_refused_and_nothing_is_written(client: TestClient) -> None:
-    from customers_support import customer
-
     platform = client.app.state.platform  # type: ignore[attr-defined]
     admin = sign_in(client)
     before = platform.app.max_position()
