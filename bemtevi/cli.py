@@ -207,15 +207,10 @@ def openapi(
 ) -> None:
     """Print the API's OpenAPI schema (JSON) without starting anything: the web app's client is generated from it."""
     import json
-    from types import SimpleNamespace
-    from typing import cast
 
-    from bemtevi.api.app import create_app
-    from bemtevi.bootstrap import Platform
+    from bemtevi.api.app import openapi_document
 
-    # Building the routes only needs the settings: no store, projector or supplier is opened.
-    app_ = create_app(cast(Platform, SimpleNamespace(settings=Settings())))
-    text = json.dumps(app_.openapi(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    text = json.dumps(openapi_document(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
     if output is None:
         typer.echo(text, nl=False)
     else:

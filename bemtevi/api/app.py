@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from types import SimpleNamespace
+from typing import Any, cast
 
 from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from bemtevi.api.errors import install_error_handlers
+from bemtevi.api.errors import ERROR_RESPONSES, install_error_handlers
 from bemtevi.api.hot_path import HotLookupMiddleware
 from bemtevi.api.routers import accounts as accounts_router
 from bemtevi.api.routers import audit as audit_router
@@ -18,6 +20,7 @@ from bemtevi.api.routers import mail as mail_router
 from bemtevi.api.routers import users as users_router
 from bemtevi.api.static import mount_webapp
 from bemtevi.bootstrap import Platform
+from bemtevi.infra.settings import Settings
 
 
 class BemteviAPI(FastAPI):
@@ -51,7 +54,7 @@ def create_app(platform: Platform) -> BemteviAPI:
     )
     app.state.platform = platform
     install_error_handlers(app)
-    api = APIRouter(prefix="/api")
+    api = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
     api.include_router(auth.router)
     api.include_router(accounts_router.router)
     api.include_router(mail_router.router)
@@ -79,3 +82,9 @@ def create_app(platform: Platform) -> BemteviAPI:
         app.hot_path = lambda stack: HotLookupMiddleware(stack, platform=platform)
     mount_webapp(app, platform.settings.webapp_dist)
     return app
+
+
+def openapi_document() -> dict[str, Any]:
+    """The API's OpenAPI schema without a platform: building the routes only needs the settings
+    (no store, projector or supplier is opened). The web client is generated from it."""
+    return create_app(cast(Platform, SimpleNamespace(settings=Settings()))).openapi()

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 
+from bemtevi.api.bounds import POSITION_MAX
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import AccessDenied, Unauthorized
@@ -81,6 +82,12 @@ def allowed_any_route(*routes: str) -> Callable[[Principal], Awaitable[Principal
 
     check.allowed_routes = routes  # type: ignore[attr-defined]
     return check
+
+
+# Read-your-writes: a query may name the event-store position it must include (bounded wait).
+PositionQuery = Annotated[
+    int | None, Query(ge=0, le=POSITION_MAX, description="Wait until the read side has this event")
+]
 
 
 def wait_for_position(platform: Platform, position: int | None) -> bool:

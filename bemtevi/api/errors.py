@@ -10,11 +10,25 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import DomainError
 
 log = logging.getLogger(__name__)
 
 FALLBACK_MESSAGE = "An unexpected error has occurred. Please try again later."
+
+
+# Every /api operation documents its refusals with the one error shape: request validation is
+# 400 (``errors`` names each refused field), and any other refusal or failure has its own status
+# with the same body ("default"). FastAPI's own 422 ``HTTPValidationError`` is never answered, so
+# it is not documented either (FastAPI leaves it out when a "default" answer is declared).
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse, "description": "Invalid request: `errors` lists each refused field"},
+    "default": {
+        "model": ErrorResponse,
+        "description": "Refused or failed: `statusCode`, `message` and a stable `code`",
+    },
+}
 
 
 def error_body(status: int, message: str, code: str, **extra: Any) -> dict[str, Any]:

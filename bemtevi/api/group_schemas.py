@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bemtevi.api.schemas import CategoryFigures, CustomerSummary
+from bemtevi.api.bounds import LIST_MAX, CompanyName, DocumentText, Email, HostName, Key, PersonName, Phone, ShortText
+from bemtevi.api.schemas import CategoryFigures, CustomerSummary, UtcDateTime
 
 
 class Toggles(BaseModel):
@@ -22,19 +23,19 @@ class Toggles(BaseModel):
 class CustomerEditRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["white-label", "reseller", "company"]
-    cnpj: str
-    companyName: str
-    tradeName: str
-    personInCharge: str
-    phone: str
-    email: str = Field(description="The administrator's e-mail; must stay unused by other groups")
-    seller: str | None = None
+    cnpj: DocumentText
+    companyName: CompanyName
+    tradeName: CompanyName
+    personInCharge: PersonName
+    phone: Phone
+    email: Email = Field(description="The administrator's e-mail; must stay unused by other groups")
+    seller: PersonName | None = None
     defaultQuery: bool
     consultProtest: bool
-    enabledQueryTypes: list[str]
+    enabledQueryTypes: list[Key] = Field(max_length=LIST_MAX)
     panelAccess: bool
     apiAccess: bool
-    whiteLabelUrl: str | None = None
+    whiteLabelUrl: HostName | None = None
     toggles: Toggles | None = None
 
 
@@ -73,10 +74,10 @@ class StatusRequest(BaseModel):
 
 class BrandRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    appTitle: str | None = None
-    primaryColor: str | None = None
-    secondaryColor: str | None = None
-    lighterColor: str | None = None
+    appTitle: ShortText | None = None
+    primaryColor: ShortText | None = None
+    secondaryColor: ShortText | None = None
+    lighterColor: ShortText | None = None
 
 
 class BrandResponse(BaseModel):
@@ -94,7 +95,7 @@ class ImageUploaded(BaseModel):
 
 class AuditRow(BaseModel):
     position: int
-    createdAt: str
+    createdAt: UtcDateTime
     tenantId: str
     tenantName: str | None
     actorId: str | None

@@ -2,16 +2,50 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
+
+from bemtevi.api.bounds import (
+    LIST_MAX,
+    CompanyName,
+    CreditQuantity,
+    Credits,
+    DocumentText,
+    Email,
+    HostName,
+    Key,
+    Password,
+    PersonName,
+    Phone,
+    Token,
+)
+
+_UTC_TEXT = "%04d-%02d-%02dT%02d:%02d:%02dZ"
+
+
+def utc_text(moment: datetime) -> str:
+    """How the API writes every moment: ISO 8601 in UTC to the second, with its offset ('Z').
+    A naive value is a UTC wall time (what the read models keep)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return _UTC_TEXT % (moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second)
+
+
+# Every time an answer carries: written by ``utc_text``, a ``date-time`` in the schema.
+UtcDateTime = Annotated[
+    datetime,
+    PlainSerializer(utc_text, return_type=str, when_used="json"),
+    WithJsonSchema({"type": "string", "format": "date-time", "description": "UTC, e.g. 2024-06-01T15:30:00Z"}),
+]
 
 
 class LoginRequest(BaseModel):
-    email: str = Field(min_length=1)
-    password: str = Field(min_length=1)
-    domain_url: str | None = None
+    email: Email = Field(min_length=1)
+    password: Password = Field(min_length=1)
+    domain_url: HostName | None = None
 
 
 class AuthUser(BaseModel):
@@ -32,7 +66,7 @@ class LoginResponse(BaseModel):
 
 
 class LogoutRequest(BaseModel):
-    token: str | None = None
+    token: Token | None = None
 
 
 class MessageResponse(BaseModel):
@@ -41,9 +75,9 @@ class MessageResponse(BaseModel):
 
 
 class RolesRequest(BaseModel):
-    user_id: str = Field(min_length=1)
-    user_unique_key: str = Field(min_length=1)
-    group_id: str = Field(min_length=1)
+    user_id: Key = Field(min_length=1)
+    user_unique_key: Key = Field(min_length=1)
+    group_id: Key = Field(min_length=1)
 
 
 class MenuEntryModel(BaseModel):
@@ -81,9 +115,9 @@ class RolesResponse(BaseModel):
 
 
 class PublicDataRequest(BaseModel):
-    domain_url: str | None = None
-    group_id: str | None = None
-    group_unique_key: str | None = None
+    domain_url: HostName | None = None
+    group_id: Key | None = None
+    group_unique_key: Key | None = None
 
 
 class PublicDataResponse(BaseModel):
@@ -93,8 +127,8 @@ class PublicDataResponse(BaseModel):
 class ConsultationRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    document: str = Field(min_length=1, description="CPF (11 digits) or CNPJ (14 digits), punctuation allowed")
-    query_type: str | None = Field(default=None, description="Query type key; the document's default if absent")
+    document: DocumentText = Field(min_length=1, description="CPF (11 digits) or CNPJ (14 digits), punctuation allowed")
+    query_type: Key | None = Field(default=None, description="Query type key; the document's default if absent")
 
 
 class ConsultationData(BaseModel):
@@ -104,7 +138,7 @@ class ConsultationData(BaseModel):
     queryType: str
     status: Literal["done", "not_found", "failed"]
     credits: int
-    createdAt: str
+    createdAt: UtcDateTime
     result: dict[str, Any] | None
 
 
@@ -130,7 +164,7 @@ class RecentConsultation(BaseModel):
     queryType: str
     status: str
     credits: int
-    createdAt: str
+    createdAt: UtcDateTime
 
 
 class DashboardData(BaseModel):
@@ -198,7 +232,7 @@ class BalancesResponse(BaseModel):
 
 class Movement(BaseModel):
     position: int
-    createdAt: str = Field(description="UTC, 'YYYY-MM-DD HH:MM:SS'")
+    createdAt: UtcDateTime
     groupId: str
     groupName: str | None
     category: CategoryName
@@ -239,14 +273,14 @@ class GrantRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     groupId: UUID
     category: CategoryName
-    amount: int = Field(description="Credits to give the child group; negative takes unused credits back")
+    amount: Credits = Field(description="Credits to give the child group; negative takes unused credits back")
 
 
 class LimitRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     groupId: UUID
     category: CategoryName
-    limit: int | None = Field(ge=0, description="null: unlimited (only under an unlimited parent)")
+    limit: CreditQuantity | None = Field(description="null: unlimited (only under an unlimited parent)")
 
 
 class PositionResponse(BaseModel):
@@ -258,29 +292,29 @@ class PositionResponse(BaseModel):
 
 class CustomerQuantities(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    unit: int = Field(0, ge=0, description="Manual (unit) query credits granted from the parent")
-    batch: int = Field(0, ge=0, description="Enrichment credits")
-    advanced: int = Field(0, ge=0, description="Advanced query credits")
-    api: int = Field(0, ge=0, description="API query credits")
+    unit: CreditQuantity = Field(0, description="Manual (unit) query credits granted from the parent")
+    batch: CreditQuantity = Field(0, description="Enrichment credits")
+    advanced: CreditQuantity = Field(0, description="Advanced query credits")
+    api: CreditQuantity = Field(0, description="API query credits")
 
 
 class CustomerRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["white-label", "reseller", "company"]
-    cnpj: str
-    companyName: str
-    tradeName: str
-    personInCharge: str
-    phone: str
-    email: str = Field(description="The administrator's e-mail: the owner user signs in with it")
-    seller: str | None = None
+    cnpj: DocumentText
+    companyName: CompanyName
+    tradeName: CompanyName
+    personInCharge: PersonName
+    phone: Phone
+    email: Email = Field(description="The administrator's e-mail: the owner user signs in with it")
+    seller: PersonName | None = None
     defaultQuery: bool
     consultProtest: bool
     quantities: CustomerQuantities
-    enabledQueryTypes: list[str]
+    enabledQueryTypes: list[Key] = Field(max_length=LIST_MAX)
     panelAccess: bool
     apiAccess: bool
-    whiteLabelUrl: str | None = None
+    whiteLabelUrl: HostName | None = None
 
 
 class RegisteredCustomerData(BaseModel):
@@ -315,7 +349,7 @@ class CustomerSummary(BaseModel):
     apiAccess: bool | None = None
     enabledQueryTypes: list[str]
     active: bool
-    createdAt: str
+    createdAt: UtcDateTime
 
 
 class CustomerListResponse(BaseModel):

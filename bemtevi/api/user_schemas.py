@@ -6,6 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bemtevi.api.bounds import LIST_MAX, DocumentText, Email, Key, Password, PersonName, Phone, ShortText, Text
+from bemtevi.api.schemas import UtcDateTime
+
 RoleName = Literal["user", "admin", "owner", "super-admin"]
 StatusName = Literal["active", "inactive", "first-access", "archived"]
 
@@ -13,18 +16,18 @@ StatusName = Literal["active", "inactive", "first-access", "archived"]
 class UserDetailsRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=120)
-    cpf: str = Field(min_length=1, max_length=20)
-    functions: str = Field(min_length=1, max_length=120)
-    phone: str | None = Field(default=None, max_length=25)
-    socialProfile: str | None = Field(default=None, max_length=200)
-    biography: str | None = Field(default=None, max_length=1000)
-    userName: str | None = Field(default=None, max_length=60)
+    name: PersonName = Field(min_length=1)
+    cpf: DocumentText = Field(min_length=1)
+    functions: ShortText = Field(min_length=1)
+    phone: Phone | None = None
+    socialProfile: Text | None = None
+    biography: Text | None = None
+    userName: ShortText | None = None
 
 
 class AddUserRequest(UserDetailsRequest):
-    groupId: str | None = None
-    email: str = Field(min_length=1, max_length=120)
+    groupId: Key | None = None
+    email: Email = Field(min_length=1)
     role: RoleName = "user"
 
 
@@ -46,7 +49,7 @@ class UserSummary(BaseModel):
     email: str
     role: RoleName
     status: StatusName
-    createdAt: str | None
+    createdAt: UtcDateTime | None
     cpf: str | None = None
     phone: str | None = None
     functions: str | None = None
@@ -67,7 +70,7 @@ class UserDetail(UserSummary):
     userName: str | None = None
     photoDigest: str | None = None
     preferences: dict[str, bool] = Field(default_factory=dict)
-    passwordChangedAt: str | None = None
+    passwordChangedAt: UtcDateTime | None = None
     groupName: str | None = None
     groupUniqueKey: str | None = None
 
@@ -92,21 +95,21 @@ class AddedUserResponse(BaseModel):
 class ChangePasswordRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    currentPassword: str = Field(min_length=1, max_length=200)
-    newPassword: str = Field(min_length=1, max_length=200)
-    confirmation: str = Field(min_length=1, max_length=200)
+    currentPassword: Password = Field(min_length=1)
+    newPassword: Password = Field(min_length=1)
+    confirmation: Password = Field(min_length=1)
 
 
 class PreferencesRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    preferences: dict[str, bool]
+    preferences: dict[Key, bool] = Field(max_length=LIST_MAX)
 
 
 class SessionRow(BaseModel):
     id: str
-    openedAt: str | None
-    expiresAt: str | None
+    openedAt: UtcDateTime | None
+    expiresAt: UtcDateTime | None
     current: bool
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 import duckdb
@@ -180,12 +180,7 @@ def recent_consultations(cur: duckdb.DuckDBPyConnection, group_id: str, limit: i
             "queryType": r[3],
             "status": r[4],
             "credits": r[5],
-            "createdAt": _utc_text(r[6]),
+            "createdAt": r[6],
         }
         for r in rows
     ]
-
-
-def _utc_text(value: datetime) -> str:
-    """The specification's wire format: 'YYYY-MM-DD HH:MM:SS', in UTC."""
-    return value.strftime("%Y-%m-%d %H:%M:%S")

@@ -48,7 +48,7 @@ def customer_detail(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, 
         **json.loads(row[8]),
         "enabledQueryTypes": list(row[9]),
         "active": bool(row[10]),
-        "createdAt": row[11].strftime("%Y-%m-%d %H:%M:%S"),
+        "createdAt": row[11],
         "toggles": json.loads(row[12] or "{}"),
         # The group's own brand values (empty ones fall back) and the brand as it shows.
         "brand": Brand.from_dict(json.loads(row[13])).as_dict(),

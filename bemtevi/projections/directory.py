@@ -323,7 +323,7 @@ def customers_of(
             **json.loads(r[8]),
             "enabledQueryTypes": list(r[9]),
             "active": bool(r[10]),
-            "createdAt": r[11].strftime("%Y-%m-%d %H:%M:%S"),
+            "createdAt": r[11],
         }
         for r in rows
     ]

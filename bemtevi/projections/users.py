@@ -162,10 +162,6 @@ class UsersReadModel(ReadModel):
 # -- queries ---------------------------------------------------------------------------------
 
 
-def _iso(value: Any) -> str | None:
-    return None if value is None else value.strftime("%Y-%m-%d %H:%M:%S")
-
-
 def users_of_group(
     cur: duckdb.DuckDBPyConnection,
     group_id: str,
@@ -204,7 +200,7 @@ def users_of_group(
             "email": r[4],
             "role": r[5],
             "status": r[6],
-            "createdAt": _iso(r[7]),
+            "createdAt": r[7],
             "cpf": r[8],
             "phone": r[9],
             "functions": r[10],
@@ -243,7 +239,7 @@ def user_detail(cur: duckdb.DuckDBPyConnection, user_id: str) -> dict[str, Any] 
         "email": row[4],
         "role": row[5],
         "status": row[6],
-        "createdAt": _iso(row[7]),
+        "createdAt": row[7],
         "cpf": row[8],
         "phone": row[9],
         "functions": row[10],
@@ -252,7 +248,7 @@ def user_detail(cur: duckdb.DuckDBPyConnection, user_id: str) -> dict[str, Any] 
         "userName": row[13],
         "photoDigest": row[14],
         "preferences": preferences,
-        "passwordChangedAt": _iso(row[16]),
+        "passwordChangedAt": row[16],
         "groupName": row[17],
         "groupUniqueKey": row[18],
     }
@@ -272,4 +268,4 @@ def open_sessions(cur: duckdb.DuckDBPyConnection, user_id: str) -> list[dict[str
         """,
         [user_id],
     ).fetchall()
-    return [{"id": r[0], "openedAt": _iso(r[1]), "expiresAt": _iso(r[2])} for r in rows]
+    return [{"id": r[0], "openedAt": r[1], "expiresAt": r[2]} for r in rows]

@@ -148,7 +148,7 @@ def test_history_lists_every_movement_with_its_running_balance(api: TestClient, 
     assert settlement["actorName"] == "Pessoa Loja Centro"
     assert grant["actorName"] == "Pessoa Revenda Sul" and grant["counterpartyName"] == "Loja Centro"
     assert received["counterpartyName"] == "Revenda Sul"
-    assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}", settlement["createdAt"])
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", settlement["createdAt"])  # UTC, with its offset
 
     only_company = api.get(f"/api/credits/history?groupId={tree['company']}&perPage=2", headers=reseller).json()
     assert only_company["total"] == 3 and len(only_company["data"]) == 2

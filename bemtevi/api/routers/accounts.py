@@ -13,6 +13,7 @@ from uuid import UUID
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from bemtevi.api.bounds import CompanyName, Email, HostName, Key, Password, PersonName, Phone, Token
 from bemtevi.api.deps import FirstAccessPrincipalDep, PlatformDep, client_address, wait_for_position
 from bemtevi.api.routers.auth import login_response
 from bemtevi.api.schemas import ErrorResponse, LoginResponse, MessageResponse
@@ -24,21 +25,21 @@ Locale = Literal["pt-BR", "en-US"]
 
 
 class CreateAccountRequest(BaseModel):
-    name: str = Field(min_length=1, max_length=100)
-    lastName: str = Field(min_length=1, max_length=100)
-    email: str = Field(min_length=1, max_length=254)
-    companyName: str = Field(min_length=1, max_length=200)
-    phone: str = Field(min_length=1, max_length=30)
-    password: str = Field(min_length=1, max_length=200)
-    confirmation: str = Field(min_length=1, max_length=200)
+    name: PersonName = Field(min_length=1)
+    lastName: PersonName = Field(min_length=1)
+    email: Email = Field(min_length=1)
+    companyName: CompanyName = Field(min_length=1)
+    phone: Phone = Field(min_length=1)
+    password: Password = Field(min_length=1)
+    confirmation: Password = Field(min_length=1)
     acceptTerms: bool
-    domain_url: str | None = None
+    domain_url: HostName | None = None
     locale: Locale = "pt-BR"
 
 
 class GoogleSignInRequest(BaseModel):
-    credential: str = Field(min_length=1, max_length=8000)
-    domain_url: str | None = None
+    credential: Token = Field(min_length=1)
+    domain_url: HostName | None = None
 
 
 class AuthConfig(BaseModel):
@@ -46,8 +47,8 @@ class AuthConfig(BaseModel):
 
 
 class RecoveryRequest(BaseModel):
-    email: str = Field(min_length=1, max_length=254)
-    domain_url: str | None = None
+    email: Email = Field(min_length=1)
+    domain_url: HostName | None = None
     locale: Locale = "pt-BR"
 
 
@@ -62,19 +63,19 @@ class RecoveryResponse(BaseModel):
 
 
 class VerifyCodeRequest(BaseModel):
-    code: str = Field(min_length=1, max_length=12)
-    uniqueKey: str = Field(min_length=1, max_length=64)
+    code: Key = Field(min_length=1)
+    uniqueKey: Key = Field(min_length=1)
     id: UUID
 
 
 class RedefinePasswordRequest(VerifyCodeRequest):
-    password: str = Field(min_length=1, max_length=200)
-    confirmation: str = Field(min_length=1, max_length=200)
+    password: Password = Field(min_length=1)
+    confirmation: Password = Field(min_length=1)
 
 
 class FirstAccessRequest(BaseModel):
-    password: str = Field(min_length=1, max_length=200)
-    confirmation: str = Field(min_length=1, max_length=200)
+    password: Password = Field(min_length=1)
+    confirmation: Password = Field(min_length=1)
 
 
 _ERRORS = {

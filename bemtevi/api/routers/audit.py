@@ -11,9 +11,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.bounds import KEY_MAX, SHORT_TEXT_MAX
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.exports import Cell, csv_bytes
 from bemtevi.api.group_schemas import AuditResponse, AuditRow
+from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import Principal
@@ -39,9 +41,9 @@ class ExportFailed(DomainError):
 class AuditFilters:
     def __init__(
         self,
-        group_id: Annotated[str | None, Query()] = None,
-        user_id: Annotated[str | None, Query(max_length=64)] = None,
-        type: Annotated[str | None, Query(max_length=80)] = None,
+        group_id: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
+        user_id: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
+        type: Annotated[str | None, Query(max_length=SHORT_TEXT_MAX)] = None,
         start: Annotated[date | None, Query(alias="from")] = None,
         end: Annotated[date | None, Query(alias="to")] = None,
         children: Annotated[bool, Query(description="Include the group's subtree")] = False,
@@ -91,18 +93,17 @@ def audit_log(
     principal: AuditReader,
     platform: PlatformDep,
     filters: Annotated[AuditFilters, Depends()],
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(alias="perPage", ge=1, le=200)] = 50,
-    position: Annotated[int | None, Query(ge=0)] = None,
+    page: Annotated[Page, Depends(paging(default_size=50, max_size=200))],
+    position: PositionQuery = None,
 ) -> AuditResponse:
     up_to_date = wait_for_position(platform, position)
     groups = _groups(platform, principal, filters)
-    rows, total = _rows(platform, groups, filters, offset=(page - 1) * per_page, limit=per_page)
+    rows, total = _rows(platform, groups, filters, offset=page.offset, limit=page.size)
     return AuditResponse(
-        data=[AuditRow.model_validate({**r, "createdAt": r["createdAt"].strftime("%Y-%m-%d %H:%M:%S")}) for r in rows],
+        data=[AuditRow.model_validate(r) for r in rows],
         total=total,
-        page=page,
-        perPage=per_page,
+        page=page.number,
+        perPage=page.size,
         types=audit_types(platform.store.cursor()),
         upToDate=up_to_date,
     )
@@ -117,7 +118,7 @@ def export_audit(
     principal: AuditReader,
     platform: PlatformDep,
     filters: Annotated[AuditFilters, Depends()],
-    lang: Annotated[str, Query()] = "pt-BR",
+    lang: Annotated[str, Query(max_length=KEY_MAX)] = "pt-BR",
 ) -> Response:
     """CSV (';', UTF-8) named audit_dd-mm-yyyy_hh-mm-ss.csv, times in São Paulo."""
     groups = _groups(platform, principal, filters)

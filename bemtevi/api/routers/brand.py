@@ -13,7 +13,8 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from bemtevi.api.deps import PlatformDep, allowed_any_route, wait_for_position
+from bemtevi.api.bounds import KEY_MAX
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, wait_for_position
 from bemtevi.api.group_schemas import BrandRequest, BrandResponse, BrandValues, ImageUploaded
 from bemtevi.api.schemas import ErrorResponse, PositionResponse
 from bemtevi.commands.brand import CUSTOMERS_ROUTE, OWN_BRAND_ROUTE
@@ -52,7 +53,7 @@ def brand_of(
     group_id: str,
     principal: BrandEditor,
     platform: PlatformDep,
-    position: Annotated[int | None, Query(ge=0)] = None,
+    position: PositionQuery = None,
 ) -> BrandResponse:
     """The group's own values (what the form edits) and the brand as it shows (with fallbacks)."""
     _uuid(group_id)
@@ -123,7 +124,12 @@ def remove_image(group_id: str, kind: str, principal: BrandEditor, platform: Pla
     responses={200: {"content": {"image/png": {}, "image/jpeg": {}, "image/webp": {}}}, 404: {"model": ErrorResponse}},
     response_class=Response,
 )
-def image(group_id: str, kind: str, platform: PlatformDep, v: str | None = None) -> Response:
+def image(
+    group_id: str,
+    kind: str,
+    platform: PlatformDep,
+    v: Annotated[str | None, Query(max_length=KEY_MAX, description="The image's digest")] = None,
+) -> Response:
     """The group's image, else its nearest ancestor's; 404 means the product's default applies."""
     _uuid(group_id)
     _kind(kind)

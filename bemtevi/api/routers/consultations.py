@@ -8,7 +8,13 @@ import orjson
 from fastapi import APIRouter, Depends
 
 from bemtevi.api.deps import PlatformDep, allowed_route
-from bemtevi.api.schemas import ConsultationData, ConsultationRequest, ConsultationResponse, ErrorResponse
+from bemtevi.api.schemas import (
+    ConsultationData,
+    ConsultationRequest,
+    ConsultationResponse,
+    ErrorResponse,
+    utc_text,
+)
 from bemtevi.commands.consultations import ConsultationOutcome
 from bemtevi.commands.identity import Principal
 
@@ -48,7 +54,7 @@ def consultation_response(outcome: ConsultationOutcome) -> ConsultationResponse:
             queryType=outcome.query_type.key,
             status=outcome.status.value,
             credits=1 if outcome.status.value == "done" else 0,
-            createdAt=outcome.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            createdAt=outcome.created_at,
             result=outcome.result,
         ),
         position=outcome.position,
@@ -59,7 +65,6 @@ def consultation_response(outcome: ConsultationOutcome) -> ConsultationResponse:
 # dict, list) are refused instead, as are those it cannot write (integers beyond 64 bits, keys
 # that are not strings): such an answer is written by pydantic, as the route writes it.
 _PLAIN_JSON_ONLY = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS
-_CREATED_AT = "%d-%02d-%02d %02d:%02d:%02d"
 
 
 def consultation_json(outcome: ConsultationOutcome) -> bytes:
@@ -70,7 +75,6 @@ def consultation_json(outcome: ConsultationOutcome) -> bytes:
     same bytes for a sixth of the CPU. tests/api/test_hot_path.py compares the two, byte for byte.
     """
     status = outcome.status.value
-    created = outcome.created_at
     answer = {
         "data": {
             # orjson writes a UUID as str() does, without str()'s Python code.
@@ -80,13 +84,7 @@ def consultation_json(outcome: ConsultationOutcome) -> bytes:
             "queryType": outcome.query_type.key,
             "status": status,
             "credits": 1 if status == "done" else 0,
-            # strftime's text at a third of its CPU; strftime pads years before 1000 differently
-            # on different platforms, so those (none in a lookup's records) are left to it.
-            "createdAt": (
-                _CREATED_AT % (created.year, created.month, created.day, created.hour, created.minute, created.second)
-                if created.year >= 1000
-                else created.strftime("%Y-%m-%d %H:%M:%S")
-            ),
+            "createdAt": utc_text(outcome.created_at),
             "result": outcome.result,
         },
         "position": outcome.position,

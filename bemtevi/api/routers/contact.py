@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from bemtevi.api.bounds import DocumentText, Email, HostName, Key, Phone
 from bemtevi.api.deps import PlatformDep
 from bemtevi.api.errors import error_body
 from bemtevi.api.schemas import ErrorResponse
@@ -17,13 +18,13 @@ router = APIRouter(tags=["contact"])
 class ContactRequestBody(BaseModel):
     # Emptiness and formats are the domain's rules (ContactForm.problems); here only sizes.
     name: str = Field(max_length=NAME_MAX)
-    document: str = Field(max_length=32)
-    email: str = Field(max_length=254)
-    phone: str | None = Field(default=None, max_length=32)
-    service: str = Field(max_length=40)
+    document: DocumentText
+    email: Email
+    phone: Phone | None = None
+    service: Key
     message: str = Field(max_length=MESSAGE_MAX)
     # The site the form was sent from (window.location.host); the Host header when absent.
-    domain_url: str | None = Field(default=None, max_length=253)
+    domain_url: HostName | None = None
 
 
 class ContactAccepted(BaseModel):

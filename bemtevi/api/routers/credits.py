@@ -9,8 +9,9 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.exports import Cell, csv_bytes, xlsx_bytes
+from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import (
     BalancesData,
     BalancesResponse,
@@ -34,7 +35,9 @@ router = APIRouter(prefix="/credits", tags=["credits"])
 
 BalancesReader = Annotated[Principal, Depends(allowed_route("balances"))]
 HistoryReader = Annotated[Principal, Depends(allowed_route("balance-history"))]
-PositionQuery = Annotated[int | None, Query(ge=0, description="Wait until the read side has this event")]
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 class ExportFailed(DomainError):
@@ -93,8 +96,7 @@ def history(
     principal: HistoryReader,
     platform: PlatformDep,
     filters: Annotated[HistoryFilters, Depends()],
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(alias="perPage", ge=1, le=500)] = 50,
+    page: Annotated[Page, Depends(paging(default_size=50, max_size=500))],
     position: PositionQuery = None,
 ) -> HistoryResponse:
     up_to_date = wait_for_position(platform, position)
@@ -105,20 +107,16 @@ def history(
         start=filters.start,
         end=filters.end,
         category=filters.category,
-        offset=(page - 1) * per_page,
-        limit=per_page,
+        offset=page.offset,
+        limit=page.size,
     )
     return HistoryResponse(
-        data=[Movement.model_validate(_movement(row)) for row in rows],
+        data=[Movement.model_validate(row) for row in rows],
         total=total,
-        page=page,
-        perPage=per_page,
+        page=page.number,
+        perPage=page.size,
         upToDate=up_to_date,
     )
-
-
-def _movement(row: dict[str, Any]) -> dict[str, Any]:
-    return {**row, "createdAt": row["createdAt"].strftime("%Y-%m-%d %H:%M:%S")}
 
 
 EXPORT_LABELS: dict[str, dict[str, Any]] = {
@@ -209,7 +207,7 @@ def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> list[lis
 @router.get(
     "/history/export",
     response_class=Response,
-    responses={200: {"content": {"text/csv": {}, "application/vnd.ms-excel": {}}}, 404: {"model": ErrorResponse}},
+    responses={200: {"content": {"text/csv": {}, XLSX: {}}}, 404: {"model": ErrorResponse}},
 )
 def export_history(
     principal: HistoryReader,
@@ -231,7 +229,7 @@ def export_history(
             media_type = "text/csv; charset=utf-8"
         else:
             content = xlsx_bytes(labels["base"], labels["columns"], table)
-            media_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            media_type = XLSX
     except Exception as e:  # a file the user asked for must fail with the specification's message
         raise ExportFailed() from e
     filename = f"{labels['base']}_{stamp}.{format}"

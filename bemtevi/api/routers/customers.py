@@ -7,8 +7,10 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.bounds import SEARCH_MAX
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.group_schemas import CustomerDetail, CustomerDetailResponse, CustomerEditRequest, StatusRequest
+from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import (
     CustomerListResponse,
     CustomerRequest,
@@ -58,20 +60,19 @@ def register_customer(
 def list_customers(
     principal: Annotated[Principal, Depends(allowed_route("customer-list"))],
     platform: PlatformDep,
-    search: Annotated[str | None, Query(max_length=100)] = None,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(alias="perPage", ge=1, le=100)] = 20,
-    position: Annotated[int | None, Query(ge=0)] = None,
+    page: Annotated[Page, Depends(paging(default_size=20, max_size=100))],
+    search: Annotated[str | None, Query(max_length=SEARCH_MAX)] = None,
+    position: PositionQuery = None,
 ) -> CustomerListResponse:
     up_to_date = wait_for_position(platform, position)
     rows, total = customers_of(
-        platform.store.cursor(), str(principal.group_id), search, offset=(page - 1) * per_page, limit=per_page
+        platform.store.cursor(), str(principal.group_id), search, offset=page.offset, limit=page.size
     )
     return CustomerListResponse(
         data=[CustomerSummary.model_validate(r) for r in rows],
         total=total,
-        page=page,
-        perPage=per_page,
+        page=page.number,
+        perPage=page.size,
         upToDate=up_to_date,
     )
 
@@ -95,7 +96,7 @@ def customer(
     group_id: str,
     principal: Annotated[Principal, Depends(allowed_route("customer-list"))],
     platform: PlatformDep,
-    position: Annotated[int | None, Query(ge=0)] = None,
+    position: PositionQuery = None,
 ) -> CustomerDetailResponse:
     _group_uuid(group_id)
     up_to_date = wait_for_position(platform, position)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.schemas import DashboardData, DashboardResponse
 from bemtevi.commands.identity import Principal
 from bemtevi.projections.base import SAO_PAULO
@@ -21,7 +21,7 @@ router = APIRouter(tags=["dashboard"])
 def dashboard(
     principal: Annotated[Principal, Depends(allowed_route("dashboard"))],
     platform: PlatformDep,
-    position: Annotated[int | None, Query(ge=0, description="Wait until the read side has this event")] = None,
+    position: PositionQuery = None,
 ) -> DashboardResponse:
     up_to_date = wait_for_position(platform, position)
     cur = platform.store.cursor()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
+from bemtevi.api.paging import Page, paging
+from bemtevi.api.schemas import UtcDateTime
 from bemtevi.commands.identity import Principal
 from bemtevi.projections.mail import outbox_page
 
@@ -25,8 +26,8 @@ class OutboxMail(BaseModel):
     status: str
     attempts: int
     lastError: str | None
-    time: datetime
-    updatedAt: datetime
+    time: UtcDateTime
+    updatedAt: UtcDateTime
 
 
 class OutboxResponse(BaseModel):
@@ -41,14 +42,11 @@ class OutboxResponse(BaseModel):
 def outbox(
     principal: Annotated[Principal, Depends(allowed_route("mail-outbox"))],
     platform: PlatformDep,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(alias="perPage", ge=1, le=100)] = 20,
-    position: Annotated[int | None, Query(ge=0)] = None,
+    page: Annotated[Page, Depends(paging(default_size=20, max_size=100))],
+    position: PositionQuery = None,
 ) -> OutboxResponse:
     up_to_date = wait_for_position(platform, position)
-    rows, total = outbox_page(
-        platform.store.cursor(), str(principal.group_id), offset=(page - 1) * per_page, limit=per_page
-    )
+    rows, total = outbox_page(platform.store.cursor(), str(principal.group_id), offset=page.offset, limit=page.size)
     return OutboxResponse(
         data=[
             OutboxMail(
@@ -66,7 +64,7 @@ def outbox(
             for r in rows
         ],
         total=total,
-        page=page,
-        perPage=per_page,
+        page=page.number,
+        perPage=page.size,
         upToDate=up_to_date,
     )

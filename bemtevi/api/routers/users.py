@@ -9,7 +9,9 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from bemtevi.api.deps import PlatformDep, allowed_route, wait_for_position
+from bemtevi.api.bounds import KEY_MAX, SEARCH_MAX
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
+from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ErrorResponse, PositionResponse
 from bemtevi.api.user_schemas import (
     AddedUserData,
@@ -39,7 +41,6 @@ router = APIRouter(tags=["users"])
 UsersManager = Annotated[Principal, Depends(allowed_route("users"))]
 AccountOwner = Annotated[Principal, Depends(allowed_route("my-account"))]
 ProfileEditor = Annotated[Principal, Depends(allowed_route("edit-my-profile"))]
-PositionQuery = Annotated[int | None, Query(ge=0)]
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse}, 403: {"model": ErrorResponse}}
 
 
@@ -110,10 +111,9 @@ async def _read_upload(request: Request) -> bytes:
 def list_users(
     principal: UsersManager,
     platform: PlatformDep,
-    group_id: Annotated[str | None, Query(max_length=40)] = None,
-    search: Annotated[str | None, Query(max_length=100)] = None,
-    page: Annotated[int, Query(ge=1)] = 1,
-    page_size: Annotated[int, Query(ge=1, le=100)] = 20,
+    page: Annotated[Page, Depends(paging(default_size=20, max_size=100, size_name="page_size"))],
+    group_id: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
+    search: Annotated[str | None, Query(max_length=SEARCH_MAX)] = None,
     position: PositionQuery = None,
 ) -> UserListResponse:
     target = _uuid(group_id, GroupNotFound) if group_id else principal.group_id
@@ -123,15 +123,15 @@ def list_users(
         platform.store.cursor(),
         str(target),
         search,
-        offset=(page - 1) * page_size,
-        limit=page_size,
+        offset=page.offset,
+        limit=page.size,
         include_super_admins=principal.role == Role.SUPER_ADMIN,
     )
     return UserListResponse(
         data=[UserSummary.model_validate(r) for r in rows],
         total=total,
-        page=page,
-        pageSize=page_size,
+        page=page.number,
+        pageSize=page.size,
         upToDate=up_to_date,
     )
 
@@ -183,7 +183,9 @@ async def upload_user_photo(
     return PositionResponse(position=position)
 
 
-@router.get("/users/{user_id}/photo", responses={200: {"content": {"image/webp": {}}}, **NOT_FOUND})
+@router.get(
+    "/users/{user_id}/photo", response_class=Response, responses={200: {"content": {"image/webp": {}}}, **NOT_FOUND}
+)
 def get_photo(user_id: str, principal: AccountOwner, platform: PlatformDep, position: PositionQuery = None) -> Response:
     """A user's photo, for that user and whoever manages them."""
     wait_for_position(platform, position)

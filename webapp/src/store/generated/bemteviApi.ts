@@ -6,8 +6,6 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/audit`,
         params: {
-          page: queryArg.page,
-          perPage: queryArg.perPage,
           position: queryArg.position,
           group_id: queryArg.groupId,
           user_id: queryArg.userId,
@@ -15,6 +13,8 @@ const injectedRtkApi = api.injectEndpoints({
           from: queryArg["from"],
           to: queryArg.to,
           children: queryArg.children,
+          page: queryArg.page,
+          perPage: queryArg.perPage,
         },
       }),
     }),
@@ -147,13 +147,13 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/credits/history`,
         params: {
-          page: queryArg.page,
-          perPage: queryArg.perPage,
           position: queryArg.position,
           from: queryArg["from"],
           to: queryArg.to,
           category: queryArg.category,
           groupId: queryArg.groupId,
+          page: queryArg.page,
+          perPage: queryArg.perPage,
         },
       }),
     }),
@@ -182,9 +182,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/customers`,
         params: {
           search: queryArg.search,
+          position: queryArg.position,
           page: queryArg.page,
           perPage: queryArg.perPage,
-          position: queryArg.position,
         },
       }),
     }),
@@ -281,9 +281,9 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/mail/outbox`,
         params: {
+          position: queryArg.position,
           page: queryArg.page,
           perPage: queryArg.perPage,
-          position: queryArg.position,
         },
       }),
     }),
@@ -365,9 +365,9 @@ const injectedRtkApi = api.injectEndpoints({
         params: {
           group_id: queryArg.groupId,
           search: queryArg.search,
+          position: queryArg.position,
           page: queryArg.page,
           page_size: queryArg.pageSize,
-          position: queryArg.position,
         },
       }),
     }),
@@ -434,8 +434,7 @@ export { injectedRtkApi as bemteviApi };
 export type AuditLogApiResponse =
   /** status 200 Successful Response */ AuditResponse;
 export type AuditLogApiArg = {
-  page?: number;
-  perPage?: number;
+  /** Wait until the read side has this event */
   position?: number | null;
   groupId?: string | null;
   userId?: string | null;
@@ -444,6 +443,10 @@ export type AuditLogApiArg = {
   to?: string | null;
   /** Include the group's subtree */
   children?: boolean;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  perPage?: number;
 };
 export type ExportAuditApiResponse =
   /** status 200 Successful Response */ string;
@@ -535,8 +538,6 @@ export type GrantApiArg = {
 export type HistoryApiResponse =
   /** status 200 Successful Response */ HistoryResponse;
 export type HistoryApiArg = {
-  page?: number;
-  perPage?: number;
   /** Wait until the read side has this event */
   position?: number | null;
   /** First day (America/Sao_Paulo) */
@@ -546,6 +547,10 @@ export type HistoryApiArg = {
   category?: ("unit" | "advanced" | "batch" | "api") | null;
   /** One group of the caller's subtree */
   groupId?: string | null;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  perPage?: number;
 };
 export type ExportHistoryApiResponse =
   /** status 200 Successful Response */ string;
@@ -569,9 +574,12 @@ export type ListCustomersApiResponse =
   /** status 200 Successful Response */ CustomerListResponse;
 export type ListCustomersApiArg = {
   search?: string | null;
-  page?: number;
-  perPage?: number;
+  /** Wait until the read side has this event */
   position?: number | null;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  perPage?: number;
 };
 export type RegisterCustomerApiResponse =
   /** status 200 Successful Response */ RegisteredCustomerResponse;
@@ -582,6 +590,7 @@ export type CustomerApiResponse =
   /** status 200 Successful Response */ CustomerDetailResponse;
 export type CustomerApiArg = {
   groupId: string;
+  /** Wait until the read side has this event */
   position?: number | null;
 };
 export type EditCustomerApiResponse =
@@ -611,6 +620,7 @@ export type BrandOfApiResponse =
   /** status 200 Successful Response */ BrandResponse;
 export type BrandOfApiArg = {
   groupId: string;
+  /** Wait until the read side has this event */
   position?: number | null;
 };
 export type ChangeBrandApiResponse =
@@ -629,6 +639,7 @@ export type ImageApiResponse = /** status 200 Successful Response */ Blob;
 export type ImageApiArg = {
   groupId: string;
   kind: string;
+  /** The image's digest */
   v?: string | null;
 };
 export type UploadImageApiResponse =
@@ -645,13 +656,17 @@ export type HealthApiArg = void;
 export type OutboxApiResponse =
   /** status 200 Successful Response */ OutboxResponse;
 export type OutboxApiArg = {
-  page?: number;
-  perPage?: number;
+  /** Wait until the read side has this event */
   position?: number | null;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  perPage?: number;
 };
 export type MyAccountApiResponse =
   /** status 200 Successful Response */ UserDetailResponse;
 export type MyAccountApiArg = {
+  /** Wait until the read side has this event */
   position?: number | null;
 };
 export type ChangeMyPasswordApiResponse =
@@ -677,6 +692,7 @@ export type EditMyProfileApiArg = {
 export type MySessionsApiResponse =
   /** status 200 Successful Response */ SessionsResponse;
 export type MySessionsApiArg = {
+  /** Wait until the read side has this event */
   position?: number | null;
 };
 export type SignOutOtherSessionsApiResponse =
@@ -692,9 +708,12 @@ export type ListUsersApiResponse =
 export type ListUsersApiArg = {
   groupId?: string | null;
   search?: string | null;
-  page?: number;
-  pageSize?: number;
+  /** Wait until the read side has this event */
   position?: number | null;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  pageSize?: number;
 };
 export type AddUserApiResponse =
   /** status 200 Successful Response */ AddedUserResponse;
@@ -710,6 +729,7 @@ export type GetUserApiResponse =
   /** status 200 Successful Response */ UserDetailResponse;
 export type GetUserApiArg = {
   userId: string;
+  /** Wait until the read side has this event */
   position?: number | null;
 };
 export type EditUserApiResponse =
@@ -718,9 +738,10 @@ export type EditUserApiArg = {
   userId: string;
   editUserRequest: EditUserRequest;
 };
-export type GetPhotoApiResponse = /** status 200 Successful Response */ any;
+export type GetPhotoApiResponse = /** status 200 Successful Response */ Blob;
 export type GetPhotoApiArg = {
   userId: string;
+  /** Wait until the read side has this event */
   position?: number | null;
 };
 export type UploadUserPhotoApiResponse =
@@ -741,6 +762,7 @@ export type AuditRow = {
   actorName: string | null;
   aggregateId: string;
   aggregateType: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   eventType: string;
   position: number;
@@ -768,16 +790,6 @@ export type ErrorResponse = {
   field?: string | null;
   message: string;
   statusCode: number;
-};
-export type ValidationError = {
-  ctx?: object;
-  input?: any;
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-};
-export type HttpValidationError = {
-  detail?: ValidationError[];
 };
 export type AuthUser = {
   email: string;
@@ -855,6 +867,7 @@ export type VerifyCodeRequest = {
   uniqueKey: string;
 };
 export type ConsultationData = {
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   credits: number;
   document: string;
@@ -941,7 +954,7 @@ export type Movement = {
   category: "unit" | "advanced" | "batch" | "api";
   counterpartyGroupId: string | null;
   counterpartyName: string | null;
-  /** UTC, 'YYYY-MM-DD HH:MM:SS' */
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   granted: number;
   groupId: string;
@@ -978,6 +991,7 @@ export type CustomerSummary = {
   apiAccess?: boolean | null;
   cnpj: string | null;
   consultProtest?: boolean | null;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   defaultQuery?: boolean | null;
   domainUrl: string | null;
@@ -1058,6 +1072,7 @@ export type CustomerDetail = {
   cnpj: string | null;
   companyName: string;
   consultProtest?: boolean | null;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   credits: CategoryFigures[];
   defaultQuery?: boolean | null;
@@ -1123,6 +1138,7 @@ export type CreditBalance = {
   used: number;
 };
 export type RecentConsultation = {
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   credits: number;
   document: string;
@@ -1193,8 +1209,10 @@ export type OutboxMail = {
   status: string;
   subject: string;
   text: string | null;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   time: string;
   to: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
   updatedAt: string;
 };
 export type OutboxResponse = {
