@@ -22,6 +22,8 @@ const enUS: Messages = {
     breadcrumb: 'Breadcrumb',
     ok: 'OK',
     retry: 'Try again',
+    screenError: 'This screen could not be shown. Try again or go back to the start.',
+    home: 'Back to the start',
   },
   menu: {
     register: 'Register',
@@ -84,6 +86,8 @@ const enUS: Messages = {
     noResult: 'No result to show. Run a unit query.',
     newQuery: 'New query',
     queriedAt: 'Queried on {{date}}',
+    notFound: 'No information found for {{documentType}} {{document}}.',
+    notCharged: 'The query was recorded and no credit was charged.',
   },
   result: {
     nothingOnRecord: 'Nothing on record',

@@ -20,6 +20,8 @@ const ptBR = {
     breadcrumb: 'Trilha de navegação',
     ok: 'OK',
     retry: 'Tentar novamente',
+    screenError: 'Não foi possível exibir esta tela. Tente novamente ou volte ao início.',
+    home: 'Voltar ao início',
   },
   menu: {
     register: 'Cadastro',
@@ -82,6 +84,8 @@ const ptBR = {
     noResult: 'Nenhum resultado para exibir. Faça uma consulta unitária.',
     newQuery: 'Nova consulta',
     queriedAt: 'Consultado em {{date}}',
+    notFound: 'Nenhuma informação encontrada para o {{documentType}} {{document}}.',
+    notCharged: 'A consulta foi registrada e nenhum crédito foi cobrado.',
   },
   result: {
     nothingOnRecord: 'Nada Consta',
