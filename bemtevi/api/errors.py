@@ -10,11 +10,26 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from bemtevi.domain.errors import DomainError
+from bemtevi.domain.errors import DomainError, catalogue
 
 log = logging.getLogger(__name__)
 
 FALLBACK_MESSAGE = "An unexpected error has occurred. Please try again later."
+
+# What the framework refuses before a route runs: a body it cannot read, no such route, a method the
+# route does not take. Any other status it might raise answers ``http_error``.
+FRAMEWORK_ERROR_CODES: dict[int, str] = {400: "http_400", 404: "http_404", 405: "http_405"}
+OTHER_HTTP_ERROR = "http_error"
+
+
+def http_error_code(status: int) -> str:
+    return FRAMEWORK_ERROR_CODES.get(status, OTHER_HTTP_ERROR)
+
+
+def api_error_codes() -> list[str]:
+    """Every ``code`` an error answer of the API may carry, sorted: the error catalogue's and the
+    framework's. The OpenAPI schema publishes them (``ErrorCode``); the web app translates each."""
+    return sorted({cls.code for cls in catalogue()} | set(FRAMEWORK_ERROR_CODES.values()) | {OTHER_HTTP_ERROR})
 
 
 def error_body(status: int, message: str, code: str, **extra: Any) -> dict[str, Any]:
@@ -60,7 +75,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else f"Request failed with status code {exc.status_code}"
         return JSONResponse(
-            error_body(exc.status_code, message, f"http_{exc.status_code}"),
+            error_body(exc.status_code, message, http_error_code(exc.status_code)),
             status_code=exc.status_code,
             headers=getattr(exc, "headers", None),
         )

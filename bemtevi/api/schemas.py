@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from bemtevi.api.errors import api_error_codes
 
 
 class LoginRequest(BaseModel):
@@ -154,12 +157,18 @@ class ErrorItem(BaseModel):
     constraint: str | None = None
 
 
+# Every code an error answer may carry (the web app translates each; its client is generated from
+# this schema). Built from the error catalogue, so not a literal enum for mypy.
+ErrorCode = StrEnum("ErrorCode", [(code, code) for code in api_error_codes()])  # type: ignore[misc]
+
+
 class ErrorResponse(BaseModel):
     statusCode: int
-    message: str
-    code: str
+    message: str = Field(description="The error in English, for API clients; screens translate the code")
+    code: ErrorCode
     field: str | None = None
     errors: list[ErrorItem] | None = None
+    minutes: int | None = Field(default=None, description="too_many_attempts: when to try again")
 
 
 # -- credits -------------------------------------------------------------------------------------

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+
+from bemtevi.api.errors import error_body, http_error_code
 
 _MISSING = """<!doctype html><html lang="pt-BR"><meta charset="utf-8"><title>Bemtevi</title>
 <body style="font-family:sans-serif;padding:2rem"><h1>Bemtevi</h1>
@@ -23,10 +25,8 @@ def mount_webapp(app: FastAPI, dist: Path) -> None:
     @app.get("/{path:path}", include_in_schema=False)
     def webapp(path: str, request: Request) -> Response:
         if path == "api" or path.startswith("api/"):
-            return Response(
-                content='{"statusCode":404,"message":"Request failed with status code 404","code":"http_404"}',
-                status_code=404,
-                media_type="application/json",
+            return JSONResponse(
+                error_body(404, "Request failed with status code 404", http_error_code(404)), status_code=404
             )
         candidate = (dist / path).resolve()
         if path and candidate.is_file() and dist.resolve() in candidate.parents:

@@ -13,7 +13,8 @@ from bemtevi.api.errors import error_body
 from bemtevi.api.rate_limit import SlidingWindowLimiter
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
-from bemtevi.domain.contact_requests import MESSAGE_MAX, NAME_MAX, ContactForm, TooManyContactRequests
+from bemtevi.domain.contact_requests import MESSAGE_MAX, NAME_MAX, ContactForm
+from bemtevi.domain.errors import TooManyContactRequests
 
 router = APIRouter(tags=["contact"])
 

@@ -27,7 +27,7 @@ from bemtevi.api.schemas import (
     PositionResponse,
 )
 from bemtevi.commands.identity import Principal
-from bemtevi.domain.errors import DomainError, GroupNotFound
+from bemtevi.domain.errors import ExportFailed, GroupNotFound
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.credits import balances_view, daily_consumption, movement_history, subtree_ids
@@ -37,10 +37,6 @@ router = APIRouter(prefix="/credits", tags=["credits"])
 BalancesReader = Annotated[Principal, Depends(allowed_route("balances"))]
 HistoryReader = Annotated[Principal, Depends(allowed_route("balance-history"))]
 PositionQuery = Annotated[int | None, Query(ge=0, description="Wait until the read side has this event")]
-
-
-class ExportFailed(DomainError):
-    code, message, status = "export_failed", "Error exporting CSV", 500
 
 
 def _sao_paulo_midnight_utc(day: date) -> datetime:

@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNotify } from '../../components/feedback'
-import { errorInfo, type AnyError } from '../../lib/errors'
+import { errorText } from '../../components/errorText'
+import { type AnyError } from '../../lib/errors'
 import { capitalizeWords, DEFAULT_BRAND, textColorOn } from '../../lib/brand'
 import {
   useBrandOfQuery,
@@ -36,7 +37,7 @@ function imageSize(file: File): Promise<{ width: number; height: number }> {
 
 /** Title, colours and images of one group, with a live preview of how they will show. */
 export default function BrandEditor({ groupId }: { groupId: string }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const notify = useNotify()
   const position = useAppSelector((s) => s.session.lastPosition)
   const { data } = useBrandOfQuery({ groupId, position }, { refetchOnMountOrArgChange: true })
@@ -76,8 +77,7 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
   const image = (kind: BrandImageKind) => data?.resolved[kind] ?? null
 
   function failed(error: unknown) {
-    const info = errorInfo(error as AnyError)
-    notify({ type: 'negative', message: info.message || t('brand.errors.save') })
+    notify({ type: 'negative', message: errorText(error as AnyError, t, (k) => i18n.exists(k)) })
   }
 
   async function save() {
