@@ -16,7 +16,7 @@ from bemtevi.api.routers import auth, consultations, contact, credits, customers
 from bemtevi.api.routers import brand as brand_router
 from bemtevi.api.routers import mail as mail_router
 from bemtevi.api.routers import users as users_router
-from bemtevi.api.static import mount_webapp
+from bemtevi.api.static import mount_api_docs, mount_webapp
 from bemtevi.bootstrap import Platform
 
 
@@ -45,7 +45,7 @@ def create_app(platform: Platform) -> BemteviAPI:
         title="Bemtevi API",
         version="0.1.0",
         description="Consultas e enriquecimento de dados de pessoas e empresas.",
-        docs_url="/api/docs",
+        docs_url=None,  # mount_api_docs: Swagger UI from the product's files, not a CDN
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )
@@ -77,5 +77,6 @@ def create_app(platform: Platform) -> BemteviAPI:
     app.include_router(api)
     if platform.settings.hot_lookup_path:
         app.hot_path = lambda stack: HotLookupMiddleware(stack, platform=platform)
+    mount_api_docs(app, platform.settings.webapp_dist)
     mount_webapp(app, platform.settings.webapp_dist)
     return app
