@@ -27,8 +27,10 @@ from bemtevi.domain.groups import GroupType
 from bemtevi.domain.menus import ALWAYS_ALLOWED_ROUTES, active_routes, menu_for
 from bemtevi.domain.users import Role
 
-# Reachable without signing in: sign-in and account recovery, the brand of a site, the contact form.
+# Reachable without signing in: sign-in and account recovery, the brand of a site, the contact form,
+# the API's documentation page (its schema, /api/openapi.json, is public as FastAPI serves it).
 PUBLIC = {
+    ("GET", "/api/docs"),
     ("POST", "/api/auth/auth"),
     ("GET", "/api/auth/config"),
     ("POST", "/api/auth/create-account"),
