@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from bemtevi.api.access_log import AccessLog
 from bemtevi.api.errors import install_error_handlers
 from bemtevi.api.hot_path import HotLookupMiddleware
 from bemtevi.api.routers import accounts as accounts_router
@@ -21,22 +22,23 @@ from bemtevi.bootstrap import Platform
 
 
 class BemteviAPI(FastAPI):
-    """FastAPI with the hot lookup path in front of everything the framework does per request.
+    """FastAPI with the product's own ASGI layers in front of everything the framework does per
+    request: the access log (``bemtevi.api.access_log``), then the hot lookup path.
 
-    ``add_middleware`` would place it inside FastAPI's telemetry check and the error middleware,
+    ``add_middleware`` would place them inside FastAPI's telemetry check and the error middleware,
     which then ran on every lookup; the hot path answers its own errors (``bemtevi.api.hot_path``)
     and hands every other request to the framework unchanged.
     """
 
-    hot_path: Callable[[ASGIApp], ASGIApp] | None = None
+    front_layers: Sequence[Callable[[ASGIApp], ASGIApp]] = ()  # the outermost first
     _front: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.hot_path is None:
-            await super().__call__(scope, receive, send)
-            return
         if self._front is None:
-            self._front = self.hot_path(partial(FastAPI.__call__, self))
+            front: ASGIApp = partial(FastAPI.__call__, self)
+            for layer in reversed(self.front_layers):
+                front = layer(front)
+            self._front = front
         await self._front(scope, receive, send)
 
 
@@ -75,8 +77,12 @@ def create_app(platform: Platform) -> BemteviAPI:
         }
 
     app.include_router(api)
+    layers: list[Callable[[ASGIApp], ASGIApp]] = []
+    if platform.settings.access_log:
+        layers.append(AccessLog)
     if platform.settings.hot_lookup_path:
-        app.hot_path = lambda stack: HotLookupMiddleware(stack, platform=platform)
+        layers.append(lambda stack: HotLookupMiddleware(stack, platform=platform))
+    app.front_layers = layers
     mount_api_docs(app, platform.settings.webapp_dist)
     mount_webapp(app, platform.settings.webapp_dist)
     return app

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from bemtevi.api.access_log import note_tenant
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import AccessDenied, Unauthorized
@@ -38,7 +39,9 @@ def token_of(authorization: str) -> str:
 
 async def current_principal(request: Request, platform: PlatformDep) -> Principal:
     # On the event loop: a cached session check costs less than the thread-pool hop it saves.
-    return platform.identity.authenticate(bearer_token(request))
+    principal = platform.identity.authenticate(bearer_token(request))
+    note_tenant(request.scope, principal.group_id)
+    return principal
 
 
 PrincipalDep = Annotated[Principal, Depends(current_principal)]
@@ -46,7 +49,9 @@ PrincipalDep = Annotated[Principal, Depends(current_principal)]
 
 async def first_access_principal(request: Request, platform: PlatformDep) -> Principal:
     """The caller, also when at first access: for choosing the password and for logout only."""
-    return platform.identity.authenticate(bearer_token(request), allow_first_access=True)
+    principal = platform.identity.authenticate(bearer_token(request), allow_first_access=True)
+    note_tenant(request.scope, principal.group_id)
+    return principal
 
 
 FirstAccessPrincipalDep = Annotated[Principal, Depends(first_access_principal)]

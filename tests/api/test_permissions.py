@@ -75,7 +75,8 @@ def api_endpoints(app: FastAPI) -> list[tuple[str, str, list[str], list[Callable
 @pytest.fixture(scope="module")
 def app() -> FastAPI:
     # The routes only: no platform is needed to walk them.
-    return create_app(SimpleNamespace(settings=SimpleNamespace(webapp_dist=Path("missing"), hot_lookup_path=False)))  # type: ignore[arg-type]
+    settings = SimpleNamespace(webapp_dist=Path("missing"), hot_lookup_path=False, access_log=False)
+    return create_app(SimpleNamespace(settings=settings))  # type: ignore[arg-type]
 
 
 def test_the_walk_sees_the_routers(app: FastAPI) -> None:
