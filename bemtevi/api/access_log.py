@@ -52,13 +52,20 @@ def logged_path(path: str) -> str:
     return path if len(path) <= _MAX_PATH else path[:_MAX_PATH] + "*"
 
 
+def _stderr_fd() -> int:
+    try:
+        return sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by an object without a file
+        return 2
+
+
 class LineBuffer:
     """A structlog logger (``msg(bytes)``) that gathers lines and writes them to ``fd`` together:
     within ``seconds`` of the first line on an event loop, at once past ``max_lines``, with no
     loop at once, and on ``flush()`` (the server's shutdown, and the process's exit)."""
 
     def __init__(self, fd: int | None = None, seconds: float = 0.1, max_lines: int = 256) -> None:
-        self.fd = sys.stderr.fileno() if fd is None else fd
+        self.fd = _stderr_fd() if fd is None else fd
         self.seconds = seconds
         self.max_lines = max_lines
         self._lines: list[bytes] = []
