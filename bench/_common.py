@@ -61,14 +61,17 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(settings_env: dict[str, str], start_timeout: float = 120) -> Iterator[str]:
-    """``bemtevi serve`` in a subprocess with these ``BEMTEVI_*`` settings; yields its URL once healthy."""
+    """``bemtevi serve`` in a subprocess with these ``BEMTEVI_*`` settings; yields its URL once healthy.
+
+    Its output (the access log: a line per request) goes to a file, as a deployment's would: a pipe
+    nobody reads would stop the server once full."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "BEMTEVI_DATABASE_URL"}
     env.update(settings_env)
     env["PORT"] = str(port)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    log = os.path.join(temp_dir(), "server.log")
+    with open(log, "wb") as out:
+        server = subprocess.Popen([sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=out, stderr=out)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + start_timeout
@@ -79,7 +82,8 @@ def running_server(settings_env: dict[str, str], start_timeout: float = 120) -> 
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("the server did not start")
+                with open(log, encoding="utf-8", errors="replace") as text:
+                    raise SystemExit(f"the server did not start:\n{text.read()[-4000:]}")
             time.sleep(0.1)
         yield url
     finally:

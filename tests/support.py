@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -43,14 +44,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(settings_env: dict[str, str], log: Path) -> Iterator[str]:
-    """``bemtevi serve`` in a subprocess with these ``BEMTEVI_*`` settings; yields its URL once healthy."""
+def running_server(settings_env: dict[str, str], log: Path, *, ctrl_c: bool = False) -> Iterator[str]:
+    """``bemtevi serve`` in a subprocess with these ``BEMTEVI_*`` settings; yields its URL once healthy.
+
+    Stopped with SIGTERM; ``ctrl_c``: as Ctrl-C in a terminal stops it, SIGINT to its whole process
+    group (the ledger process it started too)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "BEMTEVI_DATABASE_URL"}
     env.update({"BEMTEVI_ARGON2_TIME_COST": "1", "BEMTEVI_ARGON2_MEMORY_COST": "1024", **settings_env})
     env["PORT"] = str(port)
     with log.open("w") as out:
-        server = subprocess.Popen([sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=out, stderr=out)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=out, stderr=out, start_new_session=ctrl_c
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -65,7 +71,10 @@ def running_server(settings_env: dict[str, str], log: Path) -> Iterator[str]:
             time.sleep(0.1)
         yield url
     finally:
-        server.terminate()
+        if ctrl_c:
+            os.killpg(server.pid, signal.SIGINT)
+        else:
+            server.terminate()
         try:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:

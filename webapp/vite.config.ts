@@ -1,10 +1,34 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
+
+/** Where the build puts Swagger UI's files; the API's /api/docs page loads them from there. */
+const API_DOCS_DIR = 'api-docs'
+const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-bundle.js.LICENSE.txt', 'LICENSE', 'NOTICE']
+
+/**
+ * Swagger UI (the swagger-ui-dist package, pinned in package.json) copied into the build, so the
+ * API's documentation works without internet: FastAPI's default page loads it from a CDN.
+ */
+function swaggerUiAssets(): Plugin {
+  return {
+    name: 'bemtevi-swagger-ui-assets',
+    apply: 'build',
+    generateBundle() {
+      const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+      for (const file of SWAGGER_UI_FILES)
+        this.emitFile({ type: 'asset', fileName: `${API_DOCS_DIR}/${file}`, source: readFileSync(join(dir, file)) })
+    },
+  }
+}
 
 // The API (FastAPI) serves the built files from dist/ and everything under /api.
 // In development the Vite server forwards /api to the API process on loopback.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), swaggerUiAssets()],
   base: '/',
   server: {
     proxy: {

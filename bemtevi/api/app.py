@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from types import SimpleNamespace
 from typing import Any, cast
@@ -10,6 +10,7 @@ from typing import Any, cast
 from fastapi import APIRouter, FastAPI
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from bemtevi.api.access_log import AccessLog
 from bemtevi.api.errors import ERROR_RESPONSES, install_error_handlers
 from bemtevi.api.hot_path import HotLookupMiddleware
 from bemtevi.api.routers import accounts as accounts_router
@@ -18,28 +19,29 @@ from bemtevi.api.routers import auth, consultations, contact, credits, customers
 from bemtevi.api.routers import brand as brand_router
 from bemtevi.api.routers import mail as mail_router
 from bemtevi.api.routers import users as users_router
-from bemtevi.api.static import mount_webapp
+from bemtevi.api.static import mount_api_docs, mount_webapp
 from bemtevi.bootstrap import Platform
 from bemtevi.infra.settings import Settings
 
 
 class BemteviAPI(FastAPI):
-    """FastAPI with the hot lookup path in front of everything the framework does per request.
+    """FastAPI with the product's own ASGI layers in front of everything the framework does per
+    request: the access log (``bemtevi.api.access_log``), then the hot lookup path.
 
-    ``add_middleware`` would place it inside FastAPI's telemetry check and the error middleware,
+    ``add_middleware`` would place them inside FastAPI's telemetry check and the error middleware,
     which then ran on every lookup; the hot path answers its own errors (``bemtevi.api.hot_path``)
     and hands every other request to the framework unchanged.
     """
 
-    hot_path: Callable[[ASGIApp], ASGIApp] | None = None
+    front_layers: Sequence[Callable[[ASGIApp], ASGIApp]] = ()  # the outermost first
     _front: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.hot_path is None:
-            await super().__call__(scope, receive, send)
-            return
         if self._front is None:
-            self._front = self.hot_path(partial(FastAPI.__call__, self))
+            front: ASGIApp = partial(FastAPI.__call__, self)
+            for layer in reversed(self.front_layers):
+                front = layer(front)
+            self._front = front
         await self._front(scope, receive, send)
 
 
@@ -48,7 +50,7 @@ def create_app(platform: Platform) -> BemteviAPI:
         title="Bemtevi API",
         version="0.1.0",
         description="Consultas e enriquecimento de dados de pessoas e empresas.",
-        docs_url="/api/docs",
+        docs_url=None,  # mount_api_docs: Swagger UI from the product's files, not a CDN
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )
@@ -78,8 +80,13 @@ def create_app(platform: Platform) -> BemteviAPI:
         }
 
     app.include_router(api)
+    layers: list[Callable[[ASGIApp], ASGIApp]] = []
+    if platform.settings.access_log:
+        layers.append(AccessLog)
     if platform.settings.hot_lookup_path:
-        app.hot_path = lambda stack: HotLookupMiddleware(stack, platform=platform)
+        layers.append(lambda stack: HotLookupMiddleware(stack, platform=platform))
+    app.front_layers = layers
+    mount_api_docs(app, platform.settings.webapp_dist)
     mount_webapp(app, platform.settings.webapp_dist)
     return app
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Query, Request
 
+from bemtevi.api.access_log import note_tenant
 from bemtevi.api.bounds import POSITION_MAX
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import Principal
@@ -39,7 +40,9 @@ def token_of(authorization: str) -> str:
 
 async def current_principal(request: Request, platform: PlatformDep) -> Principal:
     # On the event loop: a cached session check costs less than the thread-pool hop it saves.
-    return platform.identity.authenticate(bearer_token(request))
+    principal = platform.identity.authenticate(bearer_token(request))
+    note_tenant(request.scope, principal.group_id)
+    return principal
 
 
 PrincipalDep = Annotated[Principal, Depends(current_principal)]
@@ -47,7 +50,9 @@ PrincipalDep = Annotated[Principal, Depends(current_principal)]
 
 async def first_access_principal(request: Request, platform: PlatformDep) -> Principal:
     """The caller, also when at first access: for choosing the password and for logout only."""
-    return platform.identity.authenticate(bearer_token(request), allow_first_access=True)
+    principal = platform.identity.authenticate(bearer_token(request), allow_first_access=True)
+    note_tenant(request.scope, principal.group_id)
+    return principal
 
 
 FirstAccessPrincipalDep = Annotated[Principal, Depends(first_access_principal)]

@@ -10,13 +10,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from bemtevi.api.error_codes import http_error_code
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import DomainError
 
 log = logging.getLogger(__name__)
 
 FALLBACK_MESSAGE = "An unexpected error has occurred. Please try again later."
-
 
 # Every /api operation documents its refusals with the one error shape: request validation is
 # 400 (``errors`` names each refused field), and any other refusal or failure has its own status
@@ -74,7 +74,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else f"Request failed with status code {exc.status_code}"
         return JSONResponse(
-            error_body(exc.status_code, message, f"http_{exc.status_code}"),
+            error_body(exc.status_code, message, http_error_code(exc.status_code)),
             status_code=exc.status_code,
             headers=getattr(exc, "headers", None),
         )

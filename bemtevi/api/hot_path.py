@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bemtevi.api.access_log import note_tenant
 from bemtevi.api.deps import token_of
 from bemtevi.api.errors import FALLBACK_MESSAGE, domain_error_response, error_body
 from bemtevi.api.routers.consultations import LOOKUP_PATH, LOOKUP_ROUTE, consultation_json
@@ -48,6 +49,7 @@ class HotLookupMiddleware:
         body = await _read_body(receive)
         try:
             principal = self.platform.identity.authenticate(_bearer_token(scope))
+            note_tenant(scope, principal.group_id)
             if not may_open(principal.role, LOOKUP_ROUTE):
                 raise AccessDenied()
             try:

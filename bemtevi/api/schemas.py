@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -22,6 +23,7 @@ from bemtevi.api.bounds import (
     Phone,
     Token,
 )
+from bemtevi.api.error_codes import api_error_codes
 
 _UTC_TEXT = "%04d-%02d-%02dT%02d:%02d:%02dZ"
 
@@ -188,12 +190,18 @@ class ErrorItem(BaseModel):
     constraint: str | None = None
 
 
+# Every code an error answer may carry (the web app translates each; its client is generated from
+# this schema). Built from the error catalogue, so not a literal enum for mypy.
+ErrorCode = StrEnum("ErrorCode", [(code, code) for code in api_error_codes()])  # type: ignore[misc]
+
+
 class ErrorResponse(BaseModel):
     statusCode: int
-    message: str
-    code: str
+    message: str = Field(description="The error in English, for API clients; screens translate the code")
+    code: ErrorCode
     field: str | None = None
     errors: list[ErrorItem] | None = None
+    minutes: int | None = Field(default=None, description="too_many_attempts: when to try again")
 
 
 # -- credits -------------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ from bemtevi.domain.customers import (
     MAY_REGISTER,
     TOGGLE_LABELS,
     CustomerForm,
-    ParentDoesNotAllow,
     checked_toggles,
     name_key,
 )
@@ -26,6 +25,7 @@ from bemtevi.domain.errors import (
     GroupInactive,
     GroupNotFound,
     NotEnoughToProvide,
+    ParentDoesNotAllow,
     QueryNotAllowed,
 )
 from bemtevi.domain.groups import ALLOW_CREATE_WHITE_LABEL, Group, GroupType, default_toggles

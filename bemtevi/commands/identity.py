@@ -19,11 +19,14 @@ from bemtevi.domain.contact import normalise_email
 from bemtevi.domain.credits import NOT_ENOUGH_TO_PROVIDE_MESSAGES, CreditAccount, credit_account_id
 from bemtevi.domain.errors import (
     DuplicateValue,
+    ExpiredToken,
     FirstAccessRequired,
     GroupInactive,
     GroupNotFound,
     InvalidCredentials,
     NotEnoughToProvide,
+    SessionGroupInactive,
+    SessionUserInactive,
     Unauthorized,
     UserInactive,
     WeakPassword,
@@ -452,16 +455,16 @@ class IdentityCommands:
         if session is None or session.user_id != claims.user_id:
             raise Unauthorized()
         if not session.is_open(datetime.now(UTC)):
-            raise Unauthorized("Expired token" if not session.closed else "Unauthorized")
+            raise Unauthorized() if session.closed else ExpiredToken()
         # Inactivating a group (or an ancestor) stops its open sessions at once.
         inactive, groups = self._chain_check(session.group_id)
         if inactive is not None:
-            raise Unauthorized(GroupInactive.message)
+            raise SessionGroupInactive()
         # Inactivating or archiving a user stops their open sessions at once, and a role an
         # admin changed applies from the next call (the caches are evicted by every save).
         user = self._app.find_readonly(session.user_id, User)
         if user is None or not user.may_sign_in:
-            raise Unauthorized(UserInactive.message)
+            raise SessionUserInactive()
         principal = Principal(
             user_id=session.user_id,
             group_id=session.group_id,

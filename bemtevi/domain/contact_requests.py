@@ -15,7 +15,7 @@ from eventsourcing.domain import event
 from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.contact import is_valid_email, normalise_phone
 from bemtevi.domain.documents import is_valid_cnpj, is_valid_cpf, only_digits
-from bemtevi.domain.errors import DomainError, InvalidPhone
+from bemtevi.domain.errors import InvalidPhone
 
 NAME_MIN = 3
 MESSAGE_MIN = 10
@@ -49,10 +49,6 @@ SERVICE_LABELS = {
     ContactService.SMS: "SMS short code e long code",
     ContactService.TRIAL: "Teste gratuito",
 }
-
-
-class TooManyContactRequests(DomainError):
-    code, message, status = "too_many_requests", "Too many requests. Please try again in a few minutes.", 429
 
 
 @dataclass(frozen=True, slots=True)

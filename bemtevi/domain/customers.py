@@ -9,7 +9,7 @@ from typing import Any
 
 from bemtevi.domain.contact import normalise_email, normalise_phone
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import DomainError, InvalidData
+from bemtevi.domain.errors import InvalidData, ParentDoesNotAllow
 from bemtevi.domain.groups import (
     ALLOW_CREATE_WHITE_LABEL,
     ALLOW_DELETE_CANCEL,
@@ -112,12 +112,6 @@ MAY_REGISTER: dict[GroupType, frozenset[GroupType]] = {
     GroupType.RESELLER: frozenset({GroupType.RESELLER, GroupType.COMPANY}),
     GroupType.COMPANY: frozenset(),
 }
-
-
-class ParentDoesNotAllow(DomainError):
-    """A child asked for a toggle or query type its parent does not have (section 6)."""
-
-    code, message, status = "parent_does_not_allow", "Parent group does not allow this permission", 403
 
 
 TOGGLE_LABELS = {

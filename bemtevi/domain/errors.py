@@ -2,10 +2,14 @@
 
 Every refusal the product gives is a ``DomainError`` with a stable ``code`` (the web app
 translates by code) and the specification's English ``message`` (what API clients read).
-The HTTP status lives here too so that the API layer stays a thin mapping.
+The HTTP status lives here too so that the API layer stays a thin mapping. Every refusal is
+declared in this module (a test walks the package for others): ``catalogue()`` is then the whole
+list, which the API publishes in its OpenAPI schema for the web app's translations.
 """
 
 from __future__ import annotations
+
+import sys
 
 
 class DomainError(Exception):
@@ -49,6 +53,19 @@ class GroupNotFound(DomainError):
 
 class GroupInactive(DomainError):
     code, message, status = "group_inactive", "Group is inactive", 403
+
+
+class SessionUserInactive(Unauthorized):
+    """An open session of a user since inactivated or archived: 401, it must sign in again (and
+    will be refused); the code says why."""
+
+    code, message = UserInactive.code, UserInactive.message
+
+
+class SessionGroupInactive(Unauthorized):
+    """An open session of a group (or under a group) since inactivated."""
+
+    code, message = GroupInactive.code, GroupInactive.message
 
 
 class InvalidDocumentType(DomainError):
@@ -181,3 +198,26 @@ class TermsNotAccepted(DomainError):
 
 class GoogleTokenInvalid(DomainError):
     code, message, status = "google_token_invalid", "The Google sign-in could not be verified", 401
+
+
+class ParentDoesNotAllow(DomainError):
+    """A child asked for a toggle or query type its parent does not have (section 6)."""
+
+    code, message, status = "parent_does_not_allow", "Parent group does not allow this permission", 403
+
+
+class TooManyContactRequests(DomainError):
+    """The public contact form's per-address limit (it is not a relay)."""
+
+    code, message, status = "too_many_requests", "Too many requests. Please try again in a few minutes.", 429
+
+
+class ExportFailed(DomainError):
+    code, message, status = "export_failed", "Error exporting CSV", 500
+
+
+def catalogue() -> list[type[DomainError]]:
+    """Every refusal of the product, ``DomainError`` (the unexpected error) first."""
+    module = sys.modules[__name__]
+    found = [value for value in vars(module).values() if isinstance(value, type) and issubclass(value, DomainError)]
+    return sorted(found, key=lambda cls: (cls is not DomainError, cls.code, cls.__name__))

@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     ledger_process: bool = True
     # POST /api/consultations answered by bemtevi.api.hot_path (False: through the FastAPI route).
     hot_lookup_path: bool = True
+    # One JSON line per HTTP request on stderr (bemtevi.api.access_log).
+    access_log: bool = True
     # Where the public site's contact and trial requests are sent (the product team).
     contact_email: str = "contato@bemtevi.local"
     # Contact requests one client address may send per window (the public form is not a relay).

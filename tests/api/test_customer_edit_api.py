@@ -188,6 +188,7 @@ def test_an_inactive_customer_stops_its_users_sessions_and_lookups(api: TestClie
     # The open session stops at once, lookups too, and signing in again is refused.
     stopped = api.post("/api/consultations", headers=owner, json={"document": KNOWN_CPF})
     assert stopped.status_code == 401 and stopped.json()["message"] == "Group is inactive"
+    assert stopped.json()["code"] == "group_inactive"
     again = api.post(
         "/api/auth/auth", json={"email": company["ownerEmail"], "password": NEW_PASSWORD, "domain_url": "localhost"}
     )

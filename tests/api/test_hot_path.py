@@ -42,8 +42,8 @@ def clients(sqlite_platform: Platform) -> Iterator[tuple[TestClient, TestClient]
     sqlite_platform.settings.hot_lookup_path = False
     plain_app = create_app(sqlite_platform)
     # In front of the framework on one, absent on the other.
-    assert hot_app.hot_path is not None and isinstance(hot_app.hot_path(plain_app), HotLookupMiddleware)
-    assert plain_app.hot_path is None
+    assert any(isinstance(layer(plain_app), HotLookupMiddleware) for layer in hot_app.front_layers)
+    assert not any(isinstance(layer(plain_app), HotLookupMiddleware) for layer in plain_app.front_layers)
     with TestClient(hot_app) as hot, TestClient(plain_app) as plain:
         yield hot, plain
 

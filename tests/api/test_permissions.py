@@ -27,8 +27,10 @@ from bemtevi.domain.groups import GroupType
 from bemtevi.domain.menus import ALWAYS_ALLOWED_ROUTES, active_routes, menu_for
 from bemtevi.domain.users import Role
 
-# Reachable without signing in: sign-in and account recovery, the brand of a site, the contact form.
+# Reachable without signing in: sign-in and account recovery, the brand of a site, the contact form,
+# the API's documentation page (its schema, /api/openapi.json, is public as FastAPI serves it).
 PUBLIC = {
+    ("GET", "/api/docs"),
     ("POST", "/api/auth/auth"),
     ("GET", "/api/auth/config"),
     ("POST", "/api/auth/create-account"),
@@ -73,7 +75,8 @@ def api_endpoints(app: FastAPI) -> list[tuple[str, str, list[str], list[Callable
 @pytest.fixture(scope="module")
 def app() -> FastAPI:
     # The routes only: no platform is needed to walk them.
-    return create_app(SimpleNamespace(settings=SimpleNamespace(webapp_dist=Path("missing"), hot_lookup_path=False)))  # type: ignore[arg-type]
+    settings = SimpleNamespace(webapp_dist=Path("missing"), hot_lookup_path=False, access_log=False)
+    return create_app(SimpleNamespace(settings=settings))  # type: ignore[arg-type]
 
 
 def test_the_walk_sees_the_routers(app: FastAPI) -> None:

@@ -229,9 +229,10 @@ def test_tokens_expire(settings: Settings) -> None:
     platform = build_platform(settings)
     try:
         token = platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).token
-        with pytest.raises((ExpiredToken, Unauthorized)) as e:
+        with pytest.raises(ExpiredToken) as e:
             platform.identity.authenticate(token)
         assert "Expired token" in str(e.value)
+        assert (e.value.code, e.value.status) == ("expired_token", 401)
     finally:
         platform.close()
 

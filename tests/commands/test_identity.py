@@ -197,6 +197,8 @@ def test_inactivating_the_user_stops_a_remembered_token_at_once(platform: Platfo
     with pytest.raises(Unauthorized) as refused:
         platform.identity.authenticate(token)
     assert refused.value.message == UserInactive.message
+    # Its own code, so the web app says why in the reader's language; 401: sign in again.
+    assert (refused.value.code, refused.value.status) == (UserInactive.code, 401)
 
 
 @pytest.mark.parametrize("which", ["group", "parent"])
@@ -213,6 +215,7 @@ def test_inactivating_the_group_or_an_ancestor_stops_a_remembered_token_at_once(
     with pytest.raises(Unauthorized) as refused:
         platform.identity.authenticate(token)
     assert refused.value.message == GroupInactive.message
+    assert (refused.value.code, refused.value.status) == (GroupInactive.code, 401)
 
 
 def test_a_save_relayed_from_the_ledger_process_forgets_a_remembered_principal(platform: Platform) -> None:

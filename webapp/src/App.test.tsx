@@ -167,7 +167,9 @@ describe('routing and session', () => {
     const store = renderApp('/dashboard', true)
     const dialog = await screen.findByTestId('warning-dialog')
     expect(dialog).toHaveTextContent('Aviso')
-    expect(dialog).toHaveTextContent('Expired token')
+    // The server's error by its code, in the reader's language.
+    expect(dialog).toHaveTextContent('Token expirado')
+    expect(dialog).not.toHaveTextContent('Expired token')
     fireEvent.click(screen.getByTestId('warning-ok'))
     await waitFor(() => expect(location()?.startsWith('/login')).toBe(true))
     expect(store.getState().auth.authToken).toBeNull()
@@ -215,7 +217,7 @@ describe('unit query', () => {
     expect(calls.some((c) => c.path === 'GET /api/dashboard?position=42')).toBe(true)
   })
 
-  it('shows the server message for 402 not enough credits', async () => {
+  it('says 402 not enough credits in the reader’s language', async () => {
     mockApi({
       ...baseHandlers,
       'POST /api/consultations': () => ({
@@ -228,7 +230,8 @@ describe('unit query', () => {
     fireEvent.click(screen.getByTestId('query-submit'))
     const error = await screen.findByTestId('query-error')
     expect(error).toHaveTextContent('Créditos insuficientes')
-    expect(error).toHaveTextContent('Not enough manual query credits')
+    expect(error).toHaveTextContent('Créditos de consulta unitária insuficientes')
+    expect(error).not.toHaveTextContent('Not enough manual query credits')
   })
 
   it('switches the language and keeps it', async () => {

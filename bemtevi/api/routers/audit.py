@@ -19,7 +19,7 @@ from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import Principal
-from bemtevi.domain.errors import DomainError, GroupNotFound, InvalidData
+from bemtevi.domain.errors import ExportFailed, GroupNotFound, InvalidData
 from bemtevi.projections.audit import audit_page, audit_types
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.credits import subtree_ids
@@ -32,10 +32,6 @@ CSV_COLUMNS = {
     "pt-BR": ["Data", "Empresa", "Usuário", "E-mail", "Tipo", "Evento", "Registro", "Resumo"],
     "en-US": ["Date", "Company", "User", "E-mail", "Type", "Event", "Record", "Summary"],
 }
-
-
-class ExportFailed(DomainError):
-    code, message, status = "export_failed", "Error exporting CSV", 500
 
 
 class AuditFilters:

@@ -10,7 +10,8 @@ from bemtevi.api.bounds import DocumentText, Email, HostName, Key, Phone
 from bemtevi.api.deps import PlatformDep
 from bemtevi.api.errors import error_body
 from bemtevi.api.schemas import ErrorResponse
-from bemtevi.domain.contact_requests import MESSAGE_MAX, NAME_MAX, ContactForm, TooManyContactRequests
+from bemtevi.domain.contact_requests import MESSAGE_MAX, NAME_MAX, ContactForm
+from bemtevi.domain.errors import TooManyContactRequests
 
 router = APIRouter(tags=["contact"])
 

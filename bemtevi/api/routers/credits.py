@@ -26,7 +26,7 @@ from bemtevi.api.schemas import (
     PositionResponse,
 )
 from bemtevi.commands.identity import Principal
-from bemtevi.domain.errors import DomainError, GroupNotFound
+from bemtevi.domain.errors import ExportFailed, GroupNotFound
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.credits import balances_view, daily_consumption, movement_history, subtree_ids
@@ -38,10 +38,6 @@ HistoryReader = Annotated[Principal, Depends(allowed_route("balance-history"))]
 
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-
-class ExportFailed(DomainError):
-    code, message, status = "export_failed", "Error exporting CSV", 500
 
 
 def _sao_paulo_midnight_utc(day: date) -> datetime:

@@ -2,6 +2,7 @@ import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import ResultView from './ResultView'
 import { company, consultationOf, person } from '../test/fixtures'
+import type { Consultation } from '../types/api'
 
 describe('ResultView', () => {
   it('renders a person with the display rules', () => {
@@ -46,5 +47,23 @@ describe('ResultView', () => {
     expect(within(screen.getByTestId('result-phones')).getByText('Nada Consta')).toBeInTheDocument()
     expect(within(screen.getByTestId('result-partners')).getByText('529.982.247-25')).toBeInTheDocument()
     expect(within(screen.getByTestId('result-emails')).getByText('contato@acme.com.br')).toBeInTheDocument()
+  })
+
+  it.each([
+    ['cpf', '00000000191', 'Nenhuma informação encontrada para o CPF 000.000.001-91'],
+    ['cnpj', '11444777000161', 'Nenhuma informação encontrada para o CNPJ 11.444.777/0001-61'],
+  ] as const)('says a valid %s that no source holds was not found, uncharged', (documentType, document, text) => {
+    const nothing: Consultation = { ...consultationOf(person), document, documentType, status: 'not_found', credits: 0, result: null }
+    render(<ResultView consultation={nothing} />)
+    const message = screen.getByTestId('query-not-found')
+    expect(message).toHaveTextContent(text)
+    expect(message).toHaveTextContent('nenhum crédito foi cobrado')
+    expect(screen.queryByTestId('query-result')).toBeNull()
+  })
+
+  it('says the source failed when a consultation failed without a result', () => {
+    const failed: Consultation = { ...consultationOf(company), status: 'failed', credits: 0, result: null }
+    render(<ResultView consultation={failed} />)
+    expect(screen.getByTestId('query-not-found')).toHaveTextContent('Erro ao realizar a pesquisa')
   })
 })

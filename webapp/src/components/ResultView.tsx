@@ -251,11 +251,27 @@ export function CompanyResultView({ result }: { result: CompanyResult }) {
   )
 }
 
-/** Result of one unit query (person or company). */
+/**
+ * A consultation without a result: a valid document no source holds ('not_found'), or a source
+ * that failed; neither is charged.
+ */
+function NoResult({ consultation }: { consultation: Consultation }) {
+  const { t } = useTranslation()
+  const what = { documentType: t(`result.${consultation.documentType}`), document: formatDocument(consultation.document) }
+  return (
+    <div className="alert alert-info" role="status" data-testid="query-not-found" data-status={consultation.status}>
+      <strong>{consultation.status === 'failed' ? t('errors.search_failed') : t('query.notFound', what)}</strong>
+      <span>{t('query.notCharged')}</span>
+    </div>
+  )
+}
+
+/** Result of one unit query (person or company), or what to say when it has none. */
 export default function ResultView({ consultation }: { consultation: Consultation }) {
   const { t } = useTranslation()
   const queriedAt = formatDateTimeBR(consultation.createdAt)
   const { result } = consultation
+  if (!result) return <NoResult consultation={consultation} />
   return (
     <div className="result" data-testid="query-result" data-document-type={consultation.documentType}>
       {queriedAt && queriedAt !== '--' && <p className="muted">{t('query.queriedAt', { date: queriedAt })}</p>}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { shownErrorText } from './errorText'
 import { api } from '../store/api'
 import { clearSession } from '../store/authSlice'
 import { useAppDispatch, useAppSelector } from '../store/hooks'
@@ -7,7 +8,7 @@ import { dismissWarning } from '../store/uiSlice'
 
 /** The 'Warning' dialog shown after a 401: OK ends the session (the guards then go to /login). */
 export default function WarningDialog() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const warning = useAppSelector((s) => s.ui.warning)
   const dispatch = useAppDispatch()
   const button = useRef<HTMLButtonElement>(null)
@@ -33,7 +34,7 @@ export default function WarningDialog() {
         data-testid="warning-dialog"
       >
         <h2 id="warning-title">{t('errors.warning')}</h2>
-        <p id="warning-text">{warning.message || t('errors.fallback')}</p>
+        <p id="warning-text">{shownErrorText(warning, t, (k) => i18n.exists(k))}</p>
         <div className="dialog-actions">
           <button ref={button} type="button" className="btn btn-primary" onClick={acknowledge} data-testid="warning-ok">
             {t('app.ok')}

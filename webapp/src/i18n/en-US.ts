@@ -1,3 +1,4 @@
+import { serverErrorsEnUS } from './serverErrors'
 import { frameEnUS } from '../routes/i18n'
 import { customersEnUS } from '../features/customers/i18n'
 import { usersEnUS } from '../features/users/i18n'
@@ -22,6 +23,8 @@ const enUS: Messages = {
     breadcrumb: 'Breadcrumb',
     ok: 'OK',
     retry: 'Try again',
+    screenError: 'This screen could not be shown. Try again or go back to the start.',
+    home: 'Back to the start',
   },
   menu: {
     register: 'Register',
@@ -84,6 +87,8 @@ const enUS: Messages = {
     noResult: 'No result to show. Run a unit query.',
     newQuery: 'New query',
     queriedAt: 'Queried on {{date}}',
+    notFound: 'No information found for {{documentType}} {{document}}.',
+    notCharged: 'The query was recorded and no credit was charged.',
   },
   result: {
     nothingOnRecord: 'Nothing on record',
@@ -149,25 +154,10 @@ const enUS: Messages = {
     document: 'Document',
   },
   errors: {
-    first_access_required: 'Choose a new password to continue',
+    ...serverErrorsEnUS,
     fallback: 'An unexpected error has occurred. Please try again later.',
     warning: 'Warning',
     network: 'Network Error',
-    invalid_credentials: 'Invalid email or password',
-    unauthorized: 'Unauthorized',
-    expired_token: 'Expired token',
-    access_denied: 'Access denied',
-    invalid_document_type: 'Invalid document type',
-    invalid_document: 'The informed document is invalid',
-    not_enough_credits: 'Not enough manual query credits',
-    query_not_allowed: 'Group does not have permission for this query',
-    search_failed: 'Error performing search',
-    user_not_found: 'User is not found',
-    group_not_found: 'Group not found',
-    group_inactive: 'Group is inactive',
-    user_inactive: 'User is inactive',
-    invalid_image: 'The file is not a readable PNG, JPEG or WebP image',
-    image_dimensions_too_large: 'The image has too many pixels (width × height too large)',
   },
   forbidden: {
     title: 'Access not allowed',

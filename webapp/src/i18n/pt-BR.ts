@@ -1,3 +1,4 @@
+import { serverErrorsPtBR } from './serverErrors'
 import { framePtBR } from '../routes/i18n'
 import { customersPtBR } from '../features/customers/i18n'
 import { usersPtBR } from '../features/users/i18n'
@@ -20,6 +21,8 @@ const ptBR = {
     breadcrumb: 'Trilha de navegação',
     ok: 'OK',
     retry: 'Tentar novamente',
+    screenError: 'Não foi possível exibir esta tela. Tente novamente ou volte ao início.',
+    home: 'Voltar ao início',
   },
   menu: {
     register: 'Cadastro',
@@ -82,6 +85,8 @@ const ptBR = {
     noResult: 'Nenhum resultado para exibir. Faça uma consulta unitária.',
     newQuery: 'Nova consulta',
     queriedAt: 'Consultado em {{date}}',
+    notFound: 'Nenhuma informação encontrada para o {{documentType}} {{document}}.',
+    notCharged: 'A consulta foi registrada e nenhum crédito foi cobrado.',
   },
   result: {
     nothingOnRecord: 'Nada Consta',
@@ -147,25 +152,10 @@ const ptBR = {
     document: 'Documento',
   },
   errors: {
-    first_access_required: 'Escolha uma nova senha para continuar',
+    ...serverErrorsPtBR,
     fallback: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     warning: 'Aviso',
     network: 'Erro de rede',
-    invalid_credentials: 'E-mail ou senha inválidos',
-    unauthorized: 'Não autorizado',
-    expired_token: 'Token expirado',
-    access_denied: 'Acesso negado',
-    invalid_document_type: 'Tipo de documento inválido',
-    invalid_document: 'O documento informado é inválido',
-    not_enough_credits: 'Créditos de consulta unitária insuficientes',
-    query_not_allowed: 'O grupo não tem permissão para esta consulta',
-    search_failed: 'Erro ao realizar a pesquisa',
-    user_not_found: 'Usuário não encontrado',
-    group_not_found: 'Grupo não encontrado',
-    group_inactive: 'O grupo está inativo',
-    user_inactive: 'Usuário inativo',
-    invalid_image: 'O arquivo não é uma imagem PNG, JPEG ou WebP legível',
-    image_dimensions_too_large: 'A imagem tem pixels demais (largura × altura grandes demais)',
   },
   forbidden: {
     title: 'Acesso não permitido',

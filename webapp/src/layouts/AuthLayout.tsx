@@ -1,5 +1,5 @@
-import { Outlet } from 'react-router'
 import LanguageSwitch from '../components/LanguageSwitch'
+import { SafeOutlet } from '../components/ScreenErrorBoundary'
 
 export default function AuthLayout() {
   return (
@@ -7,7 +7,7 @@ export default function AuthLayout() {
       <div className="auth-toolbar">
         <LanguageSwitch />
       </div>
-      <Outlet />
+      <SafeOutlet />
     </div>
   )
 }

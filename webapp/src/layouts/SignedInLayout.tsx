@@ -1,7 +1,8 @@
 import { useContext, useState } from 'react'
-import { Link, Navigate, Outlet, useLocation } from 'react-router'
+import { Link, Navigate, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import LanguageSwitch from '../components/LanguageSwitch'
+import { SafeOutlet } from '../components/ScreenErrorBoundary'
 import Spinner from '../components/Spinner'
 import { useBrand } from '../components/useBrand'
 import { errorText } from '../components/errorText'
@@ -57,7 +58,7 @@ export default function SignedInLayout() {
   if (!refreshing && held !== live) setHeld(live)
   const decision = refreshing ? held : live
   let content
-  if (decision === 'allow') content = <Outlet />
+  if (decision === 'allow') content = <SafeOutlet />
   else if (decision === 'forbid') content = <Navigate to="/error-forbidden" replace />
   else if (decision === 'error') {
     content = (

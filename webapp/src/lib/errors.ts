@@ -11,6 +11,12 @@ export interface ErrorInfo {
   code: string | null
   /** Message picked by the rule of spec section 8; null means "use the fallback". */
   message: string | null
+  /** Values the code's text names (too_many_attempts: minutes). */
+  values?: ErrorValues
+}
+
+export interface ErrorValues {
+  minutes?: number
 }
 
 function isFetchError(err: AnyError): err is FetchBaseQueryError {
@@ -33,12 +39,17 @@ export function errorInfo(err: AnyError): ErrorInfo {
   const status = typeof err.status === 'number' ? err.status : null
   const body = asBody(err.data)
   const code = body?.code ?? null
-  if (status === 401) return { status, code, message: body?.message || null }
+  const values = valuesOf(body)
+  if (status === 401) return { status, code, message: body?.message || null, ...values }
   if (body && Array.isArray(body.errors) && body.errors.length > 0) {
     const first = body.errors[0] ?? {}
-    return { status, code, message: first.isNotEmpty || first.isEnum || null }
+    return { status, code, message: first.isNotEmpty || first.isEnum || null, ...values }
   }
-  if (body?.message) return { status, code, message: body.message }
-  if ('error' in err && err.error) return { status, code, message: err.error }
-  return { status, code, message: null }
+  if (body?.message) return { status, code, message: body.message, ...values }
+  if ('error' in err && err.error) return { status, code, message: err.error, ...values }
+  return { status, code, message: null, ...values }
+}
+
+function valuesOf(body: ApiErrorBody | null): { values?: ErrorValues } {
+  return typeof body?.minutes === 'number' ? { values: { minutes: body.minutes } } : {}
 }

@@ -75,14 +75,8 @@ export default function NormalQueryPage() {
       {isLoading && <Spinner />}
       {error && (
         <div className="alert alert-error" role="alert" data-testid="query-error">
-          {noCredits ? (
-            <>
-              <strong>{t('query.notEnoughCredits')}</strong>
-              <span>{info.message || t('errors.not_enough_credits')}</span>
-            </>
-          ) : (
-            errorText(error, t, (k) => i18n.exists(k))
-          )}
+          {noCredits && <strong>{t('query.notEnoughCredits')}</strong>}
+          <span>{errorText(error, t, (k) => i18n.exists(k))}</span>
         </div>
       )}
       {data && !isLoading && <ResultView consultation={typedConsultation(data.data)} />}

@@ -1,5 +1,6 @@
 import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 import { Route, Routes } from 'react-router'
+import { ScreenErrorBoundary } from '../components/ScreenErrorBoundary'
 import Spinner from '../components/Spinner'
 import { GuestOnly, MainDomainOnly, RequireAuth, RootRedirect } from './guards'
 import { routeTable, type RouteEntry, type RouteLayout } from './routeTable'
@@ -55,15 +56,18 @@ export function AppRoutes({ table = routeTable }: { table?: RouteEntry[] }) {
   const { location, refreshing } = useRefreshedLocation(table)
   return (
     <FrameRefreshContext.Provider value={refreshing}>
-      <Suspense fallback={<Spinner overlay />}>
-        <Routes location={location}>
-          {!hasIndex && <Route index element={<RootRedirect />} />}
-          {group('public', table)}
-          {group('auth', table)}
-          <Route element={<RequireAuth />}>{group('signed-in', table)}</Route>
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
-      </Suspense>
+      {/* A layout that fails to draw; a screen's own failure is caught inside its layout (SafeOutlet). */}
+      <ScreenErrorBoundary resetKey={location.pathname}>
+        <Suspense fallback={<Spinner overlay />}>
+          <Routes location={location}>
+            {!hasIndex && <Route index element={<RootRedirect />} />}
+            {group('public', table)}
+            {group('auth', table)}
+            <Route element={<RequireAuth />}>{group('signed-in', table)}</Route>
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
+      </ScreenErrorBoundary>
     </FrameRefreshContext.Provider>
   )
 }

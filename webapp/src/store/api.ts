@@ -51,7 +51,7 @@ export function withoutAbsentParams(args: string | FetchArgs): string | FetchArg
 
 /**
  * Shared error handling (spec section 8): any error hides the loading overlay; a 401 on a signed-in call opens the Warning
- * dialog with the server's message (OK clears the session and goes to /login);
+ * dialog with the server's error, said in the reader's language by its code (OK clears the session and goes to /login);
  * access_denied sends the user to /error-forbidden. Other errors go back to the caller.
  */
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
@@ -65,7 +65,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
   if (result.error && !SELF_HANDLED.has(api.endpoint)) {
     const signedIn = !!(api.getState() as { auth: AuthState }).auth.authToken
     const info = errorInfo(result.error)
-    if (info.status === 401 && signedIn) api.dispatch(showWarning(info.message))
+    if (info.status === 401 && signedIn) api.dispatch(showWarning({ code: info.code, message: info.message, values: info.values }))
     else if (info.status === 403 && info.code === 'access_denied') api.dispatch(setForbidden(true))
   }
   return result

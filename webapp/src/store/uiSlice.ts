@@ -1,8 +1,9 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
+import type { ShownError } from '../components/errorText'
 
 export interface UiState {
-  /** 401 received: the Warning dialog is open. `message` null means the fallback text. */
-  warning: { message: string | null } | null
+  /** 401 received: the Warning dialog is open with this error (its code's text, else message, else the fallback). */
+  warning: ShownError | null
   /** Set when the server answered access_denied: the app goes to /error-forbidden. */
   forbidden: boolean
   /** Loading groups still held (name -> how many starts not yet stopped); the overlay shows while any is held. */
@@ -37,8 +38,8 @@ const uiSlice = createSlice({
   name: 'ui',
   initialState,
   reducers: {
-    showWarning(state, action: PayloadAction<string | null>) {
-      if (!state.warning) state.warning = { message: action.payload }
+    showWarning(state, action: PayloadAction<ShownError>) {
+      if (!state.warning) state.warning = action.payload
     },
     dismissWarning(state) {
       state.warning = null

@@ -74,8 +74,11 @@ export interface CompanyResult {
   protests: Protest[] | null
 }
 
-/** A consultation with its result read as a person or a company. */
-export type Consultation = Omit<ConsultationData, 'result'> & { result: PersonResult | CompanyResult }
+/**
+ * A consultation with its result read as a person or a company; null when nothing was found
+ * (status 'not_found') or the source failed ('failed').
+ */
+export type Consultation = Omit<ConsultationData, 'result'> & { result: PersonResult | CompanyResult | null }
 
 /** The consultation answer (generated) with its open `result` read as the shapes above. */
 export function typedConsultation(data: ConsultationData): Consultation {

@@ -196,7 +196,7 @@ export default function RecoveryPage() {
                 onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
                 data-testid="recovery-code"
               />
-              {touched && !/^\d{6}$/.test(code.trim()) && <small className="field-error">{t('accounts.errors.invalid_code')}</small>}
+              {touched && !/^\d{6}$/.test(code.trim()) && <small className="field-error">{t('errors.invalid_code')}</small>}
             </label>
             <button type="submit" className="btn btn-primary btn-block" disabled={verifyState.isLoading} data-testid="recovery-verify">
               {verifyState.isLoading ? t('accounts.recovery.verifying') : t('accounts.recovery.verify')}

@@ -7,20 +7,9 @@ export const accountsPtBR = {
   passwordsDoNotMatch: 'As senhas não coincidem',
   termsRequired: 'É preciso aceitar os termos de uso',
   passwordHint: 'Mínimo de 8 caracteres, com número, caractere especial, letra minúscula e maiúscula.',
-  tooManyAttempts: 'Muitas tentativas, tente novamente em {{minutes}} minutos',
   duplicate: {
     email: 'E-mail já cadastrado',
     companyName: 'Razão social já cadastrada',
-  },
-  errors: {
-    invalid_code: 'Código inválido',
-    invalid_phone: 'Telefone inválido',
-    weak_password: 'Sua senha é fraca',
-    passwords_do_not_match: 'As senhas não coincidem',
-    terms_not_accepted: 'É preciso aceitar os termos de uso',
-    user_not_found_create_account: 'Usuário não encontrado (crie uma conta)',
-    google_token_invalid: 'Não foi possível confirmar o login com o Google',
-    invalid_email: 'Informe um e-mail válido',
   },
   createAccount: {
     title: 'Criar conta',
@@ -113,20 +102,9 @@ export const accountsEnUS: typeof accountsPtBR = {
   passwordsDoNotMatch: 'Passwords do not match',
   termsRequired: 'You must accept the terms of use',
   passwordHint: 'At least 8 characters with a number, a special character, a lowercase and an uppercase letter.',
-  tooManyAttempts: 'Too many attempts, try again in {{minutes}} minutes',
   duplicate: {
     email: 'Email already registered',
     companyName: 'Company name already registered',
-  },
-  errors: {
-    invalid_code: 'Invalid code',
-    invalid_phone: 'Invalid phone',
-    weak_password: 'Your password is weak',
-    passwords_do_not_match: 'Passwords do not match',
-    terms_not_accepted: 'You must accept the terms of use',
-    user_not_found_create_account: 'User not found (create an account)',
-    google_token_invalid: 'The Google sign-in could not be verified',
-    invalid_email: 'Enter a valid e-mail',
   },
   createAccount: {
     title: 'Create account',

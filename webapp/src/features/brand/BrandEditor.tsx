@@ -2,7 +2,8 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { errorText } from '../../components/errorText'
 import { useNotify } from '../../components/feedback'
-import { errorInfo, type AnyError } from '../../lib/errors'
+import { errorText } from '../../components/errorText'
+import { type AnyError } from '../../lib/errors'
 import { capitalizeWords, DEFAULT_BRAND, textColorOn } from '../../lib/brand'
 import {
   useBrandOfQuery,
@@ -77,10 +78,7 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
   const image = (kind: BrandImageKind) => data?.resolved[kind] ?? null
 
   function failed(error: unknown) {
-    const info = errorInfo(error as AnyError)
-    // The code's translation when the app has one (an image refused by the server), else its message.
-    const message = info.code || info.message ? errorText(error as AnyError, t, (k) => i18n.exists(k)) : ''
-    notify({ type: 'negative', message: message || t('brand.errors.save') })
+    notify({ type: 'negative', message: errorText(error as AnyError, t, (k) => i18n.exists(k)) })
   }
 
   async function save() {

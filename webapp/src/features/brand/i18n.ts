@@ -27,7 +27,6 @@ export const brandPtBR = {
     size: 'A imagem deve ter {{width}}x{{height}} pixels (tem {{actual}})',
     type: 'A imagem deve ser PNG, JPEG ou WebP',
     unreadable: 'Não foi possível ler a imagem',
-    save: 'Não foi possível salvar a marca',
   },
 }
 
@@ -59,6 +58,5 @@ export const brandEnUS: typeof brandPtBR = {
     size: 'The image must be {{width}}x{{height}} pixels (it is {{actual}})',
     type: 'The image must be PNG, JPEG or WebP',
     unreadable: 'The image could not be read',
-    save: 'The brand could not be saved',
   },
 }

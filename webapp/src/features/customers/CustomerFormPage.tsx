@@ -143,7 +143,7 @@ export default function CustomerFormPage() {
       ? t(`customers.duplicates.${takenField}`)
       : server.code && i18n.exists(`customers.serverErrors.${server.code}`)
         ? t(`customers.serverErrors.${server.code}`)
-        : server.message || errorText(error, t, (k) => i18n.exists(k))
+        : errorText(error, t, (k) => i18n.exists(k))
   return (
     <div className="page customer-form">
       <div className="page-header">

@@ -4,7 +4,6 @@ import { Link } from 'react-router'
 import Spinner from '../../components/Spinner'
 import { errorText } from '../../components/errorText'
 import { useConfirm, useNotify } from '../../components/feedback'
-import { errorInfo } from '../../lib/errors'
 import { formatDateTimeBR } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import {
@@ -39,8 +38,7 @@ export default function CustomersPage() {
     if (!ok) return
     const result = await setStatus({ groupId: customer.id, statusRequest: { active: activating } })
     if ('error' in result) {
-      const info = errorInfo(result.error)
-      notify({ type: 'negative', message: info.message ?? t('errors.fallback') })
+      notify({ type: 'negative', message: errorText(result.error, t, (k) => i18n.exists(k)) })
     } else notify({ type: 'positive', message: t(activating ? 'customers.activated' : 'customers.inactivated') })
   }
   return (

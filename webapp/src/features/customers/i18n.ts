@@ -74,7 +74,6 @@ export const customersPtBR = {
     not_enough_to_provide: 'Saldo insuficiente para conceder estas quantidades a este grupo',
     access_denied: 'Seu grupo não pode cadastrar este tipo de cliente',
     query_not_allowed: 'Seu grupo não tem permissão para uma das consultas escolhidas',
-    parent_does_not_allow: 'O grupo superior não permite esta permissão',
     group_not_found: 'Cliente não encontrado',
   },
 }
@@ -154,7 +153,6 @@ export const customersEnUS: typeof customersPtBR = {
     not_enough_to_provide: 'Not enough credits to provide these quantities to this group',
     access_denied: 'Your group cannot register this type of customer',
     query_not_allowed: 'Your group has no permission for one of the chosen queries',
-    parent_does_not_allow: 'The parent group does not allow this permission',
     group_not_found: 'Customer not found',
   },
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, NavLink, Outlet, useLocation } from 'react-router'
+import { Link, NavLink, useLocation } from 'react-router'
+import { SafeOutlet } from '../../components/ScreenErrorBoundary'
 import LanguageSwitch from '../../components/LanguageSwitch'
 import { useBrand } from '../../components/useBrand'
 import { useIsMainDomain } from '../../routes/mainDomain'
@@ -37,7 +38,7 @@ export default function PublicLayout() {
   const open = openOn === pathname
 
   // "/" on a host that is not a main product domain is a redirect to /login: no site frame around it.
-  if (pathname === '/' && main !== true) return <Outlet />
+  if (pathname === '/' && main !== true) return <SafeOutlet />
 
   const year = new Date().getFullYear()
   return (
@@ -87,7 +88,7 @@ export default function PublicLayout() {
         </div>
       </header>
       <main id="pub-main" className="pub-main">
-        <Outlet />
+        <SafeOutlet />
       </main>
       <footer className="pub-footer">
         <div className="pub-container pub-footer-grid">

@@ -778,6 +778,49 @@ export type AuditResponse = {
   types: string[];
   upToDate: boolean;
 };
+export type ErrorCode =
+  | "access_denied"
+  | "cannot_change_your_role"
+  | "cannot_change_your_status"
+  | "cannot_delete_yourself"
+  | "duplicate"
+  | "expired_token"
+  | "export_failed"
+  | "first_access_required"
+  | "google_token_invalid"
+  | "group_inactive"
+  | "group_not_found"
+  | "http_400"
+  | "http_404"
+  | "http_405"
+  | "http_error"
+  | "image_too_large"
+  | "invalid_code"
+  | "invalid_credentials"
+  | "invalid_data"
+  | "invalid_document"
+  | "invalid_document_type"
+  | "invalid_email"
+  | "invalid_image"
+  | "invalid_phone"
+  | "not_enough_credits"
+  | "not_enough_to_provide"
+  | "parent_does_not_allow"
+  | "passwords_do_not_match"
+  | "query_not_allowed"
+  | "query_not_found"
+  | "required_field"
+  | "search_failed"
+  | "terms_not_accepted"
+  | "too_many_attempts"
+  | "too_many_requests"
+  | "unauthorized"
+  | "unexpected_error"
+  | "user_inactive"
+  | "user_not_found"
+  | "user_not_found_create_account"
+  | "weak_password"
+  | "wrong_current_password";
 export type ErrorItem = {
   constraint?: string | null;
   isEnum?: string | null;
@@ -785,10 +828,13 @@ export type ErrorItem = {
   property: string;
 };
 export type ErrorResponse = {
-  code: string;
+  code: ErrorCode;
   errors?: ErrorItem[] | null;
   field?: string | null;
+  /** The error in English, for API clients; screens translate the code */
   message: string;
+  /** too_many_attempts: when to try again */
+  minutes?: number | null;
   statusCode: number;
 };
 export type AuthUser = {
