@@ -794,6 +794,7 @@ export type ErrorCode =
   | "http_404"
   | "http_405"
   | "http_error"
+  | "image_dimensions_too_large"
   | "image_too_large"
   | "invalid_code"
   | "invalid_credentials"

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   "http_404",
   "http_405",
   "http_error",
+  "image_dimensions_too_large",
   "image_too_large",
   "invalid_code",
   "invalid_credentials",
