@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { errorText } from '../../components/errorText'
 import { useNotify } from '../../components/feedback'
 import { errorText } from '../../components/errorText'
 import { type AnyError } from '../../lib/errors'
