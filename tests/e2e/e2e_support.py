@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
+
+from bemtevi.bootstrap import attempt_log
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.identity import IdentityCommands
+from bemtevi.commands.throttle import Throttle
+from bemtevi.infra.passwords import PasswordHasher
+from bemtevi.infra.settings import Settings
+from bemtevi.infra.tokens import TokenIssuer
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results"
 
@@ -31,3 +42,19 @@ def sign_in(
     page.get_by_test_id("login-submit").click()
     if lands_on is not None:
         expect(page).to_have_url(re.compile(re.escape(lands_on) + "$"))
+
+
+@contextmanager
+def server_identity(var_dir: Path) -> Iterator[IdentityCommands]:
+    """Identity commands on the running server's event store, from this process: what they append
+    reaches the server as another process's writes would."""
+    settings = Settings(var_dir=var_dir)
+    app = BemteviApplication(env=settings.event_store_env())
+    attempts = attempt_log(settings)
+    try:
+        yield IdentityCommands(
+            app, PasswordHasher(1, 1024), TokenIssuer("e2e-key-" * 4), timedelta(hours=1), Throttle(attempts, 900)
+        )
+    finally:
+        attempts.close()
+        app.close()

@@ -3,36 +3,20 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from pathlib import Path
 
-from e2e_support import screenshot, sign_in
+from e2e_support import screenshot, server_identity, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
-from bemtevi.bootstrap import attempt_log
-from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, IdentityCommands
-from bemtevi.commands.throttle import Throttle
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
-from bemtevi.infra.passwords import PasswordHasher
-from bemtevi.infra.settings import Settings
-from bemtevi.infra.tokens import TokenIssuer
 
 
 def register_child(var_dir: Path, name: str) -> None:
     """A customer of the root group, appended to the running server's log from this process."""
-    settings = Settings(var_dir=var_dir)
-    app = BemteviApplication(env=settings.event_store_env())
-    attempts = attempt_log(settings)
-    try:
-        identity = IdentityCommands(
-            app, PasswordHasher(1, 1024), TokenIssuer("e2e-key-" * 4), timedelta(hours=1), Throttle(attempts, 900)
-        )
+    with server_identity(var_dir) as identity:
         identity.register_group(SYSTEM, name=name, group_type=GroupType.RESELLER, parent_id=ROOT_GROUP_ID)
-    finally:
-        attempts.close()
-        app.close()
 
 
 def test_grant_on_the_balances_screen_then_read_it_in_the_history(

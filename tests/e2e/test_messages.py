@@ -7,16 +7,12 @@ import re
 from pathlib import Path
 
 import httpx
-from e2e_support import screenshot, sign_in
+from e2e_support import screenshot, server_identity, sign_in
 from playwright.sync_api import Page, expect
 from support import KNOWN_CPF
 
-from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, IdentityCommands
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
-from bemtevi.infra.passwords import PasswordHasher
-from bemtevi.infra.settings import Settings
-from bemtevi.infra.tokens import TokenIssuer
 
 # A valid CPF (its check digits are right) that the demo dataset does not hold.
 UNKNOWN_CPF = "000.000.001-91"
@@ -26,9 +22,7 @@ PASSWORD = "Strong!pass1"
 def register_company_user(var_dir: Path, company: str, email: str, unit_credits: int) -> None:
     """A company of the root group with ``unit_credits`` and one user, appended to the running
     server's log from this process."""
-    app = BemteviApplication(env=Settings(var_dir=var_dir).event_store_env())
-    try:
-        identity = IdentityCommands(app, PasswordHasher(1, 1024), TokenIssuer("e2e-key-" * 4))
+    with server_identity(var_dir) as identity:
         group_id, _ = identity.register_group(
             SYSTEM,
             name=company,
@@ -37,8 +31,6 @@ def register_company_user(var_dir: Path, company: str, email: str, unit_credits:
             unit_credit_limit=unit_credits,
         )
         identity.register_user(SYSTEM, group_id=group_id, name="Bia Souza", email=email, password=PASSWORD)
-    finally:
-        app.close()
 
 
 def test_a_valid_document_no_source_holds_shows_the_not_found_message(page: Page, server_url: str) -> None:
