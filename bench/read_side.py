@@ -1,6 +1,7 @@
 """Cluster mode's read side, measured: DuckLake on PostgreSQL against a DuckDB replica per API process.
 
     python bench/read_side.py [--lookups 200000] [--tenants 100] [--days 90] [--readers 2] [--rounds 6]
+                              [--users-per-white-label 150] [--users-per-group 5]  (see --help for the rest)
 
 One run, one generated history, both candidates (issue 15):
 
@@ -174,14 +175,15 @@ class History:
         """Root, white-labels, resellers under each, companies under the resellers (``tenants`` in all)."""
         root = self._group("Bemtevi", GroupType.WHITE_LABEL, None, 0)
         index = 1
-        white_labels, resellers = [], []
+        white_labels: list[UUID] = []
+        resellers: list[UUID] = []
         for w in range(WHITE_LABELS):
             white_labels.append(self._group(f"Marca Branca {w + 1}", GroupType.WHITE_LABEL, root, index))
             index += 1
             for r in range(RESELLERS_PER_WHITE_LABEL):
                 resellers.append(self._group(f"Revenda {w + 1}.{r + 1}", GroupType.RESELLER, white_labels[-1], index))
                 index += 1
-        companies = []
+        companies: list[UUID] = []
         kinds = ("Comércio Ltda", "Serviços S.A.", "Indústria Ltda", "Consultoria ME")
         while index < self.tenants:
             parent = resellers[len(companies) % len(resellers)]
@@ -467,6 +469,11 @@ class Child:
                     self.process.kill()
 
 
+def stop_all(children: list[Child]) -> None:
+    for child in reversed(children):
+        child.stop()
+
+
 def all_at_once(children: list[Child], operation: str, *arguments: Any) -> list[Any]:
     for child in children:
         child.send(operation, *arguments)
@@ -551,7 +558,7 @@ def run(args: argparse.Namespace) -> Figures:
         lake_url = stack.enter_context(postgres_database())
         app = BemteviApplication(env=Settings(database_url=events_url).event_store_env())
         stack.callback(app.close)
-        history = History(app, args.tenants, random.Random(args.seed))
+        history = History(app, args.tenants, random.Random(args.seed), args.users_per_white_label, args.users_per_group)
         began = time.perf_counter()
         targets = history.tree()
         tree_events = app.max_position()
@@ -566,7 +573,7 @@ def run(args: argparse.Namespace) -> Figures:
             args.compact_seconds,
         )
         children: list[Child] = []
-        stack.callback(lambda: [child.stop() for child in reversed(children)])
+        stack.callback(stop_all, children)
         writer = Child("lake-writer", setup)
         replicas = [Child("replica", setup, index) for index in range(args.readers)]
         children += [writer, *replicas]
@@ -701,6 +708,8 @@ def main() -> None:
     parser.add_argument("--lookups", type=int, default=200_000)
     parser.add_argument("--tenants", type=int, default=100)
     parser.add_argument("--days", type=int, default=90)
+    parser.add_argument("--users-per-white-label", type=int, default=150)
+    parser.add_argument("--users-per-group", type=int, default=5)
     parser.add_argument("--readers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--repeat", type=int, default=10, help="runs of each query per reader per round")

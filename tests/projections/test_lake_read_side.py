@@ -18,7 +18,7 @@ sys.path.insert(0, str(BENCH))
 
 from _common import postgres_database  # noqa: E402
 from lake import lake_statement  # noqa: E402
-from read_side import Child, History, Setup  # noqa: E402
+from read_side import Child, History, Setup, stop_all  # noqa: E402
 
 from bemtevi.commands.application import BemteviApplication  # noqa: E402
 from bemtevi.infra.settings import Settings  # noqa: E402
@@ -118,6 +118,5 @@ def test_the_projector_writes_ducklake_in_one_process_and_another_reads_what_a_f
             for name in reader.call("query_names"):
                 assert reader.call("query", name) == replica.call("query", name), name
         finally:
-            for child in reversed(children):
-                child.stop()
+            stop_all(children)
             app.close()
