@@ -23,8 +23,10 @@ between batches (``add_chore``), and once more with ``final=True`` when it stops
 block reservations are released that way when their account goes quiet.
 
 Cache coherence: aggregates saved by anything else in this process are evicted from the
-writer's cache (the application calls ``forget`` after such saves); a save by another process
-makes the writer's next append collide on a version, and the batch is evicted and decided again.
+writer's cache (the application calls ``forget`` after such saves), between batches: an aggregate
+dropped while a batch is decided would take that batch's decided events with it. A save by another
+process, or one made while the batch was decided, makes the writer's next append collide on a
+version, and the batch is evicted and decided again.
 """
 
 from __future__ import annotations
@@ -136,6 +138,8 @@ class GroupCommit:
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._lock = threading.Lock()
+        # Ids saved by others in this process, forgotten by the writer before its next batch.
+        self._forgotten: queue.SimpleQueue[Iterable[UUID]] = queue.SimpleQueue()
         self._last_position = 0  # of the last append: what a caller with nothing to save reads after
         self.batches = 0
         self.commands = 0
@@ -273,10 +277,20 @@ class GroupCommit:
             self.forget(aggregate_ids)
 
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
-        """Drop these aggregates from memory: they were saved by something else (reloaded when next needed)."""
-        # Dict operations are atomic under the GIL; a miss only costs the writer one load.
-        for aggregate_id in aggregate_ids:
-            self._cache.pop(aggregate_id, None)
+        """Drop these aggregates from memory before the next batch: they were saved by something
+        else (reloaded when next needed). Never during a batch: the copy in memory may hold that
+        batch's decided events, which would then not be saved."""
+        self._forgotten.put(aggregate_ids)
+
+    def _forget_now(self) -> None:
+        """On the writer, between batches: drop what others saved since the last batch."""
+        while True:
+            try:
+                aggregate_ids = self._forgotten.get_nowait()
+            except queue.Empty:
+                return
+            for aggregate_id in aggregate_ids:
+                self._cache.pop(aggregate_id, None)
 
     def _run(self) -> None:
         carried: list[_Request[Any]] = []
@@ -313,6 +327,7 @@ class GroupCommit:
 
     def _process(self, batch: list[_Request[Any]]) -> list[_Request[Any]]:
         """Decide every request, append once, answer; return the requests to decide again."""
+        self._forget_now()
         decided: list[_Request[Any]] = []
         # Ids in the order first touched (so a batch's events keep the order they were decided in),
         # not objects: a later refused decision may rebuild an aggregate into a new object.

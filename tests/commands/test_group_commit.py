@@ -105,3 +105,34 @@ def test_a_save_made_outside_the_writer_is_seen_by_its_next_decision(platform: P
 
 def account_id_group(platform: Platform, account_id: UUID) -> UUID:
     return stored(platform, account_id).group_id
+
+
+def test_a_save_made_elsewhere_while_a_batch_is_decided_loses_none_of_its_decisions(platform: Platform) -> None:
+    """Another thread of the process saves an account while the writer decides on it: the writer
+    forgets its copy only between batches, so the batch's append collides and is decided again,
+    instead of being saved without that account's decided events."""
+    account_id = company(platform, credits=5)
+    writer = GroupCommit(platform.app)
+    saved_elsewhere = threading.Event()
+
+    def raise_the_limit_elsewhere() -> None:
+        account = stored(platform, account_id)
+        with acting_as(SYSTEM):
+            account.change_limit(10)
+        platform.app.save(account)
+        saved_elsewhere.set()
+
+    def reserve_while_saved_elsewhere(ws: Workspace) -> None:
+        with acting_as(SYSTEM):
+            ws.get(account_id, CreditAccount).reserve(uuid4(), 1)
+        if not saved_elsewhere.is_set():
+            elsewhere = threading.Thread(target=raise_the_limit_elsewhere)
+            elsewhere.start()
+            elsewhere.join()
+
+    try:
+        writer.submit(reserve_while_saved_elsewhere)
+    finally:
+        writer.stop()
+    account = stored(platform, account_id)
+    assert (account.limit, account.reserved, account.available) == (10, 1, 9)
