@@ -449,8 +449,8 @@ def _dispatch(messages: list[tuple[Any, ...]], writer: GroupCommit, ledger: Writ
     for message in messages:
         kind = message[0]
         if kind == "reserve":
-            # Answered as soon as decided: the append overlaps the supplier call in the server.
-            writer.enqueue(ledger.reserve_decision(message[2]), answer(message[1], kind, message[2]), durable=False)
+            # Answered once appended: only then does the lookup hold its credit.
+            writer.enqueue(ledger.reserve_decision(message[2]), answer(message[1], kind, message[2]))
         elif kind == "finish":
             writer.enqueue(ledger.finish_decision(message[2]), answer(message[1], kind, message[2]))
         elif kind == "give back":
