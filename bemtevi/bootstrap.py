@@ -30,6 +30,7 @@ from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.mailer import Mailer
 from bemtevi.streams.projector import Projector
+from bemtevi.streams.reservations import ReservationSweeper
 
 
 @dataclass
@@ -49,6 +50,7 @@ class Platform:
     supplier: Supplier
     accounts: AccountCommands
     mailer: Mailer
+    sweeper: ReservationSweeper
     bootstrap_result: BootstrapResult | None = field(default=None)
     closed: bool = field(default=False, init=False)
 
@@ -56,6 +58,7 @@ class Platform:
         if self.closed:
             return  # closed by the server's shutdown already
         self.closed = True
+        self.sweeper.stop()
         self.consultations.ledger.close()
         self.writer.stop()
         self.mailer.stop()
@@ -143,6 +146,7 @@ def build_platform(
         supplier=supplier,
         accounts=accounts,
         mailer=mailer,
+        sweeper=ReservationSweeper(store, lookup_ledger, settings.reservation_sweep_seconds),
     )
     if bootstrap:
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password)
@@ -150,4 +154,6 @@ def build_platform(
         projector.start()
         mailer.start()
         projector.wait_for(app.max_position(), timeout=30)
+        # The read model has caught up: what a ledger that died left reserved is found now.
+        platform.sweeper.start()
     return platform

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -60,7 +60,8 @@ class LookupBlocks:
     MAX_BLOCK = 256
     IDLE_SECONDS = 1.0
 
-    def __init__(self) -> None:
+    def __init__(self, owner: str) -> None:
+        self.owner = owner  # the ledger instance that holds these blocks (named in their reservations)
         self._lock = threading.Lock()
         # account id -> block id -> units the block still holds (as last decided on the writer)
         self.held: dict[UUID, dict[str, int]] = {}
@@ -142,13 +143,19 @@ class LookupBlocks:
                 return None  # one credit or none left: the lookup reserves (or is refused) on its own
             new_block = str(uuid4())
             with acting_as(actor):
-                account.reserve(UUID(new_block), size, ReasonKind.BLOCK)
+                account.reserve(UUID(new_block), size, ReasonKind.BLOCK, owner=self.owner)
             drawn[new_block] = 1
             ws.on_undo(lambda: self._drop(account_id, new_block))
             return new_block
 
     def _sync(self, account: CreditAccount, actor: Any) -> tuple[dict[str, int], dict[str, int]]:
-        """Under ``_lock``, on the writer: this account's draws and open blocks, as the writer has them."""
+        """Under ``_lock``, on the writer: this account's draws and open blocks, as the writer has them.
+        What a ledger that stopped left on the account (reservations of another owner) goes back first."""
+        abandoned = account.abandoned(self.owner)
+        if abandoned:
+            with acting_as(SYSTEM):
+                for reservation_id in abandoned:
+                    account.release(UUID(reservation_id))
         drawn = self.drawn.setdefault(account.id, {})
         open_blocks = account.open_blocks()
         for block_id in [b for b in drawn if b not in open_blocks]:
@@ -159,7 +166,7 @@ class LookupBlocks:
                 del mirror[block_id]
         with acting_as(actor):
             for block_id in [b for b in open_blocks if b not in drawn]:
-                # Left open by an earlier ledger that stopped before releasing it.
+                # A block of this ledger that no lookup counts on any more: nobody can draw from it.
                 account.release(UUID(block_id))
                 del open_blocks[block_id]
         return drawn, open_blocks
@@ -323,17 +330,26 @@ class LookupLedger(Protocol):
     async def reserve_async(self, record: LookupRecord) -> None: ...
     def finish(self, record: LookupRecord) -> tuple[datetime, int]: ...
     async def finish_async(self, record: LookupRecord) -> tuple[datetime, int]: ...
+    def release_abandoned(self, account_ids: Sequence[UUID]) -> None: ...
     def close(self) -> None: ...
 
 
 class WriterLookupLedger:
-    """The lookups' ledger decided on a group-commit writer (``GroupCommit``) of this process."""
+    """The lookups' ledger decided on a group-commit writer (``GroupCommit``) of this process.
+
+    Each instance names itself (``owner``) in the reservations it takes; it releases what its
+    blocks hold when their account goes quiet and, on stop, every reservation of its lookups still
+    in flight; and, when asked (``release_abandoned``), what any other owner left: one ledger runs
+    per store, so those are of an instance that stopped (or died)."""
 
     def __init__(self, app: BemteviApplication, writer: GroupCommit) -> None:
         self._app = app
         self._writer = writer
-        self.blocks = LookupBlocks()
-        writer.add_chore(self.blocks.release_idle)
+        self.owner = str(uuid4())
+        self.blocks = LookupBlocks(self.owner)
+        # Consultation id -> account id: lookups in flight holding a reservation of their own.
+        self._reserved: dict[UUID, UUID] = {}
+        writer.add_chore(self._chore)
 
     # -- the decisions, taken on the writer ----------------------------------------------------
 
@@ -349,7 +365,11 @@ class WriterLookupLedger:
             block_id = self.blocks.draw(ws, account, record.actor)
             if block_id is None:
                 with acting_as(record.actor):
-                    account.reserve(record.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION)
+                    account.reserve(
+                        record.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION, owner=self.owner
+                    )
+                self._reserved[record.consultation_id] = record.account_id
+                ws.on_undo(lambda: self._reserved.pop(record.consultation_id, None))
             return chosen.key, block_id
 
         return reserve
@@ -361,10 +381,13 @@ class WriterLookupLedger:
             assert record.query_type is not None
             account = ws.get(record.account_id, CreditAccount)
             charged = CREDITS_PER_UNIT_QUERY if record.status == ConsultationStatus.DONE else 0
-            if record.block_id is None and account.holds(record.consultation_id) is None:
-                # Released meanwhile (behind the writer's back): nothing was charged, and the
-                # answer must not be given for free.
-                raise SearchFailed()
+            if record.block_id is None:
+                if self._reserved.pop(record.consultation_id, None) is not None:
+                    ws.on_undo(lambda: self._reserved.__setitem__(record.consultation_id, record.account_id))
+                if account.holds(record.consultation_id) is None:
+                    # Released meanwhile (this ledger stopped): nothing was charged, and the
+                    # answer must not be given for free.
+                    raise SearchFailed()
             with acting_as(record.actor):
                 if record.block_id is not None:
                     self.blocks.settle(
@@ -405,6 +428,36 @@ class WriterLookupLedger:
 
         return give_back
 
+    def release_abandoned_decision(self, account_ids: Sequence[UUID]) -> Callable[[Workspace], int]:
+        """Release the lookup reservations of these accounts that another owner holds (a ledger
+        that stopped: one runs per store); how many were released."""
+
+        def release(ws: Workspace) -> int:
+            released = 0
+            for account_id in account_ids:
+                account = ws.find(account_id, CreditAccount)
+                if account is None:
+                    continue
+                with acting_as(SYSTEM):
+                    for reservation_id in account.abandoned(self.owner):
+                        account.release(UUID(reservation_id))
+                        released += 1
+            return released
+
+        return release
+
+    def _chore(self, ws: Workspace, final: bool) -> None:
+        """Quiet accounts' blocks go back; on stop, so does every reservation still held for a
+        lookup in flight (it can no longer be settled: its late settlement is refused uncharged)."""
+        self.blocks.release_idle(ws, final)
+        if final:
+            with acting_as(SYSTEM):
+                for consultation_id, account_id in list(self._reserved.items()):
+                    account = ws.find(account_id, CreditAccount)
+                    if account is not None and account.holds(consultation_id) is not None:
+                        account.release(consultation_id)
+            self._reserved.clear()
+
     # -- entry points ------------------------------------------------------------------------------
 
     def try_draw(self, record: LookupRecord) -> bool:
@@ -429,6 +482,10 @@ class WriterLookupLedger:
         decided = await self._writer.submit_async(self.reserve_decision(record))
         record.query_type, record.block_id = decided.value
 
+    def release_abandoned(self, account_ids: Sequence[UUID]) -> None:
+        """Ask the writer to release what other (stopped) owners hold on these accounts."""
+        self._writer.enqueue(self.release_abandoned_decision(account_ids), _log_refusal)
+
     def finish(self, record: LookupRecord) -> tuple[datetime, int]:
         recorded = self._writer.submit(self.finish_decision(record))
         return recorded.value, recorded.position
@@ -438,7 +495,12 @@ class WriterLookupLedger:
         return recorded.value, recorded.position
 
     def close(self) -> None:
-        pass  # the writer's own stop releases the blocks
+        pass  # the writer's own stop releases the blocks and what lookups in flight hold
+
+
+def _log_refusal(request: Any) -> None:
+    if request.error is not None:
+        log.error("ledger decision failed: %r", request.error)
 
 
 class ConsultationCommands:

@@ -20,13 +20,19 @@ from uuid import UUID, uuid4
 
 import httpx
 import pytest
-from eventsourcing.utils import get_topic
-from support import KNOWN_CPF, make_settings, running_server, wait_until
+from support import (
+    KNOWN_CPF,
+    charged_in_store,
+    make_settings,
+    reserved_in_store,
+    running_server,
+    settlements_by_consultation,
+    wait_until,
+)
 
 from bemtevi.bootstrap import build_platform
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
-from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
@@ -90,30 +96,6 @@ def sign_in(url: str, email: str) -> dict[str, str]:
     login = httpx.post(f"{url}/api/auth/auth", json={"email": email, "password": PASSWORD, "domain_url": "localhost"})
     assert login.status_code == 200, login.text
     return {"Authorization": f"Bearer {login.json()['token']}"}
-
-
-def reserved_in_store(app: BemteviApplication, group_id: UUID) -> int:
-    return app.get(credit_account_id(group_id, Category.UNIT), CreditAccount).reserved
-
-
-def settlements_by_consultation(app: BemteviApplication, group_id: UUID) -> Counter[str]:
-    """How many settlements name each consultation, in the account's own events."""
-    account_id = credit_account_id(group_id, Category.UNIT)
-    events = app.repository.event_store.get(account_id)
-    return Counter(
-        e.reservation_id for e in events if isinstance(e, CreditAccount.Settled | CreditAccount.SettledFromBlock)
-    )
-
-
-def charged_in_store(app: BemteviApplication, group_id: UUID) -> Counter[str]:
-    """The consultations the store records as charged one credit, for this group."""
-    recorded = get_topic(Consultation.Recorded)
-    charged: Counter[str] = Counter()
-    for notification in app.recorder.select_notifications(1, 1_000_000, topics=[recorded]):
-        event = app.mapper.to_domain_event(notification)
-        if event.group_id == group_id and event.credits == 1:
-            charged[str(event.originator_id)] += 1
-    return charged
 
 
 def test_take_backs_during_a_burst_of_lookups_never_fail_or_lose_a_charged_lookup(tenant: Tenant) -> None:

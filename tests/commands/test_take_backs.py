@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from uuid import UUID, uuid4
 
 import pytest
-from support import KNOWN_CPF
+from support import KNOWN_CPF, lookup_record
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
@@ -70,19 +70,6 @@ def settlements(platform: Platform, group_id: UUID) -> Counter[str]:
     )
 
 
-def record(group_id: UUID) -> LookupRecord:
-    return LookupRecord(
-        consultation_id=uuid4(),
-        group_id=group_id,
-        user_id=uuid4(),
-        document=KNOWN_CPF,
-        document_type="cpf",
-        requested_type=None,
-        channel="panel",
-        supplier="local",
-    )
-
-
 def found(ledger: WriterLookupLedger, lookup: LookupRecord) -> None:
     lookup.status = ConsultationStatus.DONE.value
     ledger.finish(lookup)
@@ -127,14 +114,14 @@ def test_a_take_back_between_a_blocks_draws_and_settlements_loses_no_unit(
     reseller, company = company_with(platform, 10)
     ledger = ledger_of(platform)
     ledger.blocks.HOT_RATE = 0  # every lookup counts as a busy account's
-    first, second = record(company), record(company)
+    first, second = lookup_record(company), lookup_record(company)
     ledger.reserve(first)
     ledger.reserve(second)
     assert first.block_id is not None and first.block_id == second.block_id
 
     server_credits.grant(acting(reseller), company, Category.UNIT, -1)
     found(ledger, first)
-    later = [record(company) for _ in range(3)]
+    later = [lookup_record(company) for _ in range(3)]
     for lookup in later:
         ledger.reserve(lookup)
     for lookup in [second, *later]:
