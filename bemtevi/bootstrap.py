@@ -32,6 +32,7 @@ from bemtevi.projections.store import ReadStore
 from bemtevi.streams.mailer import Mailer
 from bemtevi.streams.projector import Projector
 from bemtevi.streams.relay import Relay
+from bemtevi.streams.reservations import ReservationSweeper
 
 
 @dataclass
@@ -53,6 +54,7 @@ class Platform:
     mailer: Mailer
     attempts: AttemptLog
     contact_throttle: Throttle
+    sweeper: ReservationSweeper
     bootstrap_result: BootstrapResult | None = field(default=None)
     closed: bool = field(default=False, init=False)
 
@@ -60,6 +62,7 @@ class Platform:
         if self.closed:
             return  # closed by the server's shutdown already
         self.closed = True
+        self.sweeper.stop()
         self.consultations.ledger.close()
         self.writer.stop()
         self.mailer.stop()
@@ -153,6 +156,7 @@ def build_platform(
         mailer=mailer,
         attempts=attempts,
         contact_throttle=Throttle(attempts, settings.contact_rate_window_seconds),
+        sweeper=ReservationSweeper(store, lookup_ledger, settings.reservation_sweep_seconds),
     )
     if bootstrap:
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password)
@@ -160,6 +164,8 @@ def build_platform(
         projector.start()
         mailer.start()
         projector.wait_for(app.max_position(), timeout=30)
+        # The read model has caught up: what a ledger that died left reserved is found now.
+        platform.sweeper.start()
     return platform
 
 

@@ -12,7 +12,8 @@ write and one read per side, not one per lookup.
 
 - server → ledger: ``("reserve" | "finish", request id, LookupRecord)``; ``("forget", ids)`` after
   every save the server makes itself (the ledger reloads those aggregates: a group deactivated, a
-  limit changed); ``("give back", account id, block id, units)``; ``("stop",)``.
+  limit changed); ``("give back", account id, block id, units)``; ``("release abandoned", account
+  ids)`` (what a stopped ledger left reserved on them); ``("stop",)``.
 - ledger → server: ``("answer", request id, value, error)``; ``("lease", account id, [(block id,
   units), ...])``; ``("saved", ids, position)`` after each of its appends (the server evicts its
   copies of those aggregates and wakes its projector); ``("stopped",)``.
@@ -43,7 +44,7 @@ import pickle
 import signal
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from multiprocessing.connection import Connection
 from typing import Any
@@ -94,9 +95,9 @@ class ProcessLookupLedger:
     """The server's side: a ``LookupLedger`` whose decisions run in the ledger process.
 
     Started on the first lookup (a platform that never looks anything up never starts one), and
-    again on the next lookup should it ever die (its lookups in flight fail uncharged or, had their
-    append already committed, charged as recorded; a block it held open is released by the new
-    one, as after any stop).
+    again on the next lookup or sweep of abandoned reservations should it ever die (its lookups in
+    flight fail uncharged or, had their append already committed, charged as recorded; what it held
+    reserved is released by the new one: it names another owner).
     """
 
     def __init__(self, app: BemteviApplication, env: dict[str, str], max_batch: int) -> None:
@@ -207,6 +208,15 @@ class ProcessLookupLedger:
             self._void_lease(record)
             raise
         return created_on, position
+
+    def release_abandoned(self, account_ids: Sequence[UUID]) -> None:
+        """Have the ledger process release what other (stopped) owners hold on these accounts; it is
+        started for that if it is not running (a dead one's reservations come back without a lookup)."""
+        if not account_ids:
+            return
+        self._ensure_started()
+        with self._lock:
+            self._send([("release abandoned", tuple(account_ids))])
 
     # -- leases ----------------------------------------------------------------------------------
 
@@ -359,7 +369,7 @@ class ProcessLookupLedger:
                 elif kind == "stopped":
                     stopped.set()
             _wake(answered)
-        # The ledger process is gone: what it did not answer fails, and the next lookup starts another.
+        # The ledger process is gone: what it did not answer fails, and the next lookup (or sweep) starts another.
         # Only what was sent to this process: a new one may already be answering others.
         with self._lock:
             if self._conn is conn:
@@ -368,7 +378,7 @@ class ProcessLookupLedger:
             self._fail([request_id for request_id, call in list(self._pending.items()) if call.conn is conn])
         stopped.set()
         if not self._closed:
-            log.error("the ledger process stopped unexpectedly; the next lookup starts a new one")
+            log.error("the ledger process stopped unexpectedly; the next lookup or sweep starts a new one")
 
 
 def serve_ledger(env: dict[str, str], max_batch: int, conn: Connection) -> None:
@@ -394,7 +404,10 @@ def serve_ledger(env: dict[str, str], max_batch: int, conn: Connection) -> None:
         if outbox:
             data = pickle.dumps(outbox, pickle.HIGHEST_PROTOCOL)
             outbox.clear()
-            conn.send_bytes(data)
+            # The server may be gone (killed): nobody to answer. The writer goes on to stop, and its
+            # last chores release what this ledger holds (raising here would end the writer first).
+            with contextlib.suppress(OSError):
+                conn.send_bytes(data)
 
     leasing: set[UUID] = set()  # accounts with a lease decision queued
 
@@ -449,12 +462,14 @@ def _dispatch(messages: list[tuple[Any, ...]], writer: GroupCommit, ledger: Writ
     for message in messages:
         kind = message[0]
         if kind == "reserve":
-            # Answered as soon as decided: the append overlaps the supplier call in the server.
-            writer.enqueue(ledger.reserve_decision(message[2]), answer(message[1], kind, message[2]), durable=False)
+            # Answered once appended: only then does the lookup hold its credit.
+            writer.enqueue(ledger.reserve_decision(message[2]), answer(message[1], kind, message[2]))
         elif kind == "finish":
             writer.enqueue(ledger.finish_decision(message[2]), answer(message[1], kind, message[2]))
         elif kind == "give back":
             writer.enqueue(ledger.give_back_decision(*message[1:]), _ignore)
+        elif kind == "release abandoned":
+            writer.enqueue(ledger.release_abandoned_decision(message[1]), _ignore)
         elif kind == "forget":
             writer.forget(message[1])
         elif kind == "stop":

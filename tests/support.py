@@ -9,18 +9,27 @@ import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from uuid import UUID, uuid4
 
 import httpx
+from eventsourcing.utils import get_topic
 from fastapi.testclient import TestClient
 
 from bemtevi.bootstrap import Platform
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.consultations import LookupRecord
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
+from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.consultations import Consultation
+from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.query_types import Category
 from bemtevi.infra.settings import Settings
 
 ADMIN_EMAIL = "admin@bemtevi.local"
@@ -49,6 +58,15 @@ def running_server(settings_env: dict[str, str], log: Path, *, ctrl_c: bool = Fa
 
     Stopped with SIGTERM; ``ctrl_c``: as Ctrl-C in a terminal stops it, SIGINT to its whole process
     group (the ledger process it started too)."""
+    with server_process(settings_env, log, ctrl_c=ctrl_c) as (url, _):
+        yield url
+
+
+@contextmanager
+def server_process(
+    settings_env: dict[str, str], log: Path, *, ctrl_c: bool = False
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``running_server``, yielding the process too (to kill it); it is stopped on the way out if alive."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "BEMTEVI_DATABASE_URL"}
     env.update({"BEMTEVI_ARGON2_TIME_COST": "1", "BEMTEVI_ARGON2_MEMORY_COST": "1024", **settings_env})
@@ -69,9 +87,11 @@ def running_server(settings_env: dict[str, str], log: Path, *, ctrl_c: bool = Fa
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the server did not start:\n{log.read_text()}")
             time.sleep(0.1)
-        yield url
+        yield url, server
     finally:
-        if ctrl_c:
+        if server.poll() is not None:
+            pass
+        elif ctrl_c:
             os.killpg(server.pid, signal.SIGINT)
         else:
             server.terminate()
@@ -79,6 +99,61 @@ def running_server(settings_env: dict[str, str], log: Path, *, ctrl_c: bool = Fa
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+def reserved_in_store(app: BemteviApplication, group_id: UUID) -> int:
+    return app.get(credit_account_id(group_id, Category.UNIT), CreditAccount).reserved
+
+
+def settlements_by_consultation(app: BemteviApplication, group_id: UUID) -> Counter[str]:
+    """How many settlements of the group's unit account name each consultation."""
+    events = app.repository.event_store.get(credit_account_id(group_id, Category.UNIT))
+    return Counter(
+        e.reservation_id for e in events if isinstance(e, CreditAccount.Settled | CreditAccount.SettledFromBlock)
+    )
+
+
+def charged_in_store(app: BemteviApplication, group_id: UUID) -> Counter[str]:
+    """The group's consultations the store records as charged one credit."""
+    charged: Counter[str] = Counter()
+    for notification in app.recorder.select_notifications(1, 10_000_000, topics=[get_topic(Consultation.Recorded)]):
+        event = app.mapper.to_domain_event(notification)
+        if event.group_id == group_id and event.credits == 1:
+            charged[str(event.originator_id)] += 1
+    return charged
+
+
+def lookup_record(group_id: UUID) -> LookupRecord:
+    """A lookup of the known CPF by some user of the group, as the ledger receives it."""
+    return LookupRecord(
+        consultation_id=uuid4(),
+        group_id=group_id,
+        user_id=uuid4(),
+        document=KNOWN_CPF,
+        document_type="cpf",
+        requested_type=None,
+        channel="panel",
+        supplier="local",
+    )
+
+
+def left_by_a_dead_ledger(settings: Settings, group_id: UUID, own: int, block: int) -> str:
+    """What a lookups' ledger killed with lookups in flight leaves in the store: ``own`` reservations
+    of their own credit and, unless ``block`` is 0, an open block of that size, all naming it (a
+    save by another process: the platform's writer is not told). The dead owner's name."""
+    app = BemteviApplication(env=settings.event_store_env())
+    try:
+        account = app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
+        owner = str(uuid4())
+        with acting_as(Actor(user_id=uuid4(), tenant_id=group_id)):
+            for _ in range(own):
+                account.reserve(uuid4(), 1, ReasonKind.CONSULTATION, owner=owner)
+            if block:
+                account.reserve(uuid4(), block, ReasonKind.BLOCK, owner=owner)
+        app.save(account)
+        return owner
+    finally:
+        app.close()
 
 
 def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = None) -> Settings:

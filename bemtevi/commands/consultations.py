@@ -15,9 +15,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any, Literal, Protocol
 from uuid import UUID, uuid4
 
@@ -45,12 +46,13 @@ class LookupBlocks:
     second; a block is sized to about a second of that account's demand (never more than
     it has available), so the credits a block holds away from other uses are few and held briefly.
 
-    Blocks are opened, settled and released only by decisions on the writer thread. A lookup on
-    the event loop may take a unit of an open block directly (``try_draw``), without a round trip
-    to the writer: ``held`` mirrors what each block still holds as the writer last decided it, and
-    ``drawn`` counts the units lookups in flight have taken; one lock covers both. Should the mirror
-    ever be ahead of the store (a block whose append was refused), the settlement finds nothing to
-    settle and the lookup is refused uncharged.
+    Blocks are opened, settled and released only by decisions on the writer thread; each such
+    decision registers the inverse of what it changed here (``Workspace.on_undo``), so that when
+    its batch's append is refused and the batch is decided again, no unit is counted twice or lost.
+    A lookup on the event loop may take a unit of an open block directly (``try_draw``), without a
+    round trip to the writer: ``held`` mirrors what each block still holds in the store (a block
+    appears in it once a settlement from it is decided, so never before its own append), and
+    ``drawn`` counts the units lookups in flight have taken; one lock covers both.
     """
 
     HOT_RATE = 4
@@ -58,7 +60,8 @@ class LookupBlocks:
     MAX_BLOCK = 256
     IDLE_SECONDS = 1.0
 
-    def __init__(self) -> None:
+    def __init__(self, owner: str) -> None:
+        self.owner = owner  # the ledger instance that holds these blocks (named in their reservations)
         self._lock = threading.Lock()
         # account id -> block id -> units the block still holds (as last decided on the writer)
         self.held: dict[UUID, dict[str, int]] = {}
@@ -85,7 +88,7 @@ class LookupBlocks:
             held = self.held.get(account_id)
             if not held:
                 return None
-            drawn = self.drawn[account_id]
+            drawn = self.drawn.setdefault(account_id, {})
             for block_id, units in held.items():
                 in_flight = drawn.get(block_id, 0)
                 if units > in_flight:
@@ -94,15 +97,40 @@ class LookupBlocks:
                     return block_id
             return None
 
-    def draw(self, account: CreditAccount, actor: Any) -> str | None:
+    # Inverses (``Workspace.on_undo``) of what writer decisions changed here, should their append be refused.
+
+    def _add_drawn(self, account_id: UUID, block_id: str, units: int) -> None:
+        with self._lock:
+            drawn = self.drawn.setdefault(account_id, {})
+            drawn[block_id] = max(0, drawn.get(block_id, 0) + units)
+
+    def _restore(self, account_id: UUID, block_id: str, drawn_back: int, mirrored: int | None) -> None:
+        """A block's units in flight given back and its mirror as it was (None: not mirrored)."""
+        with self._lock:
+            drawn = self.drawn.setdefault(account_id, {})
+            drawn[block_id] = drawn.get(block_id, 0) + drawn_back
+            if mirrored is None:
+                self.held.get(account_id, {}).pop(block_id, None)
+            else:
+                self.held.setdefault(account_id, {})[block_id] = mirrored
+
+    def _drop(self, account_id: UUID, block_id: str) -> None:
+        """A block whose reservation was not saved: nothing of it is counted."""
+        with self._lock:
+            self.drawn.get(account_id, {}).pop(block_id, None)
+            self.held.get(account_id, {}).pop(block_id, None)
+
+    def draw(self, ws: Workspace, account: CreditAccount, actor: Any) -> str | None:
         """On the writer: a unit for one lookup from an open block (opening one when the account is
         busy), or None: the lookup then reserves its own credit."""
+        account_id = account.id
         with self._lock:
-            last_rate = self._count(account.id, time.monotonic())
+            last_rate = self._count(account_id, time.monotonic())
             drawn, open_blocks = self._sync(account, actor)
             for block_id, in_flight in drawn.items():
-                if open_blocks[block_id] > in_flight:
+                if open_blocks.get(block_id, 0) > in_flight:
                     drawn[block_id] = in_flight + 1
+                    ws.on_undo(partial(self._add_drawn, account_id, block_id, -1))
                     return block_id
             in_flight = sum(drawn.values())
             if in_flight == 0 and last_rate < self.HOT_RATE:
@@ -113,25 +141,34 @@ class LookupBlocks:
                 size = min(size, available)
             if size < self.MIN_BLOCK:
                 return None  # one credit or none left: the lookup reserves (or is refused) on its own
-            new_block = uuid4()
+            new_block = str(uuid4())
             with acting_as(actor):
-                account.reserve(new_block, size, ReasonKind.BLOCK)
-            drawn[str(new_block)] = 1
-            open_blocks[str(new_block)] = size
-            return str(new_block)
+                account.reserve(UUID(new_block), size, ReasonKind.BLOCK, owner=self.owner)
+            drawn[new_block] = 1
+            ws.on_undo(lambda: self._drop(account_id, new_block))
+            return new_block
 
     def _sync(self, account: CreditAccount, actor: Any) -> tuple[dict[str, int], dict[str, int]]:
-        """Under ``_lock``, on the writer: this account's draws and open blocks, as the store has them."""
+        """Under ``_lock``, on the writer: this account's draws and open blocks, as the writer has them.
+        What a ledger that stopped left on the account (reservations of another owner) goes back first."""
+        abandoned = account.abandoned(self.owner)
+        if abandoned:
+            with acting_as(SYSTEM):
+                for reservation_id in abandoned:
+                    account.release(UUID(reservation_id))
         drawn = self.drawn.setdefault(account.id, {})
         open_blocks = account.open_blocks()
         for block_id in [b for b in drawn if b not in open_blocks]:
-            del drawn[block_id]  # settled to its last unit, or its append was refused
+            del drawn[block_id]  # settled to its last unit, or released behind the writer's back
+        mirror = self.held.get(account.id)
+        if mirror:
+            for block_id in [b for b in mirror if b not in open_blocks]:
+                del mirror[block_id]
         with acting_as(actor):
             for block_id in [b for b in open_blocks if b not in drawn]:
-                # Left open by an earlier process that stopped before releasing it.
+                # A block of this ledger that no lookup counts on any more: nobody can draw from it.
                 account.release(UUID(block_id))
                 del open_blocks[block_id]
-        self.held[account.id] = open_blocks
         return drawn, open_blocks
 
     def lease(self, account: CreditAccount) -> list[tuple[str, int]]:
@@ -155,39 +192,54 @@ class LookupBlocks:
                     leased.append((block_id, free))
             return leased
 
-    def give_back(self, account_id: UUID, block_id: str, units: int) -> None:
+    def give_back(self, ws: Workspace, account_id: UUID, block_id: str, units: int) -> None:
         """On the writer: leased units that were not drawn (their block may be released once quiet)."""
         with self._lock:
             drawn = self.drawn.get(account_id)
             if drawn is not None and block_id in drawn:
-                drawn[block_id] = max(0, drawn[block_id] - units)
+                given = min(units, drawn[block_id])
+                drawn[block_id] -= given
+                ws.on_undo(lambda: self._add_drawn(account_id, block_id, given))
 
     def settle(
-        self, account: CreditAccount, block_id: str, consultation_id: UUID, charged: int, *, leased: bool = False
+        self,
+        ws: Workspace,
+        account: CreditAccount,
+        block_id: str,
+        consultation_id: UUID,
+        charged: int,
+        *,
+        leased: bool = False,
     ) -> None:
         """On the writer: the lookup that drew ``block_id`` is over; charge it (if found) from the block.
 
         A leased unit's lookup was not counted when drawn (that was in another process): it counts here."""
+        account_id = account.id
         with self._lock:
             if leased:
-                self._count(account.id, time.monotonic())
-            drawn = self.drawn.get(account.id, {})
-            if drawn.get(block_id):
-                drawn[block_id] -= 1
+                self._count(account_id, time.monotonic())
             held = account.holds(UUID(block_id))
             if held is None or held < charged:
-                # The block's append was refused (or the mirror ran ahead): nothing to charge from.
-                self.held.get(account.id, {}).pop(block_id, None)
-                drawn.pop(block_id, None)
+                # Released behind the writer's back: nothing to charge from.
+                self.held.get(account_id, {}).pop(block_id, None)
+                self.drawn.get(account_id, {}).pop(block_id, None)
                 raise SearchFailed()
+            drawn = self.drawn.setdefault(account_id, {})
+            mirror = self.held.setdefault(account_id, {})
+            was_mirrored = mirror.get(block_id)
+            in_flight = drawn.get(block_id, 0)
             if charged:
                 account.settle_from_block(UUID(block_id), consultation_id, charged)
-                mirror = self.held.setdefault(account.id, {})
-                if held > charged:
-                    mirror[block_id] = held - charged
-                else:
-                    mirror.pop(block_id, None)
-                    drawn.pop(block_id, None)
+            if held > charged:
+                # The block is in the store (its lookups were answered after its append): mirrored.
+                mirror[block_id] = held - charged
+                drawn[block_id] = max(0, in_flight - 1)
+                taken = min(1, in_flight)
+            else:
+                mirror.pop(block_id, None)
+                drawn.pop(block_id, None)
+                taken = in_flight
+        ws.on_undo(lambda: self._restore(account_id, block_id, taken, was_mirrored))
 
     def release_idle(self, ws: Workspace, final: bool) -> None:
         """Writer chore: release what quiet accounts' blocks still hold (every block on stop)."""
@@ -207,8 +259,8 @@ class LookupBlocks:
                         for block_id in idle:
                             if account is not None and block_id in open_blocks:
                                 account.release(UUID(block_id))
-                            del drawn[block_id]
-                            mirror.pop(block_id, None)
+                            in_flight, was_mirrored = drawn.pop(block_id), mirror.pop(block_id, None)
+                            ws.on_undo(partial(self._restore, account_id, block_id, in_flight, was_mirrored))
                 if not drawn:
                     del self.drawn[account_id]
                     self.held.pop(account_id, None)
@@ -278,17 +330,26 @@ class LookupLedger(Protocol):
     async def reserve_async(self, record: LookupRecord) -> None: ...
     def finish(self, record: LookupRecord) -> tuple[datetime, int]: ...
     async def finish_async(self, record: LookupRecord) -> tuple[datetime, int]: ...
+    def release_abandoned(self, account_ids: Sequence[UUID]) -> None: ...
     def close(self) -> None: ...
 
 
 class WriterLookupLedger:
-    """The lookups' ledger decided on a group-commit writer (``GroupCommit``) of this process."""
+    """The lookups' ledger decided on a group-commit writer (``GroupCommit``) of this process.
+
+    Each instance names itself (``owner``) in the reservations it takes; it releases what its
+    blocks hold when their account goes quiet and, on stop, every reservation of its lookups still
+    in flight; and, when asked (``release_abandoned``), what any other owner left: one ledger runs
+    per store, so those are of an instance that stopped (or died)."""
 
     def __init__(self, app: BemteviApplication, writer: GroupCommit) -> None:
         self._app = app
         self._writer = writer
-        self.blocks = LookupBlocks()
-        writer.add_chore(self.blocks.release_idle)
+        self.owner = str(uuid4())
+        self.blocks = LookupBlocks(self.owner)
+        # Consultation id -> account id: lookups in flight holding a reservation of their own.
+        self._reserved: dict[UUID, UUID] = {}
+        writer.add_chore(self._chore)
 
     # -- the decisions, taken on the writer ----------------------------------------------------
 
@@ -301,10 +362,14 @@ class WriterLookupLedger:
             account = ws.find(record.account_id, CreditAccount)
             if account is None:
                 raise NotEnoughCredits()
-            block_id = self.blocks.draw(account, record.actor)
+            block_id = self.blocks.draw(ws, account, record.actor)
             if block_id is None:
                 with acting_as(record.actor):
-                    account.reserve(record.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION)
+                    account.reserve(
+                        record.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION, owner=self.owner
+                    )
+                self._reserved[record.consultation_id] = record.account_id
+                ws.on_undo(lambda: self._reserved.pop(record.consultation_id, None))
             return chosen.key, block_id
 
         return reserve
@@ -316,13 +381,18 @@ class WriterLookupLedger:
             assert record.query_type is not None
             account = ws.get(record.account_id, CreditAccount)
             charged = CREDITS_PER_UNIT_QUERY if record.status == ConsultationStatus.DONE else 0
-            if record.block_id is None and account.holds(record.consultation_id) is None:
-                # The reservation's append failed (the store refused its batch): nothing was
-                # charged, and the answer must not be given for free.
-                raise SearchFailed()
+            if record.block_id is None:
+                if self._reserved.pop(record.consultation_id, None) is not None:
+                    ws.on_undo(lambda: self._reserved.__setitem__(record.consultation_id, record.account_id))
+                if account.holds(record.consultation_id) is None:
+                    # Released meanwhile (this ledger stopped): nothing was charged, and the
+                    # answer must not be given for free.
+                    raise SearchFailed()
             with acting_as(record.actor):
                 if record.block_id is not None:
-                    self.blocks.settle(account, record.block_id, record.consultation_id, charged, leased=record.leased)
+                    self.blocks.settle(
+                        ws, account, record.block_id, record.consultation_id, charged, leased=record.leased
+                    )
                 elif charged:
                     account.settle(record.consultation_id, charged)
                 else:
@@ -354,9 +424,39 @@ class WriterLookupLedger:
 
     def give_back_decision(self, account_id: UUID, block_id: str, units: int) -> Callable[[Workspace], None]:
         def give_back(ws: Workspace) -> None:
-            self.blocks.give_back(account_id, block_id, units)
+            self.blocks.give_back(ws, account_id, block_id, units)
 
         return give_back
+
+    def release_abandoned_decision(self, account_ids: Sequence[UUID]) -> Callable[[Workspace], int]:
+        """Release the lookup reservations of these accounts that another owner holds (a ledger
+        that stopped: one runs per store); how many were released."""
+
+        def release(ws: Workspace) -> int:
+            released = 0
+            for account_id in account_ids:
+                account = ws.find(account_id, CreditAccount)
+                if account is None:
+                    continue
+                with acting_as(SYSTEM):
+                    for reservation_id in account.abandoned(self.owner):
+                        account.release(UUID(reservation_id))
+                        released += 1
+            return released
+
+        return release
+
+    def _chore(self, ws: Workspace, final: bool) -> None:
+        """Quiet accounts' blocks go back; on stop, so does every reservation still held for a
+        lookup in flight (it can no longer be settled: its late settlement is refused uncharged)."""
+        self.blocks.release_idle(ws, final)
+        if final:
+            with acting_as(SYSTEM):
+                for consultation_id, account_id in list(self._reserved.items()):
+                    account = ws.find(account_id, CreditAccount)
+                    if account is not None and account.holds(consultation_id) is not None:
+                        account.release(consultation_id)
+            self._reserved.clear()
 
     # -- entry points ------------------------------------------------------------------------------
 
@@ -375,13 +475,16 @@ class WriterLookupLedger:
         return True
 
     def reserve(self, record: LookupRecord) -> None:
-        # Not durable: the reservation is taken (in the writer's account) before the supplier is
-        # asked, and its append overlaps the supplier call; the settlement waits for both.
-        record.query_type, record.block_id = self._writer.submit(self.reserve_decision(record), durable=False).value
+        # Answered once the reservation is in the store: only then does the lookup hold its credit.
+        record.query_type, record.block_id = self._writer.submit(self.reserve_decision(record)).value
 
     async def reserve_async(self, record: LookupRecord) -> None:
-        decided = await self._writer.submit_async(self.reserve_decision(record), durable=False)
+        decided = await self._writer.submit_async(self.reserve_decision(record))
         record.query_type, record.block_id = decided.value
+
+    def release_abandoned(self, account_ids: Sequence[UUID]) -> None:
+        """Ask the writer to release what other (stopped) owners hold on these accounts."""
+        self._writer.enqueue(self.release_abandoned_decision(account_ids), _log_refusal)
 
     def finish(self, record: LookupRecord) -> tuple[datetime, int]:
         recorded = self._writer.submit(self.finish_decision(record))
@@ -392,7 +495,12 @@ class WriterLookupLedger:
         return recorded.value, recorded.position
 
     def close(self) -> None:
-        pass  # the writer's own stop releases the blocks
+        pass  # the writer's own stop releases the blocks and what lookups in flight hold
+
+
+def _log_refusal(request: Any) -> None:
+    if request.error is not None:
+        log.error("ledger decision failed: %r", request.error)
 
 
 class ConsultationCommands:

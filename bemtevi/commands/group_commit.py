@@ -12,19 +12,27 @@ window and a busy system commits in big batches.
 
 A decision that raises is undone: the writer notes how many unsaved events each aggregate had
 when the decision first touched it, and on error rebuilds any aggregate that gained events from
-the store plus the events before the mark, so a refusal never leaves half a change behind.
+the store plus the events before the mark, so a refusal never leaves half a change behind. What a
+decision changed outside aggregates (the lookups' count of units in flight) it undoes itself:
+it registers the inverse with ``Workspace.on_undo``, run when the decision raises and when its
+batch's append is refused (before the batch is decided again), so that state always matches the
+decisions that were saved plus those of the batch being decided.
 
-``durable=False`` answers the caller as soon as its decision is taken, while the append runs on
-(a reservation before a supplier call overlaps its commit with that call); the caller's later
-durable command waits for every earlier append, so it never overtakes it.
+Every caller is answered after its batch's append: a decision's value is only ever acted on (a
+lookup asking its supplier, a block's units drawn) once what it decided is in the store. Answering
+earlier would be a promise the store may refuse: another process's append to the same aggregate
+(a take-back saved by the server beside its ledger process) makes the batch collide, and the
+decision taken again on the new state may be a refusal.
 
 Chores: a command module may register a decision the writer runs on its own every so often,
 between batches (``add_chore``), and once more with ``final=True`` when it stops; the lookups'
 block reservations are released that way when their account goes quiet.
 
 Cache coherence: aggregates saved by anything else in this process are evicted from the
-writer's cache (the application calls ``forget`` after such saves); a save by another process
-makes the writer's next append collide on a version, and the batch is evicted and decided again.
+writer's cache (the application calls ``forget`` after such saves), between batches: an aggregate
+dropped while a batch is decided would take that batch's decided events with it. A save by another
+process, or one made while the batch was decided, makes the writer's next append collide on a
+version, and the batch is evicted and decided again.
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ class Workspace:
         # Aggregate id -> its number of unsaved events when this decision first touched it.
         self.marks: dict[UUID, int] = {}
         self.added: list[AuditedAggregate] = []
+        self._undo: list[Callable[[], Any]] = []
 
     def find(self, aggregate_id: UUID, kind: type[A]) -> A | None:
         aggregate = self._writer._load(aggregate_id)
@@ -83,7 +92,19 @@ class Workspace:
         """New aggregates to save with this batch (they join the writer's cache once saved)."""
         self.added.extend(aggregates)
 
+    def on_undo(self, inverse: Callable[[], Any]) -> None:
+        """Undo a change this decision made outside aggregates, should the decision raise or its
+        batch's append be refused (inverses run last registered first)."""
+        self._undo.append(inverse)
+
+    def undo_outside(self) -> None:
+        """The changes made outside aggregates, undone (the aggregates are the writer's to reload)."""
+        undo, self._undo = self._undo, []
+        for inverse in reversed(undo):
+            inverse()
+
     def undo(self) -> None:
+        self.undo_outside()
         for aggregate_id, mark in self.marks.items():
             aggregate = self._writer._cache.get(aggregate_id)
             if aggregate is not None and len(aggregate._pending_events) != mark:
@@ -93,7 +114,6 @@ class Workspace:
 @dataclass
 class _Request(Generic[T]):
     decide: Callable[[Workspace], T]
-    durable: bool
     # A thread waits on ``done``; a coroutine on ``future`` (resolved on its own event loop);
     # ``callback`` is called on the writer (a ledger process answering over its pipe).
     done: threading.Event | None = None
@@ -103,6 +123,7 @@ class _Request(Generic[T]):
     error: BaseException | None = None
     position: int = 0
     attempts: int = 0
+    workspace: Workspace | None = None  # of its last decision, while its batch is appended
 
     def answer(self) -> None:
         if self.callback is not None:
@@ -136,6 +157,8 @@ class GroupCommit:
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._lock = threading.Lock()
+        # Ids saved by others in this process, forgotten by the writer before its next batch.
+        self._forgotten: queue.SimpleQueue[Iterable[UUID]] = queue.SimpleQueue()
         self._last_position = 0  # of the last append: what a caller with nothing to save reads after
         self.batches = 0
         self.commands = 0
@@ -176,7 +199,7 @@ class GroupCommit:
         self._next_chores = time.monotonic() + self._chore_interval
         for chore in self._chores:
             # Answered to nobody: a chore's refusal or a failed append is logged, not raised.
-            request: _Request[Any] = _Request(lambda ws, chore=chore: chore(ws, final), durable=True)
+            request: _Request[Any] = _Request(lambda ws, chore=chore: chore(ws, final))
             self._process([request])
             if request.error is not None:
                 log.error("writer chore failed: %r", request.error)
@@ -185,13 +208,11 @@ class GroupCommit:
 
     # -- submitting -----------------------------------------------------------------------------
 
-    def submit(self, decide: Callable[[Workspace], T], *, durable: bool = True, timeout: float = 30) -> Outcome[T]:
+    def submit(self, decide: Callable[[Workspace], T], *, timeout: float = 30) -> Outcome[T]:
         """Run ``decide`` on the writer; return its value (and the append's position) or raise its error."""
         if self._thread is None:
             self.start()
-        # One writer, first in first out: a caller's durable command is decided after (and saved
-        # with or after) its earlier non-durable ones.
-        request: _Request[T] = _Request(decide, durable, done=threading.Event())
+        request: _Request[T] = _Request(decide, done=threading.Event())
         self._queue.put(request)
         assert request.done is not None
         if not request.done.wait(timeout):
@@ -200,22 +221,18 @@ class GroupCommit:
             raise request.error
         return Outcome(request.result, request.position)
 
-    def enqueue(
-        self, decide: Callable[[Workspace], T], callback: Callable[[_Request[T]], None], *, durable: bool = True
-    ) -> None:
+    def enqueue(self, decide: Callable[[Workspace], T], callback: Callable[[_Request[T]], None]) -> None:
         """Decide on the writer and call ``callback(request)`` there with its ``result``, ``error``
         and ``position`` (nobody waits)."""
         if self._thread is None:
             self.start()
-        self._queue.put(_Request(decide, durable, callback=callback))  # type: ignore[arg-type]
+        self._queue.put(_Request(decide, callback=callback))  # type: ignore[arg-type]
 
-    async def submit_async(
-        self, decide: Callable[[Workspace], T], *, durable: bool = True, timeout: float = 30
-    ) -> Outcome[T]:
+    async def submit_async(self, decide: Callable[[Workspace], T], *, timeout: float = 30) -> Outcome[T]:
         """``submit`` for a coroutine: the event loop goes on serving while the writer works."""
         if self._thread is None:
             self.start()
-        request: _Request[T] = _Request(decide, durable, future=asyncio.get_running_loop().create_future())
+        request: _Request[T] = _Request(decide, future=asyncio.get_running_loop().create_future())
         self._queue.put(request)
         assert request.future is not None
         # asyncio.timeout rather than wait_for: no wrapper task per lookup on the event loop.
@@ -273,10 +290,20 @@ class GroupCommit:
             self.forget(aggregate_ids)
 
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
-        """Drop these aggregates from memory: they were saved by something else (reloaded when next needed)."""
-        # Dict operations are atomic under the GIL; a miss only costs the writer one load.
-        for aggregate_id in aggregate_ids:
-            self._cache.pop(aggregate_id, None)
+        """Drop these aggregates from memory before the next batch: they were saved by something
+        else (reloaded when next needed). Never during a batch: the copy in memory may hold that
+        batch's decided events, which would then not be saved."""
+        self._forgotten.put(aggregate_ids)
+
+    def _forget_now(self) -> None:
+        """On the writer, between batches: drop what others saved since the last batch."""
+        while True:
+            try:
+                aggregate_ids = self._forgotten.get_nowait()
+            except queue.Empty:
+                return
+            for aggregate_id in aggregate_ids:
+                self._cache.pop(aggregate_id, None)
 
     def _run(self) -> None:
         carried: list[_Request[Any]] = []
@@ -313,6 +340,7 @@ class GroupCommit:
 
     def _process(self, batch: list[_Request[Any]]) -> list[_Request[Any]]:
         """Decide every request, append once, answer; return the requests to decide again."""
+        self._forget_now()
         decided: list[_Request[Any]] = []
         # Ids in the order first touched (so a batch's events keep the order they were decided in),
         # not objects: a later refused decision may rebuild an aggregate into a new object.
@@ -330,31 +358,24 @@ class GroupCommit:
             touched.update(dict.fromkeys(workspace.marks))
             for aggregate in workspace.added:
                 added[aggregate.id] = aggregate
+            request.workspace = workspace
             decided.append(request)
-            if not request.durable:
-                request.position = self._last_position
-                request.answer()
         if self.after_answers is not None:
-            self.after_answers()  # what is answered already goes out while the append runs
+            self.after_answers()  # the refusals go out while the append runs
         current = [a for a in (self._cache.get(i) for i in touched) if a is not None]
         to_save = [a for a in current if a._pending_events] + list(added.values())
         self.batches += 1
         self.commands += len(batch)
         if not to_save:
-            for request in decided:
-                request.position = self._last_position
-                request.answer()
+            self._answer(decided)
             return []
         try:
             recordings = self._app.save(*to_save)
         except IntegrityError:
             # Another process wrote one of these aggregates first: forget them and decide again.
-            for aggregate in to_save:
-                self._cache.pop(aggregate.id, None)
+            self._refused(decided, to_save)
             retry = []
             for request in decided:
-                if not request.durable:
-                    continue  # answered already; its events are lost with this batch
                 request.attempts += 1
                 if request.attempts >= _RETRIES:
                     request.error = IntegrityError("too many concurrent writers on the same aggregate")
@@ -364,19 +385,29 @@ class GroupCommit:
             return retry
         except BaseException as e:
             log.exception("group commit of %d aggregates failed", len(to_save))
-            for aggregate in to_save:
-                self._cache.pop(aggregate.id, None)
+            self._refused(decided, to_save)
             for request in decided:
-                if request.durable:
-                    request.error = e
-                    request.answer()
+                request.error = e
+                request.answer()
             return []
         for aggregate in current:
             self._remember(aggregate)
         if recordings:
             self._last_position = recordings[-1].notification.id
-        for request in decided:
-            if request.durable:
-                request.position = self._last_position
-                request.answer()
+        self._answer(decided)
         return []
+
+    def _answer(self, decided: list[_Request[Any]]) -> None:
+        for request in decided:
+            request.workspace = None
+            request.position = self._last_position
+            request.answer()
+
+    def _refused(self, decided: list[_Request[Any]], to_save: list[AuditedAggregate]) -> None:
+        """The batch's append was refused: its decisions are undone (last first), its aggregates reloaded."""
+        for request in reversed(decided):
+            if request.workspace is not None:
+                request.workspace.undo_outside()
+                request.workspace = None
+        for aggregate in to_save:
+            self._cache.pop(aggregate.id, None)

@@ -8,6 +8,11 @@ Every movement event records the account's figures after it (``used``, ``reserve
 ``granted``, ``limit``), as a bank statement line carries its running balance: the balance
 history is then read straight off the events, and a fold of the events is checkable against it.
 
+A lookup's reservation (its own credit, or a block for a busy account's lookups) names its owner:
+the lookups' ledger instance that took it. Only that instance settles or releases it while it
+runs; once it stopped (a crash included), the running ledger releases what it left
+(``abandoned``), so credits held for lookups that can no longer finish come back by themselves.
+
 Grants move credits from a parent's account to its child's account of the same category:
 the parent's ``granted`` grows by the amount and the child's ``limit`` grows by the same
 amount, both saved in one atomic append, so credits are conserved across the two. An
@@ -53,12 +58,23 @@ class ReasonKind:
     BLOCK = "block"
 
 
+# Reservations taken by the lookups' ledger (owned by one ledger instance), as against a batch's.
+LOOKUP_REASONS = frozenset({ReasonKind.CONSULTATION, ReasonKind.BLOCK})
+
+
 @lru_cache(maxsize=65_536)  # asked on every lookup; a uuid5 is a SHA-1 away
 def credit_account_id(group_id: UUID, category: Category) -> UUID:
     return uuid5(_NAMESPACE, f"{group_id}:{category.value}")
 
 
 class CreditAccount(AuditedAggregate):
+    # 2: reservations name their owner (``owners``); a snapshot of version 1 had none.
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        state["owners"] = {}
+
     @event("Opened")
     def __init__(self, group_id: UUID, category: str, limit: int | None) -> None:
         self.group_id = group_id
@@ -69,6 +85,8 @@ class CreditAccount(AuditedAggregate):
         self.reservations: dict[str, int] = {}
         # What each open reservation is for, repeated on its settlement or release (the history's reason).
         self.reasons: dict[str, str] = {}
+        # Who holds each open lookup reservation (a ledger instance); batches' have no owner.
+        self.owners: dict[str, str] = {}
 
     @classmethod
     def open(cls, group_id: UUID, category: Category, limit: int | None) -> CreditAccount:
@@ -117,7 +135,9 @@ class CreditAccount(AuditedAggregate):
 
     # -- reservations --------------------------------------------------------------------------
 
-    def reserve(self, reservation_id: UUID, amount: int, reason: str = ReasonKind.CONSULTATION) -> None:
+    def reserve(
+        self, reservation_id: UUID, amount: int, reason: str = ReasonKind.CONSULTATION, owner: str | None = None
+    ) -> None:
         if amount <= 0:
             raise InvalidData("A reservation must be positive", field="amount")
         if str(reservation_id) in self.reservations:
@@ -126,7 +146,11 @@ class CreditAccount(AuditedAggregate):
         if available is not None and amount > available:
             raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category])
         self._reserved(
-            reservation_id=str(reservation_id), amount=amount, reason=reason, **self._figures(reserved=amount)
+            reservation_id=str(reservation_id),
+            amount=amount,
+            reason=reason,
+            **self._figures(reserved=amount),
+            owner=owner,
         )
 
     @event("Reserved")
@@ -139,13 +163,30 @@ class CreditAccount(AuditedAggregate):
         reserved_after: int,
         granted_after: int,
         limit_after: int | None,
+        owner: str | None = None,  # last and optional: events stored before owners were named have none
     ) -> None:
         self.reservations[reservation_id] = amount
         self.reasons[reservation_id] = reason
+        if owner is not None:
+            self.owners[reservation_id] = owner
         self._apply_figures(used_after, granted_after, limit_after)
 
     def holds(self, reservation_id: UUID) -> int | None:
         return self.reservations.get(str(reservation_id))
+
+    def abandoned(self, live_owner: str) -> list[str]:
+        """Lookup reservations held by anyone but ``live_owner`` (the running ledger): left by a
+        ledger instance that stopped, or taken before owners were named."""
+        return [
+            rid
+            for rid in self.reservations
+            if self.reasons.get(rid) in LOOKUP_REASONS and self.owners.get(rid) != live_owner
+        ]
+
+    def _close(self, reservation_id: str) -> None:
+        del self.reservations[reservation_id]
+        self.reasons.pop(reservation_id, None)
+        self.owners.pop(reservation_id, None)
 
     def settle(self, reservation_id: UUID, amount: int) -> None:
         """Charge ``amount`` of the reservation; what is left of it is released."""
@@ -174,8 +215,7 @@ class CreditAccount(AuditedAggregate):
         granted_after: int,
         limit_after: int | None,
     ) -> None:
-        del self.reservations[reservation_id]
-        self.reasons.pop(reservation_id, None)
+        self._close(reservation_id)
         self._apply_figures(used_after, granted_after, limit_after)
 
     def settle_from_block(self, block_id: UUID, consultation_id: UUID, amount: int) -> None:
@@ -210,8 +250,7 @@ class CreditAccount(AuditedAggregate):
         if left:
             self.reservations[block_id] = left
         else:  # drawn to the last unit: the block is closed
-            del self.reservations[block_id]
-            self.reasons.pop(block_id, None)
+            self._close(block_id)
         self._apply_figures(used_after, granted_after, limit_after)
 
     def open_blocks(self) -> dict[str, int]:
@@ -240,8 +279,7 @@ class CreditAccount(AuditedAggregate):
         granted_after: int,
         limit_after: int | None,
     ) -> None:
-        del self.reservations[reservation_id]
-        self.reasons.pop(reservation_id, None)
+        self._close(reservation_id)
         self._apply_figures(used_after, granted_after, limit_after)
 
     # -- limits and grants -----------------------------------------------------------------------

@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     # Lookups' reservations and settlements decided and appended in a process of their own
     # (bemtevi.ledger_process), beside the server's interpreter lock; False: on the server's writer.
     ledger_process: bool = True
+    # How often the lookups' reservations left by a ledger that died are looked for and released
+    # (bemtevi.streams.reservations); also once at start.
+    reservation_sweep_seconds: float = 2.0
     # POST /api/consultations answered by bemtevi.api.hot_path (False: through the FastAPI route).
     hot_lookup_path: bool = True
     # One JSON line per HTTP request on stderr (bemtevi.api.access_log).

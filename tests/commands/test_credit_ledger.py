@@ -8,27 +8,61 @@ balances read model equals a fold of the events in the store.
 The company's lookups run now as a quiet account's (each reserves its own credit) and now as a
 busy one's (drawing from block reservations, which stay open until the account goes quiet): what
 an open block still holds counts as reserved, and is still the company's to spend on lookups.
+
+Take-backs also come through another writer (the server's, beside its ledger process), now and
+then while a lookup holds its credit; a ledger process dies with lookups in flight (its
+reservations stay in the store), and a recovery step (the sweep) releases what it left. After
+every step no figure is negative, used + reserved + available is the limit less what was granted,
+and every lookup answered as charged has exactly one settlement; after recovery nothing a dead
+ledger held stays reserved.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, Literal
 from uuid import UUID, uuid4
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
+from hypothesis import settings as settings_of_hypothesis
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule, run_state_machine_as_test
-from support import KNOWN_CPF
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    consumes,
+    initialize,
+    invariant,
+    rule,
+    run_state_machine_as_test,
+)
+from support import (
+    KNOWN_CPF,
+    charged_in_store,
+    left_by_a_dead_ledger,
+    lookup_record,
+    settlements_by_consultation,
+)
 
-from bemtevi.bootstrap import Platform
+from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.consultations import LookupRecord, WriterLookupLedger
+from bemtevi.commands.credits import CreditCommands
+from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
-from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.consultations import ConsultationStatus
+from bemtevi.domain.credits import LOOKUP_REASONS, CreditAccount, credit_account_id
 from bemtevi.domain.errors import AccessDenied, DomainError, InvalidData, NotEnoughCredits, NotEnoughToProvide
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
+from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.users import Role
+from bemtevi.infra.settings import Settings
+from bemtevi.infra.suppliers.local import LocalDatasetSupplier
 from bemtevi.projections.credits import balances_of
 
 
@@ -61,8 +95,66 @@ class Figures:
         return self.limit - self.used - self.reserved - self.granted
 
 
-def test_ledger_rules_hold_for_any_sequence_of_movements(platform: Platform) -> None:
+class Meanwhile:
+    """The platform's supplier, which runs ``then`` (once) when next asked: something that lands
+    between a lookup's reservation and its settlement."""
+
+    def __init__(self, inner: Supplier) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.then: Callable[[], None] | None = None
+
+    def lookup(self, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
+        then, self.then = self.then, None
+        if then is not None:
+            then()
+        return self.inner.lookup(kind, number)
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
+
+
+class Relay:
+    """One application's saves told to another's writer, as the server and its ledger process tell
+    each other (``late``: held back meanwhile, so that writer decides on what it had)."""
+
+    def __init__(self, writer: GroupCommit) -> None:
+        self.writer = writer
+        self.held: list[UUID] | None = None
+
+    def __call__(self, aggregate_ids: Iterable[UUID]) -> None:
+        if self.held is None:
+            self.writer.forget(list(aggregate_ids))
+        else:
+            self.held.extend(aggregate_ids)
+
+    @contextmanager
+    def late(self) -> Iterator[None]:
+        self.held = []
+        try:
+            yield
+        finally:
+            held, self.held = self.held, None
+            self.writer.forget(held)
+
+
+def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> None:
     category = Category.UNIT
+    supplier = Meanwhile(LocalDatasetSupplier(settings.demo_dataset_path))
+    # What a dead ledger left is released by the machine's recovery step only, not by a sweep
+    # running beside it.
+    platform = build_platform(settings.model_copy(update={"reservation_sweep_seconds": 3600.0}), supplier)
+    ledger = platform.consultations.ledger
+    assert isinstance(ledger, WriterLookupLedger)
+    # The server's own writer beside its ledger process: take-backs the platform's writer is not told of.
+    server_app = BemteviApplication(env=settings.event_store_env())
+    server_writer = GroupCommit(server_app)
+    server_credits = CreditCommands(server_writer)
+    to_the_ledger = Relay(platform.writer)
+    server_app.on_saved_elsewhere(to_the_ledger)
+    platform.app.on_saved_elsewhere(Relay(server_writer))
 
     class Ledger(RuleBasedStateMachine):
         reservations = Bundle("reservations")
@@ -72,26 +164,51 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(platform: Platform) -> 
             self.reseller, self.company = new_pair(platform)
             self.model = {self.reseller: Figures(), self.company: Figures()}
             self.held: dict[UUID, tuple[UUID, int]] = {}
+            self.batches: set[str] = set()  # batches' reservations (their settlements are not lookups')
+            self.charged: list[str] = []  # the lookups answered as charged
 
         def account(self, group_id: UUID) -> CreditAccount:
             return platform.app.get(credit_account_id(group_id, category), CreditAccount)
 
-        def in_blocks(self, group_id: UUID) -> int:
-            """What open lookup blocks of this group hold: reserved, and spendable only on lookups."""
-            return sum(self.account(group_id).open_blocks().values())
+        def for_lookups(self, group_id: UUID) -> int:
+            """What the store holds for lookups (blocks, and lookups' own credits), of the running
+            ledger or left by a dead one: reserved, and not for grants or batches to take."""
+            account = self.account(group_id)
+            return sum(n for rid, n in account.reservations.items() if account.reasons.get(rid) in LOOKUP_REASONS)
+
+        def take_back(self, amount: int, expected_available: int, credits: CreditCommands) -> None:
+            parent, child = self.model[self.reseller], self.model[self.company]
+            if -amount > expected_available:
+                with pytest.raises(NotEnoughCredits):
+                    credits.grant(acting(self.reseller), self.company, category, amount)
+            else:
+                credits.grant(acting(self.reseller), self.company, category, amount)
+                parent.granted += amount
+                child.limit += amount
+
+        @initialize(limit=st.integers(0, 40), share=st.floats(0, 1))
+        def root_funds_the_reseller_which_funds_its_company(self, limit: int, share: float) -> None:
+            """Most runs start with credits to move and spend (any step may still take them away)."""
+            platform.credits.set_limit(ROOT, self.reseller, category, limit)
+            self.model[self.reseller].limit = limit
+            if given := round(limit * share):
+                platform.credits.grant(acting(self.reseller), self.company, category, given)
+                self.model[self.reseller].granted += given
+                self.model[self.company].limit += given
 
         @rule(busy=st.booleans())
         def company_turns_busy_or_quiet(self, busy: bool) -> None:
-            blocks = platform.consultations.blocks
+            blocks = ledger.blocks
             blocks.HOT_RATE = 0 if busy else 10**9
-            if not busy:  # a quiet second passes: the writer releases what blocks still hold
+            if not busy:  # a quiet second passes: the writer releases what its blocks still hold
                 platform.writer.submit(lambda ws: blocks.release_idle(ws, True))
-                assert self.in_blocks(self.company) == 0
+                account = self.account(self.company)
+                assert [b for b in account.open_blocks() if account.owners.get(b) == ledger.owner] == []
 
         @rule(limit=st.integers(0, 40))
         def root_sets_the_reseller_limit(self, limit: int) -> None:
             figures = self.model[self.reseller]
-            if limit < figures.used + figures.reserved + figures.granted + self.in_blocks(self.reseller):
+            if limit < figures.used + figures.reserved + figures.granted + self.for_lookups(self.reseller):
                 with pytest.raises(InvalidData):
                     platform.credits.set_limit(ROOT, self.reseller, category, limit)
             else:
@@ -104,26 +221,32 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(platform: Platform) -> 
             if amount > 0 and amount > parent.available:
                 with pytest.raises(NotEnoughToProvide):
                     platform.credits.grant(acting(self.reseller), self.company, category, amount)
-            elif amount < 0 and -amount > child.available - self.in_blocks(self.company):
-                with pytest.raises(NotEnoughCredits):
-                    platform.credits.grant(acting(self.reseller), self.company, category, amount)
+            elif amount < 0:
+                self.take_back(amount, child.available - self.for_lookups(self.company), platform.credits)
             else:
                 platform.credits.grant(acting(self.reseller), self.company, category, amount)
                 parent.granted += amount
                 child.limit += amount
+
+        @rule(amount=st.integers(-8, -1))
+        def reseller_takes_back_through_another_writer(self, amount: int) -> None:
+            """As the server does beside its ledger process: the lookups' writer has not seen it."""
+            child = self.model[self.company]
+            self.take_back(amount, child.available - self.for_lookups(self.company), server_credits)
 
         @rule(target=reservations, on_company=st.booleans(), amount=st.integers(1, 8))
         def reserve(self, on_company: bool, amount: int) -> UUID | None:
             group = self.company if on_company else self.reseller
             figures = self.model[group]
             reservation = uuid4()
-            if amount > figures.available - self.in_blocks(group):
+            if amount > figures.available - self.for_lookups(group):
                 with pytest.raises(NotEnoughCredits):
                     platform.credits.reserve(SYSTEM, group, category, reservation, amount)
                 return None
             platform.credits.reserve(SYSTEM, group, category, reservation, amount)
             figures.reserved += amount
             self.held[reservation] = (group, amount)
+            self.batches.add(str(reservation))
             return reservation
 
         @rule(reservation=consumes(reservations), share=st.floats(0, 1))
@@ -144,16 +267,101 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(platform: Platform) -> 
             platform.credits.release(SYSTEM, group, category, reservation)
             self.model[group].reserved -= amount
 
+        def lookup(self) -> None:
+            """One lookup of the company: charged if it has a credit for lookups (what its blocks
+            hold, and what a dead ledger left, which the writer releases first), else refused."""
+            figures = self.model[self.company]
+            if figures.available < 1:
+                with pytest.raises(NotEnoughCredits):
+                    platform.consultations.run_unit_query(acting(self.company, Role.USER), KNOWN_CPF)
+            else:
+                outcome = platform.consultations.run_unit_query(acting(self.company, Role.USER), KNOWN_CPF)
+                assert outcome.status == ConsultationStatus.DONE
+                figures.used += 1
+                self.charged.append(str(outcome.consultation_id))
+
         @rule(lookups=st.integers(1, 6))
         def company_runs_lookups(self, lookups: int) -> None:
-            figures = self.model[self.company]
             for _ in range(lookups):
-                if figures.available < 1:
-                    with pytest.raises(NotEnoughCredits):
-                        platform.consultations.run_unit_query(acting(self.company, Role.USER), KNOWN_CPF)
-                else:
-                    platform.consultations.run_unit_query(acting(self.company, Role.USER), KNOWN_CPF)
-                    figures.used += 1
+                self.lookup()
+
+        @rule(amount=st.integers(-6, -1))
+        def a_take_back_lands_while_a_lookup_holds_its_credit(self, amount: int) -> None:
+            """Through the server's writer, between the lookup's reservation and its settlement: it
+            takes only what is available then (the lookup's credit is not), and fails no lookup."""
+
+            def meanwhile() -> None:
+                available = server_app.get(credit_account_id(self.company, category), CreditAccount).available
+                assert available is not None
+                self.take_back(amount, available, server_credits)
+
+            supplier.then = meanwhile
+            try:
+                # The ledger hears of it only after the lookup: its settlement collides, and is
+                # decided again on the account as the take-back left it.
+                with to_the_ledger.late():
+                    self.lookup()
+            finally:
+                supplier.then = None
+
+        def reserve_for_a_lookup(self, in_flight: list[LookupRecord]) -> None:
+            """A lookup taking its credit (and holding it) through the ledger, if one is left."""
+            lookup = lookup_record(self.company)
+            if self.model[self.company].available - len(in_flight) < 1:
+                with pytest.raises(NotEnoughCredits):
+                    ledger.reserve(lookup)
+            else:
+                ledger.reserve(lookup)
+                in_flight.append(lookup)
+
+        def settle_found(self, lookup: LookupRecord) -> None:
+            lookup.status = ConsultationStatus.DONE.value
+            ledger.finish(lookup)
+            self.model[self.company].used += 1
+            self.charged.append(str(lookup.consultation_id))
+
+        @rule(busy=st.booleans(), first=st.integers(1, 4), amount=st.integers(-6, -1), then=st.integers(0, 4))
+        def a_take_back_lands_while_lookups_hold_their_credits(
+            self, busy: bool, first: int, amount: int, then: int
+        ) -> None:
+            """Lookups in flight (a busy account's hold units of a block) when a take-back lands
+            through the server's writer; the settlement after it collides and is decided again,
+            counting no unit twice, so the lookups that draw next are all settled too."""
+            ledger.blocks.HOT_RATE = 0 if busy else 10**9
+            in_flight: list[LookupRecord] = []
+            for _ in range(first):
+                self.reserve_for_a_lookup(in_flight)
+            with to_the_ledger.late():
+                available = server_app.get(credit_account_id(self.company, category), CreditAccount).available
+                assert available is not None
+                self.take_back(amount, available, server_credits)
+                if in_flight:
+                    self.settle_found(in_flight.pop(0))
+            for _ in range(then):
+                self.reserve_for_a_lookup(in_flight)
+            for lookup in in_flight:
+                self.settle_found(lookup)
+
+        @rule(own=st.integers(0, 4), block=st.sampled_from([0, 4, 9]))
+        def a_ledger_process_dies_with_lookups_in_flight(self, own: int, block: int) -> None:
+            """What a killed ledger leaves: its lookups' own credits and an open block, reserved."""
+            available = self.account(self.company).available or 0
+            own = min(own, available)
+            block = block if block <= available - own else 0
+            if own or block:
+                left_by_a_dead_ledger(settings, self.company, own, block)
+                # Its appends reached the running ledger's writers (a new ledger starts afresh).
+                for writer in (platform.writer, server_writer):
+                    writer.forget([credit_account_id(self.company, category)])
+
+        @rule()
+        def recovery(self) -> None:
+            """The sweep: the running ledger releases what dead ones left."""
+            accounts = [credit_account_id(g, category) for g in self.model]
+            ledger.release_abandoned(accounts)
+            platform.writer.submit(lambda ws: None)  # after the release, first in first out
+            for group_id in self.model:
+                assert self.account(group_id).abandoned(ledger.owner) == []
 
         @rule()
         def company_cannot_grant_to_its_parent(self) -> None:
@@ -167,10 +375,13 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(platform: Platform) -> 
                 assert (account.limit, account.used, account.reserved, account.granted) == (
                     expected.limit,
                     expected.used,
-                    expected.reserved + self.in_blocks(group_id),
+                    expected.reserved + self.for_lookups(group_id),
                     expected.granted,
                 )
-                assert account.available is not None and account.available >= 0
+                # No figure is ever negative, and they always add up.
+                assert account.available is not None and account.limit is not None
+                assert min(account.used, account.reserved, account.granted, account.available) >= 0
+                assert account.used + account.reserved + account.available == account.limit - account.granted
                 # The figures the last movement recorded (the history's running balance) are the account's.
                 stored = platform.app.recorder.select_events(account.id, desc=True, limit=1)[0]
                 last = platform.app.mapper.to_domain_event(stored)
@@ -184,7 +395,14 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(platform: Platform) -> 
             # Conservation: what the reseller gave is exactly what its company can have.
             assert self.account(self.company).limit == self.account(self.reseller).granted
 
+        @invariant()
+        def every_charged_lookup_has_exactly_one_settlement(self) -> None:
+            settled = settlements_by_consultation(platform.app, self.company)
+            assert +Counter({rid: n for rid, n in settled.items() if rid not in self.batches}) == Counter(self.charged)
+
         def teardown(self) -> None:
+            # The store records as charged exactly the lookups answered as charged.
+            assert charged_in_store(platform.app, self.company) == Counter(self.charged)
             # The read side, once caught up, equals a fold of the events in the store.
             assert platform.projector.wait_for(platform.app.max_position(), timeout=10)
             cur = platform.store.cursor()
@@ -205,15 +423,20 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(platform: Platform) -> 
                 if last is not None:
                     assert last == (account.limit, account.used, account.reserved, account.granted, account.available)
 
-    run_state_machine_as_test(
-        Ledger,
-        settings=settings(
-            max_examples=12,
-            stateful_step_count=25,
-            deadline=None,
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-        ),
-    )
+    try:
+        run_state_machine_as_test(
+            Ledger,
+            settings=settings_of_hypothesis(
+                max_examples=25,
+                stateful_step_count=30,
+                deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+            ),
+        )
+    finally:
+        server_writer.stop()
+        server_app.close()
+        platform.close()
 
 
 def test_a_refused_grant_changes_nothing(platform: Platform) -> None:

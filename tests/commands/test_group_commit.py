@@ -35,7 +35,7 @@ def reserve(account_id: UUID, then_fail: bool = False) -> _Request[None]:
         if then_fail:
             raise RuntimeError("refused after changing the account")
 
-    return _Request(decide, durable=True, done=threading.Event())
+    return _Request(decide, done=threading.Event())
 
 
 def test_a_decision_that_fails_halfway_is_undone_and_its_batch_mates_are_saved(platform: Platform) -> None:
@@ -105,3 +105,40 @@ def test_a_save_made_outside_the_writer_is_seen_by_its_next_decision(platform: P
 
 def account_id_group(platform: Platform, account_id: UUID) -> UUID:
     return stored(platform, account_id).group_id
+
+
+def test_a_save_made_elsewhere_while_a_batch_is_decided_loses_none_of_its_decisions(platform: Platform) -> None:
+    """Another thread of the process saves an account while the writer decides on it: the writer
+    forgets its copy only between batches, so the batch's append collides and is decided again,
+    instead of being saved without that account's decided events. What the first decision changed
+    outside aggregates is undone before the second."""
+    account_id = company(platform, credits=5)
+    writer = GroupCommit(platform.app)
+    saved_elsewhere = threading.Event()
+
+    def raise_the_limit_elsewhere() -> None:
+        account = stored(platform, account_id)
+        with acting_as(SYSTEM):
+            account.change_limit(10)
+        platform.app.save(account)
+        saved_elsewhere.set()
+
+    decided: list[int] = []  # a change outside aggregates, undone with its refused append
+
+    def reserve_while_saved_elsewhere(ws: Workspace) -> None:
+        decided.append(1)
+        ws.on_undo(decided.pop)
+        with acting_as(SYSTEM):
+            ws.get(account_id, CreditAccount).reserve(uuid4(), 1)
+        if not saved_elsewhere.is_set():
+            elsewhere = threading.Thread(target=raise_the_limit_elsewhere)
+            elsewhere.start()
+            elsewhere.join()
+
+    try:
+        writer.submit(reserve_while_saved_elsewhere)
+    finally:
+        writer.stop()
+    account = stored(platform, account_id)
+    assert (account.limit, account.reserved, account.available) == (10, 1, 9)
+    assert decided == [1], "decided twice, the first undone with its refused append"

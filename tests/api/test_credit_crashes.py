@@ -1,0 +1,188 @@
+"""kill -9 during a burst of lookups, through the real server, on SQLite and PostgreSQL.
+
+Whatever is killed (the ledger process, the server, both, or the server with its ledger in process),
+what the dead process held reserved comes back within seconds with no lookup made: the server
+restarts its ledger process, an orphaned ledger process releases what it held before it exits,
+and a server started again releases what the dead one left. The ledger stays exact: every
+consultation recorded as charged has exactly one settlement, and each lookup answered as charged
+was recorded.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from uuid import UUID
+
+import httpx
+import pytest
+from support import (
+    KNOWN_CPF,
+    charged_in_store,
+    make_settings,
+    reserved_in_store,
+    server_process,
+    settlements_by_consultation,
+    wait_until,
+)
+
+from bemtevi.bootstrap import build_platform
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.groups import GroupType
+from bemtevi.domain.query_types import Category
+from bemtevi.infra.settings import Settings
+
+PASSWORD = "Strong!pass1"
+EMAIL = "consultas@queda.com.br"
+CREDITS = 100_000
+THREADS = 8
+# Killed once this many lookups were answered, and not before this many seconds of them: the
+# account is busy by then (its lookups draw from a block, beside some reserving their own credit).
+ANSWERED_BEFORE_THE_KILL = 150
+BUSY_BEFORE_THE_KILL = 2.5
+BACK_WITHIN = 10  # seconds
+
+
+@dataclass
+class Store:
+    settings: Settings
+    env: dict[str, str]
+    group_id: UUID
+
+
+@pytest.fixture
+def store(backend: str, tmp_path: Path, dataset_path: Path, request: pytest.FixtureRequest) -> Store:
+    database_url = request.getfixturevalue("postgres_database") if backend == "postgres" else None
+    settings = make_settings(tmp_path / "var", dataset_path, database_url)
+    platform = build_platform(settings)
+    try:
+        group_id, _ = platform.identity.register_group(
+            SYSTEM, name="Queda", group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=CREDITS
+        )
+        platform.identity.register_user(SYSTEM, group_id=group_id, name="Rita Queda", email=EMAIL, password=PASSWORD)
+    finally:
+        platform.close()
+    env = {"BEMTEVI_VAR_DIR": str(settings.var_dir), "BEMTEVI_DATASET_PATH": str(dataset_path)}
+    if database_url:
+        env["BEMTEVI_DATABASE_URL"] = database_url
+    return Store(settings, env, group_id)
+
+
+@pytest.fixture
+def event_store(store: Store) -> Iterator[BemteviApplication]:
+    """The event store, read beside the servers (their read store is their own)."""
+    app = BemteviApplication(env=store.settings.event_store_env())
+    yield app
+    app.close()
+
+
+def ledger_process_of(server_pid: int) -> int:
+    """The server's ledger process: its child started by multiprocessing's spawn."""
+    for children in Path(f"/proc/{server_pid}/task").glob("*/children"):
+        for child in children.read_text().split():
+            try:
+                if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    return int(child)
+            except FileNotFoundError:
+                continue
+    raise AssertionError("the server has no ledger process")
+
+
+def running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def lookups_until_killed(url: str, kill: threading.Event) -> list[str]:
+    """Lookups from several threads until ``kill`` is set (once enough were answered) or the server
+    stops answering; those in flight at that moment are cut short by the kill. The ids of the
+    lookups answered as charged."""
+    login = httpx.post(f"{url}/api/auth/auth", json={"email": EMAIL, "password": PASSWORD, "domain_url": "localhost"})
+    headers = {"Authorization": f"Bearer {login.json()['token']}"}
+    charged: list[str] = []
+    lock = threading.Lock()
+    busy_since = time.monotonic()
+
+    def one_client() -> None:
+        with httpx.Client(base_url=url, headers=headers, timeout=30) as client:
+            while not kill.is_set():
+                try:
+                    answer = client.post("/api/consultations", json={"document": KNOWN_CPF})
+                except httpx.TransportError:
+                    return  # killed
+                if answer.status_code != 200:
+                    continue  # a lookup of the killed ledger process, failed uncharged
+                with lock:
+                    if answer.json()["data"]["credits"] == 1:
+                        charged.append(answer.json()["data"]["id"])
+                    if (
+                        len(charged) >= ANSWERED_BEFORE_THE_KILL
+                        and time.monotonic() - busy_since > BUSY_BEFORE_THE_KILL
+                    ):
+                        kill.set()
+
+    clients = [threading.Thread(target=one_client) for _ in range(THREADS)]
+    for client in clients:
+        client.start()
+    for client in clients:
+        client.join(120)
+    return charged
+
+
+@pytest.mark.parametrize(
+    ("ledger_process", "killed"),
+    [(True, "ledger process"), (True, "server"), (True, "server and ledger process"), (False, "server")],
+    ids=["ledger-process-killed", "server-killed", "both-killed", "in-process-server-killed"],
+)
+def test_what_a_killed_process_held_comes_back_within_seconds_without_a_lookup(
+    store: Store, event_store: BemteviApplication, tmp_path: Path, ledger_process: bool, killed: str
+) -> None:
+    env = {**store.env, "BEMTEVI_LEDGER_PROCESS": str(ledger_process).lower()}
+    kill = threading.Event()
+    answered: list[str] = []
+    ledger = None
+    with server_process(env, tmp_path / "server.log") as (url, server):
+        burst = threading.Thread(target=lambda: answered.extend(lookups_until_killed(url, kill)))
+        burst.start()
+        assert kill.wait(120), "lookups answered"
+        # Killed with lookups in flight and a busy account's block open; no lookup is made after.
+        ledger = ledger_process_of(server.pid) if ledger_process else None
+        if ledger is not None and killed != "server":
+            os.kill(ledger, signal.SIGKILL)
+        if killed != "ledger process":
+            os.kill(server.pid, signal.SIGKILL)
+            server.wait(10)
+        if killed != "server" or ledger is None:
+            # Read at once (a new ledger process takes a second to start): the test means something.
+            assert reserved_in_store(event_store, store.group_id) > 0, "the killed process held reservations"
+        burst.join(60)
+
+        if killed == "ledger process":
+            # The server starts another ledger process, which releases what the dead one held.
+            wait_until(lambda: reserved_in_store(event_store, store.group_id) == 0, BACK_WITHIN, "reserved back")
+        elif killed == "server" and ledger is not None:
+            # The orphaned ledger process releases what it held, and exits.
+            wait_until(lambda: reserved_in_store(event_store, store.group_id) == 0, BACK_WITHIN, "reserved back")
+            wait_until(lambda: not running(ledger), BACK_WITHIN, "the orphaned ledger process exits")
+    if ledger is not None and running(ledger):
+        os.kill(ledger, signal.SIGKILL)  # not left behind by a failed check
+
+    if killed == "server and ledger process" or ledger is None:
+        # Nothing was left running: the server started again releases what the dead one left.
+        with server_process(env, tmp_path / "restarted.log"):
+            wait_until(lambda: reserved_in_store(event_store, store.group_id) == 0, BACK_WITHIN, "reserved back")
+
+    charged = charged_in_store(event_store, store.group_id)
+    assert settlements_by_consultation(event_store, store.group_id) == charged
+    assert set(answered) <= set(charged) and max(charged.values()) == 1
+    account = event_store.get(credit_account_id(store.group_id, Category.UNIT), CreditAccount)
+    assert (account.used, account.reserved, account.available) == (len(charged), 0, CREDITS - len(charged))

@@ -1,0 +1,134 @@
+"""Take-backs and lookups decided by two writers at once, on SQLite and PostgreSQL.
+
+As the server runs them: the server's writer takes credits back (negative grants) while the
+lookups' ledger (its own writer, here the platform's) reserves and settles; neither has seen the
+other's last append. The rule: a lookup is either refused before asking the supplier, or holds
+its credit and is answered, charged exactly once; a take-back only ever takes what is available.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from uuid import UUID, uuid4
+
+import pytest
+from support import KNOWN_CPF, lookup_record
+
+from bemtevi.bootstrap import Platform
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.consultations import LookupRecord, WriterLookupLedger
+from bemtevi.commands.credits import CreditCommands
+from bemtevi.commands.group_commit import GroupCommit
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
+from bemtevi.domain.consultations import ConsultationStatus
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.errors import NotEnoughCredits
+from bemtevi.domain.groups import GroupType
+from bemtevi.domain.query_types import Category
+from bemtevi.domain.users import Role
+from bemtevi.infra.settings import Settings
+
+
+def acting(group_id: UUID, role: Role = Role.OWNER) -> Principal:
+    return Principal(user_id=uuid4(), group_id=group_id, role=role, session_id=uuid4())
+
+
+@pytest.fixture
+def server_credits(settings: Settings) -> Iterator[CreditCommands]:
+    """Grants decided on a writer of another application on the same store (the server's, beside
+    a ledger process): the platform's writer is not told of its appends."""
+    app = BemteviApplication(env=settings.event_store_env())
+    writer = GroupCommit(app)
+    yield CreditCommands(writer)
+    writer.stop()
+    app.close()
+
+
+def company_with(platform: Platform, credits: int) -> tuple[UUID, UUID]:
+    """A reseller (1,000 unit credits) and its company, given ``credits`` of them through the
+    platform's writer (which then holds the company's account in memory)."""
+    reseller, _ = platform.identity.register_group(
+        SYSTEM, name="Revenda", group_type=GroupType.RESELLER, parent_id=ROOT_GROUP_ID, unit_credit_limit=0
+    )
+    company, _ = platform.identity.register_group(
+        SYSTEM, name="Empresa", group_type=GroupType.COMPANY, parent_id=reseller, unit_credit_limit=0
+    )
+    platform.credits.set_limit(acting(ROOT_GROUP_ID, Role.SUPER_ADMIN), reseller, Category.UNIT, 1000)
+    platform.credits.grant(acting(reseller), company, Category.UNIT, credits)
+    return reseller, company
+
+
+def account(platform: Platform, group_id: UUID) -> CreditAccount:
+    return platform.app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
+
+
+def settlements(platform: Platform, group_id: UUID) -> Counter[str]:
+    events = platform.app.repository.event_store.get(credit_account_id(group_id, Category.UNIT))
+    return Counter(
+        e.reservation_id for e in events if isinstance(e, CreditAccount.Settled | CreditAccount.SettledFromBlock)
+    )
+
+
+def found(ledger: WriterLookupLedger, lookup: LookupRecord) -> None:
+    lookup.status = ConsultationStatus.DONE.value
+    ledger.finish(lookup)
+
+
+def ledger_of(platform: Platform) -> WriterLookupLedger:
+    assert isinstance(platform.consultations.ledger, WriterLookupLedger)
+    return platform.consultations.ledger
+
+
+def test_a_lookup_after_a_take_back_the_ledger_has_not_seen_is_charged_once(
+    platform: Platform, server_credits: CreditCommands
+) -> None:
+    reseller, company = company_with(platform, 5)
+    server_credits.grant(acting(reseller), company, Category.UNIT, -3)
+
+    outcome = platform.consultations.run_unit_query(acting(company, Role.USER), KNOWN_CPF)
+    assert outcome.status == ConsultationStatus.DONE
+    ledger = account(platform, company)
+    assert (ledger.limit, ledger.used, ledger.reserved, ledger.available) == (2, 1, 0, 1)
+    assert settlements(platform, company) == {str(outcome.consultation_id): 1}
+
+
+def test_a_take_back_of_everything_refuses_the_next_lookup_before_the_supplier(
+    platform: Platform, server_credits: CreditCommands
+) -> None:
+    reseller, company = company_with(platform, 5)
+    server_credits.grant(acting(reseller), company, Category.UNIT, -5)
+
+    with pytest.raises(NotEnoughCredits):
+        platform.consultations.run_unit_query(acting(company, Role.USER), KNOWN_CPF)
+    ledger = account(platform, company)
+    assert (ledger.limit, ledger.used, ledger.reserved) == (0, 0, 0)
+
+
+def test_a_take_back_between_a_blocks_draws_and_settlements_loses_no_unit(
+    platform: Platform, server_credits: CreditCommands
+) -> None:
+    """Two lookups hold units of a busy account's block when a take-back lands; the settlement that
+    follows is decided again on the new state, and the block's count of units in flight stays
+    exact: the lookups that draw next are all answered and charged once each."""
+    reseller, company = company_with(platform, 10)
+    ledger = ledger_of(platform)
+    ledger.blocks.HOT_RATE = 0  # every lookup counts as a busy account's
+    first, second = lookup_record(company), lookup_record(company)
+    ledger.reserve(first)
+    ledger.reserve(second)
+    assert first.block_id is not None and first.block_id == second.block_id
+
+    server_credits.grant(acting(reseller), company, Category.UNIT, -1)
+    found(ledger, first)
+    later = [lookup_record(company) for _ in range(3)]
+    for lookup in later:
+        ledger.reserve(lookup)
+    for lookup in [second, *later]:
+        found(ledger, lookup)
+
+    charged = [first, second, *later]
+    assert settlements(platform, company) == Counter(str(lookup.consultation_id) for lookup in charged)
+    balance = account(platform, company)
+    assert (balance.limit, balance.used) == (9, 5)
+    assert balance.reserved == sum(balance.open_blocks().values())
