@@ -29,6 +29,7 @@ from bemtevi.infra.settings import Settings
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
+from bemtevi.streams.invalidator import CacheInvalidator
 from bemtevi.streams.mailer import Mailer
 from bemtevi.streams.projector import Projector
 
@@ -50,6 +51,7 @@ class Platform:
     supplier: Supplier
     accounts: AccountCommands
     mailer: Mailer
+    invalidator: CacheInvalidator
     attempts: AttemptLog
     contact_throttle: Throttle
     bootstrap_result: BootstrapResult | None = field(default=None)
@@ -59,6 +61,7 @@ class Platform:
         if self.closed:
             return  # closed by the server's shutdown already
         self.closed = True
+        self.invalidator.stop()
         self.consultations.ledger.close()
         self.writer.stop()
         self.mailer.stop()
@@ -148,6 +151,7 @@ def build_platform(
         supplier=supplier,
         accounts=accounts,
         mailer=mailer,
+        invalidator=CacheInvalidator(app, settings.cache_follow_seconds),
         attempts=attempts,
         contact_throttle=Throttle(attempts, settings.contact_rate_window_seconds),
     )
@@ -156,6 +160,7 @@ def build_platform(
     if start_projector:
         projector.start()
         mailer.start()
+        platform.invalidator.start()
         projector.wait_for(app.max_position(), timeout=30)
     return platform
 
