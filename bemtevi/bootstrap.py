@@ -29,6 +29,7 @@ from bemtevi.infra.settings import Settings
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
+from bemtevi.streams.invalidator import CacheInvalidator
 from bemtevi.streams.mailer import Mailer
 from bemtevi.streams.projector import Projector
 from bemtevi.streams.relay import Relay
@@ -52,6 +53,7 @@ class Platform:
     supplier: Supplier
     accounts: AccountCommands
     mailer: Mailer
+    invalidator: CacheInvalidator
     attempts: AttemptLog
     contact_throttle: Throttle
     sweeper: ReservationSweeper
@@ -63,6 +65,7 @@ class Platform:
             return  # closed by the server's shutdown already
         self.closed = True
         self.sweeper.stop()
+        self.invalidator.stop()
         self.consultations.ledger.close()
         self.writer.stop()
         self.mailer.stop()
@@ -154,6 +157,7 @@ def build_platform(
         supplier=supplier,
         accounts=accounts,
         mailer=mailer,
+        invalidator=CacheInvalidator(app, settings.cache_follow_seconds),
         attempts=attempts,
         contact_throttle=Throttle(attempts, settings.contact_rate_window_seconds),
         sweeper=ReservationSweeper(store, lookup_ledger, settings.reservation_sweep_seconds),
@@ -163,6 +167,7 @@ def build_platform(
     if start_projector:
         projector.start()
         mailer.start()
+        platform.invalidator.start()
         projector.wait_for(app.max_position(), timeout=30)
         # The read model has caught up: what a ledger that died left reserved is found now.
         platform.sweeper.start()

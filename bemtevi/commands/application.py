@@ -147,7 +147,8 @@ class BemteviApplication(Application[UUID]):
         self._saved_listeners: list[Callable[[Iterable[UUID]], None]] = []
         self._listeners_lock = threading.Lock()
         # Read-only copies for hot checks (a session on every call); evicted on every save in
-        # this process, so a logout or a change is seen at once.
+        # this process, so a logout or a change is seen at once, and within a poll of the log for
+        # saves of other processes (streams/invalidator.py).
         self._read_cache: OrderedDict[UUID, AuditedAggregate] = OrderedDict()
         self._read_cache_size = 10_000
 
@@ -181,12 +182,18 @@ class BemteviApplication(Application[UUID]):
         self._saved(set(aggregate_ids), position)
 
     def _saved(self, ids: set[UUID], position: int) -> None:
+        self.evict(ids)
+        for listener in list(self._listeners):
+            listener(position)
+
+    def evict(self, aggregate_ids: Iterable[UUID]) -> None:
+        """Drop these aggregates from every cache of this process: the read cache and the ``on_saved_elsewhere``
+        listeners'. Called for this process's saves, and by ``streams.invalidator`` for every process's."""
+        ids = aggregate_ids if isinstance(aggregate_ids, set) else set(aggregate_ids)
         for aggregate_id in ids:
             self._read_cache.pop(aggregate_id, None)
         for saved in list(self._saved_listeners):
             saved(ids)
-        for listener in list(self._listeners):
-            listener(position)
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot the saved aggregates as they are in memory, at the state just recorded.

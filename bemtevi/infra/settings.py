@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     # How long the projector lets concurrent saves gather before one write (readers waiting
     # for a position never wait for it).
     projector_coalesce_seconds: float = 0.5
+    # How often each process reads the log to evict what other processes saved from its caches (a logout
+    # or an inactivation elsewhere is obeyed here within about this long).
+    cache_follow_seconds: float = 0.25
     # Most commands one group-commit append may carry; 1 gives one save per command (the
     # baseline bench/credits.py compares against).
     write_batch_max: int = 512
