@@ -145,6 +145,7 @@ class BemteviApplication(Application[UUID]):
         super().__init__(env)
         self._listeners: list[Callable[[int], None]] = []
         self._saved_listeners: list[Callable[[Iterable[UUID]], None]] = []
+        self._stale_listeners: list[Callable[[Iterable[UUID]], None]] = []
         self._listeners_lock = threading.Lock()
         # Read-only copies for hot checks (a session on every call); evicted on every save in
         # this process, so a logout or a change is seen at once, and within a poll of the log for
@@ -171,6 +172,14 @@ class BemteviApplication(Application[UUID]):
         with self._listeners_lock:
             self._saved_listeners.append(listener)
 
+    def on_stale(self, listener: Callable[[Iterable[UUID]], None]) -> None:
+        """Call ``listener(aggregate_ids)`` when copies of these aggregates that are only read (never saved
+        from) went stale: after every save in this process, and for every process's saves, from the log
+        (``streams.invalidator``). Writers need no such notice from other processes: a copy they decide on
+        that another process saved meanwhile collides on its version, and is loaded again."""
+        with self._listeners_lock:
+            self._stale_listeners.append(listener)
+
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         super()._notify(recordings)
         if recordings:
@@ -182,18 +191,20 @@ class BemteviApplication(Application[UUID]):
         self._saved(set(aggregate_ids), position)
 
     def _saved(self, ids: set[UUID], position: int) -> None:
-        self.evict(ids)
+        self.evict_stale(ids)
+        for saved in list(self._saved_listeners):
+            saved(ids)
         for listener in list(self._listeners):
             listener(position)
 
-    def evict(self, aggregate_ids: Iterable[UUID]) -> None:
-        """Drop these aggregates from every cache of this process: the read cache and the ``on_saved_elsewhere``
+    def evict_stale(self, aggregate_ids: Iterable[UUID]) -> None:
+        """Drop these aggregates from this process's read-only caches: the read cache and the ``on_stale``
         listeners'. Called for this process's saves, and by ``streams.invalidator`` for every process's."""
         ids = aggregate_ids if isinstance(aggregate_ids, set) else set(aggregate_ids)
         for aggregate_id in ids:
             self._read_cache.pop(aggregate_id, None)
-        for saved in list(self._saved_listeners):
-            saved(ids)
+        for stale in list(self._stale_listeners):
+            stale(ids)
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot the saved aggregates as they are in memory, at the state just recorded.

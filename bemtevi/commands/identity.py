@@ -201,7 +201,7 @@ class IdentityCommands:
         # A real hash to verify against when the e-mail is unknown, so timing does not tell.
         self._dummy_hash = hasher.hash(generate_password())
         self._known = _KnownPrincipals()
-        app.on_saved_elsewhere(self._known.forget)
+        app.on_stale(self._known.forget)
 
     # -- first start -------------------------------------------------------------------------
 
