@@ -230,3 +230,18 @@ def run_lookups(platform: Platform, principal: Principal, documents: list[str]) 
         # Refusals (no credit left) are part of the history too.
         with contextlib.suppress(DomainError):
             platform.consultations.run_unit_query(principal, document)
+
+
+def contact_form(**changes: Any) -> dict[str, Any]:
+    """A valid body for the public contact form (POST /api/contact), with ``changes`` applied."""
+    body: dict[str, Any] = {
+        "name": "Mariana Costa",
+        "document": "529.982.247-25",
+        "email": "Mariana.Costa@Empresa.com.br",
+        "phone": "(11) 98765-4321",
+        "service": "trial",
+        "message": "Gostaria de testar o enriquecimento em lote com a nossa base de clientes.",
+        "domain_url": "localhost:8000",
+    }
+    body.update(changes)
+    return body

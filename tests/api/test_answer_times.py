@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema_rs
 from customers_support import customer
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, sign_in
+from support import KNOWN_CPF, contact_form, sign_in
 
 from bemtevi.api.app import openapi_document
 from bemtevi.domain.mail import Mail
@@ -51,13 +51,7 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
     looked_up = client.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF})
     assert looked_up.status_code == 200
     fits_schema("/api/consultations", "post", 200, looked_up.json())
-    contact = {
-        "name": "Mariana Costa",
-        "document": KNOWN_CPF,
-        "email": "mariana.costa@empresa.com.br",
-        "service": "trial",
-        "message": "Gostaria de testar o enriquecimento em lote.",
-    }
+    contact = contact_form()
     assert client.post("/api/contact", json=contact).status_code == 202
     assert platform.projector.wait_for(platform.app.max_position(), 10)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from support import KNOWN_CNPJ, KNOWN_CPF, sign_in
+from support import KNOWN_CNPJ, KNOWN_CPF, contact_form, sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
@@ -16,20 +16,6 @@ from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.contact_requests import ContactRequest
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.mail import Mail
-
-
-def form(**changes: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "name": "Mariana Costa",
-        "document": "529.982.247-25",
-        "email": "Mariana.Costa@Empresa.com.br",
-        "phone": "(11) 98765-4321",
-        "service": "trial",
-        "message": "Gostaria de testar o enriquecimento em lote com a nossa base de clientes.",
-        "domain_url": "localhost:8000",
-    }
-    body.update(changes)
-    return body
 
 
 @pytest.fixture
@@ -46,7 +32,7 @@ def saved_after(platform: Platform, position: int) -> list[Any]:
 
 def test_a_valid_request_saves_the_request_and_the_mail_in_one_append(api: TestClient, platform: Platform) -> None:
     before = platform.app.max_position()
-    response = api.post("/api/contact", json=form())
+    response = api.post("/api/contact", json=contact_form())
     assert response.status_code == 202, response.text
     position = response.json()["position"]
     assert position == platform.app.max_position()
@@ -76,18 +62,18 @@ def test_a_valid_request_saves_the_request_and_the_mail_in_one_append(api: TestC
 
 
 def test_phone_is_optional_and_a_cnpj_is_accepted(api: TestClient, platform: Platform) -> None:
-    response = api.post("/api/contact", json=form(phone=None, document=KNOWN_CNPJ, service="api"))
+    response = api.post("/api/contact", json=contact_form(phone=None, document=KNOWN_CNPJ, service="api"))
     assert response.status_code == 202, response.text
-    del_phone = form(document=KNOWN_CNPJ, service="sms")
+    del_phone = contact_form(document=KNOWN_CNPJ, service="sms")
     del del_phone["phone"]
     assert api.post("/api/contact", json=del_phone).status_code == 202
-    assert api.post("/api/contact", json=form(phone="  ")).status_code == 202
+    assert api.post("/api/contact", json=contact_form(phone="  ")).status_code == 202
 
 
 def test_no_session_is_needed_and_a_session_changes_nothing(api: TestClient) -> None:
     headers = sign_in(api)
-    assert api.post("/api/contact", json=form(), headers=headers).status_code == 202
-    assert api.post("/api/contact", json=form(), headers={"Authorization": "Bearer garbage"}).status_code == 202
+    assert api.post("/api/contact", json=contact_form(), headers=headers).status_code == 202
+    assert api.post("/api/contact", json=contact_form(), headers={"Authorization": "Bearer garbage"}).status_code == 202
 
 
 def test_the_request_belongs_to_the_tenant_whose_domain_served_the_form(api: TestClient, platform: Platform) -> None:
@@ -99,7 +85,7 @@ def test_the_request_belongs_to_the_tenant_whose_domain_served_the_form(api: Tes
         domain_url="aurora.example.com.br",
     )
     before = platform.app.max_position()
-    response = api.post("/api/contact", json=form(domain_url="https://Aurora.example.com.br/contact"))
+    response = api.post("/api/contact", json=contact_form(domain_url="https://Aurora.example.com.br/contact"))
     assert response.status_code == 202, response.text
     events = saved_after(platform, before)
     assert {e.tenant_id for e in events} == {group_id}
@@ -110,12 +96,12 @@ def test_the_request_belongs_to_the_tenant_whose_domain_served_the_form(api: Tes
 
     # Without domain_url the Host header names the site; an unknown host is the root's.
     before = platform.app.max_position()
-    body = form()
+    body = contact_form()
     del body["domain_url"]
     assert api.post("/api/contact", json=body, headers={"host": "aurora.example.com.br"}).status_code == 202
     assert {e.tenant_id for e in saved_after(platform, before)} == {group_id}
     before = platform.app.max_position()
-    assert api.post("/api/contact", json=form(domain_url="unknown.example.org")).status_code == 202
+    assert api.post("/api/contact", json=contact_form(domain_url="unknown.example.org")).status_code == 202
     assert {e.tenant_id for e in saved_after(platform, before)} == {ROOT_GROUP_ID}
 
 
@@ -145,7 +131,7 @@ def test_each_invalid_field_is_refused_with_its_property(
     api: TestClient, platform: Platform, changes: dict[str, Any], prop: str, kind: str
 ) -> None:
     before = platform.app.max_position()
-    response = api.post("/api/contact", json=form(**changes))
+    response = api.post("/api/contact", json=contact_form(**changes))
     assert response.status_code == 400, response.text
     body = response.json()
     assert body["statusCode"] == 400 and body["code"] == "invalid_data"
@@ -156,12 +142,12 @@ def test_each_invalid_field_is_refused_with_its_property(
 
 
 def test_a_missing_field_is_not_empty_and_every_problem_is_listed(api: TestClient, platform: Platform) -> None:
-    body = form(name="A", email="nope", message="curta")
+    body = contact_form(name="A", email="nope", message="curta")
     del body["service"]
     response = api.post("/api/contact", json=body)
     assert response.status_code == 400
     assert response.json()["errors"] == [{"property": "service", "isNotEmpty": "service should not be empty"}]
-    response = api.post("/api/contact", json=form(name="A", email="nope", message="curta"))
+    response = api.post("/api/contact", json=contact_form(name="A", email="nope", message="curta"))
     assert [e["property"] for e in response.json()["errors"]] == ["name", "email", "message"]
 
 
@@ -172,9 +158,9 @@ def test_a_client_address_is_limited_to_five_requests_per_window(platform: Platf
         TestClient(app, client=("198.51.100.2", 40000)) as other,
     ):
         for _ in range(5):
-            assert flooder.post("/api/contact", json=form()).status_code == 202
+            assert flooder.post("/api/contact", json=contact_form()).status_code == 202
         before = platform.app.max_position()
-        refused = flooder.post("/api/contact", json=form())
+        refused = flooder.post("/api/contact", json=contact_form())
         assert refused.status_code == 429
         assert refused.json()["code"] == "too_many_requests"
         assert int(refused.headers["retry-after"]) > 0
@@ -184,12 +170,12 @@ def test_a_client_address_is_limited_to_five_requests_per_window(platform: Platf
         ]
         assert len(received) == 5 and max(received) <= before
         # Another visitor is not affected.
-        assert other.post("/api/contact", json=form()).status_code == 202
+        assert other.post("/api/contact", json=contact_form()).status_code == 202
     # Invalid forms do not use up the allowance (they queue nothing).
     with TestClient(create_app(platform), client=("192.0.2.9", 40000)) as client:
         for _ in range(6):
-            assert client.post("/api/contact", json=form(name="")).status_code == 400
-        assert client.post("/api/contact", json=form()).status_code == 202
+            assert client.post("/api/contact", json=contact_form(name="")).status_code == 400
+        assert client.post("/api/contact", json=contact_form()).status_code == 202
 
 
 def test_the_limit_forgets_old_hits(tmp_path: Path) -> None:

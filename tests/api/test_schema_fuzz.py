@@ -21,7 +21,7 @@ import schemathesis
 from customers_support import customer
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, make_settings
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, contact_form, make_settings
 
 from bemtevi.api.app import create_app, openapi_document
 from bemtevi.bootstrap import Platform, build_platform
@@ -112,13 +112,7 @@ def _some_of_everything(app: Any, platform: Platform, admin: dict[str, str]) -> 
         assert granted.status_code == 200, granted.text
         looked_up = api.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF})
         assert looked_up.status_code == 200, looked_up.text
-        contact = {
-            "name": "Mariana Costa",
-            "document": KNOWN_CPF,
-            "email": "mariana.costa@empresa.com.br",
-            "service": "trial",
-            "message": "Gostaria de testar o enriquecimento em lote.",
-        }
+        contact = contact_form()
         assert api.post("/api/contact", json=contact).status_code == 202
         assert platform.projector.wait_for(platform.app.max_position(), 10)
         outbox = api.get("/api/mail/outbox", headers=admin)

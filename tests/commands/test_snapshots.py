@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import strategies as st
 from PIL import Image
-from support import KNOWN_CPF, sign_in
+from support import KNOWN_CPF, contact_form, sign_in
 
 import bemtevi.domain
 from bemtevi.api.app import create_app
@@ -176,7 +176,7 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
         person = sign_in(api, "pessoa@bemtevi.com.br", PASSWORD)
         _ok(api.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF}))
         _ok(api.post("/api/auth/password-recovery", json={"email": "pessoa@bemtevi.com.br", "domain_url": "localhost"}))
-        _ok(api.post("/api/contact", json=CONTACT_FORM))
+        _ok(api.post("/api/contact", json=contact_form()))
         _ok(api.post("/api/auth/auth/logout", headers=person, json={}))
     return {"group": UUID(group_id), "user": UUID(user_id)}
 
@@ -196,14 +196,6 @@ CUSTOMER: dict[str, Any] = {
     "enabledQueryTypes": ["cpf-complete", "cnpj-complete"],
     "panelAccess": True,
     "apiAccess": False,
-}
-CONTACT_FORM = {
-    "name": "Mariana Costa",
-    "document": "529.982.247-25",
-    "email": "mariana@empresa.com.br",
-    "service": "trial",
-    "message": "Gostaria de testar o enriquecimento em lote.",
-    "domain_url": "localhost",
 }
 PASSWORD = "S3nha!forte"
 
