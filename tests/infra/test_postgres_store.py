@@ -10,6 +10,9 @@ from uuid import UUID, uuid4
 
 import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.infra.postgres_store import OneCallPostgresApplicationRecorder
@@ -86,4 +89,48 @@ def test_the_packed_arrays_read_back_as_written(recorder: OneCallPostgresApplica
     notes = recorder.select_notifications(ids[0], len(events))
     assert [(n.id, n.originator_id, n.originator_version, n.topic, n.state) for n in notes] == [
         (i, e.originator_id, e.originator_version, e.topic, e.state) for i, e in zip(ids, events, strict=True)
+    ]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    appends=st.lists(
+        st.lists(
+            st.tuples(st.integers(0, 3), st.binary(max_size=40), st.sampled_from(["a:E", "tést:É ☃", "b:Long" * 20])),
+            max_size=6,
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_appends_answer_and_read_back_as_the_librarys_recorder(
+    recorder: OneCallPostgresApplicationRecorder, appends: list[list[tuple[int, bytes, str]]]
+) -> None:
+    """The same appends (versions taken again included) on the library's own recorder, in a table of its
+    own beside ours: the same refusals, the same runs of ids and the same notifications read back."""
+    library = PostgresApplicationRecorder(recorder.datastore, events_table_name=f"library_{uuid4().hex[:12]}")
+    library.create_table()
+    aggregates = [uuid4() for _ in range(4)]
+    versions = dict.fromkeys(aggregates, 0)
+    ours_start = recorder.max_notification_id() or 0
+    for append in appends:
+        events = []
+        for which, state, topic in append:
+            aggregate = aggregates[which]
+            # A repeated aggregate in one append, or one whose version is reused, collides.
+            versions[aggregate] += 1 if state[:1] != b"\x00" else 0
+            events.append(StoredEvent(aggregate, max(1, versions[aggregate]), topic, state))
+        answers = []
+        for each in (recorder, library):
+            try:
+                ids = each.insert_events(events)
+                answers.append(("ids", len(ids or []), ids == list(range(ids[0], ids[0] + len(ids))) if ids else True))
+            except IntegrityError:
+                answers.append(("refused", 0, True))
+        assert answers[0] == answers[1]
+    library_start = 0
+    ours = recorder.select_notifications(ours_start + 1, 10_000)
+    theirs = library.select_notifications(library_start + 1, 10_000)
+    assert [(n.originator_id, n.originator_version, n.topic, n.state) for n in ours] == [
+        (n.originator_id, n.originator_version, n.topic, n.state) for n in theirs
     ]
