@@ -101,7 +101,7 @@ class _KnownPrincipals:
     Loading those (from the read cache) and building the principal on every call cost some
     twenty times what finding a remembered one does (bench/hot_path_cpu.py). An entry is
     forgotten at every save of one of its aggregates, by the same saves (in this process, or
-    relayed from the ledger process) that evict the application's read cache, and before the
+    read from the log for other processes' saves) that evict the application's read cache, and before the
     save returns, so a logout or an inactivation is seen at once. An entry is used only until the
     token's and the session's expiry, less a margin; after that the full checks decide, and
     answer as they always did.
