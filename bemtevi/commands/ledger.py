@@ -31,7 +31,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -41,7 +41,6 @@ from uuid import UUID, uuid4
 import orjson
 
 from bemtevi.commands.group_commit import GroupCommit, Outcome, Workspace
-from bemtevi.commands.identity import SYSTEM
 from bemtevi.domain import errors as domain_errors
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
@@ -71,6 +70,13 @@ log = logging.getLogger(__name__)
 CREDITS_PER_UNIT_QUERY = 1
 # The claim kind of a request id (grants, limits, batch movements): a redelivered request collides with it.
 REQUEST_CLAIM = "ledger-request"
+
+
+def _system() -> Actor:
+    """The system acting for the root group (imported late: ``commands.identity`` opens accounts here)."""
+    from bemtevi.commands.identity import SYSTEM
+
+    return SYSTEM
 
 
 # -- requests --------------------------------------------------------------------------------------
@@ -473,7 +479,7 @@ class LookupBlocks:
         What a ledger that stopped left on the account (reservations of another owner) goes back first."""
         abandoned = account.abandoned(self.owner)
         if abandoned:
-            with acting_as(SYSTEM):
+            with acting_as(_system()):
                 for reservation_id in abandoned:
                     account.release(UUID(reservation_id))
         drawn = self.drawn.setdefault(account.id, {})
@@ -532,7 +538,7 @@ class LookupBlocks:
                     account = ws.find(account_id, CreditAccount)
                     open_blocks = account.open_blocks() if account is not None else {}
                     mirror = self.held.get(account_id, {})
-                    with acting_as(SYSTEM):
+                    with acting_as(_system()):
                         for block_id in idle:
                             if account is not None and block_id in open_blocks:
                                 account.release(UUID(block_id))
@@ -555,6 +561,38 @@ def open_or_load(ws: Workspace, group_id: UUID, category: Category) -> CreditAcc
         account = CreditAccount.open(group_id, category, 0)
         ws.add(account)
     return account
+
+
+def opening_accounts(
+    find: Callable[[UUID], CreditAccount | None],
+    group_id: UUID,
+    parent_id: UUID | None,
+    quantities: Mapping[Category, int | None],
+) -> list[CreditAccount]:
+    """A new group's credit accounts, each holding its quantity granted out of the parent's account of
+    its category, and the parent accounts that gave (to save with the group in its registration's one
+    append: a group never exists without its accounts). Under an unlimited parent (or with no parent:
+    the root) an account is opened with the quantity as its limit (None: unlimited); under a limited
+    one, None or more than the parent has available is refused. ``find`` loads an account by id.
+
+    Decided here, so that this module holds every line that moves credits; the append is the
+    registration's own (``save_all``): should the parent's account move meanwhile (its owner, the
+    ledger, appended), the version check refuses it and the registration is decided again."""
+    accounts: list[CreditAccount] = []
+    for category, amount in quantities.items():
+        parent = find(credit_account_id(parent_id, category)) if parent_id is not None else None
+        if parent_id is None or (parent is not None and parent.unlimited):
+            accounts.append(CreditAccount.open(group_id, category, amount))
+            continue
+        child = CreditAccount.open(group_id, category, 0)
+        accounts.append(child)
+        if amount == 0:
+            continue
+        if amount is None or parent is None:
+            raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[category])
+        parent.grant_to(child, amount)
+        accounts.append(parent)
+    return accounts
 
 
 class Ledger:
@@ -679,7 +717,7 @@ class Ledger:
             return 0
         released = 0
         now = time.monotonic()
-        with acting_as(SYSTEM):
+        with acting_as(_system()):
             for reservation_id in account.abandoned(self.owner):
                 if self.abandon_after > 0:
                     first_seen = self._abandoned_seen.setdefault(reservation_id, now)
@@ -700,7 +738,7 @@ class Ledger:
         release_all = final and self.release_on_stop
         if not release_all and not self.stale_after:
             return
-        with acting_as(SYSTEM):
+        with acting_as(_system()):
             for consultation_id, (account_id, since) in list(self._reserved.items()):
                 if not release_all and now - since < self.stale_after:
                     continue
