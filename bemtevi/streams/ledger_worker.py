@@ -1,0 +1,222 @@
+"""`bemtevi worker ledger`: cluster mode's ledger, a faust-streaming agent over the topic ``bemtevi.ledger``.
+
+Each worker is a member of the consumer group ``bemtevi-ledger`` (``consumer_group``); Kafka gives each partition (and
+each group's credit accounts, the requests' key) to one worker at a time. The agent takes requests in
+batches (``stream.take``), decides a batch on its group commit (``Ledger`` on a ``GroupCommit``: one
+append per batch), and answers each caller on the reply topic its request names, with the decision's
+value or refusal and the position of the append, once that append is in the store. The records' offsets
+are committed after their answers are flushed, so a worker that dies (kill -9 included) leaves its
+uncommitted requests to the partition's next owner, which decides them again: every request is
+idempotent (``bemtevi.commands.ledger``), and a caller still waiting gets the next owner's answer.
+
+Rebalances: on partitions revoked or assigned the worker forgets every aggregate it keeps in memory
+(its group commit's and its ledger's): a partition's new owner starts from the event store, never from
+memory. Two workers deciding on one account meanwhile (the old owner finishing a batch) collide on the
+event store's version check, and the later batch is decided again on the new state.
+
+State lives in Bemtevi's own stores (the event store), not in faust tables; faust brings the consumer
+group, partition assignment, batching and offsets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import threading
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+import orjson
+
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.group_commit import GroupCommit
+from bemtevi.commands.ledger import (
+    Ledger,
+    ReserveLookup,
+    error_to_json,
+    request_from_json,
+    value_to_json,
+)
+from bemtevi.infra.kafka import ensure_topic, idempotent_producer
+from bemtevi.infra.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def consumer_group(topic: str) -> str:
+    """The ledger workers' consumer group (and faust app id) of a request topic: ``bemtevi-ledger``."""
+    return topic.replace(".", "-")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def recorded_consultations(app: BemteviApplication, consultation_ids: Iterable[UUID]) -> set[UUID]:
+    """Which of these consultations are recorded in the event store already (one query on PostgreSQL):
+    a lookup's reservation delivered again after its finish must not reserve a second time."""
+    ids = list(dict.fromkeys(consultation_ids))
+    if not ids:
+        return set()
+    recorder: Any = app.recorder
+    datastore = getattr(recorder, "datastore", None)
+    if datastore is not None and hasattr(datastore, "schema"):
+        with datastore.get_connection() as conn:
+            rows = conn.execute(
+                f"SELECT DISTINCT originator_id FROM {recorder.events_table_name} "
+                "WHERE originator_id = ANY(%s) AND originator_version = 1",
+                (ids,),
+            ).fetchall()
+        return {row["originator_id"] if isinstance(row, dict) else row[0] for row in rows}
+    return {i for i in ids if recorder.select_events(i, limit=1)}
+
+
+class LedgerWorker:
+    """One ledger worker: the faust app, its agent, and the ledger it decides on."""
+
+    def __init__(self, settings: Settings, *, take: int = 512, within: float = 0.005) -> None:
+        if not settings.kafka_bootstrap:
+            raise ValueError("BEMTEVI_KAFKA_BOOTSTRAP names no Kafka cluster to take ledger requests from")
+        import faust
+
+        self.settings = settings
+        self.take = take
+        self.within = within
+        bootstrap = settings.kafka_bootstrap
+        ensure_topic(
+            bootstrap, settings.kafka_ledger_topic, settings.kafka_ledger_partitions, settings.kafka_replication_factor
+        )
+        self.app = BemteviApplication(env=settings.event_store_env())
+        self.writer = GroupCommit(self.app, max_batch=settings.write_batch_max)
+        self.ledger = Ledger(
+            blocks=False,
+            abandon_after=settings.ledger_abandon_seconds,
+            stale_after=settings.ledger_stale_seconds,
+            release_on_stop=False,
+        )
+        self.writer.add_chore(self.ledger.chore)
+        self.writer.note_position(self.app.max_position())
+        self.producer = idempotent_producer(bootstrap, "bemtevi-ledger-worker", linger_ms=0)
+        self.batches = 0
+        self.requests = 0
+        self.faust = faust.App(
+            consumer_group(settings.kafka_ledger_topic),
+            broker=f"kafka://{bootstrap}",
+            store="memory://",
+            topic_partitions=settings.kafka_ledger_partitions,
+            topic_replication_factor=settings.kafka_replication_factor,
+            topic_allow_declare=True,
+            consumer_auto_offset_reset="earliest",
+            broker_session_timeout=8,
+            broker_heartbeat_interval=1,
+            web_enabled=False,
+            web_host="127.0.0.1",
+            web_port=_free_port(),
+            autodiscover=False,
+        )
+        topic = self.faust.topic(
+            settings.kafka_ledger_topic,
+            key_serializer="raw",
+            value_serializer="raw",
+            partitions=settings.kafka_ledger_partitions,
+        )
+        self.faust.agent(topic, name="bemtevi.ledger")(self._agent)
+        self.faust.on_partitions_revoked.connect(self._on_revoked)
+        self.faust.on_partitions_assigned.connect(self._on_assigned)
+        self.faust.on_before_shutdown.connect(self._on_shutdown)
+
+    # -- rebalances --------------------------------------------------------------------------------
+
+    def _forget(self) -> None:
+        self.writer.forget_all()
+        self.ledger.forget()
+
+    async def _on_revoked(self, sender: Any, revoked: Any, **kwargs: Any) -> None:
+        log.info("ledger partitions revoked: %s", sorted(tp.partition for tp in revoked))
+        self._forget()
+
+    async def _on_assigned(self, sender: Any, assigned: Any, **kwargs: Any) -> None:
+        log.info("ledger partitions assigned: %s", sorted(tp.partition for tp in assigned))
+        self._forget()
+
+    async def _on_shutdown(self, sender: Any, **kwargs: Any) -> None:
+        await asyncio.to_thread(self.close)
+
+    # -- the agent -------------------------------------------------------------------------------
+
+    async def _agent(self, stream: Any) -> Any:
+        async for values in stream.take(self.take, within=self.within):
+            await self.decide(values)
+
+    async def decide(self, values: list[bytes]) -> None:
+        """Decide one batch of request records on the group commit and answer every caller."""
+        envelopes: list[tuple[dict[str, Any], Any]] = []
+        for value in values:
+            try:
+                envelope = orjson.loads(value)
+                envelopes.append((envelope, request_from_json(envelope["request"])))
+            except Exception:
+                log.exception("a ledger request that cannot be read was skipped: %r", value[:200])
+        if not envelopes:
+            return
+        lookups = [r.consultation_id for _, r in envelopes if isinstance(r, ReserveLookup)]
+        recorded = await asyncio.to_thread(recorded_consultations, self.app, lookups) if lookups else set()
+        loop = asyncio.get_running_loop()
+        all_answered: asyncio.Future[None] = loop.create_future()
+        remaining = [len(envelopes)]
+        lock = threading.Lock()
+
+        def answer(envelope: dict[str, Any], request: Any) -> None:  # on the writer, after the append
+            reply = {
+                "id": envelope["id"],
+                "position": request.position,
+                "value": None if request.error is not None else value_to_json(request.result),
+                "error": None if request.error is None else error_to_json(request.error),
+            }
+            self.producer.send(envelope["reply_to"], value=orjson.dumps(reply), partition=0)
+            with lock:
+                remaining[0] -= 1
+                last = remaining[0] == 0
+            if last:
+                loop.call_soon_threadsafe(_resolve, all_answered)
+
+        self.writer.enqueue_batch(
+            [
+                (
+                    self.ledger.decide(
+                        request, recorded=isinstance(request, ReserveLookup) and request.consultation_id in recorded
+                    ),
+                    partial(answer, envelope),
+                )
+                for envelope, request in envelopes
+            ]
+        )
+        await all_answered
+        # The answers are out before the offsets of these records can be committed.
+        await asyncio.to_thread(self.producer.flush)
+        self.batches += 1
+        self.requests += len(envelopes)
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.writer.stop()
+        self.producer.close(timeout=5)
+        self.app.close()
+
+    def run(self) -> None:
+        """Run until SIGINT or SIGTERM (faust's worker handles both)."""
+        import faust
+
+        worker = faust.Worker(self.faust, loglevel="warning", quiet=True)
+        worker.execute_from_commandline()
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
