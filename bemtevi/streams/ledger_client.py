@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import uuid4
@@ -54,8 +55,12 @@ def _resolve(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
-def encode_envelope(correlation_id: str, reply_to: str, request: Request) -> bytes:
-    return orjson.dumps({"id": correlation_id, "reply_to": reply_to, "request": request_to_json(request)})
+def encode_envelope(correlation_id: str, reply_to: str, request: Request, deadline: float) -> bytes:
+    """A request as the worker receives it: who waits for the answer, where, and until when (epoch
+    seconds: a worker does not decide a request its caller has given up on)."""
+    return orjson.dumps(
+        {"id": correlation_id, "reply_to": reply_to, "deadline": deadline, "request": request_to_json(request)}
+    )
 
 
 class KafkaLedgerClient:
@@ -99,19 +104,21 @@ class KafkaLedgerClient:
         return None  # every lookup's credit is the worker's to decide
 
     def submit(self, request: Request, *, timeout: float | None = None) -> Outcome[Any]:
+        wait = self.timeout if timeout is None else timeout
         pending = _Pending(request, done=threading.Event())
-        self._send(pending)
+        self._send(pending, wait)
         assert pending.done is not None
-        if not pending.done.wait(self.timeout if timeout is None else timeout):
+        if not pending.done.wait(wait):
             self._abandon(pending)
         return self._outcome(pending)
 
     async def submit_async(self, request: Request, *, timeout: float | None = None) -> Outcome[Any]:
+        wait = self.timeout if timeout is None else timeout
         pending = _Pending(request, future=asyncio.get_running_loop().create_future())
-        self._send(pending)
+        self._send(pending, wait)
         assert pending.future is not None
         try:
-            async with asyncio.timeout(self.timeout if timeout is None else timeout):
+            async with asyncio.timeout(wait):
                 await pending.future
         except TimeoutError:
             self._abandon(pending)
@@ -132,14 +139,13 @@ class KafkaLedgerClient:
 
     # -- inside ------------------------------------------------------------------------------------
 
-    def _send(self, pending: _Pending) -> None:
+    def _send(self, pending: _Pending, wait: float) -> None:
         correlation_id = uuid4().hex
         with self._lock:
             self._pending[correlation_id] = pending
         key = pending.request.partition_key.bytes
-        self._producer.send(
-            self.topic, key=key, value=encode_envelope(correlation_id, self.reply_topic, pending.request)
-        )
+        envelope = encode_envelope(correlation_id, self.reply_topic, pending.request, time.time() + wait)
+        self._producer.send(self.topic, key=key, value=envelope)
 
     def _abandon(self, pending: _Pending) -> None:
         with self._lock:
@@ -150,7 +156,8 @@ class KafkaLedgerClient:
             return  # answered as the wait ended
         raise LedgerUnavailable(
             f"no ledger worker answered {type(pending.request).__name__} within {self.timeout:.0f} s "
-            f"(are `bemtevi worker ledger` processes consuming {self.topic}?)"
+            f"(are `bemtevi worker ledger` processes consuming {self.topic}?); a worker that takes it "
+            "later does not decide it"
         )
 
     @staticmethod
