@@ -622,8 +622,8 @@ class Ledger:
         self.release_on_stop = release_on_stop
         # Consultation id -> (account id, when reserved): lookups in flight holding a reservation of their own.
         self._reserved: dict[UUID, tuple[UUID, float]] = {}
-        # Reservation id -> when first seen abandoned (only with ``abandon_after``).
-        self._abandoned_seen: dict[str, float] = {}
+        # Account id -> reservation id -> when first seen abandoned (only with ``abandon_after``).
+        self._abandoned_seen: dict[UUID, dict[str, float]] = {}
         # Request ids claimed lately (a redelivery in the same batch, or soon after, answers without a read).
         self._claimed: OrderedDict[UUID, None] = OrderedDict()
 
@@ -717,15 +717,20 @@ class Ledger:
             return 0
         released = 0
         now = time.monotonic()
+        abandoned = account.abandoned(self.owner)
+        # What was seen before and is no longer abandoned (settled by its lookup meanwhile) is forgotten.
+        seen = {r: self._abandoned_seen.get(account.id, {}).get(r, now) for r in abandoned}
         with acting_as(_system()):
-            for reservation_id in account.abandoned(self.owner):
-                if self.abandon_after > 0:
-                    first_seen = self._abandoned_seen.setdefault(reservation_id, now)
-                    if now - first_seen < self.abandon_after:
-                        continue
-                    self._abandoned_seen.pop(reservation_id, None)
+            for reservation_id in abandoned:
+                if now - seen[reservation_id] < self.abandon_after:
+                    continue
+                del seen[reservation_id]
                 account.release(UUID(reservation_id))
                 released += 1
+        if seen:
+            self._abandoned_seen[account.id] = seen
+        else:
+            self._abandoned_seen.pop(account.id, None)
         return released
 
     def chore(self, ws: Workspace, final: bool) -> None:
