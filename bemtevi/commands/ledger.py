@@ -51,6 +51,7 @@ from bemtevi.domain.credits import (
     ReasonKind,
     credit_account_id,
 )
+from bemtevi.domain.documents import DocumentKind
 from bemtevi.domain.errors import (
     AccessDenied,
     DomainError,
@@ -90,7 +91,7 @@ class ReserveLookup:
     group_id: UUID
     user_id: UUID
     document: str
-    document_type: str
+    document_type: DocumentKind
     requested_type: str | None
     channel: str
     supplier: str
@@ -134,7 +135,7 @@ class FinishLookup:
     group_id: UUID
     user_id: UUID
     document: str
-    document_type: str
+    document_type: DocumentKind
     query_type: str
     block_id: str | None
     channel: str
@@ -695,7 +696,7 @@ class Ledger:
             else:
                 account.release(request.consultation_id)
             consultation = Consultation._create(
-                Consultation.Recorded,
+                Consultation.Recorded,  # type: ignore[attr-defined]
                 id=request.consultation_id,
                 group_id=request.group_id,
                 user_id=request.user_id,

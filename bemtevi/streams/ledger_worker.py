@@ -131,9 +131,10 @@ class LedgerWorker:
             partitions=settings.kafka_ledger_partitions,
         )
         self.faust.agent(topic, name="bemtevi.ledger")(self._agent)
-        self.faust.on_partitions_revoked.connect(self._on_revoked)
-        self.faust.on_partitions_assigned.connect(self._on_assigned)
-        self.faust.on_before_shutdown.connect(self._on_shutdown)
+        handlers: Any = (self._on_revoked, self._on_assigned, self._on_shutdown)  # faust's signals, loosely typed
+        self.faust.on_partitions_revoked.connect(handlers[0])
+        self.faust.on_partitions_assigned.connect(handlers[1])
+        self.faust.on_before_shutdown.connect(handlers[2])
 
     # -- rebalances --------------------------------------------------------------------------------
 
