@@ -109,6 +109,10 @@ class LedgerWorker:
         self.batches = 0
         self.requests = 0
         self.expired = 0
+        # Where a request's time goes: waiting for the agent, deciding and appending, answering.
+        self.queued_seconds = 0.0
+        self.decided_seconds = 0.0
+        self.answered_seconds = 0.0
         self.faust = faust.App(
             consumer_group(settings.kafka_ledger_topic),
             broker=f"kafka://{bootstrap}",
@@ -160,8 +164,11 @@ class LedgerWorker:
         # this body is done with it, so only after its answers are flushed. (Two or three batches in
         # flight were measured: no faster on this machine, and a crash could then commit offsets of
         # requests decided but not answered.)
-        async for values in stream.take(self.take, within=self.within):
-            await self.decide(values)
+        async for events in stream.take_events(self.take, within=self.within):
+            now = time.time()
+            # How long the batch's records waited between their producer and this agent.
+            self.queued_seconds += sum(now - e.message.timestamp for e in events)
+            await self.decide([e.value for e in events])
 
     async def decide(self, values: list[bytes]) -> None:
         """Decide one batch of request records on the group commit and answer every caller."""
@@ -184,6 +191,7 @@ class LedgerWorker:
             return
         lookups = [r.consultation_id for _, r in envelopes if isinstance(r, ReserveLookup)]
         recorded = await asyncio.to_thread(recorded_consultations, self.app, lookups) if lookups else set()
+        began = time.perf_counter()
         loop = asyncio.get_running_loop()
         all_decided: asyncio.Future[None] = loop.create_future()
         replies: list[tuple[str, bytes]] = []
@@ -214,9 +222,12 @@ class LedgerWorker:
             ]
         )
         await all_decided
+        decided_at = time.perf_counter()
+        self.decided_seconds += (decided_at - began) * len(envelopes)
         # Sent (and flushed: the answers are out before these records' offsets can be committed) off
         # the writer thread, which goes on with the next batch meanwhile.
         await asyncio.to_thread(self._reply, replies)
+        self.answered_seconds += (time.perf_counter() - decided_at) * len(envelopes)
         self.batches += 1
         self.requests += len(envelopes)
 
@@ -235,13 +246,19 @@ class LedgerWorker:
         print(
             f"ledger worker stopped: {self.requests} requests in {self.batches} batches "
             f"({self.expired} past their caller's wait skipped), "
-            f"{self.writer.batches} group-commit rounds",
+            f"{self.writer.batches} group-commit rounds; per request: "
+            f"{self._ms(self.queued_seconds)} ms waiting for the agent, "
+            f"{self._ms(self.decided_seconds)} ms deciding and appending, "
+            f"{self._ms(self.answered_seconds)} ms answering",
             file=sys.stderr,
             flush=True,
         )
         self.writer.stop()
         self.producer.close(timeout=5)
         self.app.close()
+
+    def _ms(self, seconds: float) -> str:
+        return f"{seconds / max(self.requests, 1) * 1000:.1f}"
 
     def run(self) -> None:
         """Run until SIGINT or SIGTERM (faust's worker handles both)."""
