@@ -12,12 +12,13 @@ from datetime import timedelta
 from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.brand import BrandCommands
-from bemtevi.commands.consultations import ConsultationCommands, LookupLedger, WriterLookupLedger
+from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.contact import ContactCommands
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
+from bemtevi.commands.ledger import EmbeddedLedger, LedgerClient
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
 from bemtevi.domain.suppliers import Supplier
@@ -48,6 +49,7 @@ class Platform:
     users: UserCommands
     contact: ContactCommands
     writer: GroupCommit
+    ledger: LedgerClient
     store: ReadStore
     projector: Projector
     supplier: Supplier
@@ -66,7 +68,7 @@ class Platform:
         self.closed = True
         self.sweeper.stop()
         self.invalidator.stop()
-        self.consultations.ledger.close()
+        self.ledger.close()
         self.writer.stop()
         self.mailer.stop()
         self.projector.stop()
@@ -112,13 +114,7 @@ def build_platform(
         coalesce_window=settings.projector_coalesce_seconds,
     )
     writer = GroupCommit(app, max_batch=settings.write_batch_max)
-    lookup_ledger: LookupLedger
-    if settings.ledger_process:
-        from bemtevi.ledger_process import ProcessLookupLedger
-
-        lookup_ledger = ProcessLookupLedger(app, settings.event_store_env(), settings.write_batch_max)
-    else:
-        lookup_ledger = WriterLookupLedger(app, writer)
+    ledger = ledger_client(settings, app, writer)
     customers = CustomerCommands(app, identity)
     google = (
         GoogleIdTokenVerifier(settings.google_client_id, settings.google_jwks_url)
@@ -145,13 +141,14 @@ def build_platform(
         settings=settings,
         app=app,
         identity=identity,
-        consultations=ConsultationCommands(app, supplier, lookup_ledger),
-        credits=CreditCommands(writer),
+        consultations=ConsultationCommands(app, supplier, ledger),
+        credits=CreditCommands(ledger),
         customers=customers,
         brand=BrandCommands(app, identity),
         users=UserCommands(app, identity, hasher),
         contact=ContactCommands(app, identity, settings.contact_email),
         writer=writer,
+        ledger=ledger,
         store=store,
         projector=projector,
         supplier=supplier,
@@ -160,7 +157,7 @@ def build_platform(
         invalidator=CacheInvalidator(app, settings.cache_follow_seconds),
         attempts=attempts,
         contact_throttle=Throttle(attempts, settings.contact_rate_window_seconds),
-        sweeper=ReservationSweeper(store, lookup_ledger, settings.reservation_sweep_seconds),
+        sweeper=ReservationSweeper(store, ledger, settings.reservation_sweep_seconds),
     )
     if bootstrap:
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password)
@@ -172,6 +169,23 @@ def build_platform(
         # The read model has caught up: what a ledger that died left reserved is found now.
         platform.sweeper.start()
     return platform
+
+
+def ledger_client(settings: Settings, app: BemteviApplication, writer: GroupCommit) -> LedgerClient:
+    """Where credit requests are decided: this process's group commit, or the ledger workers behind Kafka."""
+    if settings.ledger == "kafka":
+        if not settings.kafka_bootstrap:
+            raise ValueError("BEMTEVI_LEDGER=kafka needs BEMTEVI_KAFKA_BOOTSTRAP")
+        from bemtevi.streams.ledger_client import KafkaLedgerClient
+
+        return KafkaLedgerClient(
+            settings.kafka_bootstrap,
+            settings.kafka_ledger_topic,
+            partitions=settings.kafka_ledger_partitions,
+            replication_factor=settings.kafka_replication_factor,
+            timeout=settings.ledger_timeout_seconds,
+        )
+    return EmbeddedLedger(app, writer)
 
 
 def attempt_log(settings: Settings) -> AttemptLog:

@@ -1,4 +1,4 @@
-"""The ``bemtevi`` command line: serve, relay, demo-data, rebuild-projections, create-admin, openapi."""
+"""The ``bemtevi`` command line: serve, relay, worker, demo-data, rebuild-projections, create-admin, openapi."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from bemtevi.bootstrap import Platform
 
 app = typer.Typer(help="Bemtevi: consultas e enriquecimento de dados.", no_args_is_help=True)
+worker_app = typer.Typer(help="Cluster mode's stream processors (faust-streaming workers).", no_args_is_help=True)
+app.add_typer(worker_app, name="worker")
 
 
 def _ensure_dataset(settings: Settings) -> None:
@@ -120,6 +122,22 @@ def relay() -> None:
         follower.stop()
         follower.app.close()
     typer.echo(f"Relay stopped after position {follower.position}")
+
+
+@worker_app.command("ledger")
+def worker_ledger() -> None:
+    """Decide credit requests from Kafka topic bemtevi.ledger for the partitions this worker owns, until SIGTERM."""
+    from bemtevi.streams.ledger_worker import LedgerWorker
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("kafka").setLevel(logging.WARNING)
+    logging.getLogger("aiokafka").setLevel(logging.WARNING)
+    try:
+        worker = LedgerWorker(Settings())
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2) from e
+    worker.run()
 
 
 @app.command("demo-data")

@@ -8,9 +8,9 @@
 Measures with ``time.process_time`` (CPU of the whole process, every thread), not wall clock, so
 other load on the machine matters less. Builds a platform on SQLite in a temporary folder with
 a demo dataset (5,000 people and 1,000 companies generated, or ``--dataset``), the projector
-not started and the lookups' ledger in the process (BEMTEVI_LEDGER_PROCESS=false, so the
-writer's share of a lookup counts too and revisions from before the ledger process compare
-alike), and times:
+not started and the lookups' ledger in the process (the embedded ledger; revisions that had a
+ledger process get BEMTEVI_LEDGER_PROCESS=false, so the writer's share of a lookup counts in every
+revision alike), and times:
 
 * ``request``: reading the request body (``ConsultationRequest.model_validate_json`` before);
 * ``parse``: ``Document.parse`` of a bare and of a punctuated CPF and CNPJ;
@@ -155,7 +155,7 @@ def measure(dataset: Path, scale: float) -> dict[str, float]:
     print(f"  code: {Path(bemtevi.__file__).parent.parent.name or '.'}", file=sys.stderr)
     people, companies = _documents(dataset)
     var = Path(tempfile.mkdtemp(prefix="bemtevi-bench-"))
-    os.environ["BEMTEVI_LEDGER_PROCESS"] = "false"  # a setting revisions before it ignore
+    os.environ["BEMTEVI_LEDGER_PROCESS"] = "false"  # for revisions that had a ledger process; others ignore it
     settings = Settings(
         var_dir=var, dataset_path=dataset, admin_password=PASSWORD, argon2_time_cost=1, argon2_memory_cost=1024
     )

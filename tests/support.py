@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
@@ -22,10 +23,10 @@ from fastapi.testclient import TestClient
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.consultations import LookupRecord
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
+from bemtevi.commands.ledger import LedgerClient, ReserveLookup
 from bemtevi.domain.audit import Actor, acting_as
-from bemtevi.domain.consultations import Consultation
+from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.groups import GroupType
@@ -123,17 +124,40 @@ def charged_in_store(app: BemteviApplication, group_id: UUID) -> Counter[str]:
     return charged
 
 
-def lookup_record(group_id: UUID) -> LookupRecord:
+@dataclass
+class InFlight:
+    """A lookup between its reservation and its finish, driven through a ledger client by a test."""
+
+    request: ReserveLookup
+    query_type: str | None = None
+    block_id: str | None = None
+
+    @property
+    def consultation_id(self) -> UUID:
+        return self.request.consultation_id
+
+    def reserve(self, ledger: LedgerClient) -> None:
+        self.query_type, self.block_id = ledger.submit(self.request).value
+
+    def finish(self, ledger: LedgerClient, status: ConsultationStatus = ConsultationStatus.DONE) -> int:
+        """Settle (found) or release; the append's position."""
+        assert self.query_type is not None
+        return ledger.submit(self.request.finished(self.query_type, self.block_id, status)).position
+
+
+def lookup_record(group_id: UUID) -> InFlight:
     """A lookup of the known CPF by some user of the group, as the ledger receives it."""
-    return LookupRecord(
-        consultation_id=uuid4(),
-        group_id=group_id,
-        user_id=uuid4(),
-        document=KNOWN_CPF,
-        document_type="cpf",
-        requested_type=None,
-        channel="panel",
-        supplier="local",
+    return InFlight(
+        ReserveLookup(
+            consultation_id=uuid4(),
+            group_id=group_id,
+            user_id=uuid4(),
+            document=KNOWN_CPF,
+            document_type="cpf",
+            requested_type=None,
+            channel="panel",
+            supplier="local",
+        )
     )
 
 
@@ -166,9 +190,6 @@ def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = 
         # Cheap hashing keeps the suite fast; production parameters are the defaults.
         argon2_time_cost=1,
         argon2_memory_cost=1024,
-        # In-process ledger: most tests build many platforms (tests/test_ledger_process.py and
-        # the servers the end-to-end tests start run the ledger process).
-        ledger_process=False,
     )
 
 

@@ -185,11 +185,6 @@ class BemteviApplication(Application[UUID]):
         if recordings:
             self._saved({r.domain_event.originator_id for r in recordings}, recordings[-1].notification.id)
 
-    def saved_by_another_process(self, aggregate_ids: Iterable[UUID], position: int) -> None:
-        """What this process's ledger process saved (``bemtevi.ledger_process``): the same
-        evictions and wake-ups as a save of this process."""
-        self._saved(set(aggregate_ids), position)
-
     def _saved(self, ids: set[UUID], position: int) -> None:
         self.evict_stale(ids)
         for saved in list(self._saved_listeners):

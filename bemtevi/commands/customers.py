@@ -9,9 +9,10 @@ from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
 from bemtevi.commands.identity import IdentityCommands, Principal, normalise_domain
+from bemtevi.commands.ledger import opening_accounts
 from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.brand import Brand
-from bemtevi.domain.credits import NOT_ENOUGH_TO_PROVIDE_MESSAGES, CreditAccount, credit_account_id
+from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.customers import (
     MAY_REGISTER,
     TOGGLE_LABELS,
@@ -24,7 +25,6 @@ from bemtevi.domain.errors import (
     DuplicateValue,
     GroupInactive,
     GroupNotFound,
-    NotEnoughToProvide,
     ParentDoesNotAllow,
     QueryNotAllowed,
 )
@@ -144,23 +144,9 @@ class CustomerCommands:
     def _granted_accounts(
         self, parent_id: UUID, group_id: UUID, quantities: dict[Category, int]
     ) -> list[CreditAccount]:
-        """The customer's accounts, each holding its quantity granted by the parent's account."""
-        accounts: list[CreditAccount] = []
-        for category in Category:
-            amount = quantities.get(category, 0)
-            parent = self._app.find(credit_account_id(parent_id, category), CreditAccount)
-            if parent is not None and parent.unlimited:
-                accounts.append(CreditAccount.open(group_id, category, amount))
-                continue
-            child = CreditAccount.open(group_id, category, 0)
-            accounts.append(child)
-            if amount == 0:
-                continue
-            if parent is None:
-                raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[category])
-            parent.grant_to(child, amount)
-            accounts.append(parent)
-        return accounts
+        """The customer's four accounts, each holding its quantity granted by the parent's account."""
+        wanted: dict[Category, int | None] = {category: quantities.get(category, 0) for category in Category}
+        return opening_accounts(self._identity.find_account, group_id, parent_id, wanted)
 
     # -- editing ------------------------------------------------------------------------------
 

@@ -21,8 +21,8 @@ decisions that were saved plus those of the batch being decided.
 Every caller is answered after its batch's append: a decision's value is only ever acted on (a
 lookup asking its supplier, a block's units drawn) once what it decided is in the store. Answering
 earlier would be a promise the store may refuse: another process's append to the same aggregate
-(a take-back saved by the server beside its ledger process) makes the batch collide, and the
-decision taken again on the new state may be a refusal.
+(a grant decided by the parent's ledger worker writes the child's account) makes the batch collide,
+and the decision taken again on the new state may be a refusal.
 
 Chores: a command module may register a decision the writer runs on its own every so often,
 between batches (``add_chore``), and once more with ``final=True`` when it stops; the lookups'
@@ -60,6 +60,13 @@ T = TypeVar("T")
 A = TypeVar("A", bound=AuditedAggregate)
 
 _RETRIES = 10
+
+
+class _Everything(tuple[UUID, ...]):
+    """``forget_all``'s marker on the queue of ids to forget."""
+
+
+_EVERYTHING = _Everything()
 
 
 class Workspace:
@@ -115,7 +122,7 @@ class Workspace:
 class _Request(Generic[T]):
     decide: Callable[[Workspace], T]
     # A thread waits on ``done``; a coroutine on ``future`` (resolved on its own event loop);
-    # ``callback`` is called on the writer (a ledger process answering over its pipe).
+    # ``callback`` is called on the writer (a ledger worker answering over Kafka).
     done: threading.Event | None = None
     future: asyncio.Future[None] | None = None
     callback: Callable[[_Request[Any]], None] | None = None
@@ -153,7 +160,7 @@ class GroupCommit:
         self._max_batch = max_batch
         self._cache_size = cache_size
         self._cache: OrderedDict[UUID, AuditedAggregate] = OrderedDict()
-        self._queue: queue.SimpleQueue[_Request[Any] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Request[Any] | list[_Request[Any]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._lock = threading.Lock()
@@ -163,9 +170,6 @@ class GroupCommit:
         self.batches = 0
         self.commands = 0
         self._chores: list[Callable[[Workspace, bool], Any]] = []
-        # Called on the writer once the answers decided so far have been given (before an append
-        # starts, and after it): lets callback answers go out together.
-        self.after_answers: Callable[[], None] | None = None
         self._chore_interval = 0.25
         self._next_chores = 0.0
         app.on_saved_elsewhere(self._forget_saved_elsewhere)
@@ -203,8 +207,6 @@ class GroupCommit:
             self._process([request])
             if request.error is not None:
                 log.error("writer chore failed: %r", request.error)
-        if self.after_answers is not None:
-            self.after_answers()
 
     # -- submitting -----------------------------------------------------------------------------
 
@@ -221,12 +223,15 @@ class GroupCommit:
             raise request.error
         return Outcome(request.result, request.position)
 
-    def enqueue(self, decide: Callable[[Workspace], T], callback: Callable[[_Request[T]], None]) -> None:
-        """Decide on the writer and call ``callback(request)`` there with its ``result``, ``error``
-        and ``position`` (nobody waits)."""
+    def enqueue_batch(
+        self, decisions: list[tuple[Callable[[Workspace], Any], Callable[[_Request[Any]], None]]]
+    ) -> None:
+        """Decide each ``(decide, callback)`` on the writer, all in one batch (one append, unless it
+        exceeds ``max_batch``), and call ``callback(request)`` there with its ``result``, ``error`` and
+        ``position`` (nobody waits): a ledger worker's batch of requests taken from Kafka."""
         if self._thread is None:
             self.start()
-        self._queue.put(_Request(decide, callback=callback))  # type: ignore[arg-type]
+        self._queue.put([_Request(decide, callback=callback) for decide, callback in decisions])
 
     async def submit_async(self, decide: Callable[[Workspace], T], *, timeout: float = 30) -> Outcome[T]:
         """``submit`` for a coroutine: the event loop goes on serving while the writer works."""
@@ -279,12 +284,6 @@ class GroupCommit:
                 break  # never drop unsaved events; the next append clears them
             del self._cache[oldest_id]
 
-    def cached(self, aggregate_id: UUID, kind: type[A]) -> A | None:
-        """The writer's copy of an aggregate, if it holds one (on the writer thread only: between
-        batches, or in an answer after the append, that is the aggregate as saved)."""
-        aggregate = self._cache.get(aggregate_id)
-        return aggregate if isinstance(aggregate, kind) else None
-
     def _forget_saved_elsewhere(self, aggregate_ids: Iterable[UUID]) -> None:
         if not self.is_writer_thread:
             self.forget(aggregate_ids)
@@ -295,6 +294,16 @@ class GroupCommit:
         batch's decided events, which would then not be saved."""
         self._forgotten.put(aggregate_ids)
 
+    def forget_all(self) -> None:
+        """Drop every aggregate from memory before the next batch (a ledger worker's partitions were
+        reassigned: what it decides next starts from the event store)."""
+        self._forgotten.put(_EVERYTHING)
+
+    def note_position(self, position: int) -> None:
+        """The position a caller with nothing to save reads after, until the first append (a worker
+        that starts answers redelivered requests after everything already in the store)."""
+        self._last_position = max(self._last_position, position)
+
     def _forget_now(self) -> None:
         """On the writer, between batches: drop what others saved since the last batch."""
         while True:
@@ -302,6 +311,9 @@ class GroupCommit:
                 aggregate_ids = self._forgotten.get_nowait()
             except queue.Empty:
                 return
+            if aggregate_ids is _EVERYTHING:
+                self._cache.clear()
+                continue
             for aggregate_id in aggregate_ids:
                 self._cache.pop(aggregate_id, None)
 
@@ -319,7 +331,7 @@ class GroupCommit:
                 if first is None:
                     self._do_chores(final=True)
                     return
-                batch = [first]
+                batch = first if isinstance(first, list) else [first]
             while len(batch) < self._max_batch:
                 try:
                     more = self._queue.get_nowait()
@@ -328,10 +340,11 @@ class GroupCommit:
                 if more is None:
                     self._stopping = True
                     break
-                batch.append(more)
+                if isinstance(more, list):
+                    batch.extend(more)
+                else:
+                    batch.append(more)
             carried = self._process(batch)
-            if self.after_answers is not None:
-                self.after_answers()
             if self._chores and time.monotonic() >= self._next_chores:
                 self._do_chores()
             if self._stopping and not carried:
@@ -360,8 +373,6 @@ class GroupCommit:
                 added[aggregate.id] = aggregate
             request.workspace = workspace
             decided.append(request)
-        if self.after_answers is not None:
-            self.after_answers()  # the refusals go out while the append runs
         current = [a for a in (self._cache.get(i) for i in touched) if a is not None]
         to_save = [a for a in current if a._pending_events] + list(added.values())
         self.batches += 1

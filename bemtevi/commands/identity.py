@@ -12,11 +12,12 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.commands.ledger import opening_accounts
 from bemtevi.commands.throttle import Throttle
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.brand import DEFAULT_BRAND, Brand
 from bemtevi.domain.contact import normalise_email
-from bemtevi.domain.credits import NOT_ENOUGH_TO_PROVIDE_MESSAGES, CreditAccount, credit_account_id
+from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.errors import (
     DuplicateValue,
     ExpiredToken,
@@ -24,7 +25,6 @@ from bemtevi.domain.errors import (
     GroupInactive,
     GroupNotFound,
     InvalidCredentials,
-    NotEnoughToProvide,
     SessionGroupInactive,
     SessionUserInactive,
     Unauthorized,
@@ -101,7 +101,7 @@ class _KnownPrincipals:
     Loading those (from the read cache) and building the principal on every call cost some
     twenty times what finding a remembered one does (bench/hot_path_cpu.py). An entry is
     forgotten at every save of one of its aggregates, by the same saves (in this process, or
-    relayed from the ledger process) that evict the application's read cache, and before the
+    read from the log for other processes' saves) that evict the application's read cache, and before the
     save returns, so a logout or an inactivation is seen at once. An entry is used only until the
     token's and the session's expiry, less a margin; after that the full checks decide, and
     answer as they always did.
@@ -223,7 +223,7 @@ class IdentityCommands:
                 group_id=ROOT_GROUP_ID,
             )
             # The root of every tree is unlimited in every category; it grants to its children.
-            accounts = [CreditAccount.open(group.id, category, limit=None) for category in Category]
+            accounts = opening_accounts(self.find_account, group.id, None, dict.fromkeys(Category))
             user, index = self._new_user(
                 group.id, "Administrador", email_key(admin_email), admin_password, Role.SUPER_ADMIN
             )
@@ -265,7 +265,7 @@ class IdentityCommands:
                     brand=brand or Brand(),
                     enabled_query_types=enabled,
                 )
-                accounts = self._opening_accounts(group.id, parent_id, unit_credit_limit)
+                accounts = opening_accounts(self.find_account, group.id, parent_id, {Category.UNIT: unit_credit_limit})
                 claims = [UniqueIndex(kind=GROUP_DOMAIN, value=domain, ref=group.id)] if domain else []
                 try:
                     return group.id, self._app.save_all(group, *accounts, *claims)
@@ -276,18 +276,9 @@ class IdentityCommands:
 
         return retry_on_conflict(decide)
 
-    def _opening_accounts(self, group_id: UUID, parent_id: UUID, unit_credits: int | None) -> list[CreditAccount]:
-        """The new group's unit account, its credits granted by the parent (saved with the group)."""
-        parent = self._app.find(credit_account_id(parent_id, Category.UNIT), CreditAccount)
-        if parent is not None and parent.unlimited:
-            return [CreditAccount.open(group_id, Category.UNIT, unit_credits)]
-        account = CreditAccount.open(group_id, Category.UNIT, 0)
-        if unit_credits is None or (unit_credits > 0 and parent is None):
-            raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[Category.UNIT])
-        if parent is None or unit_credits == 0:
-            return [account]
-        parent.grant_to(account, unit_credits)
-        return [parent, account]
+    def find_account(self, account_id: UUID) -> CreditAccount | None:
+        """A credit account as stored (what a registration's opening grant is decided on)."""
+        return self._app.find(account_id, CreditAccount)
 
     def register_user(
         self,

@@ -6,6 +6,7 @@ import os
 import secrets
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 from urllib.parse import unquote, urlparse
 
 from pydantic import Field
@@ -42,9 +43,9 @@ class Settings(BaseSettings):
     # Most commands one group-commit append may carry; 1 gives one save per command (the
     # baseline bench/credits.py compares against).
     write_batch_max: int = 512
-    # Lookups' reservations and settlements decided and appended in a process of their own
-    # (bemtevi.ledger_process), beside the server's interpreter lock; False: on the server's writer.
-    ledger_process: bool = True
+    # Where credit requests are decided (bemtevi.commands.ledger): "embedded", on this process's group
+    # commit; "kafka", by the `bemtevi worker ledger` processes behind the topic below (cluster mode).
+    ledger: Literal["embedded", "kafka"] = "embedded"
     # How often the lookups' reservations left by a ledger that died are looked for and released
     # (bemtevi.streams.reservations); also once at start.
     reservation_sweep_seconds: float = 2.0
@@ -89,6 +90,15 @@ class Settings(BaseSettings):
     kafka_events_partitions: int = 12
     kafka_replication_factor: int = 1
     relay_page_size: int = 1000
+    # Cluster mode's ledger: requests keyed by group on this topic (created with this many partitions,
+    # the most ledger workers that can share the work); how long an API process waits for an answer;
+    # how long a worker waits before releasing reservations another (stopped) owner left, and before
+    # releasing its own lookup reservations whose caller never finished them (an API process that died).
+    kafka_ledger_topic: str = "bemtevi.ledger"
+    kafka_ledger_partitions: int = 12
+    ledger_timeout_seconds: float = 30.0
+    ledger_abandon_seconds: float = 30.0
+    ledger_stale_seconds: float = 120.0
 
     @property
     def events_path(self) -> Path:

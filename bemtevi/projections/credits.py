@@ -191,12 +191,12 @@ class CreditsReadModel(ReadModel):
         return _CreditsFold()
 
 
-def accounts_holding_reservations(cur: duckdb.DuckDBPyConnection, category: str) -> list[UUID]:
-    """The accounts of a category with anything reserved, as far as the read model has seen."""
+def groups_holding_reservations(cur: duckdb.DuckDBPyConnection, category: str) -> list[UUID]:
+    """The groups whose account of a category has anything reserved, as far as the read model has seen."""
     rows = cur.execute(
-        "SELECT account_id FROM credit_balances WHERE category = ? AND reserved > 0", [category]
+        "SELECT group_id FROM credit_balances WHERE category = ? AND reserved > 0", [category]
     ).fetchall()
-    return [UUID(account_id) for (account_id,) in rows]
+    return [UUID(str(group_id)) for (group_id,) in rows]
 
 
 def balances_of(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, dict[str, int | None]]:

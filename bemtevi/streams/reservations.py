@@ -2,11 +2,12 @@
 
 A ledger releases what it holds when it stops; one killed (kill -9, a crash, the machine going
 down) cannot. Its reservations name it as their owner, and one ledger runs per store, so what
-any other owner holds was left by a ledger that is gone. At start and then every few seconds this
-thread finds, in the balances read model, the accounts with anything reserved, and asks the
-running ledger to release there the lookup reservations it does not hold itself
-(``LookupLedger.release_abandoned``); a ledger process that died is started again for that. No
-lookup on the account is needed, and a restart of the whole server finds them the same way.
+any other owner holds was left by a ledger that is gone (in cluster mode: a worker that died or lost
+the account's partition; the worker releases those only once they stayed abandoned for a while, so
+that lookups in flight on the previous owner can still finish). At start and then every few seconds
+this thread finds, in the balances read model, the groups whose unit account holds anything, and
+sends the ledger a ``ReleaseAbandoned`` request for each. No lookup on the account is needed, and a
+restart of the whole server finds them the same way.
 
 The read model may be a moment behind the store: what it has not seen yet is found on a later
 round. Batches' reservations (no owner) are never touched.
@@ -17,16 +18,16 @@ from __future__ import annotations
 import logging
 import threading
 
-from bemtevi.commands.consultations import LookupLedger
+from bemtevi.commands.ledger import LedgerClient, ReleaseAbandoned
 from bemtevi.domain.query_types import Category
-from bemtevi.projections.credits import accounts_holding_reservations
+from bemtevi.projections.credits import groups_holding_reservations
 from bemtevi.projections.store import ReadStore
 
 log = logging.getLogger(__name__)
 
 
 class ReservationSweeper:
-    def __init__(self, store: ReadStore, ledger: LookupLedger, interval: float) -> None:
+    def __init__(self, store: ReadStore, ledger: LedgerClient, interval: float) -> None:
         self._store = store
         self._ledger = ledger
         self._interval = interval
@@ -34,10 +35,9 @@ class ReservationSweeper:
         self._thread: threading.Thread | None = None
 
     def sweep(self) -> None:
-        """One round: the accounts holding lookup credits (unit category) handed to the ledger."""
-        accounts = accounts_holding_reservations(self._store.cursor(), Category.UNIT.value)
-        if accounts:
-            self._ledger.release_abandoned(accounts)
+        """One round: the groups whose unit account holds credits, each a request to the ledger."""
+        for group_id in groups_holding_reservations(self._store.cursor(), Category.UNIT.value):
+            self._ledger.submit(ReleaseAbandoned(group_id))
 
     def start(self) -> None:
         if self._thread is not None:

@@ -1,9 +1,8 @@
 """kill -9 during a burst of lookups, through the real server, on SQLite and PostgreSQL.
 
-Whatever is killed (the ledger process, the server, both, or the server with its ledger in process),
-what the dead process held reserved comes back within seconds with no lookup made: the server
-restarts its ledger process, an orphaned ledger process releases what it held before it exits,
-and a server started again releases what the dead one left. The ledger stays exact: every
+The embedded ledger runs in the server's process: what a killed server held reserved comes back within
+seconds of its restart with no lookup made (the ledger workers of cluster mode have their own kill -9
+test, tests/streams/test_ledger_worker.py). The ledger stays exact: every
 consultation recorded as charged has exactly one settlement, and each lookup answered as charged
 was recorded.
 """
@@ -83,25 +82,6 @@ def event_store(store: Store) -> Iterator[BemteviApplication]:
     app.close()
 
 
-def ledger_process_of(server_pid: int) -> int:
-    """The server's ledger process: its child started by multiprocessing's spawn."""
-    for children in Path(f"/proc/{server_pid}/task").glob("*/children"):
-        for child in children.read_text().split():
-            try:
-                if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
-                    return int(child)
-            except FileNotFoundError:
-                continue
-    raise AssertionError("the server has no ledger process")
-
-
-def running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 def lookups_until_killed(url: str, kill: threading.Event) -> list[str]:
     """Lookups from several threads until ``kill`` is set (once enough were answered) or the server
     stops answering; those in flight at that moment are cut short by the kill. The ids of the
@@ -120,7 +100,7 @@ def lookups_until_killed(url: str, kill: threading.Event) -> list[str]:
                 except httpx.TransportError:
                     return  # killed
                 if answer.status_code != 200:
-                    continue  # a lookup of the killed ledger process, failed uncharged
+                    continue  # failed uncharged
                 with lock:
                     if answer.json()["data"]["credits"] == 1:
                         charged.append(answer.json()["data"]["id"])
@@ -138,48 +118,27 @@ def lookups_until_killed(url: str, kill: threading.Event) -> list[str]:
     return charged
 
 
-@pytest.mark.parametrize(
-    ("ledger_process", "killed"),
-    [(True, "ledger process"), (True, "server"), (True, "server and ledger process"), (False, "server")],
-    ids=["ledger-process-killed", "server-killed", "both-killed", "in-process-server-killed"],
-)
-def test_what_a_killed_process_held_comes_back_within_seconds_without_a_lookup(
-    store: Store, event_store: BemteviApplication, tmp_path: Path, ledger_process: bool, killed: str
+def test_what_a_killed_server_held_comes_back_within_seconds_without_a_lookup(
+    store: Store, event_store: BemteviApplication, tmp_path: Path
 ) -> None:
-    env = {**store.env, "BEMTEVI_LEDGER_PROCESS": str(ledger_process).lower()}
+    """The embedded ledger runs in the server: kill -9 of the server, with lookups in flight and a busy
+    account's block open; the server started again releases what the dead one left."""
+    env = store.env
     kill = threading.Event()
     answered: list[str] = []
-    ledger = None
     with server_process(env, tmp_path / "server.log") as (url, server):
         burst = threading.Thread(target=lambda: answered.extend(lookups_until_killed(url, kill)))
         burst.start()
         assert kill.wait(120), "lookups answered"
         # Killed with lookups in flight and a busy account's block open; no lookup is made after.
-        ledger = ledger_process_of(server.pid) if ledger_process else None
-        if ledger is not None and killed != "server":
-            os.kill(ledger, signal.SIGKILL)
-        if killed != "ledger process":
-            os.kill(server.pid, signal.SIGKILL)
-            server.wait(10)
-        if killed != "server" or ledger is None:
-            # Read at once (a new ledger process takes a second to start): the test means something.
-            assert reserved_in_store(event_store, store.group_id) > 0, "the killed process held reservations"
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(10)
+        assert reserved_in_store(event_store, store.group_id) > 0, "the killed server held reservations"
         burst.join(60)
 
-        if killed == "ledger process":
-            # The server starts another ledger process, which releases what the dead one held.
-            wait_until(lambda: reserved_in_store(event_store, store.group_id) == 0, BACK_WITHIN, "reserved back")
-        elif killed == "server" and ledger is not None:
-            # The orphaned ledger process releases what it held, and exits.
-            wait_until(lambda: reserved_in_store(event_store, store.group_id) == 0, BACK_WITHIN, "reserved back")
-            wait_until(lambda: not running(ledger), BACK_WITHIN, "the orphaned ledger process exits")
-    if ledger is not None and running(ledger):
-        os.kill(ledger, signal.SIGKILL)  # not left behind by a failed check
-
-    if killed == "server and ledger process" or ledger is None:
-        # Nothing was left running: the server started again releases what the dead one left.
-        with server_process(env, tmp_path / "restarted.log"):
-            wait_until(lambda: reserved_in_store(event_store, store.group_id) == 0, BACK_WITHIN, "reserved back")
+    # Nothing was left running: the server started again releases what the dead one left.
+    with server_process(env, tmp_path / "restarted.log"):
+        wait_until(lambda: reserved_in_store(event_store, store.group_id) == 0, BACK_WITHIN, "reserved back")
 
     charged = charged_in_store(event_store, store.group_id)
     assert settlements_by_consultation(event_store, store.group_id) == charged

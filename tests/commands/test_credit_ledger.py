@@ -9,8 +9,8 @@ The company's lookups run now as a quiet account's (each reserves its own credit
 busy one's (drawing from block reservations, which stay open until the account goes quiet): what
 an open block still holds counts as reserved, and is still the company's to spend on lookups.
 
-Take-backs also come through another writer (the server's, beside its ledger process), now and
-then while a lookup holds its credit; a ledger process dies with lookups in flight (its
+Take-backs also come through another ledger on the same store (as a parent's ledger worker decides a
+grant into its child's account), now and then while a lookup holds its credit; a ledger dies with lookups in flight (its
 reservations stay in the store), and a recovery step (the sweep) releases what it left. After
 every step no figure is negative, used + reserved + available is the limit less what was granted,
 and every lookup answered as charged has exactly one settlement; after recovery nothing a dead
@@ -42,6 +42,7 @@ from hypothesis.stateful import (
 )
 from support import (
     KNOWN_CPF,
+    InFlight,
     charged_in_store,
     left_by_a_dead_ledger,
     lookup_record,
@@ -50,10 +51,10 @@ from support import (
 
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.consultations import LookupRecord, WriterLookupLedger
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
+from bemtevi.commands.ledger import EmbeddedLedger, ReleaseAbandoned
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.credits import LOOKUP_REASONS, CreditAccount, credit_account_id
 from bemtevi.domain.errors import AccessDenied, DomainError, InvalidData, NotEnoughCredits, NotEnoughToProvide
@@ -117,7 +118,7 @@ class Meanwhile:
 
 
 class Relay:
-    """One application's saves told to another's writer, as the server and its ledger process tell
+    """One application's saves told to another's writer, as two processes' invalidators tell
     each other (``late``: held back meanwhile, so that writer decides on what it had)."""
 
     def __init__(self, writer: GroupCommit) -> None:
@@ -147,11 +148,12 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
     # running beside it.
     platform = build_platform(settings.model_copy(update={"reservation_sweep_seconds": 3600.0}), supplier)
     ledger = platform.consultations.ledger
-    assert isinstance(ledger, WriterLookupLedger)
-    # The server's own writer beside its ledger process: take-backs the platform's writer is not told of.
+    assert isinstance(ledger, EmbeddedLedger)
+    # Another ledger on the same store (as the parent's ledger worker deciding a grant into the child's
+    # account): take-backs the platform's writer is not told of.
     server_app = BemteviApplication(env=settings.event_store_env())
     server_writer = GroupCommit(server_app)
-    server_credits = CreditCommands(server_writer)
+    server_credits = CreditCommands(EmbeddedLedger(server_app, server_writer))
     to_the_ledger = Relay(platform.writer)
     server_app.on_saved_elsewhere(to_the_ledger)
     platform.app.on_saved_elsewhere(Relay(server_writer))
@@ -230,7 +232,7 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
 
         @rule(amount=st.integers(-8, -1))
         def reseller_takes_back_through_another_writer(self, amount: int) -> None:
-            """As the server does beside its ledger process: the lookups' writer has not seen it."""
+            """As another ledger does (a parent's worker): the lookups' writer has not seen it."""
             child = self.model[self.company]
             self.take_back(amount, child.available - self.for_lookups(self.company), server_credits)
 
@@ -304,19 +306,18 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
             finally:
                 supplier.then = None
 
-        def reserve_for_a_lookup(self, in_flight: list[LookupRecord]) -> None:
+        def reserve_for_a_lookup(self, in_flight: list[InFlight]) -> None:
             """A lookup taking its credit (and holding it) through the ledger, if one is left."""
             lookup = lookup_record(self.company)
             if self.model[self.company].available - len(in_flight) < 1:
                 with pytest.raises(NotEnoughCredits):
-                    ledger.reserve(lookup)
+                    lookup.reserve(ledger)
             else:
-                ledger.reserve(lookup)
+                lookup.reserve(ledger)
                 in_flight.append(lookup)
 
-        def settle_found(self, lookup: LookupRecord) -> None:
-            lookup.status = ConsultationStatus.DONE.value
-            ledger.finish(lookup)
+        def settle_found(self, lookup: InFlight) -> None:
+            lookup.finish(ledger, ConsultationStatus.DONE)
             self.model[self.company].used += 1
             self.charged.append(str(lookup.consultation_id))
 
@@ -328,7 +329,7 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
             through the server's writer; the settlement after it collides and is decided again,
             counting no unit twice, so the lookups that draw next are all settled too."""
             ledger.blocks.HOT_RATE = 0 if busy else 10**9
-            in_flight: list[LookupRecord] = []
+            in_flight: list[InFlight] = []
             for _ in range(first):
                 self.reserve_for_a_lookup(in_flight)
             with to_the_ledger.late():
@@ -343,7 +344,7 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
                 self.settle_found(lookup)
 
         @rule(own=st.integers(0, 4), block=st.sampled_from([0, 4, 9]))
-        def a_ledger_process_dies_with_lookups_in_flight(self, own: int, block: int) -> None:
+        def a_ledger_dies_with_lookups_in_flight(self, own: int, block: int) -> None:
             """What a killed ledger leaves: its lookups' own credits and an open block, reserved."""
             available = self.account(self.company).available or 0
             own = min(own, available)
@@ -357,9 +358,8 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
         @rule()
         def recovery(self) -> None:
             """The sweep: the running ledger releases what dead ones left."""
-            accounts = [credit_account_id(g, category) for g in self.model]
-            ledger.release_abandoned(accounts)
-            platform.writer.submit(lambda ws: None)  # after the release, first in first out
+            for group_id in self.model:
+                ledger.submit(ReleaseAbandoned(group_id))
             for group_id in self.model:
                 assert self.account(group_id).abandoned(ledger.owner) == []
 

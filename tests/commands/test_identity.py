@@ -218,10 +218,10 @@ def test_inactivating_the_group_or_an_ancestor_stops_a_remembered_token_at_once(
     assert (refused.value.code, refused.value.status) == (GroupInactive.code, 401)
 
 
-def test_a_save_relayed_from_the_ledger_process_forgets_a_remembered_principal(platform: Platform) -> None:
+def test_a_save_of_another_process_forgets_a_remembered_principal(platform: Platform) -> None:
     _, _, token = _company_user(platform)
     first = platform.identity.authenticate(token)
-    platform.app.saved_by_another_process([first.session_id], platform.app.max_position())
+    platform.app.evict_stale([first.session_id])  # as the invalidator does for a save read from the log
     assert platform.identity.authenticate(token) is not first
 
 
@@ -254,7 +254,7 @@ def test_a_principal_decided_while_a_save_happened_is_not_remembered(
     must not leave the principal decided on the copy it made stale."""
     _, user_id, token = _company_user(platform)
     platform.identity.authenticate(token)
-    platform.app.saved_by_another_process([user_id], platform.app.max_position())  # forgotten: checked again
+    platform.app.evict_stale([user_id])  # forgotten: checked again
     find_readonly = platform.app.find_readonly
 
     def loaded_then_changed(aggregate_id: UUID, kind: type) -> object:

@@ -13,14 +13,14 @@ from collections.abc import Iterator
 from uuid import UUID, uuid4
 
 import pytest
-from support import KNOWN_CPF, lookup_record
+from support import KNOWN_CPF, InFlight, lookup_record
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.consultations import LookupRecord, WriterLookupLedger
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
+from bemtevi.commands.ledger import EmbeddedLedger
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import NotEnoughCredits
@@ -36,11 +36,12 @@ def acting(group_id: UUID, role: Role = Role.OWNER) -> Principal:
 
 @pytest.fixture
 def server_credits(settings: Settings) -> Iterator[CreditCommands]:
-    """Grants decided on a writer of another application on the same store (the server's, beside
-    a ledger process): the platform's writer is not told of its appends."""
+    """Grants decided on a writer of another application on the same store (another ledger, as the
+    parent's ledger worker deciding a grant into the child's account): the platform's writer is not
+    told of its appends."""
     app = BemteviApplication(env=settings.event_store_env())
     writer = GroupCommit(app)
-    yield CreditCommands(writer)
+    yield CreditCommands(EmbeddedLedger(app, writer))
     writer.stop()
     app.close()
 
@@ -70,13 +71,12 @@ def settlements(platform: Platform, group_id: UUID) -> Counter[str]:
     )
 
 
-def found(ledger: WriterLookupLedger, lookup: LookupRecord) -> None:
-    lookup.status = ConsultationStatus.DONE.value
-    ledger.finish(lookup)
+def found(ledger: EmbeddedLedger, lookup: InFlight) -> None:
+    lookup.finish(ledger, ConsultationStatus.DONE)
 
 
-def ledger_of(platform: Platform) -> WriterLookupLedger:
-    assert isinstance(platform.consultations.ledger, WriterLookupLedger)
+def ledger_of(platform: Platform) -> EmbeddedLedger:
+    assert isinstance(platform.consultations.ledger, EmbeddedLedger)
     return platform.consultations.ledger
 
 
@@ -115,15 +115,15 @@ def test_a_take_back_between_a_blocks_draws_and_settlements_loses_no_unit(
     ledger = ledger_of(platform)
     ledger.blocks.HOT_RATE = 0  # every lookup counts as a busy account's
     first, second = lookup_record(company), lookup_record(company)
-    ledger.reserve(first)
-    ledger.reserve(second)
+    first.reserve(ledger)
+    second.reserve(ledger)
     assert first.block_id is not None and first.block_id == second.block_id
 
     server_credits.grant(acting(reseller), company, Category.UNIT, -1)
     found(ledger, first)
     later = [lookup_record(company) for _ in range(3)]
     for lookup in later:
-        ledger.reserve(lookup)
+        lookup.reserve(ledger)
     for lookup in [second, *later]:
         found(ledger, lookup)
 

@@ -1,0 +1,891 @@
+"""The ledger: the one module whose code appends credit events.
+
+Every movement of a credit account (a lookup's reservation and its settlement or release, a batch's
+reservation, settlement and release, grants and limits, the release of reservations a dead owner
+left) is a *request*: a frozen dataclass of plain values, encoded with orjson, with a partition key
+(the group whose accounts it decides; a group's four accounts share it). ``Ledger`` turns a request
+into a decision taken on a group-commit ``Workspace``; a ``LedgerClient`` carries requests to the
+ledger and answers the decision's value and the position of its append:
+
+- ``EmbeddedLedger``: this process's ``GroupCommit`` (the embedded deployment; busy accounts'
+  lookups draw from block reservations in memory, ``LookupBlocks``, without a round trip);
+- ``bemtevi.streams.ledger_client.KafkaLedgerClient``: requests to the Kafka topic
+  ``bemtevi.ledger`` keyed by partition key, decided by the ``bemtevi worker ledger`` process that
+  owns the partition (``bemtevi.streams.ledger_worker``), the answer on a reply topic.
+
+A grant is decided in the parent's partition and writes the child's account too: should the
+child's owner append to that account meanwhile, the event store's version check refuses the later
+append and its batch is decided again on the new state, so the two owners never lose a movement.
+
+Kafka delivers at least once, so every request is idempotent: a lookup's reservation for a
+consultation whose credit is already held answers the same; its finish for a consultation already
+recorded answers the recorded one (never a second charge); grants, limits and batch movements carry
+a request id claimed in the same append (a ``UniqueIndex`` whose id is uuid5 of it), so one
+delivered again answers "done" and changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import Any, ClassVar, Protocol, TypeVar
+from uuid import UUID, uuid4
+
+import orjson
+
+from bemtevi.commands.group_commit import GroupCommit, Outcome, Workspace
+from bemtevi.domain import errors as domain_errors
+from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.consultations import Consultation, ConsultationStatus
+from bemtevi.domain.credits import (
+    NOT_ENOUGH_MESSAGES,
+    NOT_ENOUGH_TO_PROVIDE_MESSAGES,
+    CreditAccount,
+    ReasonKind,
+    credit_account_id,
+)
+from bemtevi.domain.documents import DocumentKind
+from bemtevi.domain.errors import (
+    AccessDenied,
+    DomainError,
+    GroupInactive,
+    GroupNotFound,
+    InvalidData,
+    NotEnoughCredits,
+    NotEnoughToProvide,
+    SearchFailed,
+)
+from bemtevi.domain.groups import Group
+from bemtevi.domain.indexes import UniqueIndex, index_id
+from bemtevi.domain.query_types import Category, choose_query_type
+
+log = logging.getLogger(__name__)
+
+CREDITS_PER_UNIT_QUERY = 1
+# The claim kind of a request id (grants, limits, batch movements): a redelivered request collides with it.
+REQUEST_CLAIM = "ledger-request"
+
+
+def _system() -> Actor:
+    """The system acting for the root group (imported late: ``commands.identity`` opens accounts here)."""
+    from bemtevi.commands.identity import SYSTEM
+
+    return SYSTEM
+
+
+# -- requests --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReserveLookup:
+    """A unit lookup asks for its credit (answer: the query type it runs and the block it drew, or None)."""
+
+    consultation_id: UUID
+    group_id: UUID
+    user_id: UUID
+    document: str
+    document_type: DocumentKind
+    requested_type: str | None
+    channel: str
+    supplier: str
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.group_id
+
+    @property
+    def account_id(self) -> UUID:
+        return credit_account_id(self.group_id, Category.UNIT)
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user_id=self.user_id, tenant_id=self.group_id)
+
+    @staticmethod
+    def value_from_json(raw: Any) -> tuple[str, str | None]:
+        return raw[0], raw[1]
+
+    def finished(self, query_type: str, block_id: str | None, status: ConsultationStatus) -> FinishLookup:
+        return FinishLookup(
+            consultation_id=self.consultation_id,
+            group_id=self.group_id,
+            user_id=self.user_id,
+            document=self.document,
+            document_type=self.document_type,
+            query_type=query_type,
+            block_id=block_id,
+            channel=self.channel,
+            supplier=self.supplier,
+            status=status.value,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FinishLookup:
+    """A lookup's supplier answered (or failed): settle or release, and record the consultation (answer: its time)."""
+
+    consultation_id: UUID
+    group_id: UUID
+    user_id: UUID
+    document: str
+    document_type: DocumentKind
+    query_type: str
+    block_id: str | None
+    channel: str
+    supplier: str
+    status: str
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.group_id
+
+    @property
+    def account_id(self) -> UUID:
+        return credit_account_id(self.group_id, Category.UNIT)
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user_id=self.user_id, tenant_id=self.group_id)
+
+    @property
+    def charged(self) -> int:
+        return CREDITS_PER_UNIT_QUERY if self.status == ConsultationStatus.DONE.value else 0
+
+    @staticmethod
+    def value_from_json(raw: Any) -> datetime:
+        return datetime.fromisoformat(raw)
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """Credits from the acting user's group (``group_id``) to its child (negative: taken back)."""
+
+    request_id: UUID
+    user_id: UUID
+    group_id: UUID
+    child_group_id: UUID
+    category: str
+    amount: int
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.group_id
+
+    @staticmethod
+    def value_from_json(raw: Any) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SetLimit:
+    """A child's limit (None: unlimited); under a limited parent, a grant of the difference."""
+
+    request_id: UUID
+    user_id: UUID
+    group_id: UUID
+    child_group_id: UUID
+    category: str
+    limit: int | None
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.group_id
+
+    @staticmethod
+    def value_from_json(raw: Any) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ReserveWork:
+    """Credits held for work other than a unit lookup (a batch)."""
+
+    request_id: UUID
+    user_id: UUID | None
+    tenant_id: UUID
+    group_id: UUID
+    category: str
+    reservation_id: UUID
+    amount: int
+    reason: str = ReasonKind.BATCH
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.group_id
+
+    @staticmethod
+    def value_from_json(raw: Any) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SettleWork:
+    """Charge what the work used; the rest of its reservation is released."""
+
+    request_id: UUID
+    user_id: UUID | None
+    tenant_id: UUID
+    group_id: UUID
+    category: str
+    reservation_id: UUID
+    amount: int
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.group_id
+
+    @staticmethod
+    def value_from_json(raw: Any) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseWork:
+    request_id: UUID
+    user_id: UUID | None
+    tenant_id: UUID
+    group_id: UUID
+    category: str
+    reservation_id: UUID
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.group_id
+
+    @staticmethod
+    def value_from_json(raw: Any) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseAbandoned:
+    """Release the lookup reservations on a group's unit account that another (stopped) owner left
+    (answer: how many were released)."""
+
+    group_id: UUID
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.group_id
+
+    @staticmethod
+    def value_from_json(raw: Any) -> int:
+        return int(raw)
+
+
+Request = ReserveLookup | FinishLookup | Grant | SetLimit | ReserveWork | SettleWork | ReleaseWork | ReleaseAbandoned
+REQUEST_TYPES: dict[str, type[Any]] = {
+    t.__name__: t
+    for t in (ReserveLookup, FinishLookup, Grant, SetLimit, ReserveWork, SettleWork, ReleaseWork, ReleaseAbandoned)
+}
+_WORK_REQUESTS = (Grant, SetLimit, ReserveWork, SettleWork, ReleaseWork)
+_UUID_FIELDS: dict[type[Any], frozenset[str]] = {
+    t: frozenset(f.name for f in dataclasses.fields(t) if "UUID" in str(f.type)) for t in REQUEST_TYPES.values()
+}
+
+
+def request_to_json(request: Request) -> dict[str, Any]:
+    fields = {f.name: getattr(request, f.name) for f in dataclasses.fields(request)}
+    return {"kind": type(request).__name__, **fields}
+
+
+def request_from_json(data: dict[str, Any]) -> Request:
+    kind = REQUEST_TYPES[data["kind"]]
+    uuids = _UUID_FIELDS[kind]
+    fields = {
+        f.name: (UUID(data[f.name]) if f.name in uuids and data[f.name] is not None else data[f.name])
+        for f in dataclasses.fields(kind)
+    }
+    request: Request = kind(**fields)
+    return request
+
+
+def encode_request(request: Request) -> bytes:
+    return orjson.dumps(request_to_json(request))
+
+
+def decode_request(raw: bytes) -> Request:
+    return request_from_json(orjson.loads(raw))
+
+
+def value_to_json(value: Any) -> Any:
+    """A decision's value as JSON (a datetime as ISO text, a tuple as a list)."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
+
+
+def error_to_json(error: BaseException) -> dict[str, Any]:
+    """A refusal as JSON: a domain error by its class (rebuilt as itself on the caller's side), anything
+    else as an unexpected error with its text."""
+    if isinstance(error, DomainError) and getattr(domain_errors, type(error).__name__, None) is type(error):
+        return {"type": type(error).__name__, "message": error.message, "field": error.field}
+    return {"type": "DomainError", "message": f"ledger: {type(error).__name__}: {error}", "field": None}
+
+
+def error_from_json(data: dict[str, Any]) -> DomainError:
+    kind = getattr(domain_errors, data["type"], DomainError)
+    if not (isinstance(kind, type) and issubclass(kind, DomainError)):
+        kind = DomainError
+    error: DomainError = kind.__new__(kind)
+    Exception.__init__(error, data["message"])
+    error.message = data["message"]
+    error.field = data.get("field")
+    return error
+
+
+# -- the client ------------------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+class LedgerClient(Protocol):
+    """Where credit requests are decided: answers the decision's value and its append's position, or
+    raises its refusal (a ``DomainError``)."""
+
+    def submit(self, request: Request) -> Outcome[Any]: ...
+    async def submit_async(self, request: Request) -> Outcome[Any]: ...
+    def try_draw(self, request: ReserveLookup) -> tuple[str, str | None] | None:
+        """A lookup's credit taken here, without a round trip (a unit of an open block), or None."""
+        ...
+
+    def close(self) -> None: ...
+
+
+# -- block reservations (embedded only) ------------------------------------------------------------
+
+
+class LookupBlocks:
+    """The block reservations this process's writer opened, and the units lookups have drawn.
+
+    An account is busy when it has lookups in flight or had ``HOT_RATE`` or more in the last
+    second; a block is sized to about a second of that account's demand (never more than
+    it has available), so the credits a block holds away from other uses are few and held briefly.
+
+    Blocks are opened, settled and released only by decisions on the writer thread; each such
+    decision registers the inverse of what it changed here (``Workspace.on_undo``), so that when
+    its batch's append is refused and the batch is decided again, no unit is counted twice or lost.
+    A lookup on the event loop may take a unit of an open block directly (``try_draw``), without a
+    round trip to the writer: ``held`` mirrors what each block still holds in the store (a block
+    appears in it once a settlement from it is decided, so never before its own append), and
+    ``drawn`` counts the units lookups in flight have taken; one lock covers both.
+
+    Only the embedded ledger uses blocks: its draws live in this process's memory, which a ledger
+    worker behind Kafka must not depend on (a request delivered again, or decided by a partition's
+    next owner, would count a draw nobody settles).
+    """
+
+    HOT_RATE = 4
+    MIN_BLOCK = 4
+    MAX_BLOCK = 256
+    IDLE_SECONDS = 1.0
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner  # the ledger instance that holds these blocks (named in their reservations)
+        self._lock = threading.Lock()
+        # account id -> block id -> units the block still holds (as last decided on the writer)
+        self.held: dict[UUID, dict[str, int]] = {}
+        # account id -> block id -> units drawn by lookups still in flight
+        self.drawn: dict[UUID, dict[str, int]] = {}
+        # account id -> [start of the current one-second window, lookups in it, lookups in the last]
+        self._windows: dict[UUID, list[float]] = {}
+        self._last_seen: dict[UUID, float] = {}
+
+    def _count(self, account_id: UUID, now: float) -> float:
+        window = self._windows.get(account_id)
+        if window is None:
+            window = self._windows[account_id] = [now, 0.0, 0.0]
+        elif now - window[0] >= 1.0:
+            window[2] = window[1] if now - window[0] < 2.0 else 0.0
+            window[0], window[1] = now, 0.0
+        window[1] += 1
+        self._last_seen[account_id] = now
+        return window[2]
+
+    def try_draw(self, account_id: UUID) -> str | None:
+        """A unit of an open block of this account, if one has a unit free (any thread)."""
+        with self._lock:
+            held = self.held.get(account_id)
+            if not held:
+                return None
+            drawn = self.drawn.setdefault(account_id, {})
+            for block_id, units in held.items():
+                in_flight = drawn.get(block_id, 0)
+                if units > in_flight:
+                    drawn[block_id] = in_flight + 1
+                    self._count(account_id, time.monotonic())
+                    return block_id
+            return None
+
+    # Inverses (``Workspace.on_undo``) of what writer decisions changed here, should their append be refused.
+
+    def _add_drawn(self, account_id: UUID, block_id: str, units: int) -> None:
+        with self._lock:
+            drawn = self.drawn.setdefault(account_id, {})
+            drawn[block_id] = max(0, drawn.get(block_id, 0) + units)
+
+    def _restore(self, account_id: UUID, block_id: str, drawn_back: int, mirrored: int | None) -> None:
+        """A block's units in flight given back and its mirror as it was (None: not mirrored)."""
+        with self._lock:
+            drawn = self.drawn.setdefault(account_id, {})
+            drawn[block_id] = drawn.get(block_id, 0) + drawn_back
+            if mirrored is None:
+                self.held.get(account_id, {}).pop(block_id, None)
+            else:
+                self.held.setdefault(account_id, {})[block_id] = mirrored
+
+    def _drop(self, account_id: UUID, block_id: str) -> None:
+        """A block whose reservation was not saved: nothing of it is counted."""
+        with self._lock:
+            self.drawn.get(account_id, {}).pop(block_id, None)
+            self.held.get(account_id, {}).pop(block_id, None)
+
+    def draw(self, ws: Workspace, account: CreditAccount, actor: Any) -> str | None:
+        """On the writer: a unit for one lookup from an open block (opening one when the account is
+        busy), or None: the lookup then reserves its own credit."""
+        account_id = account.id
+        with self._lock:
+            last_rate = self._count(account_id, time.monotonic())
+            drawn, open_blocks = self._sync(account, actor)
+            for block_id, in_flight in drawn.items():
+                if open_blocks.get(block_id, 0) > in_flight:
+                    drawn[block_id] = in_flight + 1
+                    ws.on_undo(partial(self._add_drawn, account_id, block_id, -1))
+                    return block_id
+            in_flight = sum(drawn.values())
+            if in_flight == 0 and last_rate < self.HOT_RATE:
+                return None
+            size = min(self.MAX_BLOCK, max(self.MIN_BLOCK, int(last_rate), 2 * (in_flight + 1)))
+            available = account.available
+            if available is not None:
+                size = min(size, available)
+            if size < self.MIN_BLOCK:
+                return None  # one credit or none left: the lookup reserves (or is refused) on its own
+            new_block = str(uuid4())
+            with acting_as(actor):
+                account.reserve(UUID(new_block), size, ReasonKind.BLOCK, owner=self.owner)
+            drawn[new_block] = 1
+            ws.on_undo(lambda: self._drop(account_id, new_block))
+            return new_block
+
+    def _sync(self, account: CreditAccount, actor: Any) -> tuple[dict[str, int], dict[str, int]]:
+        """Under ``_lock``, on the writer: this account's draws and open blocks, as the writer has them.
+        What a ledger that stopped left on the account (reservations of another owner) goes back first."""
+        abandoned = account.abandoned(self.owner)
+        if abandoned:
+            with acting_as(_system()):
+                for reservation_id in abandoned:
+                    account.release(UUID(reservation_id))
+        drawn = self.drawn.setdefault(account.id, {})
+        open_blocks = account.open_blocks()
+        for block_id in [b for b in drawn if b not in open_blocks]:
+            del drawn[block_id]  # settled to its last unit, or released behind the writer's back
+        mirror = self.held.get(account.id)
+        if mirror:
+            for block_id in [b for b in mirror if b not in open_blocks]:
+                del mirror[block_id]
+        with acting_as(actor):
+            for block_id in [b for b in open_blocks if b not in drawn]:
+                # A block of this ledger that no lookup counts on any more: nobody can draw from it.
+                account.release(UUID(block_id))
+                del open_blocks[block_id]
+        return drawn, open_blocks
+
+    def settle(self, ws: Workspace, account: CreditAccount, block_id: str, consultation_id: UUID, charged: int) -> None:
+        """On the writer: the lookup that drew ``block_id`` is over; charge it (if found) from the block."""
+        account_id = account.id
+        with self._lock:
+            held = account.holds(UUID(block_id))
+            if held is None or held < charged:
+                # Released behind the writer's back: nothing to charge from.
+                self.held.get(account_id, {}).pop(block_id, None)
+                self.drawn.get(account_id, {}).pop(block_id, None)
+                raise SearchFailed()
+            drawn = self.drawn.setdefault(account_id, {})
+            mirror = self.held.setdefault(account_id, {})
+            was_mirrored = mirror.get(block_id)
+            in_flight = drawn.get(block_id, 0)
+            if charged:
+                account.settle_from_block(UUID(block_id), consultation_id, charged)
+            if held > charged:
+                # The block is in the store (its lookups were answered after its append): mirrored.
+                mirror[block_id] = held - charged
+                drawn[block_id] = max(0, in_flight - 1)
+                taken = min(1, in_flight)
+            else:
+                mirror.pop(block_id, None)
+                drawn.pop(block_id, None)
+                taken = in_flight
+        ws.on_undo(lambda: self._restore(account_id, block_id, taken, was_mirrored))
+
+    def release_idle(self, ws: Workspace, final: bool) -> None:
+        """Writer chore: release what quiet accounts' blocks still hold (every block on stop)."""
+        now = time.monotonic()
+        with self._lock:
+            for account_id, drawn in list(self.drawn.items()):
+                if not final and now - self._last_seen.get(account_id, 0.0) < self.IDLE_SECONDS:
+                    continue
+                # On stop every block goes back, even one a lookup still holds a unit of: that
+                # lookup can no longer be settled, and its late settlement finds no block (uncharged).
+                idle = [b for b, in_flight in drawn.items() if final or in_flight == 0]
+                if idle:
+                    account = ws.find(account_id, CreditAccount)
+                    open_blocks = account.open_blocks() if account is not None else {}
+                    mirror = self.held.get(account_id, {})
+                    with acting_as(_system()):
+                        for block_id in idle:
+                            if account is not None and block_id in open_blocks:
+                                account.release(UUID(block_id))
+                            in_flight, was_mirrored = drawn.pop(block_id), mirror.pop(block_id, None)
+                            ws.on_undo(partial(self._restore, account_id, block_id, in_flight, was_mirrored))
+                if not drawn:
+                    del self.drawn[account_id]
+                    self.held.pop(account_id, None)
+                    self._windows.pop(account_id, None)
+                    self._last_seen.pop(account_id, None)
+
+
+# -- the decisions ---------------------------------------------------------------------------------
+
+
+def open_or_load(ws: Workspace, group_id: UUID, category: Category) -> CreditAccount:
+    """A group's account in a category; one never opened is opened now with no credits."""
+    account = ws.find(credit_account_id(group_id, category), CreditAccount)
+    if account is None:
+        account = CreditAccount.open(group_id, category, 0)
+        ws.add(account)
+    return account
+
+
+def opening_accounts(
+    find: Callable[[UUID], CreditAccount | None],
+    group_id: UUID,
+    parent_id: UUID | None,
+    quantities: Mapping[Category, int | None],
+) -> list[CreditAccount]:
+    """A new group's credit accounts, each holding its quantity granted out of the parent's account of
+    its category, and the parent accounts that gave (to save with the group in its registration's one
+    append: a group never exists without its accounts). Under an unlimited parent (or with no parent:
+    the root) an account is opened with the quantity as its limit (None: unlimited); under a limited
+    one, None or more than the parent has available is refused. ``find`` loads an account by id.
+
+    Decided here, so that this module holds every line that moves credits; the append is the
+    registration's own (``save_all``): should the parent's account move meanwhile (its owner, the
+    ledger, appended), the version check refuses it and the registration is decided again."""
+    accounts: list[CreditAccount] = []
+    for category, amount in quantities.items():
+        parent = find(credit_account_id(parent_id, category)) if parent_id is not None else None
+        if parent_id is None or (parent is not None and parent.unlimited):
+            accounts.append(CreditAccount.open(group_id, category, amount))
+            continue
+        child = CreditAccount.open(group_id, category, 0)
+        accounts.append(child)
+        if amount == 0:
+            continue
+        if amount is None or parent is None:
+            raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[category])
+        parent.grant_to(child, amount)
+        accounts.append(parent)
+    return accounts
+
+
+class Ledger:
+    """Decides credit requests on a group-commit workspace.
+
+    ``blocks``: busy accounts' lookups draw from block reservations (embedded only).
+    ``abandon_after``: reservations of another owner are released once seen abandoned for this long
+    (0: at once, the embedded ledger, the only one of its store; a worker behind Kafka waits, since a
+    partition's previous owner may have lookups whose finish is still on its way here).
+    ``stale_after``: this ledger's own lookup reservations still held after this long are released (their
+    caller is gone: an API process killed between reserve and finish); 0: never (embedded: caller and
+    ledger die together). ``release_on_stop``: on stop, what lookups in flight hold goes back (embedded).
+    """
+
+    def __init__(
+        self,
+        *,
+        blocks: bool = True,
+        abandon_after: float = 0.0,
+        stale_after: float = 0.0,
+        release_on_stop: bool = True,
+    ) -> None:
+        self.owner = str(uuid4())
+        self.blocks = LookupBlocks(self.owner) if blocks else None
+        self.abandon_after = abandon_after
+        self.stale_after = stale_after
+        self.release_on_stop = release_on_stop
+        # Consultation id -> (account id, when reserved): lookups in flight holding a reservation of their own.
+        self._reserved: dict[UUID, tuple[UUID, float]] = {}
+        # Account id -> reservation id -> when first seen abandoned (only with ``abandon_after``).
+        self._abandoned_seen: dict[UUID, dict[str, float]] = {}
+        # Request ids claimed lately (a redelivery in the same batch, or soon after, answers without a read).
+        self._claimed: OrderedDict[UUID, None] = OrderedDict()
+
+    def forget(self) -> None:
+        """Drop what this ledger keeps in memory about accounts (a Kafka rebalance: a partition's next
+        owner starts from the event store)."""
+        self._abandoned_seen.clear()
+        self._claimed.clear()
+
+    def decide(self, request: Request, *, recorded: bool = False) -> Callable[[Workspace], Any]:
+        """The decision of ``request``; ``recorded``: its consultation is known to be recorded already
+        (a lookup's reservation delivered again after its finish)."""
+        if isinstance(request, ReserveLookup):
+            return partial(self._reserve_lookup, request, recorded)
+        if isinstance(request, FinishLookup):
+            return partial(self._finish_lookup, request)
+        if isinstance(request, ReleaseAbandoned):
+            return partial(self._release_abandoned, request)
+        if isinstance(request, _WORK_REQUESTS):
+            return partial(self._claimed_once, request)
+        raise TypeError(f"not a ledger request: {request!r}")
+
+    # lookups
+
+    def _reserve_lookup(self, request: ReserveLookup, recorded: bool, ws: Workspace) -> tuple[str, str | None]:
+        group = ws.find(request.group_id, Group)
+        if group is None:
+            raise GroupNotFound()
+        if not group.active:
+            raise GroupInactive()
+        chosen = choose_query_type(request.requested_type, request.document_type, frozenset(group.enabled_query_types))
+        account = ws.find(request.account_id, CreditAccount)
+        if account is None:
+            raise NotEnoughCredits()
+        if recorded or account.holds(request.consultation_id) is not None:
+            return chosen.key, None  # delivered again: the credit is held (or was settled) already
+        block_id = self.blocks.draw(ws, account, request.actor) if self.blocks is not None else None
+        if block_id is None:
+            with acting_as(request.actor):
+                account.reserve(
+                    request.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION, owner=self.owner
+                )
+            self._reserved[request.consultation_id] = (request.account_id, time.monotonic())
+            ws.on_undo(lambda: self._reserved.pop(request.consultation_id, None))
+        return chosen.key, block_id
+
+    def _finish_lookup(self, request: FinishLookup, ws: Workspace) -> datetime:
+        """Settle (found) or release (not found, failed) and record the consultation, atomically."""
+        account = ws.get(request.account_id, CreditAccount)
+        charged = request.charged
+        if request.block_id is None:
+            kept = self._reserved.pop(request.consultation_id, None)
+            if kept is not None:
+                ws.on_undo(lambda: self._reserved.__setitem__(request.consultation_id, kept))
+            if account.holds(request.consultation_id) is None:
+                recorded = ws.find(request.consultation_id, Consultation)
+                if recorded is not None:
+                    return recorded.created_on  # delivered again: the recorded answer, no second charge
+                # Released meanwhile (its ledger stopped): nothing was charged, and the answer must
+                # not be given for free.
+                raise SearchFailed()
+        with acting_as(request.actor):
+            if request.block_id is not None:
+                if self.blocks is None:
+                    raise SearchFailed()
+                self.blocks.settle(ws, account, request.block_id, request.consultation_id, charged)
+            elif charged:
+                account.settle(request.consultation_id, charged)
+            else:
+                account.release(request.consultation_id)
+            consultation = Consultation._create(
+                Consultation.Recorded,  # type: ignore[attr-defined]
+                id=request.consultation_id,
+                group_id=request.group_id,
+                user_id=request.user_id,
+                document=request.document,
+                document_type=request.document_type,
+                query_type=request.query_type,
+                category=Category.UNIT.value,
+                supplier=request.supplier,
+                status=request.status,
+                credits=charged,
+                channel=request.channel,
+            )
+        ws.add(consultation)
+        return consultation.created_on
+
+    def _release_abandoned(self, request: ReleaseAbandoned, ws: Workspace) -> int:
+        account = ws.find(credit_account_id(request.group_id, Category.UNIT), CreditAccount)
+        if account is None:
+            return 0
+        released = 0
+        now = time.monotonic()
+        abandoned = account.abandoned(self.owner)
+        # What was seen before and is no longer abandoned (settled by its lookup meanwhile) is forgotten.
+        seen = {r: self._abandoned_seen.get(account.id, {}).get(r, now) for r in abandoned}
+        with acting_as(_system()):
+            for reservation_id in abandoned:
+                if now - seen[reservation_id] < self.abandon_after:
+                    continue
+                del seen[reservation_id]
+                account.release(UUID(reservation_id))
+                released += 1
+        if seen:
+            self._abandoned_seen[account.id] = seen
+        else:
+            self._abandoned_seen.pop(account.id, None)
+        return released
+
+    def chore(self, ws: Workspace, final: bool) -> None:
+        """On the writer every quarter second: quiet accounts' blocks go back; this ledger's own lookup
+        reservations whose caller is gone go back; on stop (embedded), so does every reservation still
+        held for a lookup in flight (it can no longer be settled: its late settlement is refused uncharged)."""
+        if self.blocks is not None:
+            self.blocks.release_idle(ws, final)
+        now = time.monotonic()
+        release_all = final and self.release_on_stop
+        if not release_all and not self.stale_after:
+            return
+        with acting_as(_system()):
+            for consultation_id, (account_id, since) in list(self._reserved.items()):
+                if not release_all and now - since < self.stale_after:
+                    continue
+                del self._reserved[consultation_id]
+                account = ws.find(account_id, CreditAccount)
+                if account is not None and account.holds(consultation_id) is not None:
+                    account.release(consultation_id)
+
+    # grants, limits, batches: claimed once by their request id
+
+    def _claimed_once(self, request: Grant | SetLimit | ReserveWork | SettleWork | ReleaseWork, ws: Workspace) -> None:
+        claim_id = index_id(REQUEST_CLAIM, str(request.request_id))
+        if request.request_id in self._claimed or ws.find(claim_id, UniqueIndex) is not None:
+            return None  # delivered again: done already
+        if isinstance(request, Grant):
+            self._grant(request, ws)
+        elif isinstance(request, SetLimit):
+            self._set_limit(request, ws)
+        else:
+            self._work(request, ws)
+        actor = (
+            Actor(user_id=request.user_id, tenant_id=request.group_id)
+            if isinstance(request, Grant | SetLimit)
+            else Actor(user_id=request.user_id, tenant_id=request.tenant_id)
+        )
+        with acting_as(actor):
+            ws.add(UniqueIndex(kind=REQUEST_CLAIM, value=str(request.request_id), ref=request.group_id))
+        self._claimed[request.request_id] = None
+        while len(self._claimed) > 10_000:
+            self._claimed.popitem(last=False)
+        ws.on_undo(lambda: self._claimed.pop(request.request_id, None))
+        return None
+
+    @staticmethod
+    def _child_of(ws: Workspace, actor_group_id: UUID, child_group_id: UUID) -> Group:
+        child = ws.find(child_group_id, Group)
+        if child is None:
+            raise GroupNotFound()
+        # Credits move only from a parent to its own child: conservation is between the two.
+        if child.parent_id != actor_group_id:
+            raise AccessDenied()
+        return child
+
+    def _grant(self, request: Grant, ws: Workspace) -> None:
+        category = Category(request.category)
+        self._child_of(ws, request.group_id, request.child_group_id)
+        with acting_as(Actor(user_id=request.user_id, tenant_id=request.group_id)):
+            parent = ws.find(credit_account_id(request.group_id, category), CreditAccount)
+            if parent is None:
+                if request.amount > 0:
+                    raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[category])
+                raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[category], field="amount")
+            child = open_or_load(ws, request.child_group_id, category)
+            parent.grant_to(child, request.amount)
+
+    def _set_limit(self, request: SetLimit, ws: Workspace) -> None:
+        category, limit = Category(request.category), request.limit
+        if limit is not None and limit < 0:
+            raise InvalidData("A credit limit cannot be negative", field="limit")
+        self._child_of(ws, request.group_id, request.child_group_id)
+        with acting_as(Actor(user_id=request.user_id, tenant_id=request.group_id)):
+            parent = ws.find(credit_account_id(request.group_id, category), CreditAccount)
+            child = open_or_load(ws, request.child_group_id, category)
+            if parent is not None and parent.unlimited:
+                if limit != child.limit:
+                    child.change_limit(limit)
+                return
+            if limit is None:
+                raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[category])
+            difference = limit - (child.limit or 0)
+            if difference == 0:
+                return
+            if parent is None:
+                raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[category])
+            parent.grant_to(child, difference)
+
+    @staticmethod
+    def _work(request: ReserveWork | SettleWork | ReleaseWork, ws: Workspace) -> None:
+        category = Category(request.category)
+        account = ws.find(credit_account_id(request.group_id, category), CreditAccount)
+        if account is None:
+            raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[category])
+        with acting_as(Actor(user_id=request.user_id, tenant_id=request.tenant_id)):
+            if isinstance(request, ReserveWork):
+                account.reserve(request.reservation_id, request.amount, request.reason)
+            elif isinstance(request, SettleWork):
+                if account.holds(request.reservation_id) is None:
+                    raise InvalidData("No such reservation", field="reservation_id")
+                account.settle(request.reservation_id, request.amount)
+            else:
+                if account.holds(request.reservation_id) is None:
+                    raise InvalidData("No such reservation", field="reservation_id")
+                account.release(request.reservation_id)
+
+
+# -- in process ------------------------------------------------------------------------------------
+
+
+class EmbeddedLedger:
+    """The ledger on this process's group commit (the embedded deployment): one writer per store."""
+
+    transport: ClassVar[str] = "embedded"
+
+    def __init__(self, app: Any, writer: GroupCommit, ledger: Ledger | None = None) -> None:
+        self._app = app
+        self._writer = writer
+        self.ledger = ledger or Ledger()
+        writer.add_chore(self.ledger.chore)
+
+    @property
+    def owner(self) -> str:
+        return self.ledger.owner
+
+    @property
+    def blocks(self) -> LookupBlocks:
+        assert self.ledger.blocks is not None
+        return self.ledger.blocks
+
+    def submit(self, request: Request, *, timeout: float = 30) -> Outcome[Any]:
+        return self._writer.submit(self.ledger.decide(request), timeout=timeout)
+
+    async def submit_async(self, request: Request, *, timeout: float = 30) -> Outcome[Any]:
+        return await self._writer.submit_async(self.ledger.decide(request), timeout=timeout)
+
+    def try_draw(self, request: ReserveLookup) -> tuple[str, str | None] | None:
+        """Take a unit of the account's open block here, without the writer, when one has a unit
+        free; the group's checks are made on the copy kept current with this process's saves (a
+        group gone or inactive, or a query type it may not run: the writer decides and refuses)."""
+        blocks = self.ledger.blocks
+        if blocks is None or not blocks.held.get(request.account_id):
+            return None
+        group = self._app.find_readonly(request.group_id, Group)
+        if group is None or not group.active:
+            return None
+        query_type = choose_query_type(
+            request.requested_type, request.document_type, frozenset(group.enabled_query_types)
+        ).key
+        block_id = blocks.try_draw(request.account_id)
+        if block_id is None:
+            return None
+        return query_type, block_id
+
+    def close(self) -> None:
+        pass  # the writer's own stop releases the blocks and what lookups in flight hold

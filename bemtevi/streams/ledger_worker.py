@@ -1,0 +1,273 @@
+"""`bemtevi worker ledger`: cluster mode's ledger, a faust-streaming agent over the topic ``bemtevi.ledger``.
+
+Each worker is a member of the consumer group ``bemtevi-ledger`` (``consumer_group``); Kafka gives each partition (and
+each group's credit accounts, the requests' key) to one worker at a time. The agent takes requests in
+batches (``stream.take``), decides a batch on its group commit (``Ledger`` on a ``GroupCommit``: one
+append per batch), and answers each caller on the reply topic its request names, with the decision's
+value or refusal and the position of the append, once that append is in the store. The records' offsets
+are committed after their answers are flushed, so a worker that dies (kill -9 included) leaves its
+uncommitted requests to the partition's next owner, which decides them again: every request is
+idempotent (``bemtevi.commands.ledger``), and a caller still waiting gets the next owner's answer.
+
+Rebalances: on partitions revoked or assigned the worker forgets every aggregate it keeps in memory
+(its group commit's and its ledger's): a partition's new owner starts from the event store, never from
+memory. Two workers deciding on one account meanwhile (the old owner finishing a batch) collide on the
+event store's version check, and the later batch is decided again on the new state.
+
+State lives in Bemtevi's own stores (the event store), not in faust tables; faust brings the consumer
+group, partition assignment, batching and offsets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+import orjson
+from kafka.errors import KafkaError
+
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.group_commit import GroupCommit
+from bemtevi.commands.ledger import (
+    Ledger,
+    ReserveLookup,
+    error_to_json,
+    request_from_json,
+    value_to_json,
+)
+from bemtevi.infra.kafka import ensure_topic, idempotent_producer
+from bemtevi.infra.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def consumer_group(topic: str) -> str:
+    """The ledger workers' consumer group (and faust app id) of a request topic: ``bemtevi-ledger``."""
+    return topic.replace(".", "-")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def recorded_consultations(app: BemteviApplication, consultation_ids: Iterable[UUID]) -> set[UUID]:
+    """Which of these consultations are recorded in the event store already (one query on PostgreSQL):
+    a lookup's reservation delivered again after its finish must not reserve a second time."""
+    ids = list(dict.fromkeys(consultation_ids))
+    if not ids:
+        return set()
+    recorder: Any = app.recorder
+    datastore = getattr(recorder, "datastore", None)
+    if datastore is not None and hasattr(datastore, "schema"):
+        with datastore.get_connection() as conn:
+            rows = conn.execute(
+                f"SELECT DISTINCT originator_id FROM {recorder.events_table_name} "
+                "WHERE originator_id = ANY(%s) AND originator_version = 1",
+                (ids,),
+            ).fetchall()
+        return {row["originator_id"] if isinstance(row, dict) else row[0] for row in rows}
+    return {i for i in ids if recorder.select_events(i, limit=1)}
+
+
+class LedgerWorker:
+    """One ledger worker: the faust app, its agent, and the ledger it decides on."""
+
+    def __init__(self, settings: Settings, *, take: int = 512, within: float = 0.005) -> None:
+        if not settings.kafka_bootstrap:
+            raise ValueError("BEMTEVI_KAFKA_BOOTSTRAP names no Kafka cluster to take ledger requests from")
+        import faust
+
+        self.settings = settings
+        self.take = take
+        self.within = within
+        bootstrap = settings.kafka_bootstrap
+        ensure_topic(
+            bootstrap, settings.kafka_ledger_topic, settings.kafka_ledger_partitions, settings.kafka_replication_factor
+        )
+        self.app = BemteviApplication(env=settings.event_store_env())
+        self.writer = GroupCommit(self.app, max_batch=settings.write_batch_max)
+        self.ledger = Ledger(
+            blocks=False,
+            abandon_after=settings.ledger_abandon_seconds,
+            stale_after=settings.ledger_stale_seconds,
+            release_on_stop=False,
+        )
+        self.writer.add_chore(self.ledger.chore)
+        self.writer.note_position(self.app.max_position())
+        # A reply topic that is gone (its API process closed) is given up on after a second, not ten.
+        self.producer = idempotent_producer(bootstrap, "bemtevi-ledger-worker", linger_ms=0, max_block_ms=1_000)
+        self.batches = 0
+        self.requests = 0
+        self.expired = 0
+        # Where a request's time goes: waiting for the agent, deciding and appending, answering.
+        self.queued_seconds = 0.0
+        self.decided_seconds = 0.0
+        self.answered_seconds = 0.0
+        self.faust = faust.App(
+            consumer_group(settings.kafka_ledger_topic),
+            broker=f"kafka://{bootstrap}",
+            store="memory://",
+            topic_partitions=settings.kafka_ledger_partitions,
+            topic_replication_factor=settings.kafka_replication_factor,
+            topic_allow_declare=True,
+            consumer_auto_offset_reset="earliest",
+            broker_session_timeout=8,
+            broker_heartbeat_interval=1,
+            web_enabled=False,
+            web_host="127.0.0.1",
+            web_port=_free_port(),
+            autodiscover=False,
+        )
+        topic = self.faust.topic(
+            settings.kafka_ledger_topic,
+            key_serializer="raw",
+            value_serializer="raw",
+            partitions=settings.kafka_ledger_partitions,
+        )
+        self.faust.agent(topic, name="bemtevi.ledger")(self._agent)
+        handlers: Any = (self._on_revoked, self._on_assigned, self._on_shutdown)  # faust's signals, loosely typed
+        self.faust.on_partitions_revoked.connect(handlers[0])
+        self.faust.on_partitions_assigned.connect(handlers[1])
+        self.faust.on_before_shutdown.connect(handlers[2])
+
+    # -- rebalances --------------------------------------------------------------------------------
+
+    def _forget(self) -> None:
+        self.writer.forget_all()
+        self.ledger.forget()
+
+    async def _on_revoked(self, sender: Any, revoked: Any, **kwargs: Any) -> None:
+        log.info("ledger partitions revoked: %s", sorted(tp.partition for tp in revoked))
+        self._forget()
+
+    async def _on_assigned(self, sender: Any, assigned: Any, **kwargs: Any) -> None:
+        log.info("ledger partitions assigned: %s", sorted(tp.partition for tp in assigned))
+        self._forget()
+
+    async def _on_shutdown(self, sender: Any, **kwargs: Any) -> None:
+        await asyncio.to_thread(self.close)
+
+    # -- the agent -------------------------------------------------------------------------------
+
+    async def _agent(self, stream: Any) -> Any:
+        # One batch at a time: faust acks a batch's records (their offsets may then be committed) once
+        # this body is done with it, so only after its answers are flushed. (Two or three batches in
+        # flight were measured: no faster on this machine, and a crash could then commit offsets of
+        # requests decided but not answered.)
+        async for events in stream.take_events(self.take, within=self.within):
+            now = time.time()
+            # How long the batch's records waited between their producer and this agent.
+            self.queued_seconds += sum(now - e.message.timestamp for e in events)
+            await self.decide([e.value for e in events])
+
+    async def decide(self, values: list[bytes]) -> None:
+        """Decide one batch of request records on the group commit and answer every caller."""
+        envelopes: list[tuple[dict[str, Any], Any]] = []
+        now = time.time()
+        for value in values:
+            try:
+                envelope = orjson.loads(value)
+                request = request_from_json(envelope["request"])
+            except Exception:
+                log.exception("a ledger request that cannot be read was skipped: %r", value[:200])
+                continue
+            if envelope.get("deadline", now) < now:
+                # Its caller gave up (and was told nothing was decided): a redelivery long after a
+                # crash, or a backlog older than the callers' wait. Not decided, not answered.
+                self.expired += 1
+                continue
+            envelopes.append((envelope, request))
+        if not envelopes:
+            return
+        lookups = [r.consultation_id for _, r in envelopes if isinstance(r, ReserveLookup)]
+        recorded = await asyncio.to_thread(recorded_consultations, self.app, lookups) if lookups else set()
+        began = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        all_decided: asyncio.Future[None] = loop.create_future()
+        replies: list[tuple[str, bytes]] = []
+        lock = threading.Lock()
+
+        def decided(envelope: dict[str, Any], request: Any) -> None:  # on the writer, after the append
+            reply = {
+                "id": envelope["id"],
+                "position": request.position,
+                "value": None if request.error is not None else value_to_json(request.result),
+                "error": None if request.error is None else error_to_json(request.error),
+            }
+            with lock:
+                replies.append((envelope["reply_to"], orjson.dumps(reply)))
+                last = len(replies) == len(envelopes)
+            if last:
+                loop.call_soon_threadsafe(_resolve, all_decided)
+
+        self.writer.enqueue_batch(
+            [
+                (
+                    self.ledger.decide(
+                        request, recorded=isinstance(request, ReserveLookup) and request.consultation_id in recorded
+                    ),
+                    partial(decided, envelope),
+                )
+                for envelope, request in envelopes
+            ]
+        )
+        await all_decided
+        decided_at = time.perf_counter()
+        self.decided_seconds += (decided_at - began) * len(envelopes)
+        # Sent (and flushed: the answers are out before these records' offsets can be committed) off
+        # the writer thread, which goes on with the next batch meanwhile.
+        await asyncio.to_thread(self._reply, replies)
+        self.answered_seconds += (time.perf_counter() - decided_at) * len(envelopes)
+        self.batches += 1
+        self.requests += len(envelopes)
+
+    def _reply(self, replies: list[tuple[str, bytes]]) -> None:
+        for topic, value in replies:
+            try:
+                self.producer.send(topic, value=value, partition=0)
+            except KafkaError as e:  # the caller's process is gone with its reply topic
+                log.warning("a ledger answer to %s was dropped: %r", topic, e)
+        self.producer.flush()
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        # One line an operator (and bench/ledger.py) reads: how big the batches were.
+        print(
+            f"ledger worker stopped: {self.requests} requests in {self.batches} batches "
+            f"({self.expired} past their caller's wait skipped), "
+            f"{self.writer.batches} group-commit rounds; per request: "
+            f"{self._ms(self.queued_seconds)} ms waiting for the agent, "
+            f"{self._ms(self.decided_seconds)} ms deciding and appending, "
+            f"{self._ms(self.answered_seconds)} ms answering",
+            file=sys.stderr,
+            flush=True,
+        )
+        self.writer.stop()
+        self.producer.close(timeout=5)
+        self.app.close()
+
+    def _ms(self, seconds: float) -> str:
+        return f"{seconds / max(self.requests, 1) * 1000:.1f}"
+
+    def run(self) -> None:
+        """Run until SIGINT or SIGTERM (faust's worker handles both)."""
+        import faust
+
+        worker = faust.Worker(self.faust, loglevel="warning", quiet=True)
+        worker.execute_from_commandline()
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)

@@ -1,0 +1,247 @@
+"""Cluster mode's ledger: lookups through KafkaLedgerClient, decided by `bemtevi worker ledger` processes.
+
+Against the real broker and PostgreSQL, with real worker processes killed with SIGKILL. What an
+operator relies on: a worker killed mid-load loses no credit and charges nothing twice (every
+consultation answered as charged has exactly one settlement, the credits used are the charged
+consultations, nothing stays reserved once the abandoned reservations are released), its partitions
+move to the surviving worker, and a request delivered twice has one effect.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kafka import KafkaAdminClient
+from support import (
+    KNOWN_CPF,
+    charged_in_store,
+    make_settings,
+    new_tenant,
+    reserved_in_store,
+    settlements_by_consultation,
+    wait_until,
+)
+
+from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.commands.ledger import Grant, ReserveWork
+from bemtevi.domain.consultations import ConsultationStatus
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.errors import DomainError
+from bemtevi.domain.groups import GroupType
+from bemtevi.domain.query_types import Category
+from bemtevi.infra.settings import Settings
+from bemtevi.streams.ledger_client import KafkaLedgerClient
+from bemtevi.streams.ledger_worker import consumer_group
+
+PARTITIONS = 6
+TENANTS = 8
+THREADS = 16
+CREDITS = 100_000
+
+
+@pytest.fixture
+def cluster_settings(postgres_database: str, kafka_broker: str, tmp_path: Path, dataset_path: Path) -> Settings:
+    return make_settings(tmp_path / "var", dataset_path, postgres_database).model_copy(
+        update={
+            "ledger": "kafka",
+            "kafka_bootstrap": kafka_broker,
+            "kafka_ledger_topic": f"ledger-{uuid.uuid4().hex[:8]}",
+            "kafka_ledger_partitions": PARTITIONS,
+            "ledger_abandon_seconds": 2.0,
+            "ledger_timeout_seconds": 40.0,
+            "reservation_sweep_seconds": 1.0,
+        }
+    )
+
+
+def worker_env(settings: Settings) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BEMTEVI_")}
+    env.update(
+        {
+            "BEMTEVI_DATABASE_URL": str(settings.database_url),
+            "BEMTEVI_KAFKA_BOOTSTRAP": str(settings.kafka_bootstrap),
+            "BEMTEVI_KAFKA_LEDGER_TOPIC": settings.kafka_ledger_topic,
+            "BEMTEVI_KAFKA_LEDGER_PARTITIONS": str(settings.kafka_ledger_partitions),
+            "BEMTEVI_LEDGER_ABANDON_SECONDS": str(settings.ledger_abandon_seconds),
+        }
+    )
+    return env
+
+
+@contextmanager
+def ledger_workers(settings: Settings, logs: Path, count: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` `bemtevi worker ledger` processes; any still running are stopped (SIGTERM, then SIGKILL)."""
+    workers = []
+    for n in range(count):
+        with (logs / f"worker-{n}.log").open("w") as out:
+            workers.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "bemtevi.cli", "worker", "ledger"],
+                    env=worker_env(settings),
+                    stdout=out,
+                    stderr=out,
+                )
+            )
+    try:
+        yield workers
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+        for worker in workers:
+            try:
+                worker.wait(15)
+            except subprocess.TimeoutExpired:  # a faust worker may ignore SIGTERM: escalate
+                worker.kill()
+                worker.wait(5)
+
+
+def assignments(settings: Settings) -> list[list[int]]:
+    """The ledger topic's partitions each member of the workers' consumer group owns."""
+    assert settings.kafka_bootstrap is not None
+    admin = KafkaAdminClient(bootstrap_servers=settings.kafka_bootstrap, client_id="bemtevi-test")
+    try:
+        group = admin.describe_groups([consumer_group(settings.kafka_ledger_topic)])
+    finally:
+        admin.close()
+    owned = []
+    for member in next(iter(group.values())).get("members", []):
+        assignment: dict[str, Any] = member.get("member_assignment") or {}
+        partitions = [
+            p
+            for topic in assignment.get("assigned_partitions", [])
+            if topic["topic"] == settings.kafka_ledger_topic
+            for p in topic["partitions"]
+        ]
+        owned.append(sorted(partitions))
+    return owned
+
+
+def shared_by(settings: Settings, members: int) -> bool:
+    owned = assignments(settings)
+    return len(owned) == members and all(owned) and sorted(p for o in owned for p in o) == list(range(PARTITIONS))
+
+
+def lookups(platform: Platform, tenants: list[Any], stop: threading.Event, charged: list[str]) -> None:
+    """Lookups from THREADS threads over the tenants until ``stop``; the ids answered as charged go to
+    ``charged`` (a lookup cut short by the kill fails uncharged, or is answered by the next owner)."""
+    lock = threading.Lock()
+
+    def client(n: int) -> None:
+        principal = tenants[n % len(tenants)]
+        while not stop.is_set():
+            try:
+                outcome = platform.consultations.run_unit_query(principal, KNOWN_CPF)
+            except (DomainError, TimeoutError):
+                continue
+            with lock:
+                if outcome.status == ConsultationStatus.DONE:
+                    charged.append(str(outcome.consultation_id))
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+
+
+def test_a_ledger_worker_killed_mid_load_loses_no_credit_and_its_partitions_move(
+    cluster_settings: Settings, tmp_path: Path
+) -> None:
+    platform = build_platform(cluster_settings)
+    try:
+        with ledger_workers(cluster_settings, tmp_path, 2) as workers:
+            wait_until(lambda: shared_by(cluster_settings, 2), 90, "both workers own partitions")
+            tenants = [new_tenant(platform, f"Empresa {n}", CREDITS) for n in range(TENANTS)]
+            stop = threading.Event()
+            answered: list[str] = []
+            load = threading.Thread(target=lookups, args=(platform, tenants, stop, answered))
+            load.start()
+            wait_until(lambda: platform.app.max_position() > 2_000, 120, "lookups under way")
+            workers[0].kill()  # SIGKILL mid-load: its batches in flight, its offsets uncommitted
+            workers[0].wait(10)
+            # Lookups whose finish was on its way to the dead worker hold their credit meanwhile.
+            held = sum(reserved_in_store(platform.app, p.group_id) for p in tenants)
+            assert held > 0, "the killed worker's lookups held reservations"
+            killed_at = platform.app.max_position()
+            wait_until(lambda: shared_by(cluster_settings, 1), 60, "the surviving worker owns every partition")
+            wait_until(lambda: platform.app.max_position() > killed_at + 1_000, 120, "lookups go on")
+            stop.set()
+            load.join(150)
+            assert not load.is_alive()
+            assert assignments(cluster_settings) == [list(range(PARTITIONS))]
+            # The sweeper hands the surviving worker what the dead one left; it releases it after the grace.
+            for principal in tenants:
+                wait_until(
+                    lambda group_id=principal.group_id: reserved_in_store(platform.app, group_id) == 0,
+                    60,
+                    "what the dead worker held is released",
+                )
+        total = 0
+        for principal in tenants:
+            charged = charged_in_store(platform.app, principal.group_id)
+            assert settlements_by_consultation(platform.app, principal.group_id) == charged
+            assert not charged or max(charged.values()) == 1
+            account = platform.app.get(credit_account_id(principal.group_id, Category.UNIT), CreditAccount)
+            assert (account.used, account.reserved, account.available) == (len(charged), 0, CREDITS - len(charged))
+            total += len(charged)
+        charged_ids = {c for p in tenants for c in charged_in_store(platform.app, p.group_id)}
+        assert set(answered) <= charged_ids
+        assert total >= len(answered) > 0
+    finally:
+        platform.close()
+
+
+def test_a_request_delivered_twice_has_one_effect(cluster_settings: Settings, tmp_path: Path) -> None:
+    platform = build_platform(cluster_settings.model_copy(update={"ledger": "embedded"}))
+    assert cluster_settings.kafka_bootstrap is not None
+    client = KafkaLedgerClient(
+        cluster_settings.kafka_bootstrap, cluster_settings.kafka_ledger_topic, partitions=PARTITIONS, timeout=60
+    )
+    try:
+        with ledger_workers(cluster_settings, tmp_path, 1):
+            principal = new_tenant(platform, "Empresa", 10)
+            reseller = principal.group_id
+            child, _ = platform.identity.register_group(
+                principal.actor, name="Filial", group_type=GroupType.COMPANY, parent_id=reseller
+            )
+            grant = Grant(uuid.uuid4(), principal.user_id, reseller, child, "unit", 4)
+            reservation = uuid.uuid4()
+            reserve = ReserveWork(uuid.uuid4(), None, reseller, child, "unit", reservation, 3)
+            for request in (grant, reserve):
+                first = client.submit(request)
+                again = client.submit(request)  # the same request id: done already
+                assert again.position >= first.position > 0
+            parent = platform.app.get(credit_account_id(reseller, Category.UNIT), CreditAccount)
+            account = platform.app.get(credit_account_id(child, Category.UNIT), CreditAccount)
+            assert (parent.limit, parent.granted) == (10, 4)
+            assert (account.limit, account.reserved, account.available) == (4, 3, 1)
+    finally:
+        client.close()
+        platform.close()
+
+
+def test_a_lookup_is_answered_in_bounded_time_without_workers(cluster_settings: Settings) -> None:
+    """No worker consumes the topic: the caller gets a clear error once its wait is over."""
+    assert cluster_settings.kafka_bootstrap is not None
+    client = KafkaLedgerClient(
+        cluster_settings.kafka_bootstrap, cluster_settings.kafka_ledger_topic, partitions=PARTITIONS, timeout=1.0
+    )
+    try:
+        began = time.monotonic()
+        with pytest.raises(TimeoutError, match="no ledger worker answered"):
+            client.submit(ReserveWork(uuid.uuid4(), None, uuid.uuid4(), uuid.uuid4(), "unit", uuid.uuid4(), 1))
+        assert time.monotonic() - began < 5
+    finally:
+        client.close()
