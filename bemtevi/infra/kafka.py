@@ -24,15 +24,35 @@ log = logging.getLogger(__name__)
 NO_DELIVERY_DEADLINE_MS = 2**31 - 1
 
 
-def ensure_topic(bootstrap: str, topic: str, partitions: int, replication_factor: int = 1) -> bool:
-    """Create ``topic`` with ``partitions`` unless it exists; True when it was created here.
+# A topic that keeps every record for ever: the event topic is the replicas' log (a new replica
+# builds its read models from the topic's first record).
+UNLIMITED_RETENTION = {"retention.ms": "-1", "retention.bytes": "-1"}
+
+
+def ensure_topic(
+    bootstrap: str,
+    topic: str,
+    partitions: int,
+    replication_factor: int = 1,
+    configs: dict[str, str] | None = None,
+) -> bool:
+    """Create ``topic`` with ``partitions`` (and topic ``configs``) unless it exists; True when it was created here.
 
     An existing topic is left as it is (a partition count that differs is logged: keys would map
     to other partitions than a reader expects, and changing it is an operator's decision)."""
     admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="bemtevi-admin")
     try:
         try:
-            admin.create_topics([NewTopic(topic, num_partitions=partitions, replication_factor=replication_factor)])
+            admin.create_topics(
+                [
+                    NewTopic(
+                        topic,
+                        num_partitions=partitions,
+                        replication_factor=replication_factor,
+                        topic_configs=dict(configs or {}),
+                    )
+                ]
+            )
         except TopicAlreadyExistsError:
             described = admin.describe_topics([topic])
             existing = len(described[0]["partitions"]) if described else None

@@ -33,6 +33,7 @@ from bemtevi.infra.local_services import KafkaBroker
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.relay import (
     NOTIFICATION_ID_HEADER,
+    PREVIOUS_ID_HEADER,
     TOPIC_HEADER,
     Deduplicator,
     Relay,
@@ -83,13 +84,18 @@ def assert_the_whole_log_once_in_aggregate_order(app: BemteviApplication, record
     # Keyed by aggregate, so one aggregate's events share a partition, in their order there.
     partitions: dict[bytes, set[int]] = {}
     versions: dict[bytes, list[int]] = {}
+    ids = [n.id for n in log]
+    before = dict(zip(ids, [0, *ids[:-1]], strict=True))
     for record in sorted(records, key=lambda r: (r.partition, r.offset)):
         event = RelayedEvent.decode(record.value)
         assert record.key == str(event.originator_id).encode()
         assert dict(record.headers) == {
             NOTIFICATION_ID_HEADER: str(event.notification_id).encode(),
+            PREVIOUS_ID_HEADER: str(event.previous_id).encode(),
             TOPIC_HEADER: event.topic.encode(),
         }
+        # Chained: the id of the event before it in the log, or the stored position a relay started from.
+        assert before[event.notification_id] <= event.previous_id < event.notification_id
         partitions.setdefault(record.key, set()).add(record.partition)
     for event in events:
         versions.setdefault(str(event.originator_id).encode(), []).append(event.originator_version)
