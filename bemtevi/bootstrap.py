@@ -26,12 +26,14 @@ from bemtevi.infra.google import GoogleIdTokenVerifier
 from bemtevi.infra.mail import sender_from_settings
 from bemtevi.infra.passwords import PasswordHasher
 from bemtevi.infra.settings import Settings
+from bemtevi.infra.slots import Slot, claim_slot
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.invalidator import CacheInvalidator
+from bemtevi.streams.kafka_feed import KafkaFeed
 from bemtevi.streams.mailer import Mailer
-from bemtevi.streams.projector import Projector
+from bemtevi.streams.projector import NotificationSource, Projector
 from bemtevi.streams.relay import Relay
 from bemtevi.streams.reservations import ReservationSweeper
 
@@ -58,6 +60,8 @@ class Platform:
     contact_throttle: Throttle
     sweeper: ReservationSweeper
     bootstrap_result: BootstrapResult | None = field(default=None)
+    # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
+    replica_slot: Slot | None = field(default=None)
     closed: bool = field(default=False, init=False)
 
     def close(self) -> None:
@@ -71,6 +75,8 @@ class Platform:
         self.mailer.stop()
         self.projector.stop()
         self.store.close()
+        if self.replica_slot is not None:
+            self.replica_slot.release()
         close_supplier = getattr(self.supplier, "close", None)
         if close_supplier is not None:
             close_supplier()
@@ -101,7 +107,7 @@ def build_platform(
         from bemtevi.infra.suppliers.local import LocalDatasetSupplier
 
         supplier = LocalDatasetSupplier(settings.demo_dataset_path)
-    store = ReadStore(settings.read_model_path)
+    store, source, slot = read_side(settings, app)
     # Built before the mailer: read models of another event store are dropped here, with every
     # position kept in the read store (the mailer's too).
     projector = Projector(
@@ -110,6 +116,7 @@ def build_platform(
         all_read_models(),
         page_size=settings.projector_page_size,
         coalesce_window=settings.projector_coalesce_seconds,
+        source=source,
     )
     writer = GroupCommit(app, max_batch=settings.write_batch_max)
     lookup_ledger: LookupLedger
@@ -161,6 +168,7 @@ def build_platform(
         attempts=attempts,
         contact_throttle=Throttle(attempts, settings.contact_rate_window_seconds),
         sweeper=ReservationSweeper(store, lookup_ledger, settings.reservation_sweep_seconds),
+        replica_slot=slot,
     )
     if bootstrap:
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password)
@@ -172,6 +180,27 @@ def build_platform(
         # The read model has caught up: what a ledger that died left reserved is found now.
         platform.sweeper.start()
     return platform
+
+
+def read_side(settings: Settings, app: BemteviApplication) -> tuple[ReadStore, NotificationSource | None, Slot | None]:
+    """The read store and where its events come from (``BEMTEVI_READ_FEED``).
+
+    ``log``: the one read store file, fed from the event store's log (None: the projector's default).
+    ``kafka``: this process's own replica, the first free ``read-models-<n>.duckdb`` of ``var_dir``
+    (held while the process runs), fed from the relay's topic."""
+    if settings.read_feed == "log":
+        return ReadStore(settings.read_model_path), None, None
+    if not settings.kafka_bootstrap:
+        raise ValueError(
+            "BEMTEVI_READ_FEED=kafka needs BEMTEVI_KAFKA_BOOTSTRAP, the Kafka cluster the relay publishes to"
+        )
+    slot = claim_slot(settings.var_dir, "read-models", ".duckdb")
+    try:
+        store = ReadStore(slot.path)
+    except BaseException:
+        slot.release()
+        raise
+    return store, KafkaFeed(store, settings.kafka_bootstrap, settings.kafka_events_topic), slot
 
 
 def attempt_log(settings: Settings) -> AttemptLog:

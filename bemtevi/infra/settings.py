@@ -6,6 +6,7 @@ import os
 import secrets
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 from urllib.parse import unquote, urlparse
 
 from pydantic import Field
@@ -89,6 +90,11 @@ class Settings(BaseSettings):
     kafka_events_partitions: int = 12
     kafka_replication_factor: int = 1
     relay_page_size: int = 1000
+    # Where the read models' events come from: ``log``, the event store's log into one read store
+    # (``read_model_path``, the embedded default); ``kafka``, the relay's topic into a replica of this
+    # process's own (cluster mode: each API process takes a free ``read-models-<n>.duckdb`` slot of
+    # ``var_dir``).
+    read_feed: Literal["log", "kafka"] = "log"
 
     @property
     def events_path(self) -> Path:
