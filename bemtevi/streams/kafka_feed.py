@@ -18,11 +18,13 @@ restart (or a failed round, or a rebuild) seeks every partition to them, or to t
 where none is stored, and drops what it reads again up to the position.
 
 One thread per feed fetches from Kafka (the consumer is used by that thread only) into the merge,
-up to ``max_buffered`` records ahead of the projector, and wakes the projector when records arrive.
+up to ``max_buffered`` records ahead of the projector (more only while the next event is not among
+them), and wakes the projector when records arrive.
 """
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import logging
 import threading
@@ -125,6 +127,13 @@ class ChainMerge:
             else:
                 heapq.heappop(heads)
         return taken
+
+    def ready(self) -> bool:
+        """Whether ``take`` would answer or drop something now (else the next event has not arrived)."""
+        if not self._heads:
+            return False
+        head_id, partition = self._heads[0]
+        return head_id <= self.position or self._queues[partition][0].previous_id <= self.position
 
     def next_offsets(self) -> dict[int, int]:
         """Per partition, the offset to read from again to get every record not taken yet."""
@@ -236,12 +245,16 @@ class KafkaFeed:
                 arrived = self._fetch(consumer)
                 failures = 0
                 self.error = None
-            except (KafkaError, OSError) as e:
+            except Exception as e:  # brokers away, or a record not of the chained relay: retried, never skipped
                 failures += 1
                 self.error = e
-                log.warning("reading %s failed (%s); trying again", self.topic, e)
+                if isinstance(e, KafkaError | OSError):
+                    log.warning("reading %s failed (%s); trying again", self.topic, e)
+                else:
+                    log.exception("reading %s failed; trying again", self.topic)
                 if consumer is not None:
-                    consumer.close()
+                    with contextlib.suppress(Exception):
+                        consumer.close()
                     consumer = None
                     with self._lock:  # a new consumer starts where the replica stands
                         if self._merge is not None:
@@ -278,11 +291,14 @@ class KafkaFeed:
     def _fetch(self, consumer: KafkaConsumer) -> bool:
         """One poll into the merge (after any seek asked for); True when records arrived."""
         with self._lock:
+            # Full: wait until the projector takes, unless the next event is not among what is buffered (it is
+            # then on a partition not fetched that far yet, and only fetching more lets the projector go on).
             while not self._stopping.is_set() and (
-                self._merge is None or (self._seek is None and self._merge.buffered >= self._max_buffered)
+                self._merge is None
+                or (self._seek is None and self._merge.buffered >= self._max_buffered and self._merge.ready())
             ):
-                self._lock.wait(0.5)  # not positioned yet, or far enough ahead of the projector
-            if self._stopping.is_set():
+                self._lock.wait(0.5)
+            if self._stopping.is_set() or self._merge is None:
                 return False
             seek, self._seek = self._seek, None
             generation = self._generation
