@@ -91,6 +91,8 @@ def build_platform(
     start_projector: bool = True,
     bootstrap: bool = True,
 ) -> Platform:
+    if settings.read_feed == "kafka" and not settings.kafka_bootstrap:
+        raise ValueError(KAFKA_FEED_NEEDS_BOOTSTRAP)  # before anything is opened
     app = BemteviApplication(env=settings.event_store_env())
     hasher = PasswordHasher(settings.argon2_time_cost, settings.argon2_memory_cost)
     attempts = attempt_log(settings)
@@ -182,6 +184,11 @@ def build_platform(
     return platform
 
 
+KAFKA_FEED_NEEDS_BOOTSTRAP = (
+    "BEMTEVI_READ_FEED=kafka needs BEMTEVI_KAFKA_BOOTSTRAP, the Kafka cluster the relay publishes to"
+)
+
+
 def read_side(settings: Settings, app: BemteviApplication) -> tuple[ReadStore, NotificationSource | None, Slot | None]:
     """The read store and where its events come from (``BEMTEVI_READ_FEED``).
 
@@ -191,9 +198,7 @@ def read_side(settings: Settings, app: BemteviApplication) -> tuple[ReadStore, N
     if settings.read_feed == "log":
         return ReadStore(settings.read_model_path), None, None
     if not settings.kafka_bootstrap:
-        raise ValueError(
-            "BEMTEVI_READ_FEED=kafka needs BEMTEVI_KAFKA_BOOTSTRAP, the Kafka cluster the relay publishes to"
-        )
+        raise ValueError(KAFKA_FEED_NEEDS_BOOTSTRAP)
     slot = claim_slot(settings.var_dir, "read-models", ".duckdb")
     try:
         store = ReadStore(slot.path)

@@ -431,3 +431,17 @@ def test_a_process_takes_the_first_slot_no_running_process_holds(tmp_path: Path)
     held.release()  # as when the process ends, however it ends
     again = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, check=True)
     assert again.stdout.strip() == "0"
+
+
+def test_the_kafka_feed_needs_a_kafka_cluster_and_the_log_feed_keeps_the_one_read_store(
+    tmp_path: Path, dataset_path: Path
+) -> None:
+    settings = make_settings(tmp_path / "var", dataset_path)
+    assert settings.read_feed == "log"
+    with pytest.raises(ValueError, match="BEMTEVI_KAFKA_BOOTSTRAP"):
+        build_platform(settings.model_copy(update={"read_feed": "kafka", "kafka_bootstrap": None}))
+    platform = build_platform(settings, start_projector=False)
+    try:
+        assert (Path(platform.store.path), platform.replica_slot) == (settings.read_model_path, None)
+    finally:
+        platform.close()
