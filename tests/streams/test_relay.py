@@ -365,3 +365,25 @@ def test_a_record_without_the_relays_header_is_refused() -> None:
     record: Any = type("Record", (), {"partition": 0, "value": b"{}", "headers": [("other", b"1")]})()
     with pytest.raises(ValueError, match="notification_id"):
         notification_id_of(record)
+
+
+def test_the_relay_creates_its_topic_with_unlimited_retention_and_warns_of_one_that_has_less(
+    platform: Platform, kafka_broker: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    from kafka import KafkaAdminClient
+    from kafka.admin import ConfigResource, ConfigResourceType
+
+    from bemtevi.infra.kafka import ensure_topic
+
+    created, foreign = new_topic(), new_topic()
+    Relay(platform.app, kafka_broker, created, partitions=2).catch_up()
+    ensure_topic(kafka_broker, foreign, 2)  # as another tool would create it: the brokers' default retention
+    with caplog.at_level("WARNING", logger="bemtevi.infra.kafka"):
+        Relay(platform.app, kafka_broker, foreign, partitions=2).catch_up()
+    admin = KafkaAdminClient(bootstrap_servers=kafka_broker)
+    try:
+        configs = admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, created)])["topic"][created]
+    finally:
+        admin.close()
+    assert (configs["retention.ms"]["value"], configs["retention.bytes"]["value"]) == ("-1", "-1")
+    assert f"topic {foreign} has retention.ms=the brokers' default, not -1" in caplog.text
