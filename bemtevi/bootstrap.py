@@ -27,12 +27,14 @@ from bemtevi.infra.google import GoogleIdTokenVerifier
 from bemtevi.infra.mail import sender_from_settings
 from bemtevi.infra.passwords import PasswordHasher
 from bemtevi.infra.settings import Settings
+from bemtevi.infra.slots import Slot, claim_slot
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.invalidator import CacheInvalidator
+from bemtevi.streams.kafka_feed import KafkaFeed
 from bemtevi.streams.mailer import Mailer
-from bemtevi.streams.projector import Projector
+from bemtevi.streams.projector import NotificationSource, Projector
 from bemtevi.streams.relay import Relay
 from bemtevi.streams.reservations import ReservationSweeper
 
@@ -60,6 +62,8 @@ class Platform:
     contact_throttle: Throttle
     sweeper: ReservationSweeper
     bootstrap_result: BootstrapResult | None = field(default=None)
+    # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
+    replica_slot: Slot | None = field(default=None)
     closed: bool = field(default=False, init=False)
 
     def close(self) -> None:
@@ -73,6 +77,8 @@ class Platform:
         self.mailer.stop()
         self.projector.stop()
         self.store.close()
+        if self.replica_slot is not None:
+            self.replica_slot.release()
         close_supplier = getattr(self.supplier, "close", None)
         if close_supplier is not None:
             close_supplier()
@@ -87,6 +93,8 @@ def build_platform(
     start_projector: bool = True,
     bootstrap: bool = True,
 ) -> Platform:
+    if settings.read_feed == "kafka" and not settings.kafka_bootstrap:
+        raise ValueError(KAFKA_FEED_NEEDS_BOOTSTRAP)  # before anything is opened
     app = BemteviApplication(env=settings.event_store_env())
     hasher = PasswordHasher(settings.argon2_time_cost, settings.argon2_memory_cost)
     attempts = attempt_log(settings)
@@ -103,7 +111,7 @@ def build_platform(
         from bemtevi.infra.suppliers.local import LocalDatasetSupplier
 
         supplier = LocalDatasetSupplier(settings.demo_dataset_path)
-    store = ReadStore(settings.read_model_path)
+    store, source, slot = read_side(settings, app)
     # Built before the mailer: read models of another event store are dropped here, with every
     # position kept in the read store (the mailer's too).
     projector = Projector(
@@ -112,6 +120,7 @@ def build_platform(
         all_read_models(),
         page_size=settings.projector_page_size,
         coalesce_window=settings.projector_coalesce_seconds,
+        source=source,
     )
     writer = GroupCommit(app, max_batch=settings.write_batch_max)
     ledger = ledger_client(settings, app, writer)
@@ -158,6 +167,7 @@ def build_platform(
         attempts=attempts,
         contact_throttle=Throttle(attempts, settings.contact_rate_window_seconds),
         sweeper=ReservationSweeper(store, ledger, settings.reservation_sweep_seconds),
+        replica_slot=slot,
     )
     if bootstrap:
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password)
@@ -186,6 +196,30 @@ def ledger_client(settings: Settings, app: BemteviApplication, writer: GroupComm
             timeout=settings.ledger_timeout_seconds,
         )
     return EmbeddedLedger(app, writer)
+
+
+KAFKA_FEED_NEEDS_BOOTSTRAP = (
+    "BEMTEVI_READ_FEED=kafka needs BEMTEVI_KAFKA_BOOTSTRAP, the Kafka cluster the relay publishes to"
+)
+
+
+def read_side(settings: Settings, app: BemteviApplication) -> tuple[ReadStore, NotificationSource | None, Slot | None]:
+    """The read store and where its events come from (``BEMTEVI_READ_FEED``).
+
+    ``log``: the one read store file, fed from the event store's log (None: the projector's default).
+    ``kafka``: this process's own replica, the first free ``read-models-<n>.duckdb`` of ``var_dir``
+    (held while the process runs), fed from the relay's topic."""
+    if settings.read_feed == "log":
+        return ReadStore(settings.read_model_path), None, None
+    if not settings.kafka_bootstrap:
+        raise ValueError(KAFKA_FEED_NEEDS_BOOTSTRAP)
+    slot = claim_slot(settings.var_dir, "read-models", ".duckdb")
+    try:
+        store = ReadStore(slot.path)
+    except BaseException:
+        slot.release()
+        raise
+    return store, KafkaFeed(store, settings.kafka_bootstrap, settings.kafka_events_topic), slot
 
 
 def attempt_log(settings: Settings) -> AttemptLog:

@@ -168,6 +168,13 @@ def rebuild_projections() -> None:
     from bemtevi.bootstrap import build_platform
 
     settings = Settings()
+    if settings.read_feed == "kafka":
+        typer.echo(
+            "With BEMTEVI_READ_FEED=kafka each API process keeps its own replica (var/read-models-<n>.duckdb): "
+            "stop the process and delete its file; it is rebuilt from the Kafka topic when the process starts.",
+            err=True,
+        )
+        raise typer.Exit(1)
     try:
         platform = build_platform(settings, supplier=_NoSupplier(), start_projector=False, bootstrap=False)
     except RuntimeError as e:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
-from kafka.admin import NewTopic
+from kafka.admin import ConfigResource, ConfigResourceType, NewTopic
 from kafka.errors import TopicAlreadyExistsError
 from kafka.partitioner import DefaultPartitioner, Partitioner
 from kafka.partitioner.default import murmur2
@@ -24,24 +24,64 @@ log = logging.getLogger(__name__)
 NO_DELIVERY_DEADLINE_MS = 2**31 - 1
 
 
-def ensure_topic(bootstrap: str, topic: str, partitions: int, replication_factor: int = 1) -> bool:
-    """Create ``topic`` with ``partitions`` unless it exists; True when it was created here.
+# A topic that keeps every record for ever: the event topic is the replicas' log (a new replica
+# builds its read models from the topic's first record).
+UNLIMITED_RETENTION = {"retention.ms": "-1", "retention.bytes": "-1"}
 
-    An existing topic is left as it is (a partition count that differs is logged: keys would map
-    to other partitions than a reader expects, and changing it is an operator's decision)."""
+
+def ensure_topic(
+    bootstrap: str,
+    topic: str,
+    partitions: int,
+    replication_factor: int = 1,
+    configs: dict[str, str] | None = None,
+) -> bool:
+    """Create ``topic`` with ``partitions`` (and topic ``configs``) unless it exists; True when it was created here.
+
+    An existing topic is left as it is (a partition count or a config of ``configs`` that differs is
+    logged: keys would map to other partitions than a reader expects, a finite retention would lose
+    what a new replica needs, and changing either is an operator's decision)."""
     admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="bemtevi-admin")
     try:
         try:
-            admin.create_topics([NewTopic(topic, num_partitions=partitions, replication_factor=replication_factor)])
+            admin.create_topics(
+                [
+                    NewTopic(
+                        topic,
+                        num_partitions=partitions,
+                        replication_factor=replication_factor,
+                        topic_configs=dict(configs or {}),
+                    )
+                ]
+            )
         except TopicAlreadyExistsError:
             described = admin.describe_topics([topic])
             existing = len(described[0]["partitions"]) if described else None
             if existing != partitions:
                 log.warning("topic %s exists with %s partitions, not the %s configured", topic, existing, partitions)
+            if configs:
+                _warn_on_other_configs(admin, topic, configs)
             return False
         return True
     finally:
         admin.close()
+
+
+def _warn_on_other_configs(admin: KafkaAdminClient, topic: str, configs: dict[str, str]) -> None:
+    """Log each of ``configs`` that ``topic`` does not have (the brokers answer only what is set on the topic)."""
+    described = admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, topic)])
+    present = described.get("topic", {}).get(topic, {}) if isinstance(described, dict) else {}
+    for name, wanted in configs.items():
+        value = present.get(name, {}).get("value")
+        if value != wanted:
+            log.warning(
+                "topic %s has %s=%s, not %s (%s)",
+                topic,
+                name,
+                value if value is not None else "the brokers' default",
+                wanted,
+                "set it, e.g. with kafka-configs --alter; a replica built later would miss what the topic dropped",
+            )
 
 
 class KeyHashPartitioner(Partitioner):

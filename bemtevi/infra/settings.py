@@ -99,6 +99,11 @@ class Settings(BaseSettings):
     ledger_timeout_seconds: float = 30.0
     ledger_abandon_seconds: float = 30.0
     ledger_stale_seconds: float = 120.0
+    # Where the read models' events come from: ``log``, the event store's log into one read store
+    # (``read_model_path``, the embedded default); ``kafka``, the relay's topic into a replica of this
+    # process's own (cluster mode: each API process takes a free ``read-models-<n>.duckdb`` slot of
+    # ``var_dir``).
+    read_feed: Literal["log", "kafka"] = "log"
 
     @property
     def events_path(self) -> Path:

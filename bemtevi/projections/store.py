@@ -40,6 +40,17 @@ CREATE TABLE IF NOT EXISTS projection_source (
 )
 """
 
+# Where a replica fed from Kafka stands on each partition of its topic: the offset of the next
+# record to read, written in the same transaction as the rows and the tracking position.
+OFFSETS_DDL = """
+CREATE TABLE IF NOT EXISTS projection_offsets (
+    name VARCHAR NOT NULL,
+    "partition" INTEGER NOT NULL,
+    next_offset BIGINT NOT NULL,
+    PRIMARY KEY (name, "partition")
+)
+"""
+
 
 class ReadStore:
     def __init__(self, path: Path | str = ":memory:", threads: int = 1) -> None:
@@ -63,6 +74,7 @@ class ReadStore:
         self._con.execute(TRACKING_DDL)
         self._con.execute(SCHEMA_DDL)
         self._con.execute(SOURCE_DDL)
+        self._con.execute(OFFSETS_DDL)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         cur: duckdb.DuckDBPyConnection | None = getattr(self._local, "cursor", None)
@@ -114,6 +126,27 @@ class ReadStore:
             "INSERT INTO projection_source VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE "
             "SET store_id = excluded.store_id, description = excluded.description",
             [name, store_id, description],
+        )
+
+    def offsets_of(self, name: str) -> dict[int, int]:
+        """The stored next offset of each partition ``name`` (a Kafka topic's reader) has read."""
+        rows = (
+            self.cursor()
+            .execute('SELECT "partition", next_offset FROM projection_offsets WHERE name = ?', [name])
+            .fetchall()
+        )
+        return {int(partition): int(offset) for partition, offset in rows}
+
+    @staticmethod
+    def record_offsets(cur: duckdb.DuckDBPyConnection, name: str, offsets: dict[int, int]) -> None:
+        if not offsets:
+            return
+        # One statement for every partition (an executemany runs one per row).
+        rows = sorted(offsets.items())
+        cur.execute(
+            f"INSERT INTO projection_offsets VALUES {', '.join(['(?, ?, ?)'] * len(rows))} "
+            'ON CONFLICT (name, "partition") DO UPDATE SET next_offset = excluded.next_offset',
+            [value for partition, offset in rows for value in (name, partition, offset)],
         )
 
     def close(self) -> None:

@@ -4,6 +4,11 @@ Exactly once: each page of events is folded and written in one DuckDB transactio
 with the tracking position, so a crash never applies an event twice or skips one. In the
 embedded deployment it runs as a thread of the server process (``LogFollower``), woken by
 every save made in the process and polling for saves made by others.
+
+Where the notifications come from is its ``NotificationSource``: the event store's log
+(``LogSource``, embedded) or, in cluster mode, the relay's Kafka topic merged back into log
+order (``streams.kafka_feed.KafkaFeed``), which stores its offsets in the same transaction.
+The folds see the same ``Notification`` values either way.
 """
 
 from __future__ import annotations
@@ -12,11 +17,12 @@ import gc
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
+import duckdb
 from eventsourcing.persistence import Notification
 from eventsourcing.utils import get_topic
 
@@ -48,6 +54,55 @@ def _cyclic_gc_paused(pause: bool) -> Iterator[None]:
         gc.enable()
 
 
+class NotificationSource(Protocol):
+    """Where a projector's notifications come from, in log order after its position."""
+
+    def read_after(self, position: int, limit: int) -> Sequence[Notification]:
+        """Up to ``limit`` notifications after ``position`` (fewer, or none, when no more are known yet)."""
+        ...
+
+    def mark(self) -> Any:
+        """What must be stored with the position of the last notification read (None: nothing)."""
+        ...
+
+    def record(self, cur: duckdb.DuckDBPyConnection, mark: Any) -> None:
+        """Store ``mark`` in the projector's write transaction."""
+        ...
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` when notifications may have arrived (beyond the log's own wake-ups)."""
+        ...
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class LogSource:
+    """The event store's notification log itself (the embedded deployment)."""
+
+    def __init__(self, app: BemteviApplication) -> None:
+        self._select = app.recorder.select_notifications
+
+    def read_after(self, position: int, limit: int) -> Sequence[Notification]:
+        return self._select(position, limit, inclusive_of_start=False)
+
+    def mark(self) -> None:
+        return None
+
+    def record(self, cur: duckdb.DuckDBPyConnection, mark: Any) -> None:
+        pass
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        pass  # the log's appends wake every LogFollower already
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
 class Projector(LogFollower):
     thread_name = "bemtevi-projector"
 
@@ -60,8 +115,11 @@ class Projector(LogFollower):
         batch_size: int = 20_000,
         poll_interval: float = 0.25,
         coalesce_window: float = 0.1,
+        source: NotificationSource | None = None,
     ) -> None:
         super().__init__(app, poll_interval=poll_interval)
+        self._feed: NotificationSource = source if source is not None else LogSource(app)
+        self._feed.subscribe(self._wake.set)
         self._store = store
         self._read_models = list(read_models)
         self._page_size = page_size
@@ -71,6 +129,9 @@ class Projector(LogFollower):
         # Set by a reader waiting for a position: catch up now, no coalescing window.
         self._urgent = threading.Event()
         self._progress = threading.Condition()
+        # Readers waiting for a position not reached yet: no coalescing window while there are any
+        # (fed from Kafka, a position can be known before its event has arrived).
+        self._waiters = 0
         self._writer: ThreadPoolExecutor | None = None
         self._schema = ",".join(f"{m.name}:{m.version}" for m in self._read_models)
         with store.transaction() as cur:
@@ -132,7 +193,7 @@ class Projector(LogFollower):
     # -- processing ---------------------------------------------------------------------------
 
     def _read_after(self, position: int) -> Sequence[Notification]:
-        return self._app.recorder.select_notifications(position, self._page_size, inclusive_of_start=False)
+        return self._feed.read_after(position, self._page_size)
 
     def _fold(self, notifications: Sequence[Notification], folds: list[PageFold]) -> None:
         to_domain_event = self._app.mapper.to_domain_event
@@ -151,8 +212,8 @@ class Projector(LogFollower):
                 for index in decoded:
                     folds[index].apply(event, notification.id)
 
-    def _write(self, folds: list[PageFold], last: int) -> None:
-        """One transaction: the batch's rows and the tracking position, or nothing at all."""
+    def _write(self, folds: list[PageFold], last: int, mark: Any = None) -> None:
+        """One transaction: the batch's rows, the tracking position and the source's ``mark``, or nothing at all."""
         source = self._source_to_record
         with self._store.transaction() as cur:
             for fold in folds:
@@ -162,6 +223,8 @@ class Projector(LogFollower):
                 "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
                 [TRACKING_NAME, last],
             )
+            if mark is not None:
+                self._feed.record(cur, mark)
             if source is not None:
                 ReadStore.record_source(cur, TRACKING_NAME, *source)
         if source is not None:
@@ -187,6 +250,7 @@ class Projector(LogFollower):
         in_flight: Future[None] | None = None
         read_up_to = self._position
         page = self._read_after(read_up_to)
+        mark = self._feed.mark()
         if page and self._source is None and self._source_to_record is None:
             identity = self._app.store_identity()
             if identity.store_id is not None:
@@ -206,6 +270,7 @@ class Projector(LogFollower):
                         if drained or batched >= self._batch_size:
                             break
                         page = self._read_after(read_up_to)
+                        mark = self._feed.mark()
                     if in_flight is not None:
                         in_flight.result()
                         in_flight = None
@@ -213,11 +278,12 @@ class Projector(LogFollower):
                         return total
                     total += batched
                     if drained:
-                        self._write(folds, read_up_to)
+                        self._write(folds, read_up_to, mark)
                         # What arrived during the write waits for the next round (see _run).
                         return total
-                    in_flight = self._write_pool().submit(self._write, folds, read_up_to)
+                    in_flight = self._write_pool().submit(self._write, folds, read_up_to, mark)
                     page = self._read_after(read_up_to)
+                    mark = self._feed.mark()
             finally:
                 if in_flight is not None:
                     in_flight.result()
@@ -231,15 +297,19 @@ class Projector(LogFollower):
         """Block until the read models include ``position`` (bounded); True when they do."""
         if position <= self._position:
             return True
-        self._urgent.set()
-        self._wake.set()
         deadline = time.monotonic() + timeout
         with self._progress:
-            while self._position < position:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._progress.wait(remaining)
+            self._waiters += 1
+            self._urgent.set()
+            self._wake.set()
+            try:
+                while self._position < position:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        return False
+                    self._progress.wait(remaining)
+            finally:
+                self._waiters -= 1
         return True
 
     def _reset(self, every_position: bool = False) -> None:
@@ -253,6 +323,8 @@ class Projector(LogFollower):
                 cur.execute("DELETE FROM projection_tracking")
             else:
                 cur.execute("DELETE FROM projection_tracking WHERE name = ?", [TRACKING_NAME])
+            # A feed's offsets go with the position they were stored with: read again from the start.
+            cur.execute("DELETE FROM projection_offsets")
             cur.execute("DELETE FROM projection_source WHERE name = ?", [TRACKING_NAME])
         self._store.set_schema(TRACKING_NAME, self._schema)
         self._source = self._source_to_record = None
@@ -270,7 +342,12 @@ class Projector(LogFollower):
         # Let concurrent commands gather into one write: each DuckDB transaction costs
         # milliseconds of CPU that the request threads share on a small machine (measured:
         # the projector busy 88% of the time when it wrote every few lookups on their own).
-        # A reader waiting for a position ends the wait at once.
+        # A reader waiting for a position ends the wait at once, and none starts while one waits.
+        if self._waiters:
+            if not processed:
+                self._wake.wait(self._poll_interval)  # the awaited event has not arrived yet
+            self._urgent.clear()
+            return
         if not self._urgent.is_set():
             if not processed:
                 self._wake.wait(self._poll_interval)
@@ -278,10 +355,15 @@ class Projector(LogFollower):
                 self._urgent.wait(self._coalesce_window)
         self._urgent.clear()
 
+    def start(self) -> None:
+        self._feed.start()
+        super().start()
+
     def _interrupt(self) -> None:
         self._urgent.set()  # end a gathering wait at once
 
     def _close(self) -> None:
+        self._feed.stop()
         if self._writer is not None:
             self._writer.shutdown(wait=True)
             self._writer = None

@@ -2,9 +2,16 @@
 
 Each event becomes one record of the topic (``bemtevi.events`` by default): key the aggregate's id
 (its text, ASCII), so one aggregate's events share a partition and keep their order there; value
-the stored event as JSON (``RelayedEvent``: notification id, topic, originator id and version, the
-state exactly as stored, in base64); headers ``notification_id`` and ``topic`` so that a reader
-can route or skip a record without decoding it.
+the stored event as JSON (``RelayedEvent``: notification id, the id of the event before it in the
+log, topic, originator id and version, the state exactly as stored, in base64); headers
+``notification_id``, ``previous_id`` and ``topic`` so that a reader can route, order or skip a
+record without decoding it.
+
+The chain: each record names the notification id of the event before it in the log (``previous_id``;
+the first record the relay sends after a start names its stored position, 0 from the beginning).
+Notification ids can have gaps, so without it a reader of several partitions could not tell an id
+that is late from one that does not exist; with it, a reader at position ``p`` knows the next event
+is the record whose ``previous_id`` is at most ``p`` (``streams.kafka_feed.ChainMerge``).
 
 Position: the notification id of the last event the brokers acknowledged, stored in the event
 store's own database (eventsourcing's tracking table, one row per relay topic) after every page:
@@ -38,13 +45,14 @@ from kafka import KafkaProducer
 from kafka.errors import KafkaTimeoutError
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.infra.kafka import ensure_topic, idempotent_producer
+from bemtevi.infra.kafka import UNLIMITED_RETENTION, ensure_topic, idempotent_producer
 from bemtevi.streams.follower import LogFollower
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TOPIC = "bemtevi.events"
 NOTIFICATION_ID_HEADER = "notification_id"
+PREVIOUS_ID_HEADER = "previous_id"
 TOPIC_HEADER = "topic"
 
 
@@ -62,13 +70,16 @@ class RelayedEvent:
     originator_id: UUID
     originator_version: int
     state: bytes
+    # The notification id of the event before this one in the log (0: none before it).
+    previous_id: int = 0
 
     @staticmethod
-    def encode(notification: Notification) -> bytes:
-        """A record's value, straight from the log's notification."""
+    def encode(notification: Notification, previous_id: int = 0) -> bytes:
+        """A record's value, straight from the log's notification and the id of the one before it."""
         return orjson.dumps(
             {
                 "notification_id": notification.id,
+                "previous_id": previous_id,
                 "topic": notification.topic,
                 "originator_id": str(notification.originator_id),
                 "originator_version": notification.originator_version,
@@ -85,6 +96,7 @@ class RelayedEvent:
             originator_id=UUID(data["originator_id"]),
             originator_version=data["originator_version"],
             state=base64.b64decode(data["state"]),
+            previous_id=data.get("previous_id", 0),
         )
 
     def notification(self) -> Notification:
@@ -146,7 +158,7 @@ class Relay(LogFollower):
         page = self._read_after(self._position)
         while page:
             producer = self._ready_producer()
-            futures = self._send(producer, page)
+            futures = self._send(producer, page, after=self._position)
             # The next page is read while this one is on its way to the brokers.
             full = len(page) == self._page_size
             following = self._read_after(page[-1].id) if full and not self._stopping.is_set() else []
@@ -162,24 +174,36 @@ class Relay(LogFollower):
 
     def _ready_producer(self) -> KafkaProducer:
         if not self._topic_ready:
-            if ensure_topic(self._bootstrap, self.topic, self._partitions, self._replication_factor):
+            # Unlimited retention: the topic is the log a new replica builds its read models from.
+            if ensure_topic(
+                self._bootstrap, self.topic, self._partitions, self._replication_factor, UNLIMITED_RETENTION
+            ):
                 log.info("created topic %s with %s partitions", self.topic, self._partitions)
             self._topic_ready = True
         if self._producer is None:
             self._producer = idempotent_producer(self._bootstrap, "bemtevi-relay", **self._producer_config)
         return self._producer
 
-    def _send(self, producer: KafkaProducer, page: Sequence[Notification]) -> list[Any]:
+    def _send(self, producer: KafkaProducer, page: Sequence[Notification], after: int) -> list[Any]:
+        """Send ``page``, read from the log after ``after``: each record chained to the one before it."""
         send, topic, encode = producer.send, self.topic, RelayedEvent.encode
-        return [
-            send(
-                topic,
-                key=str(n.originator_id).encode("ascii"),
-                value=encode(n),
-                headers=[(NOTIFICATION_ID_HEADER, str(n.id).encode("ascii")), (TOPIC_HEADER, n.topic.encode())],
+        futures = []
+        previous = after
+        for n in page:
+            futures.append(
+                send(
+                    topic,
+                    key=str(n.originator_id).encode("ascii"),
+                    value=encode(n, previous),
+                    headers=[
+                        (NOTIFICATION_ID_HEADER, str(n.id).encode("ascii")),
+                        (PREVIOUS_ID_HEADER, str(previous).encode("ascii")),
+                        (TOPIC_HEADER, n.topic.encode()),
+                    ],
+                )
             )
-            for n in page
-        ]
+            previous = n.id
+        return futures
 
     def _await(self, producer: KafkaProducer, futures: list[Any]) -> None:
         """Until the brokers acknowledged every record of the page (however long they are away,

@@ -33,6 +33,7 @@ from bemtevi.infra.local_services import KafkaBroker
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.relay import (
     NOTIFICATION_ID_HEADER,
+    PREVIOUS_ID_HEADER,
     TOPIC_HEADER,
     Deduplicator,
     Relay,
@@ -83,13 +84,18 @@ def assert_the_whole_log_once_in_aggregate_order(app: BemteviApplication, record
     # Keyed by aggregate, so one aggregate's events share a partition, in their order there.
     partitions: dict[bytes, set[int]] = {}
     versions: dict[bytes, list[int]] = {}
+    ids = [n.id for n in log]
+    before = dict(zip(ids, [0, *ids[:-1]], strict=True))
     for record in sorted(records, key=lambda r: (r.partition, r.offset)):
         event = RelayedEvent.decode(record.value)
         assert record.key == str(event.originator_id).encode()
         assert dict(record.headers) == {
             NOTIFICATION_ID_HEADER: str(event.notification_id).encode(),
+            PREVIOUS_ID_HEADER: str(event.previous_id).encode(),
             TOPIC_HEADER: event.topic.encode(),
         }
+        # Chained: the id of the event before it in the log, or the stored position a relay started from.
+        assert before[event.notification_id] <= event.previous_id < event.notification_id
         partitions.setdefault(record.key, set()).add(record.partition)
     for event in events:
         versions.setdefault(str(event.originator_id).encode(), []).append(event.originator_version)
@@ -359,3 +365,25 @@ def test_a_record_without_the_relays_header_is_refused() -> None:
     record: Any = type("Record", (), {"partition": 0, "value": b"{}", "headers": [("other", b"1")]})()
     with pytest.raises(ValueError, match="notification_id"):
         notification_id_of(record)
+
+
+def test_the_relay_creates_its_topic_with_unlimited_retention_and_warns_of_one_that_has_less(
+    platform: Platform, kafka_broker: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    from kafka import KafkaAdminClient
+    from kafka.admin import ConfigResource, ConfigResourceType
+
+    from bemtevi.infra.kafka import ensure_topic
+
+    created, foreign = new_topic(), new_topic()
+    Relay(platform.app, kafka_broker, created, partitions=2).catch_up()
+    ensure_topic(kafka_broker, foreign, 2)  # as another tool would create it: the brokers' default retention
+    with caplog.at_level("WARNING", logger="bemtevi.infra.kafka"):
+        Relay(platform.app, kafka_broker, foreign, partitions=2).catch_up()
+    admin = KafkaAdminClient(bootstrap_servers=kafka_broker)
+    try:
+        configs = admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, created)])["topic"][created]
+    finally:
+        admin.close()
+    assert (configs["retention.ms"]["value"], configs["retention.bytes"]["value"]) == ("-1", "-1")
+    assert f"topic {foreign} has retention.ms=the brokers' default, not -1" in caplog.text
