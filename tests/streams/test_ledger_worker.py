@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from kafka import KafkaAdminClient
+from kafka.errors import CoordinatorLoadInProgressError, CoordinatorNotAvailableError, NotCoordinatorError
 from support import (
     KNOWN_CPF,
     charged_in_store,
@@ -113,6 +114,8 @@ def assignments(settings: Settings) -> list[list[int]]:
     admin = KafkaAdminClient(bootstrap_servers=settings.kafka_bootstrap, client_id="bemtevi-test")
     try:
         group = admin.describe_groups([consumer_group(settings.kafka_ledger_topic)])
+    except (CoordinatorNotAvailableError, NotCoordinatorError, CoordinatorLoadInProgressError):
+        return []  # the group's coordinator is still being chosen (its first member is joining): none yet
     finally:
         admin.close()
     owned = []
