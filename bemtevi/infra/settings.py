@@ -6,6 +6,7 @@ import os
 import secrets
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 from urllib.parse import unquote, urlparse
 
 from pydantic import Field
@@ -89,6 +90,12 @@ class Settings(BaseSettings):
     kafka_events_partitions: int = 12
     kafka_replication_factor: int = 1
     relay_page_size: int = 1000
+    # Cluster mode's workers (`bemtevi worker NAME`, faust-streaming): how long the broker waits for a silent
+    # worker before its partitions move to the others of its group.
+    worker_session_timeout_seconds: float = 8.0
+    # Who delivers queued mails: "embedded", a thread in each server process following the log; "worker",
+    # `bemtevi worker mailer` processes over Kafka (cluster mode), and no server delivers any.
+    mailer: Literal["embedded", "worker"] = "embedded"
 
     @property
     def events_path(self) -> Path:
