@@ -118,7 +118,7 @@ def header(headers: Mapping[str, bytes] | Sequence[tuple[str, bytes]] | None, na
 def json_logging(level: int | str = logging.INFO) -> None:
     """Every log record of the process as one JSON line on stderr, as the server's access log writes
     them (``event``, ``level``, ``timestamp`` in UTC ISO 8601, and ``logger``; ``exception`` with a
-    traceback). Kafka clients' chatter is kept to warnings."""
+    traceback). aiokafka's group joins and partition assignments are kept; kafka-python's chatter is not."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
@@ -137,8 +137,7 @@ def json_logging(level: int | str = logging.INFO) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    for noisy in ("kafka", "aiokafka"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    logging.getLogger("kafka").setLevel(logging.WARNING)  # kafka-python (the admin client): connection chatter
 
 
 def run_worker(worker: StreamWorker, loglevel: str = "info") -> None:

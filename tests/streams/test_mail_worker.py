@@ -109,6 +109,16 @@ def queue_mails(app: BemteviApplication, addresses: list[str]) -> list[uuid.UUID
     return [m.id for m in mails]
 
 
+def given_partitions(log: Path, topic: str) -> bool:
+    """Whether the worker logging to ``log`` was given partitions of ``topic`` (by its last assignment)."""
+    assignments = [
+        entry["event"]
+        for entry in (json.loads(line) for line in log.read_text().splitlines() if line.startswith("{"))
+        if "newly assigned partitions" in entry["event"]
+    ]
+    return bool(assignments) and topic in assignments[-1]
+
+
 def received(smtp: SmtpSink) -> Counter[str]:
     return Counter(str(m["To"]) for m in list(smtp.messages))
 
@@ -172,3 +182,34 @@ def test_a_worker_killed_mid_load_and_started_again_delivers_the_rest_and_nothin
     assert not twice & sent_before_restart
     assert len(twice) <= 1 and all(counts[to] == 2 for to in twice)
     assert all(app.repository.get(i).attempts == 1 for i in mail_ids)
+
+
+def test_two_workers_share_the_partitions_and_the_survivor_takes_a_killed_ones(
+    app: BemteviApplication, relay: Relay, smtp: SmtpSink, cluster_env: dict[str, str], tmp_path: Path
+) -> None:
+    first_batch = [f"lote1-{i}@empresa.com.br" for i in range(20)]
+    second_batch = [f"lote2-{i}@empresa.com.br" for i in range(20)]
+    with (
+        mail_worker(cluster_env, tmp_path / "a.log") as a,
+        mail_worker(cluster_env, tmp_path / "b.log") as b,
+    ):
+        mail_ids = queue_mails(app, first_batch)
+        wait_until(lambda: set(received(smtp)) == set(first_batch), timeout=90, message="first batch not delivered")
+        # They share the topic: each was given some of its partitions (their logs say which).
+        topic = cluster_env["BEMTEVI_KAFKA_EVENTS_TOPIC"]
+        for log in (tmp_path / "a.log", tmp_path / "b.log"):
+            wait_until(lambda log=log: given_partitions(log, topic), message=f"{log.name} was given no partition")
+        # Every outcome recorded before the kill: nothing is in flight, so nothing may be sent twice.
+        wait_until(lambda: statuses(app, mail_ids) == Counter(sent=len(mail_ids)), timeout=30)
+        a.kill()  # SIGKILL: the broker moves its partitions to b after the session timeout
+        a.wait(timeout=10)
+        mail_ids += queue_mails(app, second_batch)
+        wait_until(
+            lambda: set(received(smtp)) == set(first_batch + second_batch),
+            timeout=90,
+            message="the survivor did not deliver the killed worker's mails",
+        )
+        wait_until(lambda: statuses(app, mail_ids) == Counter(sent=len(mail_ids)), timeout=30)
+        assert b.poll() is None
+    counts = received(smtp)
+    assert all(n == 1 for n in counts.values()), {to: n for to, n in counts.items() if n > 1}
