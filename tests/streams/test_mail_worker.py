@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -21,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import SmtpSink, wait_until
+from support import SmtpSink, make_settings, wait_until
 
-from bemtevi.bootstrap import build_relay
+from bemtevi.bootstrap import build_platform, build_relay
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import ROOT_GROUP_ID
 from bemtevi.domain.audit import Actor, acting_as
@@ -125,6 +126,19 @@ def received(smtp: SmtpSink) -> Counter[str]:
 
 def statuses(app: BemteviApplication, mail_ids: list[uuid.UUID]) -> Counter[str]:
     return Counter(app.repository.get(mail_id).status for mail_id in mail_ids)
+
+
+def test_with_the_mailer_in_workers_a_server_delivers_no_mail(tmp_path: Path, dataset_path: Path) -> None:
+    settings = make_settings(tmp_path / "var", dataset_path).model_copy(update={"mailer": "worker"})
+    platform = build_platform(settings)
+    try:
+        assert platform.mailer is None
+        [mail_id] = queue_mails(platform.app, ["ana@empresa.com.br"])
+        platform.projector.wait_for(platform.app.max_position(), timeout=10)
+        time.sleep(1.0)  # the embedded mailer would have kept it within a second
+        assert statuses(platform.app, [mail_id]) == Counter(queued=1)
+    finally:
+        platform.close()
 
 
 def test_a_queued_mail_is_delivered_once_and_sigterm_stops_the_worker(
