@@ -232,4 +232,4 @@ def build_mailer_worker(settings: Settings) -> StreamWorker:
         mails.close()
         app.close()
 
-    return StreamWorker(faust_app, close)
+    return StreamWorker(faust_app, close, stopping=stopping.set)

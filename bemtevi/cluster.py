@@ -66,7 +66,6 @@ class Child:
     name: str
     process: subprocess.Popen[bytes]
     log: Path
-    stopping: bool = False
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
@@ -93,7 +92,6 @@ class ClusterSupervisor:
     broker: KafkaBroker | None = None
     listener: socket.socket | None = None
     _stop: threading.Event = field(default_factory=threading.Event)
-    _starting: bool = True
 
     @property
     def directory(self) -> Path:
@@ -116,7 +114,6 @@ class ClusterSupervisor:
             except (RuntimeError, OSError) as e:  # a child or a server that did not start (LocalServiceError too)
                 self.say(f"The cluster did not start: {e}")
                 return 1
-            self._starting = False
             self.say(f"Bemtevi (cluster mode) at {self.address}")
             self.say(f"Logs in {self.directory / 'logs'}; Ctrl-C stops everything.")
             while not self._stop.wait(0.5):
@@ -273,7 +270,6 @@ class ClusterSupervisor:
     def _stop_children(self, children: list[Child]) -> None:
         for child in children:
             if child.process.poll() is None:
-                child.stopping = True
                 child.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + STOP_SECONDS
         for child in children:

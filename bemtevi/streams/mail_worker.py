@@ -14,6 +14,11 @@ outcome was appended, a row ``mailer:<topic>:<partition>`` of the event store's 
 relay's position), moved only after that outcome. So a mail is never lost; it is sent twice only when
 a worker dies between the SMTP server's acceptance and the append of ``Mail.Sent`` (a mail recorded as
 sent is never sent again: its reload says so, whatever the positions).
+
+Records are acked by hand once handled (``stream.noack()``): faust acks the record in hand when its stream
+is closed, so a worker stopped while a mail waited for its next try would have committed that record with the
+mail still queued, and no worker would have met it again. A stop signal first ends the retry pause
+(``StreamWorker.stopping``), so that faust's wait for the records in hand does not wait for the pause.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import contextlib
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 import faust
 from eventsourcing.persistence import IntegrityError, Tracking
@@ -65,7 +70,6 @@ class MailWorker:
         self._lock = threading.Lock()
         # One thread: a partition's mails are delivered in their order, one at a time.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bemtevi-mail-worker")
-        self.delivered = 0
 
     def mark(self, partition: int) -> int:
         """The notification id up to which ``partition``'s mails are handled (loaded once per assignment)."""
@@ -110,7 +114,6 @@ class MailWorker:
             self._tracking.insert_tracking(Tracking(tracking_name(self.topic, partition), notification_id))
         with self._lock:
             self._seen.handled(partition, notification_id)
-        self.delivered += 1
         return True
 
     def attach(self, app: faust.App, topic: faust.TopicT) -> None:
@@ -124,21 +127,21 @@ class MailWorker:
         async def mailer(stream: faust.StreamT[bytes]) -> None:
             loop = asyncio.get_running_loop()
             try:
-                async for event in stream.events():
+                # Acked by hand, once handled: faust acks the record in hand when a stream is closed (the
+                # worker stopping), and its offset would be committed with its mail still queued.
+                unacked = cast(faust.Stream[bytes], stream).noack()
+                async for event in unacked.events():
                     message = event.message
-                    if header(message.headers, TOPIC_HEADER) != _QUEUED:
-                        continue
                     raw_id = header(message.headers, NOTIFICATION_ID_HEADER)
-                    if raw_id is None:
-                        log.warning("record without a notification id at %s:%s", message.partition, message.offset)
-                        continue
-                    value = message.value
-                    assert isinstance(value, bytes)
-                    handled = await loop.run_in_executor(
-                        self._executor, self.handle, message.partition, int(raw_id), value
-                    )
-                    if not handled:
-                        return  # stopping: this record was not handled and stays uncommitted
+                    if header(message.headers, TOPIC_HEADER) == _QUEUED and raw_id is not None:
+                        value = message.value
+                        assert isinstance(value, bytes)
+                        handled = await loop.run_in_executor(
+                            self._executor, self.handle, message.partition, int(raw_id), value
+                        )
+                        if not handled:
+                            return  # stopping: this record was not handled and stays uncommitted
+                    event.ack()
             except asyncio.CancelledError:
                 self._stopping.set()  # the worker stops: a retry pause in the thread ends too
                 raise

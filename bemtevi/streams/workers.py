@@ -27,6 +27,7 @@ import socket
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import faust
 import structlog
@@ -39,10 +40,14 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class StreamWorker:
-    """What ``bemtevi worker NAME`` runs: a faust app with its agents, and what to close once it stopped."""
+    """What ``bemtevi worker NAME`` runs: a faust app with its agents, and what to close once it stopped.
+
+    ``stopping`` is called as soon as SIGTERM or SIGINT arrives, before faust waits for the records in hand
+    (``stream_wait_empty``): work that waits (a retry pause) should end there, leaving its record unacked."""
 
     app: faust.App
     close: Callable[[], None]
+    stopping: Callable[[], None] = lambda: None
 
 
 def _free_loopback_port() -> int:
@@ -140,11 +145,27 @@ def json_logging(level: int | str = logging.INFO) -> None:
     logging.getLogger("kafka").setLevel(logging.WARNING)  # kafka-python (the admin client): connection chatter
 
 
+class _Worker(faust.Worker):
+    """faust's worker, telling the ``StreamWorker`` first when a stop signal arrives."""
+
+    def __init__(self, worker: StreamWorker, **options: Any) -> None:
+        super().__init__(worker.app, **options)
+        self._stream_worker = worker
+
+    def _on_sigint(self) -> None:
+        self._stream_worker.stopping()
+        super()._on_sigint()
+
+    def _on_sigterm(self) -> None:
+        self._stream_worker.stopping()
+        super()._on_sigterm()
+
+
 def run_worker(worker: StreamWorker, loglevel: str = "info") -> None:
     """Run ``worker`` until SIGTERM or SIGINT, then close it. Logging is the caller's (``json_logging``);
     faust's own set-up and banner are off."""
     with open(os.devnull, "w") as nowhere:  # faust's terminal spinner writes there even when quiet
-        runner = faust.Worker(worker.app, loglevel=loglevel, quiet=True, override_logging=False, stdout=nowhere)
+        runner = _Worker(worker, loglevel=loglevel, quiet=True, override_logging=False, stdout=nowhere)
         try:
             runner.execute_from_commandline()  # ends with SystemExit once stopped
         finally:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import SmtpSink, make_settings, wait_until
+from support import SmtpSink, free_port, make_settings, wait_until
 
 from bemtevi.bootstrap import build_platform, build_relay
 from bemtevi.commands.application import BemteviApplication
@@ -227,3 +227,21 @@ def test_two_workers_share_the_partitions_and_the_survivor_takes_a_killed_ones(
         assert b.poll() is None
     counts = received(smtp)
     assert all(n == 1 for n in counts.values()), {to: n for to, n in counts.items() if n > 1}
+
+
+def test_a_worker_stopped_while_a_mail_waits_for_its_retry_leaves_it_to_the_next_worker(
+    app: BemteviApplication, relay: Relay, smtp: SmtpSink, cluster_env: dict[str, str], tmp_path: Path
+) -> None:
+    unreachable = {**cluster_env, "BEMTEVI_SMTP_PORT": str(free_port()), "BEMTEVI_MAIL_RETRY_SECONDS": "60"}
+    with mail_worker(unreachable, tmp_path / "a.log") as worker:
+        [mail_id] = queue_mails(app, ["ana@empresa.com.br"])
+        # The first try failed and is recorded; the worker now waits a minute before the next.
+        wait_until(lambda: app.repository.get(mail_id).attempts == 1, timeout=60, message="no failed try recorded")
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=30) == 0
+    assert statuses(app, [mail_id]) == Counter(queued=1)
+    # The record was not committed as handled: the next worker (SMTP back) delivers it.
+    with mail_worker(cluster_env, tmp_path / "b.log"):
+        wait_until(lambda: smtp.texts_to("ana@empresa.com.br"), timeout=60, message="the mail was left behind")
+        wait_until(lambda: statuses(app, [mail_id]) == Counter(sent=1))
+    assert received(smtp) == Counter({"ana@empresa.com.br": 1})
