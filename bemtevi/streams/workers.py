@@ -12,7 +12,8 @@ the settings that work against the project's Kafka (docs/architecture.md, "Clust
 - ``consumer_auto_offset_reset="earliest"``: a new consumer group reads a topic from its first record;
 - a broker session timeout of ``BEMTEVI_WORKER_SESSION_TIMEOUT_SECONDS`` (8 s; faust's 60 s made a
   worker wait half a minute to join, and a dead worker's partitions wait that long to move);
-- faust's web server off, and bound to loopback on a free port should anything start it.
+- faust's web server off, and bound to loopback on a free port should anything start it;
+- faust's data folder (made even with no table) under ``<var>/workers/<name>``, not the working directory.
 
 ``run_worker`` runs one in the foreground: logs as JSON lines on stderr (``json_logging``), stops cleanly
 on SIGTERM or SIGINT (faust leaves its consumer group, commits what was handled), then closes what the
@@ -69,10 +70,14 @@ def worker_app(name: str, settings: Settings, *, partitions: int | None = None) 
     if not settings.kafka_bootstrap:
         raise ValueError("BEMTEVI_KAFKA_BOOTSTRAP names no Kafka cluster for the worker to consume from")
     session = settings.worker_session_timeout_seconds
+    datadir = settings.var_dir / "workers" / name
+    datadir.mkdir(parents=True, exist_ok=True)  # faust makes only the last level
     return faust.App(
         f"bemtevi-{name}",
         broker=broker_urls(settings.kafka_bootstrap),
         store="memory://",
+        # faust makes its data folder even with no table; under var/, not in the working directory.
+        datadir=str(datadir),
         autodiscover=False,
         topic_partitions=partitions or settings.kafka_events_partitions,
         topic_replication_factor=settings.kafka_replication_factor,
