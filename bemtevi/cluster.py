@@ -44,6 +44,7 @@ from urllib.parse import urlparse, urlunparse
 
 import psycopg
 
+from bemtevi.commands.application import BemteviApplication
 from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
 from bemtevi.infra.settings import Settings
 
@@ -72,6 +73,17 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
     """The kernel sends the child SIGTERM when the supervisor dies, even by SIGKILL (Linux)."""
     if _LIBC is not None:
         _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def prepare_event_store(database_url: str) -> None:
+    """Create the event store's tables (events, snapshots, tracking) before any child starts: the relay, the
+    workers and the first API process each create what is missing, and on a new database they raced
+    (PostgreSQL's ``CREATE TABLE IF NOT EXISTS`` refuses a second creator meanwhile) and the relay died."""
+    app = BemteviApplication(env=Settings(database_url=database_url).event_store_env())
+    try:
+        app.factory.tracking_recorder()
+    finally:
+        app.close()
 
 
 def cluster_database(server_url: str, name: str = CLUSTER_DATABASE) -> str:
@@ -155,6 +167,7 @@ class ClusterSupervisor:
         if not database_url:
             self.say("Starting PostgreSQL…")
             database_url = cluster_database(ensure_postgres())
+        prepare_event_store(database_url)
         self._check_stop()
         bootstrap = settings.kafka_bootstrap
         if not bootstrap:
