@@ -74,6 +74,29 @@ class Output:
         raise AssertionError(f"no line matching {pattern!r}:\n" + "\n".join(self.lines))
 
 
+def start_supervisor(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], Output]:
+    supervisor = subprocess.Popen(
+        [sys.executable, "-m", "bemtevi.cli", "cluster"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    assert supervisor.stdout is not None
+    return supervisor, Output(supervisor.stdout)
+
+
+def ctrl_c(supervisor: subprocess.Popen[bytes]) -> int:
+    """SIGINT to the supervisor alone, as Ctrl-C in its terminal (its children run in sessions of their own)."""
+    if supervisor.poll() is None:
+        os.kill(supervisor.pid, signal.SIGINT)
+    try:
+        return supervisor.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(supervisor.pid, signal.SIGKILL)
+        raise
+
+
 def test_make_cluster_serves_two_api_processes_on_one_address_and_ctrl_c_stops_everything(
     postgres_database: str, dataset_path: Path, tmp_path: Path
 ) -> None:
@@ -90,15 +113,7 @@ def test_make_cluster_serves_two_api_processes_on_one_address_and_ctrl_c_stops_e
             "PORT": str(port),
         }
     )
-    supervisor = subprocess.Popen(
-        [sys.executable, "-m", "bemtevi.cli", "cluster"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    assert supervisor.stdout is not None
-    output = Output(supervisor.stdout)
+    supervisor, output = start_supervisor(env)
     try:
         address = output.wait_for(r"cluster mode\) at (http://\S+)", supervisor, timeout=240).group(1)
         assert address == f"http://127.0.0.1:{port}"
@@ -131,13 +146,7 @@ def test_make_cluster_serves_two_api_processes_on_one_address_and_ctrl_c_stops_e
             assert time.monotonic() < deadline, f"the mail was never delivered: {outbox}"
             time.sleep(0.2)
     finally:
-        if supervisor.poll() is None:
-            os.kill(supervisor.pid, signal.SIGINT)  # as Ctrl-C in its terminal
-        try:
-            code = supervisor.wait(timeout=120)
-        except subprocess.TimeoutExpired:
-            os.killpg(supervisor.pid, signal.SIGKILL)
-            raise
+        code = ctrl_c(supervisor)
     assert code == 0, "\n".join(output.lines)
     left = [pid for pid in started if alive(pid)]
     assert not left, [commands[pid] for pid in left]
@@ -148,3 +157,21 @@ def test_make_cluster_serves_two_api_processes_on_one_address_and_ctrl_c_stops_e
     served = [(logs / f"api-{n}.log").read_text().count('"path":"/api/me"') for n in (1, 2)]
     print("requests served by each API process:", served)
     assert sum(served) == 30 and min(served) > 0
+
+    # A second start keeps the broker's topics (kept under var/) and resumes the relay after its position.
+    supervisor, output = start_supervisor(env)
+    try:
+        output.wait_for(r"cluster mode\) at", supervisor, timeout=240)
+        resumed = output.wait_for(r"\[relay\] Relaying .* after position (\d+)", supervisor, timeout=5)
+        assert int(resumed.group(1)) > 0
+        signed_in = httpx.post(
+            f"{address}/api/auth/auth",
+            json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD, "domain_url": "localhost"},
+        )
+        assert signed_in.status_code == 200, signed_in.text
+    finally:
+        assert ctrl_c(supervisor) == 0, "\n".join(output.lines)
+    created = sum(
+        (logs / name).read_text().count("created topic bemtevi.events") for name in ("relay.log", "mailer-worker.log")
+    )
+    assert created == 1
