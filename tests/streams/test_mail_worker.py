@@ -245,3 +245,13 @@ def test_a_worker_stopped_while_a_mail_waits_for_its_retry_leaves_it_to_the_next
         wait_until(lambda: smtp.texts_to("ana@empresa.com.br"), timeout=60, message="the mail was left behind")
         wait_until(lambda: statuses(app, [mail_id]) == Counter(sent=1))
     assert received(smtp) == Counter({"ana@empresa.com.br": 1})
+
+
+def test_the_worker_command_needs_a_kafka_cluster(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BEMTEVI_")}
+    env["BEMTEVI_VAR_DIR"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "bemtevi.cli", "worker", "mailer"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert "BEMTEVI_KAFKA_BOOTSTRAP" in done.stderr
