@@ -1,4 +1,5 @@
-# Bemtevi: `make run` starts the whole product; `make test` runs every test. Both install what they need.
+# Bemtevi: `make run` starts the whole product; `make cluster` starts it in cluster mode (PostgreSQL, Kafka, the
+# relay, the workers, 2 API processes on one address); `make test` runs every test. All install what they need.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,10 +8,15 @@ NODE_STAMP := webapp/node_modules/.installed-$(shell cksum webapp/package-lock.j
 WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html webapp/package.json \
 	webapp/vite.config.ts $(wildcard webapp/tsconfig*.json) webapp/eslint.config.js
 
-.PHONY: run test install webapp lint bench chromium wrk postgresql java clean
+.PHONY: run cluster test install webapp lint bench chromium wrk postgresql java clean
 
 run: install webapp
 	$(BIN)/bemtevi serve
+
+# Cluster mode on this machine (bemtevi/cluster.py); Ctrl-C stops everything. BEMTEVI_DATABASE_URL and
+# BEMTEVI_KAFKA_BOOTSTRAP point it at existing servers instead of the project's own.
+cluster: install webapp postgresql java
+	$(BIN)/bemtevi cluster
 
 # The tests start the project's own PostgreSQL cluster and Kafka broker (bemtevi/infra/local_services.py) from
 # these packages, unless BEMTEVI_TEST_POSTGRES_URL / BEMTEVI_KAFKA_BOOTSTRAP name existing servers.

@@ -6,6 +6,7 @@ its folder allows; the CLI, the server and the tests all start from here.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -33,10 +34,12 @@ from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.invalidator import CacheInvalidator
 from bemtevi.streams.kafka_feed import KafkaFeed
-from bemtevi.streams.mailer import Mailer
+from bemtevi.streams.mail_worker import MailWorker
+from bemtevi.streams.mailer import MailDelivery, Mailer
 from bemtevi.streams.projector import NotificationSource, Projector
 from bemtevi.streams.relay import Relay
 from bemtevi.streams.reservations import ReservationSweeper
+from bemtevi.streams.workers import StreamWorker, events_topic, worker_app
 
 
 @dataclass
@@ -56,7 +59,7 @@ class Platform:
     projector: Projector
     supplier: Supplier
     accounts: AccountCommands
-    mailer: Mailer
+    mailer: Mailer | None  # None when BEMTEVI_MAILER=worker: `bemtevi worker mailer` delivers
     invalidator: CacheInvalidator
     attempts: AttemptLog
     contact_throttle: Throttle
@@ -74,7 +77,8 @@ class Platform:
         self.invalidator.stop()
         self.ledger.close()
         self.writer.stop()
-        self.mailer.stop()
+        if self.mailer is not None:
+            self.mailer.stop()
         self.projector.stop()
         self.store.close()
         if self.replica_slot is not None:
@@ -139,12 +143,16 @@ def build_platform(
         google=google,
         recovery_minutes=settings.recovery_code_minutes,
     )
-    mailer = Mailer(
-        app,
-        store,
-        sender_from_settings(settings),
-        attempts=settings.mail_attempts,
-        retry_seconds=settings.mail_retry_seconds,
+    mailer = (
+        Mailer(
+            app,
+            store,
+            sender_from_settings(settings),
+            attempts=settings.mail_attempts,
+            retry_seconds=settings.mail_retry_seconds,
+        )
+        if settings.mailer == "embedded"
+        else None
     )
     platform = Platform(
         settings=settings,
@@ -173,7 +181,8 @@ def build_platform(
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password)
     if start_projector:
         projector.start()
-        mailer.start()
+        if mailer is not None:
+            mailer.start()
         platform.invalidator.start()
         projector.wait_for(app.max_position(), timeout=30)
         # The read model has caught up: what a ledger that died left reserved is found now.
@@ -244,3 +253,31 @@ def build_relay(settings: Settings, app: BemteviApplication | None = None) -> Re
         replication_factor=settings.kafka_replication_factor,
         page_size=settings.relay_page_size,
     )
+
+
+def build_mailer_worker(settings: Settings) -> StreamWorker:
+    """`bemtevi worker mailer`: cluster mode's mailer, a faust agent over the relay's topic delivering the
+    queued mails with the settings' SMTP server (``streams.mail_worker``); its positions are kept in the
+    event store, so it needs the event store and Kafka, nothing else."""
+    app = BemteviApplication(env=settings.event_store_env())
+    try:
+        faust_app = worker_app("mailer", settings)
+        stopping = threading.Event()
+        delivery = MailDelivery(
+            app,
+            sender_from_settings(settings),
+            stopping,
+            attempts=settings.mail_attempts,
+            retry_seconds=settings.mail_retry_seconds,
+        )
+        mails = MailWorker(app, delivery, stopping, settings.kafka_events_topic)
+        mails.attach(faust_app, events_topic(faust_app, settings))
+    except BaseException:
+        app.close()
+        raise
+
+    def close() -> None:
+        mails.close()
+        app.close()
+
+    return StreamWorker(faust_app, close, stopping=stopping.set)

@@ -1,10 +1,11 @@
-"""The ``bemtevi`` command line: serve, relay, worker, demo-data, rebuild-projections, create-admin, openapi."""
+"""The ``bemtevi`` command line: serve, cluster, relay, worker NAME, demo-data, rebuild-projections, create-admin,
+openapi."""
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -17,9 +18,12 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from bemtevi.bootstrap import Platform
+    from bemtevi.streams.workers import StreamWorker
 
 app = typer.Typer(help="Bemtevi: consultas e enriquecimento de dados.", no_args_is_help=True)
-worker_app = typer.Typer(help="Cluster mode's stream processors (faust-streaming workers).", no_args_is_help=True)
+# Cluster mode's stream processors, one command per worker (`bemtevi worker NAME`); `bemtevi cluster` starts
+# every command registered here.
+worker_app = typer.Typer(help="Cluster mode's workers (faust-streaming agents over Kafka).", no_args_is_help=True)
 app.add_typer(worker_app, name="worker")
 
 
@@ -38,8 +42,17 @@ def _ensure_dataset(settings: Settings) -> None:
 def serve(
     host: Annotated[str | None, typer.Option(help="Address to bind (default BEMTEVI_HOST or 127.0.0.1)")] = None,
     port: Annotated[int | None, typer.Option(help="Port (default PORT or 8000)")] = None,
+    fd: Annotated[
+        int | None, typer.Option(help="Serve on this inherited listening socket instead of binding (bemtevi cluster)")
+    ] = None,
+    ready_fd: Annotated[
+        int | None, typer.Option(help="Write a line to this inherited pipe once serving, then close it")
+    ] = None,
 ) -> None:
     """Start the whole product (API, projector and web app) at one address."""
+    import socket
+    import sys
+
     import uvicorn
 
     from bemtevi.api.app import create_app
@@ -58,31 +71,47 @@ def serve(
         typer.echo(f"Super-admin created: {result.admin_email}")
         if result.generated_password:
             typer.echo(f"Generated password (shown once): {result.generated_password}")
-    typer.echo(f"Bemtevi at http://{settings.host}:{settings.port}")
+    sockets = None
+    if fd is None:
+        typer.echo(f"Bemtevi at http://{settings.host}:{settings.port}")
+    else:
+        # Several API processes on one address: each accepts from the socket the supervisor bound.
+        sockets = [socket.socket(fileno=fd)]
+    # uvicorn's access log off: the app writes its own structured one (bemtevi.api.access_log,
+    # BEMTEVI_ACCESS_LOG), with the tenant and without query strings. No Server header.
+    config = uvicorn.Config(
+        closes_on_shutdown(create_app(platform), platform, ready_fd),
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+    )
+    server = uvicorn.Server(config)
     try:
-        # uvicorn's access log off: the app writes its own structured one (bemtevi.api.access_log,
-        # BEMTEVI_ACCESS_LOG), with the tenant and without query strings. No Server header.
-        uvicorn.run(
-            closes_on_shutdown(create_app(platform), platform),
-            host=settings.host,
-            port=settings.port,
-            log_level="warning",
-            access_log=False,
-            server_header=False,
-        )
+        server.run(sockets=sockets)
+    except KeyboardInterrupt:  # uvicorn raises SIGINT again once it has stopped
+        pass
     finally:
         platform.close()
+    if not server.started:
+        sys.exit(3)  # uvicorn's code for a server that could not start
 
 
-def closes_on_shutdown(api: FastAPI, platform: Platform) -> FastAPI:
+def closes_on_shutdown(api: FastAPI, platform: Platform, ready_fd: int | None = None) -> FastAPI:
     """Close the platform (the writer's last chores, the projector, the stores) in the app's
     shutdown: uvicorn re-raises SIGTERM/SIGINT once it has stopped, which ends the process before
-    a ``finally`` after ``uvicorn.run`` could run."""
+    a ``finally`` after ``uvicorn.run`` could run. ``ready_fd``: told once the app has started."""
     serving = api.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[Any]:
         async with serving(app) as state:
+            if ready_fd is not None:
+                import os
+
+                os.write(ready_fd, b"ready\n")
+                os.close(ready_fd)
             yield state
         platform.close()
 
@@ -124,14 +153,57 @@ def relay() -> None:
     typer.echo(f"Relay stopped after position {follower.position}")
 
 
+def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:
+    """What every `bemtevi worker NAME` does: JSON log lines on stderr, the worker built from the settings,
+    run until SIGTERM or SIGINT, then closed."""
+    from bemtevi.streams.workers import json_logging, run_worker
+
+    json_logging()
+    try:
+        worker = build(Settings())
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2) from e
+    run_worker(worker)
+
+
+@worker_app.command("mailer")
+def worker_mailer() -> None:
+    """Deliver queued mails from the relay's Kafka topic (cluster mode; the servers run BEMTEVI_MAILER=worker)."""
+    from bemtevi.bootstrap import build_mailer_worker
+
+    run_worker_command(build_mailer_worker)
+
+
+@app.command()
+def cluster(
+    host: Annotated[str | None, typer.Option(help="Address to bind (default BEMTEVI_HOST or 127.0.0.1)")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default PORT or 8000)")] = None,
+    api_processes: Annotated[int, typer.Option(help="API processes sharing the address")] = 2,
+) -> None:
+    """Cluster mode on this machine: PostgreSQL, a Kafka broker, the relay, the workers and API processes
+    on one address, until Ctrl-C or SIGTERM (then everything stops, in order)."""
+    from bemtevi.cluster import ClusterSupervisor
+
+    settings = Settings()
+    if host:
+        settings.host = host
+    if port:
+        settings.port = port
+    _ensure_dataset(settings)
+    supervisor = ClusterSupervisor(
+        settings, workers=[c.name for c in worker_app.registered_commands if c.name], api_processes=api_processes
+    )
+    raise typer.Exit(supervisor.run())
+
+
 @worker_app.command("ledger")
 def worker_ledger() -> None:
     """Decide credit requests from Kafka topic bemtevi.ledger for the partitions this worker owns, until SIGTERM."""
     from bemtevi.streams.ledger_worker import LedgerWorker
+    from bemtevi.streams.workers import json_logging
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("kafka").setLevel(logging.WARNING)
-    logging.getLogger("aiokafka").setLevel(logging.WARNING)
+    json_logging()
     try:
         worker = LedgerWorker(Settings())
     except ValueError as e:

@@ -10,7 +10,9 @@ nothing running is enough. Production never does: it points the same code at exi
   running for the next run (starting it again costs about a second).
 - Kafka: the broker's jars, pinned in `ops/kafka/pom.xml`, copied once by Maven into a cache folder; each
   `KafkaBroker` is one KRaft node (broker and controller) on free loopback ports with its data in a temporary
-  folder, removed on stop; `restart()` stops it and starts it again on the same ports with the same data.
+  folder, removed on stop; `restart()` stops it and starts it again on the same ports with the same data. Given
+  a `directory` (`bemtevi cluster` keeps one under var/), it formats it once and later starts keep its topics,
+  records and consumer offsets (`stop(keep_data=True)`), on new free ports.
 """
 
 from __future__ import annotations
@@ -278,9 +280,11 @@ class KafkaBroker:
             raise LocalServiceError("Java 17 or newer is needed to run the Kafka broker")
         self.port = self.port or free_port()
         self.controller_port = self.controller_port or free_port()
-        formatted = self.directory is not None
         if self.directory is None:
             self.directory = Path(tempfile.mkdtemp(prefix="bemtevi-kafka-"))
+        self.directory.mkdir(parents=True, exist_ok=True)
+        # A restart, or a broker kept under a folder of its own (`bemtevi cluster`), keeps its storage and id.
+        formatted = (self.directory / "data" / "meta.properties").exists()
         properties = self.directory / "server.properties"
         properties.write_text(
             "\n".join(

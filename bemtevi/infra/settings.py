@@ -104,6 +104,12 @@ class Settings(BaseSettings):
     # process's own (cluster mode: each API process takes a free ``read-models-<n>.duckdb`` slot of
     # ``var_dir``).
     read_feed: Literal["log", "kafka"] = "log"
+    # Cluster mode's workers (`bemtevi worker NAME`, faust-streaming): how long the broker waits for a silent
+    # worker before its partitions move to the others of its group.
+    worker_session_timeout_seconds: float = 8.0
+    # Who delivers queued mails: "embedded", a thread in each server process following the log; "worker",
+    # `bemtevi worker mailer` processes over Kafka (cluster mode), and no server delivers any.
+    mailer: Literal["embedded", "worker"] = "embedded"
 
     @property
     def events_path(self) -> Path:

@@ -1,4 +1,5 @@
-"""The mailer: follows the notification log and delivers every queued ``Mail``.
+"""The mailer: follows the notification log and delivers every queued ``Mail`` (embedded mode; cluster
+mode's mailer is ``bemtevi.streams.mail_worker``, over Kafka, with the same ``MailDelivery``).
 
 Idempotent by the mail's own state: a mail is delivered only while, reloaded from the event
 store, it is still ``queued``; its outcome (``Mail.Sent`` or ``Mail.Failed``) is appended right
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+import threading
 from typing import Any
 from uuid import UUID
 
@@ -32,68 +34,29 @@ from bemtevi.streams.follower import LogFollower
 log = logging.getLogger(__name__)
 
 TRACKING_NAME = "mailer"
-_QUEUED_TOPIC = get_topic(Mail.Queued)
+QUEUED_TOPIC = get_topic(Mail.Queued)
 
 
-class Mailer(LogFollower):
-    thread_name = "bemtevi-mailer"
+class MailDelivery:
+    """Delivers one queued mail, as the embedded mailer and the mailer worker both do.
+
+    The mail is reloaded from the event store and delivered only while it is still ``queued``; its
+    outcome is appended right after (``Mail.Sent``, or ``Mail.Failed`` per failed try, the last one
+    final, with a doubling pause between tries). ``stopping`` ends a pause: the mail stays queued."""
 
     def __init__(
         self,
         app: BemteviApplication,
-        store: ReadStore,
         sender: MailSender | None,
+        stopping: threading.Event,
         attempts: int = 4,
         retry_seconds: float = 2.0,
-        page_size: int = 500,
-        poll_interval: float = 0.5,
-        gather_seconds: float = 0.25,
     ) -> None:
-        super().__init__(app, poll_interval=poll_interval)
-        self._store = store
+        self._app = app
         self._sender = sender
+        self._stopping = stopping
         self._attempts = max(1, attempts)
         self._retry_seconds = retry_seconds
-        self._page_size = page_size
-        # Saves wake the mailer; under a stream of lookups they come hundreds a second, and a
-        # round per save cost a tenth of the server's interpreter time. A mail may wait this long.
-        self._gather_seconds = gather_seconds
-        self._position = store.tracked_position(TRACKING_NAME)
-
-    @property
-    def position(self) -> int:
-        return self._position
-
-    def _track(self, position: int) -> None:
-        with self._store.transaction() as cur:
-            cur.execute(
-                "INSERT INTO projection_tracking VALUES (?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
-                [TRACKING_NAME, position],
-            )
-        self._position = position
-
-    def catch_up(self) -> int:
-        """Deliver every mail queued after the tracked position; answers how many were handled."""
-        handled = 0
-        while not self._stopping.is_set():
-            # The end is read first: a mail queued after it is found by the next round.
-            last = self._app.max_position()
-            page = self._app.recorder.select_notifications(
-                self._position, self._page_size, stop=last, topics=[_QUEUED_TOPIC], inclusive_of_start=False
-            )
-            if not page:
-                # Nothing queued up to the end: remember it so the next round reads less.
-                if last > self._position:
-                    self._track(last)
-                return handled
-            for notification in page:
-                event: Any = self._app.mapper.to_domain_event(notification)
-                if not self.deliver(event.originator_id, event.tenant_id):
-                    return handled  # stopping in the middle of retries: this mail stays next
-                self._track(notification.id)
-                handled += 1
-        return handled
 
     def deliver(self, mail_id: UUID, tenant_id: UUID) -> bool:
         """Deliver one mail if it is still queued; False when stopped before its outcome."""
@@ -134,6 +97,67 @@ class Mailer(LogFollower):
         except IntegrityError:
             return False  # someone recorded an outcome meanwhile: reload and look again
         return True
+
+
+class Mailer(LogFollower):
+    """The embedded mailer: a thread following the log, its position in the read store."""
+
+    thread_name = "bemtevi-mailer"
+
+    def __init__(
+        self,
+        app: BemteviApplication,
+        store: ReadStore,
+        sender: MailSender | None,
+        attempts: int = 4,
+        retry_seconds: float = 2.0,
+        page_size: int = 500,
+        poll_interval: float = 0.5,
+        gather_seconds: float = 0.25,
+    ) -> None:
+        super().__init__(app, poll_interval=poll_interval)
+        self._store = store
+        self._delivery = MailDelivery(app, sender, self._stopping, attempts, retry_seconds)
+        self._page_size = page_size
+        # Saves wake the mailer; under a stream of lookups they come hundreds a second, and a
+        # round per save cost a tenth of the server's interpreter time. A mail may wait this long.
+        self._gather_seconds = gather_seconds
+        self._position = store.tracked_position(TRACKING_NAME)
+
+    @property
+    def position(self) -> int:
+        return self._position
+
+    def _track(self, position: int) -> None:
+        with self._store.transaction() as cur:
+            cur.execute(
+                "INSERT INTO projection_tracking VALUES (?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+                [TRACKING_NAME, position],
+            )
+        self._position = position
+
+    def catch_up(self) -> int:
+        """Deliver every mail queued after the tracked position; answers how many were handled."""
+        handled = 0
+        while not self._stopping.is_set():
+            # The end is read first: a mail queued after it is found by the next round.
+            last = self._app.max_position()
+            page = self._app.recorder.select_notifications(
+                self._position, self._page_size, stop=last, topics=[QUEUED_TOPIC], inclusive_of_start=False
+            )
+            if not page:
+                # Nothing queued up to the end: remember it so the next round reads less.
+                if last > self._position:
+                    self._track(last)
+                return handled
+            for notification in page:
+                event: Any = self._app.mapper.to_domain_event(notification)
+                if not self._delivery.deliver(event.originator_id, event.tenant_id):
+                    return handled  # stopping in the middle of retries: this mail stays next
+                self._track(notification.id)
+                handled += 1
+        return handled
 
     # -- between rounds (the thread is LogFollower's) -----------------------------------------
 

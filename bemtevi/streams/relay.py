@@ -248,10 +248,20 @@ class Deduplicator:
 
     def is_new(self, partition: int, notification_id: int) -> bool:
         """True the first time ``notification_id`` is seen on ``partition`` (and remembers it)."""
-        if notification_id <= self.marks.get(partition, 0):
+        if self.is_duplicate(partition, notification_id):
             return False
-        self.marks[partition] = notification_id
+        self.handled(partition, notification_id)
         return True
+
+    def is_duplicate(self, partition: int, notification_id: int) -> bool:
+        """Whether ``notification_id`` was handled on ``partition`` already (remembers nothing): for a
+        reader that marks a record only once its side effect is done (``handled``)."""
+        return notification_id <= self.marks.get(partition, 0)
+
+    def handled(self, partition: int, notification_id: int) -> None:
+        """``notification_id`` is done on ``partition``: it and every id below it are duplicates from now on."""
+        if notification_id > self.marks.get(partition, 0):
+            self.marks[partition] = notification_id
 
     def new_events(self, records: Iterable[_Record]) -> Iterator[RelayedEvent]:
         """The events of ``records`` (Kafka consumer records of the relay's topic) not had before."""

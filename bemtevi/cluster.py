@@ -1,0 +1,293 @@
+"""`bemtevi cluster` (`make cluster`): cluster mode on one machine, started and stopped as one.
+
+A composition root above the layers, like ``bootstrap`` and ``ledger_process``. It starts, in order:
+
+1. PostgreSQL: ``BEMTEVI_DATABASE_URL``'s, else the project's own server (``infra.local_services``,
+   shared with the tests and left running, as they leave it) with a database ``bemtevi`` on it;
+2. Kafka: ``BEMTEVI_KAFKA_BOOTSTRAP``'s, else one broker whose data is kept under
+   ``<var>/cluster/kafka`` (topics, records and consumer groups' offsets survive the next start; its
+   ports are new free ones each time, which KRaft accepts);
+3. the relay (`bemtevi relay`) and every worker command registered under `bemtevi worker`
+   (the mailer, and two ledger workers once `bemtevi worker ledger` exists);
+4. the API processes (`bemtevi serve --fd`), one after the other (the first start creates the
+   super-admin), all accepting from one listening socket this process binds at the address, each with its
+   own read store under ``<var>/cluster/api-N`` (a DuckDB file has one owner).
+
+Every child gets the same event store, Kafka and signing key, ``BEMTEVI_MAILER=worker`` (the workers
+deliver mail), ``BEMTEVI_LEDGER=kafka`` when the ledger worker runs and ``BEMTEVI_READ_FEED=kafka`` when the
+settings know it. Children run in sessions of their own (a Ctrl-C in the terminal reaches only this
+process) and are told SIGTERM by the kernel if this process dies. Their standard output is shown here
+prefixed with their name; their logs (JSON lines) go to ``<var>/cluster/logs/<name>.log``.
+
+The address is printed once every API process has started and the address answers. SIGINT or SIGTERM
+stops everything in order: API processes, workers, relay, broker; each SIGTERM, then SIGKILL after a bound.
+A child that ends by itself stops the rest too (exit status 1).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+from urllib.parse import urlparse, urlunparse
+
+import psycopg
+
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
+from bemtevi.infra.settings import Settings
+
+CLUSTER_DATABASE = "bemtevi"
+# How many processes of a worker the cluster runs (one unless named here).
+WORKER_PROCESSES = {"ledger": 2}
+STOP_SECONDS = 20.0
+READY_SECONDS = 300.0
+_PR_SET_PDEATHSIG = 1
+# Loaded before any fork: a child must not load a library between fork and exec (the supervisor has threads).
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+
+
+class Stopped(Exception):
+    """SIGINT or SIGTERM arrived while the cluster was starting."""
+
+
+@dataclass
+class Child:
+    name: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """The kernel sends the child SIGTERM when the supervisor dies, even by SIGKILL (Linux)."""
+    if _LIBC is not None:
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def prepare_event_store(database_url: str) -> None:
+    """Create the event store's tables (events, snapshots, tracking) before any child starts: the relay, the
+    workers and the first API process each create what is missing, and on a new database they raced
+    (PostgreSQL's ``CREATE TABLE IF NOT EXISTS`` refuses a second creator meanwhile) and the relay died."""
+    app = BemteviApplication(env=Settings(database_url=database_url).event_store_env())
+    try:
+        app.factory.tracking_recorder()
+    finally:
+        app.close()
+
+
+def cluster_database(server_url: str, name: str = CLUSTER_DATABASE) -> str:
+    """The URL of database ``name`` on ``server_url``'s server, created when missing."""
+    with psycopg.connect(server_url, autocommit=True) as con:
+        if con.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None:
+            con.execute(f'CREATE DATABASE "{name}"')
+    return urlunparse(urlparse(server_url)._replace(path=f"/{name}"))
+
+
+@dataclass
+class ClusterSupervisor:
+    settings: Settings
+    workers: list[str]
+    api_processes: int = 2
+    say: Callable[[str], None] = field(default=lambda text: print(text, flush=True))
+    children: list[Child] = field(default_factory=list)
+    broker: KafkaBroker | None = None
+    listener: socket.socket | None = None
+    _stop: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def directory(self) -> Path:
+        return self.settings.var_dir / "cluster"
+
+    @property
+    def address(self) -> str:
+        return f"http://{self.settings.host}:{self.settings.port}"
+
+    # -- running ---------------------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Start everything, print the address, supervise until a signal; answers the exit status."""
+        previous = {s: signal.signal(s, self._on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            try:
+                self.start()
+            except Stopped:
+                return 0
+            except (RuntimeError, OSError) as e:  # a child or a server that did not start (LocalServiceError too)
+                self.say(f"The cluster did not start: {e}")
+                return 1
+            self.say(f"Bemtevi (cluster mode) at {self.address}")
+            self.say(f"Logs in {self.directory / 'logs'}; Ctrl-C stops everything.")
+            while not self._stop.wait(0.5):
+                ended = next((c for c in self.children if c.process.poll() is not None), None)
+                if ended is not None:
+                    self.say(f"{ended.name} ended ({ended.process.returncode}); see {ended.log}. Stopping the cluster.")
+                    return 1
+            return 0
+        finally:
+            self.stop()
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        self._stop.set()
+
+    def _check_stop(self) -> None:
+        if self._stop.is_set():
+            raise Stopped
+
+    def start(self) -> None:
+        (self.directory / "logs").mkdir(parents=True, exist_ok=True)
+        env = self._environment()
+        self._check_stop()
+        self._spawn("relay", ["relay"], env)
+        for name in self.workers:
+            count = WORKER_PROCESSES.get(name, 1)
+            for n in range(1, count + 1):
+                self._spawn(f"{name}-worker-{n}" if count > 1 else f"{name}-worker", ["worker", name], env)
+        self.listener = self._listen()
+        for n in range(1, self.api_processes + 1):
+            self._check_stop()
+            self._start_api(n, env)
+        self._wait_answering()
+
+    def _environment(self) -> dict[str, str]:
+        settings = self.settings
+        database_url = settings.database_url
+        if not database_url:
+            self.say("Starting PostgreSQL…")
+            database_url = cluster_database(ensure_postgres())
+        prepare_event_store(database_url)
+        self._check_stop()
+        bootstrap = settings.kafka_bootstrap
+        if not bootstrap:
+            self.say("Starting the Kafka broker…")
+            self.broker = KafkaBroker(directory=self.directory / "kafka").start()
+            bootstrap = self.broker.bootstrap
+            self.say(f"Kafka broker at {bootstrap} (started in {self.broker.started_seconds:.1f} s)")
+        env = {
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "BEMTEVI_DATABASE_URL": database_url,
+            "BEMTEVI_KAFKA_BOOTSTRAP": bootstrap,
+            "BEMTEVI_SECRET_KEY": settings.signing_key,
+            "BEMTEVI_DATASET_PATH": str(settings.demo_dataset_path.resolve()),
+            "BEMTEVI_MAILER": "worker",
+        }
+        env.pop("PORT", None)
+        if "ledger" in self.workers:
+            env["BEMTEVI_LEDGER"] = "kafka"
+        env["BEMTEVI_READ_FEED"] = "kafka"
+        return env
+
+    def _spawn(self, name: str, args: list[str], env: dict[str, str], pass_fds: tuple[int, ...] = ()) -> Child:
+        log = self.directory / "logs" / f"{name}.log"
+        with log.open("ab") as err:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "bemtevi.cli", *args],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                pass_fds=pass_fds,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )
+        child = Child(name, process, log)
+        self.children.append(child)
+        assert process.stdout is not None
+        threading.Thread(target=self._show_output, args=(name, process.stdout), daemon=True).start()
+        return child
+
+    def _show_output(self, name: str, stream: IO[bytes]) -> None:
+        for line in stream:
+            self.say(f"[{name}] {line.decode(errors='replace').rstrip()}")
+
+    def _listen(self) -> socket.socket:
+        sock = socket.create_server((self.settings.host, self.settings.port), backlog=2048, reuse_port=False)
+        sock.set_inheritable(True)
+        return sock
+
+    def _start_api(self, n: int, env: dict[str, str]) -> None:
+        assert self.listener is not None
+        read_end, write_end = os.pipe()
+        try:
+            api_env = {**env, "BEMTEVI_VAR_DIR": str((self.directory / f"api-{n}").resolve())}
+            fd = self.listener.fileno()
+            child = self._spawn(
+                f"api-{n}",
+                ["serve", "--fd", str(fd), "--ready-fd", str(write_end), "--host", self.settings.host],
+                api_env,
+                pass_fds=(fd, write_end),
+            )
+            os.close(write_end)
+            write_end = -1
+            deadline = time.monotonic() + READY_SECONDS
+            while True:
+                self._check_stop()
+                ready, _, _ = select.select([read_end], [], [], 0.2)
+                if ready:
+                    if os.read(read_end, 64):
+                        return
+                    raise RuntimeError(f"{child.name} ended before serving; see {child.log}")
+                if child.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"{child.name} did not start; see {child.log}")
+        finally:
+            os.close(read_end)
+            if write_end >= 0:
+                os.close(write_end)
+
+    def _wait_answering(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            self._check_stop()
+            try:
+                with urllib.request.urlopen(f"{self.address}/api/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nothing answers at {self.address}")
+            time.sleep(0.2)
+
+    # -- stopping --------------------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """API processes, then workers, then the relay, then the broker; SIGKILL after ``STOP_SECONDS``."""
+        apis = [c for c in self.children if c.name.startswith("api-")]
+        workers = [c for c in self.children if "-worker" in c.name]
+        relays = [c for c in self.children if c.name == "relay"]
+        for tier in (apis, workers, relays):
+            self._stop_children(tier)
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+        if self.broker is not None:
+            self.say("Stopping the Kafka broker…")
+            self.broker.stop(keep_data=True)
+            self.broker = None
+        self.children.clear()
+
+    def _stop_children(self, children: list[Child]) -> None:
+        for child in children:
+            if child.process.poll() is None:
+                child.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_SECONDS
+        for child in children:
+            try:
+                child.process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.say(f"{child.name} did not stop within {STOP_SECONDS:.0f} s: killed")
+                child.process.kill()
+                child.process.wait()
