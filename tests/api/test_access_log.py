@@ -28,6 +28,7 @@ def request_lines(text: str) -> list[dict[str, Any]]:
     return [line for line in lines if line.get("event") == "request"]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("stop", ["SIGTERM", "Ctrl-C"])
 def test_each_request_is_logged_and_the_server_stops_quietly(tmp_path: Path, dataset_path: Path, stop: str) -> None:
     env = {
@@ -69,6 +70,7 @@ def test_each_request_is_logged_and_the_server_stops_quietly(tmp_path: Path, dat
     assert "ERROR" not in text and "Traceback" not in text, text
 
 
+@pytest.mark.e2e
 def test_the_access_log_can_be_turned_off(tmp_path: Path, dataset_path: Path) -> None:
     env = {
         "BEMTEVI_VAR_DIR": str(tmp_path / "var"),

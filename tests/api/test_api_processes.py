@@ -11,6 +11,9 @@ import httpx
 import pytest
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, running_server
 
+# A real server in a subprocess: end to end, outside the fast inner loop.
+pytestmark = pytest.mark.e2e
+
 
 @pytest.fixture
 def two_servers(postgres_database: str, dataset_path: Path, tmp_path: Path) -> Iterator[tuple[str, str]]:

@@ -21,6 +21,9 @@ from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
 
+# A real server in a subprocess: end to end, outside the fast inner loop.
+pytestmark = pytest.mark.e2e
+
 PASSWORD = "Strong!pass1"
 EMAIL = "financeiro@paralela.com.br"
 CLIENTS = 200

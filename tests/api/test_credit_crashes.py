@@ -38,6 +38,9 @@ from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
 from bemtevi.infra.settings import Settings
 
+# A real server in a subprocess: end to end, outside the fast inner loop.
+pytestmark = pytest.mark.e2e
+
 PASSWORD = "Strong!pass1"
 EMAIL = "consultas@queda.com.br"
 CREDITS = 100_000

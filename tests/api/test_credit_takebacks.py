@@ -39,6 +39,9 @@ from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.infra.settings import Settings
 
+# A real server in a subprocess: end to end, outside the fast inner loop.
+pytestmark = pytest.mark.e2e
+
 PASSWORD = "Strong!pass1"
 COMPANY_EMAIL = "consultas@tomada.com.br"
 RESELLER_EMAIL = "financeiro@revendatomada.com.br"

@@ -8,6 +8,7 @@ from pathlib import Path
 from uuid import UUID
 
 import httpx
+import pytest
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, make_settings, running_server
 
 from bemtevi.bootstrap import build_platform
@@ -16,6 +17,9 @@ from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
+
+# A real server in a subprocess: end to end, outside the fast inner loop.
+pytestmark = pytest.mark.e2e
 
 PASSWORD = "Strong!pass1"
 
