@@ -12,7 +12,7 @@ function useDate() {
   }
 }
 
-function Field({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+function Datum({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
   return (
     <div className="field">
       <dt>{label}</dt>
@@ -123,20 +123,20 @@ export function PersonResultView({ result }: { result: PersonResult }) {
     <>
       <Section title={t('result.person')} testId="result-person">
         <dl className="fields">
-          <Field label={t('result.name')} value={display(result.name)} testId="result-name" />
-          <Field label={t('result.cpf')} value={formatCpf(result.cpf)} testId="result-document" />
-          <Field label={t('result.gender')} value={gender} />
-          <Field label={t('result.birthDate')} value={date(result.birth_date)} testId="result-birth-date" />
-          <Field label={t('result.age')} value={display(result.age)} />
-          <Field label={t('result.sign')} value={display(result.sign)} />
-          <Field label={t('result.mother')} value={display(result.mother)} testId="result-mother" />
-          <Field label={t('result.father')} value={display(result.father)} testId="result-father" />
-          <Field label={t('result.maritalStatus')} value={display(result.marital_status)} />
-          <Field label={t('result.education')} value={display(result.education)} />
-          <Field label={t('result.profession')} value={display(result.profession)} />
-          <Field label={t('result.income')} value={formatMoney(result.income, i18n.language)} />
-          <Field label={t('result.socialClass')} value={display(result.social_class)} />
-          <Field label={t('result.score')} value={display(result.score)} testId="result-score" />
+          <Datum label={t('result.name')} value={display(result.name)} testId="result-name" />
+          <Datum label={t('result.cpf')} value={formatCpf(result.cpf)} testId="result-document" />
+          <Datum label={t('result.gender')} value={gender} />
+          <Datum label={t('result.birthDate')} value={date(result.birth_date)} testId="result-birth-date" />
+          <Datum label={t('result.age')} value={display(result.age)} />
+          <Datum label={t('result.sign')} value={display(result.sign)} />
+          <Datum label={t('result.mother')} value={display(result.mother)} testId="result-mother" />
+          <Datum label={t('result.father')} value={display(result.father)} testId="result-father" />
+          <Datum label={t('result.maritalStatus')} value={display(result.marital_status)} />
+          <Datum label={t('result.education')} value={display(result.education)} />
+          <Datum label={t('result.profession')} value={display(result.profession)} />
+          <Datum label={t('result.income')} value={formatMoney(result.income, i18n.language)} />
+          <Datum label={t('result.socialClass')} value={display(result.social_class)} />
+          <Datum label={t('result.score')} value={display(result.score)} testId="result-score" />
         </dl>
       </Section>
       <Section title={t('result.phones')} testId="result-phones">
@@ -175,7 +175,7 @@ export function PersonResultView({ result }: { result: PersonResult }) {
       <Section title={t('result.checkInquiries')} testId="result-check-inquiries">
         {result.check_inquiries !== null && result.check_inquiries !== undefined ? (
           <dl className="fields">
-            <Field label={t('result.checkInquiriesCount')} value={display(result.check_inquiries)} />
+            <Datum label={t('result.checkInquiriesCount')} value={display(result.check_inquiries)} />
           </dl>
         ) : (
           <NothingOnRecord />
@@ -184,10 +184,10 @@ export function PersonResultView({ result }: { result: PersonResult }) {
       <Section title={t('result.death')} testId="result-death">
         {result.death ? (
           <dl className="fields">
-            <Field label={t('result.deathDate')} value={date(result.death.date)} />
-            <Field label={t('result.book')} value={display(result.death.book)} />
-            <Field label={t('result.sheet')} value={display(result.death.sheet)} />
-            <Field label={t('result.registryOffice')} value={display(result.death.registry_office)} />
+            <Datum label={t('result.deathDate')} value={date(result.death.date)} />
+            <Datum label={t('result.book')} value={display(result.death.book)} />
+            <Datum label={t('result.sheet')} value={display(result.death.sheet)} />
+            <Datum label={t('result.registryOffice')} value={display(result.death.registry_office)} />
           </dl>
         ) : (
           <NothingOnRecord />
@@ -212,16 +212,16 @@ export function CompanyResultView({ result }: { result: CompanyResult }) {
     <>
       <Section title={t('result.company')} testId="result-company">
         <dl className="fields">
-          <Field label={t('result.companyName')} value={display(result.company_name)} testId="result-name" />
-          <Field label={t('result.cnpj')} value={formatCnpj(result.cnpj)} testId="result-document" />
-          <Field label={t('result.tradeName')} value={display(result.trade_name)} />
-          <Field label={t('result.openingDate')} value={date(result.opening_date)} />
-          <Field label={t('result.status')} value={display(result.status)} />
-          <Field label={t('result.legalNature')} value={display(result.legal_nature)} />
-          <Field label={t('result.mainActivity')} value={activityText} />
-          <Field label={t('result.size')} value={display(result.size)} />
-          <Field label={t('result.shareCapital')} value={formatMoney(result.share_capital, i18n.language)} />
-          <Field label={t('result.score')} value={display(result.score)} testId="result-score" />
+          <Datum label={t('result.companyName')} value={display(result.company_name)} testId="result-name" />
+          <Datum label={t('result.cnpj')} value={formatCnpj(result.cnpj)} testId="result-document" />
+          <Datum label={t('result.tradeName')} value={display(result.trade_name)} />
+          <Datum label={t('result.openingDate')} value={date(result.opening_date)} />
+          <Datum label={t('result.status')} value={display(result.status)} />
+          <Datum label={t('result.legalNature')} value={display(result.legal_nature)} />
+          <Datum label={t('result.mainActivity')} value={activityText} />
+          <Datum label={t('result.size')} value={display(result.size)} />
+          <Datum label={t('result.shareCapital')} value={formatMoney(result.share_capital, i18n.language)} />
+          <Datum label={t('result.score')} value={display(result.score)} testId="result-score" />
         </dl>
       </Section>
       <Section title={t('result.address')} testId="result-addresses">
