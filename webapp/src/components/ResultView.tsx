@@ -3,12 +3,13 @@ import { useTranslation } from 'react-i18next'
 import type { Address, CompanyResult, Consultation, PersonResult, Phone, Protest } from '../types/api'
 import { display, formatDateBR, formatDateTimeBR, formatMoney } from '../lib/format'
 import { formatCnpj, formatCpf, formatDocument, formatPhone, formatZip } from '../lib/documents'
+import { translateValue } from '../lib/values'
 
 function useDate() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   return (value: string | null | undefined): string => {
     if (display(value) === '-') return '-'
-    return formatDateBR(value) ?? t('result.invalidDate')
+    return formatDateBR(value, i18n.language) ?? t('result.invalidDate')
   }
 }
 
@@ -128,11 +129,11 @@ export function PersonResultView({ result }: { result: PersonResult }) {
           <Datum label={t('result.gender')} value={gender} />
           <Datum label={t('result.birthDate')} value={date(result.birth_date)} testId="result-birth-date" />
           <Datum label={t('result.age')} value={display(result.age)} />
-          <Datum label={t('result.sign')} value={display(result.sign)} />
+          <Datum label={t('result.sign')} value={display(translateValue('sign', result.sign, i18n.language))} />
           <Datum label={t('result.mother')} value={display(result.mother)} testId="result-mother" />
           <Datum label={t('result.father')} value={display(result.father)} testId="result-father" />
-          <Datum label={t('result.maritalStatus')} value={display(result.marital_status)} />
-          <Datum label={t('result.education')} value={display(result.education)} />
+          <Datum label={t('result.maritalStatus')} value={display(translateValue('maritalStatus', result.marital_status, i18n.language))} />
+          <Datum label={t('result.education')} value={display(translateValue('education', result.education, i18n.language))} />
           <Datum label={t('result.profession')} value={display(result.profession)} />
           <Datum label={t('result.income')} value={formatMoney(result.income, i18n.language)} />
           <Datum label={t('result.socialClass')} value={display(result.social_class)} />
@@ -154,7 +155,7 @@ export function PersonResultView({ result }: { result: PersonResult }) {
           columns={[
             { label: t('result.cnpj'), render: (s) => formatCnpj(s.cnpj) },
             { label: t('result.companyName'), render: (s) => display(s.company_name) },
-            { label: t('result.role'), render: (s) => display(s.role) },
+            { label: t('result.role'), render: (s) => display(translateValue('partnerRole', s.role, i18n.language)) },
             { label: t('result.since'), render: (s) => date(s.since) },
           ]}
         />
@@ -216,10 +217,10 @@ export function CompanyResultView({ result }: { result: CompanyResult }) {
           <Datum label={t('result.cnpj')} value={formatCnpj(result.cnpj)} testId="result-document" />
           <Datum label={t('result.tradeName')} value={display(result.trade_name)} />
           <Datum label={t('result.openingDate')} value={date(result.opening_date)} />
-          <Datum label={t('result.status')} value={display(result.status)} />
+          <Datum label={t('result.status')} value={display(translateValue('companyStatus', result.status, i18n.language))} />
           <Datum label={t('result.legalNature')} value={display(result.legal_nature)} />
           <Datum label={t('result.mainActivity')} value={activityText} />
-          <Datum label={t('result.size')} value={display(result.size)} />
+          <Datum label={t('result.size')} value={display(translateValue('companySize', result.size, i18n.language))} />
           <Datum label={t('result.shareCapital')} value={formatMoney(result.share_capital, i18n.language)} />
           <Datum label={t('result.score')} value={display(result.score)} testId="result-score" />
         </dl>
@@ -239,7 +240,7 @@ export function CompanyResultView({ result }: { result: CompanyResult }) {
           columns={[
             { label: t('result.name'), render: (p) => display(p.name) },
             { label: t('result.document'), render: (p) => formatDocument(p.document) },
-            { label: t('result.role'), render: (p) => display(p.role) },
+            { label: t('result.role'), render: (p) => display(translateValue('partnerRole', p.role, i18n.language)) },
             { label: t('result.since'), render: (p) => date(p.since) },
           ]}
         />
@@ -268,8 +269,8 @@ function NoResult({ consultation }: { consultation: Consultation }) {
 
 /** Result of one unit query (person or company), or what to say when it has none. */
 export default function ResultView({ consultation }: { consultation: Consultation }) {
-  const { t } = useTranslation()
-  const queriedAt = formatDateTimeBR(consultation.createdAt)
+  const { t, i18n } = useTranslation()
+  const queriedAt = formatDateTimeBR(consultation.createdAt, i18n.language)
   const { result } = consultation
   if (!result) return <NoResult consultation={consultation} />
   return (

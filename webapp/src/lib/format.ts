@@ -115,3 +115,7 @@ export function pipeItems(value: unknown): string[] {
     .map((part) => part.trim())
     .filter((part) => part !== '' && part.toUpperCase() !== 'NULL')
 }
+
+// Documents and phones have their display rules beside their checks (lib/documents.ts):
+// CPF 000.000.000-00, CNPJ 00.000.000/0000-00, phones (00) 00000-0000 / (00) 0000-0000, CEP 00000-000.
+export { formatCnpj, formatCpf, formatDocument, formatPhone, formatZip } from './documents'
