@@ -62,6 +62,8 @@ export interface ListPageProps<Row extends GridValidRowModel> {
 }
 
 const CLIENT_PAGE_SIZES = [10, 25, 50]
+/** A column's least width on a phone (px). */
+const NARROW_MIN_WIDTH = 110
 
 /**
  * The list pattern of the signed-in app: title and actions, filters, one MUI X Data Grid (server or
@@ -99,6 +101,15 @@ export default function ListPage<Row extends GridValidRowModel>({
     [narrow, hidden],
   )
   const list = rows ?? []
+  // On a phone every column shares the width (texts wrap, buttons stack) instead of keeping its
+  // desktop minimum; what still does not fit scrolls inside the card.
+  const shown = useMemo<GridColDef<Row>[]>(
+    () =>
+      narrow
+        ? columns.map((c) => ({ ...c, flex: c.flex ?? 1, minWidth: Math.min(c.minWidth ?? NARROW_MIN_WIDTH, NARROW_MIN_WIDTH) }))
+        : columns,
+    [narrow, columns],
+  )
 
   let exportButton: ReactNode = null
   if (csv) {
@@ -141,10 +152,10 @@ export default function ListPage<Row extends GridValidRowModel>({
     )
   } else {
     body = (
-      <Box sx={{ width: '100%', minWidth: 0 }}>
+      <Box sx={{ width: '100%', minWidth: 0 }} data-testid={testId}>
         <DataGrid<Row>
           rows={list}
-          columns={columns}
+          columns={shown}
           getRowId={getRowId}
           loading={loading}
           autoHeight
@@ -169,10 +180,13 @@ export default function ListPage<Row extends GridValidRowModel>({
           {...(sorting ? { sortingMode: 'server' as const, sortModel: sorting.model, onSortModelChange: sorting.onChange } : {})}
           hideFooter={!paging && list.length <= clientPage.pageSize}
           slotProps={{ row: { 'data-testid': rowTestId } }}
-          data-testid={testId}
           sx={{
             border: 0,
-            '& .MuiDataGrid-cell': { py: 1, display: 'flex', alignItems: 'center' },
+            '& .MuiDataGrid-cell': { py: 1, display: 'flex', alignItems: 'center', whiteSpace: 'normal', overflowWrap: 'break-word' },
+            ...(narrow && {
+              fontSize: '0.8125rem',
+              '& .MuiDataGrid-cell, & .MuiDataGrid-columnHeader': { px: 0.75 },
+            }),
             '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
           }}
         />
@@ -181,7 +195,7 @@ export default function ListPage<Row extends GridValidRowModel>({
   }
 
   return (
-    <Stack spacing={2} sx={{ minWidth: 0 }} className="list-page">
+    <Stack spacing={2} sx={{ minWidth: 0, '& .card, & .stat-grid, & .grant-form': { mb: 0 } }} className="list-page">
       <Stack direction="row" sx={{ flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
         <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
           {title}

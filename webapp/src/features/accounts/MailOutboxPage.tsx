@@ -80,7 +80,7 @@ export default function MailOutboxPage() {
         emptyText={t('accounts.outbox.empty')}
         paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
         csv={{ base: 'caixa_de_saida', columns: csvColumns }}
-        narrowHidden={['reason', 'time']}
+        narrowHidden={['reason', 'time', 'to']}
         testId="outbox-table"
         rowTestId="outbox-row"
       >

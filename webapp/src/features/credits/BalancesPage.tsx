@@ -62,7 +62,7 @@ export default function BalancesPage() {
       {
         field: 'name',
         headerName: t('credits.group'),
-        flex: 1,
+        flex: 1.5,
         minWidth: 160,
         renderCell: ({ row }) => (
           <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
@@ -74,7 +74,8 @@ export default function BalancesPage() {
       ...categories.map((category): GridColDef<ChildRow> => ({
         field: `category-${category}`,
         headerName: t(`credits.categories.${category}`),
-        minWidth: 120,
+        flex: 1,
+        minWidth: 150,
         sortable: false,
         renderCell: ({ row }) => {
           const figures = row.categories.find((f) => f.category === category)
@@ -85,7 +86,7 @@ export default function BalancesPage() {
         field: 'actions',
         headerName: t('credits.actions'),
         sortable: false,
-        minWidth: 130,
+        minWidth: 170,
         renderCell: ({ row }) => (
           <Button size="small" variant="outlined" onClick={() => setGranting(row.id)} data-testid="grant-open">
             {t('credits.grant.open')}

@@ -134,7 +134,7 @@ export default function CustomersPage() {
       emptyText={t('customers.empty')}
       paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
       csv={{ base: 'clientes', columns: csvColumns }}
-      narrowHidden={['tradeName', 'type', 'parentName', 'createdAt']}
+      narrowHidden={['tradeName', 'type', 'parentName', 'active', 'createdAt']}
       testId="customer-table"
       rowTestId="customer-row"
     />

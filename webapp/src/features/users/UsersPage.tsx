@@ -73,7 +73,7 @@ export default function UsersPage() {
     return [
       { field: 'name', headerName: t('users.name'), flex: 1, minWidth: 150 },
       { field: 'email', headerName: t('users.email'), flex: 1.2, minWidth: 190 },
-      { field: 'role', headerName: t('users.role'), minWidth: 120, valueFormatter: (v: string) => t(`users.roles.${v}`) },
+      { field: 'role', headerName: t('users.role'), minWidth: 150, valueFormatter: (v: string) => t(`users.roles.${v}`) },
       {
         field: 'status',
         headerName: t('users.status'),
