@@ -83,3 +83,41 @@ def test_every_list_screen_fits_and_speaks_the_language(
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         screenshot(page, f"lists-{path}-{language}-{width}")
         assert overflow <= 0, f"/{path} scrolls sideways by {overflow}px at {width}px"
+
+
+def _overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    if a is None or b is None:
+        return False
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+TOAST_VIEWS = [(375, "pt-BR"), (1440, "pt-BR")]
+
+
+@pytest.mark.parametrize("sized_page", TOAST_VIEWS, ids=[f"{w}-{lang}" for w, lang in TOAST_VIEWS], indirect=True)
+def test_a_toast_leaves_the_language_switch_and_sign_out_free(
+    sized_page: tuple[Page, int, str], server_url: str, customer: str
+) -> None:
+    page, width, _language = sized_page
+    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+    page.goto(f"{server_url}/customer-list")
+    row = page.get_by_test_id("customer-row").filter(has_text=customer)
+    expect(row).to_be_visible(timeout=10_000)
+    for _ in range(2):  # inactivate, then activate again: the customer ends as it began
+        row.get_by_test_id("customer-status").click()
+        page.get_by_test_id("confirm-yes").click()
+        toast = page.get_by_test_id("notification-positive")
+        expect(toast).to_be_visible()
+        for control in ("language-switch", "logout"):
+            target = page.get_by_test_id(control)
+            assert not _overlaps(toast.bounding_box(), target.bounding_box()), (
+                f"the toast covers {control} at {width}px"
+            )
+        screenshot(page, f"lists-toast-{width}")
+        toast.get_by_role("button").click()
+        expect(toast).to_have_count(0)
