@@ -63,7 +63,7 @@ export interface ListPageProps<Row extends GridValidRowModel> {
 
 const CLIENT_PAGE_SIZES = [10, 25, 50]
 /** A column's least width on a phone (px). */
-const NARROW_MIN_WIDTH = 110
+const NARROW_MIN_WIDTH = 100
 
 /**
  * The list pattern of the signed-in app: title and actions, filters, one MUI X Data Grid (server or

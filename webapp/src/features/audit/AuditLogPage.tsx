@@ -77,7 +77,11 @@ export default function AuditLogPage() {
         flex: 2,
         minWidth: 220,
         sortable: false,
-        renderCell: ({ value }) => <span className="audit-summary">{value || '-'}</span>,
+        renderCell: ({ value }) => (
+          <span className="audit-summary" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+            {value || '-'}
+          </span>
+        ),
       },
     ],
     [t, i18n, lang],
