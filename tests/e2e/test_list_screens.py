@@ -71,6 +71,12 @@ def test_every_list_screen_fits_and_speaks_the_language(
             expect(page.get_by_test_id(row).filter(has_text=customer)).to_be_visible(timeout=10_000)
         # rows, or the empty state once the list has loaded
         expect(page.get_by_test_id(row).first.or_(page.get_by_test_id("list-empty"))).to_be_visible(timeout=10_000)
+        if path == "users":
+            # MUI's primary button wears the brand's primary colour (the default brand's #034507)
+            # with the contrast text the CSS variables use (white on a dark colour)
+            add = page.get_by_test_id("user-add")
+            expect(add).to_have_css("background-color", "rgb(3, 69, 7)")
+            expect(add).to_have_css("color", "rgb(255, 255, 255)")
         if path in ("users", "customer-list"):
             # the grid's own texts follow the language (MUI X locale)
             pager = page.locator(".MuiTablePagination-displayedRows").first
