@@ -52,7 +52,7 @@ def test_grant_on_the_balances_screen_then_read_it_in_the_history(
     screenshot(page, "credits-history")
 
     with page.expect_download() as download_info:
-        page.get_by_test_id("export-csv").click()
+        page.get_by_test_id("list-export").click()
     download = download_info.value
     assert re.fullmatch(r"historico_saldos_\d{2}-\d{2}-\d{4}_\d{2}-\d{2}-\d{2}\.csv", download.suggested_filename)
     saved = tmp_path / download.suggested_filename

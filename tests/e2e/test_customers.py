@@ -34,7 +34,7 @@ def test_register_a_company_and_find_it_in_the_list(page: Page, server_url: str)
 
     page.get_by_role("link", name="Voltar à lista").click()
     row = page.get_by_test_id("customer-row").filter(has_text="Padaria Bem-te-vi Ltda")
-    expect(row).to_contain_text("11444777000161")
+    expect(row).to_contain_text("11.444.777/0001-61")  # CNPJ display rule
     expect(row).to_contain_text("Empresa")
     page.get_by_test_id("customer-search").fill("bem-te-vi")
     expect(page.get_by_test_id("customer-row")).to_have_count(1)

@@ -2,7 +2,9 @@
 // the entry chunk of index.html with every chunk it imports statically, then the same plus
 // the lazy chunks the home route loads (its layout and page, with their static imports).
 // Usage: node scripts/bundle-size.mjs [ChunkName ...]   (default: PublicLayout HomePage)
-// Exits with 1 when the home's first load is over the budget (250 KB gzipped).
+// Exits with 1 when the home's first load is over the budget (250 KB gzipped) or holds a chunk of
+// the signed-in area or of the component library. Without arguments it also prints each signed-in
+// and auth screen's chunk and first load, and the shared chunks they load.
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -52,7 +54,44 @@ const missing = names.filter((n) => !routeChunks.some((f) => f.startsWith(`${n}-
 if (missing.length) console.log(`(no chunk found for: ${missing.join(', ')})`)
 const homeKb = total(home) / 1024
 console.log(`first load of / (with ${names.join(', ')}): ${home.size} files, ${homeKb.toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB)`)
-const signedIn = all.filter((f) => /^(SignedInLayout|DashboardPage)-/.test(f))
+// Neither the signed-in area nor the component library (MUI, loaded by the auth and signed-in
+// layouts through MuiProvider, the Data Grid through ListPage) may join the home's first load.
+const signedIn = all.filter((f) => /^(SignedInLayout|DashboardPage|AuthLayout|MuiProvider|ListPage|DateFilter)-/.test(f))
 const leaked = signedIn.filter((f) => home.has(f))
-if (leaked.length) console.log(`signed-in chunks in the home's first load: ${leaked.join(', ')}`)
+if (leaked.length) console.log(`signed-in or MUI chunks in the home's first load: ${leaked.join(', ')}`)
+
+// Each signed-in and auth screen: its own chunk, and what its first load (entry, layout, screen and
+// every chunk they import) weighs; the chunks over 10 KB they share are listed once, below.
+const SCREENS = {
+  AuthLayout: ['LoginPage', 'CreateAccountPage', 'RecoveryPage', 'FirstAccessPage'],
+  SignedInLayout: [
+    'DashboardPage',
+    'UsersPage',
+    'CustomersPage',
+    'CustomerFormPage',
+    'BalancesPage',
+    'BalanceHistoryPage',
+    'AuditLogPage',
+    'MailOutboxPage',
+    'MyAccountPage',
+    'BrandSettingsPage',
+    'QueryResultPage',
+  ],
+}
+if (!process.argv.slice(2).length) {
+  const chunkOf = (name) => all.find((f) => f.startsWith(`${name}-`))
+  const shared = new Map()
+  console.log('\nscreen                 own chunk   first load (gzipped)')
+  for (const [layout, screens] of Object.entries(SCREENS)) {
+    for (const screen of screens) {
+      const own = chunkOf(screen)
+      if (!own) continue
+      const load = closure([...eager, chunkOf(layout), own].filter(Boolean))
+      for (const f of load) if (!eager.has(f) && f !== own && gz(f) > 10 * 1024) shared.set(f, gz(f))
+      console.log(`${screen.padEnd(22)} ${kb(gz(own)).padStart(6)} KB   ${kb(total(load)).padStart(6)} KB`)
+    }
+  }
+  console.log('shared chunks over 10 KB that these screens load (not in the home):')
+  for (const [f, size] of [...shared].sort((a, b) => b[1] - a[1])) console.log(`  ${f}  ${kb(size)} KB`)
+}
 process.exit(homeKb > BUDGET_KB || leaked.length ? 1 : 0)

@@ -1,6 +1,7 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import ResultView from './ResultView'
+import i18n from '../i18n'
 import { company, consultationOf, person } from '../test/fixtures'
 import type { Consultation } from '../types/api'
 
@@ -65,5 +66,19 @@ describe('ResultView', () => {
     const failed: Consultation = { ...consultationOf(company), status: 'failed', credits: 0, result: null }
     render(<ResultView consultation={failed} />)
     expect(screen.getByTestId('query-not-found')).toHaveTextContent('Erro ao realizar a pesquisa')
+  })
+
+  it('shows dates and data values in English for en-US', async () => {
+    await i18n.changeLanguage('en-US')
+    try {
+      render(<ResultView consultation={consultationOf(person)} />)
+      const result = screen.getByTestId('query-result')
+      expect(screen.getByTestId('result-birth-date')).toHaveTextContent('03/07/1985')
+      expect(within(result).getByText('Pisces')).toBeInTheDocument()
+      expect(within(result).getByText('College degree')).toBeInTheDocument()
+      expect(within(result).queryByText('Peixes')).not.toBeInTheDocument()
+    } finally {
+      await i18n.changeLanguage('pt-BR')
+    }
   })
 })

@@ -3,16 +3,17 @@ import { useTranslation } from 'react-i18next'
 import type { Address, CompanyResult, Consultation, PersonResult, Phone, Protest } from '../types/api'
 import { display, formatDateBR, formatDateTimeBR, formatMoney } from '../lib/format'
 import { formatCnpj, formatCpf, formatDocument, formatPhone, formatZip } from '../lib/documents'
+import { translateValue } from '../lib/values'
 
 function useDate() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   return (value: string | null | undefined): string => {
     if (display(value) === '-') return '-'
-    return formatDateBR(value) ?? t('result.invalidDate')
+    return formatDateBR(value, i18n.language) ?? t('result.invalidDate')
   }
 }
 
-function Field({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+function Datum({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
   return (
     <div className="field">
       <dt>{label}</dt>
@@ -123,20 +124,20 @@ export function PersonResultView({ result }: { result: PersonResult }) {
     <>
       <Section title={t('result.person')} testId="result-person">
         <dl className="fields">
-          <Field label={t('result.name')} value={display(result.name)} testId="result-name" />
-          <Field label={t('result.cpf')} value={formatCpf(result.cpf)} testId="result-document" />
-          <Field label={t('result.gender')} value={gender} />
-          <Field label={t('result.birthDate')} value={date(result.birth_date)} testId="result-birth-date" />
-          <Field label={t('result.age')} value={display(result.age)} />
-          <Field label={t('result.sign')} value={display(result.sign)} />
-          <Field label={t('result.mother')} value={display(result.mother)} testId="result-mother" />
-          <Field label={t('result.father')} value={display(result.father)} testId="result-father" />
-          <Field label={t('result.maritalStatus')} value={display(result.marital_status)} />
-          <Field label={t('result.education')} value={display(result.education)} />
-          <Field label={t('result.profession')} value={display(result.profession)} />
-          <Field label={t('result.income')} value={formatMoney(result.income, i18n.language)} />
-          <Field label={t('result.socialClass')} value={display(result.social_class)} />
-          <Field label={t('result.score')} value={display(result.score)} testId="result-score" />
+          <Datum label={t('result.name')} value={display(result.name)} testId="result-name" />
+          <Datum label={t('result.cpf')} value={formatCpf(result.cpf)} testId="result-document" />
+          <Datum label={t('result.gender')} value={gender} />
+          <Datum label={t('result.birthDate')} value={date(result.birth_date)} testId="result-birth-date" />
+          <Datum label={t('result.age')} value={display(result.age)} />
+          <Datum label={t('result.sign')} value={display(translateValue('sign', result.sign, i18n.language))} />
+          <Datum label={t('result.mother')} value={display(result.mother)} testId="result-mother" />
+          <Datum label={t('result.father')} value={display(result.father)} testId="result-father" />
+          <Datum label={t('result.maritalStatus')} value={display(translateValue('maritalStatus', result.marital_status, i18n.language))} />
+          <Datum label={t('result.education')} value={display(translateValue('education', result.education, i18n.language))} />
+          <Datum label={t('result.profession')} value={display(result.profession)} />
+          <Datum label={t('result.income')} value={formatMoney(result.income, i18n.language)} />
+          <Datum label={t('result.socialClass')} value={display(result.social_class)} />
+          <Datum label={t('result.score')} value={display(result.score)} testId="result-score" />
         </dl>
       </Section>
       <Section title={t('result.phones')} testId="result-phones">
@@ -154,7 +155,7 @@ export function PersonResultView({ result }: { result: PersonResult }) {
           columns={[
             { label: t('result.cnpj'), render: (s) => formatCnpj(s.cnpj) },
             { label: t('result.companyName'), render: (s) => display(s.company_name) },
-            { label: t('result.role'), render: (s) => display(s.role) },
+            { label: t('result.role'), render: (s) => display(translateValue('partnerRole', s.role, i18n.language)) },
             { label: t('result.since'), render: (s) => date(s.since) },
           ]}
         />
@@ -175,7 +176,7 @@ export function PersonResultView({ result }: { result: PersonResult }) {
       <Section title={t('result.checkInquiries')} testId="result-check-inquiries">
         {result.check_inquiries !== null && result.check_inquiries !== undefined ? (
           <dl className="fields">
-            <Field label={t('result.checkInquiriesCount')} value={display(result.check_inquiries)} />
+            <Datum label={t('result.checkInquiriesCount')} value={display(result.check_inquiries)} />
           </dl>
         ) : (
           <NothingOnRecord />
@@ -184,10 +185,10 @@ export function PersonResultView({ result }: { result: PersonResult }) {
       <Section title={t('result.death')} testId="result-death">
         {result.death ? (
           <dl className="fields">
-            <Field label={t('result.deathDate')} value={date(result.death.date)} />
-            <Field label={t('result.book')} value={display(result.death.book)} />
-            <Field label={t('result.sheet')} value={display(result.death.sheet)} />
-            <Field label={t('result.registryOffice')} value={display(result.death.registry_office)} />
+            <Datum label={t('result.deathDate')} value={date(result.death.date)} />
+            <Datum label={t('result.book')} value={display(result.death.book)} />
+            <Datum label={t('result.sheet')} value={display(result.death.sheet)} />
+            <Datum label={t('result.registryOffice')} value={display(result.death.registry_office)} />
           </dl>
         ) : (
           <NothingOnRecord />
@@ -212,16 +213,16 @@ export function CompanyResultView({ result }: { result: CompanyResult }) {
     <>
       <Section title={t('result.company')} testId="result-company">
         <dl className="fields">
-          <Field label={t('result.companyName')} value={display(result.company_name)} testId="result-name" />
-          <Field label={t('result.cnpj')} value={formatCnpj(result.cnpj)} testId="result-document" />
-          <Field label={t('result.tradeName')} value={display(result.trade_name)} />
-          <Field label={t('result.openingDate')} value={date(result.opening_date)} />
-          <Field label={t('result.status')} value={display(result.status)} />
-          <Field label={t('result.legalNature')} value={display(result.legal_nature)} />
-          <Field label={t('result.mainActivity')} value={activityText} />
-          <Field label={t('result.size')} value={display(result.size)} />
-          <Field label={t('result.shareCapital')} value={formatMoney(result.share_capital, i18n.language)} />
-          <Field label={t('result.score')} value={display(result.score)} testId="result-score" />
+          <Datum label={t('result.companyName')} value={display(result.company_name)} testId="result-name" />
+          <Datum label={t('result.cnpj')} value={formatCnpj(result.cnpj)} testId="result-document" />
+          <Datum label={t('result.tradeName')} value={display(result.trade_name)} />
+          <Datum label={t('result.openingDate')} value={date(result.opening_date)} />
+          <Datum label={t('result.status')} value={display(translateValue('companyStatus', result.status, i18n.language))} />
+          <Datum label={t('result.legalNature')} value={display(result.legal_nature)} />
+          <Datum label={t('result.mainActivity')} value={activityText} />
+          <Datum label={t('result.size')} value={display(translateValue('companySize', result.size, i18n.language))} />
+          <Datum label={t('result.shareCapital')} value={formatMoney(result.share_capital, i18n.language)} />
+          <Datum label={t('result.score')} value={display(result.score)} testId="result-score" />
         </dl>
       </Section>
       <Section title={t('result.address')} testId="result-addresses">
@@ -239,7 +240,7 @@ export function CompanyResultView({ result }: { result: CompanyResult }) {
           columns={[
             { label: t('result.name'), render: (p) => display(p.name) },
             { label: t('result.document'), render: (p) => formatDocument(p.document) },
-            { label: t('result.role'), render: (p) => display(p.role) },
+            { label: t('result.role'), render: (p) => display(translateValue('partnerRole', p.role, i18n.language)) },
             { label: t('result.since'), render: (p) => date(p.since) },
           ]}
         />
@@ -268,8 +269,8 @@ function NoResult({ consultation }: { consultation: Consultation }) {
 
 /** Result of one unit query (person or company), or what to say when it has none. */
 export default function ResultView({ consultation }: { consultation: Consultation }) {
-  const { t } = useTranslation()
-  const queriedAt = formatDateTimeBR(consultation.createdAt)
+  const { t, i18n } = useTranslation()
+  const queriedAt = formatDateTimeBR(consultation.createdAt, i18n.language)
   const { result } = consultation
   if (!result) return <NoResult consultation={consultation} />
   return (

@@ -1,13 +1,16 @@
 import LanguageSwitch from '../components/LanguageSwitch'
 import { SafeOutlet } from '../components/ScreenErrorBoundary'
+import MuiProvider from '../components/mui/MuiProvider'
 
 export default function AuthLayout() {
   return (
-    <div className="auth-layout">
-      <div className="auth-toolbar">
-        <LanguageSwitch />
+    <MuiProvider>
+      <div className="auth-layout">
+        <div className="auth-toolbar">
+          <LanguageSwitch />
+        </div>
+        <SafeOutlet />
       </div>
-      <SafeOutlet />
-    </div>
+    </MuiProvider>
   )
 }

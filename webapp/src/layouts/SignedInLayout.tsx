@@ -13,6 +13,7 @@ import { api } from '../store/api'
 import { useRolesByIdQuery, useSignOutMutation } from '../store/generated/bemteviApi'
 import { clearSession } from '../store/authSlice'
 import { useAppDispatch, useAppSelector } from '../store/hooks'
+import MuiProvider from '../components/mui/MuiProvider'
 import MainNav from './MainNav'
 import './frame.css'
 
@@ -72,44 +73,46 @@ export default function SignedInLayout() {
   } else content = <Spinner />
 
   return (
-    <div className={`app-layout${navOpen ? ' nav-open' : ''}`}>
-      <header className="app-header">
-        <button
-          type="button"
-          className="nav-toggle"
-          aria-expanded={navOpen}
-          aria-controls="main-nav"
-          aria-label={t(navOpen ? 'frame.layout.closeMenu' : 'frame.layout.openMenu')}
-          onClick={() => setNavOpen((o) => !o)}
-          data-testid="nav-toggle"
-        >
-          <span aria-hidden="true" />
-        </button>
-        <Link to="/dashboard" className="brand">
-          {brand.horizontalLogo ? (
-            <img src={brand.horizontalLogo} alt={brand.appTitle} className="brand-logo" />
-          ) : (
-            <span className="brand-title">{brand.appTitle}</span>
-          )}
-        </Link>
-        <MainNav id="main-nav" roles={roles.data?.data.roles ?? []} />
-        <div className="header-actions">
-          <span className="user-name" data-testid="user-first-name">
-            {t('app.hello', { name: firstName(user?.name) })}
-          </span>
-          <LanguageSwitch />
-          <button type="button" className="btn btn-on-primary" onClick={() => void signOut()} disabled={leaving} data-testid="logout">
-            {t('app.logout')}
+    <MuiProvider>
+      <div className={`app-layout${navOpen ? ' nav-open' : ''}`}>
+        <header className="app-header">
+          <button
+            type="button"
+            className="nav-toggle"
+            aria-expanded={navOpen}
+            aria-controls="main-nav"
+            aria-label={t(navOpen ? 'frame.layout.closeMenu' : 'frame.layout.openMenu')}
+            onClick={() => setNavOpen((o) => !o)}
+            data-testid="nav-toggle"
+          >
+            <span aria-hidden="true" />
           </button>
-        </div>
-      </header>
-      <main className="app-main" aria-busy={refreshing}>
-        {content}
-      </main>
-      <footer className="app-footer" data-testid="app-footer">
-        <span>{t('frame.layout.copyright', { year: new Date().getFullYear(), name: brand.appTitle })}</span>
-        <span className="app-footer-note">{t('frame.layout.lgpd')}</span>
-      </footer>
-    </div>
+          <Link to="/dashboard" className="brand">
+            {brand.horizontalLogo ? (
+              <img src={brand.horizontalLogo} alt={brand.appTitle} className="brand-logo" />
+            ) : (
+              <span className="brand-title">{brand.appTitle}</span>
+            )}
+          </Link>
+          <MainNav id="main-nav" roles={roles.data?.data.roles ?? []} />
+          <div className="header-actions">
+            <span className="user-name" data-testid="user-first-name">
+              {t('app.hello', { name: firstName(user?.name) })}
+            </span>
+            <LanguageSwitch />
+            <button type="button" className="btn btn-on-primary" onClick={() => void signOut()} disabled={leaving} data-testid="logout">
+              {t('app.logout')}
+            </button>
+          </div>
+        </header>
+        <main className="app-main" aria-busy={refreshing}>
+          {content}
+        </main>
+        <footer className="app-footer" data-testid="app-footer">
+          <span>{t('frame.layout.copyright', { year: new Date().getFullYear(), name: brand.appTitle })}</span>
+          <span className="app-footer-note">{t('frame.layout.lgpd')}</span>
+        </footer>
+      </div>
+    </MuiProvider>
   )
 }

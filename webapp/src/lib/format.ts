@@ -11,11 +11,16 @@ export function isEmptyValue(value: unknown): boolean {
   return display(value) === '-'
 }
 
+/** The two date styles: en-US (mm/dd/yyyy) for English, pt-BR (dd/mm/yyyy) for anything else. */
+function dateLocale(locale: string): 'pt-BR' | 'en-US' {
+  return locale === 'en-US' ? 'en-US' : 'pt-BR'
+}
+
 /**
  * "YYYY-MM-DD" (or "YYYY-MM-DD HH:MM:SS", taken as UTC) -> "dd/mm/yyyy" in pt-BR style.
  * Missing gives '--', unparseable gives null (the caller shows "Invalid date").
  */
-export function formatDateBR(value: string | null | undefined): string | null {
+export function formatDateBR(value: string | null | undefined, locale: string = 'pt-BR'): string | null {
   if (value === null || value === undefined || String(value).trim() === '') return '--'
   const text = String(value).trim()
   const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
@@ -23,14 +28,14 @@ export function formatDateBR(value: string | null | undefined): string | null {
     const [, y, m, d] = dateOnly
     const probe = new Date(Date.UTC(+y, +m - 1, +d))
     if (probe.getUTCFullYear() !== +y || probe.getUTCMonth() !== +m - 1 || probe.getUTCDate() !== +d) return null
-    return `${d}/${m}/${y}`
+    return dateLocale(locale) === 'en-US' ? `${m}/${d}/${y}` : `${d}/${m}/${y}`
   }
   const iso = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(text)
   if (!iso) return null
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(text)
   const date = new Date(hasZone ? text.replace(' ', 'T') : `${text.replace(' ', 'T')}Z`)
   if (Number.isNaN(date.getTime())) return null
-  return new Intl.DateTimeFormat('pt-BR', {
+  return new Intl.DateTimeFormat(dateLocale(locale), {
     timeZone: 'America/Sao_Paulo',
     day: '2-digit',
     month: '2-digit',
@@ -38,14 +43,14 @@ export function formatDateBR(value: string | null | undefined): string | null {
   }).format(date)
 }
 
-/** Date and time in America/Sao_Paulo, 24-hour. */
-export function formatDateTimeBR(value: string | null | undefined): string | null {
+/** Date and time in America/Sao_Paulo, 24-hour: dd/mm/yyyy HH:mm in pt-BR, mm/dd/yyyy HH:mm in en-US. */
+export function formatDateTimeBR(value: string | null | undefined, locale: string = 'pt-BR'): string | null {
   if (!value) return '--'
   const text = String(value).trim()
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(text)
   const date = new Date(hasZone ? text.replace(' ', 'T') : `${text.replace(' ', 'T')}Z`)
   if (Number.isNaN(date.getTime())) return null
-  return new Intl.DateTimeFormat('pt-BR', {
+  return new Intl.DateTimeFormat(dateLocale(locale), {
     timeZone: 'America/Sao_Paulo',
     day: '2-digit',
     month: '2-digit',
@@ -79,14 +84,14 @@ export const MISSING_DATE = '--'
 /** Shown for an empty field of a report. */
 export const NOTHING_ON_RECORD = 'Nada Consta'
 
-/** A date for display: '--' when missing, 'Invalid date' when unreadable, else dd/mm/yyyy (São Paulo). */
-export function showDate(value: string | null | undefined): string {
-  return formatDateBR(value) ?? INVALID_DATE
+/** A date for display: '--' when missing, 'Invalid date' when unreadable, else dd/mm/yyyy (mm/dd/yyyy in en-US). */
+export function showDate(value: string | null | undefined, locale: string = 'pt-BR'): string {
+  return formatDateBR(value, locale) ?? INVALID_DATE
 }
 
-/** A date and time for display: '--' when missing, 'Invalid date' when unreadable, else dd/mm/yyyy HH:mm. */
-export function showDateTime(value: string | null | undefined): string {
-  return formatDateTimeBR(value) ?? INVALID_DATE
+/** A date and time for display: '--' when missing, 'Invalid date' when unreadable, else dd/mm/yyyy HH:mm (São Paulo). */
+export function showDateTime(value: string | null | undefined, locale: string = 'pt-BR'): string {
+  return formatDateTimeBR(value, locale) ?? INVALID_DATE
 }
 
 /** A report field: empty, null or 'NULL' shows 'Nada Consta' ('0' stays). */
@@ -110,3 +115,7 @@ export function pipeItems(value: unknown): string[] {
     .map((part) => part.trim())
     .filter((part) => part !== '' && part.toUpperCase() !== 'NULL')
 }
+
+// Documents and phones have their display rules beside their checks (lib/documents.ts):
+// CPF 000.000.000-00, CNPJ 00.000.000/0000-00, phones (00) 00000-0000 / (00) 0000-0000, CEP 00000-000.
+export { formatCnpj, formatCpf, formatDocument, formatPhone, formatZip } from './documents'

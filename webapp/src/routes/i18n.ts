@@ -14,11 +14,12 @@ export const framePtBR = {
     no: 'Não',
     close: 'Fechar',
   },
-  pagination: {
-    label: 'Páginas',
-    previous: 'Anterior',
-    next: 'Próxima',
-    pageOf: 'Página {{page}} de {{pages}}',
+  list: {
+    filters: 'Filtros',
+    exportCsv: 'Exportar CSV',
+    retry: 'Tentar de novo',
+    empty: 'Nenhum registro encontrado.',
+    search: 'Buscar',
   },
   notAvailable: {
     title: 'Tela ainda não disponível',
@@ -59,11 +60,12 @@ export const frameEnUS: FrameTexts = {
     no: 'No',
     close: 'Close',
   },
-  pagination: {
-    label: 'Pages',
-    previous: 'Previous',
-    next: 'Next',
-    pageOf: 'Page {{page}} of {{pages}}',
+  list: {
+    filters: 'Filters',
+    exportCsv: 'Export CSV',
+    retry: 'Try again',
+    empty: 'No records found.',
+    search: 'Search',
   },
   notAvailable: {
     title: 'Screen not available yet',

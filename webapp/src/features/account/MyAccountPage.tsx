@@ -95,7 +95,7 @@ export default function MyAccountPage() {
           <h2>{t('myAccount.sections.security')}</h2>
           <p className="muted small">
             {data.passwordChangedAt
-              ? t('myAccount.passwordChangedAt', { date: formatDateTimeBR(data.passwordChangedAt) })
+              ? t('myAccount.passwordChangedAt', { date: formatDateTimeBR(data.passwordChangedAt, i18n.language) })
               : t('myAccount.passwordNeverChanged')}
           </p>
           <PasswordCard />
@@ -104,10 +104,10 @@ export default function MyAccountPage() {
             {(sessions.data?.data ?? []).map((s) => (
               <li key={s.id}>
                 <span>
-                  {t('myAccount.sessionOpened', { date: formatDateTimeBR(s.openedAt) })}
+                  {t('myAccount.sessionOpened', { date: formatDateTimeBR(s.openedAt, i18n.language) })}
                   {s.current && <strong> ({t('myAccount.thisSession')})</strong>}
                 </span>
-                <span className="muted">{t('myAccount.sessionExpires', { date: formatDateTimeBR(s.expiresAt) })}</span>
+                <span className="muted">{t('myAccount.sessionExpires', { date: formatDateTimeBR(s.expiresAt, i18n.language) })}</span>
               </li>
             ))}
           </ul>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNotify } from '../../components/feedback'
-import { Field } from '../users/DetailsFields'
+import Field from '../../components/FormField'
 import { userErrorText } from '../users/serverError'
 import { passwordErrors, type PasswordForm } from '../users/validation'
 import { useChangeMyPasswordMutation } from '../../store/generated/bemteviApi'

@@ -1,78 +1,102 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import Button from '@mui/material/Button'
+import Chip, { type ChipProps } from '@mui/material/Chip'
+import Paper from '@mui/material/Paper'
+import Typography from '@mui/material/Typography'
+import type { GridColDef } from '@mui/x-data-grid'
+import ListPage from '../../components/ListPage'
+import { errorText } from '../../components/errorText'
+import type { CsvColumn } from '../../lib/csv'
 import { showDateTime } from '../../lib/format'
 import { useOutboxQuery, type OutboxMail } from '../../store/generated/bemteviApi'
 import './accounts.css'
 
 const PER_PAGE = 20
 
+const STATUS_COLOR: Record<string, ChipProps['color']> = { kept: 'success', sent: 'info', failed: 'error' }
+
 /** The super-admin's mail outbox: what the system sent, kept (no SMTP) or failed to send. */
 export default function MailOutboxPage() {
   const { t, i18n } = useTranslation()
+  const lang = i18n.language
   const [page, setPage] = useState(1)
   const [open, setOpen] = useState<OutboxMail | null>(null)
-  const { data, isFetching } = useOutboxQuery({ page, perPage: PER_PAGE }, { pollingInterval: 5000 })
-  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PER_PAGE))
-  const reason = (r: string) => (i18n.exists(`accounts.outbox.reasons.${r}`) ? t(`accounts.outbox.reasons.${r}`) : r)
+  const { data, error, isError, isFetching, refetch } = useOutboxQuery({ page, perPage: PER_PAGE }, { pollingInterval: 5000 })
+
+  const columns = useMemo<GridColDef<OutboxMail>[]>(() => {
+    const reason = (r: string) => (i18n.exists(`accounts.outbox.reasons.${r}`) ? t(`accounts.outbox.reasons.${r}`) : r)
+    return [
+      { field: 'time', headerName: t('accounts.outbox.time'), minWidth: 150, valueFormatter: (v: string) => showDateTime(v, lang) },
+      { field: 'to', headerName: t('accounts.outbox.to'), flex: 1, minWidth: 180 },
+      { field: 'subject', headerName: t('accounts.outbox.subject'), flex: 1.5, minWidth: 200 },
+      { field: 'reason', headerName: t('accounts.outbox.reason'), minWidth: 140, valueGetter: (_v, row) => reason(row.reason) },
+      {
+        field: 'status',
+        headerName: t('accounts.outbox.status'),
+        minWidth: 110,
+        renderCell: ({ row }) => (
+          <Chip
+            size="small"
+            variant="outlined"
+            color={STATUS_COLOR[row.status] ?? 'default'}
+            label={t(`accounts.outbox.statuses.${row.status}`)}
+            title={row.lastError ?? undefined}
+          />
+        ),
+      },
+      {
+        field: 'open',
+        headerName: '',
+        sortable: false,
+        minWidth: 100,
+        renderCell: ({ row }) => (
+          <Button size="small" variant="outlined" onClick={() => setOpen((o) => (o?.id === row.id ? null : row))} data-testid="outbox-open">
+            {open?.id === row.id ? t('accounts.outbox.close') : t('accounts.outbox.open')}
+          </Button>
+        ),
+      },
+    ]
+  }, [t, i18n, lang, open])
+
+  const csvColumns: CsvColumn<OutboxMail>[] = [
+    { field: 'time', label: t('accounts.outbox.time'), format: (v) => showDateTime(String(v), lang) },
+    { field: 'to', label: t('accounts.outbox.to') },
+    { field: 'subject', label: t('accounts.outbox.subject') },
+    { field: 'reason', label: t('accounts.outbox.reason') },
+    { field: 'status', label: t('accounts.outbox.status'), format: (v) => t(`accounts.outbox.statuses.${String(v)}`) },
+  ]
 
   return (
-    <section className="card" data-testid="mail-outbox">
-      <h1>{t('accounts.outbox.title')}</h1>
-      <p className="muted">{t('accounts.outbox.text')}</p>
-      {data && data.data.length === 0 && <p>{t('accounts.outbox.empty')}</p>}
-      {data && data.data.length > 0 && (
-        <table className="outbox-table">
-          <thead>
-            <tr>
-              <th>{t('accounts.outbox.time')}</th>
-              <th>{t('accounts.outbox.to')}</th>
-              <th>{t('accounts.outbox.subject')}</th>
-              <th>{t('accounts.outbox.reason')}</th>
-              <th>{t('accounts.outbox.status')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {data.data.map((mail) => (
-              <tr key={mail.id} data-testid="outbox-row">
-                <td>{showDateTime(mail.time)}</td>
-                <td>{mail.to}</td>
-                <td>{mail.subject}</td>
-                <td>{reason(mail.reason)}</td>
-                <td>
-                  <span className={`outbox-status ${mail.status}`} title={mail.lastError ?? undefined}>
-                    {t(`accounts.outbox.statuses.${mail.status}`)}
-                  </span>
-                </td>
-                <td>
-                  <button type="button" className="btn" onClick={() => setOpen(open?.id === mail.id ? null : mail)} data-testid="outbox-open">
-                    {open?.id === mail.id ? t('accounts.outbox.close') : t('accounts.outbox.open')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {open && (
-        <div className="card" role="region" aria-label={open.subject} data-testid="outbox-message">
-          <h2>{open.subject}</h2>
-          <p className="muted">
-            {t('accounts.outbox.to')}: {open.to}
-          </p>
-          {open.lastError && <p className="field-error">{t('accounts.outbox.error', { error: open.lastError })}</p>}
-          <pre className="outbox-message">{open.text ?? t('accounts.outbox.hidden')}</pre>
-        </div>
-      )}
-      <div className="outbox-pager">
-        <button type="button" className="btn" disabled={page <= 1 || isFetching} onClick={() => setPage((p) => p - 1)}>
-          {t('accounts.outbox.previous')}
-        </button>
-        <span>{t('accounts.outbox.pageOf', { page, pages })}</span>
-        <button type="button" className="btn" disabled={page >= pages || isFetching} onClick={() => setPage((p) => p + 1)}>
-          {t('accounts.outbox.next')}
-        </button>
-      </div>
-    </section>
+    <div data-testid="mail-outbox">
+      <ListPage<OutboxMail>
+        title={t('accounts.outbox.title')}
+        intro={t('accounts.outbox.text')}
+        columns={columns}
+        rows={data?.data}
+        loading={isFetching && !data}
+        error={isError ? errorText(error, t, (k) => i18n.exists(k)) : null}
+        onRetry={() => void refetch()}
+        emptyText={t('accounts.outbox.empty')}
+        paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
+        csv={{ base: 'caixa_de_saida', columns: csvColumns }}
+        narrowHidden={['reason', 'time', 'to']}
+        testId="outbox-table"
+        rowTestId="outbox-row"
+      >
+        {open && (
+          <Paper variant="outlined" role="region" aria-label={open.subject} data-testid="outbox-message" sx={{ p: 2 }}>
+            <Typography variant="h6" component="h2">
+              {open.subject}
+            </Typography>
+            <Typography color="text.secondary" sx={{ mb: 1 }}>
+              {t('accounts.outbox.to')}: {open.to}
+            </Typography>
+            {open.lastError && <p className="field-error">{t('accounts.outbox.error', { error: open.lastError })}</p>}
+            <pre className="outbox-message">{open.text ?? t('accounts.outbox.hidden')}</pre>
+          </Paper>
+        )}
+      </ListPage>
+    </div>
   )
 }

@@ -1,14 +1,19 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import Spinner from '../../components/Spinner'
+import Checkbox from '@mui/material/Checkbox'
+import FormControlLabel from '@mui/material/FormControlLabel'
+import FormHelperText from '@mui/material/FormHelperText'
+import TextField from '@mui/material/TextField'
+import type { GridColDef } from '@mui/x-data-grid'
+import DateFilter from '../../components/DateFilter'
+import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
 import { useNotify } from '../../components/feedback'
-import { formatDateTimeBR } from '../../lib/format'
+import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { downloadFile } from '../credits/download'
 import { exportUrl } from '../../store/endpoints'
-import { useAuditLogQuery, type ExportAuditApiArg } from '../../store/generated/bemteviApi'
-import Pagination from '../../components/Pagination'
+import { useAuditLogQuery, type AuditRow, type ExportAuditApiArg } from '../../store/generated/bemteviApi'
 
 const PER_PAGE = 50
 
@@ -18,27 +23,28 @@ type AuditFilters = Omit<ExportAuditApiArg, 'lang' | 'groupId'>
 /** Who did what, for which company, when: filters by user, type and period, CSV export. */
 export default function AuditLogPage() {
   const { t, i18n } = useTranslation()
+  const lang = i18n.language
   const notify = useNotify()
   const token = useAppSelector((s) => s.auth.authToken)
   const position = useAppSelector((s) => s.session.lastPosition)
   const [filters, setFilters] = useState<AuditFilters>({})
   const [page, setPage] = useState(1)
   const [exporting, setExporting] = useState(false)
-  const { data, error, isLoading, isError, isFetching } = useAuditLogQuery(
+  const badPeriod = !!filters.from && !!filters.to && filters.from > filters.to
+  const { data, error, isError, isFetching, refetch } = useAuditLogQuery(
     { ...filters, page, perPage: PER_PAGE, position },
-    { refetchOnMountOrArgChange: true },
+    { refetchOnMountOrArgChange: true, skip: badPeriod },
   )
-  const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1
   const set = (patch: AuditFilters) => {
     setFilters((f) => ({ ...f, ...patch }))
     setPage(1)
   }
-  const badPeriod = !!filters.from && !!filters.to && filters.from > filters.to
+  const typeName = (type: string) => (i18n.exists(`audit.types.${type}`) ? t(`audit.types.${type}`) : type)
 
   async function exportCsv() {
     setExporting(true)
     try {
-      await downloadFile(exportUrl('exportAudit', { ...filters, lang: i18n.language }), token, 'audit.csv')
+      await downloadFile(exportUrl('exportAudit', { ...filters, lang }), token, 'audit.csv')
     } catch {
       notify({ type: 'negative', message: t('audit.exportFailed') })
     } finally {
@@ -46,92 +52,105 @@ export default function AuditLogPage() {
     }
   }
 
+  const columns = useMemo<GridColDef<AuditRow>[]>(
+    () => [
+      { field: 'createdAt', headerName: t('audit.when'), minWidth: 150, valueFormatter: (v: string) => showDateTime(v, lang) },
+      { field: 'tenantName', headerName: t('audit.company'), flex: 1, minWidth: 140, valueFormatter: (v: string | null) => v ?? '-' },
+      {
+        field: 'actorName',
+        headerName: t('audit.user'),
+        flex: 1,
+        minWidth: 140,
+        valueGetter: (_v, row) => row.actorName ?? row.actorEmail ?? t('audit.system'),
+      },
+      {
+        field: 'aggregateType',
+        headerName: t('audit.type'),
+        minWidth: 120,
+        valueGetter: (_v, row) =>
+          i18n.exists(`audit.types.${row.aggregateType}`) ? t(`audit.types.${row.aggregateType}`) : row.aggregateType,
+      },
+      { field: 'eventType', headerName: t('audit.event'), minWidth: 140 },
+      {
+        field: 'summary',
+        headerName: t('audit.summary'),
+        flex: 2,
+        minWidth: 220,
+        sortable: false,
+        renderCell: ({ value }) => (
+          <span className="audit-summary" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+            {value || '-'}
+          </span>
+        ),
+      },
+    ],
+    [t, i18n, lang],
+  )
+
+  const actors = Array.from(
+    new Map((data?.data ?? []).filter((r) => r.actorId).map((r) => [r.actorId as string, r.actorName ?? r.actorEmail ?? r.actorId])),
+  )
+
   return (
-    <div className="page audit-log">
-      <div className="page-header">
-        <h1>{t('audit.title')}</h1>
-        <button type="button" className="btn" onClick={() => void exportCsv()} disabled={exporting || badPeriod} data-testid="audit-export">
-          {t('audit.export')}
-        </button>
-      </div>
-      <div className="filters card">
-        <label>
-          {t('audit.user')}
-          <select value={filters.userId ?? ''} onChange={(e) => set({ userId: e.target.value || undefined })} data-testid="audit-user">
+    <ListPage<AuditRow>
+      title={t('audit.title')}
+      filters={
+        <>
+          <TextField
+            select
+            label={t('audit.user')}
+            value={filters.userId ?? ''}
+            onChange={(e) => set({ userId: e.target.value || undefined })}
+            fullWidth
+            slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'audit-user' } }}
+          >
             <option value="">{t('audit.all')}</option>
-            {Array.from(
-              new Map((data?.data ?? []).filter((r) => r.actorId).map((r) => [r.actorId as string, r.actorName ?? r.actorEmail ?? r.actorId])),
-            ).map(([id, name]) => (
+            {actors.map(([id, name]) => (
               <option key={id} value={id}>
                 {name}
               </option>
             ))}
-          </select>
-        </label>
-        <label>
-          {t('audit.type')}
-          <select value={filters.type ?? ''} onChange={(e) => set({ type: e.target.value || undefined })} data-testid="audit-type">
+          </TextField>
+          <TextField
+            select
+            label={t('audit.type')}
+            value={filters.type ?? ''}
+            onChange={(e) => set({ type: e.target.value || undefined })}
+            fullWidth
+            slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'audit-type' } }}
+          >
             <option value="">{t('audit.all')}</option>
             {(data?.types ?? []).map((type) => (
               <option key={type} value={type}>
-                {i18n.exists(`audit.types.${type}`) ? t(`audit.types.${type}`) : type}
+                {typeName(type)}
               </option>
             ))}
-          </select>
-        </label>
-        <label>
-          {t('audit.from')}
-          <input type="date" value={filters.from ?? ''} onChange={(e) => set({ from: e.target.value || undefined })} data-testid="audit-from" />
-        </label>
-        <label>
-          {t('audit.to')}
-          <input type="date" value={filters.to ?? ''} onChange={(e) => set({ to: e.target.value || undefined })} data-testid="audit-to" />
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={!!filters.children} onChange={(e) => set({ children: e.target.checked })} />
-          {t('audit.children')}
-        </label>
-        {badPeriod && <small className="field-error">{t('audit.badPeriod')}</small>}
-      </div>
-      <section className="card">
-        {isLoading ? (
-          <Spinner />
-        ) : isError || !data ? (
-          <div className="alert alert-error" role="alert">
-            {errorText(error, t, (k) => i18n.exists(k))}
-          </div>
-        ) : data.data.length === 0 ? (
-          <p className="muted">{t('audit.empty')}</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="data-table" data-testid="audit-table" aria-busy={isFetching}>
-              <thead>
-                <tr>
-                  <th scope="col">{t('audit.when')}</th>
-                  <th scope="col">{t('audit.company')}</th>
-                  <th scope="col">{t('audit.user')}</th>
-                  <th scope="col">{t('audit.type')}</th>
-                  <th scope="col">{t('audit.event')}</th>
-                  <th scope="col">{t('audit.summary')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((r) => (
-                  <tr key={`${r.position}-${r.aggregateType}`} data-testid="audit-row">
-                    <td>{formatDateTimeBR(r.createdAt)}</td>
-                    <td>{r.tenantName ?? '-'}</td>
-                    <td>{r.actorName ?? r.actorEmail ?? t('audit.system')}</td>
-                    <td>{i18n.exists(`audit.types.${r.aggregateType}`) ? t(`audit.types.${r.aggregateType}`) : r.aggregateType}</td>
-                    <td>{r.eventType}</td>
-                    <td className="audit-summary">{r.summary || '-'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pagination page={page} pages={pages} onPage={setPage} />
-      </section>
-    </div>
+          </TextField>
+          <DateFilter label={t('audit.from')} value={filters.from} onChange={(from) => set({ from })} testId="audit-from" />
+          <DateFilter label={t('audit.to')} value={filters.to} onChange={(to) => set({ to })} testId="audit-to" />
+          <FormControlLabel
+            control={<Checkbox checked={!!filters.children} onChange={(e) => set({ children: e.target.checked })} />}
+            label={t('audit.children')}
+          />
+          {badPeriod && (
+            <FormHelperText error role="alert">
+              {t('audit.badPeriod')}
+            </FormHelperText>
+          )}
+        </>
+      }
+      columns={columns}
+      rows={badPeriod ? [] : data?.data}
+      getRowId={(r) => `${r.position}-${r.aggregateType}-${r.aggregateId}`}
+      loading={isFetching && !data}
+      error={isError ? errorText(error, t, (k) => i18n.exists(k)) : null}
+      onRetry={() => void refetch()}
+      emptyText={t('audit.empty')}
+      paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
+      csv={{ download: exportCsv, busy: exporting || badPeriod }}
+      narrowHidden={['tenantName', 'aggregateType', 'eventType']}
+      testId="audit-table"
+      rowTestId="audit-row"
+    />
   )
 }

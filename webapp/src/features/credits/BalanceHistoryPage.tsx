@@ -1,9 +1,17 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import Alert from '@mui/material/Alert'
+import Button from '@mui/material/Button'
+import Paper from '@mui/material/Paper'
+import TextField from '@mui/material/TextField'
+import Typography from '@mui/material/Typography'
+import type { GridColDef } from '@mui/x-data-grid'
+import DateFilter from '../../components/DateFilter'
+import ListPage from '../../components/ListPage'
 import Spinner from '../../components/Spinner'
 import { errorText } from '../../components/errorText'
-import { formatDateTimeBR, formatNumber } from '../../lib/format'
+import { formatNumber, showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import ConsumptionChart from './ConsumptionChart'
 import { exportUrl } from '../../store/endpoints'
@@ -16,7 +24,6 @@ import {
 } from '../../store/generated/bemteviApi'
 import { CATEGORIES, type CategoryName } from './categories'
 import { downloadFile } from './download'
-import Pagination from '../../components/Pagination'
 
 const PER_PAGE = 25
 
@@ -30,6 +37,7 @@ function reasonText(m: Movement, t: (key: string) => string): string {
 
 export default function BalanceHistoryPage() {
   const { t, i18n } = useTranslation()
+  const lang = i18n.language
   const position = useAppSelector((s) => s.session.lastPosition)
   const token = useAppSelector((s) => s.auth.authToken)
   const [filters, setFilters] = useState<HistoryFilters>({})
@@ -38,7 +46,6 @@ export default function BalanceHistoryPage() {
   const balances = useBalancesQuery({ position })
   const history = useHistoryQuery({ ...filters, page, perPage: PER_PAGE, position })
   const consumption = useConsumptionQuery(filters)
-  const num = (n: number) => formatNumber(n, i18n.language)
 
   function change(patch: Partial<HistoryFilters>) {
     setFilters((f) => ({ ...f, ...patch }))
@@ -47,39 +54,67 @@ export default function BalanceHistoryPage() {
 
   async function exportAs(format: 'csv' | 'xlsx') {
     setExportError(null)
-    const lang = i18n.language === 'en-US' ? 'en-US' : 'pt-BR'
+    const language = lang === 'en-US' ? 'en-US' : 'pt-BR'
     try {
-      await downloadFile(exportUrl('exportHistory', { ...filters, format, lang }), token, `export.${format}`)
+      await downloadFile(exportUrl('exportHistory', { ...filters, format, lang: language }), token, `export.${format}`)
     } catch {
       setExportError(t('credits.exportFailed'))
     }
   }
 
+  const columns = useMemo<GridColDef<Movement>[]>(() => {
+    const num = (n: number) => formatNumber(n, lang)
+    return [
+      { field: 'createdAt', headerName: t('credits.when'), minWidth: 150, valueFormatter: (v: string) => showDateTime(v, lang) },
+      { field: 'groupName', headerName: t('credits.group'), flex: 1, minWidth: 140, valueFormatter: (v: string | null) => v ?? '-' },
+      { field: 'category', headerName: t('credits.category'), minWidth: 110, valueFormatter: (v: string) => t(`credits.categories.${v}`) },
+      { field: 'kind', headerName: t('credits.movement'), minWidth: 130, valueFormatter: (v: string) => t(`credits.kinds.${v}`) },
+      { field: 'amount', headerName: t('credits.amount'), type: 'number', minWidth: 90, valueFormatter: (v: number) => num(v) },
+      {
+        field: 'balance',
+        headerName: t('credits.balance'),
+        type: 'number',
+        minWidth: 100,
+        renderCell: ({ row }) => (
+          <span data-testid="history-balance">{row.balance === null ? t('credits.unlimited') : num(row.balance)}</span>
+        ),
+      },
+      { field: 'actorName', headerName: t('credits.actor'), flex: 1, minWidth: 130, valueFormatter: (v: string | null) => v ?? '-' },
+      {
+        field: 'reason',
+        headerName: t('credits.reason'),
+        flex: 1,
+        minWidth: 140,
+        valueGetter: (_v, row) => reasonText(row, t),
+      },
+    ]
+  }, [t, lang])
+
   const groups = balances.data ? [balances.data.data.group, ...balances.data.data.children] : []
-  const pages = history.data ? Math.max(1, Math.ceil(history.data.total / PER_PAGE)) : 1
   return (
-    <div className="page balance-history">
-      <div className="page-header">
-        <h1>{t('credits.historyTitle')}</h1>
-        <Link to="/balances" className="btn">
-          {t('credits.balancesLink')}
-        </Link>
-      </div>
-      <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label={t('credits.filters')}>
-        <label>
-          {t('credits.from')}
-          <input type="date" value={filters.from ?? ''} onChange={(e) => change({ from: e.target.value || undefined })} />
-        </label>
-        <label>
-          {t('credits.to')}
-          <input type="date" value={filters.to ?? ''} onChange={(e) => change({ to: e.target.value || undefined })} />
-        </label>
-        <label>
-          {t('credits.category')}
-          <select
+    <ListPage<Movement>
+      title={t('credits.historyTitle')}
+      actions={
+        <>
+          <Button variant="outlined" component={Link} to="/balances">
+            {t('credits.balancesLink')}
+          </Button>
+          <Button variant="outlined" onClick={() => void exportAs('xlsx')} data-testid="export-xlsx">
+            {t('credits.exportXlsx')}
+          </Button>
+        </>
+      }
+      filters={
+        <>
+          <DateFilter label={t('credits.from')} value={filters.from} onChange={(from) => change({ from })} testId="history-from" />
+          <DateFilter label={t('credits.to')} value={filters.to} onChange={(to) => change({ to })} testId="history-to" />
+          <TextField
+            select
+            label={t('credits.category')}
             value={filters.category ?? ''}
             onChange={(e) => change({ category: (e.target.value || undefined) as CategoryName | undefined })}
-            data-testid="history-category"
+            fullWidth
+            slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'history-category' } }}
           >
             <option value="">{t('credits.allCategories')}</option>
             {CATEGORIES.map((c) => (
@@ -87,15 +122,15 @@ export default function BalanceHistoryPage() {
                 {t(`credits.categories.${c}`)}
               </option>
             ))}
-          </select>
-        </label>
-        {groups.length > 1 && (
-          <label>
-            {t('credits.group')}
-            <select
+          </TextField>
+          {groups.length > 1 && (
+            <TextField
+              select
+              label={t('credits.group')}
               value={filters.groupId ?? ''}
               onChange={(e) => change({ groupId: e.target.value || undefined })}
-              data-testid="history-group"
+              fullWidth
+              slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'history-group' } }}
             >
               <option value="">{t('credits.allGroups')}</option>
               {groups.map((g) => (
@@ -103,79 +138,35 @@ export default function BalanceHistoryPage() {
                   {g.name}
                 </option>
               ))}
-            </select>
-          </label>
-        )}
-        <div className="actions">
-          <button type="button" className="btn" onClick={() => exportAs('csv')} data-testid="export-csv">
-            {t('credits.exportCsv')}
-          </button>
-          <button type="button" className="btn" onClick={() => exportAs('xlsx')} data-testid="export-xlsx">
-            {t('credits.exportXlsx')}
-          </button>
-        </div>
-      </form>
+            </TextField>
+          )}
+        </>
+      }
+      heading={t('credits.movements', { count: history.data?.total ?? 0 })}
+      columns={columns}
+      rows={history.data?.data}
+      getRowId={(m) => m.position}
+      loading={history.isFetching && !history.data}
+      error={history.isError ? errorText(history.error, t, (k) => i18n.exists(k)) : null}
+      onRetry={() => void history.refetch()}
+      emptyText={t('credits.noMovements')}
+      paging={{ total: history.data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
+      csv={{ download: () => exportAs('csv') }}
+      narrowHidden={['groupName', 'category', 'actorName', 'reason']}
+      testId="history-table"
+      rowTestId="history-row"
+    >
       {exportError && (
-        <div className="alert alert-error" role="alert">
+        <Alert severity="error" role="alert">
           {exportError}
-        </div>
+        </Alert>
       )}
-
-      <section className="card">
-        <h2>{t('credits.chart.title')}</h2>
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+          {t('credits.chart.title')}
+        </Typography>
         {consumption.data ? <ConsumptionChart days={consumption.data.data} /> : <Spinner />}
-      </section>
-
-      <section className="card">
-        <h2>{t('credits.movements', { count: history.data?.total ?? 0 })}</h2>
-        {history.isLoading ? (
-          <Spinner />
-        ) : history.isError || !history.data ? (
-          <div className="alert alert-error" role="alert">
-            {errorText(history.error, t, (k) => i18n.exists(k))}
-          </div>
-        ) : history.data.data.length === 0 ? (
-          <p className="muted">{t('credits.noMovements')}</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="data-table" data-testid="history-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('credits.when')}</th>
-                  <th scope="col">{t('credits.group')}</th>
-                  <th scope="col">{t('credits.category')}</th>
-                  <th scope="col">{t('credits.movement')}</th>
-                  <th scope="col" className="num">
-                    {t('credits.amount')}
-                  </th>
-                  <th scope="col" className="num">
-                    {t('credits.balance')}
-                  </th>
-                  <th scope="col">{t('credits.actor')}</th>
-                  <th scope="col">{t('credits.reason')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {history.data.data.map((m) => (
-                  <tr key={m.position} data-testid="history-row">
-                    <td>{formatDateTimeBR(m.createdAt)}</td>
-                    <td>{m.groupName ?? '-'}</td>
-                    <td>{t(`credits.categories.${m.category}`)}</td>
-                    <td>{t(`credits.kinds.${m.kind}`)}</td>
-                    <td className="num">{num(m.amount)}</td>
-                    <td className="num" data-testid="history-balance">
-                      {m.balance === null ? t('credits.unlimited') : num(m.balance)}
-                    </td>
-                    <td>{m.actorName ?? '-'}</td>
-                    <td title={m.reasonId ?? undefined}>{reasonText(m, t)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pagination page={page} pages={pages} onPage={setPage} />
-      </section>
-    </div>
+      </Paper>
+    </ListPage>
   )
 }

@@ -1,8 +1,13 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import Spinner from '../../components/Spinner'
+import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
+import Chip from '@mui/material/Chip'
+import type { GridColDef } from '@mui/x-data-grid'
+import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
+import type { CsvColumn } from '../../lib/csv'
 import { formatNumber } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { Available, UsedOfLimit } from './FiguresCells'
@@ -39,86 +44,104 @@ function CategoryCard({ figures }: { figures: CategoryFigures }) {
   )
 }
 
-function ChildRow({ child, onGrant }: { child: GroupBalances; onGrant: () => void }) {
-  const { t } = useTranslation()
-  return (
-    <tr data-testid="balance-child">
-      <th scope="row">
-        {child.name}
-        {child.active === false && <span className="badge">{t('credits.inactive')}</span>}
-      </th>
-      {child.categories.map((f) => (
-        <td key={f.category} className="num">
-          <UsedOfLimit figures={f} />
-        </td>
-      ))}
-      <td>
-        <button type="button" className="btn" onClick={onGrant} data-testid="grant-open">
-          {t('credits.grant.open')}
-        </button>
-      </td>
-    </tr>
-  )
-}
+/** A child group's row: its name and, per category, what it used of what it may use. */
+type ChildRow = GroupBalances
 
 export default function BalancesPage() {
   const { t, i18n } = useTranslation()
+  const lang = i18n.language
   const position = useAppSelector((s) => s.session.lastPosition)
   const balances = useBalancesQuery({ position }, { refetchOnMountOrArgChange: true })
-  const { error, isLoading, isError } = balances
+  const { error, isError, isFetching, refetch } = balances
   const data = balances.data?.data
   const [granting, setGranting] = useState<string | null>(null)
+  const categories = useMemo(() => (data?.group.categories ?? []).map((f) => f.category), [data])
 
-  if (isLoading) return <Spinner />
-  if (isError || !data)
-    return (
-      <div className="alert alert-error" role="alert">
-        {errorText(error, t, (k) => i18n.exists(k))}
-      </div>
-    )
-  const child = data.children.find((c) => c.id === granting)
+  const columns = useMemo<GridColDef<ChildRow>[]>(
+    () => [
+      {
+        field: 'name',
+        headerName: t('credits.group'),
+        flex: 1.5,
+        minWidth: 160,
+        renderCell: ({ row }) => (
+          <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+            {row.name}
+            {row.active === false && <Chip size="small" label={t('credits.inactive')} />}
+          </Box>
+        ),
+      },
+      ...categories.map((category): GridColDef<ChildRow> => ({
+        field: `category-${category}`,
+        headerName: t(`credits.categories.${category}`),
+        flex: 1,
+        minWidth: 150,
+        sortable: false,
+        renderCell: ({ row }) => {
+          const figures = row.categories.find((f) => f.category === category)
+          return figures ? <UsedOfLimit figures={figures} /> : '-'
+        },
+      })),
+      {
+        field: 'actions',
+        headerName: t('credits.actions'),
+        sortable: false,
+        minWidth: 170,
+        renderCell: ({ row }) => (
+          <Button size="small" variant="outlined" onClick={() => setGranting(row.id)} data-testid="grant-open">
+            {t('credits.grant.open')}
+          </Button>
+        ),
+      },
+    ],
+    [t, categories],
+  )
+
+  const figuresText = (row: GroupBalances, category: string) => {
+    const f = row.categories.find((c) => c.category === category)
+    if (!f) return ''
+    return f.unlimited
+      ? t('credits.usedUnlimited', { used: formatNumber(f.used, lang) })
+      : t('credits.usedOfLimit', { used: formatNumber(f.used, lang), limit: formatNumber(f.limit ?? 0, lang) })
+  }
+  const csvColumns: CsvColumn<ChildRow>[] = [
+    { field: 'name', label: t('credits.group') },
+    ...categories.map((category) => ({
+      field: 'categories' as const,
+      label: t(`credits.categories.${category}`),
+      format: (_v: unknown, row: ChildRow) => figuresText(row, category),
+    })),
+  ]
+
+  const child = data?.children.find((c) => c.id === granting)
   return (
-    <div className="page balances">
-      <div className="page-header">
-        <h1>{t('credits.balancesTitle')}</h1>
-        <Link to="/balance-history" className="btn" data-testid="history-link">
+    <ListPage<ChildRow>
+      title={t('credits.balancesTitle')}
+      actions={
+        <Button variant="outlined" component={Link} to="/balance-history" data-testid="history-link">
           {t('credits.historyLink')}
-        </Link>
-      </div>
-      <p className="muted">{t('credits.balancesIntro', { name: data.group.name })}</p>
-      <div className="stat-grid">
-        {data.group.categories.map((f) => (
-          <CategoryCard key={f.category} figures={f} />
-        ))}
-      </div>
-      {data.children.length > 0 && (
-        <section className="card">
-          <h2>{t('credits.childrenTitle')}</h2>
-          {child && <GrantForm key={child.id} child={child} onDone={() => setGranting(null)} />}
-          <div className="table-scroll">
-            <table className="data-table" data-testid="balances-children">
-              <thead>
-                <tr>
-                  <th scope="col">{t('credits.group')}</th>
-                  {data.group.categories.map((f) => (
-                    <th scope="col" key={f.category}>
-                      {t(`credits.categories.${f.category}`)}
-                    </th>
-                  ))}
-                  <th scope="col">
-                    <span className="visually-hidden">{t('credits.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.children.map((c) => (
-                  <ChildRow key={c.id} child={c} onGrant={() => setGranting(c.id)} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
+        </Button>
+      }
+      intro={data ? t('credits.balancesIntro', { name: data.group.name }) : undefined}
+      heading={t('credits.childrenTitle')}
+      columns={columns}
+      rows={data?.children}
+      loading={isFetching && !data}
+      error={isError ? errorText(error, t, (k) => i18n.exists(k)) : null}
+      onRetry={() => void refetch()}
+      emptyText={t('credits.noChildren')}
+      csv={{ base: 'saldos', columns: csvColumns }}
+      testId="balances-children"
+      rowTestId="balance-child"
+    >
+      {data && (
+        <div className="stat-grid">
+          {data.group.categories.map((f) => (
+            <CategoryCard key={f.category} figures={f} />
+          ))}
+        </div>
       )}
-    </div>
+      {child && <GrantForm key={child.id} child={child} onDone={() => setGranting(null)} />}
+    </ListPage>
   )
 }

@@ -6,6 +6,7 @@ export const creditsPtBR = {
   historyLink: 'Histórico de saldos',
   balancesLink: 'Ver saldos',
   childrenTitle: 'Saldos dos clientes',
+  noChildren: 'Nenhum cliente abaixo deste grupo.',
   categories: { unit: 'Consulta manual', advanced: 'Consulta avançada', batch: 'Enriquecimento', api: 'API' },
   kinds: {
     reservation: 'Reserva',
@@ -72,6 +73,7 @@ export const creditsEnUS: typeof creditsPtBR = {
   historyLink: 'Balance history',
   balancesLink: 'See balances',
   childrenTitle: "Customers' balances",
+  noChildren: 'No customers below this group.',
   categories: { unit: 'Manual query', advanced: 'Advanced query', batch: 'Enrichment', api: 'API' },
   kinds: {
     reservation: 'Reservation',

@@ -1,7 +1,8 @@
-import { useState, type FormEvent, type ReactNode } from 'react'
+import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { errorText } from '../../components/errorText'
+import Field from '../../components/FormField'
 import { useNotify } from '../../components/feedback'
 import Spinner from '../../components/Spinner'
 import { errorInfo } from '../../lib/errors'
@@ -36,16 +37,6 @@ const EMPTY: CustomerForm = {
   panelAccess: true,
   apiAccess: false,
   whiteLabelUrl: null,
-}
-
-function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
-  return (
-    <label className="form-field">
-      <span>{label}</span>
-      {children}
-      {error && <small className="field-error">{error}</small>}
-    </label>
-  )
 }
 
 export default function CustomerFormPage() {

@@ -1,127 +1,142 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import Spinner from '../../components/Spinner'
+import Button from '@mui/material/Button'
+import Chip from '@mui/material/Chip'
+import Stack from '@mui/material/Stack'
+import TextField from '@mui/material/TextField'
+import type { GridColDef } from '@mui/x-data-grid'
+import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
 import { useConfirm, useNotify } from '../../components/feedback'
-import { formatDateTimeBR } from '../../lib/format'
+import type { CsvColumn } from '../../lib/csv'
+import { formatCnpj } from '../../lib/documents'
+import { display, showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
-import {
-  useChangeCustomerStatusMutation,
-  useListCustomersQuery,
-  type CustomerSummary,
-} from '../../store/generated/bemteviApi'
-import Pagination from '../../components/Pagination'
+import { useChangeCustomerStatusMutation, useListCustomersQuery, type CustomerSummary } from '../../store/generated/bemteviApi'
 
 const PER_PAGE = 20
 
 export default function CustomersPage() {
   const { t, i18n } = useTranslation()
+  const lang = i18n.language
   const position = useAppSelector((s) => s.session.lastPosition)
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(1)
-  const { data, error, isLoading, isError } = useListCustomersQuery(
+  const { data, error, isFetching, isError, refetch } = useListCustomersQuery(
     { search: search.trim() || undefined, page, perPage: PER_PAGE, position },
     { refetchOnMountOrArgChange: true },
   )
-  const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1
   const confirm = useConfirm()
   const notify = useNotify()
   const [setStatus, { isLoading: changing }] = useChangeCustomerStatusMutation()
 
-  async function toggleStatus(customer: CustomerSummary) {
-    const activating = !customer.active
-    const ok = await confirm({
-      message: t(activating ? 'customers.confirmActivate' : 'customers.confirmInactivate', { name: customer.name }),
-      variant: 'yesNo',
-    })
-    if (!ok) return
-    const result = await setStatus({ groupId: customer.id, statusRequest: { active: activating } })
-    if ('error' in result) {
-      notify({ type: 'negative', message: errorText(result.error, t, (k) => i18n.exists(k)) })
-    } else notify({ type: 'positive', message: t(activating ? 'customers.activated' : 'customers.inactivated') })
-  }
+  const columns = useMemo<GridColDef<CustomerSummary>[]>(() => {
+    async function toggleStatus(customer: CustomerSummary) {
+      const activating = !customer.active
+      const ok = await confirm({
+        message: t(activating ? 'customers.confirmActivate' : 'customers.confirmInactivate', { name: customer.name }),
+        variant: 'yesNo',
+      })
+      if (!ok) return
+      const result = await setStatus({ groupId: customer.id, statusRequest: { active: activating } })
+      if ('error' in result) notify({ type: 'negative', message: errorText(result.error, t, (k) => i18n.exists(k)) })
+      else notify({ type: 'positive', message: t(activating ? 'customers.activated' : 'customers.inactivated') })
+    }
+    return [
+      { field: 'name', headerName: t('customers.companyName'), flex: 1.4, minWidth: 180 },
+      { field: 'tradeName', headerName: t('customers.tradeName'), flex: 1, minWidth: 140, valueFormatter: (v) => display(v) },
+      {
+        field: 'cnpj',
+        headerName: t('customers.cnpj'),
+        minWidth: 170,
+        valueFormatter: (v: string | null) => (v ? formatCnpj(v) : '-'),
+      },
+      { field: 'type', headerName: t('customers.type'), minWidth: 110, valueFormatter: (v: string) => t(`customers.types.${v}`) },
+      { field: 'parentName', headerName: t('customers.parent'), flex: 1, minWidth: 140, valueFormatter: (v) => display(v) },
+      {
+        field: 'active',
+        headerName: t('customers.status'),
+        minWidth: 100,
+        renderCell: ({ value }) => (
+          <Chip size="small" color={value ? 'success' : 'default'} label={value ? t('customers.active') : t('customers.inactive')} />
+        ),
+      },
+      { field: 'createdAt', headerName: t('customers.createdAt'), minWidth: 150, valueFormatter: (v: string) => showDateTime(v, lang) },
+      {
+        field: 'actions',
+        headerName: t('customers.actions'),
+        sortable: false,
+        minWidth: 190,
+        renderCell: ({ row }) => (
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+            <Button
+              size="small"
+              variant="outlined"
+              component={Link}
+              to={`/add-new-customer/${row.uniqueKey}/${row.id}`}
+              data-testid="customer-edit"
+            >
+              {t('customers.edit')}
+            </Button>
+            <Button
+              size="small"
+              variant="outlined"
+              disabled={changing}
+              onClick={() => void toggleStatus(row)}
+              data-testid="customer-status"
+            >
+              {row.active ? t('customers.inactivate') : t('customers.activate')}
+            </Button>
+          </Stack>
+        ),
+      },
+    ]
+  }, [t, i18n, lang, confirm, notify, setStatus, changing])
+
+  const csvColumns: CsvColumn<CustomerSummary>[] = [
+    { field: 'name', label: t('customers.companyName') },
+    { field: 'tradeName', label: t('customers.tradeName') },
+    { field: 'cnpj', label: t('customers.cnpj'), format: (v) => (v ? formatCnpj(String(v)) : '') },
+    { field: 'type', label: t('customers.type'), format: (v) => t(`customers.types.${String(v)}`) },
+    { field: 'parentName', label: t('customers.parent') },
+    { field: 'active', label: t('customers.status'), format: (v) => (v ? t('customers.active') : t('customers.inactive')) },
+    { field: 'createdAt', label: t('customers.createdAt'), format: (v) => showDateTime(String(v), lang) },
+  ]
+
   return (
-    <div className="page customers">
-      <div className="page-header">
-        <h1>{t('customers.title')}</h1>
-        <Link to="/add-new-customer" className="btn btn-primary" data-testid="customer-add">
+    <ListPage<CustomerSummary>
+      title={t('customers.title')}
+      actions={
+        <Button variant="contained" component={Link} to="/add-new-customer" data-testid="customer-add">
           {t('customers.add')}
-        </Link>
-      </div>
-      <div className="filters card">
-        <label>
-          {t('customers.search')}
-          <input
-            type="search"
-            value={search}
-            placeholder={t('customers.searchHint')}
-            onChange={(e) => {
-              setSearch(e.target.value)
-              setPage(1)
-            }}
-            data-testid="customer-search"
-          />
-        </label>
-      </div>
-      <section className="card">
-        {isLoading ? (
-          <Spinner />
-        ) : isError || !data ? (
-          <div className="alert alert-error" role="alert">
-            {errorText(error, t, (k) => i18n.exists(k))}
-          </div>
-        ) : data.data.length === 0 ? (
-          <p className="muted">{t('customers.empty')}</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="data-table" data-testid="customer-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('customers.companyName')}</th>
-                  <th scope="col">{t('customers.tradeName')}</th>
-                  <th scope="col">{t('customers.cnpj')}</th>
-                  <th scope="col">{t('customers.type')}</th>
-                  <th scope="col">{t('customers.parent')}</th>
-                  <th scope="col">{t('customers.status')}</th>
-                  <th scope="col">{t('customers.createdAt')}</th>
-                  <th scope="col">{t('customers.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((c) => (
-                  <tr key={c.id} data-testid="customer-row">
-                    <th scope="row">{c.name}</th>
-                    <td>{c.tradeName ?? '-'}</td>
-                    <td>{c.cnpj ?? '-'}</td>
-                    <td>{t(`customers.types.${c.type}`)}</td>
-                    <td>{c.parentName ?? '-'}</td>
-                    <td>{c.active ? t('customers.active') : t('customers.inactive')}</td>
-                    <td>{formatDateTimeBR(c.createdAt)}</td>
-                    <td>
-                      <span className="row-actions">
-                        <Link to={`/add-new-customer/${c.uniqueKey}/${c.id}`} className="btn btn-small" data-testid="customer-edit">
-                          {t('customers.edit')}
-                        </Link>
-                        <button
-                          type="button"
-                          className="btn btn-small"
-                          disabled={changing}
-                          onClick={() => void toggleStatus(c)}
-                          data-testid="customer-status"
-                        >
-                          {c.active ? t('customers.inactivate') : t('customers.activate')}
-                        </button>
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pagination page={page} pages={pages} onPage={setPage} />
-      </section>
-    </div>
+        </Button>
+      }
+      filters={
+        <TextField
+          type="search"
+          label={t('customers.search')}
+          placeholder={t('customers.searchHint')}
+          value={search}
+          fullWidth
+          onChange={(e) => {
+            setSearch(e.target.value)
+            setPage(1)
+          }}
+          slotProps={{ htmlInput: { 'data-testid': 'customer-search' } }}
+        />
+      }
+      columns={columns}
+      rows={data?.data}
+      loading={isFetching && !data}
+      error={isError ? errorText(error, t, (k) => i18n.exists(k)) : null}
+      onRetry={() => void refetch()}
+      emptyText={t('customers.empty')}
+      paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
+      csv={{ base: 'clientes', columns: csvColumns }}
+      narrowHidden={['tradeName', 'type', 'parentName', 'active', 'createdAt']}
+      testId="customer-table"
+      rowTestId="customer-row"
+    />
   )
 }

@@ -1,16 +1,6 @@
-import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import Field from '../../components/FormField'
 import type { UserDetailsForm } from './details'
-
-export function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
-  return (
-    <label className="form-field">
-      <span>{label}</span>
-      {children}
-      {error && <small className="field-error">{error}</small>}
-    </label>
-  )
-}
 
 /** Full name, CPF, functions (required), phone, user name, social profile and biography. */
 export default function DetailsFields({

@@ -1,35 +1,42 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import Spinner from '../../components/Spinner'
+import Button from '@mui/material/Button'
+import Chip, { type ChipProps } from '@mui/material/Chip'
+import Stack from '@mui/material/Stack'
+import TextField from '@mui/material/TextField'
+import type { GridColDef } from '@mui/x-data-grid'
+import ListPage from '../../components/ListPage'
 import { useConfirm, useNotify } from '../../components/feedback'
-import { formatDateTimeBR } from '../../lib/format'
+import type { CsvColumn } from '../../lib/csv'
+import { formatCpf, formatPhone } from '../../lib/documents'
+import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import UserFormCard from './UserFormCard'
 import { userErrorText } from './serverError'
-import {
-  useArchiveUserMutation,
-  useChangeUserStatusMutation,
-  useListUsersQuery,
-  type UserSummary,
-} from '../../store/generated/bemteviApi'
+import { useArchiveUserMutation, useChangeUserStatusMutation, useListUsersQuery, type UserSummary } from '../../store/generated/bemteviApi'
 import './users.css'
-import Pagination from '../../components/Pagination'
 
 const PAGE_SIZE = 20
 
-export function StatusChip({ status }: { status: string }) {
+const STATUS_COLOR: Record<UserSummary['status'], ChipProps['color']> = {
+  active: 'success',
+  inactive: 'error',
+  'first-access': 'warning',
+  archived: 'default',
+}
+
+export function StatusChip({ status }: { status: UserSummary['status'] }) {
   const { t } = useTranslation()
   return (
-    <span className={`status-chip status-${status}`} data-testid="user-status">
-      {t(`users.statuses.${status}`)}
-    </span>
+    <Chip size="small" variant="outlined" color={STATUS_COLOR[status]} label={t(`users.statuses.${status}`)} data-testid="user-status" />
   )
 }
 
 /** users/:groupUniqueKey?/:groupId? — a group's users (one's own group unless a group is named). */
 export default function UsersPage() {
   const { t, i18n } = useTranslation()
+  const lang = i18n.language
   const { groupId } = useParams()
   const position = useAppSelector((s) => s.session.lastPosition)
   const me = useAppSelector((s) => s.auth.authUser)
@@ -38,43 +45,128 @@ export default function UsersPage() {
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(1)
   const [editing, setEditing] = useState<UserSummary | 'new' | null>(null)
-  const { data, error, isLoading, isError } = useListUsersQuery(
+  const { data, error, isFetching, isError, refetch } = useListUsersQuery(
     { groupId, search: search.trim() || undefined, page, pageSize: PAGE_SIZE, position },
     { refetchOnMountOrArgChange: true },
   )
   const [setActive] = useChangeUserStatusMutation()
   const [archive] = useArchiveUserMutation()
-  const exists = (k: string) => i18n.exists(k)
-  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1
 
-  async function toggle(user: UserSummary) {
-    const activating = user.status === 'inactive'
-    const ok = await confirm({
-      message: t(activating ? 'users.confirmActivate' : 'users.confirmInactivate', { name: user.name }),
-    })
-    if (!ok) return
-    const result = await setActive({ userId: user.id, userStatusRequest: { active: activating } })
-    if ('error' in result) notify({ type: 'negative', message: userErrorText(result.error, t, exists) })
-    else notify({ type: 'positive', message: t(activating ? 'users.activated' : 'users.inactivated') })
-  }
+  const columns = useMemo<GridColDef<UserSummary>[]>(() => {
+    const exists = (k: string) => i18n.exists(k)
+    async function toggle(user: UserSummary) {
+      const activating = user.status === 'inactive'
+      const ok = await confirm({
+        message: t(activating ? 'users.confirmActivate' : 'users.confirmInactivate', { name: user.name }),
+      })
+      if (!ok) return
+      const result = await setActive({ userId: user.id, userStatusRequest: { active: activating } })
+      if ('error' in result) notify({ type: 'negative', message: userErrorText(result.error, t, exists) })
+      else notify({ type: 'positive', message: t(activating ? 'users.activated' : 'users.inactivated') })
+    }
+    async function remove(user: UserSummary) {
+      if (!(await confirm({ message: t('users.confirmArchive', { name: user.name }) }))) return
+      const result = await archive({ userId: user.id })
+      if ('error' in result) notify({ type: 'negative', message: userErrorText(result.error, t, exists) })
+      else notify({ type: 'positive', message: t('users.archived') })
+    }
+    return [
+      { field: 'name', headerName: t('users.name'), flex: 1, minWidth: 150 },
+      { field: 'email', headerName: t('users.email'), flex: 1.2, minWidth: 190 },
+      { field: 'role', headerName: t('users.role'), minWidth: 150, valueFormatter: (v: string) => t(`users.roles.${v}`) },
+      {
+        field: 'status',
+        headerName: t('users.status'),
+        minWidth: 130,
+        renderCell: ({ row }) => <StatusChip status={row.status} />,
+      },
+      { field: 'createdAt', headerName: t('users.createdAt'), minWidth: 150, valueFormatter: (v: string | null) => showDateTime(v, lang) },
+      {
+        field: 'actions',
+        headerName: t('users.actions'),
+        sortable: false,
+        minWidth: 260,
+        flex: 1,
+        renderCell: ({ row }) => {
+          const self = me !== null && String(me.id) === row.id
+          return (
+            <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+              <Button size="small" variant="outlined" onClick={() => setEditing(row)} data-testid="user-edit">
+                {t('users.edit')}
+              </Button>
+              <Button
+                size="small"
+                variant="outlined"
+                component={Link}
+                to={self ? '/personal-information/users' : `/personal-information/users/${row.uniqueKey}/${row.id}`}
+                data-testid="user-profile"
+              >
+                {t('users.profile')}
+              </Button>
+              {!self && (
+                <>
+                  <Button size="small" variant="outlined" onClick={() => void toggle(row)} data-testid="user-toggle">
+                    {row.status === 'inactive' ? t('users.activate') : t('users.inactivate')}
+                  </Button>
+                  <Button size="small" variant="outlined" color="error" onClick={() => void remove(row)} data-testid="user-archive">
+                    {t('users.archive')}
+                  </Button>
+                </>
+              )}
+            </Stack>
+          )
+        },
+      },
+    ]
+  }, [t, i18n, lang, me, confirm, notify, setActive, archive])
 
-  async function remove(user: UserSummary) {
-    if (!(await confirm({ message: t('users.confirmArchive', { name: user.name }) }))) return
-    const result = await archive({ userId: user.id })
-    if ('error' in result) notify({ type: 'negative', message: userErrorText(result.error, t, exists) })
-    else notify({ type: 'positive', message: t('users.archived') })
-  }
+  const csvColumns: CsvColumn<UserSummary>[] = [
+    { field: 'name', label: t('users.name') },
+    { field: 'email', label: t('users.email') },
+    { field: 'cpf', label: 'CPF', format: (v) => (v ? formatCpf(String(v)) : '') },
+    { field: 'phone', label: t('users.phone'), format: (v) => formatPhone(v ? String(v) : null) },
+    { field: 'role', label: t('users.role'), format: (v) => t(`users.roles.${String(v)}`) },
+    { field: 'status', label: t('users.status'), format: (v) => t(`users.statuses.${String(v)}`) },
+    { field: 'createdAt', label: t('users.createdAt'), format: (v) => showDateTime(v ? String(v) : null, lang) },
+  ]
 
   return (
-    <div className="page users">
-      <div className="page-header">
-        <h1>{t('users.title')}</h1>
-        {editing === null && (
-          <button type="button" className="btn btn-primary" onClick={() => setEditing('new')} data-testid="user-add">
+    <ListPage<UserSummary>
+      title={t('users.title')}
+      actions={
+        editing === null && (
+          <Button variant="contained" onClick={() => setEditing('new')} data-testid="user-add">
             {t('users.add')}
-          </button>
-        )}
-      </div>
+          </Button>
+        )
+      }
+      filters={
+        <TextField
+          type="search"
+          label={t('users.search')}
+          placeholder={t('users.searchHint')}
+          value={search}
+          fullWidth
+          onChange={(e) => {
+            setSearch(e.target.value)
+            setPage(1)
+          }}
+          slotProps={{ htmlInput: { 'data-testid': 'user-search' } }}
+        />
+      }
+      heading={data ? t('users.total', { count: data.total }) : undefined}
+      columns={columns}
+      rows={data?.data}
+      loading={isFetching && !data}
+      error={isError ? userErrorText(error, t, (k) => i18n.exists(k)) : null}
+      onRetry={() => void refetch()}
+      emptyText={t('users.empty')}
+      paging={{ total: data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
+      csv={{ base: 'usuarios', columns: csvColumns }}
+      narrowHidden={['email', 'role', 'createdAt']}
+      testId="user-table"
+      rowTestId="user-row"
+    >
       {editing !== null && (
         <UserFormCard
           key={editing === 'new' ? 'new' : editing.id}
@@ -83,89 +175,6 @@ export default function UsersPage() {
           onClose={() => setEditing(null)}
         />
       )}
-      <div className="filters card">
-        <label>
-          {t('users.search')}
-          <input
-            type="search"
-            value={search}
-            placeholder={t('users.searchHint')}
-            onChange={(e) => {
-              setSearch(e.target.value)
-              setPage(1)
-            }}
-            data-testid="user-search"
-          />
-        </label>
-      </div>
-      <section className="card">
-        {isLoading ? (
-          <Spinner />
-        ) : isError || !data ? (
-          <div className="alert alert-error" role="alert">
-            {userErrorText(error, t, exists)}
-          </div>
-        ) : data.data.length === 0 ? (
-          <p className="muted">{t('users.empty')}</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="data-table" data-testid="user-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('users.name')}</th>
-                  <th scope="col">{t('users.email')}</th>
-                  <th scope="col">{t('users.role')}</th>
-                  <th scope="col">{t('users.status')}</th>
-                  <th scope="col">{t('users.createdAt')}</th>
-                  <th scope="col">{t('users.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((u) => {
-                  const self = me !== null && String(me.id) === u.id
-                  return (
-                    <tr key={u.id} data-testid="user-row" data-email={u.email}>
-                      <th scope="row">{u.name}</th>
-                      <td>{u.email}</td>
-                      <td>{t(`users.roles.${u.role}`)}</td>
-                      <td>
-                        <StatusChip status={u.status} />
-                      </td>
-                      <td>{formatDateTimeBR(u.createdAt) ?? '--'}</td>
-                      <td>
-                        <div className="row-actions">
-                          <button type="button" className="btn" onClick={() => setEditing(u)} data-testid="user-edit">
-                            {t('users.edit')}
-                          </button>
-                          <Link
-                            className="btn"
-                            to={self ? '/personal-information/users' : `/personal-information/users/${u.uniqueKey}/${u.id}`}
-                            data-testid="user-profile"
-                          >
-                            {t('users.profile')}
-                          </Link>
-                          {!self && (
-                            <>
-                              <button type="button" className="btn" onClick={() => void toggle(u)} data-testid="user-toggle">
-                                {u.status === 'inactive' ? t('users.activate') : t('users.inactivate')}
-                              </button>
-                              <button type="button" className="btn btn-danger" onClick={() => void remove(u)} data-testid="user-archive">
-                                {t('users.archive')}
-                              </button>
-                            </>
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {data && <p className="muted small">{t('users.total', { count: data.total })}</p>}
-        <Pagination page={page} pages={pages} onPage={setPage} />
-      </section>
-    </div>
+    </ListPage>
   )
 }

@@ -1,0 +1,129 @@
+"""Every list screen on the list-page pattern, at a phone's and a desktop's width, in both languages.
+
+Each screen is screenshotted to test-results/ (lists-<screen>-<language>-<width>.png) for a person
+to look at; the test checks what would show a broken layout: the page scrolling sideways, the
+grid or its empty state missing, texts of the other language, the date filters' format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from e2e_support import screenshot, server_identity, sign_in
+from playwright.sync_api import Browser, Page, expect
+from support import ADMIN_EMAIL, ADMIN_PASSWORD
+
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.domain.groups import GroupType
+
+pytestmark = pytest.mark.e2e
+
+CHILD = "Revenda Sabiá Listas"
+
+# (path, row test id, title in pt-BR, title in en-US)
+SCREENS = [
+    ("users", "user-row", "Usuários", "Users"),
+    ("customer-list", "customer-row", "Clientes", "Customers"),
+    ("balances", "balance-child", "Saldos", "Balances"),
+    ("balance-history", "history-row", "Histórico", "history"),
+    ("audit-log", "audit-row", "auditoria", "Audit"),
+    ("mail-outbox", "outbox-row", "Caixa de saída", "outbox"),
+]
+
+
+@pytest.fixture(scope="module")
+def customer(server_var_dir: Path) -> str:
+    """A customer of the root group, so the customers and balances grids have a row."""
+    with server_identity(server_var_dir) as identity:
+        identity.register_group(SYSTEM, name=CHILD, group_type=GroupType.RESELLER, parent_id=ROOT_GROUP_ID)
+    return CHILD
+
+
+@pytest.fixture
+def sized_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[tuple[Page, int, str]]:
+    width, language = request.param
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=language)
+    # The app's language choice, as the language switch stores it.
+    context.add_init_script(f"try {{ window.localStorage.setItem('locale', '{language}') }} catch {{}}")
+    page = context.new_page()
+    yield page, width, language
+    context.close()
+
+
+VIEWS = [(375, "pt-BR"), (375, "en-US"), (1440, "pt-BR"), (1440, "en-US")]
+
+
+@pytest.mark.parametrize("sized_page", VIEWS, ids=[f"{w}-{lang}" for w, lang in VIEWS], indirect=True)
+def test_every_list_screen_fits_and_speaks_the_language(
+    sized_page: tuple[Page, int, str], server_url: str, customer: str
+) -> None:
+    page, width, language = sized_page
+    english = language == "en-US"
+    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+
+    for path, row, title_pt, title_en in SCREENS:
+        page.goto(f"{server_url}/{path}")
+        expect(page.get_by_role("heading", level=1)).to_contain_text(title_en if english else title_pt)
+        if path in ("customer-list", "balances"):
+            # the server's projector picks the new group up
+            expect(page.get_by_test_id(row).filter(has_text=customer)).to_be_visible(timeout=10_000)
+        # rows, or the empty state once the list has loaded
+        expect(page.get_by_test_id(row).first.or_(page.get_by_test_id("list-empty"))).to_be_visible(timeout=10_000)
+        if path == "users":
+            # MUI's primary button wears the brand's primary colour (the default brand's #034507)
+            # with the contrast text the CSS variables use (white on a dark colour)
+            add = page.get_by_test_id("user-add")
+            expect(add).to_have_css("background-color", "rgb(3, 69, 7)")
+            expect(add).to_have_css("color", "rgb(255, 255, 255)")
+        if path in ("users", "customer-list"):
+            # the grid's own texts follow the language (MUI X locale)
+            pager = page.locator(".MuiTablePagination-displayedRows").first
+            expect(pager).to_contain_text(" of " if english else " de ")
+        if path in ("audit-log", "balance-history"):
+            # the date pickers show the locale's order
+            field = page.locator(".MuiPickersSectionList-root").first
+            expect(field).to_contain_text("MM/DD/YYYY" if english else "DD/MM/AAAA")
+        page.wait_for_timeout(300)  # let the grid settle its column widths before the picture
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        screenshot(page, f"lists-{path}-{language}-{width}")
+        assert overflow <= 0, f"/{path} scrolls sideways by {overflow}px at {width}px"
+
+
+def _overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    if a is None or b is None:
+        return False
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+TOAST_VIEWS = [(375, "pt-BR"), (1440, "pt-BR")]
+
+
+@pytest.mark.parametrize("sized_page", TOAST_VIEWS, ids=[f"{w}-{lang}" for w, lang in TOAST_VIEWS], indirect=True)
+def test_a_toast_leaves_the_language_switch_and_sign_out_free(
+    sized_page: tuple[Page, int, str], server_url: str, customer: str
+) -> None:
+    page, width, _language = sized_page
+    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+    page.goto(f"{server_url}/customer-list")
+    row = page.get_by_test_id("customer-row").filter(has_text=customer)
+    expect(row).to_be_visible(timeout=10_000)
+    for _ in range(2):  # inactivate, then activate again: the customer ends as it began
+        row.get_by_test_id("customer-status").click()
+        page.get_by_test_id("confirm-yes").click()
+        toast = page.get_by_test_id("notification-positive")
+        expect(toast).to_be_visible()
+        for control in ("language-switch", "logout"):
+            target = page.get_by_test_id(control)
+            assert not _overlaps(toast.bounding_box(), target.bounding_box()), (
+                f"the toast covers {control} at {width}px"
+            )
+        screenshot(page, f"lists-toast-{width}")
+        toast.get_by_role("button").click()
+        expect(toast).to_have_count(0)

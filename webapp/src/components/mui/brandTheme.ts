@@ -1,0 +1,46 @@
+import { createTheme, type Theme } from '@mui/material/styles'
+import { enUS as coreEnUS, ptBR as corePtBR } from '@mui/material/locale'
+import { enUS as gridEnUS, ptBR as gridPtBR } from '@mui/x-data-grid/locales'
+import { enUS as pickersEnUS, ptBR as pickersPtBR } from '@mui/x-date-pickers/locales'
+import { textColorOn, type Brand } from '../../lib/brand'
+
+/** The two languages of the app, as i18next names them. */
+export type AppLanguage = 'pt-BR' | 'en-US'
+
+/** i18next's language, or pt-BR (the default) for anything else. */
+export function appLanguage(language: string | undefined): AppLanguage {
+  return language === 'en-US' ? 'en-US' : 'pt-BR'
+}
+
+/** dayjs's name of each language (its locale files are imported in MuiProvider). */
+export const DAYJS_LOCALE: Record<AppLanguage, string> = { 'pt-BR': 'pt-br', 'en-US': 'en' }
+
+/**
+ * The MUI theme of a tenant: the brand's primary and secondary colours with the same contrast text
+ * as the CSS variables (black on light colours, white on dark ones, by weighted luminance), and the
+ * texts of MUI core, the Data Grid and the Date Pickers in the user's language.
+ */
+export function brandTheme(brand: Pick<Brand, 'primaryColor' | 'secondaryColor'>, language: AppLanguage): Theme {
+  const pt = language === 'pt-BR'
+  return createTheme(
+    {
+      palette: {
+        primary: { main: brand.primaryColor, contrastText: textColorOn(brand.primaryColor) },
+        secondary: { main: brand.secondaryColor, contrastText: textColorOn(brand.secondaryColor) },
+        background: { default: '#f5f7f6' },
+      },
+      shape: { borderRadius: 8 },
+      typography: {
+        fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+        button: { textTransform: 'none', fontWeight: 600 },
+      },
+      components: {
+        MuiButton: { defaultProps: { disableElevation: true } },
+        MuiTextField: { defaultProps: { size: 'small' } },
+      },
+    },
+    pt ? corePtBR : coreEnUS,
+    pt ? gridPtBR : gridEnUS,
+    pt ? pickersPtBR : pickersEnUS,
+  )
+}
