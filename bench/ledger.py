@@ -134,6 +134,7 @@ def cpu_seconds(pid: int) -> float:
 def wait_for_group(settings: Settings, members: int, timeout: float = 90) -> None:
     """Until the workers' consumer group has ``members`` members sharing every partition."""
     from kafka import KafkaAdminClient
+    from kafka.errors import KafkaError
 
     from bemtevi.streams.ledger_worker import consumer_group
 
@@ -141,7 +142,12 @@ def wait_for_group(settings: Settings, members: int, timeout: float = 90) -> Non
     deadline = time.monotonic() + timeout
     try:
         while time.monotonic() < deadline:
-            group = next(iter(admin.describe_groups([consumer_group(settings.kafka_ledger_topic)]).values()))
+            try:
+                described = admin.describe_groups([consumer_group(settings.kafka_ledger_topic)])
+            except KafkaError:  # a fresh broker has no group coordinator yet
+                time.sleep(0.5)
+                continue
+            group = next(iter(described.values()))
             owned = [
                 p
                 for member in group.get("members", [])
@@ -208,6 +214,9 @@ def kafka_run(args: argparse.Namespace, database_url: str, bootstrap: str, data:
             f"the calling process {own / max(charged, 1) * 1000:.2f} ms",
             flush=True,
         )
+        client = timed.inner
+        if hasattr(client, "records_sent"):
+            print(f"  client: {client.requests_sent} requests in {client.records_sent} records", flush=True)
     finally:
         platform.close()
         for p in procs:
