@@ -107,6 +107,7 @@ class LedgerWorker:
         # A reply topic that is gone (its API process closed) is given up on after a second, not ten.
         self.producer = idempotent_producer(bootstrap, "bemtevi-ledger-worker", linger_ms=0, max_block_ms=1_000)
         self.batches = 0
+        self.records = 0
         self.requests = 0
         self.expired = 0
         # Where a request's time goes: waiting for the agent, deciding and appending, answering.
@@ -166,38 +167,51 @@ class LedgerWorker:
         # requests decided but not answered.)
         async for events in stream.take_events(self.take, within=self.within):
             now = time.time()
-            # How long the batch's records waited between their producer and this agent.
-            self.queued_seconds += sum(now - e.message.timestamp for e in events)
-            await self.decide([e.value for e in events])
+            batch: list[tuple[str, dict[str, Any]]] = []
+            for event in events:
+                try:
+                    record = orjson.loads(event.value)
+                    reply_to = record["reply_to"]
+                    envelopes = record["requests"]
+                except Exception:
+                    log.exception("a ledger record that cannot be read was skipped: %r", event.value[:200])
+                    continue
+                # How long the record's requests waited between their producer and this agent.
+                self.queued_seconds += (now - event.message.timestamp) * len(envelopes)
+                self.records += 1
+                batch.extend((reply_to, envelope) for envelope in envelopes)
+            await self.decide(batch)
 
-    async def decide(self, values: list[bytes]) -> None:
-        """Decide one batch of request records on the group commit and answer every caller."""
-        envelopes: list[tuple[dict[str, Any], Any]] = []
+    async def decide(self, batch: list[tuple[str, dict[str, Any]]]) -> None:
+        """Decide one batch of requests (each with the reply topic of its caller) on the group commit
+        and answer every caller: one record per reply topic, the list of its answers."""
+        envelopes: list[tuple[str, dict[str, Any], Any]] = []
         now = time.time()
-        for value in values:
+        for reply_to, envelope in batch:
             try:
-                envelope = orjson.loads(value)
                 request = request_from_json(envelope["request"])
             except Exception:
-                log.exception("a ledger request that cannot be read was skipped: %r", value[:200])
+                log.exception("a ledger request that cannot be read was skipped: %r", envelope)
                 continue
             if envelope.get("deadline", now) < now:
                 # Its caller gave up (and was told nothing was decided): a redelivery long after a
                 # crash, or a backlog older than the callers' wait. Not decided, not answered.
                 self.expired += 1
                 continue
-            envelopes.append((envelope, request))
+            envelopes.append((reply_to, envelope, request))
         if not envelopes:
             return
-        lookups = [r.consultation_id for _, r in envelopes if isinstance(r, ReserveLookup)]
+        lookups = [r.consultation_id for _, _, r in envelopes if isinstance(r, ReserveLookup)]
         recorded = await asyncio.to_thread(recorded_consultations, self.app, lookups) if lookups else set()
         began = time.perf_counter()
         loop = asyncio.get_running_loop()
         all_decided: asyncio.Future[None] = loop.create_future()
-        replies: list[tuple[str, bytes]] = []
+        replies: dict[str, list[dict[str, Any]]] = {}
+        answered = 0
         lock = threading.Lock()
 
-        def decided(envelope: dict[str, Any], request: Any) -> None:  # on the writer, after the append
+        def decided(reply_to: str, envelope: dict[str, Any], request: Any) -> None:  # on the writer, after the append
+            nonlocal answered
             reply = {
                 "id": envelope["id"],
                 "position": request.position,
@@ -205,8 +219,9 @@ class LedgerWorker:
                 "error": None if request.error is None else error_to_json(request.error),
             }
             with lock:
-                replies.append((envelope["reply_to"], orjson.dumps(reply)))
-                last = len(replies) == len(envelopes)
+                replies.setdefault(reply_to, []).append(reply)
+                answered += 1
+                last = answered == len(envelopes)
             if last:
                 loop.call_soon_threadsafe(_resolve, all_decided)
 
@@ -216,9 +231,9 @@ class LedgerWorker:
                     self.ledger.decide(
                         request, recorded=isinstance(request, ReserveLookup) and request.consultation_id in recorded
                     ),
-                    partial(decided, envelope),
+                    partial(decided, reply_to, envelope),
                 )
-                for envelope, request in envelopes
+                for reply_to, envelope, request in envelopes
             ]
         )
         await all_decided
@@ -231,12 +246,12 @@ class LedgerWorker:
         self.batches += 1
         self.requests += len(envelopes)
 
-    def _reply(self, replies: list[tuple[str, bytes]]) -> None:
-        for topic, value in replies:
+    def _reply(self, replies: dict[str, list[dict[str, Any]]]) -> None:
+        for topic, answers in replies.items():
             try:
-                self.producer.send(topic, value=value, partition=0)
+                self.producer.send(topic, value=orjson.dumps(answers), partition=0)
             except KafkaError as e:  # the caller's process is gone with its reply topic
-                log.warning("a ledger answer to %s was dropped: %r", topic, e)
+                log.warning("%d ledger answers to %s were dropped: %r", len(answers), topic, e)
         self.producer.flush()
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -244,7 +259,7 @@ class LedgerWorker:
     def close(self) -> None:
         # One line an operator (and bench/ledger.py) reads: how big the batches were.
         print(
-            f"ledger worker stopped: {self.requests} requests in {self.batches} batches "
+            f"ledger worker stopped: {self.requests} requests in {self.records} records, {self.batches} batches "
             f"({self.expired} past their caller's wait skipped), "
             f"{self.writer.batches} group-commit rounds; per request: "
             f"{self._ms(self.queued_seconds)} ms waiting for the agent, "
