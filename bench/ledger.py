@@ -217,6 +217,9 @@ def kafka_run(args: argparse.Namespace, database_url: str, bootstrap: str, data:
         client = timed.inner
         if hasattr(client, "records_sent"):
             print(f"  client: {client.requests_sent} requests in {client.records_sent} records", flush=True)
+        from bemtevi.streams.ledger_worker import thread_cpu
+
+        print(f"  the calling process's CPU seconds by thread: {thread_cpu()}", flush=True)
     finally:
         platform.close()
         for p in procs:
