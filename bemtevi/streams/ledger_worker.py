@@ -1,10 +1,12 @@
 """`bemtevi worker ledger`: cluster mode's ledger, a faust-streaming agent over the topic ``bemtevi.ledger``.
 
 Each worker is a member of the consumer group ``bemtevi-ledger`` (``consumer_group``); Kafka gives each partition (and
-each group's credit accounts, the requests' key) to one worker at a time. The agent takes requests in
-batches (``stream.take``), decides a batch on its group commit (``Ledger`` on a ``GroupCommit``: one
-append per batch), and answers each caller on the reply topic its request names, with the decision's
-value or refusal and the position of the append, once that append is in the store. The records' offsets
+each group's credit accounts, the requests' key) to one worker at a time. Each record holds a batch of
+one API process's requests for one partition (``bemtevi.streams.ledger_client``). The agent takes
+records in batches (``stream.take_events``), decides all their requests on its group commit
+(``Ledger`` on a ``GroupCommit``: one append per batch), and answers with one record per reply topic,
+the list of its callers' answers (each the decision's value or refusal and the position of the
+append), once that append is in the store. The records' offsets
 are committed after their answers are flushed, so a worker that dies (kill -9 included) leaves its
 uncommitted requests to the partition's next owner, which decides them again: every request is
 idempotent (``bemtevi.commands.ledger``), and a caller still waiting gets the next owner's answer.
@@ -107,8 +109,8 @@ class LedgerWorker:
         )
         self.writer.add_chore(self.ledger.chore)
         self.writer.note_position(self.app.max_position())
-        # Answers go with a plain producer (acks=1, no idempotence; measured: answering 2.4-3.6 ms per
-        # request instead of 3.2-6.8 ms): an answer sent twice finds no caller the second time, and an
+        # Answers go with a plain producer (acks=1, no idempotence; measured: answering 3.2-3.6 ms per
+        # request instead of 4.1-6.8 ms): an answer sent twice finds no caller the second time, and an
         # answer lost (a leader that failed before replicating it) only makes its caller time out, as a
         # worker killed before answering does; the decision itself is in the event store once.
         # A reply topic that is gone (its API process closed) is given up on after a second, not ten.
