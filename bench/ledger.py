@@ -1,6 +1,6 @@
 """Cluster mode's ledger: charged lookups per second through KafkaLedgerClient, against 1 and 2 workers.
 
-    python bench/ledger.py [--seconds 15] [--threads 32] [--tenants 16]
+    python bench/ledger.py [--seconds 15] [--threads 32] [--tenants 16] [--partitions 12]
 
 On a fresh PostgreSQL event store (the project's own server) and a Kafka broker (the project's own,
 started here, or BEMTEVI_KAFKA_BOOTSTRAP's), with 16 companies holding ample unit credits:
@@ -134,6 +134,7 @@ def cpu_seconds(pid: int) -> float:
 def wait_for_group(settings: Settings, members: int, timeout: float = 90) -> None:
     """Until the workers' consumer group has ``members`` members sharing every partition."""
     from kafka import KafkaAdminClient
+    from kafka.errors import KafkaError
 
     from bemtevi.streams.ledger_worker import consumer_group
 
@@ -141,7 +142,12 @@ def wait_for_group(settings: Settings, members: int, timeout: float = 90) -> Non
     deadline = time.monotonic() + timeout
     try:
         while time.monotonic() < deadline:
-            group = next(iter(admin.describe_groups([consumer_group(settings.kafka_ledger_topic)]).values()))
+            try:
+                described = admin.describe_groups([consumer_group(settings.kafka_ledger_topic)])
+            except KafkaError:  # a fresh broker has no group coordinator yet
+                time.sleep(0.5)
+                continue
+            group = next(iter(described.values()))
             owned = [
                 p
                 for member in group.get("members", [])
@@ -166,6 +172,7 @@ def kafka_run(args: argparse.Namespace, database_url: str, bootstrap: str, data:
         ledger="kafka",
         kafka_bootstrap=bootstrap,
         kafka_ledger_topic=topic,
+        kafka_ledger_partitions=args.partitions,
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("BEMTEVI_")}
     env.update(
@@ -173,6 +180,7 @@ def kafka_run(args: argparse.Namespace, database_url: str, bootstrap: str, data:
             "BEMTEVI_DATABASE_URL": database_url,
             "BEMTEVI_KAFKA_BOOTSTRAP": bootstrap,
             "BEMTEVI_KAFKA_LEDGER_TOPIC": topic,
+            "BEMTEVI_KAFKA_LEDGER_PARTITIONS": str(args.partitions),
         }
     )
     logs = Path(temp_dir())
@@ -208,6 +216,12 @@ def kafka_run(args: argparse.Namespace, database_url: str, bootstrap: str, data:
             f"the calling process {own / max(charged, 1) * 1000:.2f} ms",
             flush=True,
         )
+        client = timed.inner
+        if hasattr(client, "records_sent"):
+            print(f"  client: {client.requests_sent} requests in {client.records_sent} records", flush=True)
+        from bemtevi.streams.ledger_worker import thread_cpu
+
+        print(f"  the calling process's CPU seconds by thread: {thread_cpu()}", flush=True)
     finally:
         platform.close()
         for p in procs:
@@ -291,6 +305,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--threads", type=int, default=32)
     parser.add_argument("--tenants", type=int, default=16)
+    parser.add_argument("--partitions", type=int, default=12, help="partitions of the request topic")
     parser.add_argument("--workers", default="1,2", help="worker counts to run, comma-separated")
     parser.add_argument("--parts", default="kafka,embedded,batches", help="what to run, comma-separated")
     args = parser.parse_args()

@@ -1,10 +1,13 @@
 """The API process's side of cluster mode's ledger: requests to Kafka, answers from a reply topic.
 
-A request (``bemtevi.commands.ledger``) goes to the topic ``bemtevi.ledger`` keyed by its partition
-key (the group whose accounts it decides), so one ledger worker owns each group's accounts; the
-envelope names a correlation id and this process's reply topic. The worker answers there with the
-decision's value (or refusal) and the position of its append. Callers wait, bounded
-(``BEMTEVI_LEDGER_TIMEOUT_SECONDS``): a thread on an event, a coroutine on a future of its own loop.
+A request (``bemtevi.commands.ledger``) goes to the topic ``bemtevi.ledger`` in the partition of its
+partition key (the group whose accounts it decides), so one ledger worker owns each group's accounts.
+Requests travel in batches: one sender thread takes every request queued while its previous send was
+in flight and sends one record per partition (the partition computed from the key as Kafka's default
+partitioner does), whose value names this process's reply topic and lists the requests, each with its
+correlation id and its caller's deadline. The worker answers a batch with one record per reply topic:
+the list of answers (each request's value or refusal, and the position of its append). Callers wait,
+bounded (``BEMTEVI_LEDGER_TIMEOUT_SECONDS``): a thread on an event, a coroutine on a future of its own loop.
 
 The reply topic is this process's own (one partition, created at start, deleted at close), read by
 one thread outside any consumer group from its first record. A request delivered twice (Kafka is at
@@ -14,15 +17,19 @@ least once) is answered twice: the second answer finds no caller waiting and is 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import threading
 import time
+from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 from uuid import uuid4
 
 import orjson
 from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
+from kafka.partitioner.default import murmur2
 
 from bemtevi.commands.group_commit import Outcome
 from bemtevi.commands.ledger import Request, ReserveLookup, error_from_json, request_to_json
@@ -38,28 +45,41 @@ class LedgerUnavailable(TimeoutError):
 @dataclass(slots=True)
 class _Pending:
     request: Request
+    correlation_id: int
+    deadline: float
     done: threading.Event | None = None
     future: asyncio.Future[None] | None = None
     answer: dict[str, Any] = field(default_factory=dict)
 
-    def resolve(self, answer: dict[str, Any]) -> None:
-        self.answer = answer
-        if self.future is not None:
-            self.future.get_loop().call_soon_threadsafe(_resolve, self.future)
-        elif self.done is not None:
-            self.done.set()
+
+def _resolve_all(futures: list[asyncio.Future[None]]) -> None:
+    for future in futures:
+        if not future.done():
+            future.set_result(None)
 
 
-def _resolve(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
+@lru_cache(maxsize=65_536)
+def _key_hash(key: bytes) -> int:
+    return int(murmur2(key) & 0x7FFFFFFF)
 
 
-def encode_envelope(correlation_id: str, reply_to: str, request: Request, deadline: float) -> bytes:
-    """A request as the worker receives it: who waits for the answer, where, and until when (epoch
-    seconds: a worker does not decide a request its caller has given up on)."""
+def partition_of(key: bytes, partitions: int) -> int:
+    """The partition Kafka's default partitioner (Java's and kafka-python's) gives a record with this key."""
+    return _key_hash(key) % partitions
+
+
+def encode_batch(reply_to: str, requests: list[tuple[int, float, Request]]) -> bytes:
+    """A record of requests as the worker receives it: where to answer, and each request with its
+    correlation id and its caller's deadline (epoch seconds: a worker does not decide a request its
+    caller has given up on)."""
     return orjson.dumps(
-        {"id": correlation_id, "reply_to": reply_to, "deadline": deadline, "request": request_to_json(request)}
+        {
+            "reply_to": reply_to,
+            "requests": [
+                {"id": correlation_id, "deadline": deadline, "request": request_to_json(request)}
+                for correlation_id, deadline, request in requests
+            ],
+        }
     )
 
 
@@ -83,9 +103,14 @@ class KafkaLedgerClient:
         ensure_topic(bootstrap, topic, partitions, replication_factor)
         self.reply_topic = f"{topic}.replies.{uuid4().hex}"
         ensure_topic(bootstrap, self.reply_topic, 1, replication_factor)
-        self._pending: dict[str, _Pending] = {}
+        self._pending: dict[int, _Pending] = {}
+        self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        self._outbox: list[_Pending] = []
+        self._queued = threading.Condition(self._lock)
         self._stopping = threading.Event()
+        self.records_sent = 0
+        self.requests_sent = 0
         self._consumer = KafkaConsumer(
             bootstrap_servers=bootstrap,
             group_id=None,
@@ -95,8 +120,12 @@ class KafkaLedgerClient:
         )
         self._consumer.assign([TopicPartition(self.reply_topic, 0)])
         self._producer = idempotent_producer(bootstrap, "bemtevi-ledger-client", linger_ms=0)
-        self._thread = threading.Thread(target=self._read_replies, name="bemtevi-ledger-replies", daemon=True)
-        self._thread.start()
+        # The topic's own partition count (it may have been created elsewhere with another).
+        self.partitions = len(self._producer.partitions_for(topic))
+        self._reader = threading.Thread(target=self._read_replies, name="bemtevi-ledger-replies", daemon=True)
+        self._reader.start()
+        self._sender = threading.Thread(target=self._send_batches, name="bemtevi-ledger-sender", daemon=True)
+        self._sender.start()
 
     # -- LedgerClient ----------------------------------------------------------------------------
 
@@ -105,8 +134,8 @@ class KafkaLedgerClient:
 
     def submit(self, request: Request, *, timeout: float | None = None) -> Outcome[Any]:
         wait = self.timeout if timeout is None else timeout
-        pending = _Pending(request, done=threading.Event())
-        self._send(pending, wait)
+        pending = _Pending(request, next(self._ids), time.time() + wait, done=threading.Event())
+        self._queue(pending)
         assert pending.done is not None
         if not pending.done.wait(wait):
             self._abandon(pending)
@@ -114,8 +143,10 @@ class KafkaLedgerClient:
 
     async def submit_async(self, request: Request, *, timeout: float | None = None) -> Outcome[Any]:
         wait = self.timeout if timeout is None else timeout
-        pending = _Pending(request, future=asyncio.get_running_loop().create_future())
-        self._send(pending, wait)
+        pending = _Pending(
+            request, next(self._ids), time.time() + wait, future=asyncio.get_running_loop().create_future()
+        )
+        self._queue(pending)
         assert pending.future is not None
         try:
             async with asyncio.timeout(wait):
@@ -126,7 +157,10 @@ class KafkaLedgerClient:
 
     def close(self) -> None:
         self._stopping.set()
-        self._thread.join(timeout=5)
+        with self._queued:
+            self._queued.notify()
+        self._sender.join(timeout=5)
+        self._reader.join(timeout=5)
         self._producer.close(timeout=5)
         self._consumer.close()
         admin = KafkaAdminClient(bootstrap_servers=self.bootstrap, client_id="bemtevi-admin")
@@ -139,19 +173,45 @@ class KafkaLedgerClient:
 
     # -- inside ------------------------------------------------------------------------------------
 
-    def _send(self, pending: _Pending, wait: float) -> None:
-        correlation_id = uuid4().hex
-        with self._lock:
-            self._pending[correlation_id] = pending
-        key = pending.request.partition_key.bytes
-        envelope = encode_envelope(correlation_id, self.reply_topic, pending.request, time.time() + wait)
-        self._producer.send(self.topic, key=key, value=envelope)
+    def _queue(self, pending: _Pending) -> None:
+        with self._queued:
+            self._pending[pending.correlation_id] = pending
+            self._outbox.append(pending)
+            if len(self._outbox) == 1:
+                self._queued.notify()
+
+    def _send_batches(self) -> None:
+        """The sender: every request queued meanwhile, one record per partition, then wait until the
+        brokers have them (the next batch grows meanwhile)."""
+        while True:
+            with self._queued:
+                while not self._outbox and not self._stopping.is_set():
+                    self._queued.wait()
+                if self._stopping.is_set():
+                    return
+                batch, self._outbox = self._outbox, []
+            now = time.time()
+            by_partition: defaultdict[int, list[tuple[int, float, Request]]] = defaultdict(list)
+            for pending in batch:
+                if pending.deadline > now:  # else its caller has given up (the brokers were away)
+                    key = pending.request.partition_key.bytes
+                    by_partition[partition_of(key, self.partitions)].append(
+                        (pending.correlation_id, pending.deadline, pending.request)
+                    )
+            try:
+                for partition, requests in by_partition.items():
+                    self._producer.send(self.topic, value=encode_batch(self.reply_topic, requests), partition=partition)
+                    self.records_sent += 1
+                    self.requests_sent += len(requests)
+                self._producer.flush()
+            except Exception:
+                # The brokers are away (no metadata or buffer space within max_block_ms): these
+                # callers are told no worker answered when their wait ends.
+                log.exception("sending %d ledger requests failed", len(batch))
 
     def _abandon(self, pending: _Pending) -> None:
         with self._lock:
-            for correlation_id, waiting in list(self._pending.items()):
-                if waiting is pending:
-                    del self._pending[correlation_id]
+            self._pending.pop(pending.correlation_id, None)
         if pending.answer:
             return  # answered as the wait ended
         raise LedgerUnavailable(
@@ -176,10 +236,20 @@ class KafkaLedgerClient:
                     return
                 log.exception("reading ledger replies failed; reading on")
                 continue
+            # Coroutines' futures are resolved with one call into each loop per poll.
+            futures: defaultdict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = defaultdict(list)
             for records in polled.values():
                 for record in records:
-                    answer = orjson.loads(record.value)
+                    answers = orjson.loads(record.value)
                     with self._lock:
-                        pending = self._pending.pop(answer["id"], None)
-                    if pending is not None:
-                        pending.resolve(answer)
+                        found = [(self._pending.pop(a["id"], None), a) for a in answers]
+                    for pending, answer in found:
+                        if pending is None:
+                            continue  # a second answer, or its caller gave up
+                        pending.answer = answer
+                        if pending.future is not None:
+                            futures[pending.future.get_loop()].append(pending.future)
+                        elif pending.done is not None:
+                            pending.done.set()
+            for loop, waiting in futures.items():
+                loop.call_soon_threadsafe(_resolve_all, waiting)
