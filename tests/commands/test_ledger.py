@@ -121,10 +121,12 @@ def credit_appends(tree: ast.AST, elsewhere: frozenset[str] = frozenset()) -> li
     names of other modules' functions that answer accounts."""
     account_functions = functions_answering_accounts(tree) | elsewhere
     account_names: set[str] = set()
-    for node in ast.walk(tree):
-        annotation = node.annotation if isinstance(node, ast.arg | ast.AnnAssign) else None
-        if annotation is not None and "CreditAccount" in ast.unparse(annotation):
-            account_names.update([node.arg] if isinstance(node, ast.arg) else _targets(node.target))
+    for node in ast.walk(tree):  # arguments and variables annotated as accounts
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            if "CreditAccount" in ast.unparse(node.annotation):
+                account_names.add(node.arg)
+        elif isinstance(node, ast.AnnAssign) and "CreditAccount" in ast.unparse(node.annotation):
+            account_names.update(_targets(node.target))
     assignments = [pair for node in ast.walk(tree) if (pair := _assignment(node)) is not None]
     grown = True
     while grown:  # until no assignment adds a name holding accounts
