@@ -166,7 +166,8 @@ def seed_tenants(env: dict[str, str], count: int) -> list[str]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    platform = build_platform(settings.model_copy(update={"ledger_process": False}), start_projector=False)
+    # Embedded ledger: registrations open their accounts through the ledger, and no ledger worker runs yet.
+    platform = build_platform(settings.model_copy(update={"ledger": "embedded"}), start_projector=False)
     emails = []
     try:
         for n in range(count):
