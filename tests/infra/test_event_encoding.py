@@ -127,7 +127,7 @@ values = st.recursive(
 )
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(value=values)
 def test_writes_the_librarys_bytes_or_raises_its_error(
     transcoders: tuple[JSONTranscoder, JSONTranscoder], value: Any
@@ -136,7 +136,7 @@ def test_writes_the_librarys_bytes_or_raises_its_error(
     assert outcome(lambda: fast.encode(value)) == outcome(lambda: library.encode(value))
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(value=values)
 def test_reads_what_the_library_writes_as_the_library_does(
     transcoders: tuple[JSONTranscoder, JSONTranscoder], value: Any

@@ -88,7 +88,7 @@ def relayed_topics(draw: st.DrawFn) -> tuple[list[int], dict[int, list[Chained]]
     return ids, topic
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(relayed_topics(), st.data())
 def test_the_merge_gives_the_log_in_order_once_whatever_the_interleaving_resends_and_restarts(
     case: tuple[list[int], dict[int, list[Chained]]], data: st.DataObject
