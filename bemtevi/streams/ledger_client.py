@@ -20,6 +20,7 @@ rather than kafka-python's I/O threads: a produce round costs about a third of t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import threading
@@ -301,4 +302,5 @@ class KafkaLedgerClient:
                         elif pending.done is not None:
                             pending.done.set()
             for loop, waiting in futures.items():
-                loop.call_soon_threadsafe(_resolve_all, waiting)
+                with contextlib.suppress(RuntimeError):  # a closed loop: its callers are gone
+                    loop.call_soon_threadsafe(_resolve_all, waiting)
