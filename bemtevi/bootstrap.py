@@ -19,7 +19,7 @@ from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
-from bemtevi.commands.ledger import EmbeddedLedger, LedgerClient
+from bemtevi.commands.ledger import EmbeddedLedger, Ledger, LedgerClient
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
 from bemtevi.domain.suppliers import Supplier
@@ -102,6 +102,8 @@ def build_platform(
     app = BemteviApplication(env=settings.event_store_env())
     hasher = PasswordHasher(settings.argon2_time_cost, settings.argon2_memory_cost)
     attempts = attempt_log(settings)
+    writer = GroupCommit(app, max_batch=settings.write_batch_max)
+    ledger = ledger_client(settings, app, writer)
     identity = IdentityCommands(
         app,
         hasher,
@@ -110,6 +112,7 @@ def build_platform(
         throttle=Throttle(attempts, settings.login_window_seconds),
         max_account_failures=settings.login_max_failures,
         max_address_failures=settings.login_address_max_failures,
+        ledger=ledger,
     )
     if supplier is None:
         from bemtevi.infra.suppliers.local import LocalDatasetSupplier
@@ -126,8 +129,6 @@ def build_platform(
         coalesce_window=settings.projector_coalesce_seconds,
         source=source,
     )
-    writer = GroupCommit(app, max_batch=settings.write_batch_max)
-    ledger = ledger_client(settings, app, writer)
     customers = CustomerCommands(app, identity)
     google = (
         GoogleIdTokenVerifier(settings.google_client_id, settings.google_jwks_url)
@@ -178,7 +179,10 @@ def build_platform(
         replica_slot=slot,
     )
     if bootstrap:
-        platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password)
+        # The root's accounts are opened by a ledger on this process's group commit in either deployment:
+        # at a first start no ledger worker need be running yet.
+        first = ledger if isinstance(ledger, EmbeddedLedger) else EmbeddedLedger(app, writer, Ledger(blocks=False))
+        platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password, ledger=first)
     if start_projector:
         projector.start()
         if mailer is not None:

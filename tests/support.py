@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,8 +29,9 @@ from bemtevi.commands.ledger import LedgerClient, ReserveLookup
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
+from bemtevi.domain.customers import CustomerForm
 from bemtevi.domain.errors import DomainError
-from bemtevi.domain.groups import GroupType
+from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.query_types import Category
 from bemtevi.infra.settings import Settings
 
@@ -266,3 +268,43 @@ def contact_form(**changes: Any) -> dict[str, Any]:
     }
     body.update(changes)
     return body
+
+
+def customer_form(
+    company: str, cnpj: str, email: str, unit: int = 0, group_type: GroupType = GroupType.COMPANY
+) -> CustomerForm:
+    """A customer's form with ``unit`` credits granted by its parent."""
+    return CustomerForm(
+        group_type=group_type,
+        cnpj=cnpj,
+        company_name=company,
+        trade_name=company,
+        person_in_charge="Pessoa Responsável",
+        phone=f"(11) 9{zlib.crc32(email.encode()) % 10**8:08d}",  # one per e-mail
+        email=email,
+        default_query=True,
+        consult_protest=False,
+        enabled_query_types=("cpf-complete",),
+        panel_access=True,
+        api_access=False,
+        quantities={Category.UNIT: unit},
+    )
+
+
+def appended_after(app: BemteviApplication, position: int) -> list[tuple[int, UUID, str]]:
+    """The log after ``position``: (notification id, aggregate, topic) of each event."""
+    return [(n.id, n.originator_id, n.topic) for n in app.recorder.select_notifications(position + 1, 1_000)]
+
+
+def registered_in_one_append(app: BemteviApplication, before: int, group_id: UUID, parent_id: UUID) -> None:
+    """The registration appended after ``before`` is one run of the log: the group, its four accounts and
+    the parent's grant, and nothing else between."""
+    log = appended_after(app, before)
+    ids = [n for n, _, _ in log]
+    assert ids == list(range(ids[0], ids[0] + len(ids))), "one run of notification ids"
+    originators = {originator for _, originator, _ in log}
+    assert group_id in originators
+    assert {credit_account_id(group_id, c) for c in Category} <= originators
+    assert credit_account_id(parent_id, Category.UNIT) in originators
+    topics = [topic for _, _, topic in log]
+    assert topics.index(get_topic(Group.Registered)) < topics.index(get_topic(CreditAccount.Opened))  # type: ignore[attr-defined]

@@ -20,7 +20,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
-from bemtevi.commands.customers import CustomerCommands
+from bemtevi.commands.customers import CustomerCommands, opening_quantities
 from bemtevi.commands.identity import ROOT_GROUP_ID, IdentityCommands, SignedIn, normalise_domain
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.brand import Brand
@@ -171,48 +171,44 @@ class AccountCommands:
         full_name = f"{name} {last_name}"
         texts = _texts(form.locale)
 
-        def decide() -> tuple[User, Group, int]:
-            group_id = uuid.uuid4()
-            # The person signing up acts for the company they are creating.
-            with acting_as(Actor(user_id=None, tenant_id=group_id)):
-                group = Group.register(
-                    name=company,
-                    group_type=GroupType.COMPANY,
-                    parent_id=parent.id,
-                    domain_url=None,
-                    brand=Brand(),
-                    enabled_query_types=list(parent.enabled_query_types),
-                    profile={
-                        "tradeName": company,
-                        "personInCharge": full_name,
-                        "phone": phone,
-                        "email": email,
-                        "panelAccess": True,
-                        "apiAccess": False,
-                        "selfRegistered": True,
-                    },
-                    group_id=group_id,
-                )
-                # No credits yet: the parent grants them later (the same accounts a customer gets).
-                accounts = self._customers._granted_accounts(parent.id, group.id, {})
-                owner, email_index = self._identity.new_user(
-                    group.id, full_name, email, form.password, Role.OWNER, UserStatus.ACTIVE
-                )
-                name_index = UniqueIndex(kind=GROUP_NAME, value=claims[GROUP_NAME], ref=group.id)
-                welcome = Mail.queue(
-                    to=email,
-                    subject=texts["welcome_subject"],
-                    text=texts["welcome_text"].format(name=name, company=company, email=email),
-                    reason="welcome",
-                )
-                try:
-                    position = self._app.save_all(group, *accounts, owner, email_index, name_index, welcome)
-                except IntegrityError:
-                    self._refuse_taken(claims)  # someone took a value meanwhile
-                    raise
-            return owner, group, position
-
-        owner, group, _ = retry_on_conflict(decide)
+        group_id = uuid.uuid4()
+        # The person signing up acts for the company they are creating.
+        actor = Actor(user_id=None, tenant_id=group_id)
+        with acting_as(actor):
+            group = Group.register(
+                name=company,
+                group_type=GroupType.COMPANY,
+                parent_id=parent.id,
+                domain_url=None,
+                brand=Brand(),
+                enabled_query_types=list(parent.enabled_query_types),
+                profile={
+                    "tradeName": company,
+                    "personInCharge": full_name,
+                    "phone": phone,
+                    "email": email,
+                    "panelAccess": True,
+                    "apiAccess": False,
+                    "selfRegistered": True,
+                },
+                group_id=group_id,
+            )
+            owner, email_index = self._identity.new_user(
+                group.id, full_name, email, form.password, Role.OWNER, UserStatus.ACTIVE
+            )
+            name_index = UniqueIndex(kind=GROUP_NAME, value=claims[GROUP_NAME], ref=group.id)
+            welcome = Mail.queue(
+                to=email,
+                subject=texts["welcome_subject"],
+                text=texts["welcome_text"].format(name=name, company=company, email=email),
+                reason="welcome",
+            )
+        # No credits yet: the parent grants them later (the same accounts a customer gets). The ledger
+        # checks the claims again (someone may take a value meanwhile) and appends it all at once.
+        refusals = {(kind, value): SIGN_UP_DUPLICATES[kind] for kind, value in claims.items()}
+        self._identity.open_group(
+            actor, group, opening_quantities({}), [owner, email_index, name_index, welcome], refusals
+        )
         return self._identity.open_session(owner, group)
 
     def _refuse_taken(self, claims: dict[str, str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -9,10 +10,8 @@ from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
 from bemtevi.commands.identity import IdentityCommands, Principal, normalise_domain
-from bemtevi.commands.ledger import opening_accounts
 from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.brand import Brand
-from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.customers import (
     MAY_REGISTER,
     TOGGLE_LABELS,
@@ -64,6 +63,11 @@ class RegisteredCustomer:
     position: int
 
 
+def opening_quantities(quantities: Mapping[Category, int]) -> dict[Category, int | None]:
+    """A new customer's four accounts: each holding its quantity (none: 0), granted by the parent's."""
+    return {category: quantities.get(category, 0) for category in Category}
+
+
 class CustomerCommands:
     def __init__(self, app: BemteviApplication, identity: IdentityCommands) -> None:
         self._app = app
@@ -96,33 +100,29 @@ class CustomerCommands:
             claims[GROUP_DOMAIN] = domain
         self._refuse_taken(claims)
         password = generate_password()
-
-        def decide() -> RegisteredCustomer:
-            with acting_as(principal.actor):
-                group = Group.register(
-                    name=form.company_name,
-                    group_type=form.group_type,
-                    parent_id=parent.id,
-                    domain_url=domain,
-                    brand=Brand(),
-                    enabled_query_types=list(form.enabled_query_types),
-                    cnpj=form.cnpj,
-                    profile=form.profile(),
-                    toggles=child_toggles,
-                )
-                accounts = self._granted_accounts(parent.id, group.id, form.quantities)
-                owner, email_index = self._identity.new_user(
-                    group.id, form.person_in_charge, form.email, password, Role.OWNER, UserStatus.FIRST_ACCESS
-                )
-                indexes = [self._claim(kind, value, group.id) for kind, value in claims.items() if kind != USER_EMAIL]
-                try:
-                    position = self._app.save_all(group, *accounts, owner, email_index, *indexes)
-                except IntegrityError:
-                    self._refuse_taken(claims)  # someone registered one of the values meanwhile
-                    raise  # a parent account moved meanwhile: decide again
-            return RegisteredCustomer(group.id, owner.id, form.email, password, position)
-
-        return retry_on_conflict(decide)
+        with acting_as(principal.actor):
+            group = Group.register(
+                name=form.company_name,
+                group_type=form.group_type,
+                parent_id=parent.id,
+                domain_url=domain,
+                brand=Brand(),
+                enabled_query_types=list(form.enabled_query_types),
+                cnpj=form.cnpj,
+                profile=form.profile(),
+                toggles=child_toggles,
+            )
+            owner, email_index = self._identity.new_user(
+                group.id, form.person_in_charge, form.email, password, Role.OWNER, UserStatus.FIRST_ACCESS
+            )
+            indexes = [self._claim(kind, value, group.id) for kind, value in claims.items() if kind != USER_EMAIL]
+        # The ledger checks the claims again (someone may take a value meanwhile) and appends the accounts,
+        # granted by the parent's, with the group, its owner and the claims.
+        refusals = {(kind, value): DUPLICATES[kind] for kind, value in claims.items()}
+        outcome = self._identity.open_group(
+            principal.actor, group, opening_quantities(form.quantities), [owner, email_index, *indexes], refusals
+        )
+        return RegisteredCustomer(group.id, owner.id, form.email, password, outcome.position)
 
     def _refuse_taken(self, claims: dict[str, str], owner: UUID | None = None) -> None:
         """Refuses the first value another holds (``owner``'s own claims are not duplicates)."""
@@ -140,13 +140,6 @@ class CustomerCommands:
     def _user_group(self, user_id: UUID) -> UUID | None:
         user = self._app.find(user_id, User)
         return None if user is None else user.group_id
-
-    def _granted_accounts(
-        self, parent_id: UUID, group_id: UUID, quantities: dict[Category, int]
-    ) -> list[CreditAccount]:
-        """The customer's four accounts, each holding its quantity granted by the parent's account."""
-        wanted: dict[Category, int | None] = {category: quantities.get(category, 0) for category in Category}
-        return opening_accounts(self._identity.find_account, group_id, parent_id, wanted)
 
     # -- editing ------------------------------------------------------------------------------
 

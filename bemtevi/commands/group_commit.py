@@ -24,6 +24,13 @@ earlier would be a promise the store may refuse: another process's append to the
 (a grant decided by the parent's ledger worker writes the child's account) makes the batch collide,
 and the decision taken again on the new state may be a refusal.
 
+Ready events: a decision may add events decided elsewhere (``Workspace.add_events``: a registration's
+group, users and claims, built by the API process that took the request) to its batch's append, so that
+they and what the decision itself changed (the new group's credit accounts, the parent's grants) are one
+atomic append. They are saved before the batch's aggregates (a group precedes its accounts in the log);
+their aggregates are never kept in memory here (dropped after each append: a copy loaded to check them,
+a claim, is stale once they are saved).
+
 Chores: a command module may register a decision the writer runs on its own every so often,
 between batches (``add_chore``), and once more with ``final=True`` when it stops; the lookups'
 block reservations are released that way when their account goes quiet.
@@ -49,7 +56,8 @@ from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.domain import DomainEvent, DomainEventProtocol
+from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import AuditedAggregate
@@ -77,6 +85,7 @@ class Workspace:
         # Aggregate id -> its number of unsaved events when this decision first touched it.
         self.marks: dict[UUID, int] = {}
         self.added: list[AuditedAggregate] = []
+        self.events: list[DomainEventProtocol[UUID]] = []
         self._undo: list[Callable[[], Any]] = []
 
     def find(self, aggregate_id: UUID, kind: type[A]) -> A | None:
@@ -95,9 +104,31 @@ class Workspace:
             raise AggregateNotFoundError(aggregate_id)
         return aggregate
 
+    def peek(self, aggregate_id: UUID, kind: type[A]) -> A | None:
+        """An aggregate as stored, neither kept in memory nor saved with the batch: what a decision
+        only checks and other processes write (a registration's claims)."""
+        try:
+            aggregate: object = self._writer._app.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            return None
+        return aggregate if isinstance(aggregate, kind) else None
+
     def add(self, *aggregates: AuditedAggregate) -> None:
         """New aggregates to save with this batch (they join the writer's cache once saved)."""
         self.added.extend(aggregates)
+
+    def add_events(self, *events: DomainEventProtocol[UUID]) -> None:
+        """Ready events decided elsewhere, to save with this batch (before its aggregates)."""
+        self.events.extend(events)
+
+    def adds_events_of(self, aggregate_id: UUID) -> bool:
+        """Whether an earlier decision of this batch adds ready events of this aggregate (two
+        registrations claiming one value in one batch: the second is refused, not the batch's append)."""
+        return aggregate_id in self._writer._batch_event_ids
+
+    def to_domain_event(self, stored: StoredEvent) -> DomainEventProtocol[UUID]:
+        """A stored event as the application's mapper reads it back."""
+        return self._writer._app.mapper.to_domain_event(stored)
 
     def on_undo(self, inverse: Callable[[], Any]) -> None:
         """Undo a change this decision made outside aggregates, should the decision raise or its
@@ -166,6 +197,7 @@ class GroupCommit:
         self._lock = threading.Lock()
         # Ids saved by others in this process, forgotten by the writer before its next batch.
         self._forgotten: queue.SimpleQueue[Iterable[UUID]] = queue.SimpleQueue()
+        self._batch_event_ids: set[UUID] = set()  # aggregates whose ready events the batch decided adds
         self._last_position = 0  # of the last append: what a caller with nothing to save reads after
         self.batches = 0
         self.commands = 0
@@ -359,6 +391,8 @@ class GroupCommit:
         # not objects: a later refused decision may rebuild an aggregate into a new object.
         touched: dict[UUID, None] = {}
         added: dict[UUID, AuditedAggregate] = {}  # new aggregates: saved, not kept in memory
+        events: list[DomainEventProtocol[UUID]] = []  # ready events: saved first, never kept in memory
+        self._batch_event_ids.clear()
         for request in batch:
             workspace = Workspace(self)
             try:
@@ -371,10 +405,12 @@ class GroupCommit:
             touched.update(dict.fromkeys(workspace.marks))
             for aggregate in workspace.added:
                 added[aggregate.id] = aggregate
+            events.extend(workspace.events)
+            self._batch_event_ids.update(e.originator_id for e in workspace.events)
             request.workspace = workspace
             decided.append(request)
         current = [a for a in (self._cache.get(i) for i in touched) if a is not None]
-        to_save = [a for a in current if a._pending_events] + list(added.values())
+        to_save: list[Any] = [*events, *(a for a in current if a._pending_events), *added.values()]
         self.batches += 1
         self.commands += len(batch)
         if not to_save:
@@ -403,6 +439,7 @@ class GroupCommit:
             return []
         for aggregate in current:
             self._remember(aggregate)
+        self._drop_evented()
         if recordings:
             self._last_position = recordings[-1].notification.id
         self._answer(decided)
@@ -414,11 +451,18 @@ class GroupCommit:
             request.position = self._last_position
             request.answer()
 
-    def _refused(self, decided: list[_Request[Any]], to_save: list[AuditedAggregate]) -> None:
+    def _refused(self, decided: list[_Request[Any]], to_save: list[Any]) -> None:
         """The batch's append was refused: its decisions are undone (last first), its aggregates reloaded."""
         for request in reversed(decided):
             if request.workspace is not None:
                 request.workspace.undo_outside()
                 request.workspace = None
-        for aggregate in to_save:
-            self._cache.pop(aggregate.id, None)
+        for saved in to_save:
+            self._cache.pop(saved.originator_id if isinstance(saved, DomainEvent) else saved.id, None)
+        self._drop_evented()
+
+    def _drop_evented(self) -> None:
+        """Aggregates of the batch's ready events are not kept: a copy loaded to check them is stale."""
+        for aggregate_id in self._batch_event_ids:
+            self._cache.pop(aggregate_id, None)
+        self._batch_event_ids.clear()

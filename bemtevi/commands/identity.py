@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -12,12 +12,12 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
-from bemtevi.commands.ledger import opening_accounts
+from bemtevi.commands.group_commit import Outcome
+from bemtevi.commands.ledger import LedgerClient, open_accounts
 from bemtevi.commands.throttle import Throttle
-from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.audit import Actor, AuditedAggregate, acting_as
 from bemtevi.domain.brand import DEFAULT_BRAND, Brand
 from bemtevi.domain.contact import normalise_email
-from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.errors import (
     DuplicateValue,
     ExpiredToken,
@@ -189,8 +189,12 @@ class IdentityCommands:
         throttle: Throttle,
         max_account_failures: int = 5,
         max_address_failures: int = 20,
+        *,
+        ledger: LedgerClient,
     ) -> None:
         self._app = app
+        # Where a registration's credit accounts are opened, in the append of its group.
+        self.ledger = ledger
         self._hasher = hasher
         self._tokens = tokens
         self._token_ttl = token_ttl
@@ -205,8 +209,13 @@ class IdentityCommands:
 
     # -- first start -------------------------------------------------------------------------
 
-    def bootstrap(self, admin_email: str, admin_password: str | None) -> BootstrapResult:
-        """On an empty store: the default white-label group and its super-admin."""
+    def bootstrap(
+        self, admin_email: str, admin_password: str | None, *, ledger: LedgerClient | None = None
+    ) -> BootstrapResult:
+        """On an empty store: the default white-label group and its super-admin. ``ledger``: where the
+        root's accounts are opened (default: this platform's; cluster mode passes this process's group
+        commit, since no ledger worker need be running at a first start, and the root's accounts have no
+        other owner before they exist)."""
         if self._app.find(ROOT_GROUP_ID, Group) is not None:
             return BootstrapResult(False, admin_email, None, self._app.max_position())
         generated = None
@@ -222,16 +231,32 @@ class IdentityCommands:
                 enabled_query_types=sorted(BUILT_IN_QUERY_TYPES),
                 group_id=ROOT_GROUP_ID,
             )
-            # The root of every tree is unlimited in every category; it grants to its children.
-            accounts = opening_accounts(self.find_account, group.id, None, dict.fromkeys(Category))
             user, index = self._new_user(
                 group.id, "Administrador", email_key(admin_email), admin_password, Role.SUPER_ADMIN
             )
-            try:
-                position = self._app.save_all(group, *accounts, user, index)
-            except IntegrityError:  # another process bootstrapped at the same moment
-                return BootstrapResult(False, admin_email, None, self._app.max_position())
-        return BootstrapResult(True, email_key(admin_email), generated, position)
+        # The root of every tree is unlimited in every category; it grants to its children.
+        outcome = self.open_group(SYSTEM, group, dict.fromkeys(Category), [user, index], {}, ledger=ledger)
+        if not outcome.value:  # another process bootstrapped at the same moment
+            return BootstrapResult(False, admin_email, None, self._app.max_position())
+        return BootstrapResult(True, email_key(admin_email), generated, outcome.position)
+
+    def open_group(
+        self,
+        actor: Actor,
+        group: Group,
+        quantities: Mapping[Category, int | None],
+        others: list[AuditedAggregate],
+        claims: Mapping[tuple[str, str], tuple[str, str | None]],
+        *,
+        ledger: LedgerClient | None = None,
+    ) -> Outcome[bool]:
+        """Register ``group`` with ``others`` (its owner, claims, mail) and its credit accounts (each
+        ``quantities`` of its category, granted by the parent) in one append, made by the ledger once no
+        value of ``claims`` ((kind, value) -> the refusal's message and field) is taken. Answers False
+        when the group existed already (nothing appended)."""
+        request = open_accounts(self._app, actor, group, quantities, others, claims)
+        outcome: Outcome[bool] = (ledger or self.ledger).submit(request)
+        return outcome
 
     # -- groups and users ---------------------------------------------------------------------
 
@@ -254,31 +279,19 @@ class IdentityCommands:
         # A child never gets a query type its parent does not have.
         enabled = [q for q in enabled if q in parent.enabled_query_types]
         domain = normalise_domain(domain_url)
-
-        def decide() -> tuple[UUID, int]:
-            with acting_as(actor):
-                group = Group.register(
-                    name=name,
-                    group_type=group_type,
-                    parent_id=parent_id,
-                    domain_url=domain,
-                    brand=brand or Brand(),
-                    enabled_query_types=enabled,
-                )
-                accounts = opening_accounts(self.find_account, group.id, parent_id, {Category.UNIT: unit_credit_limit})
-                claims = [UniqueIndex(kind=GROUP_DOMAIN, value=domain, ref=group.id)] if domain else []
-                try:
-                    return group.id, self._app.save_all(group, *accounts, *claims)
-                except IntegrityError as e:
-                    if domain and self._app.find(index_id(GROUP_DOMAIN, domain), UniqueIndex) is not None:
-                        raise DuplicateValue("Domain already registered", field="domain_url") from e
-                    raise  # the parent's account moved meanwhile: decide again
-
-        return retry_on_conflict(decide)
-
-    def find_account(self, account_id: UUID) -> CreditAccount | None:
-        """A credit account as stored (what a registration's opening grant is decided on)."""
-        return self._app.find(account_id, CreditAccount)
+        with acting_as(actor):
+            group = Group.register(
+                name=name,
+                group_type=group_type,
+                parent_id=parent_id,
+                domain_url=domain,
+                brand=brand or Brand(),
+                enabled_query_types=enabled,
+            )
+            claims = [UniqueIndex(kind=GROUP_DOMAIN, value=domain, ref=group.id)] if domain else []
+        refusals = {(GROUP_DOMAIN, domain): ("Domain already registered", "domain_url")} if domain else {}
+        outcome = self.open_group(actor, group, {Category.UNIT: unit_credit_limit}, list(claims), refusals)
+        return group.id, outcome.position
 
     def register_user(
         self,

@@ -21,11 +21,20 @@ Kafka delivers at least once, so every request is idempotent: a lookup's reserva
 consultation whose credit is already held answers the same; its finish for a consultation already
 recorded answers the recorded one (never a second charge); grants, limits and batch movements carry
 a request id claimed in the same append (a ``UniqueIndex`` whose id is uuid5 of it), so one
-delivered again answers "done" and changes nothing.
+delivered again answers "done" and changes nothing; a registration's ``OpenAccounts`` delivered again
+finds its group in the store and appends nothing.
+
+Registrations: a new group's credit accounts are opened here too, in the partition of the parent whose
+accounts grant them (``OpenAccounts``). The registration (``commands.identity``, ``customers``,
+``accounts``) builds its other aggregates (the group, its owner, the claims on unique values) and sends
+their events with the request, as stored events; the ledger checks the claims, decides the accounts and
+appends them with those events in one append: a group never exists without its accounts, and no API
+process writes an account a ledger worker owns.
 """
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import logging
 import threading
@@ -39,10 +48,11 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from uuid import UUID, uuid4
 
 import orjson
+from eventsourcing.persistence import StoredEvent
 
 from bemtevi.commands.group_commit import GroupCommit, Outcome, Workspace
 from bemtevi.domain import errors as domain_errors
-from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.audit import Actor, AuditedAggregate, acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import (
     NOT_ENOUGH_MESSAGES,
@@ -55,6 +65,7 @@ from bemtevi.domain.documents import DocumentKind
 from bemtevi.domain.errors import (
     AccessDenied,
     DomainError,
+    DuplicateValue,
     GroupInactive,
     GroupNotFound,
     InvalidData,
@@ -280,10 +291,106 @@ class ReleaseAbandoned:
         return int(raw)
 
 
-Request = ReserveLookup | FinishLookup | Grant | SetLimit | ReserveWork | SettleWork | ReleaseWork | ReleaseAbandoned
+@dataclass(frozen=True, slots=True)
+class OpenAccounts:
+    """A new group's registration: its credit accounts (each holding its quantity, granted out of the
+    parent's account of its category) appended with the registration's other events (``events``, as
+    stored: the group, its users, the claims on its unique values) in one append, once no value in
+    ``claims`` is taken. Decided in the parent's partition (the root's own for the root's bootstrap).
+    Answer: True, or False when the group exists already (delivered again, or the root registered by
+    another process first): nothing is appended then."""
+
+    group_id: UUID
+    parent_id: UUID | None
+    user_id: UUID | None
+    tenant_id: UUID
+    # Category value -> quantity (None: unlimited, only under an unlimited parent or with none).
+    quantities: dict[str, int | None]
+    # Stored events: topic, originator id and version, state (base64).
+    events: list[dict[str, Any]]
+    # [kind, value, message, field]: a value another holds refuses the registration with that message.
+    claims: list[list[str]]
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.parent_id if self.parent_id is not None else self.group_id
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user_id=self.user_id, tenant_id=self.tenant_id)
+
+    @staticmethod
+    def value_from_json(raw: Any) -> bool:
+        return bool(raw)
+
+
+def open_accounts(
+    app: Any,
+    actor: Actor,
+    group: Group,
+    quantities: Mapping[Category, int | None],
+    others: list[AuditedAggregate],
+    claims: Mapping[tuple[str, str], tuple[str, str | None]],
+) -> OpenAccounts:
+    """The request that registers ``group``: ``others`` (its owner, claims...) and the group itself go
+    with it as their events (collected here: the ledger's append saves them); ``claims`` maps each
+    (kind, value) to check to the refusal's (message, field). ``app``'s mapper encodes the events."""
+    events = []
+    for aggregate in (group, *others):
+        for event in aggregate.collect_events():
+            stored = app.mapper.to_stored_event(event)
+            events.append(
+                {
+                    "topic": stored.topic,
+                    "originator_id": str(stored.originator_id),
+                    "originator_version": stored.originator_version,
+                    "state": base64.b64encode(stored.state).decode(),
+                }
+            )
+    return OpenAccounts(
+        group_id=group.id,
+        parent_id=group.parent_id,
+        user_id=actor.user_id,
+        tenant_id=actor.tenant_id,
+        quantities={category.value: amount for category, amount in quantities.items()},
+        events=events,
+        claims=[[kind, value, message, field or ""] for (kind, value), (message, field) in claims.items()],
+    )
+
+
+def _stored(event: dict[str, Any]) -> StoredEvent:
+    return StoredEvent(
+        originator_id=UUID(event["originator_id"]),
+        originator_version=int(event["originator_version"]),
+        topic=event["topic"],
+        state=base64.b64decode(event["state"]),
+    )
+
+
+Request = (
+    ReserveLookup
+    | FinishLookup
+    | Grant
+    | SetLimit
+    | ReserveWork
+    | SettleWork
+    | ReleaseWork
+    | ReleaseAbandoned
+    | OpenAccounts
+)
 REQUEST_TYPES: dict[str, type[Any]] = {
     t.__name__: t
-    for t in (ReserveLookup, FinishLookup, Grant, SetLimit, ReserveWork, SettleWork, ReleaseWork, ReleaseAbandoned)
+    for t in (
+        ReserveLookup,
+        FinishLookup,
+        Grant,
+        SetLimit,
+        ReserveWork,
+        SettleWork,
+        ReleaseWork,
+        ReleaseAbandoned,
+        OpenAccounts,
+    )
 }
 _WORK_REQUESTS = (Grant, SetLimit, ReserveWork, SettleWork, ReleaseWork)
 _UUID_FIELDS: dict[type[Any], frozenset[str]] = {
@@ -576,9 +683,8 @@ def opening_accounts(
     the root) an account is opened with the quantity as its limit (None: unlimited); under a limited
     one, None or more than the parent has available is refused. ``find`` loads an account by id.
 
-    Decided here, so that this module holds every line that moves credits; the append is the
-    registration's own (``save_all``): should the parent's account move meanwhile (its owner, the
-    ledger, appended), the version check refuses it and the registration is decided again."""
+    Decided by ``Ledger`` for an ``OpenAccounts`` request, on its workspace (``find``), and appended
+    with the registration's other events in the batch's one append."""
     accounts: list[CreditAccount] = []
     for category, amount in quantities.items():
         parent = find(credit_account_id(parent_id, category)) if parent_id is not None else None
@@ -643,6 +749,8 @@ class Ledger:
             return partial(self._finish_lookup, request)
         if isinstance(request, ReleaseAbandoned):
             return partial(self._release_abandoned, request)
+        if isinstance(request, OpenAccounts):
+            return partial(self._open_accounts, request)
         if isinstance(request, _WORK_REQUESTS):
             return partial(self._claimed_once, request)
         raise TypeError(f"not a ledger request: {request!r}")
@@ -752,6 +860,37 @@ class Ledger:
                 account = ws.find(account_id, CreditAccount)
                 if account is not None and account.holds(consultation_id) is not None:
                     account.release(consultation_id)
+
+    # registrations
+
+    @staticmethod
+    def _open_accounts(request: OpenAccounts, ws: Workspace) -> bool:
+        """Check the claims, open the accounts and add the registration's events: one append."""
+        if ws.adds_events_of(request.group_id) or ws.peek(request.group_id, Group) is not None:
+            return False  # delivered again (or the root registered elsewhere first): appended already
+        # The version each aggregate's events start at (a new claim: 1; a released one taken again: the next).
+        starts: dict[UUID, int] = {}
+        for event in request.events:
+            starts.setdefault(UUID(event["originator_id"]), int(event["originator_version"]))
+        for kind, value, message, field in request.claims:
+            claim_id = index_id(kind, value)
+            # Taken in the store, present where the registration claims it anew, or claimed by an earlier
+            # registration of this batch: refused here, so the batch's append does not collide.
+            claimed = ws.peek(claim_id, UniqueIndex)
+            present = claimed is not None and (
+                claimed.taken or claimed.version >= starts.get(claim_id, claimed.version + 1)
+            )
+            if present or ws.adds_events_of(claim_id):
+                raise DuplicateValue(message, field=field or None)
+        quantities = {Category(category): amount for category, amount in request.quantities.items()}
+        with acting_as(request.actor):
+            accounts = opening_accounts(
+                lambda account_id: ws.find(account_id, CreditAccount), request.group_id, request.parent_id, quantities
+            )
+        # The parents' accounts were found on the workspace (saved with the batch); the new ones are added.
+        ws.add(*(a for a in accounts if a.group_id == request.group_id))
+        ws.add_events(*(ws.to_domain_event(_stored(event)) for event in request.events))
+        return True
 
     # grants, limits, batches: claimed once by their request id
 

@@ -13,7 +13,9 @@ from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 from bemtevi.bootstrap import attempt_log
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import IdentityCommands
+from bemtevi.commands.ledger import EmbeddedLedger
 from bemtevi.commands.throttle import Throttle
 from bemtevi.infra.passwords import PasswordHasher
 from bemtevi.infra.settings import Settings
@@ -46,15 +48,23 @@ def sign_in(
 
 @contextmanager
 def server_identity(var_dir: Path) -> Iterator[IdentityCommands]:
-    """Identity commands on the running server's event store, from this process: what they append
-    reaches the server as another process's writes would."""
+    """Identity commands on the running server's event store, from this process (with a ledger of its
+    own: the event store's version check keeps the two ledgers apart): what they append reaches the
+    server as another process's writes would."""
     settings = Settings(var_dir=var_dir)
     app = BemteviApplication(env=settings.event_store_env())
     attempts = attempt_log(settings)
+    writer = GroupCommit(app)
     try:
         yield IdentityCommands(
-            app, PasswordHasher(1, 1024), TokenIssuer("e2e-key-" * 4), timedelta(hours=1), Throttle(attempts, 900)
+            app,
+            PasswordHasher(1, 1024),
+            TokenIssuer("e2e-key-" * 4),
+            timedelta(hours=1),
+            Throttle(attempts, 900),
+            ledger=EmbeddedLedger(app, writer),
         )
     finally:
+        writer.stop()
         attempts.close()
         app.close()

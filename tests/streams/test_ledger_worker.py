@@ -28,20 +28,28 @@ from kafka.errors import CoordinatorLoadInProgressError, CoordinatorNotAvailable
 from support import (
     KNOWN_CPF,
     charged_in_store,
+    customer_form,
     make_settings,
     new_tenant,
+    registered_in_one_append,
     reserved_in_store,
     settlements_by_consultation,
     wait_until,
 )
 
 from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.commands.customers import DUPLICATES
+from bemtevi.commands.identity import ROOT_GROUP_ID, Principal
 from bemtevi.commands.ledger import Grant, ReserveWork
+from bemtevi.domain.audit import acting_as
+from bemtevi.domain.brand import Brand
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, credit_account_id
-from bemtevi.domain.errors import DomainError
-from bemtevi.domain.groups import GroupType
+from bemtevi.domain.errors import DomainError, DuplicateValue
+from bemtevi.domain.groups import Group, GroupType
+from bemtevi.domain.indexes import GROUP_NAME, UniqueIndex
 from bemtevi.domain.query_types import Category
+from bemtevi.domain.users import Role
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.ledger_client import KafkaLedgerClient
 from bemtevi.streams.ledger_worker import consumer_group
@@ -257,3 +265,55 @@ def test_a_lookup_is_answered_in_bounded_time_without_workers(cluster_settings: 
         assert time.monotonic() - began < 5
     finally:
         client.close()
+
+
+def test_a_customer_registered_through_the_kafka_ledger_gets_its_accounts_in_one_append(
+    cluster_settings: Settings, tmp_path: Path
+) -> None:
+    """The registration's group, owner and claims travel with its OpenAccounts request; the worker that owns
+    the parent's partition appends them with the new accounts and the parent's grant, in one append."""
+    platform = build_platform(cluster_settings)  # the root's accounts: opened on this process's group commit
+    assert isinstance(platform.ledger, KafkaLedgerClient)
+    try:
+        with ledger_workers(cluster_settings, tmp_path, 1):
+            wait_until(lambda: shared_by(cluster_settings, 1), 90, "the worker owns every partition")
+            root = Principal(uuid.uuid4(), ROOT_GROUP_ID, Role.SUPER_ADMIN, uuid.uuid4())
+            reseller = platform.customers.register(
+                root,
+                customer_form("Revenda Kafka", "11.222.333/0001-81", "dono@revenda.com.br", 10, GroupType.RESELLER),
+            )
+            owner = Principal(uuid.uuid4(), reseller.group_id, Role.OWNER, uuid.uuid4())
+            before = platform.app.max_position()
+            company = platform.customers.register(
+                owner, customer_form("Empresa Kafka", "11.444.777/0001-61", "dono@empresa.com.br", 4)
+            )
+            assert company.position == platform.app.max_position()
+            registered_in_one_append(platform.app, before, company.group_id, reseller.group_id)
+            parent = platform.app.get(credit_account_id(reseller.group_id, Category.UNIT), CreditAccount)
+            child = platform.app.get(credit_account_id(company.group_id, Category.UNIT), CreditAccount)
+            assert (parent.limit, parent.granted, child.limit, child.available) == (10, 4, 4, 4)
+            # A company name taken is refused as the embedded ledger refuses it: by the registration's own
+            # check, and by the worker's (a value taken between the two), the same message and field.
+            again = customer_form("Empresa Kafka", "11.222.333/0002-62", "outro@empresa.com.br", 1)
+            with pytest.raises(DuplicateValue) as first_check:
+                platform.customers.register(owner, again)
+            with acting_as(owner.actor):
+                group = Group.register(
+                    name="Empresa Kafka",
+                    group_type=GroupType.COMPANY,
+                    parent_id=reseller.group_id,
+                    domain_url=None,
+                    brand=Brand(),
+                    enabled_query_types=["cpf-complete"],
+                )
+                claim = UniqueIndex(kind=GROUP_NAME, value="empresa kafka", ref=group.id)
+            taken = platform.app.max_position()
+            refusal = {(GROUP_NAME, "empresa kafka"): DUPLICATES[GROUP_NAME]}
+            with pytest.raises(DuplicateValue) as worker_check:
+                platform.identity.open_group(owner.actor, group, {Category.UNIT: 1}, [claim], refusal)
+            for refused in (first_check.value, worker_check.value):
+                assert (refused.message, refused.field) == ("Company name already registered", "companyName")
+            assert platform.app.max_position() == taken  # nothing appended, the parent's credits untouched
+            assert platform.app.find(group.id, Group) is None
+    finally:
+        platform.close()
