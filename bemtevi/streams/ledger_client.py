@@ -2,21 +2,25 @@
 
 A request (``bemtevi.commands.ledger``) goes to the topic ``bemtevi.ledger`` in the partition of its
 partition key (the group whose accounts it decides), so one ledger worker owns each group's accounts.
-Requests travel in batches: one sender thread takes every request queued while its previous send was
-in flight and sends one record per partition (the partition computed from the key as Kafka's default
-partitioner does), whose value names this process's reply topic and lists the requests, each with its
-correlation id and its caller's deadline. The worker answers a batch with one record per reply topic:
-the list of answers (each request's value or refusal, and the position of its append). Callers wait,
-bounded (``BEMTEVI_LEDGER_TIMEOUT_SECONDS``): a thread on an event, a coroutine on a future of its own loop.
+Requests travel in batches: one sender (a coroutine on the client's own aiokafka loop) takes every
+request queued while its previous send was in flight and sends one record per partition (the
+partition computed from the key as Kafka's default partitioner does), whose value names this
+process's reply topic and lists the requests, each with its correlation id and its caller's
+deadline. The worker answers a batch with one record per reply topic: the list of answers (each
+request's value or refusal, and the position of its append). Callers wait, bounded
+(``BEMTEVI_LEDGER_TIMEOUT_SECONDS``): a thread on an event, a coroutine on a future of its own loop.
 
-The reply topic is this process's own (one partition, created at start, deleted at close), read by
-one thread outside any consumer group from its first record. A request delivered twice (Kafka is at
-least once) is answered twice: the second answer finds no caller waiting and is dropped.
+The reply topic is this process's own (one partition, created at start, deleted at close), read on
+the same loop outside any consumer group from its first record. A request delivered twice (Kafka is
+at least once) is answered twice: the second answer finds no caller waiting and is dropped. aiokafka
+rather than kafka-python's I/O threads: a produce round costs about a third of the CPU
+(docs/architecture.md, "Cluster mode: the ledger").
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import threading
@@ -28,12 +32,13 @@ from typing import Any
 from uuid import uuid4
 
 import orjson
-from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+from kafka import KafkaAdminClient
 from kafka.partitioner.default import murmur2
 
 from bemtevi.commands.group_commit import Outcome
 from bemtevi.commands.ledger import Request, ReserveLookup, error_from_json, request_to_json
-from bemtevi.infra.kafka import ensure_topic, idempotent_producer
+from bemtevi.infra.kafka import ensure_topic
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +89,12 @@ def encode_batch(reply_to: str, requests: list[tuple[int, float, Request]]) -> b
 
 
 class KafkaLedgerClient:
-    """``LedgerClient`` over Kafka: ``submit`` / ``submit_async`` send a request and wait for its answer."""
+    """``LedgerClient`` over Kafka: ``submit`` / ``submit_async`` send a request and wait for its answer.
+
+    Its Kafka side is aiokafka on one thread of its own running an asyncio loop: a producer of
+    requests (idempotent, acks=all) and a consumer of the reply topic (assigned, no group). Callers on
+    any thread or event loop only queue their request and wait; the loop's sender takes what queued
+    while its previous send was in flight, and its reader hands each answer to its caller."""
 
     transport = "kafka"
 
@@ -107,25 +117,20 @@ class KafkaLedgerClient:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._outbox: list[_Pending] = []
-        self._queued = threading.Condition(self._lock)
-        self._stopping = threading.Event()
         self.records_sent = 0
         self.requests_sent = 0
-        self._consumer = KafkaConsumer(
-            bootstrap_servers=bootstrap,
-            group_id=None,
-            enable_auto_commit=False,
-            auto_offset_reset="earliest",
-            client_id="bemtevi-ledger-replies",
-        )
-        self._consumer.assign([TopicPartition(self.reply_topic, 0)])
-        self._producer = idempotent_producer(bootstrap, "bemtevi-ledger-client", linger_ms=0)
-        # The topic's own partition count (it may have been created elsewhere with another).
-        self.partitions = len(self._producer.partitions_for(topic))
-        self._reader = threading.Thread(target=self._read_replies, name="bemtevi-ledger-replies", daemon=True)
-        self._reader.start()
-        self._sender = threading.Thread(target=self._send_batches, name="bemtevi-ledger-sender", daemon=True)
-        self._sender.start()
+        self.partitions = partitions
+        self._loop = asyncio.new_event_loop()
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._thread = threading.Thread(target=self._loop.run_forever, name="bemtevi-ledger-kafka", daemon=True)
+        self._thread.start()
+        try:
+            asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(timeout=60)
+        except BaseException:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5)
+            raise
 
     # -- LedgerClient ----------------------------------------------------------------------------
 
@@ -156,13 +161,15 @@ class KafkaLedgerClient:
         return self._outcome(pending)
 
     def close(self) -> None:
-        self._stopping.set()
-        with self._queued:
-            self._queued.notify()
-        self._sender.join(timeout=5)
-        self._reader.join(timeout=5)
-        self._producer.close(timeout=5)
-        self._consumer.close()
+        if self._loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(timeout=10)
+            except Exception:
+                log.warning("the ledger client's Kafka clients did not stop cleanly", exc_info=True)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            self._loop.close()
         admin = KafkaAdminClient(bootstrap_servers=self.bootstrap, client_id="bemtevi-admin")
         try:
             admin.delete_topics([self.reply_topic])
@@ -173,23 +180,60 @@ class KafkaLedgerClient:
 
     # -- inside ------------------------------------------------------------------------------------
 
+    async def _start(self) -> None:
+        self._producer = AIOKafkaProducer(
+            bootstrap_servers=self.bootstrap,
+            client_id="bemtevi-ledger-client",
+            enable_idempotence=True,
+            acks="all",
+            linger_ms=0,
+        )
+        self._consumer = AIOKafkaConsumer(
+            bootstrap_servers=self.bootstrap,
+            client_id="bemtevi-ledger-replies",
+            group_id=None,
+            enable_auto_commit=False,
+            auto_offset_reset="earliest",
+        )
+        await self._producer.start()
+        try:
+            await self._consumer.start()
+        except BaseException:
+            await self._producer.stop()
+            raise
+        self._consumer.assign([TopicPartition(self.reply_topic, 0)])
+        # The topic's own partition count (it may have been created elsewhere with another).
+        self.partitions = len(await self._producer.partitions_for(self.topic))
+        self._tasks = [
+            asyncio.create_task(self._send_batches(), name="bemtevi-ledger-sender"),
+            asyncio.create_task(self._read_replies(), name="bemtevi-ledger-replies"),
+        ]
+
+    async def _stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._producer.stop()
+        await self._consumer.stop()
+
     def _queue(self, pending: _Pending) -> None:
-        with self._queued:
+        with self._lock:
             self._pending[pending.correlation_id] = pending
             self._outbox.append(pending)
-            if len(self._outbox) == 1:
-                self._queued.notify()
+            first = len(self._outbox) == 1
+        if first:  # else the sender is woken already, or takes it after its send in flight
+            self._loop.call_soon_threadsafe(self._wake.set)
 
-    def _send_batches(self) -> None:
+    async def _send_batches(self) -> None:
         """The sender: every request queued meanwhile, one record per partition, then wait until the
         brokers have them (the next batch grows meanwhile)."""
         while True:
-            with self._queued:
-                while not self._outbox and not self._stopping.is_set():
-                    self._queued.wait()
-                if self._stopping.is_set():
-                    return
+            await self._wake.wait()
+            self._wake.clear()
+            with self._lock:
                 batch, self._outbox = self._outbox, []
+            if not batch:
+                continue
             now = time.time()
             by_partition: defaultdict[int, list[tuple[int, float, Request]]] = defaultdict(list)
             for pending in batch:
@@ -199,14 +243,19 @@ class KafkaLedgerClient:
                         (pending.correlation_id, pending.deadline, pending.request)
                     )
             try:
+                sent = []
                 for partition, requests in by_partition.items():
-                    self._producer.send(self.topic, value=encode_batch(self.reply_topic, requests), partition=partition)
+                    value = encode_batch(self.reply_topic, requests)
+                    sent.append(await self._producer.send(self.topic, value=value, partition=partition))
                     self.records_sent += 1
                     self.requests_sent += len(requests)
-                self._producer.flush()
+                for delivered in sent:
+                    await delivered
+            except asyncio.CancelledError:
+                raise
             except Exception:
-                # The brokers are away (no metadata or buffer space within max_block_ms): these
-                # callers are told no worker answered when their wait ends.
+                # The brokers are away (no metadata or delivery within the producer's request
+                # timeout): these callers are told no worker answered when their wait ends.
                 log.exception("sending %d ledger requests failed", len(batch))
 
     def _abandon(self, pending: _Pending) -> None:
@@ -227,14 +276,15 @@ class KafkaLedgerClient:
             raise error_from_json(answer["error"])
         return Outcome(pending.request.value_from_json(answer.get("value")), int(answer.get("position") or 0))
 
-    def _read_replies(self) -> None:
-        while not self._stopping.is_set():
+    async def _read_replies(self) -> None:
+        while True:
             try:
-                polled = self._consumer.poll(timeout_ms=200)
+                polled = await self._consumer.getmany(timeout_ms=1_000)
+            except asyncio.CancelledError:
+                raise
             except Exception:
-                if self._stopping.is_set():
-                    return
                 log.exception("reading ledger replies failed; reading on")
+                await asyncio.sleep(0.1)
                 continue
             # Coroutines' futures are resolved with one call into each loop per poll.
             futures: defaultdict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = defaultdict(list)
@@ -252,4 +302,5 @@ class KafkaLedgerClient:
                         elif pending.done is not None:
                             pending.done.set()
             for loop, waiting in futures.items():
-                loop.call_soon_threadsafe(_resolve_all, waiting)
+                with contextlib.suppress(RuntimeError):  # a closed loop: its callers are gone
+                    loop.call_soon_threadsafe(_resolve_all, waiting)

@@ -9,6 +9,7 @@ move to the surviving worker, and a request delivered twice has one effect.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -234,6 +235,9 @@ def test_a_request_delivered_twice_has_one_effect(cluster_settings: Settings, tm
                 first = client.submit(request)
                 again = client.submit(request)  # the same request id: done already
                 assert again.position >= first.position > 0
+                # The API's path: a coroutine on its own event loop (not the client's) gets the same answer.
+                from_a_loop = asyncio.run(client.submit_async(request))
+                assert from_a_loop.position >= again.position
             parent = platform.app.get(credit_account_id(reseller, Category.UNIT), CreditAccount)
             account = platform.app.get(credit_account_id(child, Category.UNIT), CreditAccount)
             assert (parent.limit, parent.granted) == (10, 4)
@@ -253,6 +257,11 @@ def test_a_lookup_is_answered_in_bounded_time_without_workers(cluster_settings: 
         began = time.monotonic()
         with pytest.raises(TimeoutError, match="no ledger worker answered"):
             client.submit(ReserveWork(uuid.uuid4(), None, uuid.uuid4(), uuid.uuid4(), "unit", uuid.uuid4(), 1))
+        assert time.monotonic() - began < 5
+        began = time.monotonic()
+        request = ReserveWork(uuid.uuid4(), None, uuid.uuid4(), uuid.uuid4(), "unit", uuid.uuid4(), 1)
+        with pytest.raises(TimeoutError, match="no ledger worker answered"):
+            asyncio.run(client.submit_async(request))  # the API's path: a coroutine on its own loop
         assert time.monotonic() - began < 5
     finally:
         client.close()
