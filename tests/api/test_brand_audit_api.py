@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from customers_support import customer, edit_body, owner_headers, register
+from customers_support import NEW_PASSWORD, customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
 from PIL import Image
 from support import KNOWN_CPF, sign_in
@@ -147,6 +147,27 @@ def test_public_data_follows_the_host_header_when_no_domain_is_given(api: TestCl
     api.get("/api/customers", headers=admin, params={"position": moved.json()["position"]})
     assert public(api, host="marca.example.com:8443")["id"] != wl["id"]
     assert public(api, host="nova.example.com")["id"] == wl["id"]
+
+
+def test_public_data_named_with_a_saves_position_shows_the_saved_brand(api: TestClient) -> None:
+    """The web app applies a saved brand at once: its next public-data call names the save's position."""
+    admin = sign_in(api)
+    wl = register(api, admin, customer(1, "white-label", whiteLabelUrl="marca.example.com"))["data"]
+    owner = owner_headers(api, wl["ownerEmail"], wl["generatedPassword"])
+    me = api.post("/api/auth/auth", json={"email": wl["ownerEmail"], "password": NEW_PASSWORD}).json()["data"]
+    saved = api.put(f"/api/group/{wl['id']}/brand", headers=owner, json={"appTitle": "nova marca"})
+    assert saved.status_code == 200, saved.text
+    banner = upload(api, owner, wl["id"], "loginBanner", image(708, 896))
+    assert banner.status_code == 200, banner.text
+    response = api.post(
+        "/api/group/groups-get-public-data",
+        headers=owner,
+        params={"position": banner.json()["position"]},
+        json={"group_id": wl["id"], "group_unique_key": me["groupUniqueKey"]},
+    )
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    assert (data["appTitle"], data["loginBanner"]) == ("nova marca", banner.json()["url"])
 
 
 def test_only_white_labels_edit_their_own_brand_and_nobody_edits_another_tree(api: TestClient) -> None:

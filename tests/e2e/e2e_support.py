@@ -26,7 +26,8 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results"
 
 def screenshot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    # Transitions finished (MUI's floating labels move for 200 ms after a fill): the picture shows the screen at rest.
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
 
 def sign_in(

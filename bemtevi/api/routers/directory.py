@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from bemtevi.api.deps import PlatformDep, PrincipalDep, bearer_token
+from bemtevi.api.deps import PlatformDep, PositionQuery, PrincipalDep, bearer_token, wait_for_position
 from bemtevi.api.schemas import (
     GroupPublicData,
     MenuEntryModel,
@@ -65,7 +65,11 @@ def roles_by_id(body: RolesRequest, principal: PrincipalDep, platform: PlatformD
 
 
 @router.post("/group/groups-get-public-data", response_model=PublicDataResponse)
-def public_data(body: PublicDataRequest, request: Request, platform: PlatformDep) -> PublicDataResponse:
+def public_data(
+    body: PublicDataRequest, request: Request, platform: PlatformDep, position: PositionQuery = None
+) -> PublicDataResponse:
+    # A client that has just saved a brand names the save's position, so the brand it applies is the saved one.
+    wait_for_position(platform, position)
     cur = platform.store.cursor()
     host = body.domain_url or request.headers.get("host")
     if body.group_id:

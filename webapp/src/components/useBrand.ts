@@ -9,12 +9,25 @@ export function signedInBrandRequest(user: AuthUser): PublicDataApiArg | typeof 
   return { publicDataRequest: { group_id: user.groupId, group_unique_key: user.groupUniqueKey } }
 }
 
-/** Which public-data call the brand comes from: the host's for visitors, the group's once signed in. */
+/**
+ * Which public-data call the brand comes from: the host's for visitors, the group's once signed in.
+ * A user at first access is still on the host's brand: the API answers nothing else until they
+ * have chosen a password, and the white-label's client must not see the screen fall back to the
+ * default brand.
+ */
+export function brandRequest(
+  token: string | null | undefined,
+  user: AuthUser | null | undefined,
+  host: string,
+): PublicDataApiArg | typeof skipToken {
+  if (!token || !user || user.status === 'first-access') return { publicDataRequest: { domain_url: host } }
+  return signedInBrandRequest(user)
+}
+
 export function useBrandRequest(): PublicDataApiArg | typeof skipToken {
   const user = useAppSelector((s) => s.auth.authUser)
   const token = useAppSelector((s) => s.auth.authToken)
-  if (!token || !user) return { publicDataRequest: { domain_url: window.location.host } }
-  return signedInBrandRequest(user)
+  return brandRequest(token, user, window.location.host)
 }
 
 export function useBrand(): { brand: Brand; refetch: () => void } {

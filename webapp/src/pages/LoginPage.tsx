@@ -1,10 +1,16 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate, useSearchParams } from 'react-router'
-import { useBrand } from '../components/useBrand'
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router'
+import Alert from '@mui/material/Alert'
+import Button from '@mui/material/Button'
+import Link from '@mui/material/Link'
+import Paper from '@mui/material/Paper'
+import Stack from '@mui/material/Stack'
+import TextField from '@mui/material/TextField'
+import Typography from '@mui/material/Typography'
+import AuthScreen, { AuthBrand } from '../features/accounts/AuthScreen'
 import { accountErrorText } from '../features/accounts/errors'
 import GoogleButton from '../features/accounts/GoogleButton'
-import '../features/accounts/accounts.css'
 import { REDIRECT_PARAM, safeRedirect } from '../routes/redirect'
 import { useGoogleSignInMutation, useSignInMutation, type LoginResponse } from '../store/generated/bemteviApi'
 import { setCredentials } from '../store/authSlice'
@@ -21,7 +27,6 @@ interface FieldErrors {
 
 export default function LoginPage() {
   const { t, i18n } = useTranslation()
-  const { brand } = useBrand()
   const dispatch = useAppDispatch()
   const navigate = useNavigate()
   const [params] = useSearchParams()
@@ -72,83 +77,62 @@ export default function LoginPage() {
   }
 
   return (
-    <div className="login-page">
-      {brand.loginBanner && (
-        <div className="login-banner">
-          <img src={brand.loginBanner} alt={t('login.bannerAlt')} />
-        </div>
-      )}
-      <form className="login-card card" onSubmit={(e) => void submit(e)} noValidate>
-        <div className="login-brand">
-          {brand.horizontalLogo ? (
-            <img src={brand.horizontalLogo} alt={brand.appTitle} className="brand-logo" />
-          ) : (
-            <span className="brand-title">{brand.appTitle}</span>
-          )}
-        </div>
-        <h1>{t('login.title')}</h1>
-        <p className="muted">{t('login.subtitle')}</p>
-
-        <label className="form-field">
-          <span>{t('login.email')}</span>
-          <input
+    <AuthScreen>
+      <Paper component="form" variant="outlined" className="login-card" onSubmit={(e: FormEvent) => void submit(e)} noValidate>
+        <Stack spacing={2}>
+          <AuthBrand />
+          <div>
+            <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+              {t('login.title')}
+            </Typography>
+            <Typography color="text.secondary">{t('login.subtitle')}</Typography>
+          </div>
+          <TextField
             type="email"
             name="email"
+            label={t('login.email')}
             autoComplete="username"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={!!fieldErrors.email}
-            aria-describedby={fieldErrors.email ? 'login-email-error' : undefined}
-            data-testid="login-email"
+            error={!!fieldErrors.email}
+            helperText={fieldErrors.email}
+            id="login-email"
+            fullWidth
+            slotProps={{ htmlInput: { 'data-testid': 'login-email' } }}
           />
-          {fieldErrors.email && (
-            <small id="login-email-error" className="field-error">
-              {fieldErrors.email}
-            </small>
-          )}
-        </label>
-
-        <label className="form-field">
-          <span>{t('login.password')}</span>
-          <input
+          <TextField
             type="password"
             name="password"
+            label={t('login.password')}
             autoComplete="current-password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={!!fieldErrors.password}
-            aria-describedby={fieldErrors.password ? 'login-password-error' : undefined}
-            data-testid="login-password"
+            error={!!fieldErrors.password}
+            helperText={fieldErrors.password}
+            id="login-password"
+            fullWidth
+            slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
           />
-          {fieldErrors.password && (
-            <small id="login-password-error" className="field-error">
-              {fieldErrors.password}
-            </small>
-          )}
-        </label>
-
-        {error && (
-          <div className="alert alert-error" role="alert" data-testid="login-error">
-            {accountErrorText(error, t, (k) => i18n.exists(k))}
-          </div>
-        )}
-
-        <button type="submit" className="btn btn-primary btn-block" disabled={isLoading} data-testid="login-submit">
-          {isLoading ? t('login.submitting') : t('login.submit')}
-        </button>
-        <GoogleButton onCredential={(credential) => void withGoogle(credential)} />
-        <div className="accounts-links">
-          <Link to="/forgot-password" data-testid="login-forgot">
+          <Link component={RouterLink} to="/forgot-password" data-testid="login-forgot" sx={{ alignSelf: 'flex-end' }} variant="body2">
             {t('accounts.login.forgot')}
           </Link>
-          <span>
+          {error && (
+            <Alert severity="error" data-testid="login-error">
+              {accountErrorText(error, t, (k) => i18n.exists(k))}
+            </Alert>
+          )}
+          <Button type="submit" variant="contained" size="large" fullWidth disabled={isLoading} data-testid="login-submit">
+            {isLoading ? t('login.submitting') : t('login.submit')}
+          </Button>
+          <GoogleButton onCredential={(credential) => void withGoogle(credential)} />
+          <Typography variant="body2" sx={{ textAlign: 'center' }}>
             {t('accounts.login.noAccount')}{' '}
-            <Link to="/create-account" data-testid="login-create-account">
+            <Link component={RouterLink} to="/create-account" data-testid="login-create-account">
               {t('accounts.login.create')}
             </Link>
-          </span>
-        </div>
-      </form>
-    </div>
+          </Typography>
+        </Stack>
+      </Paper>
+    </AuthScreen>
   )
 }

@@ -24,15 +24,19 @@ const rawBaseQuery = fetchBaseQuery({
 /** Endpoints whose errors the calling screen handles alone (no global Warning dialog). */
 const SELF_HANDLED = new Set(['signIn', 'signOut'])
 
+/** Reads sent as POST (their filters are a body): they take `position` like a GET. */
+export const POST_READS: ReadonlySet<string> = new Set(['publicData'])
+
 /**
- * Read-your-writes: once a command answered with an event-store `position`, every read (GET)
- * carries the highest one seen, so the read model answers only when it has caught up with it.
- * A call that names its own `position` keeps it.
+ * Read-your-writes: once a command answered with an event-store `position`, every read (a GET, or
+ * a POST named in POST_READS) carries the highest one seen, so the read model answers only when it
+ * has caught up with it: a brand just saved is the one the frame applies. A call that names its own
+ * `position` keeps it.
  */
-export function withPosition(args: string | FetchArgs, position: number | null | undefined): string | FetchArgs {
+export function withPosition(args: string | FetchArgs, position: number | null | undefined, postRead = false): string | FetchArgs {
   if (position === null || position === undefined) return args
   const request: FetchArgs = typeof args === 'string' ? { url: args } : args
-  if (request.method && request.method.toUpperCase() !== 'GET') return args
+  if (!postRead && request.method && request.method.toUpperCase() !== 'GET') return args
   const params = (request.params ?? {}) as Record<string, unknown>
   if (params.position !== undefined && params.position !== null) return args
   if (/[?&]position=/.test(request.url)) return args
@@ -60,7 +64,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
   extraOptions,
 ) => {
   const lastPosition = (api.getState() as { session?: { lastPosition: number | null } }).session?.lastPosition
-  const result = await rawBaseQuery(withoutAbsentParams(withPosition(args, lastPosition)), api, extraOptions)
+  const result = await rawBaseQuery(withoutAbsentParams(withPosition(args, lastPosition, POST_READS.has(api.endpoint))), api, extraOptions)
   if (result.error) api.dispatch(loadingReset())
   if (result.error && !SELF_HANDLED.has(api.endpoint)) {
     const signedIn = !!(api.getState() as { auth: AuthState }).auth.authToken

@@ -47,12 +47,14 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     listCustomers: { providesTags: ['Customers'] },
     customer: { providesTags: ['Customers'] },
     registerCustomer: { invalidatesTags: ['Customers'] },
-    editCustomer: { invalidatesTags: ['Customers', 'Brand'] },
+    // A saved brand is the signed-in group's own (my-brand) or an ancestor's: its public data is
+    // fetched again at once, so the theme, title, favicon and logo change without a navigation.
+    editCustomer: { invalidatesTags: ['Customers', 'Brand', 'Group'] },
     changeCustomerStatus: { invalidatesTags: ['Customers'] },
     brandOf: { providesTags: ['Brand'] },
-    changeBrand: { invalidatesTags: ['Brand', 'Customers'] },
-    uploadImage: { invalidatesTags: ['Brand', 'Customers'] },
-    removeImage: { invalidatesTags: ['Brand', 'Customers'] },
+    changeBrand: { invalidatesTags: ['Brand', 'Customers', 'Group'] },
+    uploadImage: { invalidatesTags: ['Brand', 'Customers', 'Group'] },
+    removeImage: { invalidatesTags: ['Brand', 'Customers', 'Group'] },
     // downloads keep the generated request (path, parameter names) but not the endpoint
     exportAudit: (definition) => {
       exportRequests.exportAudit = definition.query

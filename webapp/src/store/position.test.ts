@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { withoutAbsentParams, withPosition } from './api'
+import { POST_READS, withoutAbsentParams, withPosition } from './api'
 import { exportUrl } from './endpoints'
 import { bemteviApi } from './generated/bemteviApi'
 import { makeStore } from '.'
@@ -16,6 +16,13 @@ describe('withPosition (read-your-writes)', () => {
     ['commands are left alone', { url: 'consultations', method: 'POST', body: {} }, 7, { url: 'consultations', method: 'POST', body: {} }],
   ])('%s', (_rule, args, position, expected) => {
     expect(withPosition(args, position)).toEqual(expected)
+  })
+
+  it('a read sent as POST (public data) carries it; its explicit position wins', () => {
+    const read = { url: '/group/groups-get-public-data', method: 'POST', body: {}, params: { position: undefined } }
+    expect(withPosition(read, 7, true)).toEqual({ ...read, params: { position: 7 } })
+    expect(withPosition({ ...read, params: { position: 3 } }, 7, true)).toEqual({ ...read, params: { position: 3 } })
+    expect(POST_READS.has('publicData')).toBe(true)
   })
 
   it('a read after a command carries the command position', async () => {

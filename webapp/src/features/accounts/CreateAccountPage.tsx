@@ -1,13 +1,23 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate } from 'react-router'
+import { Link as RouterLink, useNavigate } from 'react-router'
+import Alert from '@mui/material/Alert'
+import Button from '@mui/material/Button'
+import Checkbox from '@mui/material/Checkbox'
+import FormControlLabel from '@mui/material/FormControlLabel'
+import FormHelperText from '@mui/material/FormHelperText'
+import Link from '@mui/material/Link'
+import Paper from '@mui/material/Paper'
+import Stack from '@mui/material/Stack'
+import TextField from '@mui/material/TextField'
+import Typography from '@mui/material/Typography'
 import { setCredentials } from '../../store/authSlice'
 import { useAppDispatch } from '../../store/hooks'
 import { useCreateAccountMutation } from '../../store/generated/bemteviApi'
 import { accountErrorText } from './errors'
 import PasswordFields from './PasswordFields'
 import { signUpErrors, type SignUpValues } from './validation'
-import './accounts.css'
+import AuthScreen, { AuthBrand } from './AuthScreen'
 
 const EMPTY: SignUpValues = {
   name: '',
@@ -62,65 +72,86 @@ export default function CreateAccountPage() {
   }
 
   return (
-    <div className="login-page">
-      <form className="login-card card accounts-card" onSubmit={(e) => void submit(e)} noValidate data-testid="create-account-form">
-        <h1>{t('accounts.createAccount.title')}</h1>
-        <p className="muted">{t('accounts.createAccount.subtitle')}</p>
-        <div className="accounts-grid">
-          {TEXT_FIELDS.map(({ field, type, autoComplete }) => (
-            <label className="form-field" key={field}>
-              <span>{t(`accounts.createAccount.${field}`)}</span>
-              <input
+    <AuthScreen>
+      <Paper
+        component="form"
+        variant="outlined"
+        className="login-card accounts-card"
+        onSubmit={(e: FormEvent) => void submit(e)}
+        noValidate
+        data-testid="create-account-form"
+      >
+        <Stack spacing={2}>
+          <AuthBrand />
+          <div>
+            <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+              {t('accounts.createAccount.title')}
+            </Typography>
+            <Typography color="text.secondary">{t('accounts.createAccount.subtitle')}</Typography>
+          </div>
+          <div className="accounts-grid">
+            {TEXT_FIELDS.map(({ field, type, autoComplete }) => (
+              <TextField
+                key={field}
                 type={type}
                 name={field}
+                label={t(`accounts.createAccount.${field}`)}
                 autoComplete={autoComplete}
                 value={values[field]}
                 onChange={(e) => set(field, e.target.value)}
-                aria-invalid={!!errors[field]}
-                data-testid={`signup-${field}`}
+                error={!!errors[field]}
+                helperText={errors[field] ? t(errors[field]) : undefined}
+                id={`signup-${field}`}
+                fullWidth
+                slotProps={{ htmlInput: { 'data-testid': `signup-${field}` } }}
               />
-              {errors[field] && <small className="field-error">{t(errors[field])}</small>}
-            </label>
-          ))}
-        </div>
-        <PasswordFields
-          password={values.password}
-          confirmation={values.confirmation}
-          onPassword={(v) => set('password', v)}
-          onConfirmation={(v) => set('confirmation', v)}
-          errors={errors}
-          labels={{ password: t('accounts.createAccount.password'), confirmation: t('accounts.createAccount.confirmation') }}
-          testid="signup"
-        />
-        <label className="accounts-terms">
-          <input
-            type="checkbox"
-            checked={values.acceptTerms}
-            onChange={(e) => set('acceptTerms', e.target.checked)}
-            data-testid="signup-terms"
-          />
-          <span>
-            {t('accounts.createAccount.acceptTerms')}{' '}
-            <Link to="/terms-of-use" target="_blank" rel="noopener">
-              {t('accounts.createAccount.terms')}
-            </Link>
-          </span>
-        </label>
-        {errors.acceptTerms && <small className="field-error">{t(errors.acceptTerms)}</small>}
-        {error && (
-          <div className="alert alert-error" role="alert" data-testid="signup-error">
-            {accountErrorText(error, t, (k) => i18n.exists(k))}
+            ))}
           </div>
-        )}
-        <button type="submit" className="btn btn-primary btn-block" disabled={isLoading} data-testid="signup-submit">
-          {isLoading ? t('accounts.createAccount.submitting') : t('accounts.createAccount.submit')}
-        </button>
-        <div className="accounts-links">
-          <span>
-            {t('accounts.createAccount.haveAccount')} <Link to="/login">{t('accounts.createAccount.signIn')}</Link>
-          </span>
-        </div>
-      </form>
-    </div>
+          <PasswordFields
+            password={values.password}
+            confirmation={values.confirmation}
+            onPassword={(v) => set('password', v)}
+            onConfirmation={(v) => set('confirmation', v)}
+            errors={errors}
+            labels={{ password: t('accounts.createAccount.password'), confirmation: t('accounts.createAccount.confirmation') }}
+            testid="signup"
+          />
+          <div>
+            <FormControlLabel
+              control={
+                <Checkbox
+                  checked={values.acceptTerms}
+                  onChange={(e) => set('acceptTerms', e.target.checked)}
+                  slotProps={{ input: { 'data-testid': 'signup-terms' } as object }}
+                />
+              }
+              label={
+                <span>
+                  {t('accounts.createAccount.acceptTerms')}{' '}
+                  <Link component={RouterLink} to="/terms-of-use" target="_blank" rel="noopener">
+                    {t('accounts.createAccount.terms')}
+                  </Link>
+                </span>
+              }
+            />
+            {errors.acceptTerms && <FormHelperText error>{t(errors.acceptTerms)}</FormHelperText>}
+          </div>
+          {error && (
+            <Alert severity="error" data-testid="signup-error">
+              {accountErrorText(error, t, (k) => i18n.exists(k))}
+            </Alert>
+          )}
+          <Button type="submit" variant="contained" size="large" fullWidth disabled={isLoading} data-testid="signup-submit">
+            {isLoading ? t('accounts.createAccount.submitting') : t('accounts.createAccount.submit')}
+          </Button>
+          <Typography variant="body2" sx={{ textAlign: 'center' }}>
+            {t('accounts.createAccount.haveAccount')}{' '}
+            <Link component={RouterLink} to="/login">
+              {t('accounts.createAccount.signIn')}
+            </Link>
+          </Typography>
+        </Stack>
+      </Paper>
+    </AuthScreen>
   )
 }

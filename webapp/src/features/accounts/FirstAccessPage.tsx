@@ -1,6 +1,11 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useNavigate } from 'react-router'
+import Alert from '@mui/material/Alert'
+import Button from '@mui/material/Button'
+import Paper from '@mui/material/Paper'
+import Stack from '@mui/material/Stack'
+import Typography from '@mui/material/Typography'
 import { useNotify } from '../../components/feedback'
 import { setCredentials } from '../../store/authSlice'
 import { useAppDispatch, useAppSelector } from '../../store/hooks'
@@ -8,7 +13,7 @@ import { useFirstAccessMutation } from '../../store/generated/bemteviApi'
 import { accountErrorText } from './errors'
 import PasswordFields from './PasswordFields'
 import { newPasswordErrors } from './validation'
-import './accounts.css'
+import AuthScreen, { AuthBrand } from './AuthScreen'
 
 /** First access: a user with a generated password chooses their own before anything else. */
 export default function FirstAccessPage() {
@@ -41,28 +46,42 @@ export default function FirstAccessPage() {
   }
 
   return (
-    <div className="login-page">
-      <form className="login-card card accounts-card" onSubmit={(e) => void submit(e)} noValidate data-testid="first-access">
-        <h1>{t('accounts.firstAccess.title')}</h1>
-        <p className="muted">{t('accounts.firstAccess.text')}</p>
-        <PasswordFields
-          password={password}
-          confirmation={confirmation}
-          onPassword={setPassword}
-          onConfirmation={setConfirmation}
-          errors={errors}
-          labels={{ password: t('accounts.firstAccess.password'), confirmation: t('accounts.firstAccess.confirmation') }}
-          testid="first-access"
-        />
-        {error && (
-          <div className="alert alert-error" role="alert" data-testid="first-access-error">
-            {accountErrorText(error, t, (k) => i18n.exists(k))}
+    <AuthScreen>
+      <Paper
+        component="form"
+        variant="outlined"
+        className="login-card"
+        onSubmit={(e: FormEvent) => void submit(e)}
+        noValidate
+        data-testid="first-access"
+      >
+        <Stack spacing={2}>
+          <AuthBrand />
+          <div>
+            <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+              {t('accounts.firstAccess.title')}
+            </Typography>
+            <Typography color="text.secondary">{t('accounts.firstAccess.text')}</Typography>
           </div>
-        )}
-        <button type="submit" className="btn btn-primary btn-block" disabled={isLoading} data-testid="first-access-submit">
-          {isLoading ? t('accounts.firstAccess.saving') : t('accounts.firstAccess.save')}
-        </button>
-      </form>
-    </div>
+          <PasswordFields
+            password={password}
+            confirmation={confirmation}
+            onPassword={setPassword}
+            onConfirmation={setConfirmation}
+            errors={errors}
+            labels={{ password: t('accounts.firstAccess.password'), confirmation: t('accounts.firstAccess.confirmation') }}
+            testid="first-access"
+          />
+          {error && (
+            <Alert severity="error" data-testid="first-access-error">
+              {accountErrorText(error, t, (k) => i18n.exists(k))}
+            </Alert>
+          )}
+          <Button type="submit" variant="contained" size="large" fullWidth disabled={isLoading} data-testid="first-access-submit">
+            {isLoading ? t('accounts.firstAccess.saving') : t('accounts.firstAccess.save')}
+          </Button>
+        </Stack>
+      </Paper>
+    </AuthScreen>
   )
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import TextField from '@mui/material/TextField'
 
 interface Props {
   password: string
@@ -15,31 +16,30 @@ export default function PasswordFields({ password, confirmation, onPassword, onC
   const { t } = useTranslation()
   return (
     <>
-      <label className="form-field">
-        <span>{labels.password}</span>
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => onPassword(e.target.value)}
-          aria-invalid={!!errors.password}
-          data-testid={`${testid}-password`}
-        />
-        {errors.password && <small className="field-error">{t(errors.password)}</small>}
-      </label>
-      <p className="accounts-hint">{t('accounts.passwordHint')}</p>
-      <label className="form-field">
-        <span>{labels.confirmation}</span>
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={confirmation}
-          onChange={(e) => onConfirmation(e.target.value)}
-          aria-invalid={!!errors.confirmation}
-          data-testid={`${testid}-confirmation`}
-        />
-        {errors.confirmation && <small className="field-error">{t(errors.confirmation)}</small>}
-      </label>
+      <TextField
+        type="password"
+        label={labels.password}
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => onPassword(e.target.value)}
+        error={!!errors.password}
+        helperText={errors.password ? t(errors.password) : t('accounts.passwordHint')}
+        id={`${testid}-password`}
+        fullWidth
+        slotProps={{ htmlInput: { 'data-testid': `${testid}-password` } }}
+      />
+      <TextField
+        type="password"
+        label={labels.confirmation}
+        autoComplete="new-password"
+        value={confirmation}
+        onChange={(e) => onConfirmation(e.target.value)}
+        error={!!errors.confirmation}
+        helperText={errors.confirmation ? t(errors.confirmation) : undefined}
+        id={`${testid}-confirmation`}
+        fullWidth
+        slotProps={{ htmlInput: { 'data-testid': `${testid}-confirmation` } }}
+      />
     </>
   )
 }

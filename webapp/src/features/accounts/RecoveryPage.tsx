@@ -1,6 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useLocation, useNavigate, useParams } from 'react-router'
+import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router'
+import Alert from '@mui/material/Alert'
+import Button from '@mui/material/Button'
+import Link from '@mui/material/Link'
+import Paper from '@mui/material/Paper'
+import Stack from '@mui/material/Stack'
+import TextField from '@mui/material/TextField'
+import Typography from '@mui/material/Typography'
 import { useNotify } from '../../components/feedback'
 import {
   useRedefinePasswordMutation,
@@ -11,7 +18,7 @@ import {
 import { accountErrorText } from './errors'
 import PasswordFields from './PasswordFields'
 import { STRICT_EMAIL, newPasswordErrors } from './validation'
-import './accounts.css'
+import AuthScreen, { AuthBrand } from './AuthScreen'
 
 type Step = 'request' | 'email' | 'code' | 'redefine'
 const STEPS: Step[] = ['request', 'email', 'code', 'redefine']
@@ -146,89 +153,104 @@ export default function RecoveryPage() {
   const stepIndex = STEPS.indexOf(step)
 
   return (
-    <div className="login-page">
-      <div className="login-card card accounts-card" data-testid="recovery">
-        <h1>{step === 'redefine' ? t('accounts.recovery.redefineTitle') : t('accounts.recovery.title')}</h1>
-        <ol className="accounts-steps">
-          {STEPS.map((s, i) => (
-            <li key={s} className={i === stepIndex ? 'active' : i < stepIndex ? 'done' : ''} aria-current={i === stepIndex ? 'step' : undefined}>
-              {t(`accounts.recovery.steps.${s}`)}
-            </li>
-          ))}
-        </ol>
+    <AuthScreen>
+      <Paper variant="outlined" className="login-card accounts-card" data-testid="recovery">
+        <Stack spacing={2}>
+          <AuthBrand />
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+            {step === 'redefine' ? t('accounts.recovery.redefineTitle') : t('accounts.recovery.title')}
+          </Typography>
+          <ol className="accounts-steps">
+            {STEPS.map((s, i) => (
+              <li key={s} className={i === stepIndex ? 'active' : i < stepIndex ? 'done' : ''} aria-current={i === stepIndex ? 'step' : undefined}>
+                {t(`accounts.recovery.steps.${s}`)}
+              </li>
+            ))}
+          </ol>
 
-        {missingTicket ? (
-          <>
-            <p>{t('accounts.recovery.noTicket')}</p>
-            <Link to="/forgot-password" onClick={() => setStep('request')}>
-              {t('accounts.recovery.again')}
-            </Link>
-          </>
-        ) : step === 'request' ? (
-          <form onSubmit={(e) => void submitRequest(e)} noValidate>
-            <p className="muted">{t('accounts.recovery.requestText')}</p>
-            <label className="form-field">
-              <span>{t('accounts.recovery.email')}</span>
-              <input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="recovery-email" />
-              {touched && !STRICT_EMAIL.test(email.trim()) && <small className="field-error">{t('accounts.invalidEmail')}</small>}
-            </label>
-            <button type="submit" className="btn btn-primary btn-block" disabled={requestState.isLoading} data-testid="recovery-send">
-              {requestState.isLoading ? t('accounts.recovery.sending') : t('accounts.recovery.send')}
-            </button>
-          </form>
-        ) : step === 'email' ? (
-          <>
-            <p data-testid="recovery-check-email">{t('accounts.recovery.checkEmail', { email: saved.email })}</p>
-            <button type="button" className="btn btn-primary btn-block" onClick={() => setStep('code')} data-testid="recovery-have-code">
-              {t('accounts.recovery.haveCode')}
-            </button>
-          </>
-        ) : step === 'code' ? (
-          <form onSubmit={submitCode} noValidate>
-            <label className="form-field">
-              <span>{t('accounts.recovery.code')}</span>
-              <input
+          {missingTicket ? (
+            <>
+              <Typography>{t('accounts.recovery.noTicket')}</Typography>
+              <Link component={RouterLink} to="/forgot-password" onClick={() => setStep('request')}>
+                {t('accounts.recovery.again')}
+              </Link>
+            </>
+          ) : step === 'request' ? (
+            <Stack component="form" spacing={2} onSubmit={(e: FormEvent) => void submitRequest(e)} noValidate>
+              <Typography color="text.secondary">{t('accounts.recovery.requestText')}</Typography>
+              <TextField
+                type="email"
+                label={t('accounts.recovery.email')}
+                autoComplete="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                error={touched && !STRICT_EMAIL.test(email.trim())}
+                helperText={touched && !STRICT_EMAIL.test(email.trim()) ? t('accounts.invalidEmail') : undefined}
+                id="recovery-email"
+                fullWidth
+                slotProps={{ htmlInput: { 'data-testid': 'recovery-email' } }}
+              />
+              <Button type="submit" variant="contained" size="large" fullWidth disabled={requestState.isLoading} data-testid="recovery-send">
+                {requestState.isLoading ? t('accounts.recovery.sending') : t('accounts.recovery.send')}
+              </Button>
+            </Stack>
+          ) : step === 'email' ? (
+            <>
+              <Typography data-testid="recovery-check-email">{t('accounts.recovery.checkEmail', { email: saved.email })}</Typography>
+              <Button variant="contained" size="large" fullWidth onClick={() => setStep('code')} data-testid="recovery-have-code">
+                {t('accounts.recovery.haveCode')}
+              </Button>
+            </>
+          ) : step === 'code' ? (
+            <Stack component="form" spacing={2} onSubmit={submitCode} noValidate>
+              <TextField
                 className="accounts-code"
-                inputMode="numeric"
+                label={t('accounts.recovery.code')}
                 autoComplete="one-time-code"
-                maxLength={6}
                 value={code}
                 onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-                data-testid="recovery-code"
+                error={touched && !/^\d{6}$/.test(code.trim())}
+                helperText={touched && !/^\d{6}$/.test(code.trim()) ? t('errors.invalid_code') : undefined}
+                id="recovery-code"
+                fullWidth
+                slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6, 'data-testid': 'recovery-code' } }}
               />
-              {touched && !/^\d{6}$/.test(code.trim()) && <small className="field-error">{t('errors.invalid_code')}</small>}
-            </label>
-            <button type="submit" className="btn btn-primary btn-block" disabled={verifyState.isLoading} data-testid="recovery-verify">
-              {verifyState.isLoading ? t('accounts.recovery.verifying') : t('accounts.recovery.verify')}
-            </button>
-          </form>
-        ) : (
-          <form onSubmit={(e) => void submitPassword(e)} noValidate>
-            {saved.verified && <p className="alert alert-success" data-testid="recovery-code-active">{t('accounts.recovery.codeActive')}</p>}
-            <PasswordFields
-              password={password}
-              confirmation={confirmation}
-              onPassword={setPassword}
-              onConfirmation={setConfirmation}
-              errors={passwordErrors}
-              labels={{ password: t('accounts.recovery.newPassword'), confirmation: t('accounts.recovery.confirmation') }}
-              testid="recovery"
-            />
-            <button type="submit" className="btn btn-primary btn-block" disabled={redefineState.isLoading} data-testid="recovery-save">
-              {redefineState.isLoading ? t('accounts.recovery.saving') : t('accounts.recovery.save')}
-            </button>
-          </form>
-        )}
+              <Button type="submit" variant="contained" size="large" fullWidth disabled={verifyState.isLoading} data-testid="recovery-verify">
+                {verifyState.isLoading ? t('accounts.recovery.verifying') : t('accounts.recovery.verify')}
+              </Button>
+            </Stack>
+          ) : (
+            <Stack component="form" spacing={2} onSubmit={(e: FormEvent) => void submitPassword(e)} noValidate>
+              {saved.verified && (
+                <Alert severity="success" data-testid="recovery-code-active">
+                  {t('accounts.recovery.codeActive')}
+                </Alert>
+              )}
+              <PasswordFields
+                password={password}
+                confirmation={confirmation}
+                onPassword={setPassword}
+                onConfirmation={setConfirmation}
+                errors={passwordErrors}
+                labels={{ password: t('accounts.recovery.newPassword'), confirmation: t('accounts.recovery.confirmation') }}
+                testid="recovery"
+              />
+              <Button type="submit" variant="contained" size="large" fullWidth disabled={redefineState.isLoading} data-testid="recovery-save">
+                {redefineState.isLoading ? t('accounts.recovery.saving') : t('accounts.recovery.save')}
+              </Button>
+            </Stack>
+          )}
 
-        {error && !missingTicket && (
-          <div className="alert alert-error" role="alert" data-testid="recovery-error">
-            {accountErrorText(error, t, exists)}
-          </div>
-        )}
-        <div className="accounts-links">
-          <Link to="/login">{t('accounts.recovery.backToLogin')}</Link>
-        </div>
-      </div>
-    </div>
+          {error && !missingTicket && (
+            <Alert severity="error" data-testid="recovery-error">
+              {accountErrorText(error, t, exists)}
+            </Alert>
+          )}
+          <Link component={RouterLink} to="/login" variant="body2" sx={{ textAlign: 'center' }}>
+            {t('accounts.recovery.backToLogin')}
+          </Link>
+        </Stack>
+      </Paper>
+    </AuthScreen>
   )
 }

@@ -11,6 +11,9 @@ export const accountsPtBR = {
     email: 'E-mail já cadastrado',
     companyName: 'Razão social já cadastrada',
   },
+  auth: {
+    tagline: 'Consultas de CPF, CNPJ e telefones com créditos sob controle, para você e seus clientes.',
+  },
   createAccount: {
     title: 'Criar conta',
     subtitle: 'Cadastre sua empresa e comece a consultar',
@@ -105,6 +108,9 @@ export const accountsEnUS: typeof accountsPtBR = {
   duplicate: {
     email: 'Email already registered',
     companyName: 'Company name already registered',
+  },
+  auth: {
+    tagline: 'CPF, CNPJ and phone lookups with credits under control, for you and your clients.',
   },
   createAccount: {
     title: 'Create account',

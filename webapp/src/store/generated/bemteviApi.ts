@@ -236,6 +236,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/group/groups-get-public-data`,
         method: "POST",
         body: queryArg.publicDataRequest,
+        params: {
+          position: queryArg.position,
+        },
       }),
     }),
     brandOf: build.query<BrandOfApiResponse, BrandOfApiArg>({
@@ -614,6 +617,8 @@ export type DashboardApiArg = {
 export type PublicDataApiResponse =
   /** status 200 Successful Response */ PublicDataResponse;
 export type PublicDataApiArg = {
+  /** Wait until the read side has this event */
+  position?: number | null;
   publicDataRequest: PublicDataRequest;
 };
 export type BrandOfApiResponse =
