@@ -89,3 +89,26 @@ def running_server(settings_env: dict[str, str], start_timeout: float = 120) -> 
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+# wrk's Lua for lookups signed in as many tenants: each request takes the next token and the next document.
+MULTI_TENANT_LOOKUPS = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local tokens = {%s}
+local docs = {%s}
+local i = 0
+request = function()
+  i = i + 1
+  wrk.headers["Authorization"] = tokens[i %% #tokens + 1]
+  return wrk.format(nil, "/api/consultations", nil, '{"document":"' .. docs[i %% #docs + 1] .. '"}')
+end
+"""
+
+
+def multi_tenant_lookups_script(authorizations: list[str], docs: list[str]) -> str:
+    """A wrk script file for ``MULTI_TENANT_LOOKUPS`` with these Authorization values and documents."""
+    path = os.path.join(temp_dir(), "lookups.lua")
+    with open(path, "w") as out:
+        out.write(MULTI_TENANT_LOOKUPS % (",".join(f'"{a}"' for a in authorizations), ",".join(f'"{d}"' for d in docs)))
+    return path

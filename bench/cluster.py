@@ -45,24 +45,12 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import free_port, percentile, postgres_database
+from _common import free_port, multi_tenant_lookups_script, percentile, postgres_database
 from lookups import PASSWORD, ROOT, dataset, documents
 
 from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
 
 TENANT_PASSWORD = "Bench!tenant1"
-WRK_SCRIPT = """
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local tokens = {%s}
-local docs = {%s}
-local i = 0
-request = function()
-  i = i + 1
-  wrk.headers["Authorization"] = tokens[i %% #tokens + 1]
-  return wrk.format(nil, "/api/consultations", nil, '{"document":"' .. docs[i %% #docs + 1] .. '"}')
-end
-"""
 
 
 # -- processes and their CPU -------------------------------------------------------------------------------------
@@ -204,8 +192,7 @@ def sign_in(base: str, emails: list[str]) -> list[str]:
 
 
 def run_wrk(base: str, tokens: list[str], docs: list[str], connections: int, seconds: int) -> dict[str, float]:
-    script = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-")) / "lookups.lua"
-    script.write_text(WRK_SCRIPT % (",".join(f'"{t}"' for t in tokens), ",".join(f'"{d}"' for d in docs)))
+    script = multi_tenant_lookups_script(tokens, docs)
     threads = max(1, min(2, connections))
     out = subprocess.run(
         ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), base],

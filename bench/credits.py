@@ -30,25 +30,12 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import postgres_database, running_server
+from _common import multi_tenant_lookups_script, postgres_database, running_server
 from lookups import ROOT, dataset, documents
 
 PASSWORD = "Bench!pass1"
 COMPANIES = 100
 CREDITS_EACH = 50_000_000
-
-WRK_SCRIPT = """
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local tokens = {%s}
-local docs = {%s}
-local i = 0
-request = function()
-  i = i + 1
-  wrk.headers["Authorization"] = tokens[i %% #tokens + 1]
-  return wrk.format(nil, "/api/consultations", nil, '{"document":"' .. docs[i %% #docs + 1] .. '"}')
-end
-"""
 
 
 def prepare_store(var: Path, data: Path, database_url: str | None) -> list[str]:
@@ -88,8 +75,7 @@ def prepare_store(var: Path, data: Path, database_url: str | None) -> list[str]:
 
 
 def run_wrk(base: str, tokens: list[str], docs: list[str], connections: int, seconds: int) -> tuple[float, str, int]:
-    script = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-")) / "credits.lua"
-    script.write_text(WRK_SCRIPT % (",".join(f'"Bearer {t}"' for t in tokens), ",".join(f'"{d}"' for d in docs)))
+    script = multi_tenant_lookups_script([f"Bearer {t}" for t in tokens], docs)
     out = subprocess.run(
         ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), base],
         capture_output=True,
