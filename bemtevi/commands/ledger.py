@@ -94,8 +94,29 @@ def _system() -> Actor:
 # -- requests --------------------------------------------------------------------------------------
 
 
+class _KeyedByGroup:
+    """A request decided in the partition of its ``group_id``, the group whose accounts it moves."""
+
+    __slots__ = ()
+    group_id: UUID
+
+    @property
+    def partition_key(self) -> UUID:
+        return self.group_id
+
+
+class _AnsweredByPosition(_KeyedByGroup):
+    """A request whose answer carries no value: only the position of the append that decided it."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def value_from_json(raw: Any) -> None:
+        return None
+
+
 @dataclass(frozen=True, slots=True)
-class ReserveLookup:
+class ReserveLookup(_KeyedByGroup):
     """A unit lookup asks for its credit (answer: the query type it runs and the block it drew, or None)."""
 
     consultation_id: UUID
@@ -106,10 +127,6 @@ class ReserveLookup:
     requested_type: str | None
     channel: str
     supplier: str
-
-    @property
-    def partition_key(self) -> UUID:
-        return self.group_id
 
     @property
     def account_id(self) -> UUID:
@@ -139,7 +156,7 @@ class ReserveLookup:
 
 
 @dataclass(frozen=True, slots=True)
-class FinishLookup:
+class FinishLookup(_KeyedByGroup):
     """A lookup's supplier answered (or failed): settle or release, and record the consultation (answer: its time)."""
 
     consultation_id: UUID
@@ -152,10 +169,6 @@ class FinishLookup:
     channel: str
     supplier: str
     status: str
-
-    @property
-    def partition_key(self) -> UUID:
-        return self.group_id
 
     @property
     def account_id(self) -> UUID:
@@ -175,7 +188,7 @@ class FinishLookup:
 
 
 @dataclass(frozen=True, slots=True)
-class Grant:
+class Grant(_AnsweredByPosition):
     """Credits from the acting user's group (``group_id``) to its child (negative: taken back)."""
 
     request_id: UUID
@@ -185,17 +198,9 @@ class Grant:
     category: str
     amount: int
 
-    @property
-    def partition_key(self) -> UUID:
-        return self.group_id
-
-    @staticmethod
-    def value_from_json(raw: Any) -> None:
-        return None
-
 
 @dataclass(frozen=True, slots=True)
-class SetLimit:
+class SetLimit(_AnsweredByPosition):
     """A child's limit (None: unlimited); under a limited parent, a grant of the difference."""
 
     request_id: UUID
@@ -205,17 +210,9 @@ class SetLimit:
     category: str
     limit: int | None
 
-    @property
-    def partition_key(self) -> UUID:
-        return self.group_id
-
-    @staticmethod
-    def value_from_json(raw: Any) -> None:
-        return None
-
 
 @dataclass(frozen=True, slots=True)
-class ReserveWork:
+class ReserveWork(_AnsweredByPosition):
     """Credits held for work other than a unit lookup (a batch)."""
 
     request_id: UUID
@@ -227,17 +224,9 @@ class ReserveWork:
     amount: int
     reason: str = ReasonKind.BATCH
 
-    @property
-    def partition_key(self) -> UUID:
-        return self.group_id
-
-    @staticmethod
-    def value_from_json(raw: Any) -> None:
-        return None
-
 
 @dataclass(frozen=True, slots=True)
-class SettleWork:
+class SettleWork(_AnsweredByPosition):
     """Charge what the work used; the rest of its reservation is released."""
 
     request_id: UUID
@@ -248,17 +237,9 @@ class SettleWork:
     reservation_id: UUID
     amount: int
 
-    @property
-    def partition_key(self) -> UUID:
-        return self.group_id
-
-    @staticmethod
-    def value_from_json(raw: Any) -> None:
-        return None
-
 
 @dataclass(frozen=True, slots=True)
-class ReleaseWork:
+class ReleaseWork(_AnsweredByPosition):
     request_id: UUID
     user_id: UUID | None
     tenant_id: UUID
@@ -266,25 +247,13 @@ class ReleaseWork:
     category: str
     reservation_id: UUID
 
-    @property
-    def partition_key(self) -> UUID:
-        return self.group_id
-
-    @staticmethod
-    def value_from_json(raw: Any) -> None:
-        return None
-
 
 @dataclass(frozen=True, slots=True)
-class ReleaseAbandoned:
+class ReleaseAbandoned(_KeyedByGroup):
     """Release the lookup reservations on a group's unit account that another (stopped) owner left
     (answer: how many were released)."""
 
     group_id: UUID
-
-    @property
-    def partition_key(self) -> UUID:
-        return self.group_id
 
     @staticmethod
     def value_from_json(raw: Any) -> int:
