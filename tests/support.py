@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
 import httpx
@@ -41,6 +43,9 @@ ADMIN_PASSWORD = "Adm1n!secret"
 # Known valid documents the generator puts in the dataset.
 KNOWN_CPF = "52998224725"
 KNOWN_CNPJ = "11222333000181"
+
+
+T = TypeVar("T")
 
 
 def sign_in(client: TestClient, email: str = ADMIN_EMAIL, password: str = ADMIN_PASSWORD) -> dict[str, str]:
@@ -308,3 +313,22 @@ def registered_in_one_append(app: BemteviApplication, before: int, group_id: UUI
     assert credit_account_id(parent_id, Category.UNIT) in originators
     topics = [topic for _, _, topic in log]
     assert topics.index(get_topic(Group.Registered)) < topics.index(get_topic(CreditAccount.Opened))  # type: ignore[attr-defined]
+
+
+def run_on_a_loop_of_its_own(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` in a thread of its own: as an API server's event loop would call, and
+    whatever loop this thread already runs (Playwright's sync API keeps one in the test session's thread)."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = asyncio.run(coroutine)
+        except BaseException as e:
+            outcome["error"] = e
+
+    thread = threading.Thread(target=run, name="test-event-loop")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]  # type: ignore[no-any-return]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import decimal
 import enum
@@ -17,7 +16,7 @@ from fastapi.testclient import TestClient
 from hypothesis import example, given
 from hypothesis import strategies as st
 from pydantic import ValidationError
-from support import KNOWN_CNPJ, KNOWN_CPF, sign_in
+from support import KNOWN_CNPJ, KNOWN_CPF, run_on_a_loop_of_its_own, sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.api.hot_path import HotLookupMiddleware, read_request
@@ -164,7 +163,7 @@ def test_an_unexpected_failure_gets_the_apps_own_answer(
 def _route_bytes(outcome: ConsultationOutcome) -> bytes:
     """The route's answer for ``outcome``, made by FastAPI's own serialisation of the route."""
     route = next(r for r in consultations_route.router.routes if isinstance(r, APIRoute))
-    content = asyncio.run(
+    content = run_on_a_loop_of_its_own(
         serialize_response(
             field=route.response_field,
             response_content=consultation_response(outcome),

@@ -9,14 +9,13 @@ is either charged exactly once with its consultation recorded, or not charged at
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 from uuid import UUID, uuid4
 
 import pytest
 from eventsourcing.utils import get_topic
-from support import KNOWN_CPF
+from support import KNOWN_CPF, run_on_a_loop_of_its_own
 from test_consultations import account, tenant
 
 from bemtevi.bootstrap import Platform, build_platform
@@ -134,7 +133,7 @@ def test_a_block_that_vanished_refuses_the_lookup_uncharged(platform: Platform) 
     platform.credits.release(SYSTEM, principal.group_id, Category.UNIT, UUID(block_id))
 
     with pytest.raises(SearchFailed):
-        asyncio.run(platform.consultations.run_unit_query_async(principal, KNOWN_CPF))
+        run_on_a_loop_of_its_own(platform.consultations.run_unit_query_async(principal, KNOWN_CPF))
     ledger = account(platform, principal.group_id)
     assert (ledger.used, ledger.reserved) == (1, 0)
     # The next lookup opens a fresh block and is charged as usual.

@@ -9,7 +9,6 @@ move to the surviving worker, and a request delivered twice has one effect.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -33,6 +32,7 @@ from support import (
     new_tenant,
     registered_in_one_append,
     reserved_in_store,
+    run_on_a_loop_of_its_own,
     settlements_by_consultation,
     wait_until,
 )
@@ -236,7 +236,7 @@ def test_a_request_delivered_twice_has_one_effect(cluster_settings: Settings, tm
                 again = client.submit(request)  # the same request id: done already
                 assert again.position >= first.position > 0
                 # The API's path: a coroutine on its own event loop (not the client's) gets the same answer.
-                from_a_loop = asyncio.run(client.submit_async(request))
+                from_a_loop = run_on_a_loop_of_its_own(client.submit_async(request))
                 assert from_a_loop.position >= again.position
             parent = platform.app.get(credit_account_id(reseller, Category.UNIT), CreditAccount)
             account = platform.app.get(credit_account_id(child, Category.UNIT), CreditAccount)
@@ -261,7 +261,7 @@ def test_a_lookup_is_answered_in_bounded_time_without_workers(cluster_settings: 
         began = time.monotonic()
         request = ReserveWork(uuid.uuid4(), None, uuid.uuid4(), uuid.uuid4(), "unit", uuid.uuid4(), 1)
         with pytest.raises(TimeoutError, match="no ledger worker answered"):
-            asyncio.run(client.submit_async(request))  # the API's path: a coroutine on its own loop
+            run_on_a_loop_of_its_own(client.submit_async(request))  # the API's path: a coroutine on its own loop
         assert time.monotonic() - began < 5
     finally:
         client.close()
