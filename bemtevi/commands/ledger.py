@@ -115,8 +115,23 @@ class _AnsweredByPosition(_KeyedByGroup):
         return None
 
 
+class _UnitLookup(_KeyedByGroup):
+    """A unit lookup's request: its group's unit account, and its user acting for that group."""
+
+    __slots__ = ()
+    user_id: UUID
+
+    @property
+    def account_id(self) -> UUID:
+        return credit_account_id(self.group_id, Category.UNIT)
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user_id=self.user_id, tenant_id=self.group_id)
+
+
 @dataclass(frozen=True, slots=True)
-class ReserveLookup(_KeyedByGroup):
+class ReserveLookup(_UnitLookup):
     """A unit lookup asks for its credit (answer: the query type it runs and the block it drew, or None)."""
 
     consultation_id: UUID
@@ -127,14 +142,6 @@ class ReserveLookup(_KeyedByGroup):
     requested_type: str | None
     channel: str
     supplier: str
-
-    @property
-    def account_id(self) -> UUID:
-        return credit_account_id(self.group_id, Category.UNIT)
-
-    @property
-    def actor(self) -> Actor:
-        return Actor(user_id=self.user_id, tenant_id=self.group_id)
 
     @staticmethod
     def value_from_json(raw: Any) -> tuple[str, str | None]:
@@ -156,7 +163,7 @@ class ReserveLookup(_KeyedByGroup):
 
 
 @dataclass(frozen=True, slots=True)
-class FinishLookup(_KeyedByGroup):
+class FinishLookup(_UnitLookup):
     """A lookup's supplier answered (or failed): settle or release, and record the consultation (answer: its time)."""
 
     consultation_id: UUID
@@ -169,14 +176,6 @@ class FinishLookup(_KeyedByGroup):
     channel: str
     supplier: str
     status: str
-
-    @property
-    def account_id(self) -> UUID:
-        return credit_account_id(self.group_id, Category.UNIT)
-
-    @property
-    def actor(self) -> Actor:
-        return Actor(user_id=self.user_id, tenant_id=self.group_id)
 
     @property
     def charged(self) -> int:
