@@ -99,6 +99,15 @@ def white_label(server_url: str) -> dict[str, str]:
             content=png(size, draw),
         )
         assert uploaded.status_code == 200, uploaded.text
+    # The read side follows the log: name the last save's position once, so the first screen already
+    # shows the brand rather than racing the projector (as the brand editor does after a save).
+    shown = httpx.post(
+        f"{server_url}/api/group/groups-get-public-data",
+        params={"position": uploaded.json()["position"]},
+        headers={"Host": f"{BRAND_HOST}:{port}"},
+        json={},
+    )
+    assert shown.status_code == 200 and shown.json()["data"]["loginBanner"], shown.text
     return {"url": f"http://{BRAND_HOST}:{port}", "email": data["ownerEmail"], "password": data["generatedPassword"]}
 
 
