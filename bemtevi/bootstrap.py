@@ -35,11 +35,11 @@ from bemtevi.projections.store import ReadStore
 from bemtevi.streams.invalidator import CacheInvalidator
 from bemtevi.streams.kafka_feed import KafkaFeed
 from bemtevi.streams.mail_worker import MailWorker
-from bemtevi.streams.mailer import MailDelivery, Mailer
+from bemtevi.streams.mailer import QUEUED_TOPIC, MailDelivery, Mailer
 from bemtevi.streams.projector import NotificationSource, Projector
 from bemtevi.streams.relay import Relay
 from bemtevi.streams.reservations import ReservationSweeper
-from bemtevi.streams.workers import StreamWorker, events_topic, worker_app
+from bemtevi.streams.workers import StreamWorker, mail_topic, worker_app
 
 
 @dataclass
@@ -256,11 +256,12 @@ def build_relay(settings: Settings, app: BemteviApplication | None = None) -> Re
         partitions=settings.kafka_events_partitions,
         replication_factor=settings.kafka_replication_factor,
         page_size=settings.relay_page_size,
+        routes={QUEUED_TOPIC: settings.kafka_mail_topic},
     )
 
 
 def build_mailer_worker(settings: Settings) -> StreamWorker:
-    """`bemtevi worker mailer`: cluster mode's mailer, a faust agent over the relay's topic delivering the
+    """`bemtevi worker mailer`: cluster mode's mailer, a faust agent over the relay's mail topic delivering the
     queued mails with the settings' SMTP server (``streams.mail_worker``); its positions are kept in the
     event store, so it needs the event store and Kafka, nothing else."""
     app = BemteviApplication(env=settings.event_store_env())
@@ -274,8 +275,8 @@ def build_mailer_worker(settings: Settings) -> StreamWorker:
             attempts=settings.mail_attempts,
             retry_seconds=settings.mail_retry_seconds,
         )
-        mails = MailWorker(app, delivery, stopping, settings.kafka_events_topic)
-        mails.attach(faust_app, events_topic(faust_app, settings))
+        mails = MailWorker(app, delivery, stopping, settings.kafka_mail_topic)
+        mails.attach(faust_app, mail_topic(faust_app, settings))
     except BaseException:
         app.close()
         raise

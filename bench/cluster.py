@@ -375,6 +375,7 @@ def measure(
                 {
                     "BEMTEVI_KAFKA_BOOTSTRAP": broker.bootstrap,
                     "BEMTEVI_KAFKA_EVENTS_TOPIC": f"bench.events.{suffix}",
+                    "BEMTEVI_KAFKA_MAIL_TOPIC": f"bench.mail.{suffix}",
                     "BEMTEVI_KAFKA_LEDGER_TOPIC": f"bench.ledger.{suffix}",
                     "BEMTEVI_LEDGER": "kafka",
                     "BEMTEVI_READ_FEED": "kafka",

@@ -88,6 +88,9 @@ class Settings(BaseSettings):
     kafka_bootstrap: str | None = None
     kafka_events_topic: str = "bemtevi.events"
     kafka_events_partitions: int = 12
+    # The queued mails, also published by the relay to a topic of their own (same partitions), so that
+    # the mailer worker reads only them rather than passing over every event of the log.
+    kafka_mail_topic: str = "bemtevi.mail"
     kafka_replication_factor: int = 1
     relay_page_size: int = 1000
     # Cluster mode's ledger: requests keyed by group on this topic (created with this many partitions,

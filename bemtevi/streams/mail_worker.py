@@ -1,8 +1,9 @@
-"""Cluster mode's mailer: a faust agent over the relay's topic that delivers every queued ``Mail``.
+"""Cluster mode's mailer: a faust agent over the relay's mail topic that delivers every queued ``Mail``.
 
 ``bemtevi worker mailer`` runs it (consumer group ``bemtevi-mailer``: two workers share the topic's
-partitions, and a dead one's partitions move to the other). Records are routed by their ``topic``
-header without decoding: every one but ``Mail.Queued`` is passed over. A queued mail is delivered by
+partitions, and a dead one's partitions move to the other). The relay publishes ``Mail.Queued`` to a
+topic of its own (``BEMTEVI_KAFKA_MAIL_TOPIC``), so the worker meets no other event; records are still
+routed by their ``topic`` header without decoding (anything else is passed over). A queued mail is delivered by
 the embedded mailer's own code (``MailDelivery``: reloaded from the event store, delivered only while
 still queued, ``Mail.Failed`` per failure, retried with a doubling pause), in a thread of the worker's
 so that the event loop keeps the consumer's heartbeats going during an SMTP conversation.

@@ -28,6 +28,11 @@ partition the notification ids only grow, except where a page is sent again from
 position, and a reader drops duplicates by keeping the highest id it has handled per partition
 (``Deduplicator``). A record the brokers refuse for good (too large, not authorised) is retried
 until an operator acts: the relay never skips an event.
+
+Routes: a worker that wants only a few kinds of event (the mailer: ``Mail.Queued``) should not read
+every record of the log to pass over the rest. ``routes`` names, per event topic, a Kafka topic of its own
+that those events are published to as well, with the same key, value and headers, in the same flush
+(so at least once and in order per partition there too). The events topic keeps every event.
 """
 
 from __future__ import annotations
@@ -130,8 +135,10 @@ class Relay(LogFollower):
         poll_interval: float = 0.5,
         listen: bool = True,
         producer_config: dict[str, Any] | None = None,
+        routes: dict[str, str] | None = None,
     ) -> None:
         super().__init__(app, poll_interval=poll_interval, listen=listen)
+        self.routes = routes or {}
         self._bootstrap = bootstrap
         self.topic = topic
         self._partitions = partitions
@@ -175,10 +182,12 @@ class Relay(LogFollower):
     def _ready_producer(self) -> KafkaProducer:
         if not self._topic_ready:
             # Unlimited retention: the topic is the log a new replica builds its read models from.
-            if ensure_topic(
-                self._bootstrap, self.topic, self._partitions, self._replication_factor, UNLIMITED_RETENTION
-            ):
-                log.info("created topic %s with %s partitions", self.topic, self._partitions)
+            # The routed topics too: a mail queued while its worker is away waits there as long as it takes.
+            for topic in (self.topic, *sorted(set(self.routes.values()))):
+                if ensure_topic(
+                    self._bootstrap, topic, self._partitions, self._replication_factor, UNLIMITED_RETENTION
+                ):
+                    log.info("created topic %s with %s partitions", topic, self._partitions)
             self._topic_ready = True
         if self._producer is None:
             self._producer = idempotent_producer(self._bootstrap, "bemtevi-relay", **self._producer_config)
@@ -186,22 +195,21 @@ class Relay(LogFollower):
 
     def _send(self, producer: KafkaProducer, page: Sequence[Notification], after: int) -> list[Any]:
         """Send ``page``, read from the log after ``after``: each record chained to the one before it."""
-        send, topic, encode = producer.send, self.topic, RelayedEvent.encode
+        send, topic, encode, routes = producer.send, self.topic, RelayedEvent.encode, self.routes
         futures = []
         previous = after
         for n in page:
-            futures.append(
-                send(
-                    topic,
-                    key=str(n.originator_id).encode("ascii"),
-                    value=encode(n, previous),
-                    headers=[
-                        (NOTIFICATION_ID_HEADER, str(n.id).encode("ascii")),
-                        (PREVIOUS_ID_HEADER, str(previous).encode("ascii")),
-                        (TOPIC_HEADER, n.topic.encode()),
-                    ],
-                )
-            )
+            key = str(n.originator_id).encode("ascii")
+            value = encode(n, previous)
+            headers = [
+                (NOTIFICATION_ID_HEADER, str(n.id).encode("ascii")),
+                (PREVIOUS_ID_HEADER, str(previous).encode("ascii")),
+                (TOPIC_HEADER, n.topic.encode()),
+            ]
+            futures.append(send(topic, key=key, value=value, headers=headers))
+            routed = routes.get(n.topic)
+            if routed is not None:
+                futures.append(send(routed, key=key, value=value, headers=headers))
             previous = n.id
         return futures
 

@@ -110,10 +110,9 @@ def raw_topic(
     )
 
 
-def events_topic(app: faust.App, settings: Settings) -> faust.TopicT:
-    """The relay's topic (``BEMTEVI_KAFKA_EVENTS_TOPIC``): every event of the log, keyed by aggregate; created
-    as the relay creates it (unlimited retention: replicas rebuild from it) when a worker starts first."""
-    return raw_topic(app, settings, settings.kafka_events_topic, settings.kafka_events_partitions, UNLIMITED_RETENTION)
+def mail_topic(app: faust.App, settings: Settings) -> faust.TopicT:
+    """The relay's topic of queued mails (``BEMTEVI_KAFKA_MAIL_TOPIC``), created as the relay creates it."""
+    return raw_topic(app, settings, settings.kafka_mail_topic, settings.kafka_events_partitions, UNLIMITED_RETENTION)
 
 
 def header(headers: Mapping[str, bytes] | Sequence[tuple[str, bytes]] | None, name: str) -> bytes | None:

@@ -56,6 +56,7 @@ def cluster_env(postgres_database: str, kafka_broker: str, smtp: SmtpSink, tmp_p
         "BEMTEVI_DATABASE_URL": postgres_database,
         "BEMTEVI_KAFKA_BOOTSTRAP": kafka_broker,
         "BEMTEVI_KAFKA_EVENTS_TOPIC": f"events-{uuid.uuid4().hex[:8]}",
+        "BEMTEVI_KAFKA_MAIL_TOPIC": f"mail-{uuid.uuid4().hex[:8]}",
         "BEMTEVI_KAFKA_EVENTS_PARTITIONS": "4",
         "BEMTEVI_VAR_DIR": str(tmp_path / "var"),
         "BEMTEVI_MAIL_RETRY_SECONDS": "0.2",
@@ -76,6 +77,7 @@ def relay(app: BemteviApplication, cluster_env: dict[str, str]) -> Iterator[Rela
         database_url=cluster_env["BEMTEVI_DATABASE_URL"],
         kafka_bootstrap=cluster_env["BEMTEVI_KAFKA_BOOTSTRAP"],
         kafka_events_topic=cluster_env["BEMTEVI_KAFKA_EVENTS_TOPIC"],
+        kafka_mail_topic=cluster_env["BEMTEVI_KAFKA_MAIL_TOPIC"],
         kafka_events_partitions=4,
     )
     relay = build_relay(settings, app)
@@ -156,7 +158,7 @@ def test_a_queued_mail_is_delivered_once_and_sigterm_stops_the_worker(
         assert received(smtp) == Counter({"ana@empresa.com.br": 1, "bia@empresa.com.br": 1})
         # Its positions are in the event store's tracking table, one row per partition it delivered from.
         tracking = app.factory.tracking_recorder()
-        topic = cluster_env["BEMTEVI_KAFKA_EVENTS_TOPIC"]
+        topic = cluster_env["BEMTEVI_KAFKA_MAIL_TOPIC"]
         marks = [tracking.max_tracking_id(tracking_name(topic, p)) or 0 for p in range(4)]
         queued = [n.id for n in app.recorder.select_notifications(0, 1000, topics=[QUEUED_TOPIC])]
         assert len(queued) == 2 and max(marks) == queued[-1]
@@ -210,7 +212,7 @@ def test_two_workers_share_the_partitions_and_the_survivor_takes_a_killed_ones(
         mail_ids = queue_mails(app, first_batch)
         wait_until(lambda: set(received(smtp)) == set(first_batch), timeout=90, message="first batch not delivered")
         # They share the topic: each was given some of its partitions (their logs say which).
-        topic = cluster_env["BEMTEVI_KAFKA_EVENTS_TOPIC"]
+        topic = cluster_env["BEMTEVI_KAFKA_MAIL_TOPIC"]
         for log in (tmp_path / "a.log", tmp_path / "b.log"):
             wait_until(lambda log=log: given_partitions(log, topic), message=f"{log.name} was given no partition")
         # Every outcome recorded before the kill: nothing is in flight, so nothing may be sent twice.

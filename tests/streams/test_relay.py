@@ -28,9 +28,13 @@ from support import KNOWN_CNPJ, KNOWN_CPF, make_settings, new_tenant, run_lookup
 
 from bemtevi.bootstrap import Platform, build_platform, build_relay
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.identity import ROOT_GROUP_ID
+from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.mail import Mail
 from bemtevi.infra.kafka import topic_reader
 from bemtevi.infra.local_services import KafkaBroker
 from bemtevi.infra.settings import Settings
+from bemtevi.streams.mailer import QUEUED_TOPIC
 from bemtevi.streams.relay import (
     NOTIFICATION_ID_HEADER,
     PREVIOUS_ID_HEADER,
@@ -178,6 +182,29 @@ def test_relayed_events_decode_to_the_domain_events_that_were_stored(platform: P
     events = deduplicated(read_all(kafka_broker, topic, platform.app.max_position()))
     stored = {n.id: platform.app.mapper.to_domain_event(n) for n in platform.app.recorder.select_notifications(0, 1000)}
     assert {e.notification_id: platform.app.mapper.to_domain_event(e.notification()) for e in events} == stored
+
+
+def test_queued_mails_also_reach_the_mail_topic_and_nothing_else_does(platform: Platform, kafka_broker: str) -> None:
+    run_lookups(platform, new_tenant(platform, "Correio", limit=3), [KNOWN_CPF, KNOWN_CNPJ])
+    with acting_as(Actor(user_id=None, tenant_id=ROOT_GROUP_ID)):
+        platform.app.save(*(Mail.queue(to, "Assunto", "Olá", reason="test") for to in ("a@x.com.br", "b@x.com.br")))
+    run_lookups(platform, new_tenant(platform, "Outra", limit=3), [KNOWN_CPF])
+    events, mail = new_topic(), new_topic()
+    settings = platform.settings.model_copy(
+        update={"kafka_bootstrap": kafka_broker, "kafka_events_topic": events, "kafka_mail_topic": mail}
+    )
+    relay = build_relay(settings, platform.app)
+    relay.catch_up()
+    relay.stop()
+    # (The embedded mailer goes on appending what it sends: what the relay had is the log up to its position.)
+    logged = [n.id for n in platform.app.recorder.select_notifications(0, 10_000, stop=relay.position)]
+    queued = [
+        n.id for n in platform.app.recorder.select_notifications(0, 10_000, stop=relay.position, topics=[QUEUED_TOPIC])
+    ]
+    routed = deduplicated(read_all(kafka_broker, mail, len(queued)))
+    assert sorted(e.notification_id for e in routed) == queued
+    relayed = deduplicated(read_all(kafka_broker, events, len(logged)))
+    assert sorted(e.notification_id for e in relayed) == logged  # the events topic keeps them all
 
 
 def test_on_postgres_an_append_by_another_process_wakes_the_relay_without_polling(
