@@ -319,6 +319,7 @@ class _NoSupplier:
     """Commands that never look anything up do not open the dataset."""
 
     name = "none"
+    answers_at_once = True
 
     def lookup(self, kind: str, number: str) -> None:
         raise RuntimeError("no supplier in this command")

@@ -117,7 +117,9 @@ def settlements_by_consultation(app: BemteviApplication, group_id: UUID) -> Coun
     """How many settlements of the group's unit account name each consultation."""
     events = app.repository.event_store.get(credit_account_id(group_id, Category.UNIT))
     return Counter(
-        e.reservation_id for e in events if isinstance(e, CreditAccount.Settled | CreditAccount.SettledFromBlock)
+        e.reservation_id
+        for e in events
+        if isinstance(e, CreditAccount.Settled | CreditAccount.SettledFromBlock | CreditAccount.Charged)
     )
 
 

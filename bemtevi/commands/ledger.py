@@ -147,6 +147,20 @@ class ReserveLookup(_UnitLookup):
     def value_from_json(raw: Any) -> tuple[str, str | None]:
         return raw[0], raw[1]
 
+    def answered(self, status: ConsultationStatus) -> RecordLookup:
+        """The same lookup once its supplier has answered, for one decision (``RecordLookup``)."""
+        return RecordLookup(
+            consultation_id=self.consultation_id,
+            group_id=self.group_id,
+            user_id=self.user_id,
+            document=self.document,
+            document_type=self.document_type,
+            requested_type=self.requested_type,
+            channel=self.channel,
+            supplier=self.supplier,
+            status=status.value,
+        )
+
     def finished(self, query_type: str, block_id: str | None, status: ConsultationStatus) -> FinishLookup:
         return FinishLookup(
             consultation_id=self.consultation_id,
@@ -184,6 +198,32 @@ class FinishLookup(_UnitLookup):
     @staticmethod
     def value_from_json(raw: Any) -> datetime:
         return datetime.fromisoformat(raw)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordLookup(_UnitLookup):
+    """A lookup its supplier has answered already (the local dataset: instant and free to ask, so nothing
+    needs holding while it works): check, charge if found and record the consultation in one decision
+    (answer: the query type it ran and the consultation's time). A lookup whose supplier costs time or
+    money reserves first instead (``ReserveLookup``, then ``FinishLookup``)."""
+
+    consultation_id: UUID
+    group_id: UUID
+    user_id: UUID
+    document: str
+    document_type: DocumentKind
+    requested_type: str | None
+    channel: str
+    supplier: str
+    status: str
+
+    @property
+    def charged(self) -> int:
+        return CREDITS_PER_UNIT_QUERY if self.status == ConsultationStatus.DONE.value else 0
+
+    @staticmethod
+    def value_from_json(raw: Any) -> tuple[str, datetime]:
+        return raw[0], datetime.fromisoformat(raw[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +378,7 @@ def _stored(event: dict[str, Any]) -> StoredEvent:
 Request = (
     ReserveLookup
     | FinishLookup
+    | RecordLookup
     | Grant
     | SetLimit
     | ReserveWork
@@ -351,6 +392,7 @@ REQUEST_TYPES: dict[str, type[Any]] = {
     for t in (
         ReserveLookup,
         FinishLookup,
+        RecordLookup,
         Grant,
         SetLimit,
         ReserveWork,
@@ -394,6 +436,8 @@ def value_to_json(value: Any) -> Any:
     """A decision's value as JSON (a datetime as ISO text, a tuple as a list)."""
     if isinstance(value, datetime):
         return value.isoformat()
+    if isinstance(value, tuple):
+        return [value_to_json(v) for v in value]
     return value
 
 
@@ -715,6 +759,8 @@ class Ledger:
             return partial(self._reserve_lookup, request, recorded)
         if isinstance(request, FinishLookup):
             return partial(self._finish_lookup, request)
+        if isinstance(request, RecordLookup):
+            return partial(self._record_lookup, request, recorded)
         if isinstance(request, ReleaseAbandoned):
             return partial(self._release_abandoned, request)
         if isinstance(request, OpenAccounts):
@@ -787,6 +833,55 @@ class Ledger:
             )
         ws.add(consultation)
         return consultation.created_on
+
+    def _record_lookup(self, request: RecordLookup, recorded: bool, ws: Workspace) -> tuple[str, datetime]:
+        """A lookup already answered: the checks of a reservation, then charged (if found) and recorded at once."""
+        group = ws.find(request.group_id, Group)
+        if group is None:
+            raise GroupNotFound()
+        if not group.active:
+            raise GroupInactive()
+        chosen = choose_query_type(request.requested_type, request.document_type, frozenset(group.enabled_query_types))
+        if recorded:
+            # Delivered again after its decision: the recorded answer, never a second charge.
+            consultation = ws.get(request.consultation_id, Consultation)
+            return consultation.query_type, consultation.created_on
+        account = ws.find(request.account_id, CreditAccount)
+        if account is None:
+            raise NotEnoughCredits()
+        if not self.abandon_after and account.reservations:
+            # The only ledger of its store (embedded): what another left for lookups is a dead one's (as a
+            # reservation's block draw releases it first).
+            with acting_as(_system()):
+                for reservation_id in account.abandoned(self.owner):
+                    account.release(UUID(reservation_id))
+        available = account.available
+        block_id = None
+        if self.blocks is not None and available is not None and available < CREDITS_PER_UNIT_QUERY:
+            # Short only if this ledger's open blocks (of reserve-first lookups) hold the rest: a unit of one.
+            block_id = self.blocks.draw(ws, account, request.actor)
+        with acting_as(request.actor):
+            if block_id is not None:
+                self.blocks.settle(ws, account, block_id, request.consultation_id, request.charged)  # type: ignore[union-attr]
+            else:
+                # As if reserved first: a tenant with no credit left is refused whatever the supplier found.
+                account.charge(request.consultation_id, request.charged, CREDITS_PER_UNIT_QUERY)
+            consultation = Consultation._create(
+                Consultation.Recorded,  # type: ignore[attr-defined]
+                id=request.consultation_id,
+                group_id=request.group_id,
+                user_id=request.user_id,
+                document=request.document,
+                document_type=request.document_type,
+                query_type=chosen.key,
+                category=Category.UNIT.value,
+                supplier=request.supplier,
+                status=request.status,
+                credits=request.charged,
+                channel=request.channel,
+            )
+        ws.add(consultation)
+        return chosen.key, consultation.created_on
 
     def _release_abandoned(self, request: ReleaseAbandoned, ws: Workspace) -> int:
         account = ws.find(credit_account_id(request.group_id, Category.UNIT), CreditAccount)

@@ -253,6 +253,36 @@ class CreditAccount(AuditedAggregate):
             self._close(block_id)
         self._apply_figures(used_after, granted_after, limit_after)
 
+    def charge(self, consultation_id: UUID, amount: int, needed: int) -> None:
+        """Charge a lookup already answered ``amount`` (0: nothing found, no event), provided ``needed``
+        credits are available, as a reservation of them would have required."""
+        if not 0 <= amount <= needed:
+            raise InvalidData("Cannot charge more than a lookup needs", field="amount")
+        available = self.available
+        if available is not None and needed > available:
+            raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category])
+        if amount:
+            self._charged(
+                reservation_id=str(consultation_id),
+                amount=amount,
+                reason=ReasonKind.CONSULTATION,
+                **self._figures(used=amount),
+            )
+
+    @event("Charged")
+    def _charged(
+        self,
+        reservation_id: str,
+        amount: int,
+        reason: str,
+        used_after: int,
+        reserved_after: int,
+        granted_after: int,
+        limit_after: int | None,
+    ) -> None:
+        # ``reservation_id`` is the consultation's id: the reason the history shows for this line.
+        self._apply_figures(used_after, granted_after, limit_after)
+
     def open_blocks(self) -> dict[str, int]:
         """Block reservations still holding credits, by id."""
         return {rid: held for rid, held in self.reservations.items() if self.reasons.get(rid) == ReasonKind.BLOCK}
@@ -363,6 +393,7 @@ MOVEMENT_EVENTS = (
     CreditAccount.Reserved,
     CreditAccount.Settled,
     CreditAccount.SettledFromBlock,
+    CreditAccount.Charged,
     CreditAccount.Released,
     CreditAccount.LimitChanged,
     CreditAccount.Granted,

@@ -43,6 +43,7 @@ from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.ledger import (
     Ledger,
+    RecordLookup,
     ReserveLookup,
     error_to_json,
     request_from_json,
@@ -213,7 +214,7 @@ class LedgerWorker:
             envelopes.append((reply_to, envelope, request))
         if not envelopes:
             return
-        lookups = [r.consultation_id for _, _, r in envelopes if isinstance(r, ReserveLookup)]
+        lookups = [r.consultation_id for _, _, r in envelopes if isinstance(r, ReserveLookup | RecordLookup)]
         recorded = await asyncio.to_thread(recorded_consultations, self.app, lookups) if lookups else set()
         began = time.perf_counter()
         loop = asyncio.get_running_loop()
@@ -241,7 +242,9 @@ class LedgerWorker:
             [
                 (
                     self.ledger.decide(
-                        request, recorded=isinstance(request, ReserveLookup) and request.consultation_id in recorded
+                        request,
+                        recorded=isinstance(request, ReserveLookup | RecordLookup)
+                        and request.consultation_id in recorded,
                     ),
                     partial(decided, reply_to, envelope),
                 )

@@ -109,6 +109,7 @@ class BrokenSupplier:
     """A supplier whose backend is down: the real failure path, not a stand-in for the real lookup."""
 
     name = "broken"
+    answers_at_once = False  # a vendor over the network: its credit is held while it is asked
 
     def lookup(self, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
         raise ConnectionError("supplier unreachable")

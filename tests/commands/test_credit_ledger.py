@@ -103,6 +103,7 @@ class Meanwhile:
     def __init__(self, inner: Supplier) -> None:
         self.inner = inner
         self.name = inner.name
+        self.answers_at_once = inner.answers_at_once
         self.then: Callable[[], None] | None = None
 
     def lookup(self, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
@@ -288,9 +289,10 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
                 self.lookup()
 
         @rule(amount=st.integers(-6, -1))
-        def a_take_back_lands_while_a_lookup_holds_its_credit(self, amount: int) -> None:
-            """Through the server's writer, between the lookup's reservation and its settlement: it
-            takes only what is available then (the lookup's credit is not), and fails no lookup."""
+        def a_take_back_lands_while_a_lookup_asks_its_supplier(self, amount: int) -> None:
+            """Through the server's writer, between the supplier's answer and the ledger's decision. The
+            local supplier is instant and free, so its lookup holds no credit meanwhile: the take-back may
+            take the last one, and the lookup is then refused, uncharged; otherwise it is charged once."""
 
             def meanwhile() -> None:
                 available = server_app.get(credit_account_id(self.company, category), CreditAccount).available
@@ -299,10 +301,17 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
 
             supplier.then = meanwhile
             try:
-                # The ledger hears of it only after the lookup: its settlement collides, and is
-                # decided again on the account as the take-back left it.
+                # The ledger hears of it only after the lookup: the decision collides, and is decided
+                # again on the account as the take-back left it.
                 with to_the_ledger.late():
-                    self.lookup()
+                    try:
+                        outcome = platform.consultations.run_unit_query(acting(self.company, Role.USER), KNOWN_CPF)
+                    except NotEnoughCredits:
+                        assert self.model[self.company].available < 1
+                    else:
+                        assert self.model[self.company].available >= 1
+                        self.model[self.company].used += 1
+                        self.charged.append(str(outcome.consultation_id))
             finally:
                 supplier.then = None
 

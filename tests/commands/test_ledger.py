@@ -240,6 +240,7 @@ def test_every_request_survives_its_encoding() -> None:
     requests = [
         lookup_record(group).request,
         lookup_record(group).request.finished("cpf-simples", None, ConsultationStatus.DONE),
+        lookup_record(group).request.answered(ConsultationStatus.NOT_FOUND),
         FinishLookup(uuid4(), group, uuid4(), KNOWN_CPF, "cpf", "cpf-simples", str(uuid4()), "api", "local", "done"),
         Grant(uuid4(), uuid4(), group, child, "unit", -3),
         SetLimit(uuid4(), uuid4(), group, child, "batch", None),
@@ -301,6 +302,32 @@ def test_a_lookup_delivered_twice_is_charged_once(platform: Platform) -> None:
     assert (balance.used, balance.reserved, balance.limit) == (1, 0, 10)
     charged = charged_in_store(platform.app, principal.group_id)
     assert settlements_by_consultation(platform.app, principal.group_id) == charged == {str(lookup.consultation_id): 1}
+
+
+def test_an_answered_lookup_is_charged_and_recorded_in_one_decision_and_once_if_delivered_again(
+    platform: Platform,
+) -> None:
+    ledger = ledger_of(platform)
+    principal = new_tenant(platform, "Empresa", 2)
+    found = lookup_record(principal.group_id).request.answered(ConsultationStatus.DONE)
+    before = platform.app.max_position()
+    first = ledger.submit(found)
+    # One append: the credit charged and the consultation recorded, nothing reserved in between.
+    topics = [n.topic.rsplit(".", 1)[-1] for n in platform.app.recorder.select_notifications(before + 1, 10)]
+    assert topics == ["Charged", "Recorded"]
+    # Delivered again after its decision (a worker replaying what it had not committed): the recorded answer.
+    replayed = platform.writer.submit(ledger.ledger.decide(found, recorded=True))
+    assert replayed.value == first.value and platform.app.max_position() == first.position
+    # Nothing found: recorded, not charged; and with no credit left a lookup is refused whatever it found.
+    ledger.submit(lookup_record(principal.group_id).request.answered(ConsultationStatus.NOT_FOUND))
+    ledger.submit(lookup_record(principal.group_id).request.answered(ConsultationStatus.DONE))
+    with pytest.raises(NotEnoughCredits):
+        ledger.submit(lookup_record(principal.group_id).request.answered(ConsultationStatus.NOT_FOUND))
+    balance = account(platform, principal.group_id)
+    assert (balance.used, balance.reserved, balance.available) == (2, 0, 0)
+    assert settlements_by_consultation(platform.app, principal.group_id) == charged_in_store(
+        platform.app, principal.group_id
+    )
 
 
 def test_grants_limits_and_batch_movements_delivered_twice_move_credits_once(platform: Platform) -> None:

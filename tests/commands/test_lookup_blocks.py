@@ -1,6 +1,8 @@
 """Block reservations for busy accounts, on SQLite and PostgreSQL.
 
-A busy account's lookups draw from a block the writer reserved for several of them: each found
+Blocks serve the lookups whose credit is reserved before their supplier is asked (a vendor: slow or
+paid); here the local dataset plays such a supplier (``ReserveFirst``). A busy account's lookups draw
+from a block the writer reserved for several of them: each found
 lookup settles its own unit (its consultation id as the reason), an unknown document costs
 nothing, the unused rest goes back when the account goes quiet or the server stops, and a block
 left open by a stopped process is released by the next one. Whatever happens to a block, a lookup
@@ -10,6 +12,7 @@ is either charged exactly once with its consultation recorded, or not charged at
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from uuid import UUID, uuid4
 
@@ -25,8 +28,26 @@ from bemtevi.domain.credits import CreditAccount, ReasonKind
 from bemtevi.domain.errors import NotEnoughCredits, SearchFailed
 from bemtevi.domain.query_types import Category
 from bemtevi.infra.settings import Settings
+from bemtevi.infra.suppliers.local import LocalDatasetSupplier
 
 UNKNOWN_CPF = "000.000.001-91"
+
+
+class ReserveFirst(LocalDatasetSupplier):
+    """The local dataset asked as a vendor is: only once the lookup's credit is held."""
+
+    answers_at_once = False
+
+
+def reserve_first(settings: Settings, *, bootstrap: bool = True) -> Platform:
+    return build_platform(settings, supplier=ReserveFirst(settings.demo_dataset_path), bootstrap=bootstrap)
+
+
+@pytest.fixture
+def platform(settings: Settings) -> Iterator[Platform]:
+    platform = reserve_first(settings)
+    yield platform
+    platform.close()
 
 
 def busy(platform: Platform) -> None:
@@ -96,7 +117,7 @@ def test_a_quiet_account_gets_its_block_back(platform: Platform) -> None:
 def test_stopping_releases_blocks_and_a_block_left_open_is_released_next_time(
     settings: Settings, tmp_path: Path
 ) -> None:
-    first = build_platform(settings)
+    first = reserve_first(settings)
     try:
         principal = tenant(first, limit=40)
         busy(first)
@@ -105,7 +126,7 @@ def test_stopping_releases_blocks_and_a_block_left_open_is_released_next_time(
     finally:
         first.close()
 
-    second = build_platform(settings, bootstrap=False)
+    second = reserve_first(settings, bootstrap=False)
     try:
         # Stopping released the block.
         assert (account(second, principal.group_id).used, account(second, principal.group_id).reserved) == (1, 0)
@@ -154,7 +175,7 @@ def test_blocks_never_hold_more_than_is_available(platform: Platform) -> None:
 
 
 def test_stopping_releases_a_block_even_with_a_lookup_still_holding_a_unit(settings: Settings) -> None:
-    first = build_platform(settings)
+    first = reserve_first(settings)
     try:
         principal = tenant(first, limit=40)
         busy(first)
@@ -164,7 +185,7 @@ def test_stopping_releases_a_block_even_with_a_lookup_still_holding_a_unit(setti
         assert first.consultations.blocks.try_draw(account_id) is not None
     finally:
         first.close()
-    second = build_platform(settings, bootstrap=False)
+    second = reserve_first(settings, bootstrap=False)
     try:
         ledger = account(second, principal.group_id)
         assert (ledger.used, ledger.reserved, ledger.available) == (1, 0, 39)

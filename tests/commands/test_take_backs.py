@@ -67,7 +67,9 @@ def account(platform: Platform, group_id: UUID) -> CreditAccount:
 def settlements(platform: Platform, group_id: UUID) -> Counter[str]:
     events = platform.app.repository.event_store.get(credit_account_id(group_id, Category.UNIT))
     return Counter(
-        e.reservation_id for e in events if isinstance(e, CreditAccount.Settled | CreditAccount.SettledFromBlock)
+        e.reservation_id
+        for e in events
+        if isinstance(e, CreditAccount.Settled | CreditAccount.SettledFromBlock | CreditAccount.Charged)
     )
 
 

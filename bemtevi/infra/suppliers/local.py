@@ -116,6 +116,7 @@ class LocalDatasetSupplier:
     """Person and company lookups in a local DuckDB dataset file."""
 
     name = "local"
+    answers_at_once = True  # a read of a local file: asked before the ledger decides
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
