@@ -91,6 +91,22 @@ class LayoutSpec:
             texts[field_name] = texts[field_name].lower().lstrip(".")
             if texts[field_name] not in EXTENSIONS:
                 raise InvalidLayout("Only TXT, CSV and XLSX files are accepted", field=key)
+        codec = self.codec_validated()
+        return LayoutSpec(
+            file_name=texts["file_name"],
+            final_file_name=texts["final_file_name"],
+            return_extension=texts["return_extension"],
+            accepted_extension=texts["accepted_extension"],
+            kind=codec.kind,
+            delimiter=codec.delimiter,
+            first_line=self.first_line,
+            table=texts["table"],
+            rows=codec.rows,
+        )
+
+    def codec_validated(self) -> LayoutSpec:
+        """The spec with what reading and writing a line needs checked (kind, delimiter, rows), or the
+        first broken rule: the form's live preview works before the file is named."""
         if self.kind not in ("delimited", "fixed"):
             raise InvalidLayout("A layout is delimited or fixed-width", field="kind")
         delimiter = self.delimiter
@@ -117,14 +133,14 @@ class LayoutSpec:
         if not any(r.direction == "entry" for r in rows):
             raise InvalidLayout("A layout needs at least one entry row", field="rows")
         return LayoutSpec(
-            file_name=texts["file_name"],
-            final_file_name=texts["final_file_name"],
-            return_extension=texts["return_extension"],
-            accepted_extension=texts["accepted_extension"],
+            file_name=self.file_name,
+            final_file_name=self.final_file_name,
+            return_extension=self.return_extension,
+            accepted_extension=self.accepted_extension,
             kind=self.kind,
             delimiter=delimiter,
             first_line=self.first_line,
-            table=texts["table"],
+            table=self.table,
             rows=rows,
         )
 

@@ -127,12 +127,16 @@ def test_layouts_are_saved_previewed_and_given_to_customers_from_the_root(client
         "values": {"cpf": "01234567890", "nome": "Ana Souza"},
         "exitLine": "Ana Souza   01234567890",
     }
+    # The preview works before the file is named; it needs only what reading a line needs.
+    unnamed = {**LAYOUT, "fileName": "", "table": ""}
+    assert ok(client.post("/api/layouts/preview", headers=admin, json={"layout": unnamed, "sample": "1"}))["data"]
+    sizeless = {**LAYOUT, "rows": [{**LAYOUT["rows"][0], "size": None}]}
     body = refused(
-        client.post("/api/layouts/preview", headers=admin, json={"layout": {**LAYOUT, "table": ""}, "sample": ""}),
+        client.post("/api/layouts/preview", headers=admin, json={"layout": sizeless, "sample": ""}),
         422,
         "required_field",
     )
-    assert body["field"] == "table"
+    assert body["field"] == "rows.0.size"
     saved = ok(client.post("/api/layouts", headers=admin, json=LAYOUT))
     listed = ok(client.get("/api/layouts", headers=admin, params={"position": saved["position"]}))
     assert [(row["id"], row["rows"][0]["size"]) for row in listed["data"]] == [(saved["id"], 11)]

@@ -198,8 +198,9 @@ def preview_layout(
     principal: Annotated[Principal, Depends(allowed_route("add-new-layout"))],
 ) -> LayoutPreviewResponse:
     """The form's live preview: the sample line read by the entry rows and written by the exit rows,
-    or the layout's first broken rule (the same validation as saving)."""
-    shown = preview(_layout_spec(body.layout).validated(), body.sample)
+    or the first broken rule of what reading a line needs (kind, delimiter, rows: saving checks those
+    and the file's names)."""
+    shown = preview(_layout_spec(body.layout).codec_validated(), body.sample)
     return LayoutPreviewResponse(data=LayoutPreview(values=shown.values, exitLine=shown.exit_line))
 
 
