@@ -246,7 +246,8 @@ def query_types_page(
     offset: int = 0,
     limit: int = 20,
 ) -> tuple[list[dict[str, Any]], int]:
-    where, args = ["1 = 1"], []
+    where: list[str] = ["1 = 1"]
+    args: list[object] = []
     if search:
         where.append("(name ILIKE ? OR key ILIKE ?)")
         args += [f"%{search}%", f"%{search}%"]
@@ -305,7 +306,8 @@ def layouts_page(
     offset: int = 0,
     limit: int = 20,
 ) -> tuple[list[dict[str, Any]], int]:
-    where, args = ["1 = 1"], []
+    where: list[str] = ["1 = 1"]
+    args: list[object] = []
     if search:
         where.append("(file_name ILIKE ? OR spec ILIKE ?)")
         args += [f"%{search}%", f"%{search}%"]

@@ -3,7 +3,7 @@ add-new-layout), managed by a super-admin; every signed-in user reads what their
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 
@@ -37,7 +37,7 @@ from bemtevi.projections import enrichment
 router = APIRouter(tags=["catalogue"])
 KeyPath = Annotated[str, Path(max_length=KEY_MAX)]
 
-_REFUSALS = {
+_REFUSALS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorResponse},
     404: {"model": ErrorResponse},
     409: {"model": ErrorResponse},
