@@ -13,6 +13,7 @@ from datetime import timedelta
 from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.brand import BrandCommands
+from bemtevi.commands.catalogue import CatalogueCommands
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.contact import ContactCommands
 from bemtevi.commands.credits import CreditCommands
@@ -20,6 +21,7 @@ from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
 from bemtevi.commands.ledger import EmbeddedLedger, Ledger, LedgerClient
+from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
 from bemtevi.domain.suppliers import Supplier
@@ -51,6 +53,9 @@ class Platform:
     credits: CreditCommands
     customers: CustomerCommands
     brand: BrandCommands
+    # The enrichment catalogue: query types and layouts (commands), and the write side's reader of query types.
+    catalogue: CatalogueCommands
+    query_types: StoredQueryTypes
     users: UserCommands
     contact: ContactCommands
     writer: GroupCommit
@@ -130,6 +135,7 @@ def build_platform(
         source=source,
     )
     customers = CustomerCommands(app, identity)
+    query_types = StoredQueryTypes(app)
     google = (
         GoogleIdTokenVerifier(settings.google_client_id, settings.google_jwks_url)
         if settings.google_client_id
@@ -159,10 +165,12 @@ def build_platform(
         settings=settings,
         app=app,
         identity=identity,
-        consultations=ConsultationCommands(app, supplier, ledger),
+        consultations=ConsultationCommands(app, supplier, ledger, query_types),
         credits=CreditCommands(ledger),
         customers=customers,
         brand=BrandCommands(app, identity),
+        catalogue=CatalogueCommands(app),
+        query_types=query_types,
         users=UserCommands(app, identity, hasher),
         contact=ContactCommands(app, identity, settings.contact_email),
         writer=writer,
@@ -181,8 +189,14 @@ def build_platform(
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:
         # at a first start no ledger worker need be running yet.
-        first = ledger if isinstance(ledger, EmbeddedLedger) else EmbeddedLedger(app, writer, Ledger(blocks=False))
+        first = (
+            ledger
+            if isinstance(ledger, EmbeddedLedger)
+            else EmbeddedLedger(app, writer, Ledger(catalogue=query_types, blocks=False))
+        )
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password, ledger=first)
+        # The seeded query types (on a store that has none yet: a first start, or a store of before them).
+        platform.catalogue.seed()
     if start_projector:
         projector.start()
         if mailer is not None:

@@ -33,6 +33,7 @@ class CustomerEditRequest(BaseModel):
     defaultQuery: bool
     consultProtest: bool
     enabledQueryTypes: list[Key] = Field(max_length=LIST_MAX)
+    enabledLayouts: list[Key] | None = Field(default=None, max_length=LIST_MAX, description="null: unchanged")
     panelAccess: bool
     apiAccess: bool
     whiteLabelUrl: HostName | None = None
@@ -58,6 +59,8 @@ class CustomerDetail(CustomerSummary):
     brand: BrandValues
     resolvedBrand: BrandValues
     parentEnabledQueryTypes: list[str]
+    enabledLayouts: list[str] = Field(description="Layout ids the customer may use")
+    parentEnabledLayouts: list[str]
     parentToggles: dict[str, bool]
     credits: list[CategoryFigures]
 

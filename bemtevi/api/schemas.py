@@ -320,6 +320,7 @@ class CustomerRequest(BaseModel):
     consultProtest: bool
     quantities: CustomerQuantities
     enabledQueryTypes: list[Key] = Field(max_length=LIST_MAX)
+    enabledLayouts: list[Key] = Field(default_factory=list, max_length=LIST_MAX)
     panelAccess: bool
     apiAccess: bool
     whiteLabelUrl: HostName | None = None

@@ -25,7 +25,7 @@ from bemtevi.commands.ledger import EmbeddedLedger, LedgerClient, LookupBlocks, 
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import SearchFailed
-from bemtevi.domain.query_types import BUILT_IN_QUERY_TYPES, QueryType
+from bemtevi.domain.query_types import QueryType, QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
 
 log = logging.getLogger(__name__)
@@ -45,10 +45,18 @@ class ConsultationOutcome:
 class ConsultationCommands:
     """Unit lookups: validate, reserve a credit, ask the supplier, settle or release (through the ledger)."""
 
-    def __init__(self, app: BemteviApplication, supplier: Supplier, ledger: LedgerClient) -> None:
+    def __init__(
+        self,
+        app: BemteviApplication,
+        supplier: Supplier,
+        ledger: LedgerClient,
+        query_types: QueryTypeCatalogue,
+    ) -> None:
         self._app = app
         self._supplier = supplier
         self.ledger = ledger
+        # What a lookup's outcome says of its type (the ledger chose it on the same catalogue).
+        self._query_types = query_types
 
     @property
     def blocks(self) -> LookupBlocks:
@@ -128,7 +136,7 @@ class ConsultationCommands:
         return ConsultationOutcome(
             consultation_id=request.consultation_id,
             document=document,
-            query_type=BUILT_IN_QUERY_TYPES[query_type],
+            query_type=self._query_types.get(query_type),
             status=status,
             result=result,
             created_at=created_on,

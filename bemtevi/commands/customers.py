@@ -24,6 +24,7 @@ from bemtevi.domain.errors import (
     DuplicateValue,
     GroupInactive,
     GroupNotFound,
+    LayoutNotAllowed,
     ParentDoesNotAllow,
     QueryNotAllowed,
 )
@@ -88,6 +89,9 @@ class CustomerCommands:
         # A child never gets a query type its parent does not have.
         if not set(form.enabled_query_types) <= set(parent.enabled_query_types):
             raise QueryNotAllowed(field="enabledQueryTypes")
+        layouts = list(form.enabled_layouts or ())
+        if not set(layouts) <= set(parent.current_layouts()):
+            raise LayoutNotAllowed(field="enabledLayouts")
         domain = normalise_domain(form.white_label_url)
         claims = {
             GROUP_NAME: name_key(form.company_name),
@@ -111,6 +115,7 @@ class CustomerCommands:
                 cnpj=form.cnpj,
                 profile=form.profile(),
                 toggles=child_toggles,
+                enabled_layouts=layouts,
             )
             owner, email_index = self._identity.new_user(
                 group.id, form.person_in_charge, form.email, password, Role.OWNER, UserStatus.FIRST_ACCESS
@@ -174,6 +179,8 @@ class CustomerCommands:
             self._check_type(parent, form.group_type)
             if not set(form.enabled_query_types) <= set(parent.enabled_query_types):
                 raise QueryNotAllowed(field="enabledQueryTypes")
+            if form.enabled_layouts is not None and not set(form.enabled_layouts) <= set(parent.current_layouts()):
+                raise LayoutNotAllowed(field="enabledLayouts")
             new_toggles = checked_toggles(toggles, parent.current_toggles(), group.current_toggles())
             domain = normalise_domain(form.white_label_url)
             old = self._claims_of(group)
@@ -208,6 +215,14 @@ class CustomerCommands:
                 if types != list(group.enabled_query_types) or new_toggles != group.current_toggles():
                     group.change_permissions(types, new_toggles)
                     to_save += self._narrow(descendants, group.id, set(types), new_toggles)
+                layouts = list(form.enabled_layouts) if form.enabled_layouts is not None else group.current_layouts()
+                if layouts != group.current_layouts():
+                    group.change_layouts(layouts)
+                    # A child narrowed above already is narrowed again on the same copy (one version each).
+                    loaded = {g.id: g for g in to_save if isinstance(g, Group)}
+                    for child in self._narrow_layouts(descendants, group.id, set(layouts), loaded):
+                        if child.id not in loaded:
+                            to_save.append(child)
                 try:
                     return self._app.save_all(*to_save)
                 except IntegrityError:
@@ -258,6 +273,23 @@ class CustomerCommands:
             raise DuplicateValue(message, field=field)
         existing.reclaim(ref)
         return existing
+
+    def _narrow_layouts(
+        self, descendants: list[UUID], root: UUID, layouts: set[str], loaded: dict[UUID, Group]
+    ) -> list[Group]:
+        """Descendants that had layouts the new set lacks, narrowed to it (a child never keeps more)."""
+        narrowed: list[Group] = []
+        for group_id in descendants:
+            if group_id == root:
+                continue
+            child = loaded.get(group_id) or self._app.find(group_id, Group)
+            if child is None:
+                continue
+            kept = [layout for layout in child.current_layouts() if layout in layouts]
+            if kept != child.current_layouts():
+                child.change_layouts(kept)
+                narrowed.append(child)
+        return narrowed
 
     def _narrow(self, descendants: list[UUID], root: UUID, types: set[str], toggles: dict[str, bool]) -> list[Group]:
         """Descendants that had more than the new permissions, narrowed to them."""

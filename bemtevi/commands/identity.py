@@ -34,7 +34,7 @@ from bemtevi.domain.errors import (
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.indexes import GROUP_DOMAIN, USER_EMAIL, UniqueIndex, index_id
 from bemtevi.domain.passwords import check_new_password, generate_password
-from bemtevi.domain.query_types import BUILT_IN_QUERY_TYPES, Category
+from bemtevi.domain.query_types import SEEDED_KEYS, Category
 from bemtevi.domain.sessions import Session
 from bemtevi.domain.users import Role, User, UserStatus
 from bemtevi.infra.passwords import PasswordHasher
@@ -228,7 +228,7 @@ class IdentityCommands:
                 parent_id=None,
                 domain_url=None,
                 brand=DEFAULT_BRAND,
-                enabled_query_types=sorted(BUILT_IN_QUERY_TYPES),
+                enabled_query_types=sorted(SEEDED_KEYS),
                 group_id=ROOT_GROUP_ID,
             )
             user, index = self._new_user(

@@ -51,6 +51,7 @@ import orjson
 from eventsourcing.persistence import StoredEvent
 
 from bemtevi.commands.group_commit import GroupCommit, Outcome, Workspace
+from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.domain import errors as domain_errors
 from bemtevi.domain.audit import Actor, AuditedAggregate, acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
@@ -75,7 +76,7 @@ from bemtevi.domain.errors import (
 )
 from bemtevi.domain.groups import Group
 from bemtevi.domain.indexes import UniqueIndex, index_id
-from bemtevi.domain.query_types import Category, choose_query_type
+from bemtevi.domain.query_types import Category, QueryTypeCatalogue, choose_query_type
 
 log = logging.getLogger(__name__)
 
@@ -729,12 +730,15 @@ class Ledger:
     def __init__(
         self,
         *,
+        catalogue: QueryTypeCatalogue,
         blocks: bool = True,
         abandon_after: float = 0.0,
         stale_after: float = 0.0,
         release_on_stop: bool = True,
     ) -> None:
         self.owner = str(uuid4())
+        # Which query type a lookup runs, read from the event store (``commands.query_types``).
+        self.catalogue = catalogue
         self.blocks = LookupBlocks(self.owner) if blocks else None
         self.abandon_after = abandon_after
         self.stale_after = stale_after
@@ -777,7 +781,9 @@ class Ledger:
             raise GroupNotFound()
         if not group.active:
             raise GroupInactive()
-        chosen = choose_query_type(request.requested_type, request.document_type, frozenset(group.enabled_query_types))
+        chosen = choose_query_type(
+            self.catalogue, request.requested_type, request.document_type, frozenset(group.enabled_query_types)
+        )
         account = ws.find(request.account_id, CreditAccount)
         if account is None:
             raise NotEnoughCredits()
@@ -1053,7 +1059,7 @@ class EmbeddedLedger:
     def __init__(self, app: Any, writer: GroupCommit, ledger: Ledger | None = None) -> None:
         self._app = app
         self._writer = writer
-        self.ledger = ledger or Ledger()
+        self.ledger = ledger or Ledger(catalogue=StoredQueryTypes(app))
         writer.add_chore(self.ledger.chore)
 
     @property
@@ -1082,7 +1088,7 @@ class EmbeddedLedger:
         if group is None or not group.active:
             return None
         query_type = choose_query_type(
-            request.requested_type, request.document_type, frozenset(group.enabled_query_types)
+            self.ledger.catalogue, request.requested_type, request.document_type, frozenset(group.enabled_query_types)
         ).key
         block_id = blocks.try_draw(request.account_id)
         if block_id is None:

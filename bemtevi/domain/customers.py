@@ -45,6 +45,8 @@ class CustomerForm:
     quantities: dict[Category, int] = field(default_factory=dict)
     seller: str | None = None
     white_label_url: str | None = None
+    # Layout ids the customer may use (never beyond its parent's); None on an edit: unchanged.
+    enabled_layouts: tuple[str, ...] | None = None
 
     def validated(self) -> CustomerForm:
         """The form with values normalised; the first broken rule raises with its field."""
@@ -89,6 +91,7 @@ class CustomerForm:
             quantities={c: self.quantities.get(c, 0) for c in Category},
             seller=(self.seller or "").strip() or None,
             white_label_url=url,
+            enabled_layouts=None if self.enabled_layouts is None else tuple(dict.fromkeys(self.enabled_layouts)),
         )
 
     def profile(self) -> dict[str, Any]:

@@ -216,6 +216,47 @@ class ExportFailed(DomainError):
     code, message, status = "export_failed", "Error exporting CSV", 500
 
 
+# -- the enrichment catalogue: query types and layouts -----------------------------------------
+
+
+class DefaultQueryNotFound(DomainError):
+    """A lookup named no query type and the catalogue has no active default for its document."""
+
+    code, message, status = "default_query_not_found", "Default query not found", 404
+
+
+class DefaultQueryRequired(DomainError):
+    """A change would leave a document kind (CPF or CNPJ) without a default query type."""
+
+    code, message, status = "default_query_required", "At least one default query required", 409
+
+
+class QueryTypeInactive(DomainError):
+    code, message, status = "query_type_inactive", "This query type is inactive: it runs no new lookups", 403
+
+
+class NameTooShort(DomainError):
+    code, message, status = "name_too_short", "The name must have at least 3 characters", 422
+
+
+class CacheExceedsValidity(DomainError):
+    code, message, status = "cache_exceeds_validity", "Cache days must not exceed validity days", 422
+
+
+class LayoutNotFound(DomainError):
+    code, message, status = "layout_not_found", "Layout not found", 404
+
+
+class InvalidLayout(DomainError):
+    """A layout whose rows cannot read or write a line (order repeated, size missing, ...)."""
+
+    code, message, status = "invalid_layout", "The layout's rows are invalid", 422
+
+
+class LayoutNotAllowed(DomainError):
+    code, message, status = "layout_not_allowed", "Group does not have permission for this layout", 403
+
+
 def catalogue() -> list[type[DomainError]]:
     """Every refusal of the product, ``DomainError`` (the unexpected error) first."""
     module = sys.modules[__name__]

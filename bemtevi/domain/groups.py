@@ -50,6 +50,7 @@ class Group(AuditedAggregate):
         cnpj: str | None = None,
         profile: dict[str, Any] | None = None,
         toggles: dict[str, bool] | None = None,
+        enabled_layouts: list[str] | None = None,
     ) -> None:
         self.name = name
         self.group_type = GroupType(group_type)
@@ -62,6 +63,8 @@ class Group(AuditedAggregate):
         # The customer form's other fields (trade name, person in charge, contact, access).
         self.profile = dict(profile or {})
         self.toggles = {**default_toggles(group_type), **(toggles or {})}
+        # Layout ids (text) the group may use; a group registered before layouts existed has none.
+        self.enabled_layouts = list(enabled_layouts or [])
         self.active = True
 
     @classmethod
@@ -78,6 +81,7 @@ class Group(AuditedAggregate):
         profile: dict[str, Any] | None = None,
         toggles: dict[str, bool] | None = None,
         group_id: UUID | None = None,
+        enabled_layouts: list[str] | None = None,
     ) -> Group:
         kwargs: dict[str, Any] = {
             "name": name,
@@ -90,6 +94,7 @@ class Group(AuditedAggregate):
             "cnpj": cnpj,
             "profile": profile,
             "toggles": toggles,
+            "enabled_layouts": enabled_layouts,
         }
         if group_id is not None:
             return cls._create(cls.Registered, id=group_id, **kwargs)
@@ -124,6 +129,14 @@ class Group(AuditedAggregate):
         """Query types and toggles; also what a parent's narrowing takes away from its subtree."""
         self.enabled_query_types = list(enabled_query_types)
         self.toggles = dict(toggles)
+
+    @event("LayoutsChanged")
+    def change_layouts(self, enabled_layouts: list[str]) -> None:
+        """The layouts the group may use (never beyond its parent's; a narrowing is carried down)."""
+        self.enabled_layouts = list(enabled_layouts)
+
+    def current_layouts(self) -> list[str]:
+        return list(getattr(self, "enabled_layouts", None) or [])
 
     def current_toggles(self) -> dict[str, bool]:
         # A snapshot taken before toggles existed has none: the type's defaults apply.

@@ -7,6 +7,7 @@ from bemtevi.projections.base import ReadModel
 from bemtevi.projections.consultations import ConsultationsReadModel
 from bemtevi.projections.credits import CreditsReadModel
 from bemtevi.projections.directory import DirectoryReadModel
+from bemtevi.projections.enrichment import EnrichmentCatalogueReadModel
 from bemtevi.projections.mail import MailOutboxReadModel
 from bemtevi.projections.users import UsersReadModel
 
@@ -19,4 +20,5 @@ def all_read_models() -> list[ReadModel]:
         AuditReadModel(),
         UsersReadModel(),
         MailOutboxReadModel(),
+        EnrichmentCatalogueReadModel(),
     ]

@@ -55,5 +55,13 @@ def customer_detail(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, 
         "resolvedBrand": {k: resolved.get(k) for k in BRAND_FIELDS},
         "parentEnabledQueryTypes": list(row[14] or []),
         "parentToggles": json.loads(row[15] or "{}"),
+        "enabledLayouts": _layouts_of(cur, row[0]),
+        "parentEnabledLayouts": _layouts_of(cur, row[4]) if row[4] else [],
         "credits": figures_by_group(cur, [row[0]]).get(row[0], []),
     }
+
+
+def _layouts_of(cur: duckdb.DuckDBPyConnection, group_id: str) -> list[str]:
+    """The layout ids a group may use (the catalogue read model's ``group_layouts``)."""
+    rows = cur.execute("SELECT layout_id FROM group_layouts WHERE group_id = ? ORDER BY layout_id", [group_id])
+    return [r[0] for r in rows.fetchall()]

@@ -49,6 +49,7 @@ from bemtevi.commands.ledger import (
     request_from_json,
     value_to_json,
 )
+from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.infra.kafka import ensure_topic
 from bemtevi.infra.settings import Settings
 
@@ -103,6 +104,8 @@ class LedgerWorker:
         self.app = BemteviApplication(env=settings.event_store_env())
         self.writer = GroupCommit(self.app, max_batch=settings.write_batch_max)
         self.ledger = Ledger(
+            # Query types read from the store, kept a second: an inactivation stops lookups here within it.
+            catalogue=StoredQueryTypes(self.app),
             blocks=False,
             abandon_after=settings.ledger_abandon_seconds,
             stale_after=settings.ledger_stale_seconds,

@@ -41,6 +41,18 @@ def fits_schema(path: str, method: str, status: int, body: Any) -> None:
     assert errors == [], f"{method.upper()} {path}"
 
 
+LAYOUT = {
+    "fileName": "clientes",
+    "finalFileName": "retorno",
+    "returnExtension": "csv",
+    "acceptedExtension": "csv",
+    "kind": "delimited",
+    "delimiter": ";",
+    "table": "pessoas",
+    "rows": [{"name": "cpf", "type": "document", "order": 1, "direction": "entry"}],
+}
+
+
 def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: TestClient) -> None:
     platform = client.app.state.platform  # type: ignore[attr-defined]
     login = client.post("/api/auth/auth", json={"email": "admin@bemtevi.local", "password": "Adm1n!secret"})
@@ -53,9 +65,16 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
     fits_schema("/api/consultations", "post", 200, looked_up.json())
     contact = contact_form()
     assert client.post("/api/contact", json=contact).status_code == 202
+    layout = client.post("/api/layouts", headers=admin, json=LAYOUT)
+    assert layout.status_code == 200, layout.text
     assert platform.projector.wait_for(platform.app.max_position(), 10)
 
-    ids = {"group_id": group_id, "user_id": login.json()["data"]["id"]}
+    ids = {
+        "group_id": group_id,
+        "user_id": login.json()["data"]["id"],
+        "key": "cpf-complete",
+        "layout_id": layout.json()["id"],
+    }
     times: list[str] = [looked_up.json()["data"]["createdAt"]]
     for path, item in SCHEMA["paths"].items():
         operation = item.get("get")

@@ -34,7 +34,15 @@ LISTS = sorted(path for path, item in SCHEMA["paths"].items() if "page" in _quer
 
 
 def test_the_lists_are_found() -> None:
-    assert LISTS == ["/api/audit", "/api/credits/history", "/api/customers", "/api/mail/outbox", "/api/users"]
+    assert LISTS == [
+        "/api/audit",
+        "/api/credits/history",
+        "/api/customers",
+        "/api/layouts",
+        "/api/mail/outbox",
+        "/api/query-types",
+        "/api/users",
+    ]
 
 
 @pytest.mark.parametrize("path", LISTS)

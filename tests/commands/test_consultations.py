@@ -117,7 +117,7 @@ class BrokenSupplier:
 
 def test_supplier_failure_releases_the_credit_and_records_the_attempt(platform: Platform) -> None:
     principal = tenant(platform, limit=1)
-    commands = ConsultationCommands(platform.app, BrokenSupplier(), platform.consultations.ledger)
+    commands = ConsultationCommands(platform.app, BrokenSupplier(), platform.consultations.ledger, platform.query_types)
     with pytest.raises(SearchFailed):
         commands.run_unit_query(principal, KNOWN_CPF)
     balance = account(platform, principal.group_id)

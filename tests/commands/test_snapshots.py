@@ -178,6 +178,11 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
         _ok(api.post("/api/auth/password-recovery", json={"email": "pessoa@bemtevi.com.br", "domain_url": "localhost"}))
         _ok(api.post("/api/contact", json=contact_form()))
         _ok(api.post("/api/auth/auth/logout", headers=person, json={}))
+        # The catalogue: a query type made the default, a layout edited and inactivated.
+        _ok(api.post("/api/query-types", headers=admin, json=QUERY_TYPE))
+        layout = _ok(api.post("/api/layouts", headers=admin, json=LAYOUT))
+        _ok(api.put(f"/api/layouts/{layout['id']}", headers=admin, json={**LAYOUT, "table": "empresas"}))
+        _ok(api.post(f"/api/layouts/{layout['id']}/status", headers=admin, json={"active": False}))
     return {"group": UUID(group_id), "user": UUID(user_id)}
 
 
@@ -198,6 +203,28 @@ CUSTOMER: dict[str, Any] = {
     "apiAccess": False,
 }
 PASSWORD = "S3nha!forte"
+QUERY_TYPE: dict[str, Any] = {
+    "name": "Pessoa física básica",
+    "description": "Cadastro e telefones",
+    "icon": "person",
+    "badge": "PF",
+    "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
+    "default": True,
+    "component": "person",
+    "cacheDays": 7,
+    "validityDays": 30,
+}
+LAYOUT: dict[str, Any] = {
+    "fileName": "clientes",
+    "finalFileName": "retorno",
+    "returnExtension": "csv",
+    "acceptedExtension": "csv",
+    "kind": "delimited",
+    "delimiter": ";",
+    "firstLine": True,
+    "table": "pessoas",
+    "rows": [{"name": "cpf", "type": "document", "order": 1, "format": "", "size": None, "direction": "entry"}],
+}
 
 
 def _aggregate_ids(platform: Platform) -> dict[UUID, str]:

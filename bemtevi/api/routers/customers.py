@@ -157,6 +157,7 @@ def _customer_form(
         default_query=body.defaultQuery,
         consult_protest=body.consultProtest,
         enabled_query_types=tuple(body.enabledQueryTypes),
+        enabled_layouts=None if body.enabledLayouts is None else tuple(body.enabledLayouts),
         panel_access=body.panelAccess,
         api_access=body.apiAccess,
         seller=body.seller,

@@ -1,5 +1,6 @@
 import { serverErrorsEnUS } from './serverErrors'
 import { frameEnUS } from '../routes/i18n'
+import { catalogueEnUS } from '../features/catalogue/i18n'
 import { customersEnUS } from '../features/customers/i18n'
 import { usersEnUS } from '../features/users/i18n'
 import { accountEnUS } from '../features/account/i18n'
@@ -81,6 +82,8 @@ const enUS: Messages = {
     documentLabel: 'CPF or CNPJ',
     documentPlaceholder: 'Type the CPF or CNPJ',
     documentRequired: 'Enter the document',
+    typeLabel: 'Query type',
+    defaultType: "The document's default (CPF or CNPJ)",
     submit: 'Search',
     submitting: 'Searching…',
     notEnoughCredits: 'Not enough credits',
@@ -178,6 +181,7 @@ const enUS: Messages = {
   audit: auditEnUS,
   accounts: accountsEnUS,
   public: publicEnUS,
+  catalogue: catalogueEnUS,
   frame: frameEnUS,
 }
 

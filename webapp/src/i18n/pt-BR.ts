@@ -1,5 +1,6 @@
 import { serverErrorsPtBR } from './serverErrors'
 import { framePtBR } from '../routes/i18n'
+import { cataloguePtBR } from '../features/catalogue/i18n'
 import { customersPtBR } from '../features/customers/i18n'
 import { usersPtBR } from '../features/users/i18n'
 import { accountPtBR } from '../features/account/i18n'
@@ -79,6 +80,8 @@ const ptBR = {
     documentLabel: 'CPF ou CNPJ',
     documentPlaceholder: 'Digite o CPF ou CNPJ',
     documentRequired: 'Informe o documento',
+    typeLabel: 'Tipo de consulta',
+    defaultType: 'Padrão do documento (CPF ou CNPJ)',
     submit: 'Consultar',
     submitting: 'Consultando…',
     notEnoughCredits: 'Créditos insuficientes',
@@ -176,6 +179,7 @@ const ptBR = {
   audit: auditPtBR,
   accounts: accountsPtBR,
   public: publicPtBR,
+  catalogue: cataloguePtBR,
   frame: framePtBR,
 }
 

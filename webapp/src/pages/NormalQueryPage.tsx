@@ -6,7 +6,8 @@ import Spinner from '../components/Spinner'
 import { errorText } from '../components/errorText'
 import { checkDocument } from '../lib/documents'
 import { errorInfo } from '../lib/errors'
-import { useRunConsultationMutation } from '../store/generated/bemteviApi'
+import { useAppSelector } from '../store/hooks'
+import { useEnabledQueryTypesQuery, useRunConsultationMutation } from '../store/generated/bemteviApi'
 import { typedConsultation } from '../types/api'
 
 export default function NormalQueryPage() {
@@ -14,6 +15,10 @@ export default function NormalQueryPage() {
   const [document, setDocument] = useState('')
   const [clientError, setClientError] = useState<string | null>(null)
   const [consult, { data, error, isLoading, reset }] = useRunConsultationMutation()
+  // The query types the user's group may run, from the catalogue; none chosen: the document's default.
+  const position = useAppSelector((s) => s.session.lastPosition)
+  const types = useEnabledQueryTypesQuery({ position }).data?.data ?? []
+  const [queryType, setQueryType] = useState('')
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -29,7 +34,7 @@ export default function NormalQueryPage() {
     }
     setClientError(null)
     try {
-      await consult({ consultationRequest: { document: check.digits } }).unwrap()
+      await consult({ consultationRequest: { document: check.digits, ...(queryType ? { query_type: queryType } : {}) } }).unwrap()
     } catch {
       // shown below from the mutation state
     }
@@ -67,6 +72,19 @@ export default function NormalQueryPage() {
             </small>
           )}
         </label>
+        {types.length > 0 && (
+          <label className="form-field">
+            <span>{t('query.typeLabel')}</span>
+            <select value={queryType} onChange={(e) => setQueryType(e.target.value)} data-testid="query-type">
+              <option value="">{t('query.defaultType')}</option>
+              {types.map((type) => (
+                <option key={type.key} value={type.key}>
+                  {type.badge} · {type.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="query-submit">
           {isLoading ? t('query.submitting') : t('query.submit')}
         </button>

@@ -46,6 +46,10 @@ const MyAccountPage = lazy(() => import('../features/account/MyAccountPage'))
 const ProfilePage = lazy(() => import('../features/account/ProfilePage'))
 const BrandSettingsPage = lazy(() => import('../features/brand/BrandSettingsPage'))
 const AuditLogPage = lazy(() => import('../features/audit/AuditLogPage'))
+const QueryTypesPage = lazy(() => import('../features/catalogue/QueryTypesPage'))
+const QueryTypeFormPage = lazy(() => import('../features/catalogue/QueryTypeFormPage'))
+const LayoutsPage = lazy(() => import('../features/catalogue/LayoutsPage'))
+const LayoutFormPage = lazy(() => import('../features/catalogue/LayoutFormPage'))
 const ForbiddenPage = lazy(() => import('../pages/ForbiddenPage'))
 /** Screens nobody has built yet: an honest page inside the signed-in layout. */
 const NotAvailablePage = lazy(() => import('../pages/NotAvailablePage'))
@@ -82,9 +86,11 @@ export const routeTable: RouteEntry[] = [
   { name: 'balance-history', path: 'balance-history', layout: 'signed-in', breadcrumb: ['menu.financial', 'menu.balances'], component: BalanceHistoryPage },
   { name: 'supplier-list', path: 'supplier-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers'], component: NotAvailablePage },
   { name: 'add-new-supplier', path: 'add-new-supplier/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers', 'frame.crumbs.addSupplier'], component: NotAvailablePage },
-  { name: 'layout-list', path: 'layout-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.layouts'], component: NotAvailablePage },
-  { name: 'add-new-layout', path: 'add-new-layout/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.layouts', 'frame.crumbs.addLayout'], component: NotAvailablePage },
-  { name: 'queries-list', path: 'queries-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.queriesList'], component: NotAvailablePage },
+  { name: 'layout-list', path: 'layout-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.layouts'], component: LayoutsPage },
+  { name: 'add-new-layout', path: 'add-new-layout/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.layouts', 'frame.crumbs.addLayout'], component: LayoutFormPage },
+  { name: 'queries-list', path: 'queries-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.queriesList'], component: QueryTypesPage },
+  // Consultation/query types add and edit (its path is not in the specification's table).
+  { name: 'add-new-query', path: 'add-new-query/:key?', layout: 'signed-in', breadcrumb: ['frame.crumbs.queriesList', 'frame.crumbs.addQuery'], component: QueryTypeFormPage },
   { name: 'advanced-query', path: 'advanced-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.advancedQuery'], component: NotAvailablePage },
   {
     name: 'advanced-query-result-list',

@@ -15,7 +15,7 @@ const exportRequests: { [K in keyof ExportArgs]?: (arg: ExportArgs[K]) => string
  * are in place before any screen asks for data.
  */
 export const taggedApi = bemteviApi.enhanceEndpoints({
-  addTagTypes: ['Dashboard', 'Roles', 'Group', 'Me', 'Users', 'Sessions', 'Credits', 'Customers', 'Brand'],
+  addTagTypes: ['Dashboard', 'Roles', 'Group', 'Me', 'Users', 'Sessions', 'Credits', 'Customers', 'Brand', 'QueryTypes', 'Layouts'],
   endpoints: {
     // the frame
     rolesById: { providesTags: ['Roles'] },
@@ -55,6 +55,19 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     changeBrand: { invalidatesTags: ['Brand', 'Customers', 'Group'] },
     uploadImage: { invalidatesTags: ['Brand', 'Customers', 'Group'] },
     removeImage: { invalidatesTags: ['Brand', 'Customers', 'Group'] },
+    // the enrichment catalogue: query types and layouts
+    listQueryTypes: { providesTags: ['QueryTypes'] },
+    getQueryType: { providesTags: ['QueryTypes'] },
+    enabledQueryTypes: { providesTags: ['QueryTypes'] },
+    addQueryType: { invalidatesTags: ['QueryTypes'] },
+    editQueryType: { invalidatesTags: ['QueryTypes'] },
+    changeQueryTypeStatus: { invalidatesTags: ['QueryTypes'] },
+    listLayouts: { providesTags: ['Layouts'] },
+    getLayout: { providesTags: ['Layouts'] },
+    enabledLayouts: { providesTags: ['Layouts'] },
+    addLayout: { invalidatesTags: ['Layouts'] },
+    editLayout: { invalidatesTags: ['Layouts'] },
+    changeLayoutStatus: { invalidatesTags: ['Layouts'] },
     // downloads keep the generated request (path, parameter names) but not the endpoint
     exportAudit: (definition) => {
       exportRequests.exportAudit = definition.query

@@ -11,6 +11,8 @@ import BrandEditor from '../brand/BrandEditor'
 import {
   useCustomerQuery,
   useEditCustomerMutation,
+  useEnabledLayoutsQuery,
+  useEnabledQueryTypesQuery,
   useRegisterCustomerMutation,
   type RegisteredCustomerResponse,
   type Toggles,
@@ -18,7 +20,6 @@ import {
 import { allowedQueryTypes, allowedToggles, TOGGLE_NAMES } from '../brand/rules'
 import { customerErrors, formOf, type CustomerForm } from './validation'
 
-const QUERY_TYPES = ['cpf-complete', 'cnpj-complete'] as const
 const CATEGORIES = ['unit', 'batch', 'advanced', 'api'] as const
 
 const EMPTY: CustomerForm = {
@@ -33,7 +34,9 @@ const EMPTY: CustomerForm = {
   defaultQuery: true,
   consultProtest: false,
   quantities: { unit: 0, batch: 0, advanced: 0, api: 0 },
-  enabledQueryTypes: [...QUERY_TYPES],
+  // Filled with every type the signed-in group may give once the catalogue answers.
+  enabledQueryTypes: [],
+  enabledLayouts: [],
   panelAccess: true,
   apiAccess: false,
   whiteLabelUrl: null,
@@ -48,6 +51,10 @@ export default function CustomerFormPage() {
   const editing = !!id
   const loaded = useCustomerQuery({ groupId: id ?? '', position }, { skip: !id, refetchOnMountOrArgChange: true })
   const detail = loaded.data?.data
+  // The query types this group may give its customers: its own enabled, active ones (the catalogue's).
+  const offered = useEnabledQueryTypesQuery({ position }).data?.data ?? []
+  // Likewise the layouts (customers never get more than their parent has).
+  const layouts = useEnabledLayoutsQuery({ position }).data?.data ?? []
   const [form, setForm] = useState<CustomerForm>(EMPTY)
   const [toggles, setToggles] = useState<Toggles>({})
   const [errors, setErrors] = useState<Record<string, string>>({})
@@ -67,8 +74,26 @@ export default function CustomerFormPage() {
     setToggles(detail.toggles)
   }
 
+  // A new customer starts with every type offered (once, while rendering).
+  const [offeredFilled, setOfferedFilled] = useState(false)
+  if (!editing && !offeredFilled && offered.length > 0) {
+    setOfferedFilled(true)
+    setForm((f) => ({ ...f, enabledQueryTypes: offered.map((q) => q.key) }))
+  }
+
   const mayToggle = allowedToggles(detail?.parentToggles ?? {})
-  const mayQuery = allowedQueryTypes(QUERY_TYPES, detail ? detail.parentEnabledQueryTypes : null)
+  const offeredKeys = offered.map((q) => q.key)
+  // A type the customer has that the catalogue no longer offers (inactive) still shows, to be unticked.
+  const shownTypes = [
+    ...offered,
+    ...form.enabledQueryTypes.filter((k) => !offeredKeys.includes(k)).map((k) => ({ key: k, name: k })),
+  ]
+  const mayQuery = allowedQueryTypes(offeredKeys, detail ? detail.parentEnabledQueryTypes : null)
+  const mayLayout = allowedQueryTypes(
+    layouts.map((l) => l.id),
+    detail ? detail.parentEnabledLayouts : null,
+  )
+  const chosenLayouts = form.enabledLayouts ?? []
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -197,7 +222,7 @@ export default function CustomerFormPage() {
         </fieldset>
         <fieldset className="form-wide">
           <legend>{t('customers.queryTypes')}</legend>
-          {QUERY_TYPES.map((key) => (
+          {shownTypes.map(({ key, name }) => (
             <label key={key} className="check">
               <input
                 type="checkbox"
@@ -212,11 +237,35 @@ export default function CustomerFormPage() {
                   })
                 }
               />
-              {t(`customers.query.${key}`)}
+              {name}
             </label>
           ))}
           {err('enabledQueryTypes') && <small className="field-error">{err('enabledQueryTypes')}</small>}
         </fieldset>
+        {layouts.length > 0 && (
+          <fieldset className="form-wide" data-testid="customer-layouts">
+            <legend>{t('customers.layouts')}</legend>
+            {layouts.map((layout) => (
+              <label key={layout.id} className="check">
+                <input
+                  type="checkbox"
+                  checked={chosenLayouts.includes(layout.id)}
+                  disabled={!mayLayout.includes(layout.id) && !chosenLayouts.includes(layout.id)}
+                  title={!mayLayout.includes(layout.id) ? t('customers.parentLacks') : undefined}
+                  onChange={(e) =>
+                    set({
+                      enabledLayouts: e.target.checked
+                        ? [...chosenLayouts, layout.id]
+                        : chosenLayouts.filter((k) => k !== layout.id),
+                    })
+                  }
+                  data-testid="customer-layout"
+                />
+                {layout.fileName} ({layout.acceptedExtension.toUpperCase()} → {layout.returnExtension.toUpperCase()})
+              </label>
+            ))}
+          </fieldset>
+        )}
         <fieldset className="form-wide">
           <legend>{t('customers.options')}</legend>
           <label className="check">

@@ -68,11 +68,14 @@ describe('editing a customer', () => {
       brand: {} as never,
       resolvedBrand: {} as never,
       parentEnabledQueryTypes: ['cpf-complete', 'cnpj-complete'],
+      enabledLayouts: ['l1'],
+      parentEnabledLayouts: ['l1', 'l2'],
       parentToggles: { allowCreatedWhiteLabel: true, allowUploadingManualQueries: true, allowDeletedAndCancelled: true },
       credits: [],
     })
     expect(form.whiteLabelUrl).toBe('acme.example.com')
     expect(form.companyName).toBe('Acme Ltda')
+    expect(form.enabledLayouts).toEqual(['l1'])
     expect(form.quantities).toEqual({ unit: 0, batch: 0, advanced: 0, api: 0 })
     expect(customerErrors(form)).toEqual({})
     expect(customerErrors({ ...form, whiteLabelUrl: ' ' })).toEqual({ whiteLabelUrl: 'customers.errors.required' })

@@ -39,6 +39,7 @@ export function formOf(detail: CustomerDetail): CustomerForm {
     consultProtest: detail.consultProtest ?? false,
     quantities: { unit: 0, batch: 0, advanced: 0, api: 0 },
     enabledQueryTypes: detail.enabledQueryTypes,
+    enabledLayouts: detail.enabledLayouts,
     panelAccess: detail.panelAccess ?? true,
     apiAccess: detail.apiAccess ?? false,
     whiteLabelUrl: detail.domainUrl,

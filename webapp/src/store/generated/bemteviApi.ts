@@ -280,6 +280,71 @@ const injectedRtkApi = api.injectEndpoints({
     health: build.query<HealthApiResponse, HealthApiArg>({
       query: () => ({ url: `/health` }),
     }),
+    listLayouts: build.query<ListLayoutsApiResponse, ListLayoutsApiArg>({
+      query: (queryArg) => ({
+        url: `/layouts`,
+        params: {
+          search: queryArg.search,
+          active: queryArg.active,
+          position: queryArg.position,
+          page: queryArg.page,
+          perPage: queryArg.perPage,
+        },
+      }),
+    }),
+    addLayout: build.mutation<AddLayoutApiResponse, AddLayoutApiArg>({
+      query: (queryArg) => ({
+        url: `/layouts`,
+        method: "POST",
+        body: queryArg.layoutRequest,
+      }),
+    }),
+    enabledLayouts: build.query<
+      EnabledLayoutsApiResponse,
+      EnabledLayoutsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/layouts/enabled`,
+        params: {
+          position: queryArg.position,
+        },
+      }),
+    }),
+    previewLayout: build.mutation<
+      PreviewLayoutApiResponse,
+      PreviewLayoutApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/layouts/preview`,
+        method: "POST",
+        body: queryArg.layoutPreviewRequest,
+      }),
+    }),
+    getLayout: build.query<GetLayoutApiResponse, GetLayoutApiArg>({
+      query: (queryArg) => ({
+        url: `/layouts/${queryArg.layoutId}`,
+        params: {
+          position: queryArg.position,
+        },
+      }),
+    }),
+    editLayout: build.mutation<EditLayoutApiResponse, EditLayoutApiArg>({
+      query: (queryArg) => ({
+        url: `/layouts/${queryArg.layoutId}`,
+        method: "PUT",
+        body: queryArg.layoutRequest,
+      }),
+    }),
+    changeLayoutStatus: build.mutation<
+      ChangeLayoutStatusApiResponse,
+      ChangeLayoutStatusApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/layouts/${queryArg.layoutId}/status`,
+        method: "POST",
+        body: queryArg.statusRequest,
+      }),
+    }),
     outbox: build.query<OutboxApiResponse, OutboxApiArg>({
       query: (queryArg) => ({
         url: `/mail/outbox`,
@@ -353,6 +418,67 @@ const injectedRtkApi = api.injectEndpoints({
       query: () => ({
         url: `/me/sessions/sign-out-others`,
         method: "POST",
+      }),
+    }),
+    listQueryTypes: build.query<
+      ListQueryTypesApiResponse,
+      ListQueryTypesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/query-types`,
+        params: {
+          search: queryArg.search,
+          active: queryArg.active,
+          position: queryArg.position,
+          page: queryArg.page,
+          perPage: queryArg.perPage,
+        },
+      }),
+    }),
+    addQueryType: build.mutation<AddQueryTypeApiResponse, AddQueryTypeApiArg>({
+      query: (queryArg) => ({
+        url: `/query-types`,
+        method: "POST",
+        body: queryArg.queryTypeRequest,
+      }),
+    }),
+    enabledQueryTypes: build.query<
+      EnabledQueryTypesApiResponse,
+      EnabledQueryTypesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/query-types/enabled`,
+        params: {
+          position: queryArg.position,
+        },
+      }),
+    }),
+    getQueryType: build.query<GetQueryTypeApiResponse, GetQueryTypeApiArg>({
+      query: (queryArg) => ({
+        url: `/query-types/${queryArg.key}`,
+        params: {
+          position: queryArg.position,
+        },
+      }),
+    }),
+    editQueryType: build.mutation<
+      EditQueryTypeApiResponse,
+      EditQueryTypeApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/query-types/${queryArg.key}`,
+        method: "PUT",
+        body: queryArg.queryTypeRequest,
+      }),
+    }),
+    changeQueryTypeStatus: build.mutation<
+      ChangeQueryTypeStatusApiResponse,
+      ChangeQueryTypeStatusApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/query-types/${queryArg.key}/status`,
+        method: "POST",
+        body: queryArg.statusRequest,
       }),
     }),
     rolesById: build.query<RolesByIdApiResponse, RolesByIdApiArg>({
@@ -658,6 +784,53 @@ export type HealthApiResponse = /** status 200 Successful Response */ {
   [key: string]: any;
 };
 export type HealthApiArg = void;
+export type ListLayoutsApiResponse =
+  /** status 200 Successful Response */ LayoutListResponse;
+export type ListLayoutsApiArg = {
+  search?: string | null;
+  active?: boolean | null;
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  perPage?: number;
+};
+export type AddLayoutApiResponse =
+  /** status 200 Successful Response */ SavedResponse;
+export type AddLayoutApiArg = {
+  layoutRequest: LayoutRequest;
+};
+export type EnabledLayoutsApiResponse =
+  /** status 200 Successful Response */ EnabledLayoutsResponse;
+export type EnabledLayoutsApiArg = {
+  /** Wait until the read side has this event */
+  position?: number | null;
+};
+export type PreviewLayoutApiResponse =
+  /** status 200 Successful Response */ LayoutPreviewResponse;
+export type PreviewLayoutApiArg = {
+  layoutPreviewRequest: LayoutPreviewRequest;
+};
+export type GetLayoutApiResponse =
+  /** status 200 Successful Response */ LayoutResponse;
+export type GetLayoutApiArg = {
+  layoutId: string;
+  /** Wait until the read side has this event */
+  position?: number | null;
+};
+export type EditLayoutApiResponse =
+  /** status 200 Successful Response */ SavedResponse;
+export type EditLayoutApiArg = {
+  layoutId: string;
+  layoutRequest: LayoutRequest;
+};
+export type ChangeLayoutStatusApiResponse =
+  /** status 200 Successful Response */ SavedResponse;
+export type ChangeLayoutStatusApiArg = {
+  layoutId: string;
+  statusRequest: StatusRequest;
+};
 export type OutboxApiResponse =
   /** status 200 Successful Response */ OutboxResponse;
 export type OutboxApiArg = {
@@ -703,6 +876,48 @@ export type MySessionsApiArg = {
 export type SignOutOtherSessionsApiResponse =
   /** status 200 Successful Response */ PositionResponse;
 export type SignOutOtherSessionsApiArg = void;
+export type ListQueryTypesApiResponse =
+  /** status 200 Successful Response */ QueryTypeListResponse;
+export type ListQueryTypesApiArg = {
+  search?: string | null;
+  active?: boolean | null;
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  perPage?: number;
+};
+export type AddQueryTypeApiResponse =
+  /** status 200 Successful Response */ SavedResponse;
+export type AddQueryTypeApiArg = {
+  queryTypeRequest: QueryTypeRequest;
+};
+export type EnabledQueryTypesApiResponse =
+  /** status 200 Successful Response */ EnabledQueryTypesResponse;
+export type EnabledQueryTypesApiArg = {
+  /** Wait until the read side has this event */
+  position?: number | null;
+};
+export type GetQueryTypeApiResponse =
+  /** status 200 Successful Response */ QueryTypeResponse;
+export type GetQueryTypeApiArg = {
+  key: string;
+  /** Wait until the read side has this event */
+  position?: number | null;
+};
+export type EditQueryTypeApiResponse =
+  /** status 200 Successful Response */ SavedResponse;
+export type EditQueryTypeApiArg = {
+  key: string;
+  queryTypeRequest: QueryTypeRequest;
+};
+export type ChangeQueryTypeStatusApiResponse =
+  /** status 200 Successful Response */ SavedResponse;
+export type ChangeQueryTypeStatusApiArg = {
+  key: string;
+  statusRequest: StatusRequest;
+};
 export type RolesByIdApiResponse =
   /** status 200 Successful Response */ RolesResponse;
 export type RolesByIdApiArg = {
@@ -785,9 +1000,12 @@ export type AuditResponse = {
 };
 export type ErrorCode =
   | "access_denied"
+  | "cache_exceeds_validity"
   | "cannot_change_your_role"
   | "cannot_change_your_status"
   | "cannot_delete_yourself"
+  | "default_query_not_found"
+  | "default_query_required"
   | "duplicate"
   | "expired_token"
   | "export_failed"
@@ -808,13 +1026,18 @@ export type ErrorCode =
   | "invalid_document_type"
   | "invalid_email"
   | "invalid_image"
+  | "invalid_layout"
   | "invalid_phone"
+  | "layout_not_allowed"
+  | "layout_not_found"
+  | "name_too_short"
   | "not_enough_credits"
   | "not_enough_to_provide"
   | "parent_does_not_allow"
   | "passwords_do_not_match"
   | "query_not_allowed"
   | "query_not_found"
+  | "query_type_inactive"
   | "required_field"
   | "search_failed"
   | "terms_not_accepted"
@@ -1097,6 +1320,7 @@ export type CustomerRequest = {
   defaultQuery: boolean;
   /** The administrator's e-mail: the owner user signs in with it */
   email: string;
+  enabledLayouts?: string[];
   enabledQueryTypes: string[];
   panelAccess: boolean;
   personInCharge: string;
@@ -1130,10 +1354,13 @@ export type CustomerDetail = {
   defaultQuery?: boolean | null;
   domainUrl: string | null;
   email?: string | null;
+  /** Layout ids the customer may use */
+  enabledLayouts: string[];
   enabledQueryTypes: string[];
   id: string;
   name: string;
   panelAccess?: boolean | null;
+  parentEnabledLayouts: string[];
   parentEnabledQueryTypes: string[];
   parentId: string | null;
   parentName: string | null;
@@ -1168,6 +1395,8 @@ export type CustomerEditRequest = {
   defaultQuery: boolean;
   /** The administrator's e-mail; must stay unused by other groups */
   email: string;
+  /** null: unchanged */
+  enabledLayouts?: string[] | null;
   enabledQueryTypes: string[];
   panelAccess: boolean;
   personInCharge: string;
@@ -1253,6 +1482,77 @@ export type ImageUploaded = {
   position: number;
   url: string;
 };
+export type LayoutRowModel = {
+  direction: "entry" | "exit";
+  format?: string;
+  name: string;
+  order: number;
+  size?: number | null;
+  type: "text" | "number" | "document" | "date" | "phone" | "email";
+};
+export type LayoutView = {
+  acceptedExtension: string;
+  active: boolean;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  delimiter: string;
+  fileName: string;
+  finalFileName: string;
+  firstLine: boolean;
+  id: string;
+  kind: "delimited" | "fixed";
+  returnExtension: string;
+  rows: LayoutRowModel[];
+  table: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  updatedAt: string;
+};
+export type LayoutListResponse = {
+  data: LayoutView[];
+  page: number;
+  perPage: number;
+  total: number;
+  upToDate: boolean;
+};
+export type SavedResponse = {
+  /** The query type's key, or the layout's id */
+  id: string;
+  position: number;
+};
+export type LayoutRequest = {
+  acceptedExtension: string;
+  delimiter?: string;
+  fileName: string;
+  finalFileName: string;
+  firstLine?: boolean;
+  kind: "delimited" | "fixed";
+  returnExtension: string;
+  rows: LayoutRowModel[];
+  table: string;
+};
+export type EnabledLayoutsResponse = {
+  data: LayoutView[];
+  upToDate: boolean;
+};
+export type LayoutPreview = {
+  /** The line the exit rows write of those values */
+  exitLine: string;
+  /** The sample's values by entry row name */
+  values: {
+    [key: string]: string;
+  };
+};
+export type LayoutPreviewResponse = {
+  data: LayoutPreview;
+};
+export type LayoutPreviewRequest = {
+  layout: LayoutRequest;
+  sample: string;
+};
+export type LayoutResponse = {
+  data: LayoutView;
+  upToDate: boolean;
+};
 export type OutboxMail = {
   attempts: number;
   id: string;
@@ -1330,6 +1630,56 @@ export type SessionRow = {
 export type SessionsResponse = {
   data: SessionRow[];
   upToDate?: boolean;
+};
+export type QueryTypeToggles = {
+  benefit?: boolean;
+  cnpj?: boolean;
+  cpf?: boolean;
+  phone?: boolean;
+  status?: boolean;
+};
+export type QueryTypeView = {
+  active: boolean;
+  badge: string;
+  cacheDays: number;
+  component: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  default: boolean;
+  description: string;
+  icon: string;
+  key: string;
+  name: string;
+  toggles: QueryTypeToggles;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  updatedAt: string;
+  validityDays: number;
+};
+export type QueryTypeListResponse = {
+  data: QueryTypeView[];
+  page: number;
+  perPage: number;
+  total: number;
+  upToDate: boolean;
+};
+export type QueryTypeRequest = {
+  badge: string;
+  cacheDays?: number | null;
+  component: "person" | "company";
+  default?: boolean;
+  description: string;
+  icon: string;
+  name: string;
+  toggles: QueryTypeToggles;
+  validityDays?: number | null;
+};
+export type EnabledQueryTypesResponse = {
+  data: QueryTypeView[];
+  upToDate: boolean;
+};
+export type QueryTypeResponse = {
+  data: QueryTypeView;
+  upToDate: boolean;
 };
 export type MenuEntryModel = {
   active_routes: string[];
@@ -1439,6 +1789,13 @@ export const {
   useImageQuery,
   useUploadImageMutation,
   useHealthQuery,
+  useListLayoutsQuery,
+  useAddLayoutMutation,
+  useEnabledLayoutsQuery,
+  usePreviewLayoutMutation,
+  useGetLayoutQuery,
+  useEditLayoutMutation,
+  useChangeLayoutStatusMutation,
   useOutboxQuery,
   useMyAccountQuery,
   useChangeMyPasswordMutation,
@@ -1447,6 +1804,12 @@ export const {
   useEditMyProfileMutation,
   useMySessionsQuery,
   useSignOutOtherSessionsMutation,
+  useListQueryTypesQuery,
+  useAddQueryTypeMutation,
+  useEnabledQueryTypesQuery,
+  useGetQueryTypeQuery,
+  useEditQueryTypeMutation,
+  useChangeQueryTypeStatusMutation,
   useRolesByIdQuery,
   useListUsersQuery,
   useAddUserMutation,

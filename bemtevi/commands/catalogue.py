@@ -1,0 +1,230 @@
+"""The enrichment catalogue: query types and layouts (list on the read side; add, edit, activate and
+inactivate here, by appending events) (the write side reads query
+types through ``commands.query_types.StoredQueryTypes``).
+
+Who manages it: a super-admin (the specification's menus give Suppliers, Layout and Types of queries to
+the super-admin only). The catalogue is the root group's: a new query type or layout is enabled for the
+root in the same append (every other group gets it from its parent, never beyond it, as customers do).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError
+
+from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
+from bemtevi.domain.audit import AuditedAggregate, acting_as
+from bemtevi.domain.errors import (
+    AccessDenied,
+    DuplicateValue,
+    GroupNotFound,
+    LayoutNotFound,
+    QueryNotFound,
+)
+from bemtevi.domain.groups import Group
+from bemtevi.domain.layouts import Layout, LayoutSpec
+from bemtevi.domain.query_types import (
+    DEFAULTS_ID,
+    SEEDED,
+    QueryTypeDefaults,
+    QueryTypeDefinition,
+    QueryTypeForm,
+    form_of,
+    key_for,
+    next_defaults,
+    query_type_id,
+)
+from bemtevi.domain.users import Role
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    id: str
+    position: int
+
+
+class CatalogueCommands:
+    def __init__(self, app: BemteviApplication) -> None:
+        self._app = app
+
+    @staticmethod
+    def _require_manager(principal: Principal) -> None:
+        if principal.role != Role.SUPER_ADMIN:
+            raise AccessDenied()
+
+    # -- first start -------------------------------------------------------------------------
+
+    def seed(self) -> int:
+        """The seeded query types and the defaults, on a store that has none (every start; idempotent:
+        two processes starting at once collide on the defaults and the second appends nothing)."""
+        if self._app.find(DEFAULTS_ID, QueryTypeDefaults) is not None:
+            return self._app.max_position()
+        with acting_as(SYSTEM):
+            defaults = QueryTypeDefaults(defaults={})
+            definitions: list[AuditedAggregate] = []
+            chosen: dict[str, str] = {}
+            for seeded in SEEDED:
+                definition = QueryTypeDefinition(key=seeded.key, definition=form_of(seeded).definition())
+                definition.set_default(True)
+                defaults.list_key(seeded.key)
+                chosen[seeded.document_kind] = seeded.key
+                definitions.append(definition)
+            defaults.change_defaults(chosen)
+        try:
+            return self._app.save_all(defaults, *definitions)
+        except IntegrityError:
+            return self._app.max_position()
+
+    # -- query types ---------------------------------------------------------------------------
+
+    def _root(self) -> Group:
+        root = self._app.find(ROOT_GROUP_ID, Group)
+        if root is None:
+            raise GroupNotFound()
+        return root
+
+    def add_query_type(self, principal: Principal, form: QueryTypeForm) -> Saved:
+        self._require_manager(principal)
+        form = form.validated()
+
+        def decide() -> Saved:
+            defaults = self._app.get(DEFAULTS_ID, QueryTypeDefaults)
+            key = key_for(form.name)
+            if key in defaults.keys or self._app.find(query_type_id(key), QueryTypeDefinition) is not None:
+                raise DuplicateValue("A query type with this name already exists", field="name")
+            root = self._root()
+            with acting_as(principal.actor):
+                definition = QueryTypeDefinition(key=key, definition=form.definition())
+                defaults.list_key(key)
+                chosen = next_defaults(defaults.defaults, key, form.toggles, form.default, True)
+                to_save: list[AuditedAggregate] = [definition, defaults, root]
+                if form.default:
+                    definition.set_default(True)
+                    to_save += self._defaults_changed(defaults, chosen, exclude=key)
+                # The catalogue is the root's: every other group gets a new type from its parent.
+                root.change_permissions([*root.enabled_query_types, key], root.current_toggles())
+            return Saved(key, self._app.save_all(*to_save))
+
+        return retry_on_conflict(decide)
+
+    def _defaults_changed(
+        self, defaults: QueryTypeDefaults, chosen: dict[str, str], exclude: str
+    ) -> list[AuditedAggregate]:
+        """Record new defaults; types that are no kind's default any more lose their flag."""
+        changed: list[AuditedAggregate] = []
+        if chosen != defaults.defaults:
+            defaults.change_defaults(chosen)
+        still = set(chosen.values())
+        for key in defaults.keys:
+            if key == exclude or key in still:
+                continue
+            other = self._app.find(query_type_id(key), QueryTypeDefinition)
+            if other is not None and other.default:
+                other.set_default(False)
+                changed.append(other)
+        return changed
+
+    def _definition(self, key: str) -> QueryTypeDefinition:
+        found = self._app.find(query_type_id(key), QueryTypeDefinition)
+        if found is None:
+            raise QueryNotFound(field="key")
+        return found
+
+    def edit_query_type(self, principal: Principal, key: str, form: QueryTypeForm) -> Saved:
+        self._require_manager(principal)
+        form = form.validated()
+
+        def decide() -> Saved:
+            definition = self._definition(key)
+            defaults = self._app.get(DEFAULTS_ID, QueryTypeDefaults)
+            chosen = next_defaults(defaults.defaults, key, form.toggles, form.default, definition.active)
+            with acting_as(principal.actor):
+                to_save: list[AuditedAggregate] = [definition, defaults]
+                if form.definition() != definition.definition:
+                    definition.edit(form.definition())
+                is_default = key in chosen.values()
+                if is_default != definition.default:
+                    definition.set_default(is_default)
+                to_save += self._defaults_changed(defaults, chosen, exclude=key)
+            return Saved(key, self._app.save_all(*to_save))
+
+        return retry_on_conflict(decide)
+
+    def set_query_type_active(self, principal: Principal, key: str, active: bool) -> Saved:
+        """Activate or inactivate; a kind's default cannot be inactivated (make another the default
+        first): an inactive type runs no new lookup, and groups keep it enabled for when it returns."""
+        self._require_manager(principal)
+
+        def decide() -> Saved:
+            definition = self._definition(key)
+            if definition.active == active:
+                return Saved(key, self._app.max_position())
+            defaults = self._app.get(DEFAULTS_ID, QueryTypeDefaults)
+            value = definition.value()
+            next_defaults(defaults.defaults, key, value.toggles, value.default, active)
+            with acting_as(principal.actor):
+                if active:
+                    definition.activate()
+                else:
+                    definition.inactivate()
+            # The defaults aggregate is saved unchanged: a default set at the same moment collides here.
+            return Saved(key, self._app.save_all(definition, defaults))
+
+        return retry_on_conflict(decide)
+
+    # -- layouts -------------------------------------------------------------------------------
+
+    def add_layout(self, principal: Principal, spec: LayoutSpec) -> Saved:
+        self._require_manager(principal)
+        spec = spec.validated()
+
+        def decide() -> Saved:
+            root = self._root()
+            with acting_as(principal.actor):
+                layout = Layout(spec=spec.as_dict())
+                root.change_layouts([*root.current_layouts(), str(layout.id)])
+            return Saved(str(layout.id), self._app.save_all(layout, root))
+
+        return retry_on_conflict(decide)
+
+    def _layout(self, layout_id: str) -> Layout:
+        try:
+            found = self._app.find(UUID(layout_id), Layout)
+        except ValueError:
+            found = None
+        if found is None:
+            raise LayoutNotFound(field="id")
+        return found
+
+    def edit_layout(self, principal: Principal, layout_id: str, spec: LayoutSpec) -> Saved:
+        self._require_manager(principal)
+        spec = spec.validated()
+
+        def decide() -> Saved:
+            layout = self._layout(layout_id)
+            if spec.as_dict() == layout.spec:
+                return Saved(layout_id, self._app.max_position())
+            with acting_as(principal.actor):
+                layout.edit(spec.as_dict())
+            return Saved(layout_id, self._app.save_all(layout))
+
+        return retry_on_conflict(decide)
+
+    def set_layout_active(self, principal: Principal, layout_id: str, active: bool) -> Saved:
+        self._require_manager(principal)
+
+        def decide() -> Saved:
+            layout = self._layout(layout_id)
+            if layout.active == active:
+                return Saved(layout_id, self._app.max_position())
+            with acting_as(principal.actor):
+                if active:
+                    layout.activate()
+                else:
+                    layout.inactivate()
+            return Saved(layout_id, self._app.save_all(layout))
+
+        return retry_on_conflict(decide)

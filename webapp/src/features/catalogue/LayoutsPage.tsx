@@ -1,0 +1,155 @@
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import Button from '@mui/material/Button'
+import Chip from '@mui/material/Chip'
+import Stack from '@mui/material/Stack'
+import TextField from '@mui/material/TextField'
+import type { GridColDef } from '@mui/x-data-grid'
+import ListPage from '../../components/ListPage'
+import { errorText } from '../../components/errorText'
+import { useConfirm, useNotify } from '../../components/feedback'
+import type { CsvColumn } from '../../lib/csv'
+import { showDateTime } from '../../lib/format'
+import { useAppSelector } from '../../store/hooks'
+import { useChangeLayoutStatusMutation, useListLayoutsQuery, type LayoutView } from '../../store/generated/bemteviApi'
+import StatusFilter from './StatusFilter'
+import { statusParam, type StatusChoice } from './status'
+
+const PER_PAGE = 20
+
+/** layout-list: the layouts files are read and returned by (super-admin). */
+export default function LayoutsPage() {
+  const { t, i18n } = useTranslation()
+  const lang = i18n.language
+  const position = useAppSelector((s) => s.session.lastPosition)
+  const [search, setSearch] = useState('')
+  const [status, setStatus] = useState<StatusChoice>('all')
+  const [page, setPage] = useState(1)
+  const { data, error, isFetching, isError, refetch } = useListLayoutsQuery(
+    { search: search.trim() || undefined, active: statusParam(status), page, perPage: PER_PAGE, position },
+    { refetchOnMountOrArgChange: true },
+  )
+  const confirm = useConfirm()
+  const notify = useNotify()
+  const [changeStatus, { isLoading: changing }] = useChangeLayoutStatusMutation()
+
+  const columns = useMemo<GridColDef<LayoutView>[]>(() => {
+    async function toggle(row: LayoutView) {
+      const activating = !row.active
+      const ok = await confirm({
+        message: t(activating ? 'catalogue.layouts.confirmActivate' : 'catalogue.layouts.confirmInactivate', { name: row.fileName }),
+        variant: 'yesNo',
+      })
+      if (!ok) return
+      const result = await changeStatus({ layoutId: row.id, statusRequest: { active: activating } })
+      if ('error' in result) notify({ type: 'negative', message: errorText(result.error, t, (k) => i18n.exists(k)) })
+      else notify({ type: 'positive', message: t(activating ? 'catalogue.layouts.activated' : 'catalogue.layouts.inactivated') })
+    }
+    return [
+      { field: 'fileName', headerName: t('catalogue.layouts.fileName'), flex: 1.2, minWidth: 160 },
+      { field: 'finalFileName', headerName: t('catalogue.layouts.finalFileName'), flex: 1, minWidth: 150 },
+      {
+        field: 'kind',
+        headerName: t('catalogue.layouts.kind'),
+        minWidth: 130,
+        valueFormatter: (v: string) => t(`catalogue.layouts.kinds.${v}`),
+      },
+      {
+        field: 'extensions',
+        headerName: t('catalogue.layouts.extensions'),
+        minWidth: 150,
+        sortable: false,
+        valueGetter: (_v, row) => `${row.acceptedExtension.toUpperCase()} → ${row.returnExtension.toUpperCase()}`,
+      },
+      { field: 'table', headerName: t('catalogue.layouts.table'), minWidth: 110 },
+      {
+        field: 'rowCount',
+        headerName: t('catalogue.layouts.rows'),
+        minWidth: 90,
+        sortable: false,
+        valueGetter: (_v, row) => row.rows.length,
+      },
+      {
+        field: 'active',
+        headerName: t('catalogue.status'),
+        minWidth: 100,
+        renderCell: ({ value }) => (
+          <Chip size="small" color={value ? 'success' : 'default'} label={value ? t('catalogue.active') : t('catalogue.inactive')} />
+        ),
+      },
+      {
+        field: 'actions',
+        headerName: t('catalogue.actions'),
+        sortable: false,
+        minWidth: 190,
+        renderCell: ({ row }) => (
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', py: 0.5 }}>
+            <Button size="small" variant="outlined" component={Link} to={`/add-new-layout/${row.id}/${row.id}`} data-testid="layout-edit">
+              {t('catalogue.edit')}
+            </Button>
+            <Button size="small" variant="outlined" disabled={changing} onClick={() => void toggle(row)} data-testid="layout-status">
+              {row.active ? t('catalogue.inactivate') : t('catalogue.activate')}
+            </Button>
+          </Stack>
+        ),
+      },
+    ]
+  }, [t, i18n, confirm, notify, changeStatus, changing])
+
+  const csvColumns: CsvColumn<LayoutView>[] = [
+    { field: 'fileName', label: t('catalogue.layouts.fileName') },
+    { field: 'finalFileName', label: t('catalogue.layouts.finalFileName') },
+    { field: 'kind', label: t('catalogue.layouts.kind'), format: (v) => t(`catalogue.layouts.kinds.${String(v)}`) },
+    { field: 'acceptedExtension', label: t('catalogue.layouts.acceptedExtension') },
+    { field: 'returnExtension', label: t('catalogue.layouts.returnExtension') },
+    { field: 'table', label: t('catalogue.layouts.table') },
+    { field: 'active', label: t('catalogue.status'), format: (v) => (v ? t('catalogue.active') : t('catalogue.inactive')) },
+    { field: 'createdAt', label: t('catalogue.createdAt'), format: (v) => showDateTime(String(v), lang) },
+  ]
+
+  return (
+    <ListPage<LayoutView>
+      title={t('catalogue.layouts.title')}
+      actions={
+        <Button variant="contained" component={Link} to="/add-new-layout" data-testid="layout-add">
+          {t('catalogue.layouts.add')}
+        </Button>
+      }
+      filters={
+        <>
+          <TextField
+            type="search"
+            label={t('catalogue.search')}
+            placeholder={t('catalogue.layouts.searchHint')}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value)
+              setPage(1)
+            }}
+            slotProps={{ htmlInput: { 'data-testid': 'layout-search' } }}
+          />
+          <StatusFilter
+            value={status}
+            onChange={(value) => {
+              setStatus(value)
+              setPage(1)
+            }}
+            testId="layout-status-filter"
+          />
+        </>
+      }
+      columns={columns}
+      rows={data?.data}
+      loading={isFetching && !data}
+      error={isError ? errorText(error, t, (k) => i18n.exists(k)) : null}
+      onRetry={() => void refetch()}
+      emptyText={t('catalogue.layouts.empty')}
+      paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
+      csv={{ base: 'layouts', columns: csvColumns }}
+      narrowHidden={['finalFileName', 'kind', 'extensions', 'table', 'rowCount']}
+      testId="layout-table"
+      rowTestId="layout-row"
+    />
+  )
+}

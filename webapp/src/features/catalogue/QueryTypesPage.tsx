@@ -1,0 +1,176 @@
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import Button from '@mui/material/Button'
+import Chip from '@mui/material/Chip'
+import Stack from '@mui/material/Stack'
+import TextField from '@mui/material/TextField'
+import type { GridColDef } from '@mui/x-data-grid'
+import ListPage from '../../components/ListPage'
+import { errorText } from '../../components/errorText'
+import { useConfirm, useNotify } from '../../components/feedback'
+import type { CsvColumn } from '../../lib/csv'
+import { showDateTime } from '../../lib/format'
+import { useAppSelector } from '../../store/hooks'
+import {
+  useChangeQueryTypeStatusMutation,
+  useListQueryTypesQuery,
+  type QueryTypeView,
+} from '../../store/generated/bemteviApi'
+import StatusFilter from './StatusFilter'
+import { statusParam, type StatusChoice } from './status'
+
+const PER_PAGE = 20
+
+/** queries-list: the query type catalogue (super-admin). */
+export default function QueryTypesPage() {
+  const { t, i18n } = useTranslation()
+  const lang = i18n.language
+  const position = useAppSelector((s) => s.session.lastPosition)
+  const [search, setSearch] = useState('')
+  const [status, setStatus] = useState<StatusChoice>('all')
+  const [page, setPage] = useState(1)
+  const { data, error, isFetching, isError, refetch } = useListQueryTypesQuery(
+    { search: search.trim() || undefined, active: statusParam(status), page, perPage: PER_PAGE, position },
+    { refetchOnMountOrArgChange: true },
+  )
+  const confirm = useConfirm()
+  const notify = useNotify()
+  const [changeStatus, { isLoading: changing }] = useChangeQueryTypeStatusMutation()
+
+  const columns = useMemo<GridColDef<QueryTypeView>[]>(() => {
+    const documents = (row: QueryTypeView) =>
+      (['cpf', 'cnpj'] as const)
+        .filter((kind) => row.toggles[kind])
+        .map((kind) => t(`catalogue.queryTypes.toggle.${kind}`))
+        .join(', ')
+    async function toggle(row: QueryTypeView) {
+      const activating = !row.active
+      const ok = await confirm({
+        message: t(activating ? 'catalogue.queryTypes.confirmActivate' : 'catalogue.queryTypes.confirmInactivate', { name: row.name }),
+        variant: 'yesNo',
+      })
+      if (!ok) return
+      const result = await changeStatus({ key: row.key, statusRequest: { active: activating } })
+      if ('error' in result) notify({ type: 'negative', message: errorText(result.error, t, (k) => i18n.exists(k)) })
+      else notify({ type: 'positive', message: t(activating ? 'catalogue.queryTypes.activated' : 'catalogue.queryTypes.inactivated') })
+    }
+    return [
+      {
+        field: 'name',
+        headerName: t('catalogue.queryTypes.name'),
+        flex: 1.4,
+        minWidth: 180,
+        renderCell: ({ row }) => (
+          <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', py: 0.5 }}>
+            <Chip size="small" variant="outlined" label={row.badge} />
+            <span>{row.name}</span>
+          </Stack>
+        ),
+      },
+      { field: 'key', headerName: t('catalogue.queryTypes.key'), flex: 1, minWidth: 140 },
+      {
+        field: 'documents',
+        headerName: t('catalogue.queryTypes.documents'),
+        minWidth: 130,
+        sortable: false,
+        valueGetter: (_v, row) => documents(row),
+      },
+      {
+        field: 'days',
+        headerName: t('catalogue.queryTypes.daysHeader'),
+        minWidth: 170,
+        sortable: false,
+        valueGetter: (_v, row) => t('catalogue.queryTypes.days', { cache: row.cacheDays, validity: row.validityDays }),
+      },
+      {
+        field: 'default',
+        headerName: t('catalogue.queryTypes.isDefault'),
+        minWidth: 100,
+        renderCell: ({ value }) => (value ? <Chip size="small" color="primary" label={t('catalogue.queryTypes.isDefault')} /> : '-'),
+      },
+      {
+        field: 'active',
+        headerName: t('catalogue.status'),
+        minWidth: 100,
+        renderCell: ({ value }) => (
+          <Chip size="small" color={value ? 'success' : 'default'} label={value ? t('catalogue.active') : t('catalogue.inactive')} />
+        ),
+      },
+      {
+        field: 'actions',
+        headerName: t('catalogue.actions'),
+        sortable: false,
+        minWidth: 190,
+        renderCell: ({ row }) => (
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', py: 0.5 }}>
+            <Button size="small" variant="outlined" component={Link} to={`/add-new-query/${row.key}`} data-testid="query-type-edit">
+              {t('catalogue.edit')}
+            </Button>
+            <Button size="small" variant="outlined" disabled={changing} onClick={() => void toggle(row)} data-testid="query-type-status">
+              {row.active ? t('catalogue.inactivate') : t('catalogue.activate')}
+            </Button>
+          </Stack>
+        ),
+      },
+    ]
+  }, [t, i18n, confirm, notify, changeStatus, changing])
+
+  const csvColumns: CsvColumn<QueryTypeView>[] = [
+    { field: 'name', label: t('catalogue.queryTypes.name') },
+    { field: 'key', label: t('catalogue.queryTypes.key') },
+    { field: 'badge', label: t('catalogue.queryTypes.badge') },
+    { field: 'description', label: t('catalogue.queryTypes.description') },
+    { field: 'cacheDays', label: t('catalogue.queryTypes.cacheDays') },
+    { field: 'validityDays', label: t('catalogue.queryTypes.validityDays') },
+    { field: 'default', label: t('catalogue.queryTypes.isDefault'), format: (v) => (v ? t('catalogue.queryTypes.isDefault') : '') },
+    { field: 'active', label: t('catalogue.status'), format: (v) => (v ? t('catalogue.active') : t('catalogue.inactive')) },
+    { field: 'createdAt', label: t('catalogue.createdAt'), format: (v) => showDateTime(String(v), lang) },
+  ]
+
+  return (
+    <ListPage<QueryTypeView>
+      title={t('catalogue.queryTypes.title')}
+      actions={
+        <Button variant="contained" component={Link} to="/add-new-query" data-testid="query-type-add">
+          {t('catalogue.queryTypes.add')}
+        </Button>
+      }
+      filters={
+        <>
+          <TextField
+            type="search"
+            label={t('catalogue.search')}
+            placeholder={t('catalogue.queryTypes.searchHint')}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value)
+              setPage(1)
+            }}
+            slotProps={{ htmlInput: { 'data-testid': 'query-type-search' } }}
+          />
+          <StatusFilter
+            value={status}
+            onChange={(value) => {
+              setStatus(value)
+              setPage(1)
+            }}
+            testId="query-type-status-filter"
+          />
+        </>
+      }
+      columns={columns}
+      rows={data?.data}
+      getRowId={(row) => row.key}
+      loading={isFetching && !data}
+      error={isError ? errorText(error, t, (k) => i18n.exists(k)) : null}
+      onRetry={() => void refetch()}
+      emptyText={t('catalogue.queryTypes.empty')}
+      paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
+      csv={{ base: 'tipos-de-consulta', columns: csvColumns }}
+      narrowHidden={['key', 'documents', 'days', 'default']}
+      testId="query-type-table"
+      rowTestId="query-type-row"
+    />
+  )
+}
