@@ -76,7 +76,7 @@ from bemtevi.domain.errors import (
 )
 from bemtevi.domain.groups import Group
 from bemtevi.domain.indexes import UniqueIndex, index_id
-from bemtevi.domain.query_types import Category, QueryTypeCatalogue, choose_query_type
+from bemtevi.domain.query_types import Category, QueryType, QueryTypeCatalogue, choose_query_type
 
 log = logging.getLogger(__name__)
 
@@ -775,15 +775,19 @@ class Ledger:
 
     # lookups
 
-    def _reserve_lookup(self, request: ReserveLookup, recorded: bool, ws: Workspace) -> tuple[str, str | None]:
+    def _query_type_for(self, request: ReserveLookup | RecordLookup, ws: Workspace) -> QueryType:
+        """The query type a lookup of an active group runs (the checks every lookup passes first)."""
         group = ws.find(request.group_id, Group)
         if group is None:
             raise GroupNotFound()
         if not group.active:
             raise GroupInactive()
-        chosen = choose_query_type(
+        return choose_query_type(
             self.catalogue, request.requested_type, request.document_type, frozenset(group.enabled_query_types)
         )
+
+    def _reserve_lookup(self, request: ReserveLookup, recorded: bool, ws: Workspace) -> tuple[str, str | None]:
+        chosen = self._query_type_for(request, ws)
         account = ws.find(request.account_id, CreditAccount)
         if account is None:
             raise NotEnoughCredits()
@@ -842,12 +846,7 @@ class Ledger:
 
     def _record_lookup(self, request: RecordLookup, recorded: bool, ws: Workspace) -> tuple[str, datetime]:
         """A lookup already answered: the checks of a reservation, then charged (if found) and recorded at once."""
-        group = ws.find(request.group_id, Group)
-        if group is None:
-            raise GroupNotFound()
-        if not group.active:
-            raise GroupInactive()
-        chosen = choose_query_type(request.requested_type, request.document_type, frozenset(group.enabled_query_types))
+        chosen = self._query_type_for(request, ws)
         if recorded:
             # Delivered again after its decision: the recorded answer, never a second charge.
             consultation = ws.get(request.consultation_id, Consultation)
