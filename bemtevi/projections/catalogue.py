@@ -8,6 +8,7 @@ from bemtevi.projections.consultations import ConsultationsReadModel
 from bemtevi.projections.credits import CreditsReadModel
 from bemtevi.projections.directory import DirectoryReadModel
 from bemtevi.projections.mail import MailOutboxReadModel
+from bemtevi.projections.suppliers import SuppliersReadModel
 from bemtevi.projections.users import UsersReadModel
 
 
@@ -19,4 +20,5 @@ def all_read_models() -> list[ReadModel]:
         AuditReadModel(),
         UsersReadModel(),
         MailOutboxReadModel(),
+        SuppliersReadModel(),
     ]
