@@ -133,7 +133,9 @@ def test_vendors_are_tried_in_order_skipping_inactive_and_not_allowed(
     platform = sqlite_platform
     admin = super_admin(platform)
     with SimulatorServer(SimulatorConfig(expected_authorization="Bearer tok-123")) as second:
-        only_cnpj = platform.vendors.register(admin, form(second.port, name="Só CNPJ", allowed_query_types=("cnpj-complete",)))
+        only_cnpj = platform.vendors.register(
+            admin, form(second.port, name="Só CNPJ", allowed_query_types=("cnpj-complete",))
+        )
         first = platform.vendors.register(admin, form(simulator.port, name="Primeiro"))
         platform.vendors.register(admin, form(second.port, name="Segundo"))
         principal = new_tenant(platform, "Empresa Ordem", limit=10)
