@@ -72,6 +72,7 @@ def test_person_and_company_are_mapped_to_the_report_sections(simulator: Simulat
     assert person["name"] and person["birth_date"] and len(person["birth_date"]) == 10
     assert isinstance(person["age"], int) and person["age"] >= 18
     assert person["addresses"][0]["city"] and person["phones"][0]["number"]
+    assert person["phones"][0]["type"] == "mobile" and company["phones"][0]["type"] == "landline"
     assert person["death"] is None and person["protests"] == []
     assert company is not None and company["kind"] == "company" and company["cnpj"] == CNPJ
     assert company["company_name"].endswith("Ltda") and company["address"]["state"]

@@ -297,8 +297,17 @@ def _address(a: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# The vendor's phone kinds as the unified record names them (others are kept as written).
+_PHONE_TYPES = {"celular": "mobile", "móvel": "mobile", "fixo": "landline", "residencial": "landline"}
+
+
+def _phone_type(value: Any) -> str | None:
+    text = _text(value)
+    return _PHONE_TYPES.get(text.casefold(), text) if text else None
+
+
 def _phones(value: Any) -> list[dict[str, Any]]:
-    return [{"number": _text(p.get("numero")), "type": _text(p.get("tipo"))} for p in _items(value)]
+    return [{"number": _text(p.get("numero")), "type": _phone_type(p.get("tipo"))} for p in _items(value)]
 
 
 def _protests(value: Any) -> list[dict[str, Any]]:

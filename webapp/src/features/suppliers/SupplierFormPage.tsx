@@ -122,8 +122,9 @@ export default function SupplierFormPage() {
           {text('port', 'supplier-port', 'number')}
         </Field>
         <Field label={t('suppliers.baseComplement')}>{text('baseComplement', 'supplier-complement', 'text', '/api/v2')}</Field>
-        <Field label={t('suppliers.route')} error={err('route') ?? t('suppliers.routeHint')}>
+        <Field label={t('suppliers.route')} error={err('route')}>
           {text('route', 'supplier-route', 'text', '/pessoas/{document}')}
+          <small className="muted">{t('suppliers.routeHint')}</small>
         </Field>
         <Field label={t('suppliers.httpMethod')}>
           <select value={form.httpMethod} onChange={(e) => set({ httpMethod: e.target.value as SupplierForm['httpMethod'] })} data-testid="supplier-method">
@@ -132,7 +133,7 @@ export default function SupplierFormPage() {
           </select>
         </Field>
         <div className="form-wide">
-          <Field label={t('suppliers.requestBody')} error={err('requestBody') ?? t('suppliers.requestBodyHint')}>
+          <Field label={t('suppliers.requestBody')} error={err('requestBody')}>
             <textarea
               rows={4}
               value={form.requestBody}
@@ -140,6 +141,7 @@ export default function SupplierFormPage() {
               aria-invalid={!!errors.requestBody}
               data-testid="supplier-body"
             />
+            <small className="muted">{t('suppliers.requestBodyHint')}</small>
           </Field>
         </div>
 
@@ -158,8 +160,9 @@ export default function SupplierFormPage() {
             <Field label={t('suppliers.username')} error={err('username')}>
               {text('username', 'supplier-username')}
             </Field>
-            <Field label={t('suppliers.password')} error={err('password') ?? secretHint(stored.password)}>
+            <Field label={t('suppliers.password')} error={err('password')}>
               {text('password', 'supplier-password', 'password')}
+              {secretHint(stored.password) && <small className="muted">{secretHint(stored.password)}</small>}
             </Field>
           </>
         )}
@@ -169,8 +172,9 @@ export default function SupplierFormPage() {
           </Field>
         )}
         {form.authMethod !== 'basic' && (
-          <Field label={t('suppliers.token')} error={err('token') ?? secretHint(stored.token)}>
+          <Field label={t('suppliers.token')} error={err('token')}>
             {text('token', 'supplier-token', 'password')}
+            {secretHint(stored.token) && <small className="muted">{secretHint(stored.token)}</small>}
           </Field>
         )}
         <label className="check form-wide">
@@ -199,12 +203,13 @@ export default function SupplierFormPage() {
           ))}
           {err('allowedQueryTypes') && <small className="field-error">{err('allowedQueryTypes')}</small>}
         </fieldset>
-        <Field label={t('suppliers.allowedLayouts')} error={t('suppliers.allowedLayoutsHint')}>
+        <Field label={t('suppliers.allowedLayouts')}>
           <input
             value={form.allowedLayouts.join(', ')}
             onChange={(e) => set({ allowedLayouts: e.target.value.split(',').map((s) => s.trim()).filter(Boolean) })}
             data-testid="supplier-layouts"
           />
+          <small className="muted">{t('suppliers.allowedLayoutsHint')}</small>
         </Field>
         <Field label={t('suppliers.cacheDays')} error={err('cacheDays')}>
           {text('cacheDays', 'supplier-cache', 'number')}
