@@ -186,8 +186,10 @@ class ConsultationCommands:
         return ConsultationStatus.NOT_FOUND, None, None, vendors[-1].name
 
     def _keep(self, request: ReserveLookup, chosen: str, result: dict[str, Any] | None, supplier: str) -> None:
-        """Keep a found result (not one answered from the cache: that one is kept already) for reopening."""
-        if result is None or self.kept is None or supplier == CACHE_SUPPLIER:
+        """Keep a vendor's found result for reopening and as a cache. Not the local dataset's: it is the
+        platform's own data, read again from the dataset on reopening (no copy of personal data, and the
+        hot path writes nothing more); nor one answered from the cache, which is kept already."""
+        if result is None or self.kept is None or supplier in (CACHE_SUPPLIER, self._supplier.name):
             return
         query_type = BUILT_IN_QUERY_TYPES[chosen]
         cache_days, validity_days = query_type.cache_days, query_type.validity_days

@@ -154,13 +154,32 @@ def test_a_result_is_reopened_by_its_group_only(
     owner = company_user(sqlite_platform, client, "Empresa Dona")
     looked = client.post("/api/consultations", json={"document": KNOWN_CPF}, headers=owner)
     assert looked.status_code == 200, looked.text
-    consultation_id = looked.json()["data"]["id"]
-    reopened = client.get(f"/api/consultations/{consultation_id}/result", headers=owner)
+    consultation_id, position = looked.json()["data"]["id"], looked.json()["position"]
+    reopened = client.get(f"/api/consultations/{consultation_id}/result?position={position}", headers=owner)
     assert reopened.status_code == 200, reopened.text
     data = reopened.json()["data"]
     assert data["result"] == looked.json()["data"]["result"] and data["supplier"] == "local"
     assert data["validUntil"] > data["createdAt"]
     stranger = company_user(sqlite_platform, client, "Empresa Outra")
-    refused = client.get(f"/api/consultations/{consultation_id}/result", headers=stranger)
+    refused = client.get(f"/api/consultations/{consultation_id}/result?position={position}", headers=stranger)
     assert refused.status_code == 404 and refused.json()["code"] == "result_expired"
     assert client.get("/api/consultations/not-an-id/result", headers=owner).status_code == 404
+
+
+def test_a_vendor_result_is_reopened_from_the_kept_results(
+    client: TestClient, sqlite_platform: Platform, simulator: SimulatorServer, admin: dict[str, str]
+) -> None:
+    simulator.config.expected_authorization = f"Bearer {TOKEN}"
+    assert client.post("/api/suppliers", json=body(port=simulator.port), headers=admin).status_code == 200
+    owner = company_user(sqlite_platform, client, "Empresa Vendor")
+    cpf = "39053344705"
+    assert sqlite_platform.supplier.lookup("cpf", cpf) is None
+    looked = client.post("/api/consultations", json={"document": cpf}, headers=owner)
+    assert looked.status_code == 200, looked.text
+    reopened = client.get(f"/api/consultations/{looked.json()['data']['id']}/result", headers=owner)
+    assert reopened.status_code == 200, reopened.text
+    assert reopened.json()["data"]["supplier"] == "Vendor Brasil"
+    assert reopened.json()["data"]["result"] == looked.json()["data"]["result"]
+    simulator.config.error_rate = 1.0  # the vendor down: a repeat is still answered, from the kept result
+    again = client.post("/api/consultations", json={"document": cpf}, headers=owner)
+    assert again.status_code == 200 and again.json()["data"]["result"] == looked.json()["data"]["result"]

@@ -6,6 +6,7 @@ clears it); every answer says only ``passwordSet``/``tokenSet``.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -18,7 +19,9 @@ from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ConsultationData, ErrorResponse, PositionResponse, UtcDateTime
 from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import ResultExpired, SupplierNotFound
+from bemtevi.domain.query_types import BUILT_IN_QUERY_TYPES
 from bemtevi.domain.vendors import AuthMethod, HttpMethod, InputType, VendorForm
+from bemtevi.projections.consultations import consultation_of_group
 from bemtevi.projections.suppliers import supplier_by_id, suppliers_page
 
 router = APIRouter(tags=["suppliers"])
@@ -228,29 +231,67 @@ def change_supplier_status(
 
 
 @router.get("/consultations/{consultation_id}/result", response_model=KeptResultResponse, responses=NOT_FOUND)
-def kept_result(consultation_id: str, principal: ResultReader, platform: PlatformDep) -> KeptResultResponse:
-    """A lookup's result, reopened within its query type's validity, by the group that ran it."""
-    kept = platform.kept_results.get(_uuid(consultation_id, ResultExpired))
-    if kept is None or kept.group_id != principal.group_id:
-        raise ResultExpired()
-    kind: Literal["cpf", "cnpj"] = "cpf" if kept.document_type == "cpf" else "cnpj"
-    return KeptResultResponse(
-        data=KeptResultData(
-            id=str(kept.consultation_id),
-            document=kept.document,
-            documentType=kind,
-            queryType=kept.query_type,
-            status="done",
-            credits=1,
-            createdAt=_utc(kept.created_at),
-            result=kept.result,
-            supplier=kept.supplier,
-            validUntil=_utc(kept.valid_until),
+def kept_result(
+    consultation_id: str, principal: ResultReader, platform: PlatformDep, position: PositionQuery = None
+) -> KeptResultResponse:
+    """A lookup's result, reopened within its query type's validity, by the group that ran it.
+
+    A vendor's result comes from the kept results; the local dataset's is read again from the dataset
+    (it is not copied), for a consultation the read model shows as found within the validity."""
+    wanted = _uuid(consultation_id, ResultExpired)
+    kept = platform.kept_results.get(wanted)
+    if kept is not None:
+        if kept.group_id != principal.group_id:
+            raise ResultExpired()
+        return _kept_answer(
+            kept.consultation_id,
+            kept.document,
+            kept.document_type,
+            kept.query_type,
+            kept.result,
+            kept.supplier,
+            datetime.fromtimestamp(kept.created_at, UTC),
+            datetime.fromtimestamp(kept.valid_until, UTC),
         )
+    wait_for_position(platform, position)
+    row = consultation_of_group(platform.store.cursor(), str(principal.group_id), str(wanted))
+    query_type = BUILT_IN_QUERY_TYPES.get(row["query_type"]) if row else None
+    if row is None or query_type is None or row["status"] != "done" or row["supplier"] != platform.supplier.name:
+        raise ResultExpired()
+    created = row["created_at"].replace(tzinfo=UTC)
+    valid_until = created + timedelta(days=query_type.validity_days)
+    if valid_until <= datetime.now(UTC):
+        raise ResultExpired()
+    result = platform.supplier.lookup(row["document_type"], row["document"])
+    if result is None:
+        raise ResultExpired()
+    return _kept_answer(
+        wanted, row["document"], row["document_type"], row["query_type"], result, row["supplier"], created, valid_until
     )
 
 
-def _utc(seconds: float) -> Any:
-    from datetime import UTC, datetime
-
-    return datetime.fromtimestamp(seconds, UTC)
+def _kept_answer(
+    consultation_id: UUID,
+    document: str,
+    document_type: str,
+    query_type: str,
+    result: dict[str, Any],
+    supplier: str,
+    created: datetime,
+    valid_until: datetime,
+) -> KeptResultResponse:
+    kind: Literal["cpf", "cnpj"] = "cpf" if document_type == "cpf" else "cnpj"
+    return KeptResultResponse(
+        data=KeptResultData(
+            id=str(consultation_id),
+            document=document,
+            documentType=kind,
+            queryType=query_type,
+            status="done",
+            credits=1,
+            createdAt=created,
+            result=result,
+            supplier=supplier,
+            validUntil=valid_until,
+        )
+    )

@@ -19,8 +19,9 @@ export default function QueryResultPage() {
   const { t, i18n } = useTranslation()
   const { document, queryId } = useParams()
   const last = useAppSelector((s) => s.session.lastConsultation)
+  const position = useAppSelector((s) => s.session.lastPosition)
   const reopen = !!queryId && UUID.test(queryId) && last?.id !== queryId
-  const kept = useKeptResultQuery({ consultationId: queryId ?? '' }, { skip: !reopen })
+  const kept = useKeptResultQuery({ consultationId: queryId ?? '', position }, { skip: !reopen })
   const matches = last && (queryId ? last.id === queryId : !document || onlyDigits(document) === onlyDigits(last.document))
   const consultation = reopen ? (kept.data ? typedConsultation(kept.data.data) : null) : matches ? last : null
   return (

@@ -113,6 +113,9 @@ const injectedRtkApi = api.injectEndpoints({
     keptResult: build.query<KeptResultApiResponse, KeptResultApiArg>({
       query: (queryArg) => ({
         url: `/consultations/${queryArg.consultationId}/result`,
+        params: {
+          position: queryArg.position,
+        },
       }),
     }),
     sendContact: build.mutation<SendContactApiResponse, SendContactApiArg>({
@@ -563,6 +566,8 @@ export type KeptResultApiResponse =
   /** status 200 Successful Response */ KeptResultResponse;
 export type KeptResultApiArg = {
   consultationId: string;
+  /** Wait until the read side has this event */
+  position?: number | null;
 };
 export type SendContactApiResponse =
   /** status 202 Successful Response */ ContactAccepted;
