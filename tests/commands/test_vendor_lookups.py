@@ -164,6 +164,7 @@ def test_a_result_past_its_validity_is_gone(sqlite_platform: Platform, simulator
     # Cache days 0: the next lookup asks the vendor again.
     platform.consultations.run_unit_query(principal, cpf)
     assert simulator.app.stats["ok"] == 2
+    assert platform.kept_results.flush()
     later = time.time() + 2 * 86_400
     assert platform.kept_results.get(outcome.consultation_id, now=later) is None
     assert platform.kept_results.purge(now=later) == 2

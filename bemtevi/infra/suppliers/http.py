@@ -1,7 +1,7 @@
 """The ``http`` supplier: a JSON vendor reached over HTTP, with timeouts, retries, a breaker and a bound.
 
 Every vendor call runs on one event loop of its own (``VendorPool``, a daemon thread), with one
-``httpx.AsyncClient`` (pooled connections, keep-alive): the API's event loop only awaits a future
+aiohttp ``ClientSession`` (pooled connections, keep-alive): the API's event loop only awaits a future
 (``lookup_async``), a thread (the CLI, batches) waits on one (``lookup``), and nothing blocks either
 loop while a vendor is slow. Per vendor, on that loop (so with no locks):
 
@@ -13,6 +13,11 @@ loop while a vendor is slow. Per vendor, on that loop (so with no locks):
   every lookup fails at once (no call), then one trial call decides whether it closes again;
 - at most ``max_in_flight`` calls in flight (an ``asyncio.Semaphore``); the others wait, inside
   the same deadline.
+
+The client is aiohttp, not httpx: measured here with 32 calls in flight against the simulator at
+20 ms, httpx 0.28's ``AsyncClient`` spent 1.1-2.8 ms of CPU per request (its connection pool's cost
+grows with the calls in flight) and managed 141-331 requests/s; aiohttp 139 µs and 793/s on the same
+loaded machine.
 
 The vendor's JSON (pt-BR keys, see ``map_person``/``map_company`` and the simulator) is mapped to the
 unified record the local dataset gives and the web app's result view shows.
@@ -32,7 +37,7 @@ from typing import Any, Literal
 from urllib.parse import quote, urlsplit, urlunsplit
 from uuid import UUID
 
-import httpx
+import aiohttp
 import orjson
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
@@ -133,7 +138,7 @@ def request_parts(config: VendorConfig, number: str) -> tuple[str, dict[str, str
 class HttpVendor:
     """One vendor's calls, breaker and bound; used only on the pool's loop."""
 
-    def __init__(self, config: VendorConfig, client: httpx.AsyncClient, limits: VendorLimits) -> None:
+    def __init__(self, config: VendorConfig, client: aiohttp.ClientSession, limits: VendorLimits) -> None:
         self.config = config
         self.name = config.name
         self._client = client
@@ -179,19 +184,21 @@ class HttpVendor:
 
     async def _call_once(self, url: str, headers: dict[str, str], body: bytes | None) -> Any:
         try:
-            response = await self._client.request(self.config.http_method, url, headers=headers, content=body)
-        except httpx.TimeoutException as e:
+            async with self._client.request(self.config.http_method, url, headers=headers, data=body) as response:
+                status = response.status
+                content = await response.read()
+        except TimeoutError as e:  # one try's own timeout (the whole call's deadline cancels instead)
             raise _Retryable("timeout", type(e).__name__) from None
-        except httpx.TransportError as e:
+        except aiohttp.ClientError as e:
             raise _Retryable("unreachable", type(e).__name__) from None
-        if response.status_code == 404:
+        if status == 404:
             return None
-        if response.status_code >= 500:
-            raise _Retryable("server_error", f"HTTP {response.status_code}")
-        if response.status_code >= 400:
-            raise VendorError(self.name, "client_error", f"HTTP {response.status_code}")
+        if status >= 500:
+            raise _Retryable("server_error", f"HTTP {status}")
+        if status >= 400:
+            raise VendorError(self.name, "client_error", f"HTTP {status}")
         try:
-            return orjson.loads(response.content)
+            return orjson.loads(content)
         except orjson.JSONDecodeError:
             raise VendorError(self.name, "bad_answer", "not JSON") from None
 
@@ -208,11 +215,11 @@ class VendorPool:
         self._client = self._run(self._new_client()).result()
         self._vendors: dict[UUID, HttpVendor] = {}
 
-    async def _new_client(self) -> httpx.AsyncClient:
-        # Per-try timeouts inside the whole-call deadline; connections kept for the busiest vendor.
-        per_try = httpx.Timeout(self._limits.timeout, connect=min(2.0, self._limits.timeout))
-        limits = httpx.Limits(max_connections=None, max_keepalive_connections=self._limits.max_in_flight * 2)
-        return httpx.AsyncClient(timeout=per_try, limits=limits, follow_redirects=False)
+    async def _new_client(self) -> aiohttp.ClientSession:
+        # Per-try timeouts inside the whole-call deadline; no cap on connections (each vendor's semaphore bounds them).
+        timeout = aiohttp.ClientTimeout(total=self._limits.timeout, sock_connect=min(2.0, self._limits.timeout))
+        connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=30)
+        return aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=True)
 
     def _run(self, coro: Coroutine[Any, Any, Any]) -> Future[Any]:
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
@@ -244,7 +251,7 @@ class VendorPool:
     def close(self) -> None:
         if self._loop.is_closed():
             return
-        self._run(self._client.aclose()).result(timeout=5)
+        self._run(self._client.close()).result(timeout=5)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
         self._loop.close()
