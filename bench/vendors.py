@@ -17,6 +17,7 @@ then:
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import subprocess
@@ -30,7 +31,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import describe_ms, free_port, running_server
-from lookups import dataset
+from lookups import dataset, documents
 
 from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.infra.suppliers.local import LocalDatasetSupplier
@@ -96,6 +97,27 @@ def simulator(port: int, latency_ms: float) -> subprocess.Popen[bytes]:
             time.sleep(0.1)
 
 
+def children_cpu() -> dict[int, tuple[str, float]]:
+    """CPU seconds (user + system) of each child process of this one, by pid, with its command line."""
+    found: dict[int, tuple[str, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            found[int(entry.name)] = (command, (int(fields[11]) + int(fields[12])) / tick)
+    return found
+
+
+def cpu_share(before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]], word: str) -> float:
+    return sum(cpu - before.get(pid, ("", 0.0))[1] for pid, (command, cpu) in after.items() if word in command)
+
+
 def run_wrk(base: str, authorization: str, docs: list[str], connections: int, seconds: int) -> tuple[float, str]:
     script = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-")) / "vendor-lookups.lua"
     script.write_text(WRK_SCRIPT % (authorization, ",".join(f'"{d}"' for d in docs)))
@@ -158,12 +180,32 @@ def main() -> None:
                 for document in docs[:100]:  # warm-up: connections, caches
                     answer = client.post("/api/consultations", json={"document": document})
                     assert answer.status_code == 200 and answer.json()["data"]["status"] == "done", answer.text
+            cpu_before = children_cpu()
             rate, detail = run_wrk(base, authorization, docs[100:], args.clients, args.seconds)
+            cpu_after = children_cpu()
             calls = httpx.get(f"http://127.0.0.1:{sim_port}/__stats").json()
             print(f"vendor latency {args.latency_ms:g} ms, {args.clients} connections (wrk, {args.seconds} s)")
             print(
                 f"vendor lookups: {rate:,.0f} lookups/s = {rate / ideal:.0%} of {args.clients} / "
                 f"{args.latency_ms / 1000:g} s ({ideal:,.0f}/s); {detail}; vendor calls {calls.get('ok', 0):,}"
+            )
+            lookups = max(1, int(rate * args.seconds))
+            cores = os.cpu_count() or 1
+            print(
+                f"CPU per vendor lookup: server {cpu_share(cpu_before, cpu_after, ' serve') / lookups * 1000:.2f} ms, "
+                f"simulator {cpu_share(cpu_before, cpu_after, 'vendor-simulator') / lookups * 1000:.2f} ms ({cores} "
+                f"cores: {cores * 1000 / max(rate, 1):.2f} ms of CPU time per lookup at this rate)"
+            )
+            # The same server and load on documents the local dataset knows: the ceiling this machine
+            # gives any lookup, to tell the vendor path's cost from the machine's.
+            local_docs = documents(data, 4000)
+            cpu_before = children_cpu()
+            local_rate, local_detail = run_wrk(base, authorization, local_docs, args.clients, args.seconds)
+            cpu_after = children_cpu()
+            local_cpu = cpu_share(cpu_before, cpu_after, " serve") / max(1, int(local_rate * args.seconds)) * 1000
+            print(
+                f"local-dataset lookups, same load: {local_rate:,.0f} lookups/s; {local_detail}; "
+                f"server CPU per lookup {local_cpu:.2f} ms"
             )
 
             repeated = docs[: min(100, args.hits)]
