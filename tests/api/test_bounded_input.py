@@ -34,7 +34,14 @@ LISTS = sorted(path for path, item in SCHEMA["paths"].items() if "page" in _quer
 
 
 def test_the_lists_are_found() -> None:
-    assert LISTS == ["/api/audit", "/api/credits/history", "/api/customers", "/api/mail/outbox", "/api/users"]
+    assert LISTS == [
+        "/api/audit",
+        "/api/credits/history",
+        "/api/customers",
+        "/api/mail/outbox",
+        "/api/suppliers",
+        "/api/users",
+    ]
 
 
 @pytest.mark.parametrize("path", LISTS)
