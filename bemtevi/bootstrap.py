@@ -24,13 +24,17 @@ from bemtevi.commands.ledger import EmbeddedLedger, Ledger, LedgerClient
 from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
+from bemtevi.commands.vendors import VendorCommands, VendorDirectory
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.infra.attempts import AttemptLog, PostgresAttemptLog, SqliteAttemptLog
 from bemtevi.infra.google import GoogleIdTokenVerifier
+from bemtevi.infra.kept_results import KeptResults
 from bemtevi.infra.mail import sender_from_settings
 from bemtevi.infra.passwords import PasswordHasher
+from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.slots import Slot, claim_slot
+from bemtevi.infra.suppliers.http import VendorLimits, VendorPool
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
@@ -69,6 +73,9 @@ class Platform:
     attempts: AttemptLog
     contact_throttle: Throttle
     sweeper: ReservationSweeper
+    vendors: VendorCommands
+    vendor_pool: VendorPool
+    kept_results: KeptResults
     bootstrap_result: BootstrapResult | None = field(default=None)
     # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
     replica_slot: Slot | None = field(default=None)
@@ -88,6 +95,8 @@ class Platform:
         self.store.close()
         if self.replica_slot is not None:
             self.replica_slot.release()
+        self.vendor_pool.close()
+        self.kept_results.close()
         close_supplier = getattr(self.supplier, "close", None)
         if close_supplier is not None:
             close_supplier()
@@ -161,11 +170,25 @@ def build_platform(
         if settings.mailer == "embedded"
         else None
     )
+    box = SecretBox(settings.vendor_secrets_key)
+    vendor_pool = VendorPool(
+        VendorLimits(
+            timeout=settings.vendor_timeout_seconds,
+            retries=settings.vendor_retries,
+            backoff=settings.vendor_retry_backoff_seconds,
+            max_in_flight=settings.vendor_max_in_flight,
+            breaker_failures=settings.vendor_breaker_failures,
+            open_seconds=settings.vendor_breaker_open_seconds,
+        )
+    )
+    kept_results = KeptResults(settings.kept_results_path)
     platform = Platform(
         settings=settings,
         app=app,
         identity=identity,
-        consultations=ConsultationCommands(app, supplier, ledger, query_types),
+        consultations=ConsultationCommands(
+            app, supplier, ledger, query_types, vendors=VendorDirectory(app, box), pool=vendor_pool, kept=kept_results
+        ),
         credits=CreditCommands(ledger),
         customers=customers,
         brand=BrandCommands(app, identity),
@@ -185,6 +208,9 @@ def build_platform(
         contact_throttle=Throttle(attempts, settings.contact_rate_window_seconds),
         sweeper=ReservationSweeper(store, ledger, settings.reservation_sweep_seconds),
         replica_slot=slot,
+        vendors=VendorCommands(app, box),
+        vendor_pool=vendor_pool,
+        kept_results=kept_results,
     )
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:

@@ -234,6 +234,38 @@ def demo_data(
     )
 
 
+@app.command("vendor-simulator")
+def vendor_simulator(
+    port: Annotated[int, typer.Option(help="Port to listen on (loopback)")] = 8900,
+    host: Annotated[str, typer.Option(help="Address to bind")] = "127.0.0.1",
+    latency_ms: Annotated[float, typer.Option(help="Delay before every answer")] = 0.0,
+    error_rate: Annotated[float, typer.Option(help="Share of requests answered HTTP 503")] = 0.0,
+    timeout_rate: Annotated[float, typer.Option(help="Share of requests never answered in time")] = 0.0,
+    hang_seconds: Annotated[float, typer.Option(help="How long an unanswered request hangs")] = 30.0,
+    malformed_rate: Annotated[float, typer.Option(help="Share of answers cut in the middle (not JSON)")] = 0.0,
+    partial_rate: Annotated[float, typer.Option(help="Share of answers with only the name and document")] = 0.0,
+    slow_body_rate: Annotated[float, typer.Option(help="Share of answers sent in slow chunks")] = 0.0,
+    slow_body_ms: Annotated[float, typer.Option(help="Pause between the chunks of a slow answer")] = 200.0,
+    authorization: Annotated[str, typer.Option(help="Authorization a request must carry (empty: any)")] = "",
+) -> None:
+    """A JSON data vendor on loopback, for trying HTTP suppliers, tests and benches (not for production)."""
+    from bemtevi.infra.suppliers.simulator import SimulatorConfig, serve
+
+    config = SimulatorConfig(
+        latency_ms=latency_ms,
+        error_rate=error_rate,
+        timeout_rate=timeout_rate,
+        hang_seconds=hang_seconds,
+        malformed_rate=malformed_rate,
+        partial_rate=partial_rate,
+        slow_body_rate=slow_body_rate,
+        slow_body_ms=slow_body_ms,
+        expected_authorization=authorization,
+    )
+    typer.echo(f"vendor simulator on http://{host}:{port} (POST /__control to change faults, GET /__stats)")
+    serve(config, host=host, port=port)
+
+
 @app.command("rebuild-projections")
 def rebuild_projections() -> None:
     """Drop the read models and rebuild them from the whole event log (server must be stopped)."""

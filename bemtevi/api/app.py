@@ -19,6 +19,7 @@ from bemtevi.api.routers import auth, consultations, contact, credits, customers
 from bemtevi.api.routers import brand as brand_router
 from bemtevi.api.routers import catalogue as catalogue_router
 from bemtevi.api.routers import mail as mail_router
+from bemtevi.api.routers import suppliers as suppliers_router
 from bemtevi.api.routers import users as users_router
 from bemtevi.api.static import mount_api_docs, mount_webapp
 from bemtevi.bootstrap import Platform
@@ -71,6 +72,7 @@ def create_app(platform: Platform) -> BemteviAPI:
     api.include_router(contact.router)
     api.include_router(users_router.router)
     api.include_router(catalogue_router.router)
+    api.include_router(suppliers_router.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, object]:

@@ -257,6 +257,33 @@ class LayoutNotAllowed(DomainError):
     code, message, status = "layout_not_allowed", "Group does not have permission for this layout", 403
 
 
+# -- suppliers (HTTP vendors) -----------------------------------------------------------------
+
+
+class BearerTokenRequired(DomainError):
+    code, message, status = "bearer_token_required", "Bearer token required", 422
+
+
+class InvalidRequestBody(DomainError):
+    code, message, status = "invalid_request_body", "Request body must be valid JSON", 422
+
+
+class SupplierNotFound(DomainError):
+    code, message, status = "supplier_not_found", "Supplier not found", 404
+
+
+class SupplierFailed(SearchFailed):
+    """Every supplier that could answer failed (timeout, error, open circuit, bad answer): nothing was charged."""
+
+    code, message = "supplier_failed", "The supplier did not answer. No credit was charged; please try again later."
+
+
+class ResultExpired(DomainError):
+    """A kept result asked for after the query type's validity (it was deleted, as LGPD asks)."""
+
+    code, message, status = "result_expired", "This result is no longer available", 404
+
+
 def catalogue() -> list[type[DomainError]]:
     """Every refusal of the product, ``DomainError`` (the unexpected error) first."""
     module = sys.modules[__name__]

@@ -23,6 +23,19 @@ class Settings(BaseSettings):
     admin_email: str = "admin@bemtevi.local"
     admin_password: str | None = None
     secret_key: str | None = None
+    # The key that seals suppliers' secrets (passwords, tokens) at rest: a Fernet key (32 bytes,
+    # url-safe base64). Unset: generated once and kept under var/ (``vendor_secrets_key``). Every process
+    # of one deployment needs the same key; losing it means typing the suppliers' secrets again.
+    secrets_key: str | None = None
+    # HTTP suppliers: the whole-call deadline, retries (after the first try) and the pause before the
+    # first retry (doubling), how many calls one supplier has in flight at most, and the circuit
+    # breaker (failures in a row that open it, seconds it stays open before one trial call).
+    vendor_timeout_seconds: float = 5.0
+    vendor_retries: int = 2
+    vendor_retry_backoff_seconds: float = 0.05
+    vendor_max_in_flight: int = 64
+    vendor_breaker_failures: int = 5
+    vendor_breaker_open_seconds: float = 30.0
     token_ttl_hours: int = 12
     # Hosts that serve the product's own site (root path shows the public home there).
     main_domains: str = "localhost,127.0.0.1"
@@ -147,6 +160,26 @@ class Settings(BaseSettings):
         path.touch(mode=0o600)
         path.write_text(key)
         return key
+
+    @cached_property
+    def vendor_secrets_key(self) -> str:
+        """The key sealing suppliers' secrets: configured, or generated once and kept under var/."""
+        if self.secrets_key:
+            return self.secrets_key
+        path = self.var_dir / "vendor_secrets_key"
+        if path.exists():
+            return path.read_text().strip()
+        from cryptography.fernet import Fernet
+
+        self.var_dir.mkdir(parents=True, exist_ok=True)
+        key = Fernet.generate_key().decode()
+        path.touch(mode=0o600)
+        path.write_text(key)
+        return key
+
+    @property
+    def kept_results_path(self) -> Path:
+        return self.var_dir / "kept_results.sqlite"
 
     def event_store_env(self) -> dict[str, str]:
         """The eventsourcing library's environment for the chosen backend."""

@@ -9,6 +9,7 @@ from bemtevi.projections.credits import CreditsReadModel
 from bemtevi.projections.directory import DirectoryReadModel
 from bemtevi.projections.enrichment import EnrichmentCatalogueReadModel
 from bemtevi.projections.mail import MailOutboxReadModel
+from bemtevi.projections.suppliers import SuppliersReadModel
 from bemtevi.projections.users import UsersReadModel
 
 
@@ -21,4 +22,5 @@ def all_read_models() -> list[ReadModel]:
         UsersReadModel(),
         MailOutboxReadModel(),
         EnrichmentCatalogueReadModel(),
+        SuppliersReadModel(),
     ]

@@ -184,3 +184,20 @@ def recent_consultations(cur: duckdb.DuckDBPyConnection, group_id: str, limit: i
         }
         for r in rows
     ]
+
+
+def consultation_of_group(cur: duckdb.DuckDBPyConnection, group_id: str, consultation_id: str) -> dict[str, Any] | None:
+    """One consultation of ``group_id`` (reopening a result), or None."""
+    row = first_row(
+        cur.execute(
+            """
+            SELECT document, document_type, query_type, supplier, status, credits, created_at
+            FROM consultations WHERE group_id = ? AND consultation_id = ?
+            """,
+            [group_id, consultation_id],
+        )
+    )
+    if row is None:
+        return None
+    keys = ("document", "document_type", "query_type", "supplier", "status", "credits", "created_at")
+    return dict(zip(keys, row, strict=True))

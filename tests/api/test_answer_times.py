@@ -67,6 +67,21 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
     assert client.post("/api/contact", json=contact).status_code == 202
     layout = client.post("/api/layouts", headers=admin, json=LAYOUT)
     assert layout.status_code == 200, layout.text
+    supplier = {
+        "name": "Vendor Brasil",
+        "contact": "suporte@vendor.example",
+        "url": "http://vendor.example",
+        "server": "127.0.0.1",
+        "port": 8900,
+        "route": "/v1/consulta/{document}",
+        "authMethod": "bearer",
+        "token": "tok-Segredo-9f8e7d",
+        "allowedQueryTypes": ["cpf-complete"],
+        "cacheDays": 30,
+        "validityDays": 90,
+    }
+    added = client.post("/api/suppliers", headers=admin, json=supplier)
+    assert added.status_code == 200, added.text
     assert platform.projector.wait_for(platform.app.max_position(), 10)
 
     ids = {
@@ -74,6 +89,8 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
         "user_id": login.json()["data"]["id"],
         "key": "cpf-complete",
         "layout_id": layout.json()["id"],
+        "supplier_id": added.json()["id"],
+        "consultation_id": looked_up.json()["data"]["id"],
     }
     times: list[str] = [looked_up.json()["data"]["createdAt"]]
     for path, item in SCHEMA["paths"].items():

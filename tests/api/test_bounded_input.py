@@ -41,6 +41,7 @@ def test_the_lists_are_found() -> None:
         "/api/layouts",
         "/api/mail/outbox",
         "/api/query-types",
+        "/api/suppliers",
         "/api/users",
     ]
 

@@ -175,6 +175,9 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
         _ok(api.post(f"/api/users/{user_id}/status", headers=admin, json={"active": True}))
         person = sign_in(api, "pessoa@bemtevi.com.br", PASSWORD)
         _ok(api.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF}))
+        supplier = _ok(api.post("/api/suppliers", headers=admin, json=SUPPLIER))
+        _ok(api.put(f"/api/suppliers/{supplier['id']}", headers=admin, json={**SUPPLIER, "token": None, "port": 8443}))
+        _ok(api.post(f"/api/suppliers/{supplier['id']}/status", headers=admin, json={"active": False}))
         _ok(api.post("/api/auth/password-recovery", json={"email": "pessoa@bemtevi.com.br", "domain_url": "localhost"}))
         _ok(api.post("/api/contact", json=contact_form()))
         _ok(api.post("/api/auth/auth/logout", headers=person, json={}))
@@ -224,6 +227,21 @@ LAYOUT: dict[str, Any] = {
     "firstLine": True,
     "table": "pessoas",
     "rows": [{"name": "cpf", "type": "document", "order": 1, "format": "", "size": None, "direction": "entry"}],
+}
+SUPPLIER: dict[str, Any] = {
+    "name": "Fornecedor Teste",
+    "contact": "suporte@fornecedor.com.br",
+    "url": "https://api.fornecedor.com.br",
+    "server": "api.fornecedor.com.br",
+    "port": 443,
+    "route": "/v1/pessoas/{document}",
+    "authMethod": "basic",
+    "username": "bemtevi",
+    "password": "s3nha",
+    "allowedQueryTypes": ["cpf-complete"],
+    "allowedLayouts": ["padrao"],
+    "cacheDays": 30,
+    "validityDays": 90,
 }
 
 

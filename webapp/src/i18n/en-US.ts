@@ -2,6 +2,7 @@ import { serverErrorsEnUS } from './serverErrors'
 import { frameEnUS } from '../routes/i18n'
 import { catalogueEnUS } from '../features/catalogue/i18n'
 import { customersEnUS } from '../features/customers/i18n'
+import { suppliersEnUS } from '../features/suppliers/i18n'
 import { usersEnUS } from '../features/users/i18n'
 import { accountEnUS } from '../features/account/i18n'
 import { brandEnUS } from '../features/brand/i18n'
@@ -88,6 +89,7 @@ const enUS: Messages = {
     submitting: 'Searching…',
     notEnoughCredits: 'Not enough credits',
     noResult: 'No result to show. Run a unit query.',
+    openResult: 'Open this result (the link works for the query type\'s validity)',
     newQuery: 'New query',
     queriedAt: 'Queried on {{date}}',
     notFound: 'No information found for {{documentType}} {{document}}.',
@@ -175,6 +177,7 @@ const enUS: Messages = {
   },
   credits: creditsEnUS,
   customers: customersEnUS,
+  suppliers: suppliersEnUS,
   users: usersEnUS,
   myAccount: accountEnUS,
   brand: brandEnUS,

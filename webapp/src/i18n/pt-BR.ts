@@ -2,6 +2,7 @@ import { serverErrorsPtBR } from './serverErrors'
 import { framePtBR } from '../routes/i18n'
 import { cataloguePtBR } from '../features/catalogue/i18n'
 import { customersPtBR } from '../features/customers/i18n'
+import { suppliersPtBR } from '../features/suppliers/i18n'
 import { usersPtBR } from '../features/users/i18n'
 import { accountPtBR } from '../features/account/i18n'
 import { brandPtBR } from '../features/brand/i18n'
@@ -86,6 +87,7 @@ const ptBR = {
     submitting: 'Consultando…',
     notEnoughCredits: 'Créditos insuficientes',
     noResult: 'Nenhum resultado para exibir. Faça uma consulta unitária.',
+    openResult: 'Abrir este resultado (link válido durante a validade da consulta)',
     newQuery: 'Nova consulta',
     queriedAt: 'Consultado em {{date}}',
     notFound: 'Nenhuma informação encontrada para o {{documentType}} {{document}}.',
@@ -173,6 +175,7 @@ const ptBR = {
   },
   credits: creditsPtBR,
   customers: customersPtBR,
+  suppliers: suppliersPtBR,
   users: usersPtBR,
   myAccount: accountPtBR,
   brand: brandPtBR,

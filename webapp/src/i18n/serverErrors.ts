@@ -6,6 +6,12 @@ import type { ErrorCode } from '../store/generated/bemteviApi'
 // Values from the answer's body are interpolated (too_many_attempts: {{minutes}}).
 
 export const serverErrorsPtBR: Record<ErrorCode, string> = {
+  bearer_token_required: 'Token bearer obrigatório',
+  cache_exceeds_validity: 'Os dias de cache não podem passar dos dias de validade',
+  invalid_request_body: 'O corpo da requisição deve ser um JSON válido',
+  result_expired: 'Este resultado não está mais disponível',
+  supplier_failed: 'O fornecedor não respondeu. Nenhum crédito foi cobrado; tente novamente mais tarde.',
+  supplier_not_found: 'Fornecedor não encontrado',
   access_denied: 'Acesso negado',
   cannot_change_your_role: 'Você não pode alterar o seu próprio perfil de acesso',
   cannot_change_your_status: 'Você não pode alterar a sua situação',
@@ -60,6 +66,12 @@ export const serverErrorsPtBR: Record<ErrorCode, string> = {
 }
 
 export const serverErrorsEnUS: Record<ErrorCode, string> = {
+  bearer_token_required: 'Bearer token required',
+  cache_exceeds_validity: 'Cache days must not exceed validity days',
+  invalid_request_body: 'Request body must be valid JSON',
+  result_expired: 'This result is no longer available',
+  supplier_failed: 'The supplier did not answer. No credit was charged; please try again later.',
+  supplier_not_found: 'Supplier not found',
   access_denied: 'Access denied',
   cannot_change_your_role: 'You cannot change your own role',
   cannot_change_your_status: 'You cannot change your status',

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import Breadcrumbs from '../components/Breadcrumbs'
 import ResultView from '../components/ResultView'
 import Spinner from '../components/Spinner'
@@ -96,6 +97,16 @@ export default function NormalQueryPage() {
           {noCredits && <strong>{t('query.notEnoughCredits')}</strong>}
           <span>{errorText(error, t, (k) => i18n.exists(k))}</span>
         </div>
+      )}
+      {data && !isLoading && data.data.status === 'done' && (
+        <p className="muted small">
+          <Link
+            to={`/query-result/${data.data.document}/${data.data.documentType}/${data.data.queryType}/-/${data.data.id}/${data.data.documentType === 'cpf' ? 'person' : 'company'}`}
+            data-testid="query-permalink"
+          >
+            {t('query.openResult')}
+          </Link>
+        </p>
       )}
       {data && !isLoading && <ResultView consultation={typedConsultation(data.data)} />}
     </div>

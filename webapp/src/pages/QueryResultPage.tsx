@@ -2,15 +2,28 @@ import { Link, useParams } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import Breadcrumbs from '../components/Breadcrumbs'
 import ResultView from '../components/ResultView'
+import Spinner from '../components/Spinner'
+import { errorText } from '../components/errorText'
 import { onlyDigits } from '../lib/documents'
 import { useAppSelector } from '../store/hooks'
+import { useKeptResultQuery } from '../store/generated/bemteviApi'
+import { typedConsultation } from '../types/api'
 
-/** Shows the last unit-query result kept in the store (matching the :document parameter when given). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * A lookup's result: reopened from the server by :queryId (kept within its query type's validity
+ * days), else the last unit-query result of this session (matching :document when given).
+ */
 export default function QueryResultPage() {
-  const { t } = useTranslation()
-  const { document } = useParams()
+  const { t, i18n } = useTranslation()
+  const { document, queryId } = useParams()
   const last = useAppSelector((s) => s.session.lastConsultation)
-  const matches = last && (!document || onlyDigits(document) === onlyDigits(last.document))
+  const position = useAppSelector((s) => s.session.lastPosition)
+  const reopen = !!queryId && UUID.test(queryId) && last?.id !== queryId
+  const kept = useKeptResultQuery({ consultationId: queryId ?? '', position }, { skip: !reopen })
+  const matches = last && (queryId ? last.id === queryId : !document || onlyDigits(document) === onlyDigits(last.document))
+  const consultation = reopen ? (kept.data ? typedConsultation(kept.data.data) : null) : matches ? last : null
   return (
     <div className="page query-result-page">
       <Breadcrumbs
@@ -19,11 +32,13 @@ export default function QueryResultPage() {
           { label: t('query.breadcrumbResult') },
         ]}
       />
-      {matches ? (
-        <ResultView consultation={last} />
+      {reopen && kept.isLoading ? (
+        <Spinner />
+      ) : consultation ? (
+        <ResultView consultation={consultation} />
       ) : (
-        <div className="card">
-          <p>{t('query.noResult')}</p>
+        <div className="card" data-testid="query-result-missing">
+          <p>{reopen && kept.isError ? errorText(kept.error, t, (k) => i18n.exists(k)) : t('query.noResult')}</p>
           <Link to="/normal-query" className="btn btn-primary">
             {t('query.newQuery')}
           </Link>

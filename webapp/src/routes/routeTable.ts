@@ -27,6 +27,8 @@ const CreateAccountPage = lazy(() => import('../features/accounts/CreateAccountP
 const RecoveryPage = lazy(() => import('../features/accounts/RecoveryPage'))
 const FirstAccessPage = lazy(() => import('../features/accounts/FirstAccessPage'))
 const MailOutboxPage = lazy(() => import('../features/accounts/MailOutboxPage'))
+const SuppliersPage = lazy(() => import('../features/suppliers/SuppliersPage'))
+const SupplierFormPage = lazy(() => import('../features/suppliers/SupplierFormPage'))
 // The public site: its own chunks, nothing of the signed-in area.
 const HomePage = lazy(() => import('../features/public/HomePage'))
 const AboutPage = lazy(() => import('../features/public/AboutPage'))
@@ -84,8 +86,8 @@ export const routeTable: RouteEntry[] = [
   { name: 'audit-log', path: 'audit-log', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.auditLog'], component: AuditLogPage },
   { name: 'balances', path: 'balances', layout: 'signed-in', breadcrumb: ['menu.financial', 'menu.balances'], component: BalancesPage },
   { name: 'balance-history', path: 'balance-history', layout: 'signed-in', breadcrumb: ['menu.financial', 'menu.balances'], component: BalanceHistoryPage },
-  { name: 'supplier-list', path: 'supplier-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers'], component: NotAvailablePage },
-  { name: 'add-new-supplier', path: 'add-new-supplier/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers', 'frame.crumbs.addSupplier'], component: NotAvailablePage },
+  { name: 'supplier-list', path: 'supplier-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers'], component: SuppliersPage },
+  { name: 'add-new-supplier', path: 'add-new-supplier/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers', 'frame.crumbs.addSupplier'], component: SupplierFormPage },
   { name: 'layout-list', path: 'layout-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.layouts'], component: LayoutsPage },
   { name: 'add-new-layout', path: 'add-new-layout/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.layouts', 'frame.crumbs.addLayout'], component: LayoutFormPage },
   { name: 'queries-list', path: 'queries-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.queriesList'], component: QueryTypesPage },

@@ -110,6 +110,14 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.consultationRequest,
       }),
     }),
+    keptResult: build.query<KeptResultApiResponse, KeptResultApiArg>({
+      query: (queryArg) => ({
+        url: `/consultations/${queryArg.consultationId}/result`,
+        params: {
+          position: queryArg.position,
+        },
+      }),
+    }),
     sendContact: build.mutation<SendContactApiResponse, SendContactApiArg>({
       query: (queryArg) => ({
         url: `/contact`,
@@ -481,6 +489,49 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.statusRequest,
       }),
     }),
+    listSuppliers: build.query<ListSuppliersApiResponse, ListSuppliersApiArg>({
+      query: (queryArg) => ({
+        url: `/suppliers`,
+        params: {
+          search: queryArg.search,
+          position: queryArg.position,
+          page: queryArg.page,
+          perPage: queryArg.perPage,
+        },
+      }),
+    }),
+    addSupplier: build.mutation<AddSupplierApiResponse, AddSupplierApiArg>({
+      query: (queryArg) => ({
+        url: `/suppliers`,
+        method: "POST",
+        body: queryArg.supplierRequest,
+      }),
+    }),
+    getSupplier: build.query<GetSupplierApiResponse, GetSupplierApiArg>({
+      query: (queryArg) => ({
+        url: `/suppliers/${queryArg.supplierId}`,
+        params: {
+          position: queryArg.position,
+        },
+      }),
+    }),
+    editSupplier: build.mutation<EditSupplierApiResponse, EditSupplierApiArg>({
+      query: (queryArg) => ({
+        url: `/suppliers/${queryArg.supplierId}`,
+        method: "PUT",
+        body: queryArg.supplierRequest,
+      }),
+    }),
+    changeSupplierStatus: build.mutation<
+      ChangeSupplierStatusApiResponse,
+      ChangeSupplierStatusApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/suppliers/${queryArg.supplierId}/status`,
+        method: "POST",
+        body: queryArg.supplierStatusRequest,
+      }),
+    }),
     rolesById: build.query<RolesByIdApiResponse, RolesByIdApiArg>({
       query: (queryArg) => ({
         url: `/user-roles/get-user-roles-by-id`,
@@ -636,6 +687,13 @@ export type RunConsultationApiResponse =
   /** status 200 Successful Response */ ConsultationResponse;
 export type RunConsultationApiArg = {
   consultationRequest: ConsultationRequest;
+};
+export type KeptResultApiResponse =
+  /** status 200 Successful Response */ KeptResultResponse;
+export type KeptResultApiArg = {
+  consultationId: string;
+  /** Wait until the read side has this event */
+  position?: number | null;
 };
 export type SendContactApiResponse =
   /** status 202 Successful Response */ ContactAccepted;
@@ -918,6 +976,41 @@ export type ChangeQueryTypeStatusApiArg = {
   key: string;
   statusRequest: StatusRequest;
 };
+export type ListSuppliersApiResponse =
+  /** status 200 Successful Response */ SupplierListResponse;
+export type ListSuppliersApiArg = {
+  search?: string;
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  perPage?: number;
+};
+export type AddSupplierApiResponse =
+  /** status 200 Successful Response */ SavedSupplierResponse;
+export type AddSupplierApiArg = {
+  supplierRequest: SupplierRequest;
+};
+export type GetSupplierApiResponse =
+  /** status 200 Successful Response */ SupplierResponse;
+export type GetSupplierApiArg = {
+  supplierId: string;
+  /** Wait until the read side has this event */
+  position?: number | null;
+};
+export type EditSupplierApiResponse =
+  /** status 200 Successful Response */ SavedSupplierResponse;
+export type EditSupplierApiArg = {
+  supplierId: string;
+  supplierRequest: SupplierRequest;
+};
+export type ChangeSupplierStatusApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type ChangeSupplierStatusApiArg = {
+  supplierId: string;
+  supplierStatusRequest: SupplierStatusRequest;
+};
 export type RolesByIdApiResponse =
   /** status 200 Successful Response */ RolesResponse;
 export type RolesByIdApiArg = {
@@ -1000,6 +1093,7 @@ export type AuditResponse = {
 };
 export type ErrorCode =
   | "access_denied"
+  | "bearer_token_required"
   | "cache_exceeds_validity"
   | "cannot_change_your_role"
   | "cannot_change_your_status"
@@ -1028,6 +1122,7 @@ export type ErrorCode =
   | "invalid_image"
   | "invalid_layout"
   | "invalid_phone"
+  | "invalid_request_body"
   | "layout_not_allowed"
   | "layout_not_found"
   | "name_too_short"
@@ -1039,7 +1134,10 @@ export type ErrorCode =
   | "query_not_found"
   | "query_type_inactive"
   | "required_field"
+  | "result_expired"
   | "search_failed"
+  | "supplier_failed"
+  | "supplier_not_found"
   | "terms_not_accepted"
   | "too_many_attempts"
   | "too_many_requests"
@@ -1163,6 +1261,25 @@ export type ConsultationRequest = {
   document: string;
   /** Query type key; the document's default if absent */
   query_type?: string | null;
+};
+export type KeptResultData = {
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  credits: number;
+  document: string;
+  documentType: "cpf" | "cnpj";
+  id: string;
+  queryType: string;
+  result: {
+    [key: string]: any;
+  } | null;
+  status: "done" | "not_found" | "failed";
+  supplier: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  validUntil: string;
+};
+export type KeptResultResponse = {
+  data: KeptResultData;
 };
 export type ContactAccepted = {
   position: number;
@@ -1681,6 +1798,77 @@ export type QueryTypeResponse = {
   data: QueryTypeView;
   upToDate: boolean;
 };
+export type AuthMethod = "basic" | "bearer" | "token" | "prefix";
+export type HttpMethod = "GET" | "POST";
+export type InputType = "cpf" | "cnpj" | "both";
+export type SupplierData = {
+  active: boolean;
+  allowedLayouts: string[];
+  allowedQueryTypes: string[];
+  authMethod: AuthMethod;
+  baseComplement: string;
+  cacheDays: number;
+  contact: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  embeddedInUrlBase: boolean;
+  httpMethod: HttpMethod;
+  id: string;
+  inputType: InputType;
+  name: string;
+  passwordSet: boolean;
+  port: number;
+  prefix: string;
+  requestBody: string;
+  route: string;
+  server: string;
+  tokenSet: boolean;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  updatedAt: string;
+  url: string;
+  username: string;
+  validityDays: number;
+};
+export type SupplierListResponse = {
+  data: SupplierData[];
+  page: number;
+  perPage: number;
+  total: number;
+  upToDate: boolean;
+};
+export type SavedSupplierResponse = {
+  id: string;
+  position: number;
+};
+export type SupplierRequest = {
+  allowedLayouts?: string[];
+  allowedQueryTypes?: string[];
+  authMethod?: AuthMethod;
+  baseComplement?: string;
+  cacheDays?: number | null;
+  contact: string;
+  embeddedInUrlBase?: boolean;
+  httpMethod?: HttpMethod;
+  inputType?: InputType;
+  name: string;
+  password?: string | null;
+  port?: number | null;
+  prefix?: string;
+  requestBody?: string;
+  route: string;
+  server: string;
+  token?: string | null;
+  url: string;
+  username?: string;
+  validityDays?: number | null;
+};
+export type SupplierResponse = {
+  data: SupplierData;
+  upToDate: boolean;
+};
+export type SupplierStatusRequest = {
+  active: boolean;
+};
 export type MenuEntryModel = {
   active_routes: string[];
   children: MenuEntryModel[];
@@ -1769,6 +1957,7 @@ export const {
   useRedefinePasswordMutation,
   useVerifyCodeMutation,
   useRunConsultationMutation,
+  useKeptResultQuery,
   useSendContactMutation,
   useBalancesQuery,
   useConsumptionQuery,
@@ -1810,6 +1999,11 @@ export const {
   useGetQueryTypeQuery,
   useEditQueryTypeMutation,
   useChangeQueryTypeStatusMutation,
+  useListSuppliersQuery,
+  useAddSupplierMutation,
+  useGetSupplierQuery,
+  useEditSupplierMutation,
+  useChangeSupplierStatusMutation,
   useRolesByIdQuery,
   useListUsersQuery,
   useAddUserMutation,

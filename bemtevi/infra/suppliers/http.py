@@ -1,0 +1,434 @@
+"""The ``http`` supplier: a JSON vendor reached over HTTP, with timeouts, retries, a breaker and a bound.
+
+Every vendor call runs on one event loop of its own (``VendorPool``, a daemon thread), with one
+aiohttp ``ClientSession`` (pooled connections, keep-alive): the API's event loop only awaits a future
+(``lookup_async``), a thread (the CLI, batches) waits on one (``lookup``), and nothing blocks either
+loop while a vendor is slow. Per vendor, on that loop (so with no locks):
+
+- a whole-call deadline (``timeout``: connect, write, read and every retry together);
+- retries of what may pass (connection errors, timeouts of one try, HTTP 5xx) after a pause that
+  doubles from ``backoff`` with jitter (tenacity), at most ``retries`` after the first try; a 4xx
+  or a body that is not the vendor's JSON is not retried;
+- a circuit breaker: ``breaker_failures`` failed lookups in a row open it, and for ``open_seconds``
+  every lookup fails at once (no call), then one trial call decides whether it closes again;
+- at most ``max_in_flight`` calls in flight (an ``asyncio.Semaphore``); the others wait, inside
+  the same deadline.
+
+The client is aiohttp, not httpx: measured here with 32 calls in flight against the simulator at
+20 ms, httpx 0.28's ``AsyncClient`` spent 1.1-2.8 ms of CPU per request (its connection pool's cost
+grows with the calls in flight) and managed 141-331 requests/s; aiohttp 139 µs and 793/s on the same
+loaded machine.
+
+The vendor's JSON (pt-BR keys, see ``map_person``/``map_company`` and the simulator) is mapped to the
+unified record the local dataset gives and the web app's result view shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import datetime as dt
+import threading
+import time
+from collections.abc import Coroutine
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import quote, urlsplit, urlunsplit
+from uuid import UUID
+
+import aiohttp
+import orjson
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
+
+from bemtevi.domain.vendors import VendorConfig
+
+
+class VendorError(Exception):
+    """A vendor could not answer: ``reason`` is timeout, server_error, client_error, unreachable,
+    circuit_open or bad_answer."""
+
+    def __init__(self, vendor: str, reason: str, detail: str = "") -> None:
+        super().__init__(f"supplier {vendor}: {reason}{': ' + detail if detail else ''}")
+        self.vendor = vendor
+        self.reason = reason
+
+
+class _Retryable(Exception):
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class VendorLimits:
+    timeout: float = 5.0
+    retries: int = 2
+    backoff: float = 0.05
+    max_in_flight: int = 64
+    breaker_failures: int = 5
+    open_seconds: float = 30.0
+
+
+class CircuitBreaker:
+    """Closed → open after ``failures`` failed lookups in a row → half-open after ``open_seconds``
+    (one trial call; the others still fail fast) → closed on a success, open again on a failure."""
+
+    def __init__(self, failures: int, open_seconds: float) -> None:
+        self._threshold = failures
+        self._open_seconds = open_seconds
+        self._failures = 0
+        self._open_until = 0.0
+        self._trial = False
+
+    @property
+    def state(self) -> Literal["closed", "open", "half-open"]:
+        if self._failures < self._threshold:
+            return "closed"
+        return "open" if time.monotonic() < self._open_until else "half-open"
+
+    def allow(self) -> bool:
+        state = self.state
+        if state == "closed":
+            return True
+        if state == "half-open" and not self._trial:
+            self._trial = True
+            return True
+        return False
+
+    def succeeded(self) -> None:
+        self._failures = 0
+        self._trial = False
+
+    def failed(self) -> None:
+        self._failures += 1
+        self._trial = False
+        if self._failures >= self._threshold:
+            self._open_until = time.monotonic() + self._open_seconds
+
+
+def request_parts(config: VendorConfig, number: str) -> tuple[str, dict[str, str], bytes | None]:
+    """The URL, headers and body of a lookup of ``number`` (digits) from ``config``."""
+    base = urlsplit(config.url)
+    path = base.path.rstrip("/") + config.base_complement
+    headers = {"accept": "application/json"}
+    credential = ""
+    if config.auth_method == "basic":
+        credential = base64.b64encode(f"{config.username}:{config.password}".encode()).decode()
+        header = f"Basic {credential}"
+    elif config.auth_method == "bearer":
+        credential, header = config.token, f"Bearer {config.token}"
+    elif config.auth_method == "prefix":
+        credential, header = config.token, f"{config.prefix} {config.token}"
+    else:
+        credential, header = config.token, config.token
+    if config.embedded_in_url_base:
+        path += "/" + quote(credential, safe="")
+    else:
+        headers["authorization"] = header
+    path += config.route.replace("{document}", number)
+    url = urlunsplit((base.scheme, f"{config.server}:{config.port}", path.replace("{document}", number), "", ""))
+    body = None
+    if config.http_method == "POST":
+        body = config.request_body.replace("{document}", number).encode()
+        headers["content-type"] = "application/json"
+    return url, headers, body
+
+
+class HttpVendor:
+    """One vendor's calls, breaker and bound; used only on the pool's loop."""
+
+    def __init__(self, config: VendorConfig, client: aiohttp.ClientSession, limits: VendorLimits) -> None:
+        self.config = config
+        self.name = config.name
+        self._client = client
+        self._limits = limits
+        self.breaker = CircuitBreaker(limits.breaker_failures, limits.open_seconds)
+        self._slots = asyncio.Semaphore(limits.max_in_flight)
+
+    async def lookup(self, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
+        if not self.breaker.allow():
+            raise VendorError(self.name, "circuit_open")
+        try:
+            async with asyncio.timeout(self._limits.timeout):
+                async with self._slots:
+                    answer = await self._call_with_retries(number)
+        except TimeoutError:
+            self.breaker.failed()
+            raise VendorError(self.name, "timeout") from None
+        except _Retryable as e:
+            self.breaker.failed()
+            raise VendorError(self.name, e.reason, str(e)) from None
+        except VendorError:
+            self.breaker.failed()
+            raise
+        self.breaker.succeeded()
+        if answer is None:
+            return None
+        return map_record(kind, number, answer, self.name)
+
+    async def _call_with_retries(self, number: str) -> Any:
+        url, headers, body = request_parts(self.config, number)
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self._limits.retries + 1),
+            wait=wait_exponential_jitter(
+                multiplier=self._limits.backoff, max=self._limits.backoff * 16, jitter=self._limits.backoff
+            ),
+            retry=retry_if_exception_type(_Retryable),
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                return await self._call_once(url, headers, body)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _call_once(self, url: str, headers: dict[str, str], body: bytes | None) -> Any:
+        try:
+            async with self._client.request(self.config.http_method, url, headers=headers, data=body) as response:
+                status = response.status
+                content = await response.read()
+        except TimeoutError as e:  # one try's own timeout (the whole call's deadline cancels instead)
+            raise _Retryable("timeout", type(e).__name__) from None
+        except aiohttp.ClientError as e:
+            raise _Retryable("unreachable", type(e).__name__) from None
+        if status == 404:
+            return None
+        if status >= 500:
+            raise _Retryable("server_error", f"HTTP {status}")
+        if status >= 400:
+            raise VendorError(self.name, "client_error", f"HTTP {status}")
+        try:
+            return orjson.loads(content)
+        except orjson.JSONDecodeError:
+            raise VendorError(self.name, "bad_answer", "not JSON") from None
+
+
+class VendorPool:
+    """The vendors' event loop (a daemon thread), its HTTP client, and one ``HttpVendor`` per
+    supplier version (an edit makes a new one: new settings, a fresh breaker)."""
+
+    def __init__(self, limits: VendorLimits) -> None:
+        self._limits = limits
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="bemtevi-vendors", daemon=True)
+        self._thread.start()
+        self._client = self._run(self._new_client()).result()
+        self._vendors: dict[UUID, HttpVendor] = {}
+
+    async def _new_client(self) -> aiohttp.ClientSession:
+        # Per-try timeouts inside the whole-call deadline; no cap on connections (each vendor's semaphore bounds them).
+        timeout = aiohttp.ClientTimeout(total=self._limits.timeout, sock_connect=min(2.0, self._limits.timeout))
+        connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=30)
+        return aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=True)
+
+    def _run(self, coro: Coroutine[Any, Any, Any]) -> Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    def _vendor(self, config: VendorConfig) -> HttpVendor:
+        vendor = self._vendors.get(config.id)
+        if vendor is None or vendor.config.version != config.version or vendor.config != config:
+            vendor = HttpVendor(config, self._client, self._limits)
+            self._vendors[config.id] = vendor
+        return vendor
+
+    async def _lookup(self, config: VendorConfig, kind: Literal["cpf", "cnpj"], number: str) -> Any:
+        return await self._vendor(config).lookup(kind, number)
+
+    def breaker_state(self, vendor_id: UUID) -> str:
+        vendor = self._vendors.get(vendor_id)
+        return vendor.breaker.state if vendor is not None else "closed"
+
+    def lookup(self, config: VendorConfig, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
+        result: dict[str, Any] | None = self._run(self._lookup(config, kind, number)).result()
+        return result
+
+    async def lookup_async(
+        self, config: VendorConfig, kind: Literal["cpf", "cnpj"], number: str
+    ) -> dict[str, Any] | None:
+        result: dict[str, Any] | None = await asyncio.wrap_future(self._run(self._lookup(config, kind, number)))
+        return result
+
+    def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        self._run(self._client.close()).result(timeout=5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        self._loop.close()
+
+
+# -- the vendor's JSON → the unified record ------------------------------------------------------
+
+
+def _date(value: Any) -> str | None:
+    """DD/MM/YYYY or YYYY-MM-DD → YYYY-MM-DD; anything else None."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        if "/" in value:
+            day, month, year = value.split("/")
+            return dt.date(int(year), int(month), int(day)).isoformat()
+        return dt.date.fromisoformat(value[:10]).isoformat()
+    except ValueError:
+        return None
+
+
+def _age(birth: str | None, today: dt.date | None = None) -> int | None:
+    if birth is None:
+        return None
+    born = dt.date.fromisoformat(birth)
+    today = today or dt.date.today()
+    return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _items(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _address(a: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "street": _text(a.get("logradouro")),
+        "number": _text(a.get("numero")),
+        "complement": _text(a.get("complemento")),
+        "neighborhood": _text(a.get("bairro")),
+        "city": _text(a.get("cidade")),
+        "state": _text(a.get("uf")),
+        "zip": _text(a.get("cep")),
+    }
+
+
+# The vendor's phone kinds as the unified record names them (others are kept as written).
+_PHONE_TYPES = {"celular": "mobile", "móvel": "mobile", "fixo": "landline", "residencial": "landline"}
+
+
+def _phone_type(value: Any) -> str | None:
+    text = _text(value)
+    return _PHONE_TYPES.get(text.casefold(), text) if text else None
+
+
+def _phones(value: Any) -> list[dict[str, Any]]:
+    return [{"number": _text(p.get("numero")), "type": _phone_type(p.get("tipo"))} for p in _items(value)]
+
+
+def _protests(value: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "date": _date(p.get("data")),
+            "amount": p.get("valor"),
+            "notary": _text(p.get("cartorio")),
+            "city": _text(p.get("cidade")),
+            "state": _text(p.get("uf")),
+        }
+        for p in _items(value)
+    ]
+
+
+def _emails(value: Any) -> list[str]:
+    return [str(e) for e in value if isinstance(e, str)] if isinstance(value, list) else []
+
+
+def map_person(cpf: str, p: dict[str, Any]) -> dict[str, Any]:
+    birth = _date(p.get("nascimento"))
+    death = p.get("obito")
+    return {
+        "kind": "person",
+        "cpf": cpf,
+        "name": _text(p.get("nome")),
+        "gender": _text(p.get("sexo")),
+        "birth_date": birth,
+        "age": _age(birth),
+        "sign": _text(p.get("signo")),
+        "mother": _text(p.get("mae")),
+        "father": _text(p.get("pai")),
+        "marital_status": _text(p.get("estado_civil")),
+        "education": _text(p.get("escolaridade")),
+        "profession": _text(p.get("profissao")),
+        "income": p.get("renda"),
+        "social_class": _text(p.get("classe_social")),
+        "score": p.get("score"),
+        "phones": _phones(p.get("telefones")),
+        "emails": _emails(p.get("emails")),
+        "addresses": [_address(a) for a in _items(p.get("enderecos"))],
+        "societies": [
+            {
+                "cnpj": _text(s.get("cnpj")) or "",
+                "company_name": _text(s.get("razao_social")),
+                "role": _text(s.get("cargo")),
+                "since": _date(s.get("desde")),
+            }
+            for s in _items(p.get("sociedades"))
+        ],
+        "protests": _protests(p.get("protestos")),
+        "financial_pendings": [
+            {"creditor": _text(f.get("credor")), "amount": f.get("valor"), "date": _date(f.get("data"))}
+            for f in _items(p.get("pendencias"))
+        ],
+        "check_inquiries": p.get("ccf") if isinstance(p.get("ccf"), int) else None,
+        "death": (
+            {
+                "date": _date(death.get("data")),
+                "book": _text(death.get("livro")),
+                "sheet": _text(death.get("folha")),
+                "registry_office": _text(death.get("cartorio")),
+            }
+            if isinstance(death, dict)
+            else None
+        ),
+    }
+
+
+def map_company(cnpj: str, c: dict[str, Any]) -> dict[str, Any]:
+    activity = c.get("cnae")
+    address = c.get("endereco")
+    return {
+        "kind": "company",
+        "cnpj": cnpj,
+        "company_name": _text(c.get("razao_social")),
+        "trade_name": _text(c.get("nome_fantasia")),
+        "opening_date": _date(c.get("abertura")),
+        "status": _text(c.get("situacao")),
+        "legal_nature": _text(c.get("natureza_juridica")),
+        "main_activity": (
+            {"code": _text(activity.get("codigo")), "description": _text(activity.get("descricao"))}
+            if isinstance(activity, dict)
+            else None
+        ),
+        "size": _text(c.get("porte")),
+        "share_capital": c.get("capital_social"),
+        "address": _address(address) if isinstance(address, dict) else None,
+        "phones": _phones(c.get("telefones")),
+        "emails": _emails(c.get("emails")),
+        "partners": [
+            {
+                "name": _text(s.get("nome")),
+                "document": _text(s.get("documento")),
+                "role": _text(s.get("qualificacao")),
+                "since": _date(s.get("desde")),
+            }
+            for s in _items(c.get("socios"))
+        ],
+        "score": c.get("score"),
+        "protests": _protests(c.get("protestos")),
+    }
+
+
+def map_record(kind: Literal["cpf", "cnpj"], number: str, answer: Any, vendor: str) -> dict[str, Any] | None:
+    """The unified record from a vendor's answer; None for "not found"; ``VendorError`` (bad_answer)
+    for JSON that is not the vendor's shape."""
+    if not isinstance(answer, dict):
+        raise VendorError(vendor, "bad_answer", "not an object")
+    if answer.get("status") == "nao_encontrado":
+        return None
+    section = answer.get("pessoa" if kind == "cpf" else "empresa")
+    if not isinstance(section, dict):
+        raise VendorError(vendor, "bad_answer", "no data section")
+    if kind == "cpf":
+        return map_person(number, section)
+    return map_company(number, section)

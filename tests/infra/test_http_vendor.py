@@ -1,0 +1,273 @@
+"""The HTTP vendor adapter against the vendor simulator on loopback (no mocks): mapping, retries,
+timeouts, bad answers, the circuit breaker, the bound on calls in flight, authentication."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+from uuid import uuid4
+
+import httpx
+import pytest
+
+from bemtevi.domain.vendors import VendorConfig
+from bemtevi.infra.suppliers.http import VendorError, VendorLimits, VendorPool, request_parts
+from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
+
+CPF = "39053344705"
+CNPJ = "11444777000161"
+
+
+@pytest.fixture
+def simulator() -> Iterator[SimulatorServer]:
+    with SimulatorServer(SimulatorConfig()) as server:
+        yield server
+
+
+def vendor(port: int, **changes: Any) -> VendorConfig:
+    config = VendorConfig(
+        id=uuid4(),
+        version=1,
+        name="Simulado",
+        url="http://vendor.example",
+        server="127.0.0.1",
+        port=port,
+        route="/v1/consulta/{document}",
+        http_method="GET",
+        auth_method="bearer",
+        input_type="both",
+        username="",
+        prefix="",
+        embedded_in_url_base=False,
+        base_complement="/api",
+        request_body="",
+        allowed_query_types=("cpf-complete",),
+        cache_days=30,
+        validity_days=90,
+        token="tok-123",
+    )
+    return replace(config, **changes)
+
+
+def pool(**limits: Any) -> VendorPool:
+    return VendorPool(VendorLimits(**{"timeout": 2.0, "retries": 2, "backoff": 0.01, **limits}))
+
+
+def stats(server: SimulatorServer) -> dict[str, int]:
+    return dict(server.app.stats)
+
+
+def test_person_and_company_are_mapped_to_the_report_sections(simulator: SimulatorServer) -> None:
+    vendors = pool()
+    try:
+        person = vendors.lookup(vendor(simulator.port), "cpf", CPF)
+        company = vendors.lookup(vendor(simulator.port), "cnpj", CNPJ)
+    finally:
+        vendors.close()
+    assert person is not None and person["kind"] == "person" and person["cpf"] == CPF
+    assert person["name"] and person["birth_date"] and len(person["birth_date"]) == 10
+    assert isinstance(person["age"], int) and person["age"] >= 18
+    assert person["addresses"][0]["city"] and person["phones"][0]["number"]
+    assert person["phones"][0]["type"] == "mobile" and company["phones"][0]["type"] == "landline"
+    assert person["death"] is None and person["protests"] == []
+    assert company is not None and company["kind"] == "company" and company["cnpj"] == CNPJ
+    assert company["company_name"].endswith("Ltda") and company["address"]["state"]
+    assert company["main_activity"]["code"] == "4751-2/01" and company["partners"][0]["role"]
+
+
+def test_unknown_document_is_not_found(simulator: SimulatorServer) -> None:
+    simulator.config.not_found = [CPF]
+    vendors = pool()
+    try:
+        assert vendors.lookup(vendor(simulator.port), "cpf", CPF) is None
+    finally:
+        vendors.close()
+
+
+def test_server_errors_are_retried_with_back_off_then_given_up(simulator: SimulatorServer) -> None:
+    vendors = pool(retries=2, backoff=0.05)
+    try:
+        simulator.config.fail_next = 2
+        assert vendors.lookup(vendor(simulator.port), "cpf", CPF) is not None
+        assert stats(simulator)["requests"] == 3
+        simulator.config.error_rate = 1.0
+        started = time.monotonic()
+        with pytest.raises(VendorError) as failed:
+            vendors.lookup(vendor(simulator.port), "cpf", CPF)
+        assert failed.value.reason == "server_error"
+        assert stats(simulator)["requests"] == 6  # one try and two retries
+        assert time.monotonic() - started >= 0.05  # paused between tries
+    finally:
+        vendors.close()
+
+
+def test_a_vendor_that_hangs_fails_at_the_deadline(simulator: SimulatorServer) -> None:
+    simulator.config.timeout_rate = 1.0
+    simulator.config.hang_seconds = 5
+    vendors = pool(timeout=0.4)
+    try:
+        started = time.monotonic()
+        with pytest.raises(VendorError) as failed:
+            vendors.lookup(vendor(simulator.port), "cpf", CPF)
+        assert failed.value.reason == "timeout"
+        assert time.monotonic() - started < 1.5
+    finally:
+        vendors.close()
+
+
+def test_malformed_json_is_a_bad_answer_not_retried(simulator: SimulatorServer) -> None:
+    simulator.config.malformed_rate = 1.0
+    vendors = pool()
+    try:
+        with pytest.raises(VendorError) as failed:
+            vendors.lookup(vendor(simulator.port), "cpf", CPF)
+        assert failed.value.reason == "bad_answer"
+        assert stats(simulator)["requests"] == 1
+    finally:
+        vendors.close()
+
+
+def test_partial_json_gives_the_sections_it_has(simulator: SimulatorServer) -> None:
+    simulator.config.partial_rate = 1.0
+    vendors = pool()
+    try:
+        person = vendors.lookup(vendor(simulator.port), "cpf", CPF)
+    finally:
+        vendors.close()
+    assert person is not None and person["name"] and person["cpf"] == CPF
+    assert person["phones"] == [] and person["addresses"] == [] and person["birth_date"] is None
+    assert person["age"] is None and person["death"] is None
+
+
+def test_slow_bodies_are_read_within_the_deadline_and_cut_beyond_it(simulator: SimulatorServer) -> None:
+    simulator.config.slow_body_rate = 1.0
+    simulator.config.slow_body_ms = 50
+    vendors = pool(timeout=2.0)
+    try:
+        assert vendors.lookup(vendor(simulator.port), "cpf", CPF) is not None
+    finally:
+        vendors.close()
+    simulator.config.slow_body_ms = 400
+    vendors = pool(timeout=0.5, retries=0)
+    try:
+        with pytest.raises(VendorError) as failed:
+            vendors.lookup(vendor(simulator.port), "cpf", CPF)
+        assert failed.value.reason == "timeout"
+    finally:
+        vendors.close()
+
+
+def test_the_breaker_opens_after_failures_and_closes_after_a_good_trial(simulator: SimulatorServer) -> None:
+    simulator.config.error_rate = 1.0
+    vendors = pool(retries=0, breaker_failures=2, open_seconds=0.5)
+    config = vendor(simulator.port)
+    try:
+        for _ in range(2):
+            with pytest.raises(VendorError):
+                vendors.lookup(config, "cpf", CPF)
+        assert vendors.breaker_state(config.id) == "open"
+        with pytest.raises(VendorError) as failed:
+            vendors.lookup(config, "cpf", CPF)
+        assert failed.value.reason == "circuit_open"
+        assert stats(simulator)["requests"] == 2  # the open circuit called nobody
+        simulator.config.error_rate = 0.0
+        time.sleep(0.6)
+        assert vendors.breaker_state(config.id) == "half-open"
+        assert vendors.lookup(config, "cpf", CPF) is not None
+        assert vendors.breaker_state(config.id) == "closed"
+    finally:
+        vendors.close()
+
+
+def test_calls_in_flight_per_vendor_are_bounded(simulator: SimulatorServer) -> None:
+    simulator.config.latency_ms = 100
+    vendors = pool(max_in_flight=2)
+    config = vendor(simulator.port)
+
+    async def many() -> list[Any]:
+        return await asyncio.gather(*(vendors.lookup_async(config, "cpf", CPF) for _ in range(6)))
+
+    try:
+        started = time.monotonic()
+        answers = asyncio.run(many())
+        elapsed = time.monotonic() - started
+    finally:
+        vendors.close()
+    assert all(a is not None for a in answers)
+    assert stats(simulator)["in_flight_max"] == 2
+    assert elapsed >= 0.3  # three waves of two
+
+
+def test_a_slow_vendor_never_blocks_the_callers_event_loop(simulator: SimulatorServer) -> None:
+    simulator.config.latency_ms = 300
+    vendors = pool()
+    config = vendor(simulator.port)
+
+    async def lookup_while_ticking() -> tuple[Any, int]:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        task = asyncio.create_task(ticker())
+        answer = await vendors.lookup_async(config, "cpf", CPF)
+        task.cancel()
+        return answer, ticks
+
+    try:
+        answer, ticks = asyncio.run(lookup_while_ticking())
+    finally:
+        vendors.close()
+    assert answer is not None
+    assert ticks >= 15  # the loop ran on while the vendor took 300 ms
+
+
+@pytest.mark.parametrize(
+    ("auth", "expected"),
+    [
+        ({"auth_method": "bearer", "token": "tok-1"}, "Bearer tok-1"),
+        ({"auth_method": "token", "token": "tok-2"}, "tok-2"),
+        ({"auth_method": "prefix", "prefix": "Chave", "token": "tok-3"}, "Chave tok-3"),
+        (
+            {"auth_method": "basic", "username": "ana", "password": "s3nha"},
+            "Basic " + base64.b64encode(b"ana:s3nha").decode(),
+        ),
+        ({"auth_method": "token", "token": "tok-4", "embedded_in_url_base": True}, "tok-4"),
+    ],
+)
+def test_each_authentication_reaches_the_vendor(
+    simulator: SimulatorServer, auth: dict[str, Any], expected: str
+) -> None:
+    simulator.config.expected_authorization = expected
+    vendors = pool()
+    try:
+        assert vendors.lookup(vendor(simulator.port, **auth), "cpf", CPF) is not None
+        with pytest.raises(VendorError) as refused:
+            vendors.lookup(vendor(simulator.port, **{**auth, "token": "wrong", "password": "wrong"}), "cpf", CPF)
+        assert refused.value.reason == "client_error"
+    finally:
+        vendors.close()
+
+
+def test_post_body_template_and_url_parts(simulator: SimulatorServer) -> None:
+    config = vendor(
+        simulator.port, http_method="POST", request_body='{"documento": "{document}", "produto": "completo"}'
+    )
+    url, headers, body = request_parts(config, CPF)
+    assert url == f"http://127.0.0.1:{simulator.port}/api/v1/consulta/{CPF}"
+    assert body == f'{{"documento": "{CPF}", "produto": "completo"}}'.encode()
+    assert headers["authorization"] == "Bearer tok-123"
+    vendors = pool()
+    try:
+        assert vendors.lookup(config, "cpf", CPF) is not None
+    finally:
+        vendors.close()
+    with httpx.Client() as client:
+        assert client.get(f"http://127.0.0.1:{simulator.port}/__stats").json()["ok"] == 1
