@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from kafka import KafkaAdminClient
@@ -38,6 +38,7 @@ from support import (
 )
 
 from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.customers import DUPLICATES
 from bemtevi.commands.identity import ROOT_GROUP_ID, Principal
 from bemtevi.commands.ledger import Grant, ReserveWork
@@ -49,6 +50,7 @@ from bemtevi.domain.errors import DomainError, DuplicateValue
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.indexes import GROUP_NAME, UniqueIndex
 from bemtevi.domain.query_types import Category
+from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.users import Role
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.ledger_client import KafkaLedgerClient
@@ -145,16 +147,35 @@ def shared_by(settings: Settings, members: int) -> bool:
     return len(owned) == members and all(owned) and sorted(p for o in owned for p in o) == list(range(PARTITIONS))
 
 
+class AskedOnceReserved:
+    """The platform's supplier asked as a slow or paid one is: only once the lookup's credit is held."""
+
+    answers_at_once = False
+
+    def __init__(self, inner: Supplier) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def lookup(self, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
+        return self.inner.lookup(kind, number)
+
+
 def lookups(platform: Platform, tenants: list[Any], stop: threading.Event, charged: list[str]) -> None:
     """Lookups from THREADS threads over the tenants until ``stop``; the ids answered as charged go to
-    ``charged`` (a lookup cut short by the kill fails uncharged, or is answered by the next owner)."""
+    ``charged`` (a lookup cut short by the kill fails uncharged, or is answered by the next owner). Half
+    the threads ask as the local dataset is asked (one request: charged and recorded at once), half as a
+    vendor is (reserve, ask, finish: the credit is held meanwhile)."""
     lock = threading.Lock()
+    reserving_first = ConsultationCommands(
+        platform.app, AskedOnceReserved(platform.supplier), platform.consultations.ledger
+    )
 
     def client(n: int) -> None:
         principal = tenants[n % len(tenants)]
+        consultations = reserving_first if n % 2 else platform.consultations
         while not stop.is_set():
             try:
-                outcome = platform.consultations.run_unit_query(principal, KNOWN_CPF)
+                outcome = consultations.run_unit_query(principal, KNOWN_CPF)
             except (DomainError, TimeoutError):
                 continue
             with lock:
@@ -183,7 +204,7 @@ def test_a_ledger_worker_killed_mid_load_loses_no_credit_and_its_partitions_move
             wait_until(lambda: platform.app.max_position() > 2_000, 120, "lookups under way")
             workers[0].kill()  # SIGKILL mid-load: its batches in flight, its offsets uncommitted
             workers[0].wait(10)
-            # Lookups whose finish was on its way to the dead worker hold their credit meanwhile.
+            # Reserve-first lookups whose finish was on its way to the dead worker hold their credit meanwhile.
             held = sum(reserved_in_store(platform.app, p.group_id) for p in tenants)
             assert held > 0, "the killed worker's lookups held reservations"
             killed_at = platform.app.max_position()
