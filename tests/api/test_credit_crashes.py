@@ -1,7 +1,10 @@
 """kill -9 during a burst of lookups, through the real server, on SQLite and PostgreSQL.
 
 The embedded ledger runs in the server's process: what a killed server held reserved comes back within
-seconds of its restart with no lookup made (the ledger workers of cluster mode have their own kill -9
+seconds of its restart with no lookup made. Half the lookups are of documents the local dataset does not
+know, answered by an HTTP supplier (the simulator on loopback, 20 ms): their credit is held while the
+supplier is asked, so the kill finds reservations and blocks in flight; the other half are charged and
+recorded in one request (the ledger workers of cluster mode have their own kill -9
 test, tests/streams/test_ledger_worker.py). The ledger stays exact: every
 consultation recorded as charged has exactly one settlement, and each lookup answered as charged
 was recorded.
@@ -21,6 +24,8 @@ from uuid import UUID
 import httpx
 import pytest
 from support import (
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
     KNOWN_CPF,
     charged_in_store,
     make_settings,
@@ -34,9 +39,12 @@ from bemtevi.bootstrap import build_platform
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
+from bemtevi.domain.vendors import AuthMethod, HttpMethod, InputType, VendorForm
 from bemtevi.infra.settings import Settings
+from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
 
 # A real server in a subprocess: end to end, outside the fast inner loop.
 pytestmark = pytest.mark.e2e
@@ -57,10 +65,19 @@ class Store:
     settings: Settings
     env: dict[str, str]
     group_id: UUID
+    unknown_cpfs: list[str]  # documents only the HTTP supplier knows
 
 
 @pytest.fixture
-def store(backend: str, tmp_path: Path, dataset_path: Path, request: pytest.FixtureRequest) -> Store:
+def vendor() -> Iterator[SimulatorServer]:
+    with SimulatorServer(SimulatorConfig(latency_ms=20, expected_authorization="Bearer tok-queda")) as server:
+        yield server
+
+
+@pytest.fixture
+def store(
+    backend: str, tmp_path: Path, dataset_path: Path, vendor: SimulatorServer, request: pytest.FixtureRequest
+) -> Store:
     database_url = request.getfixturevalue("postgres_database") if backend == "postgres" else None
     settings = make_settings(tmp_path / "var", dataset_path, database_url)
     platform = build_platform(settings)
@@ -69,12 +86,38 @@ def store(backend: str, tmp_path: Path, dataset_path: Path, request: pytest.Fixt
             SYSTEM, name="Queda", group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=CREDITS
         )
         platform.identity.register_user(SYSTEM, group_id=group_id, name="Rita Queda", email=EMAIL, password=PASSWORD)
+        admin = platform.identity.authenticate(platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).token)
+        platform.vendors.register(
+            admin,
+            VendorForm(
+                name="Simulado",
+                contact="suporte@vendor.example",
+                url="http://vendor.example",
+                server="127.0.0.1",
+                port=vendor.port,
+                route="/v1/pessoas/{document}",
+                http_method=HttpMethod.GET,
+                auth_method=AuthMethod.BEARER,
+                input_type=InputType.BOTH,
+                token="tok-queda",
+                allowed_query_types=("cpf-complete",),
+                cache_days=30,
+                validity_days=90,
+            ),
+        )
+        unknown: list[str] = []
+        base = 123_456_000
+        while len(unknown) < 20_000:  # never repeated: a repeat would be answered from the kept results
+            base += 1
+            number = f"{base:09d}" + cpf_check_digits(f"{base:09d}")
+            if platform.supplier.lookup("cpf", number) is None:
+                unknown.append(number)
     finally:
         platform.close()
     env = {"BEMTEVI_VAR_DIR": str(settings.var_dir), "BEMTEVI_DATASET_PATH": str(dataset_path)}
     if database_url:
         env["BEMTEVI_DATABASE_URL"] = database_url
-    return Store(settings, env, group_id)
+    return Store(settings, env, group_id, unknown)
 
 
 @pytest.fixture
@@ -85,21 +128,27 @@ def event_store(store: Store) -> Iterator[BemteviApplication]:
     app.close()
 
 
-def lookups_until_killed(url: str, kill: threading.Event) -> list[str]:
+def lookups_until_killed(url: str, kill: threading.Event, unknown_cpfs: list[str]) -> list[str]:
     """Lookups from several threads until ``kill`` is set (once enough were answered) or the server
-    stops answering; those in flight at that moment are cut short by the kill. The ids of the
-    lookups answered as charged."""
+    stops answering; those in flight at that moment are cut short by the kill. Odd threads look up
+    documents only the HTTP supplier knows. The ids of the lookups answered as charged."""
+    unknown = iter(unknown_cpfs)
     login = httpx.post(f"{url}/api/auth/auth", json={"email": EMAIL, "password": PASSWORD, "domain_url": "localhost"})
     headers = {"Authorization": f"Bearer {login.json()['token']}"}
     charged: list[str] = []
     lock = threading.Lock()
     busy_since = time.monotonic()
 
-    def one_client() -> None:
+    def one_client(n: int) -> None:
         with httpx.Client(base_url=url, headers=headers, timeout=30) as client:
             while not kill.is_set():
+                if n % 2:
+                    with lock:
+                        document = next(unknown)
+                else:
+                    document = KNOWN_CPF
                 try:
-                    answer = client.post("/api/consultations", json={"document": KNOWN_CPF})
+                    answer = client.post("/api/consultations", json={"document": document})
                 except httpx.TransportError:
                     return  # killed
                 if answer.status_code != 200:
@@ -113,7 +162,7 @@ def lookups_until_killed(url: str, kill: threading.Event) -> list[str]:
                     ):
                         kill.set()
 
-    clients = [threading.Thread(target=one_client) for _ in range(THREADS)]
+    clients = [threading.Thread(target=one_client, args=(n,)) for n in range(THREADS)]
     for client in clients:
         client.start()
     for client in clients:
@@ -130,7 +179,7 @@ def test_what_a_killed_server_held_comes_back_within_seconds_without_a_lookup(
     kill = threading.Event()
     answered: list[str] = []
     with server_process(env, tmp_path / "server.log") as (url, server):
-        burst = threading.Thread(target=lambda: answered.extend(lookups_until_killed(url, kill)))
+        burst = threading.Thread(target=lambda: answered.extend(lookups_until_killed(url, kill, store.unknown_cpfs)))
         burst.start()
         assert kill.wait(120), "lookups answered"
         # Killed with lookups in flight and a busy account's block open; no lookup is made after.

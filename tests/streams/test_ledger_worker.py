@@ -167,7 +167,7 @@ def lookups(platform: Platform, tenants: list[Any], stop: threading.Event, charg
     vendor is (reserve, ask, finish: the credit is held meanwhile)."""
     lock = threading.Lock()
     reserving_first = ConsultationCommands(
-        platform.app, AskedOnceReserved(platform.supplier), platform.consultations.ledger
+        platform.app, AskedOnceReserved(platform.supplier), platform.consultations.ledger, platform.query_types
     )
 
     def client(n: int) -> None:
