@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from e2e_support import screenshot, sign_in
+from e2e_support import follow_menu, screenshot, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -82,8 +82,7 @@ def test_owner_sees_their_brand_and_the_audit_log(page: Page, server_url: str) -
     sign_in(page, server_url, OWNER_EMAIL, OWNER_PASSWORD)
 
     # Their brand: the saved title and colour in the fields and in the preview.
-    page.get_by_test_id("nav-register").click()
-    page.get_by_test_id("nav-brand").click()
+    follow_menu(page, "register", "brand")
     expect(page).to_have_url(f"{server_url}/brand-settings")
     expect(page.get_by_role("heading", name="Minha marca")).to_be_visible()
     expect(page.get_by_test_id("brand-title")).to_have_value("Doces da Teresa")
@@ -92,8 +91,7 @@ def test_owner_sees_their_brand_and_the_audit_log(page: Page, server_url: str) -
     screenshot(page, "owner-brand-settings")
 
     # The audit log: the brand change, by whom, with what; the sign-in too.
-    page.get_by_test_id("nav-register").click()
-    page.get_by_test_id("nav-audit-log").click()
+    follow_menu(page, "register", "audit-log")
     expect(page).to_have_url(f"{server_url}/audit-log")
     expect(page.get_by_role("heading", name="Registro de auditoria")).to_be_visible()
     rows = page.get_by_test_id("audit-row")
