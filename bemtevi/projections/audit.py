@@ -150,6 +150,9 @@ def shown_fields(event: Any) -> dict[str, str | None]:
         else:
             fields[key] = _text(value)
     kind = type(event).__qualname__
+    if kind == "Session.Opened":
+        # The session's role is the user's, not a change; who signed in is the target.
+        return {}
     if kind in ("Group.Registered", "Group.Activated"):
         fields["status"] = "active"
     elif kind == "Group.Inactivated":

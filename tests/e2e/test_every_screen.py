@@ -98,8 +98,10 @@ def test_every_signed_in_screen_fits_every_width(
     wide_problems = []
     for name, path in ROUTES:
         page.goto(f"{server_url}{path}")
-        # The screen is drawn (a heading), or the owner is sent to error-forbidden.
-        expect(page.get_by_role("heading").first).to_be_visible(timeout=10_000)
+        # The screen is drawn (or the owner is sent to error-forbidden), the refresh over.
+        expect(page.locator("main.app-main > *").first).to_be_visible(timeout=10_000)
+        expect(page.locator("main.app-main")).not_to_have_attribute("aria-busy", "true")
+        page.wait_for_load_state("networkidle")
         expect(page.get_by_test_id("logout")).to_be_in_viewport()
         expect(page.get_by_test_id("language-switch")).to_be_in_viewport()
         page.wait_for_timeout(400)  # the grid settles its column widths, charts their size

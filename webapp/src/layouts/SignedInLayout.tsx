@@ -107,7 +107,7 @@ function Frame() {
   const nav = <MainNav id="main-nav" roles={roles.data?.data.roles ?? []} />
   return (
     <Box className="app-layout" sx={{ display: 'flex', minHeight: '100vh' }}>
-      <AppBar position="fixed" elevation={1} className="app-header" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
+      <AppBar position="fixed" elevation={1} className="app-bar" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
         <Toolbar sx={{ gap: { xs: 1, sm: 2 }, px: { xs: 1, sm: 2, xl: 4 }, minWidth: 0 }}>
           {!wide && (
             <IconButton

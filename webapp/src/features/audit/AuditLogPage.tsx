@@ -6,6 +6,8 @@ import FormControlLabel from '@mui/material/FormControlLabel'
 import FormHelperText from '@mui/material/FormHelperText'
 import TextField from '@mui/material/TextField'
 import Typography from '@mui/material/Typography'
+import useMediaQuery from '@mui/material/useMediaQuery'
+import { useTheme } from '@mui/material/styles'
 import type { GridColDef } from '@mui/x-data-grid'
 import DateFilter from '../../components/DateFilter'
 import ListPage from '../../components/ListPage'
@@ -66,6 +68,8 @@ export default function AuditLogPage() {
   const lang = i18n.language
   const notify = useNotify()
   const showValue = useShowValue()
+  // On a phone the event's cell also says when, who and to what (those columns are hidden).
+  const narrow = useMediaQuery(useTheme().breakpoints.down('sm'))
   const token = useAppSelector((s) => s.auth.authToken)
   const position = useAppSelector((s) => s.session.lastPosition)
   const [filters, setFilters] = useState<AuditFilters>({})
@@ -126,6 +130,20 @@ export default function AuditLogPage() {
         flex: 1,
         minWidth: 170,
         valueGetter: (_v, row) => eventName(row.aggregateType, row.eventType),
+        renderCell: ({ row, value }) =>
+          narrow ? (
+            <Box sx={{ minWidth: 0 }}>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {value}
+              </Typography>
+              <Typography variant="caption" component="div" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                {showDateTime(row.createdAt, lang)} · {row.actorName ?? row.actorEmail ?? t('audit.system')}
+                {row.targetType ? ` → ${targetText(row)}` : ''}
+              </Typography>
+            </Box>
+          ) : (
+            value
+          ),
       },
       {
         field: 'targetName',
@@ -166,7 +184,7 @@ export default function AuditLogPage() {
       { field: 'tenantName', headerName: t('audit.company'), flex: 1, minWidth: 140, valueFormatter: (v: string | null) => v ?? '—' },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers follow t and lang
-    [t, i18n, lang],
+    [t, i18n, lang, narrow],
   )
 
   const actors = data?.actors ?? []
@@ -246,7 +264,7 @@ export default function AuditLogPage() {
       paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
       sorting={sorting}
       csv={{ download: exportCsv, busy: exporting || badPeriod }}
-      narrowHidden={['tenantName', 'createdAt']}
+      narrowHidden={['tenantName', 'createdAt', 'actorName', 'targetName']}
       testId="audit-table"
       rowTestId="audit-row"
     />
