@@ -30,7 +30,9 @@ const PER_PAGE = 50
 /** The columns the API sorts by (its allow-list). */
 const SORTABLE = ['createdAt', 'tenantName', 'actorName', 'event', 'targetName']
 /** Fields whose values are enumerations the maps translate (the rest are shown as written). */
-const ENUM_FIELDS = new Set(['role', 'status', 'group_type', 'category', 'creditLimit'])
+const ENUM_FIELDS = new Set(['role', 'status', 'group_type', 'category', 'creditLimit', 'queryType'])
+/** Fields holding a list of enumeration values ('a, b'), each translated. */
+const LIST_FIELDS = new Set(['enabled_query_types'])
 /** The kinds of event the filter offers, by aggregate (the API filters by 'Type' or 'Type.Event'). */
 const EVENT_KINDS: Record<string, string[]> = {
   User: ['Registered', 'DetailsChanged', 'RoleChanged', 'StatusChanged', 'PasswordChanged', 'PhotoChanged', 'PreferencesChanged'],
@@ -55,6 +57,12 @@ function useShowValue() {
     if (field === 'cnpj' && /^\d{14}$/.test(value)) return formatCnpj(value)
     if (field === 'cpf' && /^\d{11}$/.test(value)) return formatCpf(value)
     if (field === 'phone') return formatPhone(value) || value
+    if (LIST_FIELDS.has(field)) {
+      return value
+        .split(', ')
+        .map((v) => (i18n.exists(`audit.values.${v}`) ? t(`audit.values.${v}`) : v))
+        .join(', ')
+    }
     if ((ENUM_FIELDS.has(field) || value === 'true' || value === 'false') && i18n.exists(`audit.values.${value}`)) {
       return t(`audit.values.${value}`)
     }

@@ -154,6 +154,8 @@ export const auditPtBR = {
     batch: 'Lote',
     advanced: 'Avançada',
     api: 'API',
+    'cpf-complete': 'Pessoa física completa',
+    'cnpj-complete': 'Pessoa jurídica completa',
   },
 }
 
@@ -311,5 +313,7 @@ export const auditEnUS: typeof auditPtBR = {
     batch: 'Batch',
     advanced: 'Advanced',
     api: 'API',
+    'cpf-complete': 'Complete person report',
+    'cnpj-complete': 'Complete company report',
   },
 }
