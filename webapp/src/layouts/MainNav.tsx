@@ -83,7 +83,7 @@ export default function MainNav({ roles, id }: { roles: RoleMenuEntry[]; id?: st
                     ▾
                   </span>
                 </ListItemButton>
-                <Collapse in={open} timeout="auto" unmountOnExit>
+                <Collapse in={open} timeout="auto">
                   <List dense disablePadding id={subId}>
                     {children.map((child) => (
                       <li key={child.name} style={ITEM}>

@@ -158,6 +158,8 @@ function Frame() {
         variant={wide ? 'permanent' : 'temporary'}
         open={wide || navOpen}
         onClose={() => setNavOpen(false)}
+        // The menu stays in the document while folded (hidden), so it is built once per session.
+        ModalProps={{ keepMounted: true }}
         sx={{
           width: wide ? DRAWER_WIDTH : undefined,
           flexShrink: 0,
