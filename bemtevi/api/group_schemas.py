@@ -96,6 +96,20 @@ class ImageUploaded(BaseModel):
     position: int
 
 
+class AuditChange(BaseModel):
+    """One field an event changed: ``before`` is None when the event set it first (or for an image)."""
+
+    field: str
+    before: str | None
+    after: str | None
+    kind: Literal["value", "image"]
+
+
+class AuditActor(BaseModel):
+    id: str
+    name: str
+
+
 class AuditRow(BaseModel):
     position: int
     createdAt: UtcDateTime
@@ -107,7 +121,10 @@ class AuditRow(BaseModel):
     aggregateType: str
     eventType: str
     aggregateId: str
-    summary: str
+    targetType: Literal["user", "group", "email", "contact", "image", "document"] | None
+    targetId: str | None
+    targetName: str | None
+    changes: list[AuditChange]
 
 
 class AuditResponse(BaseModel):
@@ -115,5 +132,6 @@ class AuditResponse(BaseModel):
     total: int
     page: int
     perPage: int
+    actors: list[AuditActor]
     types: list[str]
     upToDate: bool

@@ -1,19 +1,21 @@
 """Paging of every list the API answers: a page number and a page size, bounded in the schema.
 
 Each list route takes ``Annotated[Page, Depends(paging(...))]``; only the page size's default,
-largest value and name (part of each list's contract) differ between lists.
+largest value and name (part of each list's contract) differ between lists. Sorting across pages
+is ``order`` (``ordering(...)``), one of the list's allow-listed columns.
 """
 
 # No ``from __future__ import annotations``: FastAPI reads the dependency's parameter types, and
 # these name values of the enclosing call (the page size's name and bounds).
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Query
 
-from bemtevi.api.bounds import PAGE_MAX
+from bemtevi.api.bounds import KEY_MAX, PAGE_MAX
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,3 +38,22 @@ def paging(*, default_size: int, max_size: int, size_name: str = "perPage") -> C
         return Page(page, size)
 
     return page_query
+
+
+def ordering(columns: Collection[str]) -> Callable[..., str | None]:
+    """The dependency that reads ``order``: one of ``columns``, '-' before it for descending.
+
+    The allow-list is the schema's pattern, so anything else is a 400 before a query runs; the
+    projection maps the key to its own SQL (``projections.base.order_clause``)."""
+    keys = sorted(columns)
+    pattern = "^-?(" + "|".join(re.escape(k) for k in keys) + ")$"
+
+    def order_query(
+        order: Annotated[
+            str | None,
+            Query(max_length=KEY_MAX, pattern=pattern, description=f"Sort column ({', '.join(keys)}); '-' descending"),
+        ] = None,
+    ) -> str | None:
+        return order or None
+
+    return order_query

@@ -1,8 +1,15 @@
-"""The audit log: who did what, for which tenant, when: one compact row per domain event.
+"""The audit log: who did what, to what, for which tenant, when, and what changed.
 
 Every event already carries actor, tenant and time (``AuditedAggregate``); this read model
-keeps them in one table with the aggregate, the event and a short summary, so the audit
-screen filters and exports without touching the event store.
+keeps, per event, one row with the aggregate, the event, its target (the user, company, e-mail
+address or document it is about) and the fields it changed as ``[{field, before, after, kind}]``
+(JSON), so the screen shows "role: user → admin" without parsing anything. "Before" is the value
+the same aggregate's earlier events left: the fold keeps the last value of every shown field in
+``audit_values`` (one row per aggregate and field), so an edit that re-sends a whole form shows
+only the fields that differ. Names are resolved when read (actor and target by id against the
+directory), so a renamed user shows their current name on their old rows. Secrets never enter:
+password hashes, recovery codes, message bodies and image bytes are left out by field name, and
+an image field says only that it changed.
 
 Performance decision (see ``bench/projector.py``): the hot, many events are not folded here.
 Credit movements and recorded consultations are already read models that say who did what
@@ -12,12 +19,13 @@ settlements and releases are the lookups themselves) and each lookup from ``cons
 Catch-up on a million of those events therefore costs this read model nothing. Index claims
 (``UniqueIndex``) are skipped too: each is saved in the same append as the group or user it
 belongs to, whose own event is the audit row. The rest are rare (registrations, edits,
-sign-ins, mail) and decoded, which lets the summary be written in Python.
+sign-ins, mail) and decoded, which lets the changes be worked out in Python.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 from datetime import datetime
 from typing import Any
@@ -30,7 +38,7 @@ from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.indexes import UniqueIndex
-from bemtevi.projections.base import PageFold, ReadModel, first_row, utc_wall_times
+from bemtevi.projections.base import PageFold, ReadModel, first_row, order_clause, utc_wall_times
 
 AUDIT_DDL = """
 CREATE TABLE IF NOT EXISTS audit_events (
@@ -41,18 +49,53 @@ CREATE TABLE IF NOT EXISTS audit_events (
     aggregate_type VARCHAR NOT NULL,
     event_type VARCHAR NOT NULL,
     aggregate_id VARCHAR NOT NULL,
-    summary VARCHAR NOT NULL
+    -- What the event is about: 'user' and 'group' ids are named when read; others carry a label.
+    target_type VARCHAR,
+    target_id VARCHAR,
+    target_label VARCHAR,
+    -- JSON [{"field", "before", "after", "kind": "value" | "image"}], only fields that changed.
+    changes VARCHAR NOT NULL
+)
+"""
+
+VALUES_DDL = """
+CREATE TABLE IF NOT EXISTS audit_values (
+    aggregate_id VARCHAR NOT NULL,
+    field VARCHAR NOT NULL,
+    value VARCHAR,
+    PRIMARY KEY (aggregate_id, field)
 )
 """
 
 # Aggregates whose events the audit read model does not fold (see the module's docstring).
 _SKIPPED_AGGREGATES: tuple[type[Any], ...] = (CreditAccount, Consultation, UniqueIndex)
-# Fields every event has (they are columns) and fields never to show (secrets, bytes, bodies).
+# Fields every event has (they are columns), ids shown as the target, and fields never to show
+# (secrets, bytes, bodies, keys).
 _BASE_FIELDS = frozenset(
-    {"originator_id", "originator_version", "timestamp", "actor_id", "tenant_id", "originator_topic"}
+    {
+        "originator_id",
+        "originator_version",
+        "timestamp",
+        "actor_id",
+        "tenant_id",
+        "originator_topic",
+        "unique_key",
+        "user_id",
+        "group_id",
+        "parent_id",
+        "expires_at",
+        "digest",
+        "content_type",
+        "reply_to",
+        "message",
+    }
 )
-_HIDDEN_WORDS = ("password", "hash", "secret", "token", "code", "data", "body", "html", "text")
-SUMMARY_LENGTH = 240
+_HIDDEN_WORDS = ("password", "hash", "secret", "token", "code", "data", "body", "html", "text", "base64")
+# Nested dicts whose keys are fields of their own ("brand.primaryColor" shows as "primaryColor").
+_FLATTENED = frozenset({"brand", "profile", "toggles", "preferences"})
+# Where an aggregate's events name their target; the rest name it on an earlier event (below).
+_TARGET_KEY = "@target"
+MAX_VALUE = 120
 
 
 def _subclasses(cls: type[Any]) -> list[type[Any]]:
@@ -77,82 +120,184 @@ def audited_event_types() -> tuple[type[Any], ...]:
     return tuple(types[k] for k in sorted(types))
 
 
-def _short(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items() if v not in (None, "", [], {})) + "}"
+def _hidden(key: str) -> bool:
+    return key in _BASE_FIELDS or any(word in key.lower() for word in _HIDDEN_WORDS)
+
+
+def _text(value: Any) -> str | None:
+    if value is None or value == "" or value == [] or value == {}:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_short(v) for v in value) + "]"
+        return ", ".join(str(v) for v in value) or None
     text = str(value)
-    if text.startswith("/api/group/"):
-        return "(image)"
-    return text if len(text) <= 40 else text[:37] + "..."
+    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
 
 
-def summarise(event: Any) -> str:
-    """The event's own fields, shortened, secrets left out: 'name=Acme; cnpj=...'."""
-    parts = []
+def shown_fields(event: Any) -> dict[str, str | None]:
+    """The event's fields a person may read, flattened to text (secrets and bytes left out)."""
+    fields: dict[str, str | None] = {}
     for key, value in vars(event).items():
-        if key in _BASE_FIELDS or any(word in key.lower() for word in _HIDDEN_WORDS):
+        if _hidden(key):
             continue
-        if value in (None, "", [], {}):
-            continue
-        if isinstance(value, dict):
-            value = {k: v for k, v in value.items() if not any(w in k.lower() for w in _HIDDEN_WORDS)}
-        parts.append(f"{key}={_short(value)}")
-    text = "; ".join(parts)
-    return text if len(text) <= SUMMARY_LENGTH else text[: SUMMARY_LENGTH - 3] + "..."
+        if isinstance(value, dict) and key in _FLATTENED:
+            for sub, inner in value.items():
+                if not _hidden(sub):
+                    fields[sub] = _text(inner)
+        elif isinstance(value, dict):
+            fields[key] = _text(json.dumps(value, sort_keys=True, default=str))
+        else:
+            fields[key] = _text(value)
+    kind = type(event).__qualname__
+    if kind == "Session.Opened":
+        # The session's role is the user's, not a change; who signed in is the target.
+        return {}
+    if kind in ("Group.Registered", "Group.Activated"):
+        fields["status"] = "active"
+    elif kind == "Group.Inactivated":
+        fields["status"] = "inactive"
+    elif kind == "User.PhotoChanged":
+        fields["photo"] = str(getattr(event, "digest", "")) or "new"
+    return fields
+
+
+def event_target(event: Any) -> tuple[str, str, str | None] | None:
+    """(type, id, label) of what the event is about, when the event itself says."""
+    aggregate = type(event).__qualname__.rpartition(".")[0]
+    own = str(event.originator_id)
+    if aggregate in ("User", "Group"):
+        return aggregate.lower(), own, None
+    if aggregate in ("Session", "PasswordRecovery") and getattr(event, "user_id", None):
+        return "user", str(event.user_id), None
+    if aggregate == "Mail" and getattr(event, "to", None):
+        to = event.to
+        return "email", own, ", ".join(to) if isinstance(to, list | tuple) else str(to)
+    if aggregate == "ContactRequest" and getattr(event, "name", None):
+        return "contact", own, f"{event.name} <{getattr(event, 'email', '')}>"
+    if aggregate == "BrandImage":
+        return "image", own, None
+    return None
+
+
+def _is_image(value: str | None) -> bool:
+    return bool(value) and str(value).startswith("/api/")
 
 
 class _AuditFold(PageFold):
     def __init__(self) -> None:
-        self.rows: dict[str, list[Any]] = {
-            k: []
-            for k in ("position", "tenant_id", "actor_id", "aggregate_type", "event_type", "aggregate_id", "summary")
-        }
-        self.times: list[datetime] = []
+        self.events: list[tuple[int, Any, dict[str, str | None], tuple[str, str, str | None] | None]] = []
 
     def apply(self, event: Any, position: int) -> None:
-        aggregate_type, _, event_type = type(event).__qualname__.rpartition(".")
-        actor = getattr(event, "actor_id", None)
-        self.rows["position"].append(position)
-        self.rows["tenant_id"].append(str(event.tenant_id))
-        self.rows["actor_id"].append(str(actor) if actor else None)
-        self.rows["aggregate_type"].append(aggregate_type or event_type)
-        self.rows["event_type"].append(event_type)
-        self.rows["aggregate_id"].append(str(event.originator_id))
-        self.rows["summary"].append(summarise(event))
-        self.times.append(event.timestamp)
+        self.events.append((position, event, shown_fields(event), event_target(event)))
 
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
-        if not self.times:
+        if not self.events:
             return
+        ids = sorted({str(e.originator_id) for _, e, _, _ in self.events})
+        known: dict[str, dict[str, str | None]] = {}
+        for aggregate_id, field, value in cur.execute(
+            "SELECT aggregate_id, field, value FROM audit_values WHERE aggregate_id IN (SELECT unnest(?::VARCHAR[]))",
+            [ids],
+        ).fetchall():
+            known.setdefault(aggregate_id, {})[field] = value
+        columns: dict[str, list[Any]] = {
+            k: []
+            for k in (
+                "position",
+                "tenant_id",
+                "actor_id",
+                "aggregate_type",
+                "event_type",
+                "aggregate_id",
+                "target_type",
+                "target_id",
+                "target_label",
+                "changes",
+            )
+        }
+        times: list[datetime] = []
+        touched: dict[tuple[str, str], str | None] = {}
+        for position, event, fields, target in self.events:
+            aggregate_id = str(event.originator_id)
+            state = known.setdefault(aggregate_id, {})
+            if target is None and state.get(_TARGET_KEY):
+                kind, _, rest = str(state[_TARGET_KEY]).partition(":")
+                target_id, _, label = rest.partition(":")
+                target = (kind, target_id, label or None)
+            elif target is not None and _TARGET_KEY not in state:
+                state[_TARGET_KEY] = f"{target[0]}:{target[1]}:{target[2] or ''}"
+                touched[(aggregate_id, _TARGET_KEY)] = state[_TARGET_KEY]
+            changes = []
+            for field, after in fields.items():
+                before = state.get(field)
+                if before == after:
+                    continue
+                image = _is_image(before) or _is_image(after) or field == "photo"
+                changes.append(
+                    {
+                        "field": field,
+                        "before": None if image else before,
+                        "after": None if image else after,
+                        "kind": "image" if image else "value",
+                    }
+                )
+                state[field] = after
+                touched[(aggregate_id, field)] = after
+            aggregate_type, _, event_type = type(event).__qualname__.rpartition(".")
+            actor = getattr(event, "actor_id", None)
+            columns["position"].append(position)
+            columns["tenant_id"].append(str(event.tenant_id))
+            columns["actor_id"].append(str(actor) if actor else None)
+            columns["aggregate_type"].append(aggregate_type or event_type)
+            columns["event_type"].append(event_type)
+            columns["aggregate_id"].append(aggregate_id)
+            columns["target_type"].append(target[0] if target else None)
+            columns["target_id"].append(target[1] if target else None)
+            columns["target_label"].append(target[2] if target else None)
+            columns["changes"].append(json.dumps(changes, ensure_ascii=False))
+            times.append(event.timestamp)
         page = pa.table(
             {
-                "position": pa.array(self.rows["position"], type=pa.int64()),
-                "created_at": utc_wall_times(self.times),
-                **{k: pa.array(v, type=pa.string()) for k, v in self.rows.items() if k != "position"},
+                "position": pa.array(columns["position"], type=pa.int64()),
+                "created_at": utc_wall_times(times),
+                **{k: pa.array(v, type=pa.string()) for k, v in columns.items() if k != "position"},
+            }
+        )
+        values = pa.table(
+            {
+                "aggregate_id": pa.array([k[0] for k in touched], type=pa.string()),
+                "field": pa.array([k[1] for k in touched], type=pa.string()),
+                "value": pa.array(list(touched.values()), type=pa.string()),
             }
         )
         cur.register("page_audit", page)
+        cur.register("page_audit_values", values)
         try:
             cur.execute(
                 "INSERT INTO audit_events SELECT position, created_at, tenant_id, actor_id, aggregate_type, "
-                "event_type, aggregate_id, summary FROM page_audit"
+                "event_type, aggregate_id, target_type, target_id, target_label, changes FROM page_audit"
+            )
+            cur.execute(
+                "INSERT INTO audit_values SELECT aggregate_id, field, value FROM page_audit_values "
+                "ON CONFLICT DO UPDATE SET value = excluded.value"
             )
         finally:
             cur.unregister("page_audit")
+            cur.unregister("page_audit_values")
 
 
 class AuditReadModel(ReadModel):
     name = "audit"
-    version = 1
-    tables = ("audit_events",)
+    version = 2
+    tables = ("audit_events", "audit_values")
 
     def __init__(self) -> None:
         self.event_types = audited_event_types()
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(AUDIT_DDL)
+        cur.execute(VALUES_DDL)
 
     def fold(self) -> PageFold:
         return _AuditFold()
@@ -160,23 +305,47 @@ class AuditReadModel(ReadModel):
 
 # -- queries ---------------------------------------------------------------------------------
 
-# The audit rows, with the hot read models' rows that say who did what (read in place).
+# The audit rows, with the hot read models' rows that say who did what (read in place). A limit
+# change shows the account's limit before (the previous limit change, NULL: unlimited) and after.
 _ALL_EVENTS = """
-    SELECT position, created_at, tenant_id, actor_id, aggregate_type, event_type, aggregate_id, summary
+    SELECT position, created_at, tenant_id, actor_id, aggregate_type, event_type, aggregate_id,
+           target_type, target_id, target_label, changes
     FROM audit_events
     UNION ALL
     SELECT position, created_at, group_id, actor_id, 'CreditAccount',
            CASE kind WHEN 'grant' THEN 'Granted' WHEN 'grant_received' THEN 'GrantReceived' ELSE 'LimitChanged' END,
-           account_id,
-           'category=' || category || '; amount=' || amount
-               || coalesce('; counterparty_group_id=' || counterparty_group_id, '')
-               || '; limit=' || coalesce(credit_limit::VARCHAR, 'unlimited')
+           account_id, 'group', group_id, NULL,
+           CASE WHEN kind = 'limit_change' THEN
+               json_array(json_object('field', 'category', 'before', NULL, 'after', category, 'kind', 'value'),
+                          json_object('field', 'creditLimit',
+                                      'before', coalesce(lag(credit_limit::VARCHAR) OVER w, 'unlimited'),
+                                      'after', coalesce(credit_limit::VARCHAR, 'unlimited'), 'kind', 'value'))
+           ELSE
+               json_array(json_object('field', 'category', 'before', NULL, 'after', category, 'kind', 'value'),
+                          json_object('field', 'amount', 'before', NULL, 'after', amount::VARCHAR, 'kind', 'value'))
+           END::VARCHAR
     FROM credit_movements WHERE kind IN ('grant', 'grant_received', 'limit_change')
+    WINDOW w AS (PARTITION BY account_id, kind = 'limit_change' ORDER BY position)
     UNION ALL
     SELECT position, created_at, group_id, user_id, 'Consultation', 'Recorded', consultation_id,
-           'document=' || document || '; query_type=' || query_type || '; status=' || status
-               || '; credits=' || credits || '; channel=' || channel
+           'document', document, document,
+           json_array(json_object('field', 'queryType', 'before', NULL, 'after', query_type, 'kind', 'value'),
+                      json_object('field', 'status', 'before', NULL, 'after', status, 'kind', 'value'),
+                      json_object('field', 'credits', 'before', NULL, 'after', credits::VARCHAR, 'kind', 'value'),
+                      json_object('field', 'channel', 'before', NULL, 'after', channel, 'kind', 'value'))::VARCHAR
     FROM consultations
+"""
+
+# Names resolved when read: the actor and a user or group target by id, against the directory.
+_NAMED = f"""
+    SELECT e.*, g.name AS tenant_name, u.name AS actor_name, u.email AS actor_email,
+           CASE e.target_type WHEN 'user' THEN tu.name WHEN 'group' THEN tg.name ELSE e.target_label END
+               AS target_name
+    FROM ({_ALL_EVENTS}) e
+    LEFT JOIN groups g ON g.group_id = e.tenant_id
+    LEFT JOIN users u ON u.user_id = e.actor_id
+    LEFT JOIN users tu ON e.target_type = 'user' AND tu.user_id = e.target_id
+    LEFT JOIN groups tg ON e.target_type = 'group' AND tg.group_id = e.target_id
 """
 
 AUDIT_COLUMNS = (
@@ -190,8 +359,20 @@ AUDIT_COLUMNS = (
     "aggregateType",
     "eventType",
     "aggregateId",
-    "summary",
+    "targetType",
+    "targetId",
+    "targetName",
+    "changes",
 )
+
+# The columns a client may sort by (key -> SQL); anything else is refused, never written into SQL.
+AUDIT_ORDER = {
+    "createdAt": "position",
+    "tenantName": "lower(tenant_name)",
+    "actorName": "lower(coalesce(actor_name, actor_email))",
+    "event": "aggregate_type || '.' || event_type",
+    "targetName": "lower(target_name)",
+}
 
 
 def audit_page(
@@ -200,46 +381,76 @@ def audit_page(
     *,
     user_id: str | None = None,
     event_type: str | None = None,
+    target: str | None = None,
     start: datetime | None = None,
     end: datetime | None = None,
+    order: str | None = None,
     offset: int = 0,
     limit: int | None = 50,
 ) -> tuple[list[dict[str, Any]], int]:
-    """Events acted for one of ``group_ids`` (or on one of them), newest first; times are UTC."""
-    where = ["(e.tenant_id IN (SELECT unnest(?::VARCHAR[])) OR e.aggregate_id IN (SELECT unnest(?::VARCHAR[])))"]
+    """Events acted for one of ``group_ids`` (or on one of them), newest first; times are UTC.
+
+    ``target`` matches the target's id or, case-insensitively, part of its name."""
+    where = ["(tenant_id IN (SELECT unnest(?::VARCHAR[])) OR aggregate_id IN (SELECT unnest(?::VARCHAR[])))"]
     params: list[Any] = [group_ids, group_ids]
     if user_id:
-        where.append("e.actor_id = ?")
+        where.append("actor_id = ?")
         params.append(user_id)
     if event_type:
-        where.append("(e.aggregate_type = ? OR e.aggregate_type || '.' || e.event_type = ?)")
+        where.append("(aggregate_type = ? OR aggregate_type || '.' || event_type = ?)")
         params += [event_type, event_type]
+    if target:
+        where.append("(target_id = ? OR target_name ILIKE ? ESCAPE '\\')")
+        params += [target, "%" + target.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"]
     if start is not None:
-        where.append("e.created_at >= ?")
+        where.append("created_at >= ?")
         params.append(start)
     if end is not None:
-        where.append("e.created_at < ?")
+        where.append("created_at < ?")
         params.append(end)
     condition = " AND ".join(where)
-    total = first_row(cur.execute(f"SELECT count(*) FROM ({_ALL_EVENTS}) e WHERE {condition}", params))
+    sort = order_clause(order, AUDIT_ORDER, "position DESC, aggregate_type")
+    total = first_row(cur.execute(f"SELECT count(*) FROM ({_NAMED}) n WHERE {condition}", params))
     page = "" if limit is None else f"LIMIT {int(limit)} OFFSET {int(offset)}"
     rows = cur.execute(
         f"""
-        SELECT e.position, e.created_at, e.tenant_id, g.name, e.actor_id, u.name, u.email,
-               e.aggregate_type, e.event_type, e.aggregate_id, e.summary
-        FROM ({_ALL_EVENTS}) e
-        LEFT JOIN groups g ON g.group_id = e.tenant_id
-        LEFT JOIN users u ON u.user_id = e.actor_id
+        SELECT position, created_at, tenant_id, tenant_name, actor_id, actor_name, actor_email,
+               aggregate_type, event_type, aggregate_id, target_type, target_id, target_name, changes
+        FROM ({_NAMED}) n
         WHERE {condition}
-        ORDER BY e.position DESC, e.aggregate_type
+        {sort}
         {page}
         """,
         params,
     ).fetchall()
-    return [dict(zip(AUDIT_COLUMNS, r, strict=True)) for r in rows], int(total[0]) if total else 0
+    result = []
+    for r in rows:
+        row = dict(zip(AUDIT_COLUMNS, r, strict=True))
+        row["changes"] = json.loads(row["changes"]) if row["changes"] else []
+        result.append(row)
+    return result, int(total[0]) if total else 0
 
 
 def audit_types(cur: duckdb.DuckDBPyConnection) -> list[str]:
     """The aggregate types the filter offers."""
     rows = cur.execute(f"SELECT DISTINCT aggregate_type FROM ({_ALL_EVENTS}) e ORDER BY 1").fetchall()
     return [r[0] for r in rows]
+
+
+def audit_actors(cur: duckdb.DuckDBPyConnection, group_ids: list[str]) -> list[dict[str, str]]:
+    """Who acted in ``group_ids``' log (the 'who' filter's choices), by name."""
+    rows = cur.execute(
+        """
+        SELECT DISTINCT e.actor_id, coalesce(u.name, u.email, e.actor_id)
+        FROM (SELECT actor_id, tenant_id, aggregate_id FROM audit_events
+              UNION ALL SELECT actor_id, group_id, account_id FROM credit_movements
+                  WHERE kind IN ('grant', 'grant_received', 'limit_change')
+              UNION ALL SELECT DISTINCT user_id, group_id, group_id FROM consultations) e
+        LEFT JOIN users u ON u.user_id = e.actor_id
+        WHERE e.actor_id IS NOT NULL
+          AND (e.tenant_id IN (SELECT unnest(?::VARCHAR[])) OR e.aggregate_id IN (SELECT unnest(?::VARCHAR[])))
+        ORDER BY 2
+        """,
+        [group_ids, group_ids],
+    ).fetchall()
+    return [{"id": r[0], "name": r[1]} for r in rows]

@@ -7,6 +7,7 @@ DuckDB transaction as the tracking position: per-event statements are ~100x too 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -14,6 +15,8 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pyarrow as pa
 from eventsourcing.persistence import Notification
+
+from bemtevi.domain.errors import InvalidData
 
 PRODUCT_TIME_ZONE = "America/Sao_Paulo"
 SAO_PAULO = ZoneInfo(PRODUCT_TIME_ZONE)
@@ -79,3 +82,18 @@ class ReadModel(ABC):
 
     @abstractmethod
     def fold(self) -> PageFold: ...
+
+
+def order_clause(order: str | None, allowed: Mapping[str, str], default: str) -> str:
+    """``ORDER BY`` for ``order`` ('name' ascending, '-name' descending) from an allow-list.
+
+    The client's text only chooses among ``allowed``'s keys; the SQL is ours. An unknown column
+    is a 400 (``InvalidData`` on field ``order``). ``default`` ends every order, so pages are stable.
+    """
+    if not order:
+        return f"ORDER BY {default}"
+    descending = order.startswith("-")
+    key = order[1:] if descending else order
+    if key not in allowed:
+        raise InvalidData("Invalid sort column", field="order")
+    return f"ORDER BY {allowed[key]} {'DESC' if descending else 'ASC'} NULLS LAST, {default}"

@@ -17,7 +17,7 @@ from eventsourcing.persistence import Notification
 from eventsourcing.utils import get_topic
 
 from bemtevi.domain.credits import MOVEMENT_EVENTS, CreditAccount
-from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, first_row, utc_wall_times
+from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, first_row, order_clause, utc_wall_times
 
 BALANCES_DDL = """
 CREATE TABLE IF NOT EXISTS credit_balances (
@@ -283,6 +283,19 @@ def subtree_ids(cur: duckdb.DuckDBPyConnection, group_id: str) -> list[str]:
     return [r[0] for r in rows]
 
 
+# The columns the balance history may sort by (the grid's field -> SQL); anything else is refused.
+HISTORY_ORDER = {
+    "createdAt": "m.position",
+    "groupName": "lower(g.name)",
+    "category": "m.category",
+    "kind": "m.kind",
+    "amount": "m.amount",
+    "balance": "m.balance",
+    "actorName": "lower(u.name)",
+    "reason": "lower(m.reason)",
+}
+
+
 def movement_history(
     cur: duckdb.DuckDBPyConnection,
     group_ids: list[str],
@@ -290,6 +303,7 @@ def movement_history(
     start: datetime | None = None,
     end: datetime | None = None,
     category: str | None = None,
+    order: str | None = None,
     offset: int = 0,
     limit: int | None = 50,
 ) -> tuple[list[dict[str, Any]], int]:
@@ -318,7 +332,7 @@ def movement_history(
         LEFT JOIN users u ON u.user_id = m.actor_id
         LEFT JOIN groups cp ON cp.group_id = m.counterparty_group_id
         WHERE {condition}
-        ORDER BY m.position DESC
+        {order_clause(order, HISTORY_ORDER, "m.position DESC")}
         {page}
         """,
         params,

@@ -11,7 +11,7 @@ import pyarrow as pa
 from bemtevi.domain.brand import Brand, resolve_brand
 from bemtevi.domain.groups import Group, default_toggles
 from bemtevi.domain.users import User, UserStatus
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause
 
 GROUPS_DDL = """
 CREATE TABLE IF NOT EXISTS groups (
@@ -271,8 +271,25 @@ def user_by_id(cur: duckdb.DuckDBPyConnection, user_id: str) -> dict[str, Any] |
     return None if row is None else dict(zip(_USER_COLUMNS, row, strict=True))
 
 
+# The columns the customers list may sort by (the grid's field -> SQL); anything else is refused.
+CUSTOMERS_ORDER = {
+    "name": "lower(g.name)",
+    "tradeName": "lower(json_extract_string(g.profile, '$.tradeName'))",
+    "cnpj": "g.cnpj",
+    "type": "g.group_type",
+    "parentName": "lower(p.name)",
+    "active": "g.active",
+    "createdAt": "g.created_at",
+}
+
+
 def customers_of(
-    cur: duckdb.DuckDBPyConnection, group_id: str, search: str | None = None, offset: int = 0, limit: int = 20
+    cur: duckdb.DuckDBPyConnection,
+    group_id: str,
+    search: str | None = None,
+    offset: int = 0,
+    limit: int = 20,
+    order: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """The groups below ``group_id`` (its whole subtree), newest first; search by name, trade name or CNPJ."""
     params: list[Any] = [group_id]
@@ -305,7 +322,7 @@ def customers_of(
                g.profile, g.enabled_query_types, g.active, g.created_at
         FROM groups g LEFT JOIN groups p ON p.group_id = g.parent_id
         WHERE g.group_id IN (SELECT group_id FROM tree) {where}
-        ORDER BY g.created_at DESC, g.group_id
+        {order_clause(order, CUSTOMERS_ORDER, "g.created_at DESC, g.group_id")}
         LIMIT {int(limit)} OFFSET {int(offset)}
         """,
         params,

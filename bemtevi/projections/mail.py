@@ -11,7 +11,7 @@ import duckdb
 import pyarrow as pa
 
 from bemtevi.domain.mail import Mail
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause
 
 OUTBOX_DDL = """
 CREATE TABLE IF NOT EXISTS mail_outbox (
@@ -116,8 +116,18 @@ class MailOutboxReadModel(ReadModel):
 # -- queries ---------------------------------------------------------------------------------
 
 
+# The columns the outbox may sort by (the grid's field -> SQL); anything else is refused.
+OUTBOX_ORDER = {
+    "time": "queued_at",
+    "to": "lower(recipient)",
+    "subject": "lower(subject)",
+    "reason": "reason",
+    "status": "status",
+}
+
+
 def outbox_page(
-    cur: duckdb.DuckDBPyConnection, group_id: str, offset: int = 0, limit: int = 20
+    cur: duckdb.DuckDBPyConnection, group_id: str, offset: int = 0, limit: int = 20, order: str | None = None
 ) -> tuple[list[dict[str, Any]], int]:
     """Mails queued for ``group_id`` and the groups below it, newest first, and their count."""
     subtree = """
@@ -136,7 +146,7 @@ def outbox_page(
         f"""{subtree}
         SELECT {", ".join(_COLUMNS)} FROM mail_outbox
         WHERE tenant_id IN (SELECT group_id FROM subtree)
-        ORDER BY queued_at DESC, mail_id
+        {order_clause(order, OUTBOX_ORDER, "queued_at DESC, mail_id")}
         LIMIT ? OFFSET ?""",
         [group_id, limit, offset],
     ).fetchall()

@@ -15,7 +15,7 @@ import duckdb
 from bemtevi.domain.profiles import PREFERENCE_DEFAULTS
 from bemtevi.domain.sessions import Session
 from bemtevi.domain.users import User, UserStatus
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause
 
 PROFILES_DDL = """
 CREATE TABLE IF NOT EXISTS user_profiles (
@@ -162,6 +162,16 @@ class UsersReadModel(ReadModel):
 # -- queries ---------------------------------------------------------------------------------
 
 
+# The columns the users list may sort by (the grid's field -> SQL); anything else is refused.
+USERS_ORDER = {
+    "name": "lower(u.name)",
+    "email": "lower(u.email)",
+    "role": "u.role",
+    "status": "u.status",
+    "createdAt": "u.created_at",
+}
+
+
 def users_of_group(
     cur: duckdb.DuckDBPyConnection,
     group_id: str,
@@ -169,6 +179,7 @@ def users_of_group(
     offset: int = 0,
     limit: int = 20,
     include_super_admins: bool = True,
+    order: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """A group's users (archived ones left out), newest first; search by name or e-mail."""
     where = "u.group_id = ? AND u.status <> ?"
@@ -186,7 +197,7 @@ def users_of_group(
                p.cpf, p.phone, p.functions, p.photo_digest
         FROM users u LEFT JOIN user_profiles p ON p.user_id = u.user_id
         WHERE {where}
-        ORDER BY u.created_at DESC, u.user_id
+        {order_clause(order, USERS_ORDER, "u.created_at DESC, u.user_id")}
         LIMIT {int(limit)} OFFSET {int(offset)}
         """,
         params,

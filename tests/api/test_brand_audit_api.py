@@ -206,10 +206,28 @@ def test_the_audit_log_lists_who_did_what_with_filters_and_exports_csv(api: Test
     rows = mine.json()["data"]
     kinds = {(r["aggregateType"], r["eventType"]) for r in rows}
     assert {("Group", "BrandChanged"), ("Consultation", "Recorded"), ("Session", "Opened")} <= kinds
+    # Who by name, the target by name, what changed as before -> after; never a secret.
     brand_row = next(r for r in rows if r["eventType"] == "BrandChanged")
-    assert brand_row["actorEmail"] == wl["ownerEmail"] and "appTitle: Marca" in brand_row["summary"]
-    assert all("password" not in r["summary"].lower() and "hash" not in r["summary"].lower() for r in rows)
+    assert brand_row["actorEmail"] == wl["ownerEmail"] and brand_row["actorName"]
+    assert (brand_row["targetType"], brand_row["targetName"]) == ("group", "Empresa Número 1 Ltda")
+    assert {"field": "appTitle", "before": None, "after": "Marca", "kind": "value"} in brand_row["changes"]
+    lookup = next(r for r in rows if r["aggregateType"] == "Consultation")
+    assert lookup["targetType"] == "document" and lookup["targetName"] == KNOWN_CPF
+    shown = [str(c) + str(r["targetName"]) for r in rows for c in r["changes"]]
+    assert shown and not [t for t in shown if "password" in t.lower() or "hash" in t.lower() or "$argon" in t]
+    assert any(r["eventType"] == "PasswordChanged" and r["changes"] == [] for r in rows)
     assert all(r["tenantId"] == wl["id"] or r["aggregateId"] == wl["id"] for r in rows)
+    # A second brand save shows the old title as "before", and only what changed.
+    again = api.put(f"/api/group/{wl['id']}/brand", headers=owner, json={"appTitle": "Marca Nova"})
+    newest = api.get(
+        "/api/audit", headers=owner, params={"position": again.json()["position"], "type": "Group.BrandChanged"}
+    ).json()["data"][0]
+    assert newest["changes"] == [{"field": "appTitle", "before": "Marca", "after": "Marca Nova", "kind": "value"}]
+    # The "who" filter offers names; the target filter finds by part of a name.
+    actors = mine.json()["actors"]
+    assert {"id": brand_row["actorId"], "name": brand_row["actorName"]} in actors
+    by_target = api.get("/api/audit", headers=owner, params={"target": KNOWN_CPF[3:8]}).json()["data"]
+    assert by_target and {r["targetName"] for r in by_target} == {KNOWN_CPF}
     # Filters: type, user, period.
     only_brand = api.get("/api/audit", headers=owner, params={"type": "Group"}).json()["data"]
     assert only_brand and {r["aggregateType"] for r in only_brand} == {"Group"}
@@ -222,7 +240,9 @@ def test_the_audit_log_lists_who_did_what_with_filters_and_exports_csv(api: Test
     # Above or beside: not found. The root's admin reads the white-label's log and its own.
     root_id = api.get("/api/customers", headers=admin).json()["data"][0]["parentId"]
     assert api.get("/api/audit", headers=owner, params={"group_id": root_id}).status_code == 404
-    assert api.get("/api/audit", headers=admin, params={"group_id": wl["id"]}).json()["total"] == mine.json()["total"]
+    assert (
+        api.get("/api/audit", headers=admin, params={"group_id": wl["id"]}).json()["total"] == mine.json()["total"] + 1
+    )
     everything = api.get("/api/audit", headers=admin, params={"children": "true", "perPage": 200}).json()
     assert everything["total"] > mine.json()["total"]
     # CSV: ';', UTF-8, the dated file name.
@@ -234,3 +254,56 @@ def test_the_audit_log_lists_who_did_what_with_filters_and_exports_csv(api: Test
     assert table[0][:3] == ["Data", "Empresa", "Usuário"] and len(table) == len(only_brand) + 1
     # A plain user has no audit screen.
     assert api.get("/api/audit", headers={"Authorization": "Bearer nope"}).status_code == 401
+
+
+def test_the_audit_log_shows_a_role_change_by_name_sorts_across_pages_and_keeps_tenants_apart(
+    api: TestClient,
+) -> None:
+    admin = sign_in(api)
+    first = register(api, admin, customer(11, "white-label", whiteLabelUrl="a.example.com"))["data"]
+    second = register(api, admin, customer(12, "white-label", whiteLabelUrl="b.example.com"))["data"]
+    owner_a = owner_headers(api, first["ownerEmail"], first["generatedPassword"])
+    owner_b = owner_headers(api, second["ownerEmail"], second["generatedPassword"])
+    person = {
+        "name": "Pessoa Auditada",
+        "email": "auditada@empresa.com.br",
+        "cpf": "52998224725",
+        "phone": "(11) 98765-4321",
+        "functions": "Analista",
+        "role": "user",
+    }
+    added = api.post("/api/users", headers=owner_a, json=person)
+    assert added.status_code == 200, added.text
+    user_id = added.json()["data"]["id"]
+    edited = api.put(
+        f"/api/users/{user_id}",
+        headers=owner_a,
+        json={**{k: v for k, v in person.items() if k != "email"}, "role": "admin"},
+    )
+    assert edited.status_code == 200, edited.text
+    log = api.get("/api/audit", headers=owner_a, params={"position": edited.json()["position"], "perPage": 200})
+    rows = log.json()["data"]
+    role = next(r for r in rows if r["eventType"] == "RoleChanged")
+    assert role["changes"] == [{"field": "role", "before": "user", "after": "admin", "kind": "value"}]
+    assert (role["targetType"], role["targetId"], role["targetName"]) == ("user", user_id, "Pessoa Auditada")
+    assert role["actorName"] == "Responsável 11"
+    # The details edit re-sent the whole form: nothing of it changed but the role, so no details row
+    # lists unchanged fields.
+    assert all(c["before"] != c["after"] for r in rows for c in r["changes"])
+    # Sorting is the server's, across pages: the first row of page 2 follows the last of page 1.
+    by_target = [
+        api.get("/api/audit", headers=owner_a, params={"order": "targetName", "perPage": 3, "page": p}).json()["data"]
+        for p in (1, 2)
+    ]
+    names = [r["targetName"] for page in by_target for r in page]
+    present = [n.lower() for n in names if n is not None]
+    assert present == sorted(present) and names[: len(present)] == [n for n in names if n is not None]
+    newest_first = api.get("/api/audit", headers=owner_a, params={"order": "-createdAt"}).json()["data"]
+    assert [r["position"] for r in newest_first] == sorted((r["position"] for r in newest_first), reverse=True)
+    refused = api.get("/api/audit", headers=owner_a, params={"order": "position; DROP TABLE users"})
+    assert refused.status_code == 400
+    # The other tenant's owner sees nothing of it: no row, no actor, no name.
+    other = api.get("/api/audit", headers=owner_b, params={"perPage": 200, "children": True}).json()
+    assert other["data"] and all(second["id"] in (r["tenantId"], r["aggregateId"]) for r in other["data"])
+    assert "Pessoa Auditada" not in str(other) and "Responsável 11" not in str(other)
+    assert api.get("/api/audit", headers=owner_b, params={"group_id": first["id"]}).status_code == 404

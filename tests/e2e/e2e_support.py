@@ -30,6 +30,18 @@ def screenshot(page: Page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
 
+def follow_menu(page: Page, section: str, link: str) -> None:
+    """Follow a link of the sidebar's ``section``: open the drawer (under 1024 px) and unfold the
+    section only when they are folded (the section holding the current screen starts unfolded)."""
+    toggle = page.get_by_test_id("nav-toggle")
+    if toggle.is_visible() and not page.get_by_test_id(f"nav-{section}").is_visible():
+        toggle.click()
+    target = page.get_by_test_id(f"nav-{link}")
+    if not target.is_visible():
+        page.get_by_test_id(f"nav-{section}").click()
+    target.click()
+
+
 def sign_in(
     page: Page,
     url: str,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from e2e_support import screenshot, sign_in
+from e2e_support import follow_menu, screenshot, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -82,8 +82,7 @@ def test_owner_sees_their_brand_and_the_audit_log(page: Page, server_url: str) -
     sign_in(page, server_url, OWNER_EMAIL, OWNER_PASSWORD)
 
     # Their brand: the saved title and colour in the fields and in the preview.
-    page.get_by_test_id("nav-register").click()
-    page.get_by_test_id("nav-brand").click()
+    follow_menu(page, "register", "brand")
     expect(page).to_have_url(f"{server_url}/brand-settings")
     expect(page.get_by_role("heading", name="Minha marca")).to_be_visible()
     expect(page.get_by_test_id("brand-title")).to_have_value("Doces da Teresa")
@@ -92,21 +91,23 @@ def test_owner_sees_their_brand_and_the_audit_log(page: Page, server_url: str) -
     screenshot(page, "owner-brand-settings")
 
     # The audit log: the brand change, by whom, with what; the sign-in too.
-    page.get_by_test_id("nav-register").click()
-    page.get_by_test_id("nav-audit-log").click()
+    follow_menu(page, "register", "audit-log")
     expect(page).to_have_url(f"{server_url}/audit-log")
     expect(page.get_by_role("heading", name="Registro de auditoria")).to_be_visible()
     rows = page.get_by_test_id("audit-row")
-    brand_row = rows.filter(has_text="BrandChanged")
+    # Translated event names, the actor by name, the target and the changed fields (never raw types).
+    brand_row = rows.filter(has_text="Marca alterada")
     expect(brand_row).to_have_count(1)
-    expect(brand_row).to_contain_text("appTitle: Doces da Teresa")
+    expect(brand_row).to_contain_text("Título do app: Doces da Teresa")
     expect(brand_row).to_contain_text("Teresa")
-    expect(brand_row).to_contain_text("Grupo")
-    expect(rows.filter(has_text="Sessão").first).to_be_visible()
-    screenshot(page, "owner-audit-log")
-    # Filtered by type: only the company's own records are left.
-    page.get_by_test_id("audit-type").select_option("Group")
-    expect(rows.filter(has_text="Sessão")).to_have_count(0)
-    expect(rows.filter(has_text="BrandChanged")).to_have_count(1)
+    expect(brand_row).to_contain_text("Empresa")
+    expect(rows.filter(has_text="Entrou no sistema").first).to_be_visible()
     for text in rows.all_inner_texts():
-        assert "Grupo" in text, text
+        assert "BrandChanged" not in text and "Opened" not in text and "user_id=" not in text, text
+    screenshot(page, "owner-audit-log")
+    # Filtered by kind of event: only the company's own records are left.
+    page.get_by_test_id("audit-type").select_option("Group")
+    expect(rows.filter(has_text="Entrou no sistema")).to_have_count(0)
+    expect(rows.filter(has_text="Marca alterada")).to_have_count(1)
+    for text in rows.all_inner_texts():
+        assert "Empresa" in text, text

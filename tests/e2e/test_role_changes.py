@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2e_support import screenshot, sign_in
+from e2e_support import follow_menu, screenshot, sign_in
 from playwright.sync_api import Page, Request, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -87,8 +87,7 @@ def test_a_screen_removed_from_the_role_is_refused_on_the_next_navigation_withou
 
     # The admin signs in and opens the customer list from the menu.
     sign_in(page, server_url, USER_EMAIL, USER_PASSWORD)
-    page.get_by_test_id("nav-register").click()
-    page.get_by_test_id("nav-customers").click()
+    follow_menu(page, "register", "customers")
     expect(page).to_have_url(f"{server_url}/customer-list")
     expect(page.get_by_test_id("customer-add")).to_be_visible()
     page.get_by_test_id("nav-dashboard").click()
@@ -116,8 +115,7 @@ def test_a_screen_removed_from_the_role_is_refused_on_the_next_navigation_withou
         time.sleep(0.1)
 
     # The menu on screen is the one read before: its link still leads to customers.
-    page.get_by_test_id("nav-register").click()
-    page.get_by_test_id("nav-customers").click()
+    follow_menu(page, "register", "customers")
     expect(page).to_have_url(f"{server_url}/error-forbidden")
     expect(page.get_by_test_id("forbidden")).to_contain_text("Acesso não permitido")
     # Decided with the fresh roles: the screen was never drawn and asked nothing of the server.

@@ -14,13 +14,13 @@ from fastapi import APIRouter, Depends, Query, Response
 from bemtevi.api.bounds import KEY_MAX, SHORT_TEXT_MAX
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.exports import Cell, csv_bytes
-from bemtevi.api.group_schemas import AuditResponse, AuditRow
-from bemtevi.api.paging import Page, paging
+from bemtevi.api.group_schemas import AuditActor, AuditResponse, AuditRow
+from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import ExportFailed, GroupNotFound, InvalidData
-from bemtevi.projections.audit import audit_page, audit_types
+from bemtevi.projections.audit import AUDIT_ORDER, audit_actors, audit_page, audit_types
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.credits import subtree_ids
 
@@ -29,8 +29,8 @@ router = APIRouter(prefix="/audit", tags=["audit"])
 AuditReader = Annotated[Principal, Depends(allowed_route("audit-log"))]
 
 CSV_COLUMNS = {
-    "pt-BR": ["Data", "Empresa", "Usuário", "E-mail", "Tipo", "Evento", "Registro", "Resumo"],
-    "en-US": ["Date", "Company", "User", "E-mail", "Type", "Event", "Record", "Summary"],
+    "pt-BR": ["Data", "Empresa", "Usuário", "E-mail", "Tipo", "Evento", "Alvo", "Alterações"],
+    "en-US": ["Date", "Company", "User", "E-mail", "Type", "Event", "Target", "Changes"],
 }
 
 
@@ -40,6 +40,9 @@ class AuditFilters:
         group_id: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
         user_id: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
         type: Annotated[str | None, Query(max_length=SHORT_TEXT_MAX)] = None,
+        target: Annotated[
+            str | None, Query(max_length=SHORT_TEXT_MAX, description="The target's id or part of its name")
+        ] = None,
         start: Annotated[date | None, Query(alias="from")] = None,
         end: Annotated[date | None, Query(alias="to")] = None,
         children: Annotated[bool, Query(description="Include the group's subtree")] = False,
@@ -49,9 +52,21 @@ class AuditFilters:
         self.group_id = group_id
         self.user_id = user_id or None
         self.type = type or None
+        self.target = (target or "").strip() or None
         self.start = _midnight_utc(start) if start else None
         self.end = _midnight_utc(end + timedelta(days=1)) if end else None
         self.children = children
+
+
+def changes_text(changes: list[dict[str, Any]]) -> str:
+    """'field: before → after; …' for the CSV (an image field says only that it changed)."""
+    parts = []
+    for c in changes:
+        if c["kind"] == "image":
+            parts.append(f"{c['field']}: (image)")
+        else:
+            parts.append(f"{c['field']}: {c['before'] if c['before'] is not None else '-'} → {c['after'] or '-'}")
+    return "; ".join(parts)
 
 
 def _midnight_utc(day: date) -> datetime:
@@ -78,6 +93,7 @@ def _rows(
         groups,
         user_id=filters.user_id,
         event_type=filters.type,
+        target=filters.target,
         start=filters.start,
         end=filters.end,
         **page,
@@ -90,17 +106,19 @@ def audit_log(
     platform: PlatformDep,
     filters: Annotated[AuditFilters, Depends()],
     page: Annotated[Page, Depends(paging(default_size=50, max_size=200))],
+    order: Annotated[str | None, Depends(ordering(AUDIT_ORDER))],
     position: PositionQuery = None,
 ) -> AuditResponse:
     up_to_date = wait_for_position(platform, position)
     groups = _groups(platform, principal, filters)
-    rows, total = _rows(platform, groups, filters, offset=page.offset, limit=page.size)
+    rows, total = _rows(platform, groups, filters, order=order, offset=page.offset, limit=page.size)
     return AuditResponse(
         data=[AuditRow.model_validate(r) for r in rows],
         total=total,
         page=page.number,
         perPage=page.size,
         types=audit_types(platform.store.cursor()),
+        actors=[AuditActor.model_validate(a) for a in audit_actors(platform.store.cursor(), groups)],
         upToDate=up_to_date,
     )
 
@@ -114,11 +132,12 @@ def export_audit(
     principal: AuditReader,
     platform: PlatformDep,
     filters: Annotated[AuditFilters, Depends()],
+    order: Annotated[str | None, Depends(ordering(AUDIT_ORDER))],
     lang: Annotated[str, Query(max_length=KEY_MAX)] = "pt-BR",
 ) -> Response:
     """CSV (';', UTF-8) named audit_dd-mm-yyyy_hh-mm-ss.csv, times in São Paulo."""
     groups = _groups(platform, principal, filters)
-    rows, _ = _rows(platform, groups, filters, limit=None)
+    rows, _ = _rows(platform, groups, filters, order=order, limit=None)
     try:
         table: list[list[Cell]] = []
         for r in rows:
@@ -131,8 +150,8 @@ def export_audit(
                     r["actorEmail"] or "-",
                     r["aggregateType"],
                     r["eventType"],
-                    r["aggregateId"],
-                    r["summary"],
+                    r["targetName"] or r["targetId"] or "-",
+                    changes_text(r["changes"]),
                 ]
             )
         content = csv_bytes(CSV_COLUMNS.get(lang, CSV_COLUMNS["pt-BR"]), table)

@@ -11,7 +11,7 @@ from fastapi.responses import Response
 
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.exports import Cell, csv_bytes, xlsx_bytes
-from bemtevi.api.paging import Page, paging
+from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import (
     BalancesData,
     BalancesResponse,
@@ -29,7 +29,7 @@ from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import ExportFailed, GroupNotFound
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
-from bemtevi.projections.credits import balances_view, daily_consumption, movement_history, subtree_ids
+from bemtevi.projections.credits import HISTORY_ORDER, balances_view, daily_consumption, movement_history, subtree_ids
 
 router = APIRouter(prefix="/credits", tags=["credits"])
 
@@ -93,6 +93,7 @@ def history(
     platform: PlatformDep,
     filters: Annotated[HistoryFilters, Depends()],
     page: Annotated[Page, Depends(paging(default_size=50, max_size=500))],
+    order: Annotated[str | None, Depends(ordering(HISTORY_ORDER))],
     position: PositionQuery = None,
 ) -> HistoryResponse:
     up_to_date = wait_for_position(platform, position)
@@ -103,6 +104,7 @@ def history(
         start=filters.start,
         end=filters.end,
         category=filters.category,
+        order=order,
         offset=page.offset,
         limit=page.size,
     )
@@ -209,12 +211,19 @@ def export_history(
     principal: HistoryReader,
     platform: PlatformDep,
     filters: Annotated[HistoryFilters, Depends()],
+    order: Annotated[str | None, Depends(ordering(HISTORY_ORDER))],
     format: Annotated[Literal["csv", "xlsx"], Query()] = "csv",
     lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
 ) -> Response:
     groups = _visible_groups(platform, principal, filters.group_id)
     rows, _ = movement_history(
-        platform.store.cursor(), groups, start=filters.start, end=filters.end, category=filters.category, limit=None
+        platform.store.cursor(),
+        groups,
+        start=filters.start,
+        end=filters.end,
+        category=filters.category,
+        order=order,
+        limit=None,
     )
     labels = EXPORT_LABELS[lang]
     stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Query
 from bemtevi.api.bounds import SEARCH_MAX
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.group_schemas import CustomerDetail, CustomerDetailResponse, CustomerEditRequest, StatusRequest
-from bemtevi.api.paging import Page, paging
+from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import (
     CustomerListResponse,
     CustomerRequest,
@@ -28,7 +28,7 @@ from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.credits import subtree_ids
 from bemtevi.projections.customers import customer_detail
-from bemtevi.projections.directory import ancestor_ids, customers_of
+from bemtevi.projections.directory import CUSTOMERS_ORDER, ancestor_ids, customers_of
 
 router = APIRouter(prefix="/customers", tags=["customers"])
 
@@ -61,12 +61,13 @@ def list_customers(
     principal: Annotated[Principal, Depends(allowed_route("customer-list"))],
     platform: PlatformDep,
     page: Annotated[Page, Depends(paging(default_size=20, max_size=100))],
+    order: Annotated[str | None, Depends(ordering(CUSTOMERS_ORDER))],
     search: Annotated[str | None, Query(max_length=SEARCH_MAX)] = None,
     position: PositionQuery = None,
 ) -> CustomerListResponse:
     up_to_date = wait_for_position(platform, position)
     rows, total = customers_of(
-        platform.store.cursor(), str(principal.group_id), search, offset=page.offset, limit=page.size
+        platform.store.cursor(), str(principal.group_id), search, offset=page.offset, limit=page.size, order=order
     )
     return CustomerListResponse(
         data=[CustomerSummary.model_validate(r) for r in rows],

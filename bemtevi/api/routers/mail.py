@@ -8,10 +8,10 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel
 
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
-from bemtevi.api.paging import Page, paging
+from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import UtcDateTime
 from bemtevi.commands.identity import Principal
-from bemtevi.projections.mail import outbox_page
+from bemtevi.projections.mail import OUTBOX_ORDER, outbox_page
 
 router = APIRouter(prefix="/mail", tags=["mail"])
 
@@ -43,10 +43,13 @@ def outbox(
     principal: Annotated[Principal, Depends(allowed_route("mail-outbox"))],
     platform: PlatformDep,
     page: Annotated[Page, Depends(paging(default_size=20, max_size=100))],
+    order: Annotated[str | None, Depends(ordering(OUTBOX_ORDER))],
     position: PositionQuery = None,
 ) -> OutboxResponse:
     up_to_date = wait_for_position(platform, position)
-    rows, total = outbox_page(platform.store.cursor(), str(principal.group_id), offset=page.offset, limit=page.size)
+    rows, total = outbox_page(
+        platform.store.cursor(), str(principal.group_id), offset=page.offset, limit=page.size, order=order
+    )
     return OutboxResponse(
         data=[
             OutboxMail(

@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from bemtevi.api.bounds import KEY_MAX, SEARCH_MAX
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
-from bemtevi.api.paging import Page, paging
+from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse, PositionResponse
 from bemtevi.api.user_schemas import (
     AddedUserData,
@@ -34,7 +34,7 @@ from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import GroupNotFound, ImageTooLarge, UserNotFound
 from bemtevi.domain.profiles import PHOTO_MAX_BYTES, UserDetails
 from bemtevi.domain.users import Role
-from bemtevi.projections.users import open_sessions, user_detail, user_photo, users_of_group
+from bemtevi.projections.users import USERS_ORDER, open_sessions, user_detail, user_photo, users_of_group
 
 router = APIRouter(tags=["users"])
 
@@ -112,6 +112,7 @@ def list_users(
     principal: UsersManager,
     platform: PlatformDep,
     page: Annotated[Page, Depends(paging(default_size=20, max_size=100, size_name="page_size"))],
+    order: Annotated[str | None, Depends(ordering(USERS_ORDER))],
     group_id: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
     search: Annotated[str | None, Query(max_length=SEARCH_MAX)] = None,
     position: PositionQuery = None,
@@ -126,6 +127,7 @@ def list_users(
         offset=page.offset,
         limit=page.size,
         include_super_admins=principal.role == Role.SUPER_ADMIN,
+        order=order,
     )
     return UserListResponse(
         data=[UserSummary.model_validate(r) for r in rows],

@@ -52,8 +52,9 @@ export interface ListPageProps<Row extends GridValidRowModel> {
   emptyText?: string
   /** Without it the grid pages the rows it has (all of them are given). */
   paging?: ServerPaging
-  /** Server-side sorting, when the API takes an order; otherwise the grid sorts the rows on screen. */
-  sorting?: { model: GridSortModel; onChange: (model: GridSortModel) => void }
+  /** Server-side sorting (`useServerSorting`): the API orders every page; only `fields` are sortable.
+   * Without it the grid sorts the rows on screen. */
+  sorting?: { model: GridSortModel; fields: string[]; onChange: (model: GridSortModel) => void }
   csv?: ListCsv<Row>
   /** Fields hidden under 600 px (the grid scrolls sideways inside its card for the rest). */
   narrowHidden?: string[]
@@ -103,13 +104,14 @@ export default function ListPage<Row extends GridValidRowModel>({
   const list = rows ?? []
   // On a phone every column shares the width (texts wrap, buttons stack) instead of keeping its
   // desktop minimum; what still does not fit scrolls inside the card.
-  const shown = useMemo<GridColDef<Row>[]>(
-    () =>
-      narrow
-        ? columns.map((c) => ({ ...c, flex: c.flex ?? 1, minWidth: Math.min(c.minWidth ?? NARROW_MIN_WIDTH, NARROW_MIN_WIDTH) }))
-        : columns,
-    [narrow, columns],
-  )
+  const sortable = sorting?.fields.join(',')
+  const shown = useMemo<GridColDef<Row>[]>(() => {
+    const allowed = sortable === undefined ? null : new Set(sortable.split(','))
+    const sorted = allowed ? columns.map((c) => (allowed.has(c.field) ? c : { ...c, sortable: false })) : columns
+    return narrow
+      ? sorted.map((c) => ({ ...c, flex: c.flex ?? 1, minWidth: Math.min(c.minWidth ?? NARROW_MIN_WIDTH, NARROW_MIN_WIDTH) }))
+      : sorted
+  }, [narrow, columns, sortable])
 
   let exportButton: ReactNode = null
   if (csv) {

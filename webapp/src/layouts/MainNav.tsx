@@ -1,6 +1,11 @@
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
+import Collapse from '@mui/material/Collapse'
+import List from '@mui/material/List'
+import ListItemButton from '@mui/material/ListItemButton'
+import ListItemText from '@mui/material/ListItemText'
+import { alpha, type Theme } from '@mui/material/styles'
 import { routeNameOf } from '../lib/permissions'
 import type { RoleMenuEntry } from '../types/api'
 
@@ -13,102 +18,86 @@ function holds(entry: RoleMenuEntry, routeName: string): boolean {
   return (entry.active_routes ?? []).includes(routeName) || (entry.children ?? []).some((c) => holds(c, routeName))
 }
 
-function Entry({
-  entry,
-  open,
-  onToggle,
-  routeName,
-}: {
-  entry: RoleMenuEntry
-  open: boolean
-  onToggle: () => void
-  routeName: string
-}) {
-  const { t } = useTranslation()
-  const label = t(entry.label, { defaultValue: entry.name })
-  const children = (entry.children ?? []).filter((c) => c.label && c.route)
-  if (children.length > 0) {
-    const id = `nav-sub-${entry.name}`
-    return (
-      <li className={`nav-group${open ? ' open' : ''}${holds(entry, routeName) ? ' current' : ''}`}>
-        <button
-          type="button"
-          className="nav-group-label"
-          aria-expanded={open}
-          aria-controls={id}
-          onClick={onToggle}
-          data-testid={`nav-${entry.name}`}
-        >
-          {label}
-          <span className="nav-caret" aria-hidden="true" />
-        </button>
-        <ul className="nav-submenu" id={id}>
-          {children.map((child) => (
-            <li key={child.name}>
-              <NavLink to={routePath(child.route!)} data-testid={`nav-${child.name}`}>
-                {t(child.label, { defaultValue: child.name })}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </li>
-    )
-  }
-  if (!entry.route) return null
-  return (
-    <li>
-      <NavLink to={routePath(entry.route)} data-testid={`nav-${entry.name}`}>
-        {label}
-      </NavLink>
-    </li>
-  )
-}
+const ITEM = { listStyle: 'none' } as const
 
-/** Navigation built from the user's role menu tree: sections open on click (or hover on wide screens). */
+/** The followed link wears the brand's primary colour (NavLink adds `active`). */
+const linkSx = (depth: number) => (theme: Theme) => ({
+  pl: 2 + depth * 2,
+  borderRadius: 1,
+  mx: 1,
+  '&.active': {
+    bgcolor: alpha(theme.palette.primary.main, 0.12),
+    color: theme.palette.primary.main,
+    '& .MuiListItemText-primary': { fontWeight: 700 },
+  },
+})
+
+/**
+ * The sidebar's navigation, built from the user's role menu tree: a section folds its children
+ * (the one holding the current route starts open); each link is a router NavLink.
+ */
 export default function MainNav({ roles, id }: { roles: RoleMenuEntry[]; id?: string }) {
   const { t } = useTranslation()
   const { pathname } = useLocation()
-  const [open, setOpen] = useState<string | null>(null)
-  // A followed link closes the open section.
-  const [openPath, setOpenPath] = useState(pathname)
-  if (openPath !== pathname) {
-    setOpenPath(pathname)
-    setOpen(null)
-  }
-  const navRef = useRef<HTMLElement>(null)
-
-  // An open section closes on Escape or on a click elsewhere.
-  useEffect(() => {
-    if (!open) return
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(null)
-    }
-    const onClick = (e: MouseEvent) => {
-      if (navRef.current && !navRef.current.contains(e.target as Node)) setOpen(null)
-    }
-    document.addEventListener('keydown', onKey)
-    document.addEventListener('mousedown', onClick)
-    return () => {
-      document.removeEventListener('keydown', onKey)
-      document.removeEventListener('mousedown', onClick)
-    }
-  }, [open])
+  const routeName = routeNameOf(pathname)
+  const [toggled, setToggled] = useState<Record<string, boolean>>({})
+  const label = (e: RoleMenuEntry) => t(e.label, { defaultValue: e.name })
 
   return (
-    <nav className="main-nav" id={id} ref={navRef} aria-label={t('app.mainNav')}>
-      <ul>
+    <nav className="main-nav" id={id} aria-label={t('app.mainNav')}>
+      <List dense disablePadding sx={{ py: 1 }}>
         {roles
           .filter((entry) => entry.label)
-          .map((entry) => (
-            <Entry
-              key={entry.name}
-              entry={entry}
-              routeName={routeNameOf(pathname)}
-              open={open === entry.name}
-              onToggle={() => setOpen((o) => (o === entry.name ? null : entry.name))}
-            />
-          ))}
-      </ul>
+          .map((entry) => {
+            const children = (entry.children ?? []).filter((c) => c.label && c.route)
+            if (children.length === 0) {
+              if (!entry.route) return null
+              return (
+                <li key={entry.name} style={ITEM}>
+                  <ListItemButton component={NavLink} to={routePath(entry.route)} sx={linkSx(0)} data-testid={`nav-${entry.name}`}>
+                    <ListItemText primary={label(entry)} />
+                  </ListItemButton>
+                </li>
+              )
+            }
+            const current = holds(entry, routeName)
+            const open = toggled[entry.name] ?? current
+            const subId = `nav-sub-${entry.name}`
+            return (
+              <li key={entry.name} style={ITEM}>
+                <ListItemButton
+                  component="button"
+                  onClick={() => setToggled((o) => ({ ...o, [entry.name]: !open }))}
+                  aria-expanded={open}
+                  aria-controls={subId}
+                  data-testid={`nav-${entry.name}`}
+                  sx={(theme: Theme) => ({
+                    mx: 1,
+                    borderRadius: 1,
+                    width: 'calc(100% - 16px)',
+                    ...(current && { color: theme.palette.primary.main }),
+                  })}
+                >
+                  <ListItemText primary={label(entry)} slotProps={{ primary: { sx: { fontWeight: 600 } } }} />
+                  <span aria-hidden="true" style={{ transition: 'transform .15s', transform: open ? 'rotate(180deg)' : 'none' }}>
+                    ▾
+                  </span>
+                </ListItemButton>
+                <Collapse in={open} timeout="auto">
+                  <List dense disablePadding id={subId}>
+                    {children.map((child) => (
+                      <li key={child.name} style={ITEM}>
+                        <ListItemButton component={NavLink} to={routePath(child.route!)} sx={linkSx(1)} data-testid={`nav-${child.name}`}>
+                          <ListItemText primary={label(child)} />
+                        </ListItemButton>
+                      </li>
+                    ))}
+                  </List>
+                </Collapse>
+              </li>
+            )
+          })}
+      </List>
     </nav>
   )
 }

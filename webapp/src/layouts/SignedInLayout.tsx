@@ -1,6 +1,14 @@
 import { useContext, useState } from 'react'
 import { Link, Navigate, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
+import AppBar from '@mui/material/AppBar'
+import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
+import Drawer from '@mui/material/Drawer'
+import IconButton from '@mui/material/IconButton'
+import Toolbar from '@mui/material/Toolbar'
+import Typography from '@mui/material/Typography'
+import useMediaQuery from '@mui/material/useMediaQuery'
 import LanguageSwitch from '../components/LanguageSwitch'
 import { SafeOutlet } from '../components/ScreenErrorBoundary'
 import Spinner from '../components/Spinner'
@@ -17,10 +25,34 @@ import MuiProvider from '../components/mui/MuiProvider'
 import MainNav from './MainNav'
 import './frame.css'
 
+/** The sidebar's width on wide screens (px). */
+const DRAWER_WIDTH = 248
+/** From this width the sidebar stays open beside the screen; below it folds behind the menu button. */
+const WIDE = '(min-width: 1024px)'
+
+/** Three bars, or a cross while the menu is open (no icon package: two spans of CSS). */
+function MenuIcon({ open }: { open: boolean }) {
+  return <span className={`menu-icon${open ? ' open' : ''}`} aria-hidden="true" />
+}
+
 export default function SignedInLayout() {
+  return (
+    <MuiProvider>
+      <Frame />
+    </MuiProvider>
+  )
+}
+
+/**
+ * The signed-in frame on MUI, themed by the brand: an app bar (menu button under 1024 px, logo,
+ * greeting, language switch, Sign out), a sidebar drawer with the role's menu (permanent from
+ * 1024 px, a temporary drawer below that closes once a link is followed), the screen and the footer.
+ */
+function Frame() {
   const { t, i18n } = useTranslation()
   const dispatch = useAppDispatch()
   const { pathname } = useLocation()
+  const wide = useMediaQuery(WIDE, { noSsr: true })
   const user = useAppSelector((s) => s.auth.authUser)
   const token = useAppSelector((s) => s.auth.authToken)
   const { brand } = useBrand()
@@ -72,39 +104,78 @@ export default function SignedInLayout() {
     )
   } else content = <Spinner />
 
+  const nav = <MainNav id="main-nav" roles={roles.data?.data.roles ?? []} />
   return (
-    <MuiProvider>
-      <div className={`app-layout${navOpen ? ' nav-open' : ''}`}>
-        <header className="app-header">
-          <button
-            type="button"
-            className="nav-toggle"
-            aria-expanded={navOpen}
-            aria-controls="main-nav"
-            aria-label={t(navOpen ? 'frame.layout.closeMenu' : 'frame.layout.openMenu')}
-            onClick={() => setNavOpen((o) => !o)}
-            data-testid="nav-toggle"
-          >
-            <span aria-hidden="true" />
-          </button>
-          <Link to="/dashboard" className="brand">
+    <Box className="app-layout" sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppBar position="fixed" elevation={1} className="app-bar" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
+        <Toolbar sx={{ gap: { xs: 1, sm: 2 }, px: { xs: 1, sm: 2, xl: 4 }, minWidth: 0 }}>
+          {!wide && (
+            <IconButton
+              color="inherit"
+              edge="start"
+              aria-expanded={navOpen}
+              aria-controls="main-nav"
+              aria-label={t(navOpen ? 'frame.layout.closeMenu' : 'frame.layout.openMenu')}
+              onClick={() => setNavOpen((o) => !o)}
+              data-testid="nav-toggle"
+            >
+              <MenuIcon open={navOpen} />
+            </IconButton>
+          )}
+          <Box component={Link} to="/dashboard" className="brand" sx={{ color: 'inherit', textDecoration: 'none', minWidth: 0, flexShrink: 1 }}>
             {brand.horizontalLogo ? (
               <img src={brand.horizontalLogo} alt={brand.appTitle} className="brand-logo" />
             ) : (
-              <span className="brand-title">{brand.appTitle}</span>
+              <Typography component="span" noWrap sx={{ fontWeight: 700, fontSize: { xs: '1.05rem', sm: '1.3rem' }, display: 'block' }}>
+                {brand.appTitle}
+              </Typography>
             )}
-          </Link>
-          <MainNav id="main-nav" roles={roles.data?.data.roles ?? []} />
-          <div className="header-actions">
-            <span className="user-name" data-testid="user-first-name">
-              {t('app.hello', { name: firstName(user?.name) })}
-            </span>
-            <LanguageSwitch />
-            <button type="button" className="btn btn-on-primary" onClick={() => void signOut()} disabled={leaving} data-testid="logout">
-              {t('app.logout')}
-            </button>
-          </div>
-        </header>
+          </Box>
+          <Box sx={{ flex: 1 }} />
+          <Typography
+            component="span"
+            noWrap
+            data-testid="user-first-name"
+            sx={{ display: { xs: 'none', sm: 'block' }, minWidth: 0 }}
+          >
+            {t('app.hello', { name: firstName(user?.name) })}
+          </Typography>
+          <LanguageSwitch />
+          <Button
+            variant="outlined"
+            color="inherit"
+            size="small"
+            onClick={() => void signOut()}
+            disabled={leaving}
+            data-testid="logout"
+            sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+          >
+            {t('app.logout')}
+          </Button>
+        </Toolbar>
+      </AppBar>
+      <Drawer
+        variant={wide ? 'permanent' : 'temporary'}
+        open={wide || navOpen}
+        onClose={() => setNavOpen(false)}
+        // The menu stays in the document while folded (hidden), so it is built once per session.
+        ModalProps={{ keepMounted: true }}
+        sx={{
+          width: wide ? DRAWER_WIDTH : undefined,
+          flexShrink: 0,
+          '& .MuiDrawer-paper': { width: wide ? DRAWER_WIDTH : 'min(300px, 85vw)', boxSizing: 'border-box' },
+        }}
+      >
+        <Toolbar />
+        {!wide && (
+          <Typography noWrap data-testid="user-first-name-menu" sx={{ px: 3, pt: 2, color: 'text.secondary' }}>
+            {t('app.hello', { name: firstName(user?.name) })}
+          </Typography>
+        )}
+        {nav}
+      </Drawer>
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+        <Toolbar />
         <main className="app-main" aria-busy={refreshing}>
           {content}
         </main>
@@ -112,7 +183,7 @@ export default function SignedInLayout() {
           <span>{t('frame.layout.copyright', { year: new Date().getFullYear(), name: brand.appTitle })}</span>
           <span className="app-footer-note">{t('frame.layout.lgpd')}</span>
         </footer>
-      </div>
-    </MuiProvider>
+      </Box>
+    </Box>
   )
 }

@@ -6,6 +6,7 @@ import Paper from '@mui/material/Paper'
 import Typography from '@mui/material/Typography'
 import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
+import { useServerSorting } from '../../components/useServerSorting'
 import { errorText } from '../../components/errorText'
 import type { CsvColumn } from '../../lib/csv'
 import { showDateTime } from '../../lib/format'
@@ -21,8 +22,9 @@ export default function MailOutboxPage() {
   const { t, i18n } = useTranslation()
   const lang = i18n.language
   const [page, setPage] = useState(1)
+  const { order, sorting } = useServerSorting(['time', 'to', 'subject', 'reason', 'status'], () => setPage(1))
   const [open, setOpen] = useState<OutboxMail | null>(null)
-  const { data, error, isError, isFetching, refetch } = useOutboxQuery({ page, perPage: PER_PAGE }, { pollingInterval: 5000 })
+  const { data, error, isError, isFetching, refetch } = useOutboxQuery({ page, perPage: PER_PAGE, order }, { pollingInterval: 5000 })
 
   const columns = useMemo<GridColDef<OutboxMail>[]>(() => {
     const reason = (r: string) => (i18n.exists(`accounts.outbox.reasons.${r}`) ? t(`accounts.outbox.reasons.${r}`) : r)
@@ -79,6 +81,7 @@ export default function MailOutboxPage() {
         onRetry={() => void refetch()}
         emptyText={t('accounts.outbox.empty')}
         paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
+        sorting={sorting}
         csv={{ base: 'caixa_de_saida', columns: csvColumns }}
         narrowHidden={['reason', 'time', 'to']}
         testId="outbox-table"

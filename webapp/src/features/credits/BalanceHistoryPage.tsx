@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography'
 import type { GridColDef } from '@mui/x-data-grid'
 import DateFilter from '../../components/DateFilter'
 import ListPage from '../../components/ListPage'
+import { useServerSorting } from '../../components/useServerSorting'
 import Spinner from '../../components/Spinner'
 import { errorText } from '../../components/errorText'
 import { formatNumber, showDateTime } from '../../lib/format'
@@ -42,9 +43,13 @@ export default function BalanceHistoryPage() {
   const token = useAppSelector((s) => s.auth.authToken)
   const [filters, setFilters] = useState<HistoryFilters>({})
   const [page, setPage] = useState(1)
+  const { order, sorting } = useServerSorting(
+    ['createdAt', 'groupName', 'category', 'kind', 'amount', 'balance', 'actorName', 'reason'],
+    () => setPage(1),
+  )
   const [exportError, setExportError] = useState<string | null>(null)
   const balances = useBalancesQuery({ position })
-  const history = useHistoryQuery({ ...filters, page, perPage: PER_PAGE, position })
+  const history = useHistoryQuery({ ...filters, page, perPage: PER_PAGE, order, position })
   const consumption = useConsumptionQuery(filters)
 
   function change(patch: Partial<HistoryFilters>) {
@@ -151,6 +156,7 @@ export default function BalanceHistoryPage() {
       onRetry={() => void history.refetch()}
       emptyText={t('credits.noMovements')}
       paging={{ total: history.data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
+      sorting={sorting}
       csv={{ download: () => exportAs('csv') }}
       narrowHidden={['groupName', 'category', 'actorName', 'reason']}
       testId="history-table"

@@ -131,6 +131,8 @@ export default function BalancesPage() {
       onRetry={() => void refetch()}
       emptyText={t('credits.noChildren')}
       csv={{ base: 'saldos', columns: csvColumns }}
+      // On a phone: the group, the first category and the grant button (the cards above have every category).
+      narrowHidden={categories.slice(1).map((c) => `category-${c}`)}
       testId="balances-children"
       rowTestId="balance-child"
     >

@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack'
 import TextField from '@mui/material/TextField'
 import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
+import { useServerSorting } from '../../components/useServerSorting'
 import { errorText } from '../../components/errorText'
 import { useConfirm, useNotify } from '../../components/feedback'
 import type { CsvColumn } from '../../lib/csv'
@@ -23,8 +24,12 @@ export default function CustomersPage() {
   const position = useAppSelector((s) => s.session.lastPosition)
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(1)
+  const { order, sorting } = useServerSorting(
+    ['name', 'tradeName', 'cnpj', 'type', 'parentName', 'active', 'createdAt'],
+    () => setPage(1),
+  )
   const { data, error, isFetching, isError, refetch } = useListCustomersQuery(
-    { search: search.trim() || undefined, page, perPage: PER_PAGE, position },
+    { search: search.trim() || undefined, page, perPage: PER_PAGE, order, position },
     { refetchOnMountOrArgChange: true },
   )
   const confirm = useConfirm()
@@ -133,6 +138,7 @@ export default function CustomersPage() {
       onRetry={() => void refetch()}
       emptyText={t('customers.empty')}
       paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
+      sorting={sorting}
       csv={{ base: 'clientes', columns: csvColumns }}
       narrowHidden={['tradeName', 'type', 'parentName', 'active', 'createdAt']}
       testId="customer-table"

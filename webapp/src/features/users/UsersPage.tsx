@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack'
 import TextField from '@mui/material/TextField'
 import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
+import { useServerSorting } from '../../components/useServerSorting'
 import { useConfirm, useNotify } from '../../components/feedback'
 import type { CsvColumn } from '../../lib/csv'
 import { formatCpf, formatPhone } from '../../lib/documents'
@@ -45,8 +46,9 @@ export default function UsersPage() {
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(1)
   const [editing, setEditing] = useState<UserSummary | 'new' | null>(null)
+  const { order, sorting } = useServerSorting(['name', 'email', 'role', 'status', 'createdAt'], () => setPage(1))
   const { data, error, isFetching, isError, refetch } = useListUsersQuery(
-    { groupId, search: search.trim() || undefined, page, pageSize: PAGE_SIZE, position },
+    { groupId, search: search.trim() || undefined, page, pageSize: PAGE_SIZE, order, position },
     { refetchOnMountOrArgChange: true },
   )
   const [setActive] = useChangeUserStatusMutation()
@@ -162,6 +164,7 @@ export default function UsersPage() {
       onRetry={() => void refetch()}
       emptyText={t('users.empty')}
       paging={{ total: data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
+      sorting={sorting}
       csv={{ base: 'usuarios', columns: csvColumns }}
       narrowHidden={['email', 'role', 'createdAt']}
       testId="user-table"

@@ -10,11 +10,13 @@ const injectedRtkApi = api.injectEndpoints({
           group_id: queryArg.groupId,
           user_id: queryArg.userId,
           type: queryArg["type"],
+          target: queryArg.target,
           from: queryArg["from"],
           to: queryArg.to,
           children: queryArg.children,
           page: queryArg.page,
           perPage: queryArg.perPage,
+          order: queryArg.order,
         },
       }),
     }),
@@ -26,9 +28,11 @@ const injectedRtkApi = api.injectEndpoints({
           group_id: queryArg.groupId,
           user_id: queryArg.userId,
           type: queryArg["type"],
+          target: queryArg.target,
           from: queryArg["from"],
           to: queryArg.to,
           children: queryArg.children,
+          order: queryArg.order,
         },
       }),
     }),
@@ -162,6 +166,7 @@ const injectedRtkApi = api.injectEndpoints({
           groupId: queryArg.groupId,
           page: queryArg.page,
           perPage: queryArg.perPage,
+          order: queryArg.order,
         },
       }),
     }),
@@ -175,6 +180,7 @@ const injectedRtkApi = api.injectEndpoints({
           to: queryArg.to,
           category: queryArg.category,
           groupId: queryArg.groupId,
+          order: queryArg.order,
         },
       }),
     }),
@@ -193,6 +199,7 @@ const injectedRtkApi = api.injectEndpoints({
           position: queryArg.position,
           page: queryArg.page,
           perPage: queryArg.perPage,
+          order: queryArg.order,
         },
       }),
     }),
@@ -360,6 +367,7 @@ const injectedRtkApi = api.injectEndpoints({
           position: queryArg.position,
           page: queryArg.page,
           perPage: queryArg.perPage,
+          order: queryArg.order,
         },
       }),
     }),
@@ -548,6 +556,7 @@ const injectedRtkApi = api.injectEndpoints({
           position: queryArg.position,
           page: queryArg.page,
           page_size: queryArg.pageSize,
+          order: queryArg.order,
         },
       }),
     }),
@@ -619,6 +628,8 @@ export type AuditLogApiArg = {
   groupId?: string | null;
   userId?: string | null;
   type?: string | null;
+  /** The target's id or part of its name */
+  target?: string | null;
   from?: string | null;
   to?: string | null;
   /** Include the group's subtree */
@@ -627,6 +638,8 @@ export type AuditLogApiArg = {
   page?: number;
   /** Rows per page */
   perPage?: number;
+  /** Sort column (actorName, createdAt, event, targetName, tenantName); '-' descending */
+  order?: string | null;
 };
 export type ExportAuditApiResponse =
   /** status 200 Successful Response */ string;
@@ -635,10 +648,14 @@ export type ExportAuditApiArg = {
   groupId?: string | null;
   userId?: string | null;
   type?: string | null;
+  /** The target's id or part of its name */
+  target?: string | null;
   from?: string | null;
   to?: string | null;
   /** Include the group's subtree */
   children?: boolean;
+  /** Sort column (actorName, createdAt, event, targetName, tenantName); '-' descending */
+  order?: string | null;
 };
 export type SignInApiResponse =
   /** status 200 Successful Response */ LoginResponse;
@@ -738,6 +755,8 @@ export type HistoryApiArg = {
   page?: number;
   /** Rows per page */
   perPage?: number;
+  /** Sort column (actorName, amount, balance, category, createdAt, groupName, kind, reason); '-' descending */
+  order?: string | null;
 };
 export type ExportHistoryApiResponse =
   /** status 200 Successful Response */ string;
@@ -751,6 +770,8 @@ export type ExportHistoryApiArg = {
   category?: ("unit" | "advanced" | "batch" | "api") | null;
   /** One group of the caller's subtree */
   groupId?: string | null;
+  /** Sort column (actorName, amount, balance, category, createdAt, groupName, kind, reason); '-' descending */
+  order?: string | null;
 };
 export type SetLimitApiResponse =
   /** status 200 Successful Response */ PositionResponse;
@@ -767,6 +788,8 @@ export type ListCustomersApiArg = {
   page?: number;
   /** Rows per page */
   perPage?: number;
+  /** Sort column (active, cnpj, createdAt, name, parentName, tradeName, type); '-' descending */
+  order?: string | null;
 };
 export type RegisterCustomerApiResponse =
   /** status 200 Successful Response */ RegisteredCustomerResponse;
@@ -898,6 +921,8 @@ export type OutboxApiArg = {
   page?: number;
   /** Rows per page */
   perPage?: number;
+  /** Sort column (reason, status, subject, time, to); '-' descending */
+  order?: string | null;
 };
 export type MyAccountApiResponse =
   /** status 200 Successful Response */ UserDetailResponse;
@@ -1027,6 +1052,8 @@ export type ListUsersApiArg = {
   page?: number;
   /** Rows per page */
   pageSize?: number;
+  /** Sort column (createdAt, email, name, role, status); '-' descending */
+  order?: string | null;
 };
 export type AddUserApiResponse =
   /** status 200 Successful Response */ AddedUserResponse;
@@ -1069,21 +1096,36 @@ export type ChangeUserStatusApiArg = {
   userId: string;
   userStatusRequest: UserStatusRequest;
 };
+export type AuditActor = {
+  id: string;
+  name: string;
+};
+export type AuditChange = {
+  after: string | null;
+  before: string | null;
+  field: string;
+  kind: "value" | "image";
+};
 export type AuditRow = {
   actorEmail: string | null;
   actorId: string | null;
   actorName: string | null;
   aggregateId: string;
   aggregateType: string;
+  changes: AuditChange[];
   /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   eventType: string;
   position: number;
-  summary: string;
+  targetId: string | null;
+  targetName: string | null;
+  targetType:
+    ("user" | "group" | "email" | "contact" | "image" | "document") | null;
   tenantId: string;
   tenantName: string | null;
 };
 export type AuditResponse = {
+  actors: AuditActor[];
   data: AuditRow[];
   page: number;
   perPage: number;

@@ -1,0 +1,113 @@
+"""Every signed-in screen of the route table, as the super-admin and as a white-label's owner, at a
+phone's, a tablet's, a laptop's and a wide screen's width (375, 768, 1440, 1920 px).
+
+The routes come from webapp/src/routes/routeTable.ts itself (those still drawn by NotAvailablePage are
+left to the helpers building them), so a new screen is visited without touching this file. At every
+width the page must not scroll sideways and the frame's Sign out and language switch stay on
+screen; at 375 and 1440 px each screen is screenshotted in both languages to test-results/
+(`every-<who>-<route>-<language>-<width>.png`) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from e2e_support import screenshot, server_identity, sign_in
+from playwright.sync_api import Browser, Page, expect
+from support import ADMIN_EMAIL, ADMIN_PASSWORD
+
+from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.domain.groups import GroupType
+from bemtevi.domain.users import Role
+
+pytestmark = pytest.mark.e2e
+
+ROUTE_TABLE = Path(__file__).resolve().parents[2] / "webapp" / "src" / "routes" / "routeTable.ts"
+OWNER_EMAIL = "dona@passaredo.test"
+OWNER_PASSWORD = "Passar3d@Dona"
+
+
+def signed_in_routes() -> list[tuple[str, str]]:
+    """(name, path without its optional parameters) of every signed-in route with a built screen."""
+    text = ROUTE_TABLE.read_text(encoding="utf-8")
+    routes = []
+    for entry in re.finditer(r"\{\s*name: '([^']+)',\s*path: ([`'])([^`']*)\2,(.*?)component: (\w+)", text, re.S):
+        name, _, path, rest, component = entry.groups()
+        if "layout: 'signed-in'" not in rest or component == "NotAvailablePage":
+            continue
+        bare = re.sub(r"/?:[^/]+\??", "", path.replace("${RESULT_PARAMS}", ""))
+        routes.append((name, "/" + bare.strip("/")))
+    return routes
+
+
+ROUTES = signed_in_routes()
+
+
+def test_the_route_table_is_read() -> None:
+    names = [name for name, _ in ROUTES]
+    assert {"dashboard", "users", "audit-log", "my-account", "balances"} <= set(names), names
+    assert all(path.startswith("/") and ":" not in path for _, path in ROUTES), ROUTES
+
+
+@pytest.fixture(scope="module")
+def owner(server_var_dir: Path) -> str:
+    """A white-label with its owner (active, a chosen password)."""
+    with server_identity(server_var_dir) as identity:
+        group_id, _ = identity.register_group(
+            SYSTEM, name="Passaredo Consultas", group_type=GroupType.WHITE_LABEL, parent_id=ROOT_GROUP_ID
+        )
+        identity.register_user(
+            SYSTEM,
+            group_id=group_id,
+            name="Dona Passaredo",
+            email=OWNER_EMAIL,
+            password=OWNER_PASSWORD,
+            role=Role.OWNER,
+        )
+    return OWNER_EMAIL
+
+
+@pytest.fixture
+def sized_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[tuple[Page, int, str]]:
+    width, language = request.param
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=language)
+    context.add_init_script(f"try {{ window.localStorage.setItem('locale', '{language}') }} catch {{}}")
+    page = context.new_page()
+    yield page, width, language
+    context.close()
+
+
+# Screenshots at 375 and 1440 px in both languages; 768 and 1920 px are checked, not pictured.
+VIEWS = [(375, "pt-BR"), (375, "en-US"), (768, "pt-BR"), (1440, "pt-BR"), (1440, "en-US"), (1920, "en-US")]
+PICTURED = {375, 1440}
+
+
+@pytest.mark.parametrize("who", ["admin", "owner"])
+@pytest.mark.parametrize("sized_page", VIEWS, ids=[f"{w}-{lang}" for w, lang in VIEWS], indirect=True)
+def test_every_signed_in_screen_fits_every_width(
+    sized_page: tuple[Page, int, str], server_url: str, owner: str, who: str
+) -> None:
+    page, width, language = sized_page
+    if who == "admin":
+        sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+    else:
+        sign_in(page, server_url, owner, OWNER_PASSWORD)
+    wide_problems = []
+    for name, path in ROUTES:
+        page.goto(f"{server_url}{path}")
+        # The screen is drawn (or the owner is sent to error-forbidden), the refresh over.
+        expect(page.locator("main.app-main > *").first).to_be_visible(timeout=10_000)
+        expect(page.locator("main.app-main")).not_to_have_attribute("aria-busy", "true")
+        page.wait_for_load_state("networkidle")
+        expect(page.get_by_test_id("logout")).to_be_in_viewport()
+        expect(page.get_by_test_id("language-switch")).to_be_in_viewport()
+        page.wait_for_timeout(400)  # the grid settles its column widths, charts their size
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if width in PICTURED:
+            screenshot(page, f"every-{who}-{name}-{language}-{width}")
+        if overflow > 0:
+            wide_problems.append(f"{path} by {overflow}px")
+    assert not wide_problems, f"scrolls sideways at {width}px: {wide_problems}"
