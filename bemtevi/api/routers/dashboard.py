@@ -80,7 +80,7 @@ PeriodQuery = Annotated[Period, Depends()]
 
 
 @router.get("/dashboard/usage", response_model=UsageResponse, responses={403: {"model": ErrorResponse}})
-def usage(
+def dashboard_usage(
     principal: DashboardReader,
     platform: PlatformDep,
     period: PeriodQuery,
@@ -112,7 +112,7 @@ def usage(
 
 
 @router.get("/dashboard/top-consumers", response_model=TopConsumersResponse, responses={403: {"model": ErrorResponse}})
-def top_consumers_below(
+def dashboard_top_consumers(
     principal: DashboardReader,
     platform: PlatformDep,
     period: PeriodQuery,
