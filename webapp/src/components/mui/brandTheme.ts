@@ -2,7 +2,6 @@ import { createTheme, type Theme } from '@mui/material/styles'
 import { enUS as coreEnUS, ptBR as corePtBR } from '@mui/material/locale'
 import { enUS as gridEnUS, ptBR as gridPtBR } from '@mui/x-data-grid/locales'
 import { enUS as pickersEnUS, ptBR as pickersPtBR } from '@mui/x-date-pickers/locales'
-import { enUS as chartsEnUS, ptBR as chartsPtBR } from '@mui/x-charts/locales'
 import { textColorOn, type Brand } from '../../lib/brand'
 
 /** The two languages of the app, as i18next names them. */
@@ -19,7 +18,7 @@ export const DAYJS_LOCALE: Record<AppLanguage, string> = { 'pt-BR': 'pt-br', 'en
 /**
  * The MUI theme of a tenant: the brand's primary and secondary colours with the same contrast text
  * as the CSS variables (black on light colours, white on dark ones, by weighted luminance), and the
- * texts of MUI core, the Data Grid, the Date Pickers and the Charts in the user's language.
+ * texts of MUI core, the Data Grid and the Date Pickers in the user's language.
  */
 export function brandTheme(brand: Pick<Brand, 'primaryColor' | 'secondaryColor'>, language: AppLanguage): Theme {
   const pt = language === 'pt-BR'
@@ -43,6 +42,5 @@ export function brandTheme(brand: Pick<Brand, 'primaryColor' | 'secondaryColor'>
     pt ? corePtBR : coreEnUS,
     pt ? gridPtBR : gridEnUS,
     pt ? pickersPtBR : pickersEnUS,
-    pt ? chartsPtBR : chartsEnUS,
   )
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useTheme } from '@mui/material/styles'
 import { BarChart } from '@mui/x-charts/BarChart'
+import ChartsLanguage from '../../components/ChartsLanguage'
 import { formatNumber, showDate } from '../../lib/format'
 import type { ConsumptionSeries } from './consumption'
 
@@ -19,27 +20,29 @@ export default function ConsumptionChart({ data }: { data: ConsumptionSeries }) 
   const num = (n: number | null) => (n === null ? '' : formatNumber(n, lang))
   return (
     <div data-testid="consumption-chart" style={{ width: '100%' }}>
-      <BarChart
-        height={280}
-        colors={[theme.palette.primary.main, theme.palette.secondary.main, ...EXTRA_COLORS]}
-        grid={{ horizontal: true }}
-        xAxis={[
-          {
-            scaleType: 'band',
-            data: data.days,
-            label: t('credits.chart.day'),
-            valueFormatter: (day: string, context) => (context.location === 'tick' ? shortDay(day, lang) : showDate(day, lang)),
-          },
-        ]}
-        yAxis={[{ label: t('credits.chart.credits'), tickMinStep: 1, valueFormatter: (n: number) => num(n), width: 56 }]}
-        series={data.series.map((s) => ({
-          id: s.category,
-          data: s.data,
-          label: t(`credits.categories.${s.category}`),
-          stack: 'credits',
-          valueFormatter: num,
-        }))}
-      />
+      <ChartsLanguage>
+        <BarChart
+          height={280}
+          colors={[theme.palette.primary.main, theme.palette.secondary.main, ...EXTRA_COLORS]}
+          grid={{ horizontal: true }}
+          xAxis={[
+            {
+              scaleType: 'band',
+              data: data.days,
+              label: t('credits.chart.day'),
+              valueFormatter: (day: string, context) => (context.location === 'tick' ? shortDay(day, lang) : showDate(day, lang)),
+            },
+          ]}
+          yAxis={[{ label: t('credits.chart.credits'), tickMinStep: 1, valueFormatter: (n: number) => num(n), width: 56 }]}
+          series={data.series.map((s) => ({
+            id: s.category,
+            data: s.data,
+            label: t(`credits.categories.${s.category}`),
+            stack: 'credits',
+            valueFormatter: num,
+          }))}
+        />
+      </ChartsLanguage>
     </div>
   )
 }

@@ -9,6 +9,7 @@ import { BarChart } from '@mui/x-charts/BarChart'
 import { LineChart } from '@mui/x-charts/LineChart'
 import { PieChart } from '@mui/x-charts/PieChart'
 import ChartCard from '../../components/ChartCard'
+import ChartsLanguage from '../../components/ChartsLanguage'
 import { errorText } from '../../components/errorText'
 import type { AnyError } from '../../lib/errors'
 import { formatNumber, showDate } from '../../lib/format'
@@ -83,190 +84,192 @@ export default function DashboardCharts({
   )
 
   return (
-    <Stack spacing={2} sx={{ minWidth: 0 }}>
-      <ChartCard
-        title={t('dashboard.byDay')}
-        subtitle={
-          usageData && !usageLoading
-            ? `${periodText} · ${num(usageData.consultations)} ${t('dashboard.consultations').toLowerCase()} · ${num(usageData.credits)} ${t('dashboard.credits').toLowerCase()}`
-            : periodText
-        }
-        height={300}
-        loading={usageLoading}
-        error={failure(usage)}
-        onRetry={() => void usage.refetch()}
-        empty={!chosen || !usageData || usageData.consultations === 0}
-        emptyText={chosen ? t('dashboard.noData') : pickText}
-        testId="chart-by-day"
-      >
-        {() =>
-          days && (
-            <LineChart
-              height={300}
-              colors={colors}
-              grid={{ horizontal: true }}
-              xAxis={[
-                {
-                  scaleType: 'point',
-                  data: days.days,
-                  label: t('dashboard.day'),
-                  valueFormatter: (day: string, context) =>
-                    context.location === 'tick' ? shortDay(day, lang) : showDate(day, lang),
-                },
-              ]}
-              yAxis={[{ label: t('dashboard.count'), tickMinStep: 1, valueFormatter: (n: number) => num(n), width: 56 }]}
-              series={[
-                {
-                  data: days.consultations,
-                  label: t('dashboard.consultations'),
-                  area: true,
-                  showMark: days.days.length <= 31,
-                  valueFormatter: (n) => num(n),
-                },
-                {
-                  data: days.credits,
-                  label: t('dashboard.credits'),
-                  showMark: days.days.length <= 31,
-                  valueFormatter: (n) => num(n),
-                },
-              ]}
-              sx={{ '& .MuiAreaElement-root': { fillOpacity: 0.18 } }}
-            />
-          )
-        }
-      </ChartCard>
-
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+    <ChartsLanguage>
+      <Stack spacing={2} sx={{ minWidth: 0 }}>
         <ChartCard
-          title={t('dashboard.byQueryType')}
-          subtitle={periodText}
-          height={260}
-          loading={usageLoading}
-          error={failure(usage)}
-          onRetry={() => void usage.refetch()}
-          empty={!usageData || usageData.byQueryType.length === 0}
-          emptyText={t('dashboard.noData')}
-          testId="chart-by-type"
-        >
-          {() => usageData && pie(usageData.byQueryType, typeName, 'by-type')}
-        </ChartCard>
-        <ChartCard
-          title={t('dashboard.byChannel')}
-          subtitle={periodText}
-          height={260}
-          loading={usageLoading}
-          error={failure(usage)}
-          onRetry={() => void usage.refetch()}
-          empty={!usageData || usageData.byChannel.length === 0}
-          emptyText={t('dashboard.noData')}
-          testId="chart-by-channel"
-        >
-          {() => usageData && pie(usageData.byChannel, channelName, 'by-channel')}
-        </ChartCard>
-      </Box>
-
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: seesBelow ? '1fr 1fr' : '1fr' } }}>
-        <ChartCard
-          title={t('dashboard.balances')}
-          subtitle={t('dashboard.balancesHint')}
+          title={t('dashboard.byDay')}
+          subtitle={
+            usageData && !usageLoading
+              ? `${periodText} · ${num(usageData.consultations)} ${t('dashboard.consultations').toLowerCase()} · ${num(usageData.credits)} ${t('dashboard.credits').toLowerCase()}`
+              : periodText
+          }
           height={300}
-          loading={!!chosen && usage.isLoading}
+          loading={usageLoading}
           error={failure(usage)}
           onRetry={() => void usage.refetch()}
-          empty={!usageData || !hasCredits(usageData.balances)}
-          emptyText={t('dashboard.noCredits')}
-          testId="chart-balances"
+          empty={!chosen || !usageData || usageData.consultations === 0}
+          emptyText={chosen ? t('dashboard.noData') : pickText}
+          testId="chart-by-day"
         >
           {() =>
-            balances && (
-              <>
-                <BarChart
-                  height={300}
-                  colors={colors}
-                  grid={{ horizontal: true }}
-                  xAxis={[
-                    {
-                      scaleType: 'band',
-                      data: balances.categories,
-                      valueFormatter: (c: string) => t(`dashboard.categories.${c}`),
-                      categoryGapRatio: 0.4,
-                    },
-                  ]}
-                  yAxis={[{ label: t('dashboard.credits'), valueFormatter: (n: number) => num(n), width: 64 }]}
-                  series={[
-                    { data: balances.used, label: t('dashboard.used'), stack: 'credits', valueFormatter: num },
-                    { data: balances.reserved, label: t('dashboard.reserved'), stack: 'credits', valueFormatter: num },
-                    { data: balances.granted, label: t('dashboard.granted'), stack: 'credits', valueFormatter: num },
-                    {
-                      data: balances.available,
-                      label: t('dashboard.available'),
-                      stack: 'credits',
-                      valueFormatter: (n) => (n === null ? t('dashboard.unlimited') : num(n)),
-                    },
-                  ]}
-                />
-                {balances.unlimited.length > 0 && (
-                  <Typography variant="body2" color="text.secondary" data-testid="balances-unlimited">
-                    {t('dashboard.unlimitedCategories', {
-                      names: balances.unlimited.map((c) => t(`dashboard.categories.${c}`)).join(', '),
-                    })}
-                  </Typography>
-                )}
-              </>
+            days && (
+              <LineChart
+                height={300}
+                colors={colors}
+                grid={{ horizontal: true }}
+                xAxis={[
+                  {
+                    scaleType: 'point',
+                    data: days.days,
+                    label: t('dashboard.day'),
+                    valueFormatter: (day: string, context) =>
+                      context.location === 'tick' ? shortDay(day, lang) : showDate(day, lang),
+                  },
+                ]}
+                yAxis={[{ label: t('dashboard.count'), tickMinStep: 1, valueFormatter: (n: number) => num(n), width: 56 }]}
+                series={[
+                  {
+                    data: days.consultations,
+                    label: t('dashboard.consultations'),
+                    area: true,
+                    showMark: days.days.length <= 31,
+                    valueFormatter: (n) => num(n),
+                  },
+                  {
+                    data: days.credits,
+                    label: t('dashboard.credits'),
+                    showMark: days.days.length <= 31,
+                    valueFormatter: (n) => num(n),
+                  },
+                ]}
+                sx={{ '& .MuiAreaElement-root': { fillOpacity: 0.18 } }}
+              />
             )
           }
         </ChartCard>
 
-        {seesBelow && (
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
           <ChartCard
-            title={t('dashboard.topConsumers')}
-            subtitle={`${t('dashboard.topConsumersHint')} · ${periodText}`}
-            height={200}
-            loading={!!chosen && (top.isLoading || top.isFetching)}
-            error={failure(top)}
-            onRetry={() => void top.refetch()}
-            empty={!chosen || !top.data || top.data.data.groups.length === 0}
-            emptyText={t('dashboard.noConsumers')}
-            testId="top-consumers"
+            title={t('dashboard.byQueryType')}
+            subtitle={periodText}
+            height={260}
+            loading={usageLoading}
+            error={failure(usage)}
+            onRetry={() => void usage.refetch()}
+            empty={!usageData || usageData.byQueryType.length === 0}
+            emptyText={t('dashboard.noData')}
+            testId="chart-by-type"
+          >
+            {() => usageData && pie(usageData.byQueryType, typeName, 'by-type')}
+          </ChartCard>
+          <ChartCard
+            title={t('dashboard.byChannel')}
+            subtitle={periodText}
+            height={260}
+            loading={usageLoading}
+            error={failure(usage)}
+            onRetry={() => void usage.refetch()}
+            empty={!usageData || usageData.byChannel.length === 0}
+            emptyText={t('dashboard.noData')}
+            testId="chart-by-channel"
+          >
+            {() => usageData && pie(usageData.byChannel, channelName, 'by-channel')}
+          </ChartCard>
+        </Box>
+
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: seesBelow ? '1fr 1fr' : '1fr' } }}>
+          <ChartCard
+            title={t('dashboard.balances')}
+            subtitle={t('dashboard.balancesHint')}
+            height={300}
+            loading={!!chosen && usage.isLoading}
+            error={failure(usage)}
+            onRetry={() => void usage.refetch()}
+            empty={!usageData || !hasCredits(usageData.balances)}
+            emptyText={t('dashboard.noCredits')}
+            testId="chart-balances"
           >
             {() =>
-              top.data && (
-                <Stack component="ol" spacing={1.5} sx={{ listStyle: 'none', p: 0, m: 0, alignSelf: 'stretch' }}>
-                  {ranked(top.data.data.groups).map((g) => (
-                    <Box component="li" key={g.groupId} data-testid="top-consumer">
-                      <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', minWidth: 0 }}>
-                        <Typography sx={{ fontWeight: 700, minWidth: '2.2em' }} color="text.secondary">
-                          {t('dashboard.rank', { rank: g.rank })}
-                        </Typography>
-                        <Box sx={{ flex: 1, minWidth: 0 }}>
-                          <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{g.name}</Typography>
-                          {g.parentName && (
-                            <Typography variant="caption" color="text.secondary">
-                              {t('dashboard.under', { name: g.parentName })}
-                            </Typography>
-                          )}
-                        </Box>
-                        <Box sx={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
-                          <Typography sx={{ fontWeight: 700 }}>{num(g.consultations)}</Typography>
-                          <Typography variant="caption" color="text.secondary">
-                            {num(g.credits)} {t('dashboard.credits').toLowerCase()}
-                          </Typography>
-                        </Box>
-                      </Stack>
-                      <LinearProgress
-                        variant="determinate"
-                        value={g.share}
-                        aria-label={`${g.name}: ${num(g.consultations)} ${t('dashboard.consultations').toLowerCase()}`}
-                        sx={{ mt: 0.5, height: 6, borderRadius: 3 }}
-                      />
-                    </Box>
-                  ))}
-                </Stack>
+              balances && (
+                <>
+                  <BarChart
+                    height={300}
+                    colors={colors}
+                    grid={{ horizontal: true }}
+                    xAxis={[
+                      {
+                        scaleType: 'band',
+                        data: balances.categories,
+                        valueFormatter: (c: string) => t(`dashboard.categories.${c}`),
+                        categoryGapRatio: 0.4,
+                      },
+                    ]}
+                    yAxis={[{ label: t('dashboard.credits'), valueFormatter: (n: number) => num(n), width: 64 }]}
+                    series={[
+                      { data: balances.used, label: t('dashboard.used'), stack: 'credits', valueFormatter: num },
+                      { data: balances.reserved, label: t('dashboard.reserved'), stack: 'credits', valueFormatter: num },
+                      { data: balances.granted, label: t('dashboard.granted'), stack: 'credits', valueFormatter: num },
+                      {
+                        data: balances.available,
+                        label: t('dashboard.available'),
+                        stack: 'credits',
+                        valueFormatter: (n) => (n === null ? t('dashboard.unlimited') : num(n)),
+                      },
+                    ]}
+                  />
+                  {balances.unlimited.length > 0 && (
+                    <Typography variant="body2" color="text.secondary" data-testid="balances-unlimited">
+                      {t('dashboard.unlimitedCategories', {
+                        names: balances.unlimited.map((c) => t(`dashboard.categories.${c}`)).join(', '),
+                      })}
+                    </Typography>
+                  )}
+                </>
               )
             }
           </ChartCard>
-        )}
-      </Box>
-    </Stack>
+
+          {seesBelow && (
+            <ChartCard
+              title={t('dashboard.topConsumers')}
+              subtitle={`${t('dashboard.topConsumersHint')} · ${periodText}`}
+              height={200}
+              loading={!!chosen && (top.isLoading || top.isFetching)}
+              error={failure(top)}
+              onRetry={() => void top.refetch()}
+              empty={!chosen || !top.data || top.data.data.groups.length === 0}
+              emptyText={t('dashboard.noConsumers')}
+              testId="top-consumers"
+            >
+              {() =>
+                top.data && (
+                  <Stack component="ol" spacing={1.5} sx={{ listStyle: 'none', p: 0, m: 0, alignSelf: 'stretch' }}>
+                    {ranked(top.data.data.groups).map((g) => (
+                      <Box component="li" key={g.groupId} data-testid="top-consumer">
+                        <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', minWidth: 0 }}>
+                          <Typography sx={{ fontWeight: 700, minWidth: '2.2em' }} color="text.secondary">
+                            {t('dashboard.rank', { rank: g.rank })}
+                          </Typography>
+                          <Box sx={{ flex: 1, minWidth: 0 }}>
+                            <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{g.name}</Typography>
+                            {g.parentName && (
+                              <Typography variant="caption" color="text.secondary">
+                                {t('dashboard.under', { name: g.parentName })}
+                              </Typography>
+                            )}
+                          </Box>
+                          <Box sx={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                            <Typography sx={{ fontWeight: 700 }}>{num(g.consultations)}</Typography>
+                            <Typography variant="caption" color="text.secondary">
+                              {num(g.credits)} {t('dashboard.credits').toLowerCase()}
+                            </Typography>
+                          </Box>
+                        </Stack>
+                        <LinearProgress
+                          variant="determinate"
+                          value={g.share}
+                          aria-label={`${g.name}: ${num(g.consultations)} ${t('dashboard.consultations').toLowerCase()}`}
+                          sx={{ mt: 0.5, height: 6, borderRadius: 3 }}
+                        />
+                      </Box>
+                    ))}
+                  </Stack>
+                )
+              }
+            </ChartCard>
+          )}
+        </Box>
+      </Stack>
+    </ChartsLanguage>
   )
 }

@@ -10,7 +10,6 @@ import Switch from '@mui/material/Switch'
 import ToggleButton from '@mui/material/ToggleButton'
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup'
 import Typography from '@mui/material/Typography'
-import DateFilter from '../../components/DateFilter'
 import Spinner from '../../components/Spinner'
 import { errorText } from '../../components/errorText'
 import { formatNumber } from '../../lib/format'
@@ -20,6 +19,7 @@ import { MAX_PERIOD_DAYS, periodOf, PRESETS, todayInSaoPaulo, type Period, type 
 
 // The charts library loads after the figures: they show at once, the charts a moment later.
 const DashboardCharts = lazy(() => import('./DashboardCharts'))
+const PeriodDates = lazy(() => import('./PeriodDates'))
 
 const SUBTREE_ROLES = new Set(['owner', 'super-admin'])
 
@@ -90,10 +90,9 @@ export default function DashboardPage() {
             </ToggleButton>
           </ToggleButtonGroup>
           {choice === 'custom' && (
-            <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, flex: 1, maxWidth: { md: 420 } }}>
-              <DateFilter label={t('dashboard.period.from')} value={custom.from} onChange={(from) => setCustom((c) => ({ ...c, from }))} testId="period-from" />
-              <DateFilter label={t('dashboard.period.to')} value={custom.to} onChange={(to) => setCustom((c) => ({ ...c, to }))} testId="period-to" />
-            </Box>
+            <Suspense fallback={<Skeleton variant="rounded" height={40} sx={{ flex: 1, maxWidth: { md: 420 } }} />}>
+              <PeriodDates value={custom} onChange={setCustom} />
+            </Suspense>
           )}
           {seesBelow && (
             <FormControlLabel
