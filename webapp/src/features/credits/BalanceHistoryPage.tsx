@@ -8,11 +8,11 @@ import type { GridColDef } from '@mui/x-data-grid'
 import DateFilter from '../../components/DateFilter'
 import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
-import { formatNumber, showDateTime } from '../../lib/format'
+import { formatNumber, showDateTime, todayInSaoPaulo } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import ChartCard from '../../components/ChartCard'
 import ConsumptionChart from './ConsumptionChart'
-import { consumptionSeries } from './consumption'
+import { consumptionPeriod, consumptionSeries } from './consumption'
 import { exportUrl } from '../../store/endpoints'
 import {
   useBalancesQuery,
@@ -45,7 +45,10 @@ export default function BalanceHistoryPage() {
   const balances = useBalancesQuery({ position })
   const history = useHistoryQuery({ ...filters, page, perPage: PER_PAGE, position })
   const consumption = useConsumptionQuery(filters)
-  const chart = useMemo(() => consumptionSeries(consumption.data?.data ?? []), [consumption.data])
+  const chart = useMemo(
+    () => consumptionSeries(consumption.data?.data ?? [], consumptionPeriod(filters, todayInSaoPaulo())),
+    [consumption.data, filters],
+  )
 
   function change(patch: Partial<HistoryFilters>) {
     setFilters((f) => ({ ...f, ...patch }))

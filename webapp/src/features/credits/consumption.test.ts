@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { consumptionSeries } from './consumption'
+import { consumptionPeriod, consumptionSeries } from './consumption'
 
 describe('consumption chart data', () => {
   it('draws every day from the first to the last use, stacked by category in the screens’ order', () => {
@@ -24,6 +24,16 @@ describe('consumption chart data', () => {
     ])
     expect(data.days).toEqual(['2026-02-27', '2026-02-28', '2026-03-01'])
     expect(data.series.map((s) => s.category)).toEqual(['batch'])
+  })
+
+  it('spreads the bars over the whole period asked for', () => {
+    const period = consumptionPeriod({}, '2026-11-24')
+    expect(period).toEqual({ from: '2026-10-26', to: '2026-11-24' })
+    const data = consumptionSeries([{ day: '2026-11-24', category: 'unit', credits: 9 }], period)
+    expect(data.days).toHaveLength(30)
+    expect(data.series).toEqual([{ category: 'unit', data: [...Array(29).fill(0), 9] }])
+    expect(consumptionPeriod({ from: '2026-01-01', to: '2026-01-10' }, '2026-11-24')).toEqual({ from: '2026-01-01', to: '2026-01-10' })
+    expect(consumptionPeriod({ to: '2026-11-20' }, '2026-11-24')).toEqual({ from: '2026-10-26', to: '2026-11-20' })
   })
 
   it('has nothing to draw when nothing was consumed', () => {
