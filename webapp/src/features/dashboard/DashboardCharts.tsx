@@ -58,6 +58,8 @@ export default function DashboardCharts({
   const periodText = chosen
     ? t('dashboard.period.range', { from: showDate(chosen.from, lang), to: showDate(chosen.to, lang) })
     : ''
+  const consultationsText = (n: number) => t('dashboard.consultationsCount', { count: n, n: num(n) })
+  const creditsText = (n: number) => t('dashboard.creditsCount', { count: n, n: num(n) })
   const pickText = problem === 'incomplete' || problem === null ? t('dashboard.period.pick') : t('dashboard.noData')
 
   const pie = (rows: UsageShare[], name: (key: string) => string, testId: string) => (
@@ -67,18 +69,16 @@ export default function DashboardCharts({
         colors={colors}
         series={[
           {
-            data: slices(rows, name),
+            // The legend says each part's count: no label inside a slice to fight the brand's colours.
+            data: slices(rows, (key, value) => `${name(key)} · ${num(value)}`),
             innerRadius: 48,
             outerRadius: 92,
             paddingAngle: 1,
             cornerRadius: 4,
-            arcLabel: (item) => num(item.value),
-            arcLabelMinAngle: 24,
-            valueFormatter: (item) => `${num(item.value)} ${t('dashboard.consultations').toLowerCase()}`,
+            valueFormatter: (item) => consultationsText(item.value),
           },
         ]}
         slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
-        sx={{ '& .MuiPieArcLabel-root': { fill: '#fff', fontWeight: 600 } }}
       />
     </Box>
   )
@@ -90,7 +90,7 @@ export default function DashboardCharts({
           title={t('dashboard.byDay')}
           subtitle={
             usageData && !usageLoading
-              ? `${periodText} · ${num(usageData.consultations)} ${t('dashboard.consultations').toLowerCase()} · ${num(usageData.credits)} ${t('dashboard.credits').toLowerCase()}`
+              ? `${periodText} · ${consultationsText(usageData.consultations)} · ${creditsText(usageData.credits)}`
               : periodText
           }
           height={300}
@@ -183,18 +183,20 @@ export default function DashboardCharts({
               balances && (
                 <>
                   <BarChart
-                    height={300}
+                    height={260}
                     colors={colors}
-                    grid={{ horizontal: true }}
-                    xAxis={[
+                    layout="horizontal"
+                    grid={{ vertical: true }}
+                    yAxis={[
                       {
                         scaleType: 'band',
                         data: balances.categories,
                         valueFormatter: (c: string) => t(`dashboard.categories.${c}`),
-                        categoryGapRatio: 0.4,
+                        categoryGapRatio: 0.35,
+                        width: 'auto',
                       },
                     ]}
-                    yAxis={[{ label: t('dashboard.credits'), valueFormatter: (n: number) => num(n), width: 64 }]}
+                    xAxis={[{ label: t('dashboard.credits'), valueFormatter: (n: number) => num(n) }]}
                     series={[
                       { data: balances.used, label: t('dashboard.used'), stack: 'credits', valueFormatter: num },
                       { data: balances.reserved, label: t('dashboard.reserved'), stack: 'credits', valueFormatter: num },
@@ -251,14 +253,14 @@ export default function DashboardCharts({
                           <Box sx={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
                             <Typography sx={{ fontWeight: 700 }}>{num(g.consultations)}</Typography>
                             <Typography variant="caption" color="text.secondary">
-                              {num(g.credits)} {t('dashboard.credits').toLowerCase()}
+                              {creditsText(g.credits)}
                             </Typography>
                           </Box>
                         </Stack>
                         <LinearProgress
                           variant="determinate"
                           value={g.share}
-                          aria-label={`${g.name}: ${num(g.consultations)} ${t('dashboard.consultations').toLowerCase()}`}
+                          aria-label={`${g.name}: ${consultationsText(g.consultations)}`}
                           sx={{ mt: 0.5, height: 6, borderRadius: 3 }}
                         />
                       </Box>

@@ -55,7 +55,7 @@ export default function DashboardPage() {
         {t('dashboard.title')}
       </Typography>
 
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))' }}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fit, minmax(150px, 1fr))' }}>
         <Stat label={t('dashboard.total')} value={num(data.consultationsTotal)} testId="dashboard-total" />
         <Stat label={t('dashboard.today')} value={num(data.consultationsToday)} testId="dashboard-today" />
         <Stat

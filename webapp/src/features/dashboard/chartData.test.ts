@@ -41,9 +41,9 @@ describe('dashboard chart data', () => {
       { key: 'api', consultations: 2, credits: 2 },
       { key: 'batch', consultations: 0, credits: 0 },
     ]
-    expect(slices(rows, (k) => names[k] ?? k)).toEqual([
-      { id: 'panel', value: 5, label: 'Painel' },
-      { id: 'api', value: 2, label: 'API' },
+    expect(slices(rows, (k, n) => `${names[k] ?? k} · ${n}`)).toEqual([
+      { id: 'panel', value: 5, label: 'Painel · 5' },
+      { id: 'api', value: 2, label: 'API · 2' },
     ])
   })
 

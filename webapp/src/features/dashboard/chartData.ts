@@ -1,5 +1,6 @@
 /** The dashboard's data shaping: periods, axes and series from the API's answers (no drawing here). */
 import { formatDateBR } from '../../lib/format'
+export { todayInSaoPaulo } from '../../lib/format'
 import type { CategoryFigures, TopConsumer, UsageDay, UsageShare } from '../../store/generated/bemteviApi'
 
 /** The period presets; `custom` takes two dates. */
@@ -10,11 +11,6 @@ export const MAX_PERIOD_DAYS = 366
 
 export type Period = { from: string; to: string }
 export type PeriodProblem = 'incomplete' | 'backwards' | 'tooLong'
-
-/** Today's calendar day in São Paulo, "YYYY-MM-DD" (the product's day). */
-export function todayInSaoPaulo(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
-}
 
 function addDays(day: string, days: number): string {
   const [y, m, d] = day.split('-').map(Number)
@@ -51,10 +47,13 @@ export function dayAxis(days: UsageDay[]): { days: string[]; consultations: numb
 }
 
 /** Pie slices for the per-type and per-channel charts, busiest first, each named by `label`. */
-export function slices(rows: UsageShare[], label: (key: string) => string): { id: string; value: number; label: string }[] {
+export function slices(
+  rows: UsageShare[],
+  label: (key: string, consultations: number) => string,
+): { id: string; value: number; label: string }[] {
   return rows
     .filter((r) => r.consultations > 0)
-    .map((r) => ({ id: r.key, value: r.consultations, label: label(r.key) }))
+    .map((r) => ({ id: r.key, value: r.consultations, label: label(r.key, r.consultations) }))
 }
 
 export type BalanceSeries = {
