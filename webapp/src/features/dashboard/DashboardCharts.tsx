@@ -5,6 +5,7 @@ import LinearProgress from '@mui/material/LinearProgress'
 import Stack from '@mui/material/Stack'
 import Typography from '@mui/material/Typography'
 import { useTheme } from '@mui/material/styles'
+import useMediaQuery from '@mui/material/useMediaQuery'
 import { BarChart } from '@mui/x-charts/BarChart'
 import { LineChart } from '@mui/x-charts/LineChart'
 import { PieChart } from '@mui/x-charts/PieChart'
@@ -19,6 +20,9 @@ import { balanceSeries, dayAxis, hasCredits, ranked, shortDay, slices, type Peri
 
 // Colours beside the brand's two for the third and fourth series (readable on white).
 const EXTRA_COLORS = ['#31A3C9', '#E0A526', '#8E6CC4', '#D65F5F']
+
+/** A subtitle's parts, the empty ones (no period chosen yet) left out. */
+const joined = (...parts: string[]) => parts.filter(Boolean).join(' · ')
 
 /**
  * The dashboard's charts (a chunk of their own with MUI X Charts, loaded after the figures above
@@ -38,6 +42,8 @@ export default function DashboardCharts({
 }) {
   const { t, i18n } = useTranslation()
   const theme = useTheme()
+  // On a phone a month's daily marks run into each other: the line alone, marks only for a week.
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'))
   const lang = i18n.language
   const num = (n: number | null) => (n === null ? '' : formatNumber(n, lang))
   const position = useAppSelector((s) => s.session.lastPosition)
@@ -89,8 +95,8 @@ export default function DashboardCharts({
         <ChartCard
           title={t('dashboard.byDay')}
           subtitle={
-            usageData && !usageLoading
-              ? `${periodText} · ${consultationsText(usageData.consultations)} · ${creditsText(usageData.credits)}`
+            chosen && usageData && !usageLoading
+              ? joined(periodText, consultationsText(usageData.consultations), creditsText(usageData.credits))
               : periodText
           }
           height={300}
@@ -122,13 +128,13 @@ export default function DashboardCharts({
                     data: days.consultations,
                     label: t('dashboard.consultations'),
                     area: true,
-                    showMark: days.days.length <= 31,
+                    showMark: days.days.length <= (narrow ? 10 : 31),
                     valueFormatter: (n) => num(n),
                   },
                   {
                     data: days.credits,
                     label: t('dashboard.credits'),
-                    showMark: days.days.length <= 31,
+                    showMark: days.days.length <= (narrow ? 10 : 31),
                     valueFormatter: (n) => num(n),
                   },
                 ]}
@@ -146,8 +152,8 @@ export default function DashboardCharts({
             loading={usageLoading}
             error={failure(usage)}
             onRetry={() => void usage.refetch()}
-            empty={!usageData || usageData.byQueryType.length === 0}
-            emptyText={t('dashboard.noData')}
+            empty={!chosen || !usageData || usageData.byQueryType.length === 0}
+            emptyText={chosen ? t('dashboard.noData') : pickText}
             testId="chart-by-type"
           >
             {() => usageData && pie(usageData.byQueryType, typeName, 'by-type')}
@@ -159,8 +165,8 @@ export default function DashboardCharts({
             loading={usageLoading}
             error={failure(usage)}
             onRetry={() => void usage.refetch()}
-            empty={!usageData || usageData.byChannel.length === 0}
-            emptyText={t('dashboard.noData')}
+            empty={!chosen || !usageData || usageData.byChannel.length === 0}
+            emptyText={chosen ? t('dashboard.noData') : pickText}
             testId="chart-by-channel"
           >
             {() => usageData && pie(usageData.byChannel, channelName, 'by-channel')}
@@ -224,13 +230,13 @@ export default function DashboardCharts({
           {seesBelow && (
             <ChartCard
               title={t('dashboard.topConsumers')}
-              subtitle={`${t('dashboard.topConsumersHint')} · ${periodText}`}
+              subtitle={joined(t('dashboard.topConsumersHint'), periodText)}
               height={200}
               loading={!!chosen && (top.isLoading || top.isFetching)}
               error={failure(top)}
               onRetry={() => void top.refetch()}
               empty={!chosen || !top.data || top.data.data.groups.length === 0}
-              emptyText={t('dashboard.noConsumers')}
+              emptyText={chosen ? t('dashboard.noConsumers') : pickText}
               testId="top-consumers"
             >
               {() =>
