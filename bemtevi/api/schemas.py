@@ -367,3 +367,55 @@ class CustomerListResponse(BaseModel):
     page: int
     perPage: int
     upToDate: bool
+
+
+# -- the dashboard's charts --------------------------------------------------------------------
+
+
+class UsageDay(BaseModel):
+    day: str = Field(description="A São Paulo calendar day, YYYY-MM-DD")
+    consultations: int
+    credits: int
+
+
+class UsageShare(BaseModel):
+    key: str = Field(description="The query type's key or the channel (panel, api, batch) as recorded")
+    consultations: int
+    credits: int
+
+
+class UsageData(BaseModel):
+    firstDay: str
+    lastDay: str
+    scope: Literal["group", "subtree"]
+    consultations: int
+    credits: int
+    byDay: list[UsageDay] = Field(description="Every day of the period, oldest first, zero included")
+    byQueryType: list[UsageShare]
+    byChannel: list[UsageShare]
+    balances: list[CategoryFigures] = Field(description="The group's credits per category now")
+    upToDate: bool
+
+
+class UsageResponse(BaseModel):
+    data: UsageData
+
+
+class TopConsumer(BaseModel):
+    groupId: str
+    name: str
+    type: str
+    parentName: str | None
+    consultations: int
+    credits: int
+
+
+class TopConsumersData(BaseModel):
+    firstDay: str
+    lastDay: str
+    groups: list[TopConsumer] = Field(description="Busiest first; only groups that consulted in the period")
+    upToDate: bool
+
+
+class TopConsumersResponse(BaseModel):
+    data: TopConsumersData

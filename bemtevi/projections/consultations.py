@@ -39,9 +39,10 @@ CREATE TABLE IF NOT EXISTS usage_daily (
     category VARCHAR NOT NULL,
     query_type VARCHAR NOT NULL,
     status VARCHAR NOT NULL,
+    channel VARCHAR NOT NULL,
     consultations BIGINT NOT NULL,
     credits BIGINT NOT NULL,
-    PRIMARY KEY (group_id, day, category, query_type, status)
+    PRIMARY KEY (group_id, day, category, query_type, status, channel)
 )
 """
 
@@ -107,14 +108,14 @@ class _ConsultationsFold(PageFold):
             f"""
             INSERT INTO usage_daily
             WITH hourly AS (
-                SELECT group_id, date_trunc('hour', created_at) AS hour, category, query_type, status,
+                SELECT group_id, date_trunc('hour', created_at) AS hour, category, query_type, status, channel,
                        count(*) AS consultations, sum(credits) AS credits
                 FROM consultations WHERE position BETWEEN ? AND ? GROUP BY ALL
             )
             SELECT group_id, timezone('{PRODUCT_TIME_ZONE}', timezone('UTC', hour))::DATE AS day,
-                   category, query_type, status, sum(consultations), sum(credits)
+                   category, query_type, status, channel, sum(consultations), sum(credits)
             FROM hourly GROUP BY ALL
-            ON CONFLICT (group_id, day, category, query_type, status) DO UPDATE SET
+            ON CONFLICT (group_id, day, category, query_type, status, channel) DO UPDATE SET
                 consultations = usage_daily.consultations + excluded.consultations,
                 credits = usage_daily.credits + excluded.credits
             """,
@@ -124,6 +125,7 @@ class _ConsultationsFold(PageFold):
 
 class ConsultationsReadModel(ReadModel):
     name = "consultations"
+    version = 2  # 2: usage per day also by channel (the dashboard's charts)
     tables = ("consultations", "usage_daily")
     event_types = ()
     raw_event_types = (Consultation.Recorded,)
@@ -201,3 +203,89 @@ def consultation_of_group(cur: duckdb.DuckDBPyConnection, group_id: str, consult
         return None
     keys = ("document", "document_type", "query_type", "supplier", "status", "credits", "created_at")
     return dict(zip(keys, row, strict=True))
+
+
+def usage_in_period(cur: duckdb.DuckDBPyConnection, group_ids: list[str], first: date, last: date) -> dict[str, Any]:
+    """Consultations and credits of the groups over São Paulo days [first, last]: per day (every day of
+    the period, zero included), per query type and per channel, in one pass over ``usage_daily``: its
+    rows summed per day, type and channel first (at most a few thousand), the four totals from those
+    (20% faster than grouping sets over the raw rows on the root's tree, ``bench/dashboard.py``)."""
+    rows = cur.execute(
+        """
+        WITH used AS MATERIALIZED (
+            SELECT day, query_type, channel, sum(consultations) AS consultations, sum(credits) AS credits
+            FROM usage_daily
+            WHERE group_id IN (SELECT unnest(?::VARCHAR[])) AND day BETWEEN ? AND ?
+            GROUP BY ALL
+        ),
+        sets AS MATERIALIZED (
+            SELECT day, query_type, channel, sum(consultations)::BIGINT AS consultations,
+                   sum(credits)::BIGINT AS credits
+            FROM used
+            GROUP BY GROUPING SETS ((day), (query_type), (channel), ())
+        ),
+        days AS (SELECT d::DATE AS day FROM generate_series(?::DATE, ?::DATE, INTERVAL 1 DAY) t(d))
+        SELECT * FROM (
+        SELECT 'day' AS dimension, strftime(days.day, '%Y-%m-%d') AS key,
+               coalesce(s.consultations, 0) AS consultations, coalesce(s.credits, 0) AS credits
+        FROM days LEFT JOIN sets s ON s.day = days.day
+        UNION ALL
+        SELECT 'queryType', query_type, consultations, credits FROM sets WHERE query_type IS NOT NULL
+        UNION ALL
+        SELECT 'channel', channel, consultations, credits FROM sets WHERE channel IS NOT NULL
+        UNION ALL
+        SELECT 'total', '', coalesce(consultations, 0), coalesce(credits, 0) FROM sets
+        WHERE day IS NULL AND query_type IS NULL AND channel IS NULL
+        )
+        -- Days in calendar order; query types and channels busiest first.
+        ORDER BY dimension, CASE WHEN dimension = 'day' THEN 0 ELSE -consultations END, key
+        """,
+        [group_ids, first, last, first, last],
+    ).fetchall()
+    by: dict[str, list[dict[str, Any]]] = {"day": [], "queryType": [], "channel": [], "total": []}
+    for dimension, key, consultations, credits in rows:
+        by[dimension].append({"key": key, "consultations": int(consultations), "credits": int(credits)})
+    # No usage at all: the grand-total set has no row.
+    total = by["total"][0] if by["total"] else {"consultations": 0, "credits": 0}
+    return {
+        "consultations": total["consultations"],
+        "credits": total["credits"],
+        "byDay": [{"day": d["key"], "consultations": d["consultations"], "credits": d["credits"]} for d in by["day"]],
+        "byQueryType": by["queryType"],
+        "byChannel": by["channel"],
+    }
+
+
+def top_consumers(
+    cur: duckdb.DuckDBPyConnection, group_id: str, first: date, last: date, limit: int
+) -> list[dict[str, Any]]:
+    """The groups below ``group_id`` (never itself, its parents or its siblings) that consulted most
+    over São Paulo days [first, last], each counted for its own lookups; ties by credits, then name.
+
+    The period's usage is summed per group before the subtree is joined: a hash probe of the subtree
+    per ``usage_daily`` row made the root's year four times slower (``bench/dashboard.py``)."""
+    rows = cur.execute(
+        """
+        WITH RECURSIVE below(group_id) AS (
+            SELECT group_id FROM groups WHERE parent_id = ?
+            UNION
+            SELECT g.group_id FROM groups g JOIN below b ON g.parent_id = b.group_id
+        ),
+        used AS (
+            SELECT group_id, sum(consultations)::BIGINT AS consultations, sum(credits)::BIGINT AS credits
+            FROM usage_daily
+            WHERE day BETWEEN ? AND ?
+            GROUP BY group_id
+        )
+        SELECT u.group_id, g.name, g.group_type, p.name, u.consultations, u.credits
+        FROM used u
+        SEMI JOIN below b ON b.group_id = u.group_id
+        JOIN groups g ON g.group_id = u.group_id
+        LEFT JOIN groups p ON p.group_id = g.parent_id
+        ORDER BY u.consultations DESC, u.credits DESC, lower(g.name), u.group_id
+        LIMIT ?
+        """,
+        [group_id, first, last, limit],
+    ).fetchall()
+    keys = ("groupId", "name", "type", "parentName", "consultations", "credits")
+    return [dict(zip(keys, row, strict=True)) for row in rows]

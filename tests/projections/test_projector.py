@@ -27,7 +27,7 @@ TABLES = {
     "groups": "group_id",
     "users": "user_id",
     "consultations": "position",
-    "usage_daily": "group_id, day, category, query_type, status",
+    "usage_daily": "group_id, day, category, query_type, status, channel",
     "credit_balances": "account_id",
     "credit_movements": "position",
 }

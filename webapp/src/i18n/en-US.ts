@@ -7,6 +7,7 @@ import { usersEnUS } from '../features/users/i18n'
 import { accountEnUS } from '../features/account/i18n'
 import { brandEnUS } from '../features/brand/i18n'
 import { auditEnUS } from '../features/audit/i18n'
+import { dashboardEnUS } from '../features/dashboard/i18n'
 import { creditsEnUS } from '../features/credits/i18n'
 import { accountsEnUS } from '../features/accounts/i18n'
 import { publicEnUS } from '../features/public/i18n'
@@ -61,20 +62,7 @@ const enUS: Messages = {
     passwordRequired: 'Enter your password',
     bannerAlt: 'Welcome image',
   },
-  dashboard: {
-    title: 'Dashboard',
-    total: 'Consultations made',
-    today: 'Consultations today',
-    unitCredits: 'Unit query credits',
-    used: 'Used',
-    limit: 'Limit',
-    unlimited: 'Unlimited',
-    usedOfLimit: '{{used}} of {{limit}}',
-    byDay: 'Consultations per day',
-    day: 'Day',
-    count: 'Count',
-    noData: 'No consultations in the period',
-  },
+  dashboard: dashboardEnUS,
   query: {
     breadcrumbQueries: 'Queries',
     breadcrumbUnit: 'Unitary',

@@ -7,6 +7,7 @@ import { usersPtBR } from '../features/users/i18n'
 import { accountPtBR } from '../features/account/i18n'
 import { brandPtBR } from '../features/brand/i18n'
 import { auditPtBR } from '../features/audit/i18n'
+import { dashboardPtBR } from '../features/dashboard/i18n'
 import { creditsPtBR } from '../features/credits/i18n'
 import { accountsPtBR } from '../features/accounts/i18n'
 import { publicPtBR } from '../features/public/i18n'
@@ -59,20 +60,7 @@ const ptBR = {
     passwordRequired: 'Informe a senha',
     bannerAlt: 'Imagem de apresentação',
   },
-  dashboard: {
-    title: 'Dashboard',
-    total: 'Consultas realizadas',
-    today: 'Consultas hoje',
-    unitCredits: 'Créditos de consulta unitária',
-    used: 'Utilizados',
-    limit: 'Limite',
-    unlimited: 'Ilimitado',
-    usedOfLimit: '{{used}} de {{limit}}',
-    byDay: 'Consultas por dia',
-    day: 'Dia',
-    count: 'Quantidade',
-    noData: 'Nenhuma consulta no período',
-  },
+  dashboard: dashboardPtBR,
   query: {
     breadcrumbQueries: 'Consultas',
     breadcrumbUnit: 'Unitária',

@@ -43,6 +43,11 @@ export function formatDateBR(value: string | null | undefined, locale: string = 
   }).format(date)
 }
 
+/** Today's calendar day in São Paulo, "YYYY-MM-DD" (the product's day). */
+export function todayInSaoPaulo(now: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
+}
+
 /** Date and time in America/Sao_Paulo, 24-hour: dd/mm/yyyy HH:mm in pt-BR, mm/dd/yyyy HH:mm in en-US. */
 export function formatDateTimeBR(value: string | null | undefined, locale: string = 'pt-BR'): string | null {
   if (!value) return '--'

@@ -22,6 +22,8 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     publicData: { providesTags: ['Group'] },
     runConsultation: { invalidatesTags: ['Dashboard'] },
     dashboard: { providesTags: ['Dashboard'] },
+    dashboardUsage: { providesTags: ['Dashboard'] },
+    dashboardTopConsumers: { providesTags: ['Dashboard'] },
     // one's own account
     myAccount: { providesTags: ['Me'] },
     editMyProfile: { invalidatesTags: ['Me', 'Users'] },

@@ -3,18 +3,17 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import Alert from '@mui/material/Alert'
 import Button from '@mui/material/Button'
-import Paper from '@mui/material/Paper'
 import TextField from '@mui/material/TextField'
-import Typography from '@mui/material/Typography'
 import type { GridColDef } from '@mui/x-data-grid'
 import DateFilter from '../../components/DateFilter'
 import ListPage from '../../components/ListPage'
 import { useServerSorting } from '../../components/useServerSorting'
-import Spinner from '../../components/Spinner'
 import { errorText } from '../../components/errorText'
-import { formatNumber, showDateTime } from '../../lib/format'
+import { formatNumber, showDateTime, todayInSaoPaulo } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
+import ChartCard from '../../components/ChartCard'
 import ConsumptionChart from './ConsumptionChart'
+import { consumptionPeriod, consumptionSeries } from './consumption'
 import { exportUrl } from '../../store/endpoints'
 import {
   useBalancesQuery,
@@ -51,6 +50,10 @@ export default function BalanceHistoryPage() {
   const balances = useBalancesQuery({ position })
   const history = useHistoryQuery({ ...filters, page, perPage: PER_PAGE, order, position })
   const consumption = useConsumptionQuery(filters)
+  const chart = useMemo(
+    () => consumptionSeries(consumption.data?.data ?? [], consumptionPeriod(filters, todayInSaoPaulo())),
+    [consumption.data, filters],
+  )
 
   function change(patch: Partial<HistoryFilters>) {
     setFilters((f) => ({ ...f, ...patch }))
@@ -167,12 +170,19 @@ export default function BalanceHistoryPage() {
           {exportError}
         </Alert>
       )}
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          {t('credits.chart.title')}
-        </Typography>
-        {consumption.data ? <ConsumptionChart days={consumption.data.data} /> : <Spinner />}
-      </Paper>
+      <ChartCard
+        title={t('credits.chart.title')}
+        subtitle={chart.total > 0 ? t('credits.chart.total', { credits: formatNumber(chart.total, lang) }) : undefined}
+        height={280}
+        loading={consumption.isFetching}
+        error={consumption.isError ? errorText(consumption.error, t, (k) => i18n.exists(k)) : null}
+        onRetry={() => void consumption.refetch()}
+        empty={chart.days.length === 0}
+        emptyText={t('credits.chart.empty')}
+        testId="consumption-card"
+      >
+        {() => <ConsumptionChart data={chart} />}
+      </ChartCard>
     </ListPage>
   )
 }

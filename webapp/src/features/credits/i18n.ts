@@ -51,7 +51,9 @@ export const creditsPtBR = {
   chart: {
     title: 'Consumo de créditos',
     empty: 'Nenhum consumo no período.',
-    bar: '{{day}}: {{credits}} créditos',
+    day: 'Dia',
+    credits: 'Créditos',
+    total: '{{credits}} créditos consumidos no período',
   },
   grant: {
     open: 'Conceder créditos',
@@ -118,7 +120,9 @@ export const creditsEnUS: typeof creditsPtBR = {
   chart: {
     title: 'Credit consumption',
     empty: 'No consumption in this period.',
-    bar: '{{day}}: {{credits}} credits',
+    day: 'Day',
+    credits: 'Credits',
+    total: '{{credits}} credits consumed in the period',
   },
   grant: {
     open: 'Grant credits',

@@ -246,6 +246,34 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    dashboardTopConsumers: build.query<
+      DashboardTopConsumersApiResponse,
+      DashboardTopConsumersApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/dashboard/top-consumers`,
+        params: {
+          limit: queryArg.limit,
+          position: queryArg.position,
+          from: queryArg["from"],
+          to: queryArg.to,
+        },
+      }),
+    }),
+    dashboardUsage: build.query<
+      DashboardUsageApiResponse,
+      DashboardUsageApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/dashboard/usage`,
+        params: {
+          subtree: queryArg.subtree,
+          position: queryArg.position,
+          from: queryArg["from"],
+          to: queryArg.to,
+        },
+      }),
+    }),
     publicData: build.query<PublicDataApiResponse, PublicDataApiArg>({
       query: (queryArg) => ({
         url: `/group/groups-get-public-data`,
@@ -820,6 +848,30 @@ export type DashboardApiResponse =
 export type DashboardApiArg = {
   /** Wait until the read side has this event */
   position?: number | null;
+};
+export type DashboardTopConsumersApiResponse =
+  /** status 200 Successful Response */ TopConsumersResponse;
+export type DashboardTopConsumersApiArg = {
+  /** How many groups */
+  limit?: number;
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** First day (America/Sao_Paulo) */
+  from?: string | null;
+  /** Last day, inclusive (America/Sao_Paulo) */
+  to?: string | null;
+};
+export type DashboardUsageApiResponse =
+  /** status 200 Successful Response */ UsageResponse;
+export type DashboardUsageApiArg = {
+  /** Owners and the super-admin: include every group below the caller's */
+  subtree?: boolean;
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** First day (America/Sao_Paulo) */
+  from?: string | null;
+  /** Last day, inclusive (America/Sao_Paulo) */
+  to?: string | null;
 };
 export type PublicDataApiResponse =
   /** status 200 Successful Response */ PublicDataResponse;
@@ -1601,6 +1653,53 @@ export type DashboardData = {
 export type DashboardResponse = {
   data: DashboardData;
 };
+export type TopConsumer = {
+  consultations: number;
+  credits: number;
+  groupId: string;
+  name: string;
+  parentName: string | null;
+  type: string;
+};
+export type TopConsumersData = {
+  firstDay: string;
+  /** Busiest first; only groups that consulted in the period */
+  groups: TopConsumer[];
+  lastDay: string;
+  upToDate: boolean;
+};
+export type TopConsumersResponse = {
+  data: TopConsumersData;
+};
+export type UsageShare = {
+  consultations: number;
+  credits: number;
+  /** The query type's key or the channel (panel, api, batch) as recorded */
+  key: string;
+};
+export type UsageDay = {
+  consultations: number;
+  credits: number;
+  /** A São Paulo calendar day, YYYY-MM-DD */
+  day: string;
+};
+export type UsageData = {
+  /** The group's credits per category now */
+  balances: CategoryFigures[];
+  byChannel: UsageShare[];
+  /** Every day of the period, oldest first, zero included */
+  byDay: UsageDay[];
+  byQueryType: UsageShare[];
+  consultations: number;
+  credits: number;
+  firstDay: string;
+  lastDay: string;
+  scope: "group" | "subtree";
+  upToDate: boolean;
+};
+export type UsageResponse = {
+  data: UsageData;
+};
 export type GroupPublicData = {
   advancedQueryBanner: string | null;
   appTitle: string | null;
@@ -2013,6 +2112,8 @@ export const {
   useEditCustomerMutation,
   useChangeCustomerStatusMutation,
   useDashboardQuery,
+  useDashboardTopConsumersQuery,
+  useDashboardUsageQuery,
   usePublicDataQuery,
   useBrandOfQuery,
   useChangeBrandMutation,

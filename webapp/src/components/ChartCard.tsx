@@ -1,0 +1,80 @@
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import Alert from '@mui/material/Alert'
+import Button from '@mui/material/Button'
+import Paper from '@mui/material/Paper'
+import Skeleton from '@mui/material/Skeleton'
+import Typography from '@mui/material/Typography'
+
+/**
+ * One chart's card: its title, and exactly one of loading (a placeholder of the chart's height),
+ * error (the translated text with Try again), empty (the screen's sentence) or the chart. It imports
+ * no chart library, so a screen's chart chunk is the only one that does.
+ */
+export default function ChartCard({
+  title,
+  subtitle,
+  height,
+  loading,
+  error,
+  onRetry,
+  empty,
+  emptyText,
+  testId,
+  actions,
+  children,
+}: {
+  title: string
+  subtitle?: string
+  height: number
+  loading: boolean
+  error: string | null
+  onRetry?: () => void
+  empty: boolean
+  emptyText: string
+  testId: string
+  actions?: ReactNode
+  children: () => ReactNode
+}) {
+  const { t } = useTranslation()
+  const state = loading ? 'loading' : error ? 'error' : empty ? 'empty' : 'ready'
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0 }} data-testid={testId} data-state={state} component="section">
+      <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', fontWeight: 600 }}>
+        {title}
+      </Typography>
+      {subtitle && (
+        <Typography variant="body2" color="text.secondary">
+          {subtitle}
+        </Typography>
+      )}
+      {actions}
+      <div style={{ minHeight: height, display: 'flex', flexDirection: 'column', justifyContent: 'center', marginTop: 8 }}>
+        {state === 'loading' && (
+          <Skeleton variant="rounded" height={height} aria-label={t('app.loading')} />
+        )}
+        {state === 'error' && (
+          <Alert
+            severity="error"
+            role="alert"
+            action={
+              onRetry && (
+                <Button color="inherit" size="small" onClick={onRetry}>
+                  {t('app.retry')}
+                </Button>
+              )
+            }
+          >
+            {error}
+          </Alert>
+        )}
+        {state === 'empty' && (
+          <Typography color="text.secondary" align="center" data-testid={`${testId}-empty`}>
+            {emptyText}
+          </Typography>
+        )}
+        {state === 'ready' && children()}
+      </div>
+    </Paper>
+  )
+}
