@@ -479,6 +479,24 @@ class LedgerClient(Protocol):
     def close(self) -> None: ...
 
 
+def _consultation_of(request: FinishLookup | RecordLookup, query_type: str, charged: int) -> Consultation:
+    """The consultation a lookup's decision records (made while acting as the lookup's user)."""
+    return Consultation._create(  # type: ignore[no-any-return]
+        Consultation.Recorded,  # type: ignore[attr-defined]
+        id=request.consultation_id,
+        group_id=request.group_id,
+        user_id=request.user_id,
+        document=request.document,
+        document_type=request.document_type,
+        query_type=query_type,
+        category=Category.UNIT.value,
+        supplier=request.supplier,
+        status=request.status,
+        credits=charged,
+        channel=request.channel,
+    )
+
+
 # -- block reservations (embedded only) ------------------------------------------------------------
 
 
@@ -827,20 +845,7 @@ class Ledger:
                 account.settle(request.consultation_id, charged)
             else:
                 account.release(request.consultation_id)
-            consultation = Consultation._create(
-                Consultation.Recorded,  # type: ignore[attr-defined]
-                id=request.consultation_id,
-                group_id=request.group_id,
-                user_id=request.user_id,
-                document=request.document,
-                document_type=request.document_type,
-                query_type=request.query_type,
-                category=Category.UNIT.value,
-                supplier=request.supplier,
-                status=request.status,
-                credits=charged,
-                channel=request.channel,
-            )
+            consultation = _consultation_of(request, request.query_type, charged)
         ws.add(consultation)
         return consultation.created_on
 
@@ -860,31 +865,18 @@ class Ledger:
             with acting_as(_system()):
                 for reservation_id in account.abandoned(self.owner):
                     account.release(UUID(reservation_id))
-        available = account.available
+        available, blocks = account.available, self.blocks
         block_id = None
-        if self.blocks is not None and available is not None and available < CREDITS_PER_UNIT_QUERY:
+        if blocks is not None and available is not None and available < CREDITS_PER_UNIT_QUERY:
             # Short only if this ledger's open blocks (of reserve-first lookups) hold the rest: a unit of one.
-            block_id = self.blocks.draw(ws, account, request.actor)
+            block_id = blocks.draw(ws, account, request.actor)
         with acting_as(request.actor):
-            if block_id is not None:
-                self.blocks.settle(ws, account, block_id, request.consultation_id, request.charged)  # type: ignore[union-attr]
+            if blocks is not None and block_id is not None:
+                blocks.settle(ws, account, block_id, request.consultation_id, request.charged)
             else:
                 # As if reserved first: a tenant with no credit left is refused whatever the supplier found.
                 account.charge(request.consultation_id, request.charged, CREDITS_PER_UNIT_QUERY)
-            consultation = Consultation._create(
-                Consultation.Recorded,  # type: ignore[attr-defined]
-                id=request.consultation_id,
-                group_id=request.group_id,
-                user_id=request.user_id,
-                document=request.document,
-                document_type=request.document_type,
-                query_type=chosen.key,
-                category=Category.UNIT.value,
-                supplier=request.supplier,
-                status=request.status,
-                credits=request.charged,
-                channel=request.channel,
-            )
+            consultation = _consultation_of(request, chosen.key, request.charged)
         ws.add(consultation)
         return chosen.key, consultation.created_on
 
