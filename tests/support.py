@@ -32,9 +32,12 @@ from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.customers import CustomerForm
+from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.query_types import Category
+from bemtevi.domain.suppliers import Supplier
+from bemtevi.domain.vendors import AuthMethod, HttpMethod, InputType, VendorForm
 from bemtevi.infra.settings import Settings
 
 ADMIN_EMAIL = "admin@bemtevi.local"
@@ -334,3 +337,43 @@ def run_on_a_loop_of_its_own(coroutine: Coroutine[Any, Any, T]) -> T:
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]  # type: ignore[no-any-return]
+
+
+# -- an HTTP supplier on loopback (the vendor simulator) ---------------------------------------------
+
+
+def unknown_cpfs(supplier: Supplier, count: int) -> list[str]:
+    """Valid CPFs the local dataset knows nothing of (only an HTTP supplier can answer them)."""
+    found: list[str] = []
+    base = 123_456_000
+    while len(found) < count:
+        base += 1
+        number = f"{base:09d}" + cpf_check_digits(f"{base:09d}")
+        if supplier.lookup("cpf", number) is None:
+            found.append(number)
+    return found
+
+
+def simulated_vendor(port: int, **changes: Any) -> VendorForm:
+    """A supplier form for the simulator on ``port`` (bearer ``tok-123``), for both query types."""
+    values: dict[str, Any] = {
+        "name": "Simulado",
+        "contact": "suporte@vendor.example",
+        "url": "http://vendor.example",
+        "server": "127.0.0.1",
+        "port": port,
+        "route": "/v1/pessoas/{document}",
+        "http_method": HttpMethod.GET,
+        "auth_method": AuthMethod.BEARER,
+        "input_type": InputType.BOTH,
+        "token": "tok-123",
+        "allowed_query_types": ("cpf-complete", "cnpj-complete"),
+        "cache_days": 30,
+        "validity_days": 90,
+    }
+    values.update(changes)
+    return VendorForm(**values)
+
+
+def super_admin(platform: Platform) -> Principal:
+    return platform.identity.authenticate(platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).token)

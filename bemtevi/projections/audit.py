@@ -280,7 +280,8 @@ class _AuditFold(PageFold):
             )
             cur.execute(
                 "INSERT INTO audit_values SELECT aggregate_id, field, value FROM page_audit_values "
-                "ON CONFLICT DO UPDATE SET value = excluded.value"
+                # The key named: the lake's statements (bench/lake.py) turn an upsert into a MERGE on it.
+                "ON CONFLICT (aggregate_id, field) DO UPDATE SET value = excluded.value"
             )
         finally:
             cur.unregister("page_audit")

@@ -24,14 +24,15 @@ from uuid import UUID
 import httpx
 import pytest
 from support import (
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
     KNOWN_CPF,
     charged_in_store,
     make_settings,
     reserved_in_store,
     server_process,
     settlements_by_consultation,
+    simulated_vendor,
+    super_admin,
+    unknown_cpfs,
     wait_until,
 )
 
@@ -39,10 +40,8 @@ from bemtevi.bootstrap import build_platform
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.credits import CreditAccount, credit_account_id
-from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
-from bemtevi.domain.vendors import AuthMethod, HttpMethod, InputType, VendorForm
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
 
@@ -70,7 +69,7 @@ class Store:
 
 @pytest.fixture
 def vendor() -> Iterator[SimulatorServer]:
-    with SimulatorServer(SimulatorConfig(latency_ms=20, expected_authorization="Bearer tok-queda")) as server:
+    with SimulatorServer(SimulatorConfig(latency_ms=20, expected_authorization="Bearer tok-123")) as server:
         yield server
 
 
@@ -86,32 +85,9 @@ def store(
             SYSTEM, name="Queda", group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=CREDITS
         )
         platform.identity.register_user(SYSTEM, group_id=group_id, name="Rita Queda", email=EMAIL, password=PASSWORD)
-        admin = platform.identity.authenticate(platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).token)
-        platform.vendors.register(
-            admin,
-            VendorForm(
-                name="Simulado",
-                contact="suporte@vendor.example",
-                url="http://vendor.example",
-                server="127.0.0.1",
-                port=vendor.port,
-                route="/v1/pessoas/{document}",
-                http_method=HttpMethod.GET,
-                auth_method=AuthMethod.BEARER,
-                input_type=InputType.BOTH,
-                token="tok-queda",
-                allowed_query_types=("cpf-complete",),
-                cache_days=30,
-                validity_days=90,
-            ),
-        )
-        unknown: list[str] = []
-        base = 123_456_000
-        while len(unknown) < 20_000:  # never repeated: a repeat would be answered from the kept results
-            base += 1
-            number = f"{base:09d}" + cpf_check_digits(f"{base:09d}")
-            if platform.supplier.lookup("cpf", number) is None:
-                unknown.append(number)
+        platform.vendors.register(super_admin(platform), simulated_vendor(vendor.port))
+        # Never repeated: a repeat would be answered from the kept results.
+        unknown = unknown_cpfs(platform.supplier, 20_000)
     finally:
         platform.close()
     env = {"BEMTEVI_VAR_DIR": str(settings.var_dir), "BEMTEVI_DATASET_PATH": str(dataset_path)}

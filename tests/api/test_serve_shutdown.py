@@ -1,15 +1,26 @@
 """`bemtevi serve` stopped by SIGTERM closes the platform: the writer's last chores run, so a busy
-account's lookup blocks go back, and the stores are closed cleanly."""
+account's lookup blocks go back, and the stores are closed cleanly. The lookups are of documents only an
+HTTP supplier knows (the simulator on loopback): such lookups hold their credit while it is asked, and a
+busy account's draw it from block reservations."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from uuid import UUID
 
 import httpx
 import pytest
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, make_settings, running_server
+from support import (
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    make_settings,
+    running_server,
+    simulated_vendor,
+    super_admin,
+    unknown_cpfs,
+)
 
 from bemtevi.bootstrap import build_platform
 from bemtevi.commands.application import BemteviApplication
@@ -17,6 +28,7 @@ from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.query_types import Category
+from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
 
 # A real server in a subprocess: end to end, outside the fast inner loop.
 pytestmark = pytest.mark.e2e
@@ -24,7 +36,15 @@ pytestmark = pytest.mark.e2e
 PASSWORD = "Strong!pass1"
 
 
-def test_a_stopped_server_leaves_no_credit_reserved(tmp_path: Path, dataset_path: Path) -> None:
+@pytest.fixture
+def vendor() -> Iterator[SimulatorServer]:
+    with SimulatorServer(SimulatorConfig(latency_ms=20, expected_authorization="Bearer tok-123")) as server:
+        yield server
+
+
+def test_a_stopped_server_leaves_no_credit_reserved(
+    tmp_path: Path, dataset_path: Path, vendor: SimulatorServer
+) -> None:
     var = tmp_path / "var"
     setup = build_platform(make_settings(var, dataset_path), start_projector=False)
     try:
@@ -32,6 +52,8 @@ def test_a_stopped_server_leaves_no_credit_reserved(tmp_path: Path, dataset_path
             SYSTEM, name="Empresa Ocupada", group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=500
         )
         setup.identity.register_user(SYSTEM, group_id=group_id, name="Ana", email="ana@ocupada.com", password=PASSWORD)
+        setup.vendors.register(super_admin(setup), simulated_vendor(vendor.port))
+        documents = iter(unknown_cpfs(setup.supplier, 200))
     finally:
         setup.close()
 
@@ -46,10 +68,10 @@ def test_a_stopped_server_leaves_no_credit_reserved(tmp_path: Path, dataset_path
             f"{url}/api/auth/auth", json={"email": "ana@ocupada.com", "password": PASSWORD, "domain_url": "localhost"}
         ).json()["token"]
 
-        def lookup(_: int) -> int:
+        def lookup(document: str) -> int:
             return httpx.post(
                 f"{url}/api/consultations",
-                json={"document": KNOWN_CPF},
+                json={"document": document},
                 headers={"Authorization": f"Bearer {token}"},
                 timeout=30,
             ).status_code
@@ -59,7 +81,7 @@ def test_a_stopped_server_leaves_no_credit_reserved(tmp_path: Path, dataset_path
         answered = 0
         for _ in range(10):
             with ThreadPoolExecutor(8) as pool:
-                assert set(pool.map(lookup, range(16))) == {200}
+                assert set(pool.map(lookup, [next(documents) for _ in range(16)])) == {200}
             answered += 16
             if reserved(var, dataset_path, group_id) > 0:
                 break

@@ -9,54 +9,25 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, new_tenant
+import support
+from support import KNOWN_CPF, new_tenant, simulated_vendor, super_admin
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.consultations import CACHE_SUPPLIER
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, credit_account_id
-from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.errors import SupplierFailed
 from bemtevi.domain.query_types import Category
-from bemtevi.domain.vendors import AuthMethod, HttpMethod, InputType, VendorForm
+from bemtevi.domain.vendors import VendorForm
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
 
 
 def unknown_cpfs(platform: Platform, count: int) -> list[str]:
-    """Valid CPFs the local dataset knows nothing of."""
-    found: list[str] = []
-    base = 123_456_000
-    while len(found) < count:
-        base += 1
-        number = f"{base:09d}" + cpf_check_digits(f"{base:09d}")
-        if platform.supplier.lookup("cpf", number) is None:
-            found.append(number)
-    return found
-
-
-def super_admin(platform: Platform) -> Principal:
-    return platform.identity.authenticate(platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).token)
+    return support.unknown_cpfs(platform.supplier, count)
 
 
 def form(port: int, **changes: Any) -> VendorForm:
-    values: dict[str, Any] = {
-        "name": "Simulado",
-        "contact": "suporte@vendor.example",
-        "url": "http://vendor.example",
-        "server": "127.0.0.1",
-        "port": port,
-        "route": "/v1/pessoas/{document}",
-        "http_method": HttpMethod.GET,
-        "auth_method": AuthMethod.BEARER,
-        "input_type": InputType.BOTH,
-        "token": "tok-123",
-        "allowed_query_types": ("cpf-complete", "cnpj-complete"),
-        "cache_days": 30,
-        "validity_days": 90,
-    }
-    values.update(changes)
-    return VendorForm(**values)
+    return simulated_vendor(port, **changes)
 
 
 @pytest.fixture

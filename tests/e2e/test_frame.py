@@ -143,6 +143,9 @@ def test_signed_in_dashboard_at_phone_and_desktop_widths(page: Page, server_url:
         expect(page.get_by_test_id("nav-dashboard")).to_be_visible()
         page.get_by_test_id("nav-register").click()
         expect(page.get_by_test_id("nav-customers")).to_be_visible()
+        # Unfolded to the end first: a full-page screenshot taken while the section still grows made
+        # the next click on it go unheard.
+        expect(page.locator(".MuiCollapse-entered #nav-sub-register")).to_be_attached()
         screenshot(page, f"frame-dashboard-{width}-menu")
         page.get_by_test_id("nav-register").click()
         expect(page.get_by_test_id("nav-customers")).to_be_hidden()

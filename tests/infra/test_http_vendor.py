@@ -13,6 +13,7 @@ from uuid import uuid4
 
 import httpx
 import pytest
+from support import run_on_a_loop_of_its_own
 
 from bemtevi.domain.vendors import VendorConfig
 from bemtevi.infra.suppliers.http import VendorError, VendorLimits, VendorPool, request_parts
@@ -193,7 +194,7 @@ def test_calls_in_flight_per_vendor_are_bounded(simulator: SimulatorServer) -> N
 
     try:
         started = time.monotonic()
-        answers = asyncio.run(many())
+        answers = run_on_a_loop_of_its_own(many())
         elapsed = time.monotonic() - started
     finally:
         vendors.close()
@@ -222,7 +223,7 @@ def test_a_slow_vendor_never_blocks_the_callers_event_loop(simulator: SimulatorS
         return answer, ticks
 
     try:
-        answer, ticks = asyncio.run(lookup_while_ticking())
+        answer, ticks = run_on_a_loop_of_its_own(lookup_while_ticking())
     finally:
         vendors.close()
     assert answer is not None
