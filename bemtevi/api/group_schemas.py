@@ -121,7 +121,9 @@ class AuditRow(BaseModel):
     aggregateType: str
     eventType: str
     aggregateId: str
-    targetType: Literal["user", "group", "email", "contact", "image", "document"] | None
+    targetType: (
+        Literal["user", "group", "email", "contact", "image", "document", "query_type", "layout", "supplier"] | None
+    )
     targetId: str | None
     targetName: str | None
     changes: list[AuditChange]

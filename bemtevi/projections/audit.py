@@ -38,6 +38,8 @@ from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.indexes import UniqueIndex
+from bemtevi.domain.query_types import QueryTypeDefaults
+from bemtevi.domain.vendors import VendorList
 from bemtevi.projections.base import PageFold, ReadModel, first_row, order_clause, utc_wall_times
 
 AUDIT_DDL = """
@@ -68,7 +70,9 @@ CREATE TABLE IF NOT EXISTS audit_values (
 """
 
 # Aggregates whose events the audit read model does not fold (see the module's docstring).
-_SKIPPED_AGGREGATES: tuple[type[Any], ...] = (CreditAccount, Consultation, UniqueIndex)
+# ``QueryTypeDefaults`` and ``VendorList`` are bookkeeping saved with the change they serve: a
+# default moving shows as each query type's ``DefaultChanged``, a supplier added as its ``Registered``.
+_SKIPPED_AGGREGATES: tuple[type[Any], ...] = (CreditAccount, Consultation, UniqueIndex, QueryTypeDefaults, VendorList)
 # Fields every event has (they are columns), ids shown as the target, and fields never to show
 # (secrets, bytes, bodies, keys).
 _BASE_FIELDS = frozenset(
@@ -92,7 +96,11 @@ _BASE_FIELDS = frozenset(
 )
 _HIDDEN_WORDS = ("password", "hash", "secret", "token", "code", "data", "body", "html", "text", "base64")
 # Nested dicts whose keys are fields of their own ("brand.primaryColor" shows as "primaryColor").
-_FLATTENED = frozenset({"brand", "profile", "toggles", "preferences"})
+# A query type's ``definition``, a layout's ``spec`` and a supplier's ``config`` too (a query type's
+# own toggles show as ``toggle_<name>``, a layout's rows as its entry and exit fields).
+_FLATTENED = frozenset({"brand", "profile", "toggles", "preferences", "definition", "spec", "config"})
+# Fields holding ids named when read (``_ID_LISTS``); kept whole, never cut to ``MAX_VALUE``.
+_ID_LISTS = {"enabled_layouts": "layouts", "allowed_layouts": "layouts"}
 # Where an aggregate's events name their target; the rest name it on an earlier event (below).
 _TARGET_KEY = "@target"
 MAX_VALUE = 120
@@ -124,14 +132,17 @@ def _hidden(key: str) -> bool:
     return key in _BASE_FIELDS or any(word in key.lower() for word in _HIDDEN_WORDS)
 
 
-def _text(value: Any) -> str | None:
+def _text(value: Any, whole: bool = False) -> str | None:
     if value is None or value == "" or value == [] or value == {}:
         return None
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return ", ".join(str(v) for v in value) or None
-    text = str(value)
+        text = ", ".join(str(v) for v in value)
+        if whole or not text:
+            return text or None
+    else:
+        text = str(value)
     return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
 
 
@@ -143,12 +154,18 @@ def shown_fields(event: Any) -> dict[str, str | None]:
             continue
         if isinstance(value, dict) and key in _FLATTENED:
             for sub, inner in value.items():
-                if not _hidden(sub):
-                    fields[sub] = _text(inner)
+                if _hidden(sub):
+                    continue
+                if sub == "rows" and isinstance(inner, list):
+                    fields.update(_layout_rows(inner))
+                elif isinstance(inner, dict) and sub == "toggles":
+                    fields.update({f"toggle_{t}": _text(on) for t, on in inner.items() if not _hidden(t)})
+                else:
+                    fields[sub] = _text(inner, whole=sub in _ID_LISTS)
         elif isinstance(value, dict):
             fields[key] = _text(json.dumps(value, sort_keys=True, default=str))
         else:
-            fields[key] = _text(value)
+            fields[key] = _text(value, whole=key in _ID_LISTS)
     kind = type(event).__qualname__
     if kind == "Session.Opened":
         # The session's role is the user's, not a change; who signed in is the target.
@@ -157,9 +174,42 @@ def shown_fields(event: Any) -> dict[str, str | None]:
         fields["status"] = "active"
     elif kind == "Group.Inactivated":
         fields["status"] = "inactive"
+    elif kind in ("Layout.Created", "Layout.Activated", "QueryTypeDefinition.Created", "QueryTypeDefinition.Activated"):
+        fields["status"] = "active"
+    elif kind in ("Layout.Inactivated", "QueryTypeDefinition.Inactivated"):
+        fields["status"] = "inactive"
+    elif kind == "Vendor.Registered":
+        fields["status"] = "active"
+    elif kind == "Vendor.StatusChanged":
+        fields["status"] = "active" if fields.pop("active", None) == "true" else "inactive"
     elif kind == "User.PhotoChanged":
         fields["photo"] = str(getattr(event, "digest", "")) or "new"
     return fields
+
+
+def _layout_rows(rows: list[Any]) -> dict[str, str | None]:
+    """A layout's rows as two fields, its entry and its exit fields in order, each "name (type, size)"."""
+    shown: dict[str, str | None] = {}
+    for direction in ("entry", "exit"):
+        mine = sorted((r for r in rows if isinstance(r, dict) and r.get("direction") == direction), key=_row_order)
+        parts = [f"{r.get('name')} ({r.get('type')}{', ' + str(r['size']) if r.get('size') else ''})" for r in mine]
+        shown[f"{direction}_fields"] = _text(parts)
+    return shown
+
+
+def _row_order(row: dict[str, Any]) -> int:
+    try:
+        return int(row.get("order") or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+# Aggregates of the catalogue and suppliers: the target's kind and where its events keep its name.
+_NAMED_TARGETS = {
+    "QueryTypeDefinition": ("query_type", "definition", "name"),
+    "Layout": ("layout", "spec", "file_name"),
+    "Vendor": ("supplier", "config", "name"),
+}
 
 
 def event_target(event: Any) -> tuple[str, str, str | None] | None:
@@ -177,6 +227,11 @@ def event_target(event: Any) -> tuple[str, str, str | None] | None:
         return "contact", own, f"{event.name} <{getattr(event, 'email', '')}>"
     if aggregate == "BrandImage":
         return "image", own, None
+    if aggregate in _NAMED_TARGETS:
+        # Named when read (a renamed layout shows its new name); the label is the fallback.
+        kind, holder, key = _NAMED_TARGETS[aggregate]
+        label = (getattr(event, holder, None) or {}).get(key)
+        return kind, own, str(label) if label else None
     return None
 
 
@@ -221,13 +276,16 @@ class _AuditFold(PageFold):
         for position, event, fields, target in self.events:
             aggregate_id = str(event.originator_id)
             state = known.setdefault(aggregate_id, {})
-            if target is None and state.get(_TARGET_KEY):
+            if (target is None or target[2] is None) and state.get(_TARGET_KEY):
                 kind, _, rest = str(state[_TARGET_KEY]).partition(":")
                 target_id, _, label = rest.partition(":")
-                target = (kind, target_id, label or None)
-            elif target is not None and _TARGET_KEY not in state:
-                state[_TARGET_KEY] = f"{target[0]}:{target[1]}:{target[2] or ''}"
-                touched[(aggregate_id, _TARGET_KEY)] = state[_TARGET_KEY]
+                target = (kind, target_id, label or None) if target is None else (*target[:2], label or None)
+            elif target is not None and (_TARGET_KEY not in state or target[2] is not None):
+                # Kept from the first event; a new label (a renamed layout) replaces the old one.
+                kept = f"{target[0]}:{target[1]}:{target[2] or ''}"
+                if state.get(_TARGET_KEY) != kept:
+                    state[_TARGET_KEY] = kept
+                    touched[(aggregate_id, _TARGET_KEY)] = kept
             changes = []
             for field, after in fields.items():
                 before = state.get(field)
@@ -290,7 +348,8 @@ class _AuditFold(PageFold):
 
 class AuditReadModel(ReadModel):
     name = "audit"
-    version = 2
+    # 3: catalogue and supplier events flattened into fields, their targets named, bookkeeping skipped.
+    version = 3
     tables = ("audit_events", "audit_values")
 
     def __init__(self) -> None:
@@ -337,16 +396,25 @@ _ALL_EVENTS = """
     FROM consultations
 """
 
-# Names resolved when read: the actor and a user or group target by id, against the directory.
+# Names resolved when read: the actor and a user or group target by id, against the directory; a
+# query type, layout or supplier by id against the catalogue and suppliers (the event's label if gone).
 _NAMED = f"""
     SELECT e.*, g.name AS tenant_name, u.name AS actor_name, u.email AS actor_email,
-           CASE e.target_type WHEN 'user' THEN tu.name WHEN 'group' THEN tg.name ELSE e.target_label END
+           CASE e.target_type WHEN 'user' THEN tu.name WHEN 'group' THEN tg.name
+                WHEN 'query_type' THEN coalesce(tq.name, e.target_label)
+                WHEN 'layout' THEN coalesce(tl.file_name, e.target_label)
+                WHEN 'supplier' THEN coalesce(ts.name, e.target_label)
+                ELSE e.target_label END
                AS target_name
     FROM ({_ALL_EVENTS}) e
     LEFT JOIN groups g ON g.group_id = e.tenant_id
     LEFT JOIN users u ON u.user_id = e.actor_id
     LEFT JOIN users tu ON e.target_type = 'user' AND tu.user_id = e.target_id
     LEFT JOIN groups tg ON e.target_type = 'group' AND tg.group_id = e.target_id
+    LEFT JOIN query_type_ids tqi ON e.target_type = 'query_type' AND tqi.aggregate_id = e.target_id
+    LEFT JOIN query_types tq ON tq.key = tqi.key
+    LEFT JOIN layouts tl ON e.target_type = 'layout' AND tl.layout_id = e.target_id
+    LEFT JOIN suppliers ts ON e.target_type = 'supplier' AND ts.supplier_id = e.target_id
 """
 
 AUDIT_COLUMNS = (
@@ -429,7 +497,26 @@ def audit_page(
         row = dict(zip(AUDIT_COLUMNS, r, strict=True))
         row["changes"] = json.loads(row["changes"]) if row["changes"] else []
         result.append(row)
+    _name_id_lists(cur, result)
     return result, int(total[0]) if total else 0
+
+
+def _name_id_lists(cur: duckdb.DuckDBPyConnection, rows: list[dict[str, Any]]) -> None:
+    """Lists of layout ids ("enabled_layouts: a, b") as the layouts' file names, looked up once for
+    the page (an id with no layout stays as it is)."""
+    lists = [c for row in rows for c in row["changes"] if c.get("field") in _ID_LISTS]
+    ids = {i for c in lists for side in ("before", "after") for i in (c.get(side) or "").split(", ") if i}
+    if not ids:
+        return
+    names = dict(
+        cur.execute(
+            "SELECT layout_id, file_name FROM layouts WHERE layout_id IN (SELECT unnest(?::VARCHAR[]))", [sorted(ids)]
+        ).fetchall()
+    )
+    for c in lists:
+        for side in ("before", "after"):
+            if c.get(side):
+                c[side] = ", ".join(names.get(i, i) for i in c[side].split(", "))
 
 
 def audit_types(cur: duckdb.DuckDBPyConnection) -> list[str]:

@@ -307,3 +307,120 @@ def test_the_audit_log_shows_a_role_change_by_name_sorts_across_pages_and_keeps_
     assert other["data"] and all(second["id"] in (r["tenantId"], r["aggregateId"]) for r in other["data"])
     assert "Pessoa Auditada" not in str(other) and "Responsável 11" not in str(other)
     assert api.get("/api/audit", headers=owner_b, params={"group_id": first["id"]}).status_code == 404
+
+
+def test_the_catalogue_and_suppliers_show_in_the_audit_log_by_name_and_readable_fields(api: TestClient) -> None:
+    admin = sign_in(api)
+
+    def ok(response: Any) -> dict[str, Any]:
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    query_type = {
+        "name": "Pessoa física básica",
+        "description": "Cadastro e telefones",
+        "icon": "person",
+        "badge": "PF",
+        "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
+        "default": False,
+        "component": "person",
+        "cacheDays": 7,
+        "validityDays": 30,
+    }
+    key = ok(api.post("/api/query-types", headers=admin, json=query_type))["id"]
+    toggles = {**query_type["toggles"], "benefit": True}
+    ok(api.put(f"/api/query-types/{key}", headers=admin, json={**query_type, "cacheDays": 3, "toggles": toggles}))
+    ok(api.post(f"/api/query-types/{key}/status", headers=admin, json={"active": False}))
+    layout = {
+        "fileName": "clientes",
+        "finalFileName": "clientes_enriquecidos",
+        "returnExtension": "csv",
+        "acceptedExtension": "txt",
+        "kind": "fixed",
+        "delimiter": "",
+        "firstLine": False,
+        "table": "pessoas",
+        "rows": [
+            {"name": "nome", "type": "text", "order": 2, "format": "", "size": 10, "direction": "entry"},
+            {"name": "cpf", "type": "document", "order": 1, "format": "", "size": 11, "direction": "entry"},
+            {"name": "cpf", "type": "document", "order": 1, "format": "", "size": 11, "direction": "exit"},
+        ],
+    }
+    first = ok(api.post("/api/layouts", headers=admin, json=layout))["id"]
+    second = ok(api.post("/api/layouts", headers=admin, json={**layout, "fileName": "empresas"}))["id"]
+    ok(api.put(f"/api/layouts/{first}", headers=admin, json={**layout, "fileName": "clientes_v2", "table": "cadastro"}))
+    supplier = {
+        "name": "Vendor Brasil",
+        "contact": "suporte@vendor.example",
+        "url": "http://vendor.example",
+        "server": "127.0.0.1",
+        "port": 8900,
+        "route": "/v1/consulta/{document}",
+        "httpMethod": "GET",
+        "authMethod": "bearer",
+        "inputType": "both",
+        "token": "tok-Segredo-auditado",
+        "allowedQueryTypes": ["cpf-complete"],
+        "allowedLayouts": [first],
+        "cacheDays": 30,
+        "validityDays": 90,
+    }
+    supplier_id = ok(api.post("/api/suppliers", headers=admin, json=supplier))["id"]
+    edited = {**supplier, "name": "Vendor Sul", "token": "tok-Outro-segredo", "allowedLayouts": [first, second]}
+    ok(api.put(f"/api/suppliers/{supplier_id}", headers=admin, json=edited))
+    last = ok(api.post(f"/api/suppliers/{supplier_id}/status", headers=admin, json={"active": False}))
+
+    log = api.get("/api/audit", headers=admin, params={"position": last["position"], "perPage": 200})
+    assert log.status_code == 200, log.text
+    rows = log.json()["data"]
+    # Bookkeeping aggregates are not the log's; secrets (sealed or not) never show.
+    assert not {r["aggregateType"] for r in rows} & {"QueryTypeDefaults", "VendorList"}
+    assert "Segredo" not in log.text and "secret" not in log.text and "gAAAA" not in log.text
+
+    def row(aggregate: str, event: str, target: str | None = None) -> dict[str, Any]:
+        found = [
+            r
+            for r in rows
+            if (r["aggregateType"], r["eventType"]) == (aggregate, event)
+            and target in (None, r["targetId"], r["targetName"])
+        ]
+        assert len(found) == 1, (aggregate, event, found)
+        return found[0]
+
+    def changes(r: dict[str, Any]) -> dict[str, tuple[str | None, str | None]]:
+        return {c["field"]: (c["before"], c["after"]) for c in r["changes"]}
+
+    # A query type: named, its toggles and days field by field, its status.
+    created = row("QueryTypeDefinition", "Created", "Pessoa física básica")
+    assert (created["targetType"], created["targetName"]) == ("query_type", "Pessoa física básica")
+    assert changes(created)["cache_days"] == (None, "7") and changes(created)["toggle_phone"] == (None, "true")
+    qt_edit = row("QueryTypeDefinition", "Edited")
+    assert changes(qt_edit) == {"toggle_benefit": ("false", "true"), "cache_days": ("7", "3")}
+    off = row("QueryTypeDefinition", "Inactivated")
+    assert off["targetName"] == "Pessoa física básica" and changes(off) == {"status": ("active", "inactive")}
+    # A layout: its current file name, its spec as fields (rows in order), only what changed on an edit.
+    made = row("Layout", "Created", first)
+    assert (made["targetType"], made["targetName"]) == ("layout", "clientes_v2")
+    spec = changes(made)
+    assert spec["kind"] == (None, "fixed") and spec["accepted_extension"] == (None, "txt")
+    assert spec["entry_fields"] == (None, "cpf (document, 11), nome (text, 10)")
+    assert spec["exit_fields"] == (None, "cpf (document, 11)")
+    assert not any((c["after"] or "").startswith("{") for r in rows for c in r["changes"])
+    assert changes(row("Layout", "Edited")) == {
+        "file_name": ("clientes", "clientes_v2"),
+        "table": ("pessoas", "cadastro"),
+    }
+    # The root's layouts and a supplier's allowed layouts by file name, not by id.
+    grown = next(r for r in rows if r["eventType"] == "LayoutsChanged")  # newest first
+    assert changes(grown)["enabled_layouts"] == ("clientes_v2", "clientes_v2, empresas")
+    # A supplier: its current name, its settings, its layouts by name, its status.
+    registered = row("Vendor", "Registered")
+    assert (registered["targetType"], registered["targetName"]) == ("supplier", "Vendor Sul")
+    assert changes(registered)["auth_method"] == (None, "bearer")
+    assert changes(row("Vendor", "Edited")) == {
+        "name": ("Vendor Brasil", "Vendor Sul"),
+        "allowed_layouts": ("clientes_v2", "clientes_v2, empresas"),
+    }
+    assert changes(row("Vendor", "StatusChanged")) == {"status": ("active", "inactive")}
+    exported = api.get("/api/audit/export", headers=admin, params={"type": "Vendor", "lang": "en-US"})
+    assert "clientes_v2, empresas" in exported.text and "Segredo" not in exported.text

@@ -7,9 +7,12 @@ grid or its empty state missing, texts of the other language, the date filters' 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from e2e_support import screenshot, server_identity, sign_in
 from playwright.sync_api import Browser, Page, expect
@@ -41,6 +44,75 @@ def customer(server_var_dir: Path) -> str:
     return CHILD
 
 
+@pytest.fixture(scope="module")
+def catalogue_changes(server_url: str) -> None:
+    """A layout, a query type and a supplier added and changed, so the audit log shows their rows."""
+    with httpx.Client(base_url=server_url, timeout=30) as api:
+        signed = api.post(
+            "/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD, "domain_url": "localhost"}
+        )
+        assert signed.status_code == 200, signed.text
+        admin = {"Authorization": f"Bearer {signed.json()['token']}"}
+
+        def ok(response: httpx.Response) -> dict[str, Any]:
+            assert response.status_code == 200, response.text
+            return dict(response.json())
+
+        layout = {
+            "fileName": "clientes_listas",
+            "finalFileName": "clientes_listas_enriquecidos",
+            "returnExtension": "csv",
+            "acceptedExtension": "txt",
+            "kind": "delimited",
+            "delimiter": ";",
+            "firstLine": True,
+            "table": "pessoas",
+            "rows": [
+                {"name": "cpf", "type": "document", "order": 1, "format": "", "size": None, "direction": "entry"},
+                {"name": "nome", "type": "text", "order": 1, "format": "", "size": None, "direction": "exit"},
+            ],
+        }
+        layout_id = ok(api.post("/api/layouts", headers=admin, json=layout))["id"]
+        ok(
+            api.put(
+                f"/api/layouts/{layout_id}",
+                headers=admin,
+                json={**layout, "kind": "fixed", "rows": [{**row, "size": 11} for row in layout["rows"]]},
+            )
+        )
+        query_type = {
+            "name": "Consulta Listas",
+            "description": "Cadastro e telefones",
+            "icon": "person",
+            "badge": "PF",
+            "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
+            "default": False,
+            "component": "person",
+            "cacheDays": 7,
+            "validityDays": 30,
+        }
+        key = ok(api.post("/api/query-types", headers=admin, json=query_type))["id"]
+        ok(api.put(f"/api/query-types/{key}", headers=admin, json={**query_type, "cacheDays": 3}))
+        supplier = {
+            "name": "Fornecedor Listas",
+            "contact": "suporte@fornecedor.example",
+            "url": "http://fornecedor.example",
+            "server": "127.0.0.1",
+            "port": 8900,
+            "route": "/v1/consulta/{document}",
+            "httpMethod": "GET",
+            "authMethod": "bearer",
+            "inputType": "both",
+            "token": "tok-listas-segredo",
+            "allowedQueryTypes": ["cpf-complete"],
+            "allowedLayouts": [layout_id],
+            "cacheDays": 30,
+            "validityDays": 90,
+        }
+        supplier_id = ok(api.post("/api/suppliers", headers=admin, json=supplier))["id"]
+        ok(api.post(f"/api/suppliers/{supplier_id}/status", headers=admin, json={"active": False}))
+
+
 @pytest.fixture
 def sized_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[tuple[Page, int, str]]:
     width, language = request.param
@@ -57,7 +129,7 @@ VIEWS = [(375, "pt-BR"), (375, "en-US"), (1440, "pt-BR"), (1440, "en-US")]
 
 @pytest.mark.parametrize("sized_page", VIEWS, ids=[f"{w}-{lang}" for w, lang in VIEWS], indirect=True)
 def test_every_list_screen_fits_and_speaks_the_language(
-    sized_page: tuple[Page, int, str], server_url: str, customer: str
+    sized_page: tuple[Page, int, str], server_url: str, customer: str, catalogue_changes: None
 ) -> None:
     page, width, language = sized_page
     english = language == "en-US"
@@ -81,6 +153,13 @@ def test_every_list_screen_fits_and_speaks_the_language(
             # the grid's own texts follow the language (MUI X locale)
             pager = page.locator(".MuiTablePagination-displayedRows").first
             expect(pager).to_contain_text(" of " if english else " de ")
+        if path == "audit-log":
+            # the catalogue's and suppliers' rows are named and translated, never ids or JSON
+            changes = page.get_by_test_id("audit-table")
+            expect(changes).to_contain_text("clientes_listas")
+            expect(changes).to_contain_text("Layout edited" if english else "Layout editado")
+            expect(changes).to_contain_text("Fornecedor Listas")
+            assert '{"' not in changes.inner_text() and layout_id_free(changes.inner_text())
         if path in ("audit-log", "balance-history"):
             # the date pickers show the locale's order
             field = page.locator(".MuiPickersSectionList-root").first
@@ -89,6 +168,11 @@ def test_every_list_screen_fits_and_speaks_the_language(
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         screenshot(page, f"lists-{path}-{language}-{width}")
         assert overflow <= 0, f"/{path} scrolls sideways by {overflow}px at {width}px"
+
+
+def layout_id_free(text: str) -> bool:
+    """No uuid shows (layouts are named when read)."""
+    return re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-", text) is None
 
 
 def _overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:

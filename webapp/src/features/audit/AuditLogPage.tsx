@@ -14,11 +14,11 @@ import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
 import { useNotify } from '../../components/feedback'
 import { useServerSorting } from '../../components/useServerSorting'
-import { formatCnpj, formatCpf, formatPhone } from '../../lib/documents'
 import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { downloadFile } from '../credits/download'
 import { exportUrl } from '../../store/endpoints'
+import { showAuditValue } from './show'
 import {
   useAuditLogQuery,
   type AuditChange,
@@ -29,14 +29,10 @@ import {
 const PER_PAGE = 50
 /** The columns the API sorts by (its allow-list). */
 const SORTABLE = ['createdAt', 'tenantName', 'actorName', 'event', 'targetName']
-/** Fields whose values are enumerations the maps translate (the rest are shown as written). */
-const ENUM_FIELDS = new Set(['role', 'status', 'group_type', 'category', 'creditLimit', 'queryType'])
-/** Fields holding a list of enumeration values ('a, b'), each translated. */
-const LIST_FIELDS = new Set(['enabled_query_types'])
 /** The kinds of event the filter offers, by aggregate (the API filters by 'Type' or 'Type.Event'). */
 const EVENT_KINDS: Record<string, string[]> = {
   User: ['Registered', 'DetailsChanged', 'RoleChanged', 'StatusChanged', 'PasswordChanged', 'PhotoChanged', 'PreferencesChanged'],
-  Group: ['Registered', 'Edited', 'BrandChanged', 'PermissionsChanged', 'Activated', 'Inactivated'],
+  Group: ['Registered', 'Edited', 'BrandChanged', 'PermissionsChanged', 'LayoutsChanged', 'Activated', 'Inactivated'],
   Session: ['Opened', 'Closed'],
   CreditAccount: ['Granted', 'GrantReceived', 'LimitChanged'],
   Consultation: ['Recorded'],
@@ -44,30 +40,19 @@ const EVENT_KINDS: Record<string, string[]> = {
   Mail: ['Queued', 'Sent', 'Failed'],
   BrandImage: ['Uploaded'],
   ContactRequest: ['Received'],
+  QueryTypeDefinition: ['Created', 'Edited', 'DefaultChanged', 'Activated', 'Inactivated'],
+  Layout: ['Created', 'Edited', 'Activated', 'Inactivated'],
+  Vendor: ['Registered', 'Edited', 'StatusChanged'],
 }
 
 /** The filters the list and the export share. */
 type AuditFilters = Omit<ExportAuditApiArg, 'lang' | 'groupId' | 'order'>
 
-/** A value as a person reads it: documents and phones formatted, enumerations translated. */
+/** A value as a person reads it (see show.ts), in the current language. */
 function useShowValue() {
   const { t, i18n } = useTranslation()
-  return (field: string, value: string | null | undefined): string => {
-    if (value === null || value === undefined || value === '') return '—'
-    if (field === 'cnpj' && /^\d{14}$/.test(value)) return formatCnpj(value)
-    if (field === 'cpf' && /^\d{11}$/.test(value)) return formatCpf(value)
-    if (field === 'phone') return formatPhone(value) || value
-    if (LIST_FIELDS.has(field)) {
-      return value
-        .split(', ')
-        .map((v) => (i18n.exists(`audit.values.${v}`) ? t(`audit.values.${v}`) : v))
-        .join(', ')
-    }
-    if ((ENUM_FIELDS.has(field) || value === 'true' || value === 'false') && i18n.exists(`audit.values.${value}`)) {
-      return t(`audit.values.${value}`)
-    }
-    return value
-  }
+  return (field: string, value: string | null | undefined): string =>
+    showAuditValue(field, value, { t: (key) => t(key), exists: (key) => i18n.exists(key) })
 }
 
 /** Who did what, to what, when, and what changed (before → after); filters and CSV export. */

@@ -1172,7 +1172,18 @@ export type AuditRow = {
   targetId: string | null;
   targetName: string | null;
   targetType:
-    ("user" | "group" | "email" | "contact" | "image" | "document") | null;
+    | (
+        | "user"
+        | "group"
+        | "email"
+        | "contact"
+        | "image"
+        | "document"
+        | "query_type"
+        | "layout"
+        | "supplier"
+      )
+    | null;
   tenantId: string;
   tenantName: string | null;
 };
