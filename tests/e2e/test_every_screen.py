@@ -71,43 +71,47 @@ def owner(server_var_dir: Path) -> str:
 
 
 @pytest.fixture
-def sized_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[tuple[Page, int, str]]:
-    width, language = request.param
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale=language)
+def page_in(browser: Browser, request: pytest.FixtureRequest) -> Iterator[tuple[Page, str]]:
+    language = request.param
+    context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}, locale=language)
     context.add_init_script(f"try {{ window.localStorage.setItem('locale', '{language}') }} catch {{}}")
     page = context.new_page()
-    yield page, width, language
+    yield page, language
     context.close()
 
 
-# Screenshots at 375 and 1440 px in both languages; 768 and 1920 px are checked, not pictured.
-VIEWS = [(375, "pt-BR"), (375, "en-US"), (768, "pt-BR"), (1440, "pt-BR"), (1440, "en-US"), (1920, "en-US")]
+# Each screen is drawn once and looked at in every width (the window resized, as a person would);
+# pictured at 375 and 1440 px, checked at all four.
+WIDTHS = (375, 768, 1440, 1920)
 PICTURED = {375, 1440}
 
 
 @pytest.mark.parametrize("who", ["admin", "owner"])
-@pytest.mark.parametrize("sized_page", VIEWS, ids=[f"{w}-{lang}" for w, lang in VIEWS], indirect=True)
+@pytest.mark.parametrize("page_in", ["pt-BR", "en-US"], indirect=True)
 def test_every_signed_in_screen_fits_every_width(
-    sized_page: tuple[Page, int, str], server_url: str, owner: str, who: str
+    page_in: tuple[Page, str], server_url: str, owner: str, who: str
 ) -> None:
-    page, width, language = sized_page
+    page, language = page_in
     if who == "admin":
         sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
     else:
         sign_in(page, server_url, owner, OWNER_PASSWORD)
     wide_problems = []
     for name, path in ROUTES:
+        page.set_viewport_size({"width": WIDTHS[0], "height": 900})
         page.goto(f"{server_url}{path}")
         # The screen is drawn (or the owner is sent to error-forbidden), the refresh over.
         expect(page.locator("main.app-main > *").first).to_be_visible(timeout=10_000)
         expect(page.locator("main.app-main")).not_to_have_attribute("aria-busy", "true")
         page.wait_for_load_state("networkidle")
-        expect(page.get_by_test_id("logout")).to_be_in_viewport()
-        expect(page.get_by_test_id("language-switch")).to_be_in_viewport()
-        page.wait_for_timeout(400)  # the grid settles its column widths, charts their size
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        if width in PICTURED:
-            screenshot(page, f"every-{who}-{name}-{language}-{width}")
-        if overflow > 0:
-            wide_problems.append(f"{path} by {overflow}px")
-    assert not wide_problems, f"scrolls sideways at {width}px: {wide_problems}"
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.wait_for_timeout(300)  # the grid settles its column widths, charts their size
+            expect(page.get_by_test_id("logout")).to_be_in_viewport()
+            expect(page.get_by_test_id("language-switch")).to_be_in_viewport()
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            if width in PICTURED:
+                screenshot(page, f"every-{who}-{name}-{language}-{width}")
+            if overflow > 0:
+                wide_problems.append(f"{path} at {width}px by {overflow}px")
+    assert not wide_problems, f"scrolls sideways: {wide_problems}"
