@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach } from 'vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import '../i18n'
+
+// Screens load lazily (MUI's chunks): on a busy machine the first one takes more than the library's
+// default 1 s to appear, so a waitFor/findBy waits up to 5 s (it still fails if the element never comes).
+configure({ asyncUtilTimeout: 5000 })
 
 afterEach(() => {
   cleanup()
