@@ -117,13 +117,14 @@ class ConsultationCommands:
         chosen, block_id = drawn if drawn is not None else self.ledger.submit(request).value
         if asked is None:
             asked = self._ask_supplier(request)
+        vendors: list[VendorConfig] = []
         if asked[0] == ConsultationStatus.NOT_FOUND and self._vendors is not None:
             vendors = self._vendors.for_query_type(chosen, request.document_type)
             if vendors:
                 asked = self._from_cache(request, chosen) or self._ask_vendors(request, vendors)
         status, result, _error, supplier = asked
         recorded = self.ledger.submit(self._finish(request, chosen, block_id, status, supplier))
-        self._keep(request, chosen, result, supplier)
+        self._keep(request, chosen, result, supplier, vendors)
         return self._outcome(request, parsed, chosen, asked, recorded.value, recorded.position)
 
     async def run_unit_query_async(
@@ -144,13 +145,14 @@ class ConsultationCommands:
         chosen, block_id = drawn if drawn is not None else (await self.ledger.submit_async(request)).value
         if asked is None:
             asked = self._ask_supplier(request)
+        vendors: list[VendorConfig] = []
         if asked[0] == ConsultationStatus.NOT_FOUND and self._vendors is not None:
             vendors = self._vendors.for_query_type(chosen, request.document_type)
             if vendors:
                 asked = self._from_cache(request, chosen) or await self._ask_vendors_async(request, vendors)
         status, result, _error, supplier = asked
         recorded = await self.ledger.submit_async(self._finish(request, chosen, block_id, status, supplier))
-        self._keep(request, chosen, result, supplier)
+        self._keep(request, chosen, result, supplier, vendors)
         return self._outcome(request, parsed, chosen, asked, recorded.value, recorded.position)
 
     def _may_ask_vendors(self, request: ReserveLookup, asked: _Asked) -> bool:
@@ -221,7 +223,14 @@ class ConsultationCommands:
             return ConsultationStatus.FAILED, None, failure, vendors[-1].name
         return ConsultationStatus.NOT_FOUND, None, None, vendors[-1].name
 
-    def _keep(self, request: ReserveLookup, chosen: str, result: dict[str, Any] | None, supplier: str) -> None:
+    def _keep(
+        self,
+        request: ReserveLookup,
+        chosen: str,
+        result: dict[str, Any] | None,
+        supplier: str,
+        asked_vendors: list[VendorConfig],
+    ) -> None:
         """Keep a vendor's found result for reopening and as a cache. Not the local dataset's: it is the
         platform's own data, read again from the dataset on reopening (no copy of personal data, and the
         hot path writes nothing more); nor one answered from the cache, which is kept already."""
@@ -229,11 +238,10 @@ class ConsultationCommands:
             return
         query_type = self._query_types.get(chosen)
         cache_days, validity_days = query_type.cache_days, query_type.validity_days
-        if supplier != self._supplier.name and self._vendors is not None:
-            for vendor in self._vendors.for_query_type(chosen, request.document_type):
-                if vendor.name == supplier:  # a supplier's own days narrow the query type's
-                    cache_days = min(cache_days, vendor.cache_days)
-                    validity_days = min(validity_days, vendor.validity_days)
+        for vendor in asked_vendors:
+            if vendor.name == supplier:  # a supplier's own days narrow the query type's
+                cache_days = min(cache_days, vendor.cache_days)
+                validity_days = min(validity_days, vendor.validity_days)
         now = time.time()
         self.kept.keep(
             KeptResult(

@@ -479,6 +479,15 @@ class LedgerClient(Protocol):
     def close(self) -> None: ...
 
 
+def _release_left_behind(account: CreditAccount, live_owner: str) -> None:
+    """Release, as the system, the lookup reservations another (stopped) ledger left on ``account``."""
+    abandoned = account.abandoned(live_owner)
+    if abandoned:
+        with acting_as(_system()):
+            for reservation_id in abandoned:
+                account.release(UUID(reservation_id))
+
+
 def _consultation_of(request: FinishLookup | RecordLookup, query_type: str, charged: int) -> Consultation:
     """The consultation a lookup's decision records (made while acting as the lookup's user)."""
     return Consultation._create(  # type: ignore[no-any-return]
@@ -616,11 +625,7 @@ class LookupBlocks:
     def _sync(self, account: CreditAccount, actor: Any) -> tuple[dict[str, int], dict[str, int]]:
         """Under ``_lock``, on the writer: this account's draws and open blocks, as the writer has them.
         What a ledger that stopped left on the account (reservations of another owner) goes back first."""
-        abandoned = account.abandoned(self.owner)
-        if abandoned:
-            with acting_as(_system()):
-                for reservation_id in abandoned:
-                    account.release(UUID(reservation_id))
+        _release_left_behind(account, self.owner)
         drawn = self.drawn.setdefault(account.id, {})
         open_blocks = account.open_blocks()
         for block_id in [b for b in drawn if b not in open_blocks]:
@@ -859,12 +864,10 @@ class Ledger:
         account = ws.find(request.account_id, CreditAccount)
         if account is None:
             raise NotEnoughCredits()
-        if not self.abandon_after and account.reservations:
+        if not self.abandon_after:
             # The only ledger of its store (embedded): what another left for lookups is a dead one's (as a
             # reservation's block draw releases it first).
-            with acting_as(_system()):
-                for reservation_id in account.abandoned(self.owner):
-                    account.release(UUID(reservation_id))
+            _release_left_behind(account, self.owner)
         available, blocks = account.available, self.blocks
         block_id = None
         if blocks is not None and available is not None and available < CREDITS_PER_UNIT_QUERY:

@@ -133,6 +133,12 @@ class CreditAccount(AuditedAggregate):
         self.granted = granted_after
         self.limit = limit_after
 
+    def _require_available(self, amount: int) -> None:
+        """Refuse a movement that needs more than is available (the category's own message)."""
+        available = self.available
+        if available is not None and amount > available:
+            raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category])
+
     # -- reservations --------------------------------------------------------------------------
 
     def reserve(
@@ -142,9 +148,7 @@ class CreditAccount(AuditedAggregate):
             raise InvalidData("A reservation must be positive", field="amount")
         if str(reservation_id) in self.reservations:
             raise InvalidData("This reservation already exists", field="reservation_id")
-        available = self.available
-        if available is not None and amount > available:
-            raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category])
+        self._require_available(amount)
         self._reserved(
             reservation_id=str(reservation_id),
             amount=amount,
@@ -258,9 +262,7 @@ class CreditAccount(AuditedAggregate):
         credits are available, as a reservation of them would have required."""
         if not 0 <= amount <= needed:
             raise InvalidData("Cannot charge more than a lookup needs", field="amount")
-        available = self.available
-        if available is not None and needed > available:
-            raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category])
+        self._require_available(needed)
         if amount:
             self._charged(
                 reservation_id=str(consultation_id),

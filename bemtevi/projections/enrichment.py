@@ -239,6 +239,35 @@ def _query_type(row: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
+def _catalogue_page(
+    cur: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: tuple[str, ...] | list[str],
+    searched: tuple[str, str],
+    order: str,
+    search: str | None,
+    active: bool | None,
+    offset: int,
+    limit: int,
+) -> tuple[list[tuple[Any, ...]], int]:
+    """A page of a catalogue table (``search`` in either of two columns, by status) in ``order``, and its count."""
+    where: list[str] = ["1 = 1"]
+    args: list[object] = []
+    if search:
+        where.append(f"({searched[0]} ILIKE ? OR {searched[1]} ILIKE ?)")
+        args += [f"%{search}%", f"%{search}%"]
+    if active is not None:
+        where.append("active = ?")
+        args.append(active)
+    condition = " AND ".join(where)
+    total = first_row(cur.execute(f"SELECT count(*) FROM {table} WHERE {condition}", args))[0]
+    rows = cur.execute(
+        f"SELECT {', '.join(columns)} FROM {table} WHERE {condition} ORDER BY {order} LIMIT ? OFFSET ?",
+        [*args, limit, offset],
+    ).fetchall()
+    return rows, int(total)
+
+
 def query_types_page(
     cur: duckdb.DuckDBPyConnection,
     search: str | None = None,
@@ -246,21 +275,10 @@ def query_types_page(
     offset: int = 0,
     limit: int = 20,
 ) -> tuple[list[dict[str, Any]], int]:
-    where: list[str] = ["1 = 1"]
-    args: list[object] = []
-    if search:
-        where.append("(name ILIKE ? OR key ILIKE ?)")
-        args += [f"%{search}%", f"%{search}%"]
-    if active is not None:
-        where.append("active = ?")
-        args.append(active)
-    condition = " AND ".join(where)
-    total = first_row(cur.execute(f"SELECT count(*) FROM query_types WHERE {condition}", args))[0]
-    rows = cur.execute(
-        f"SELECT {', '.join(_QT_COLUMNS)} FROM query_types WHERE {condition} ORDER BY created_at, key LIMIT ? OFFSET ?",
-        [*args, limit, offset],
-    ).fetchall()
-    return [_query_type(r) for r in rows], int(total)
+    rows, total = _catalogue_page(
+        cur, "query_types", _QT_COLUMNS, ("name", "key"), "created_at, key", search, active, offset, limit
+    )
+    return [_query_type(r) for r in rows], total
 
 
 def query_type(cur: duckdb.DuckDBPyConnection, key: str) -> dict[str, Any] | None:
@@ -306,22 +324,10 @@ def layouts_page(
     offset: int = 0,
     limit: int = 20,
 ) -> tuple[list[dict[str, Any]], int]:
-    where: list[str] = ["1 = 1"]
-    args: list[object] = []
-    if search:
-        where.append("(file_name ILIKE ? OR spec ILIKE ?)")
-        args += [f"%{search}%", f"%{search}%"]
-    if active is not None:
-        where.append("active = ?")
-        args.append(active)
-    condition = " AND ".join(where)
-    total = first_row(cur.execute(f"SELECT count(*) FROM layouts WHERE {condition}", args))[0]
-    rows = cur.execute(
-        f"SELECT {', '.join(_LAYOUT_COLUMNS)} FROM layouts WHERE {condition} "
-        "ORDER BY created_at, layout_id LIMIT ? OFFSET ?",
-        [*args, limit, offset],
-    ).fetchall()
-    return [_layout(r) for r in rows], int(total)
+    rows, total = _catalogue_page(
+        cur, "layouts", _LAYOUT_COLUMNS, ("file_name", "spec"), "created_at, layout_id", search, active, offset, limit
+    )
+    return [_layout(r) for r in rows], total
 
 
 def layout(cur: duckdb.DuckDBPyConnection, layout_id: str) -> dict[str, Any] | None:
