@@ -81,7 +81,7 @@ def _old_answer(outcome: Any) -> bytes:
                 queryType=outcome.query_type.key,
                 status=outcome.status.value,
                 credits=1 if outcome.status.value == "done" else 0,
-                createdAt=outcome.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                createdAt=outcome.created_at,
                 result=outcome.result,
             ),
             position=outcome.position,
