@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography'
 import { useTheme } from '@mui/material/styles'
 import useMediaQuery from '@mui/material/useMediaQuery'
 import { BarChart } from '@mui/x-charts/BarChart'
-import { LineChart } from '@mui/x-charts/LineChart'
+import { LineChart, lineClasses } from '@mui/x-charts/LineChart'
 import { PieChart } from '@mui/x-charts/PieChart'
 import ChartCard from '../../components/ChartCard'
 import ChartsLanguage from '../../components/ChartsLanguage'
@@ -125,6 +125,7 @@ export default function DashboardCharts({
                 yAxis={[{ label: t('dashboard.count'), tickMinStep: 1, valueFormatter: (n: number) => num(n), width: 56 }]}
                 series={[
                   {
+                    id: 'consultations',
                     data: days.consultations,
                     label: t('dashboard.consultations'),
                     area: true,
@@ -132,13 +133,19 @@ export default function DashboardCharts({
                     valueFormatter: (n) => num(n),
                   },
                   {
+                    id: 'credits',
                     data: days.credits,
                     label: t('dashboard.credits'),
                     showMark: days.days.length <= (narrow ? 10 : 31),
                     valueFormatter: (n) => num(n),
                   },
                 ]}
-                sx={{ '& .MuiAreaElement-root': { fillOpacity: 0.18 } }}
+                // Credits often equal consultations day by day: dashed and thicker, the line stays
+                // visible on top of the consultations' line instead of hiding under it.
+                sx={{
+                  [`& .${lineClasses.area}`]: { fillOpacity: 0.18 },
+                  [`& .${lineClasses.line}[data-series="credits"]`]: { strokeDasharray: '7 5', strokeWidth: 3 },
+                }}
               />
             )
           }
