@@ -1,9 +1,9 @@
 """The ``http`` supplier: a JSON vendor reached over HTTP, with timeouts, retries, a breaker and a bound.
 
-Every vendor call runs on one event loop of its own (``VendorPool``, a daemon thread), with one
-aiohttp ``ClientSession`` (pooled connections, keep-alive): the API's event loop only awaits a future
-(``lookup_async``), a thread (the CLI, batches) waits on one (``lookup``), and nothing blocks either
-loop while a vendor is slow. Per vendor, on that loop (so with no locks):
+A vendor call runs on its caller's event loop (the API's: ``lookup_async`` awaits it there, no
+hand-over to another thread), with one aiohttp ``ClientSession`` per loop (pooled connections,
+keep-alive); a thread without a loop (the CLI, batches) waits on the pool's own loop (``lookup``, a
+daemon thread started when first needed). Nothing blocks a loop while a vendor is slow. Per vendor:
 
 - a whole-call deadline (``timeout``: connect, write, read and every retry together);
 - retries of what may pass (connection errors, timeouts of one try, HTTP 5xx) after a pause that
@@ -11,8 +11,8 @@ loop while a vendor is slow. Per vendor, on that loop (so with no locks):
   or a body that is not the vendor's JSON is not retried;
 - a circuit breaker: ``breaker_failures`` failed lookups in a row open it, and for ``open_seconds``
   every lookup fails at once (no call), then one trial call decides whether it closes again;
-- at most ``max_in_flight`` calls in flight (an ``asyncio.Semaphore``); the others wait, inside
-  the same deadline.
+- at most ``max_in_flight`` calls in flight on each loop (an ``asyncio.Semaphore``); the others
+  wait, inside the same deadline.
 
 The client is aiohttp, not httpx: measured here with 32 calls in flight against the simulator at
 20 ms, httpx 0.28's ``AsyncClient`` spent 1.1-2.8 ms of CPU per request (its connection pool's cost
