@@ -179,7 +179,8 @@ def build_platform(
             max_in_flight=settings.vendor_max_in_flight,
             breaker_failures=settings.vendor_breaker_failures,
             open_seconds=settings.vendor_breaker_open_seconds,
-        )
+        ),
+        on_callers_loop=settings.vendor_on_api_loop,
     )
     kept_results = KeptResults(settings.kept_results_path)
     platform = Platform(

@@ -118,6 +118,18 @@ def cpu_share(before: dict[int, tuple[str, float]], after: dict[int, tuple[str, 
     return sum(cpu - before.get(pid, ("", 0.0))[1] for pid, (command, cpu) in after.items() if word in command)
 
 
+def profile(children: dict[int, tuple[str, float]], out: Path, seconds: int) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server for the next ``seconds``, without pausing it: only the thread holding
+    the interpreter lock (``--gil``), as one server process runs Python on one core at a time."""
+    server = next(pid for pid, (command, _) in children.items() if command.endswith(" serve "))
+    spy = Path(sys.executable).parent / "py-spy"
+    form = "flamegraph" if out.suffix == ".svg" else "raw"
+    command = [str(spy), "record", "--pid", str(server), "--duration", str(seconds), "--nonblocking", "--gil"]
+    return subprocess.Popen(
+        [*command, "--format", form, "-o", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
 def run_wrk(base: str, authorization: str, docs: list[str], connections: int, seconds: int) -> tuple[float, str]:
     script = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-")) / "vendor-lookups.lua"
     script.write_text(WRK_SCRIPT % (authorization, ",".join(f'"{d}"' for d in docs)))
@@ -143,6 +155,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--hits", type=int, default=1000, help="kept-result hits measured at 1 client")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="py-spy record the server during the vendor lookups into this file (.svg flame graph, else collapsed "
+        "stacks: one line per stack with its sample count)",
+    )
     args = parser.parse_args()
 
     data = dataset(ROOT / "var" / "bench-cache")
@@ -181,8 +199,11 @@ def main() -> None:
                     answer = client.post("/api/consultations", json={"document": document})
                     assert answer.status_code == 200 and answer.json()["data"]["status"] == "done", answer.text
             cpu_before = children_cpu()
+            profiler = profile(cpu_before, args.profile, args.seconds) if args.profile else None
             rate, detail = run_wrk(base, authorization, docs[100:], args.clients, args.seconds)
             cpu_after = children_cpu()
+            if profiler is not None:
+                profiler.wait(timeout=60)
             calls = httpx.get(f"http://127.0.0.1:{sim_port}/__stats").json()
             print(f"vendor latency {args.latency_ms:g} ms, {args.clients} connections (wrk, {args.seconds} s)")
             print(
@@ -200,8 +221,12 @@ def main() -> None:
             # gives any lookup, to tell the vendor path's cost from the machine's.
             local_docs = documents(data, 4000)
             cpu_before = children_cpu()
+            local_out = args.profile.with_stem(args.profile.stem + "-local") if args.profile else None
+            profiler = profile(cpu_before, local_out, args.seconds) if local_out else None
             local_rate, local_detail = run_wrk(base, authorization, local_docs, args.clients, args.seconds)
             cpu_after = children_cpu()
+            if profiler is not None:
+                profiler.wait(timeout=60)
             local_cpu = cpu_share(cpu_before, cpu_after, " serve") / max(1, int(local_rate * args.seconds)) * 1000
             print(
                 f"local-dataset lookups, same load: {local_rate:,.0f} lookups/s; {local_detail}; "

@@ -20,6 +20,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Literal, Protocol
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -118,7 +119,9 @@ _NAMESPACE = uuid5(NAMESPACE_URL, "https://bemtevi.example/query-type")
 DEFAULTS_ID = uuid5(_NAMESPACE, "defaults")
 
 
+@lru_cache(maxsize=4096)
 def query_type_id(key: str) -> UUID:
+    """A type's aggregate id from its key (remembered: a lookup asks it several times, and uuid5 hashes)."""
     return uuid5(_NAMESPACE, key)
 
 

@@ -105,6 +105,8 @@ class KeptResults:
             writer.execute(statement)
         self._local = threading.local()
         self._pending: dict[UUID, KeptResult] = {}
+        # The newest queued result of each (document, query type): ``fresh`` looks there, not at every queued one.
+        self._pending_newest: dict[tuple[str, str], KeptResult] = {}
         self._pending_lock = threading.Lock()
         self._queue: queue.Queue[KeptResult | None] = queue.Queue()
         self._idle = threading.Event()
@@ -130,6 +132,10 @@ class KeptResults:
     def keep(self, kept: KeptResult) -> None:
         with self._pending_lock:
             self._pending[kept.consultation_id] = kept
+            key = (kept.document, kept.query_type)
+            newest = self._pending_newest.get(key)
+            if newest is None or kept.created_at >= newest.created_at:
+                self._pending_newest[key] = kept
             self._idle.clear()
         self._queue.put(kept)
 
@@ -168,6 +174,8 @@ class KeptResults:
             for k in batch:
                 if self._pending.get(k.consultation_id) is k:
                     del self._pending[k.consultation_id]
+                if self._pending_newest.get((k.document, k.query_type)) is k:
+                    del self._pending_newest[(k.document, k.query_type)]
             if not self._pending:
                 self._idle.set()
 
@@ -204,15 +212,11 @@ class KeptResults:
     def fresh(self, document: str, query_type: str, now: float | None = None) -> KeptResult | None:
         """The newest result of this document and query type still within its cache days."""
         now = now or time.time()
-        best: KeptResult | None = None
-        if self._pending:
+        if self._pending_newest:
             with self._pending_lock:
-                for kept in self._pending.values():
-                    same = kept.document == document and kept.query_type == query_type
-                    if same and kept.cache_until > now and (best is None or kept.created_at > best.created_at):
-                        best = kept
-        if best is not None:
-            return best
+                queued = self._pending_newest.get((document, query_type))
+            if queued is not None and queued.cache_until > now:
+                return queued
         row = (
             self._reader()
             .execute(

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     vendor_max_in_flight: int = 64
     vendor_breaker_failures: int = 5
     vendor_breaker_open_seconds: float = 30.0
+    # Where the API's vendor calls run: on its own event loop (true), or handed over to the vendor pool's
+    # loop thread (false; what a thread-run route would need; kept to measure the hand-over's cost).
+    vendor_on_api_loop: bool = True
     token_ttl_hours: int = 12
     # Hosts that serve the product's own site (root path shows the public home there).
     main_domains: str = "localhost,127.0.0.1"
