@@ -143,8 +143,14 @@ class ClusterSupervisor:
         self._stop.set()
 
     def _check_stop(self) -> None:
+        """Raises ``Stopped`` on a signal, and ``RuntimeError`` when a child already ended: the address is
+        printed only while every child runs (a relay that died at its start had the cluster stopped just after
+        the address was printed, resetting the first requests)."""
         if self._stop.is_set():
             raise Stopped
+        ended = next((c for c in self.children if c.process.poll() is not None), None)
+        if ended is not None:
+            raise RuntimeError(f"{ended.name} ended ({ended.process.returncode}) while starting; see {ended.log}")
 
     def start(self) -> None:
         (self.directory / "logs").mkdir(parents=True, exist_ok=True)
@@ -240,7 +246,7 @@ class ClusterSupervisor:
                     if os.read(read_end, 64):
                         return
                     raise RuntimeError(f"{child.name} ended before serving; see {child.log}")
-                if child.process.poll() is not None or time.monotonic() > deadline:
+                if time.monotonic() > deadline:
                     raise RuntimeError(f"{child.name} did not start; see {child.log}")
         finally:
             os.close(read_end)
@@ -254,12 +260,13 @@ class ClusterSupervisor:
             try:
                 with urllib.request.urlopen(f"{self.address}/api/health", timeout=2) as answer:
                     if answer.status == 200:
-                        return
+                        break
             except OSError:
                 pass
             if time.monotonic() > deadline:
                 raise RuntimeError(f"nothing answers at {self.address}")
             time.sleep(0.2)
+        self._check_stop()
 
     # -- stopping --------------------------------------------------------------------------------------------
 

@@ -50,6 +50,8 @@ _header = struct.Struct(">" + _HEADER).pack
 _length = struct.Struct(">i").pack
 _UUID_LENGTH = _length(16)
 _UUID_OID, _INT8_OID, _TEXT_OID, _BYTEA_OID = 2950, 20, 25, 17
+# The advisory lock every process takes while it creates or replaces the event store's schema.
+SCHEMA_LOCK = 0x62656D7465766901  # "bemtevi" and 1
 
 
 def _array(element_oid: int, count: int, elements: Iterable[bytes]) -> bytes:
@@ -153,6 +155,22 @@ class OneCallPostgresApplicationRecorder(PostgresApplicationRecorder):
         self._adapted: weakref.WeakSet[Connection[Any]] = weakref.WeakSet()
         # Each topic as an element of a text[], by client encoding.
         self._topic_elements: dict[str, dict[str, bytes]] = {}
+
+    def create_table(self) -> None:
+        """The library's schema statements, one process at a time (a PostgreSQL advisory lock).
+
+        Every process of a cluster (API processes, the relay, each worker) runs them when it starts, and they
+        start together. ``CREATE OR REPLACE FUNCTION`` rewrites the function's catalog row even when it exists
+        unchanged, and two transactions doing it at once fail with "tuple concurrently updated": a relay or
+        worker died at its start, and the supervisor then stopped the whole cluster, resetting the
+        connections its API processes were serving. The lock is held on a connection of its own (the
+        library's statements run on others of the pool) and ends with its session if the process dies."""
+        with self.datastore.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", [SCHEMA_LOCK])
+            try:
+                super().create_table()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", [SCHEMA_LOCK])
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -74,6 +75,48 @@ class Output:
         raise AssertionError(f"no line matching {pattern!r}:\n" + "\n".join(self.lines))
 
 
+class NewConnections:
+    """Clients opening new connections to the address over and over, from before it is bound (refused until
+    then) through the start of every API process and on: each asks for /api/health and reads the answer to
+    its end. Anything else than a refusal before the first answer, or a whole 200 answer, is kept."""
+
+    def __init__(self, port: int, clients: int = 16) -> None:
+        self.port = port
+        self.answered = 0
+        self.failures: list[str] = []
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._client, daemon=True) for _ in range(clients)]
+        for thread in self._threads:
+            thread.start()
+
+    def _client(self) -> None:
+        while not self._stop.is_set():
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=240) as conn:
+                    conn.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                    answer = b""
+                    while chunk := conn.recv(65536):
+                        answer += chunk
+            except ConnectionRefusedError:
+                if self.answered:
+                    self.failures.append("refused after the address answered")
+                time.sleep(0.05)
+                continue
+            except OSError as e:
+                self.failures.append(repr(e))
+                continue
+            if answer.startswith(b"HTTP/1.1 200 "):
+                self.answered += 1
+            else:
+                self.failures.append(repr(answer[:100]))
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=250)
+
+
 def start_supervisor(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], Output]:
     supervisor = subprocess.Popen(
         [sys.executable, "-m", "bemtevi.cli", "cluster"],
@@ -114,6 +157,7 @@ def test_make_cluster_serves_two_api_processes_on_one_address_and_ctrl_c_stops_e
         }
     )
     supervisor, output = start_supervisor(env)
+    clients = NewConnections(port)
     try:
         address = output.wait_for(r"cluster mode\) at (http://\S+)", supervisor, timeout=240).group(1)
         assert address == f"http://127.0.0.1:{port}"
@@ -133,6 +177,10 @@ def test_make_cluster_serves_two_api_processes_on_one_address_and_ctrl_c_stops_e
         # New connections each time: both processes take them from the one socket, and both know the token.
         for _ in range(30):
             assert httpx.get(f"{address}/api/me", headers=headers).status_code == 200
+        # Many new connections at once, from before the address was bound, through both processes' start:
+        # none reset (a relay that died at its start had the supervisor stop the cluster under its clients).
+        clients.stop()
+        assert clients.failures == [] and clients.answered > 30, (clients.failures[:5], clients.answered)
 
         # A mail queued through the address is delivered by the mailer worker (kept in the outbox: no SMTP
         # server), and the servers' read models show it.
@@ -146,6 +194,7 @@ def test_make_cluster_serves_two_api_processes_on_one_address_and_ctrl_c_stops_e
             assert time.monotonic() < deadline, f"the mail was never delivered: {outbox}"
             time.sleep(0.2)
     finally:
+        clients.stop()
         code = ctrl_c(supervisor)
     assert code == 0, "\n".join(output.lines)
     left = [pid for pid in started if alive(pid)]

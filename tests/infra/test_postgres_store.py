@@ -134,3 +134,33 @@ def test_appends_answer_and_read_back_as_the_librarys_recorder(
     assert [(n.originator_id, n.originator_version, n.topic, n.state) for n in ours] == [
         (n.originator_id, n.originator_version, n.topic, n.state) for n in theirs
     ]
+
+
+def test_processes_starting_together_each_create_the_schema_without_failing(postgres_database: str) -> None:
+    """Every process of a cluster (API processes, relay, workers) creates or replaces the event store's schema
+    when it starts, and they start together: ``CREATE OR REPLACE FUNCTION`` by two sessions at once failed
+    with "tuple concurrently updated" (a relay died at its start, and the supervisor stopped the cluster)."""
+    env = Settings(database_url=postgres_database).event_store_env()
+    starters = 8
+    apps = [BemteviApplication(env) for _ in range(starters)]  # one per process, each with its own sessions
+    barrier = threading.Barrier(starters)
+    failures: list[BaseException] = []
+
+    def start(app: BemteviApplication) -> None:
+        for _ in range(5):
+            barrier.wait()
+            try:
+                app.recorder.create_table()
+            except Exception as e:  # every failure is the finding
+                failures.append(e)
+
+    threads = [threading.Thread(target=start, args=(app,)) for app in apps]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        for app in apps:
+            app.close()
+    assert failures == []
