@@ -421,6 +421,21 @@ def fixed_width_lines(spec: LayoutSpec, columns: list[pa.Array]) -> pa.Array:
     return pc.binary_join_element_wise(*parts, "")
 
 
+def _terminated_bytes(lines: pa.Array) -> bytes | pa.Buffer:
+    """The lines, each followed by a line break, as one buffer (Arrow's own, no Python string per line)."""
+    ended = pc.binary_join_element_wise(pc.fill_null(lines, ""), "", "\n")
+    if isinstance(ended, pa.ChunkedArray):
+        ended = ended.combine_chunks()
+    offsets = ended.buffers()[1]
+    data = ended.buffers()[2]
+    if offsets is None or data is None:
+        return b""
+    first, last = ended.offset, ended.offset + len(ended)
+    bounds = pa.Array.from_buffers(pa.int32(), last + 1, [None, offsets])
+    start, end = bounds[first].as_py(), bounds[last].as_py()
+    return data[start:end]
+
+
 class ReturnWriter:
     """Writes the return file chunk by chunk: ``write(columns)`` with the exit columns in order."""
 
@@ -456,8 +471,7 @@ class ReturnWriter:
         lines = (
             fixed_width_lines(self.spec, columns) if self.extension == "TXT" else delimited_lines(self.spec, columns)
         )
-        text = "\n".join(lines.to_pylist()) + "\n"
-        self._file.write(text.encode("utf-8"))
+        self._file.write(_terminated_bytes(lines))
 
     def _new_sheet(self) -> None:
         self._sheet = self._workbook.add_worksheet()
