@@ -251,3 +251,14 @@ def test_xlsx_return_holds_65535_records_a_sheet_and_formulas_stay_text(tmp_path
     assert [r[0] for r in second[1:]] == ['=HYPERLINK("http://x")', "+1-1"]
     with zipfile.ZipFile(target) as archive:
         assert b"<f>" not in archive.read("xl/worksheets/sheet2.xml")
+
+
+def test_a_delimited_layout_reads_and_returns_txt_files_delimited(tmp_path: Path) -> None:
+    layout = spec("delimited", "txt")
+    path = write(tmp_path, "in.txt", b"CPF;NOME;VALOR\n52998224725;Ana;1\n")
+    records = read_records(path, check_upload(path, "TXT"), layout).read_all()
+    assert records.to_pylist() == [{"__row": 1, "CPF": "52998224725", "NOME": "Ana", "VALOR": "1"}]
+    target = write_return_file(
+        layout, tmp_path / "r.txt", [[records.column(n).combine_chunks() for n in ("CPF", "NOME", "VALOR")]]
+    )
+    assert target.read_text() == "CPF;NOME;VALOR\n52998224725;Ana;1\n"

@@ -147,12 +147,12 @@ def read_records(
 ) -> pa.RecordBatchReader:
     """The file's records by the layout's entry rows, streamed (see the module's docstring)."""
     schema = entry_schema(spec)
-    if check.extension == "CSV":
-        batches: Iterable[pa.RecordBatch] = _csv_batches(path, check, spec, batch_rows)
-    elif check.extension == "TXT":
+    if check.extension == "XLSX":
+        batches: Iterable[pa.RecordBatch] = _xlsx_batches(path, spec, batch_rows)
+    elif check.extension == "TXT" and spec.kind == "fixed":
         batches = _txt_batches(path, check, spec, batch_rows)
-    else:
-        batches = _xlsx_batches(path, spec, batch_rows)
+    else:  # CSV, or a TXT file of a delimited layout
+        batches = _csv_batches(path, check, spec, batch_rows)
     return pa.RecordBatchReader.from_batches(schema, batches)
 
 
@@ -458,7 +458,7 @@ class ReturnWriter:
             self._file = target.open("wb")
             if spec.first_line:
                 names = [pa.array([n], pa.string()) for n in self.names]
-                line = (fixed_width_lines if self.extension == "TXT" else delimited_lines)(spec, names)
+                line = self._lines(names)
                 self._file.write((line[0].as_py() + "\n").encode("utf-8"))
 
     def write(self, columns: list[pa.Array]) -> None:
@@ -468,10 +468,13 @@ class ReturnWriter:
         assert self._file is not None
         if not columns or len(columns[0]) == 0:
             return
-        lines = (
-            fixed_width_lines(self.spec, columns) if self.extension == "TXT" else delimited_lines(self.spec, columns)
-        )
-        self._file.write(_terminated_bytes(lines))
+        self._file.write(_terminated_bytes(self._lines(columns)))
+
+    def _lines(self, columns: list[pa.Array]) -> pa.Array:
+        """Fixed-width for a TXT return of a fixed-width layout, else delimited."""
+        if self.extension == "TXT" and self.spec.kind == "fixed":
+            return fixed_width_lines(self.spec, columns)
+        return delimited_lines(self.spec, columns)
 
     def _new_sheet(self) -> None:
         self._sheet = self._workbook.add_worksheet()
