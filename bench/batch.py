@@ -66,7 +66,7 @@ def dataset(people: int) -> Path:
 
 def input_file(data: Path, records: int) -> Path:
     """~70 % CPFs of the dataset (a third of them punctuated), ~20 % random 11-digit numbers (about one
-    in ten has the right check digits, then mostly not in the dataset), ~10 % not a document at all."""
+    in a hundred has the right check digits, then mostly not in the dataset), ~10 % not a document at all."""
     path = CACHE / f"batch-{records}.csv"
     if path.exists():
         return path
