@@ -83,6 +83,12 @@ def zip_bomb() -> bytes:
         ("empty.csv", b"", "CSV", FileEmpty),
         ("photo.png", PNG, "CSV", FileTypeNotAllowed),
         ("photo.csv", PNG, "CSV", FileTypeNotAllowed),
+        (
+            "bitmap.csv",
+            b"BM" + bytes([0x36, 0, 1, 0]) + bytes(4) + b"\x36\x00" + os.urandom(64),
+            "CSV",
+            FileTypeNotAllowed,
+        ),
         ("photo.xlsx", PNG, "XLSX", FileTypeNotAllowed),
         ("random.csv", b"CPF\n" + bytes(range(256)) * 8, "CSV", FileTypeNotAllowed),
         ("report.pdf", b"%PDF-1.7\n", "PDF", FileTypeNotAllowed),
@@ -115,6 +121,11 @@ def test_a_zip_bomb_is_refused_from_its_directory_without_inflating(tmp_path: Pa
     assert len(bomb) < 1 << 20  # 64 MB of sheet in well under 1 MB
     with pytest.raises(XlsxUnreadable):
         check_upload(write(tmp_path, "bomb.xlsx", bomb), "XLSX")
+
+
+def test_a_csv_whose_first_value_starts_like_a_bitmap_is_text(tmp_path: Path) -> None:
+    path = write(tmp_path, "cars.csv", b"BMW;NOME;VALOR\n1;a;2\n")
+    assert check_upload(path, "CSV").encoding == "utf-8"
 
 
 def test_text_is_utf8_or_latin1_and_both_read_the_same(tmp_path: Path) -> None:
