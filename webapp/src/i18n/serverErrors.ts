@@ -6,6 +6,12 @@ import type { ErrorCode } from '../store/generated/bemteviApi'
 // Values from the answer's body are interpolated (too_many_attempts: {{minutes}}).
 
 export const serverErrorsPtBR: Record<ErrorCode, string> = {
+  batch_stopped: 'O lote foi interrompido',
+  file_empty: 'O arquivo está vazio',
+  file_encoding: 'O texto do arquivo deve estar em UTF-8 ou Latin-1',
+  file_password_protected: 'Arquivos protegidos por senha não são aceitos',
+  file_type_not_allowed: 'Somente arquivos TXT, CSV e XLSX são aceitos',
+  xlsx_unreadable: 'Erro ao ler arquivo XLSX.',
   bearer_token_required: 'Token bearer obrigatório',
   cache_exceeds_validity: 'Os dias de cache não podem passar dos dias de validade',
   invalid_request_body: 'O corpo da requisição deve ser um JSON válido',
@@ -65,6 +71,12 @@ export const serverErrorsPtBR: Record<ErrorCode, string> = {
 }
 
 export const serverErrorsEnUS: Record<ErrorCode, string> = {
+  batch_stopped: 'The batch was stopped',
+  file_empty: 'The file is empty',
+  file_encoding: "The file's text must be UTF-8 or Latin-1",
+  file_password_protected: 'Password-protected files are not accepted',
+  file_type_not_allowed: 'Only TXT, CSV and XLSX files are accepted',
+  xlsx_unreadable: 'Error reading the XLSX file.',
   bearer_token_required: 'Bearer token required',
   cache_exceeds_validity: 'Cache days must not exceed validity days',
   invalid_request_body: 'Request body must be valid JSON',

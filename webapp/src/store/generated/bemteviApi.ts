@@ -1198,6 +1198,7 @@ export type AuditResponse = {
 };
 export type ErrorCode =
   | "access_denied"
+  | "batch_stopped"
   | "bearer_token_required"
   | "cache_exceeds_validity"
   | "cannot_change_your_role"
@@ -1208,6 +1209,10 @@ export type ErrorCode =
   | "duplicate"
   | "expired_token"
   | "export_failed"
+  | "file_empty"
+  | "file_encoding"
+  | "file_password_protected"
+  | "file_type_not_allowed"
   | "first_access_required"
   | "google_token_invalid"
   | "group_inactive"
@@ -1252,7 +1257,8 @@ export type ErrorCode =
   | "user_not_found"
   | "user_not_found_create_account"
   | "weak_password"
-  | "wrong_current_password";
+  | "wrong_current_password"
+  | "xlsx_unreadable";
 export type ErrorItem = {
   constraint?: string | null;
   isEnum?: string | null;
