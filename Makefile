@@ -8,7 +8,7 @@ NODE_STAMP := webapp/node_modules/.installed-$(shell cksum webapp/package-lock.j
 WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html webapp/package.json \
 	webapp/vite.config.ts $(wildcard webapp/tsconfig*.json) webapp/eslint.config.js
 
-.PHONY: run cluster test install webapp lint bench chromium wrk postgresql java clean
+.PHONY: run cluster test test-fast install webapp lint bench chromium wrk postgresql java clean
 
 run: install webapp
 	$(BIN)/bemtevi serve
@@ -26,7 +26,12 @@ test: install webapp chromium postgresql java
 	cd webapp && npm run --silent codegen >/dev/null && git diff --exit-code --stat -- src/store/generated \
 		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }
 	cd webapp && npm run lint && npm test
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --hypothesis-profile=full
+
+# The inner loop (well under a minute): no PostgreSQL, broker, subprocess or browser, hypothesis's `dev`
+# profile (a tenth of the examples). `make test` runs everything with the full profile.
+test-fast: install
+	$(BIN)/pytest -q -m "not e2e and not postgres and not kafka and not process"
 
 install: $(PY_STAMP) $(NODE_STAMP)
 

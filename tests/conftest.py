@@ -6,11 +6,13 @@ when no existing server is named, so that `make test` needs nothing running befo
 from __future__ import annotations
 
 import os
+import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
+import hypothesis
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
@@ -24,9 +26,20 @@ from bemtevi.infra.settings import Settings
 E2E_DIR = Path(__file__).parent / "e2e"
 
 
+# Hypothesis: `dev` (the default, the inner loop) runs a tenth of the examples; `make test` passes
+# `--hypothesis-profile=full`. Tests naming their own count scale it with `support.examples(n)`.
+hypothesis.settings.register_profile("full", max_examples=100)
+hypothesis.settings.register_profile("dev", max_examples=10)
+hypothesis.settings.load_profile("dev")
+
+# Markers that keep a test out of the inner loop `pytest -m "not e2e and not postgres and not kafka and not process"`.
+SLOW_MARKERS = ("e2e", "postgres", "kafka", "process")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test by what it needs, from the fixtures it uses, so that the fast inner loop
-    `pytest -m "not e2e and not postgres and not kafka"` cannot be broken by a forgotten marker."""
+    `pytest -m "not e2e and not postgres and not kafka and not process"` cannot be broken by a forgotten
+    marker (a test starting a subprocess without one fails: `refuse_unmarked_processes`)."""
     for item in items:
         names = getattr(item, "fixturenames", ())
         if E2E_DIR in Path(str(item.fspath)).parents:
@@ -35,6 +48,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
         if "kafka_broker" in names:
             item.add_marker(pytest.mark.kafka)
+
+
+@pytest.fixture(autouse=True)
+def refuse_unmarked_processes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test that starts a subprocess (the server, the CLI, a worker) takes seconds and is no inner-loop
+    test: unless it carries one of SLOW_MARKERS, starting one fails it, naming the marker to add."""
+    if any(request.node.get_closest_marker(name) for name in SLOW_MARKERS):
+        return
+    test = request.node.nodeid
+
+    def refuse(self: subprocess.Popen[bytes], *args: object, **kwargs: object) -> None:
+        raise AssertionError(f"{test} starts a subprocess: mark it @pytest.mark.process (or e2e/postgres/kafka)")
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
 
 
 @pytest.fixture(scope="session")

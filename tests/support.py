@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
 import httpx
+import hypothesis
 from eventsourcing.utils import get_topic
 from fastapi.testclient import TestClient
 
@@ -49,6 +50,12 @@ KNOWN_CNPJ = "11222333000181"
 
 
 T = TypeVar("T")
+
+
+def examples(full: int) -> int:
+    """A hypothesis test's ``max_examples``: ``full`` under the full profile (``make test``), scaled down
+    with the active profile's own count under ``dev`` (the inner loop's default: a tenth, at least 5)."""
+    return max(5, full * hypothesis.settings.default.max_examples // 100)
 
 
 def sign_in(client: TestClient, email: str = ADMIN_EMAIL, password: str = ADMIN_PASSWORD) -> dict[str, str]:

@@ -128,10 +128,16 @@ class LedgerWorker:
         self.queued_seconds = 0.0
         self.decided_seconds = 0.0
         self.answered_seconds = 0.0
+        group = consumer_group(settings.kafka_ledger_topic)
+        # faust makes its data folder even with no table (default: ``<app id>-data`` in the working
+        # directory, which left one per test topic in the checkout); under var/ like the other workers'.
+        datadir = settings.var_dir / "workers" / group
+        datadir.mkdir(parents=True, exist_ok=True)  # faust makes only the last level
         self.faust = faust.App(
-            consumer_group(settings.kafka_ledger_topic),
+            group,
             broker=f"kafka://{bootstrap}",
             store="memory://",
+            datadir=str(datadir),
             topic_partitions=settings.kafka_ledger_partitions,
             topic_replication_factor=settings.kafka_replication_factor,
             topic_allow_declare=True,

@@ -10,7 +10,7 @@ from customers_support import customer
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import sign_in
+from support import examples, sign_in
 
 from bemtevi.api.app import openapi_document
 from bemtevi.api.bounds import PAGE_MAX
@@ -81,7 +81,7 @@ def test_a_page_out_of_bounds_is_invalid_input_never_a_server_error(client: Test
     assert last.json()["data"] == [] and last.json()["page"] == PAGE_MAX
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(LISTS), page=st.integers())
 def test_any_page_number_answers_a_page_or_invalid_input(client: TestClient, path: str, page: int) -> None:
     response = client.get(path, headers=sign_in(client), params={"page": page})

@@ -14,6 +14,7 @@ from typing import cast
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import examples
 
 import bemtevi
 from bemtevi.api.app import create_app
@@ -81,7 +82,7 @@ BODIES = st.one_of(
 TOKENS = st.sampled_from([None, "Bearer not-a-token", "Basic abc"])
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(method=METHODS, path=PATHS, body=BODIES, authorization=TOKENS)
 def test_every_error_answer_carries_a_catalogued_code(
     client: TestClient, method: str, path: str, body: bytes | None, authorization: str | None

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
-from support import sign_in
+from support import examples, sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.api.exports import csv_bytes, xlsx_bytes
@@ -135,7 +135,7 @@ texts = st.one_of(
 cells = st.one_of(texts, st.integers(min_value=-(10**9), max_value=10**9), st.none())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rows=st.lists(st.lists(cells, min_size=3, max_size=3), max_size=5))
 def test_any_cell_is_written_inert_and_reads_back_as_written(rows: list[list[Any]]) -> None:
     header = ["A", "B", "C"]

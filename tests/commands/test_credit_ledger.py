@@ -44,6 +44,7 @@ from support import (
     KNOWN_CPF,
     InFlight,
     charged_in_store,
+    examples,
     left_by_a_dead_ledger,
     lookup_record,
     settlements_by_consultation,
@@ -436,7 +437,7 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
         run_state_machine_as_test(
             Ledger,
             settings=settings_of_hypothesis(
-                max_examples=25,
+                max_examples=examples(25),
                 stateful_step_count=30,
                 deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import threading
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
@@ -65,6 +65,13 @@ ACCOUNT_MAKERS = {"opening_accounts", "open_or_load"}
 SAVES = {"save", "save_all"}
 
 
+@cache
+def _walk(node: ast.AST) -> tuple[ast.AST, ...]:
+    """``ast.walk`` kept per node: the checks below walk each module and expression many times (the
+    package's walk took 12 s with plain ``ast.walk``)."""
+    return tuple(ast.walk(node))
+
+
 def _called(call: ast.Call) -> str | None:
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
@@ -74,7 +81,7 @@ def _gives_accounts(node: ast.AST, account_names: set[str], account_functions: s
     """Whether an expression is (or holds) credit accounts: an account loaded (``find(id, CreditAccount)``),
     opened (``CreditAccount.open``), made by the ledger's makers or a function of the module answering
     accounts, or a name already known to hold accounts."""
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Name) and sub.id in account_names:
             return True
         if not isinstance(sub, ast.Call):
@@ -90,7 +97,7 @@ def _gives_accounts(node: ast.AST, account_names: set[str], account_functions: s
 
 
 def _targets(target: ast.AST) -> list[str]:
-    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+    return [n.id for n in _walk(target) if isinstance(n, ast.Name)]
 
 
 def _assignment(node: ast.AST) -> tuple[list[ast.expr], ast.expr] | None:
@@ -108,7 +115,7 @@ def functions_answering_accounts(tree: ast.AST) -> set[str]:
     """Functions and methods whose return annotation names CreditAccount."""
     return {
         node.name
-        for node in ast.walk(tree)
+        for node in _walk(tree)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and node.returns is not None
         and "CreditAccount" in ast.unparse(node.returns)
@@ -121,13 +128,13 @@ def credit_appends(tree: ast.AST, elsewhere: frozenset[str] = frozenset()) -> li
     names of other modules' functions that answer accounts."""
     account_functions = functions_answering_accounts(tree) | elsewhere
     account_names: set[str] = set()
-    for node in ast.walk(tree):  # arguments and variables annotated as accounts
+    for node in _walk(tree):  # arguments and variables annotated as accounts
         if isinstance(node, ast.arg) and node.annotation is not None:
             if "CreditAccount" in ast.unparse(node.annotation):
                 account_names.add(node.arg)
         elif isinstance(node, ast.AnnAssign) and "CreditAccount" in ast.unparse(node.annotation):
             account_names.update(_targets(node.target))
-    assignments = [pair for node in ast.walk(tree) if (pair := _assignment(node)) is not None]
+    assignments = [pair for node in _walk(tree) if (pair := _assignment(node)) is not None]
     grown = True
     while grown:  # until no assignment adds a name holding accounts
         before = len(account_names)
@@ -136,7 +143,7 @@ def credit_appends(tree: ast.AST, elsewhere: frozenset[str] = frozenset()) -> li
                 account_names.update(n for t in targets for n in _targets(t))
         grown = len(account_names) > before
     found = []
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if not isinstance(node, ast.Call):
             continue
         name = _called(node)
@@ -157,10 +164,10 @@ def credit_mutations(tree: ast.AST, elsewhere: frozenset[str] = frozenset()) -> 
     and appends of credit accounts (``credit_appends``)."""
     loads_accounts = any(
         isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == "CreditAccount" for a in node.args)
-        for node in ast.walk(tree)
+        for node in _walk(tree)
     )
     found = []
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         method, receiver = node.func.attr, node.func.value

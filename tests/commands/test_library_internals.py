@@ -19,6 +19,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import Application
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import Actor, acting_as
@@ -49,7 +50,7 @@ def _snapshots(app: BemteviApplication, aggregate_id: UUID) -> dict[int, dict[st
     return {s.originator_version: s.state for s in app.snapshots.get(aggregate_id)}
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     saves=st.lists(
         st.lists(st.tuples(st.integers(0, 2), st.integers(1, 150)), min_size=1, max_size=3),

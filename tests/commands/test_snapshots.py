@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import strategies as st
 from PIL import Image
-from support import KNOWN_CPF, contact_form, sign_in
+from support import KNOWN_CPF, contact_form, examples, sign_in
 
 import bemtevi.domain
 from bemtevi.api.app import create_app
@@ -410,7 +410,7 @@ def in_memory_app(request: pytest.FixtureRequest) -> Iterator[BemteviApplication
     app.close()
 
 
-@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.settings(max_examples=examples(300), deadline=None)
 @hypothesis.given(state=_states)
 def test_any_state_comes_back_from_a_stored_snapshot_with_its_types(
     in_memory_app: BemteviApplication, state: dict[str, Any]

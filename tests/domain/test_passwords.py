@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from bemtevi.domain.errors import PasswordsDoNotMatch, WeakPassword
 from bemtevi.domain.passwords import (
@@ -67,7 +68,7 @@ def test_generator_refuses_lengths_that_cannot_be_strong() -> None:
         generate_password(PASSWORD_MIN_LENGTH - 1)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.integers(min_value=PASSWORD_MIN_LENGTH, max_value=64))
 def test_every_generated_password_is_strong(length: int) -> None:
     password = generate_password(length)

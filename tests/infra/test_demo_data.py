@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from bemtevi.infra import demo_names
 from bemtevi.infra.demo_data import (
@@ -203,7 +204,7 @@ def test_partner_documents_are_valid_and_known(con: Any) -> None:
         assert listed
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=10**9 - 1), min_size=1, max_size=50))
 def test_cpf_check_digits_match_reference(bases: list[int]) -> None:
     checks = cpf_check_digits(np.array(bases, dtype=np.int64))
@@ -212,7 +213,7 @@ def test_cpf_check_digits_match_reference(bases: list[int]) -> None:
         assert len(set(cpf)) == 1 or reference_cpf_valid(cpf)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=10**12 - 1), min_size=1, max_size=50))
 def test_cnpj_check_digits_match_reference(bases: list[int]) -> None:
     checks = cnpj_check_digits(np.array(bases, dtype=np.int64))

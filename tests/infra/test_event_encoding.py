@@ -20,6 +20,7 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import JSONTranscoder
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import Actor, AuditedAggregate, acting_as
@@ -127,7 +128,7 @@ values = st.recursive(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(value=values)
 def test_writes_the_librarys_bytes_or_raises_its_error(
     transcoders: tuple[JSONTranscoder, JSONTranscoder], value: Any
@@ -136,7 +137,7 @@ def test_writes_the_librarys_bytes_or_raises_its_error(
     assert outcome(lambda: fast.encode(value)) == outcome(lambda: library.encode(value))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(value=values)
 def test_reads_what_the_library_writes_as_the_library_does(
     transcoders: tuple[JSONTranscoder, JSONTranscoder], value: Any
@@ -273,7 +274,7 @@ def domain_events(draw: st.DrawFn) -> list[Any]:
     return [e for a in aggregates for e in a.collect_events()] + snapshots
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(events=domain_events())
 def test_the_domains_events_are_stored_and_read_as_the_library_does(
     apps: tuple[BemteviApplication, BemteviApplication], events: list[Any]

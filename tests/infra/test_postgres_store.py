@@ -13,6 +13,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.infra.postgres_store import OneCallPostgresApplicationRecorder
@@ -92,7 +93,7 @@ def test_the_packed_arrays_read_back_as_written(recorder: OneCallPostgresApplica
     ]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     appends=st.lists(
         st.lists(

@@ -19,6 +19,7 @@ sys.path.insert(0, str(BENCH))
 from _common import postgres_database  # noqa: E402
 from lake import lake_statement  # noqa: E402
 from read_side import Child, History, Setup, stop_all  # noqa: E402
+from support import examples  # noqa: E402
 
 from bemtevi.commands.application import BemteviApplication  # noqa: E402
 from bemtevi.infra.settings import Settings  # noqa: E402
@@ -63,7 +64,7 @@ def _apply(con: duckdb.DuckDBPyConnection, statement: Any, pages: list[list[tupl
                 con.execute(statement(UPSERTS[shape]), list(row))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(pages=st.lists(rows, max_size=4), shape=st.integers(0, 2))
 def test_an_upsert_rewritten_for_ducklake_leaves_the_rows_the_original_leaves(
     pages: list[list[tuple[Any, ...]]], shape: int

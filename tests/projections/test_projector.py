@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import KNOWN_CNPJ, KNOWN_CPF, make_settings, new_tenant, run_lookups, sign_in
+from support import KNOWN_CNPJ, KNOWN_CPF, examples, make_settings, new_tenant, run_lookups, sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
@@ -64,7 +64,7 @@ def test_rebuild_gives_the_same_read_models_as_incremental(platform: Platform, t
         store.close()
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     lookups=st.lists(st.sampled_from([KNOWN_CPF, KNOWN_CNPJ, "00000000191"]), min_size=1, max_size=6),
     limit=st.one_of(st.none(), st.integers(min_value=0, max_value=4)),

@@ -29,6 +29,7 @@ from support import (
     ADMIN_PASSWORD,
     KNOWN_CNPJ,
     KNOWN_CPF,
+    examples,
     make_settings,
     new_tenant,
     run_lookups,
@@ -88,7 +89,7 @@ def relayed_topics(draw: st.DrawFn) -> tuple[list[int], dict[int, list[Chained]]
     return ids, topic
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(relayed_topics(), st.data())
 def test_the_merge_gives_the_log_in_order_once_whatever_the_interleaving_resends_and_restarts(
     case: tuple[list[int], dict[int, list[Chained]]], data: st.DataObject
@@ -420,6 +421,7 @@ def test_two_api_processes_on_one_folder_take_two_replica_slots_and_read_their_w
         relay_app.close()
 
 
+@pytest.mark.process
 def test_a_process_takes_the_first_slot_no_running_process_holds(tmp_path: Path) -> None:
     held = claim_slot(tmp_path, "read-models", ".duckdb")
     probe = (

@@ -249,6 +249,7 @@ def test_a_worker_stopped_while_a_mail_waits_for_its_retry_leaves_it_to_the_next
     assert received(smtp) == Counter({"ana@empresa.com.br": 1})
 
 
+@pytest.mark.process
 def test_the_worker_command_needs_a_kafka_cluster(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BEMTEVI_")}
     env["BEMTEVI_VAR_DIR"] = str(tmp_path)

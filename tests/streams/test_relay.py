@@ -318,6 +318,7 @@ def test_the_relay_rides_out_a_broker_restart_and_nothing_is_lost(pg_platform: P
     assert_the_whole_log_once_in_aggregate_order(app, records)
 
 
+@pytest.mark.process
 def test_the_relay_command_needs_a_kafka_cluster(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BEMTEVI_")}
     env["BEMTEVI_VAR_DIR"] = str(tmp_path)
