@@ -135,6 +135,17 @@ class BatchCommands:
         found = sorted(self.work_dir(batch.id).glob("return.*"))
         return next((p for p in found if p.suffix.lower() in (".csv", ".txt", ".xlsx")), None)
 
+    def return_download_name(self, batch: Batch) -> str:
+        """The return file's name for the user: the layout's final file name and return extension."""
+        path = self.return_file(batch)
+        ext = path.suffix if path is not None else ""
+        try:
+            layout = self._app.find(UUID(batch.layout_id), Layout)
+        except ValueError:
+            layout = None
+        base = safe_file_name(layout.value().final_file_name) if layout is not None else Path(batch.file_name).stem
+        return f"{base}{ext}"
+
     def spool_dir(self) -> Path:
         """Where an upload's body is spooled while it arrives (past 1 MB)."""
         folder = self._work_dir / "uploads"
@@ -392,7 +403,12 @@ class BatchCommands:
         if not batch.is_open:
             raise BatchNotCancellable()
         message = CANCELED_BY_SUPER_ADMIN if principal.role == Role.SUPER_ADMIN else CANCELED_BY_OWNER
-        self._release(batch, Actor(user_id=principal.user_id, tenant_id=batch.group_id))
+        try:
+            self._release(batch, Actor(user_id=principal.user_id, tenant_id=batch.group_id))
+        except InvalidData:  # the reservation was settled meanwhile: the batch finished under the cancel
+            if not self.batch(batch_id).is_open:
+                raise BatchNotCancellable() from None
+            raise
 
         def decide() -> int:
             current = self.batch(batch_id)

@@ -346,6 +346,14 @@ def test_the_list_sorts_filters_and_scopes_and_the_runner_steps_show(
     assert [(b["id"], b["creditsCharged"], b["found"], b["returnFileName"]) for b in available] == [
         (ids[0], 1, 1, "retorno.csv")
     ]
+    # The return file (the runner's work dir) comes back named after the layout's final file name.
+    work = sqlite_platform.batches.work_dir(UUID(ids[0]))
+    work.mkdir(parents=True)
+    (work / "return.csv").write_text("CPF;NOME\n", encoding="utf-8")
+    returned = client.get(f"/api/batches/{ids[0]}/return", headers=owner)
+    assert returned.status_code == 200 and returned.text == "CPF;NOME\n"
+    assert "clientes_enriquecidos.csv" in returned.headers["content-disposition"]
+    refused(client.get(f"/api/batches/{ids[1]}/return", headers=owner), 404, "return_not_ready")
     failed = ok(client.get(f"/api/batches/{ids[1]}", headers=owner))["data"]
     assert (failed["status"], failed["message"], failed["creditsCharged"]) == (
         "error",

@@ -227,4 +227,5 @@ def download_return_file(batch_id: str, principal: BatchUser, platform: Platform
     path = platform.batches.return_file(batch)
     if batch.status != BatchStatus.AVAILABLE or path is None or not path.is_file():
         raise ReturnNotReady()
-    return FileResponse(path, filename=batch.return_file_name or path.name, media_type="application/octet-stream")
+    name = platform.batches.return_download_name(batch)
+    return FileResponse(path, filename=name, media_type="application/octet-stream")
