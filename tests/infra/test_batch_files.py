@@ -22,7 +22,7 @@ from bemtevi.domain.errors import (
     FileTypeNotAllowed,
     XlsxUnreadable,
 )
-from bemtevi.domain.layouts import LayoutRow, LayoutSpec, format_line, header_line, parse_line
+from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec, format_line, header_line, parse_line
 from bemtevi.infra.batches.files import (
     XLSX_ROWS_PER_SHEET,
     check_upload,
@@ -36,7 +36,7 @@ from bemtevi.infra.batches.files import (
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + os.urandom(64)
 
 
-def spec(kind: str = "delimited", extension: str = "csv", first_line: bool = True, **sizes: int) -> LayoutSpec:
+def spec(kind: LayoutKind = "delimited", extension: str = "csv", first_line: bool = True, **sizes: int) -> LayoutSpec:
     entry = (
         LayoutRow("CPF", "document", 1, "", sizes.get("cpf", 11), "entry"),
         LayoutRow("NOME", "text", 2, "", sizes.get("nome", 8), "entry"),
@@ -83,6 +83,12 @@ def zip_bomb() -> bytes:
         ("empty.csv", b"", "CSV", FileEmpty),
         ("photo.png", PNG, "CSV", FileTypeNotAllowed),
         ("photo.csv", PNG, "CSV", FileTypeNotAllowed),
+        (
+            "bitmap.csv",
+            b"BM" + bytes([0x36, 0, 1, 0]) + bytes(4) + b"\x36\x00" + os.urandom(64),
+            "CSV",
+            FileTypeNotAllowed,
+        ),
         ("photo.xlsx", PNG, "XLSX", FileTypeNotAllowed),
         ("random.csv", b"CPF\n" + bytes(range(256)) * 8, "CSV", FileTypeNotAllowed),
         ("report.pdf", b"%PDF-1.7\n", "PDF", FileTypeNotAllowed),
@@ -117,6 +123,11 @@ def test_a_zip_bomb_is_refused_from_its_directory_without_inflating(tmp_path: Pa
         check_upload(write(tmp_path, "bomb.xlsx", bomb), "XLSX")
 
 
+def test_a_csv_whose_first_value_starts_like_a_bitmap_is_text(tmp_path: Path) -> None:
+    path = write(tmp_path, "cars.csv", b"BMW;NOME;VALOR\n1;a;2\n")
+    assert check_upload(path, "CSV").encoding == "utf-8"
+
+
 def test_text_is_utf8_or_latin1_and_both_read_the_same(tmp_path: Path) -> None:
     text = "CPF;NOME;VALOR\n52998224725;Jos\u00e9 \u00c7;12\n"
     utf8 = check_upload(write(tmp_path, "a.csv", text.encode("utf-8")), "csv")
@@ -131,8 +142,8 @@ def test_text_is_utf8_or_latin1_and_both_read_the_same(tmp_path: Path) -> None:
 
 # -- readers against the codec -------------------------------------------------------------------
 
-FIELD_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=12)
-LINE_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r\n"), max_size=30)
+FIELD_TEXT = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"), max_size=12)
+LINE_TEXT = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00\r\n"), max_size=30)
 
 
 @settings(max_examples=150, deadline=None)
@@ -251,3 +262,14 @@ def test_xlsx_return_holds_65535_records_a_sheet_and_formulas_stay_text(tmp_path
     assert [r[0] for r in second[1:]] == ['=HYPERLINK("http://x")', "+1-1"]
     with zipfile.ZipFile(target) as archive:
         assert b"<f>" not in archive.read("xl/worksheets/sheet2.xml")
+
+
+def test_a_delimited_layout_reads_and_returns_txt_files_delimited(tmp_path: Path) -> None:
+    layout = spec("delimited", "txt")
+    path = write(tmp_path, "in.txt", b"CPF;NOME;VALOR\n52998224725;Ana;1\n")
+    records = read_records(path, check_upload(path, "TXT"), layout).read_all()
+    assert records.to_pylist() == [{"__row": 1, "CPF": "52998224725", "NOME": "Ana", "VALOR": "1"}]
+    target = write_return_file(
+        layout, tmp_path / "r.txt", [[records.column(n).combine_chunks() for n in ("CPF", "NOME", "VALOR")]]
+    )
+    assert target.read_text() == "CPF;NOME;VALOR\n52998224725;Ana;1\n"

@@ -20,7 +20,6 @@ from __future__ import annotations
 import codecs
 import csv
 import datetime as dt
-import io
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ READ_BATCH_ROWS = 100_000
 
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ZIP = b"PK\x03\x04"
-_IMAGES = (b"\x89PNG", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM", b"II*\x00", b"MM\x00*", b"\x00\x00\x01\x00")
+_IMAGES = (b"\x89PNG", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"II*\x00", b"MM\x00*", b"\x00\x00\x01\x00")
 _OTHER_BINARIES = (b"%PDF", b"\x1f\x8b", b"7z\xbc\xaf", b"Rar!", b"\x7fELF", b"MZ", _ZIP, _OLE2)
 # The zip directory's figures a real workbook of a 10 MB upload stays far below; a zip bomb does not.
 _XLSX_MAX_UNCOMPRESSED = 1 << 30
@@ -68,7 +67,7 @@ def check_upload(path: Path, extension: str) -> UploadCheck:
         raise FileEmpty()
     with path.open("rb") as f:
         head = f.read(4096)
-    if ext not in EXTENSIONS or head.startswith(_IMAGES) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP"):
+    if ext not in EXTENSIONS or _is_image(head):
         raise FileTypeNotAllowed()
     if ext == "XLSX":
         if head.startswith(_OLE2):
@@ -82,6 +81,16 @@ def check_upload(path: Path, extension: str) -> UploadCheck:
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise FileEncoding()
     return UploadCheck(_text_encoding(path), ext, size)
+
+
+def _is_image(head: bytes) -> bool:
+    """PNG, JPEG, GIF, TIFF, ICO, WebP, or BMP ("BM" then four reserved zero bytes at 6: a CSV whose
+    first column starts with "BM" is not one)."""
+    return (
+        head.startswith(_IMAGES)
+        or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
+        or (head[:2] == b"BM" and head[6:10] == b"\x00\x00\x00\x00")
+    )
 
 
 def _check_xlsx_directory(path: Path) -> None:
@@ -147,12 +156,12 @@ def read_records(
 ) -> pa.RecordBatchReader:
     """The file's records by the layout's entry rows, streamed (see the module's docstring)."""
     schema = entry_schema(spec)
-    if check.extension == "CSV":
-        batches: Iterable[pa.RecordBatch] = _csv_batches(path, check, spec, batch_rows)
-    elif check.extension == "TXT":
+    if check.extension == "XLSX":
+        batches: Iterable[pa.RecordBatch] = _xlsx_batches(path, spec, batch_rows)
+    elif check.extension == "TXT" and spec.kind == "fixed":
         batches = _txt_batches(path, check, spec, batch_rows)
-    else:
-        batches = _xlsx_batches(path, spec, batch_rows)
+    else:  # CSV, or a TXT file of a delimited layout
+        batches = _csv_batches(path, check, spec, batch_rows)
     return pa.RecordBatchReader.from_batches(schema, batches)
 
 
@@ -421,6 +430,21 @@ def fixed_width_lines(spec: LayoutSpec, columns: list[pa.Array]) -> pa.Array:
     return pc.binary_join_element_wise(*parts, "")
 
 
+def _terminated_bytes(lines: pa.Array) -> bytes | pa.Buffer:
+    """The lines, each followed by a line break, as one buffer (Arrow's own, no Python string per line)."""
+    ended = pc.binary_join_element_wise(pc.fill_null(lines, ""), "", "\n")
+    if isinstance(ended, pa.ChunkedArray):
+        ended = ended.combine_chunks()
+    offsets = ended.buffers()[1]
+    data = ended.buffers()[2]
+    if offsets is None or data is None:
+        return b""
+    first, last = ended.offset, ended.offset + len(ended)
+    bounds = pa.Array.from_buffers(pa.int32(), last + 1, [None, offsets])
+    start, end = bounds[first].as_py(), bounds[last].as_py()
+    return data[start:end]
+
+
 class ReturnWriter:
     """Writes the return file chunk by chunk: ``write(columns)`` with the exit columns in order."""
 
@@ -443,7 +467,7 @@ class ReturnWriter:
             self._file = target.open("wb")
             if spec.first_line:
                 names = [pa.array([n], pa.string()) for n in self.names]
-                line = (fixed_width_lines if self.extension == "TXT" else delimited_lines)(spec, names)
+                line = self._lines(names)
                 self._file.write((line[0].as_py() + "\n").encode("utf-8"))
 
     def write(self, columns: list[pa.Array]) -> None:
@@ -453,11 +477,13 @@ class ReturnWriter:
         assert self._file is not None
         if not columns or len(columns[0]) == 0:
             return
-        lines = (
-            fixed_width_lines(self.spec, columns) if self.extension == "TXT" else delimited_lines(self.spec, columns)
-        )
-        text = "\n".join(lines.to_pylist()) + "\n"
-        self._file.write(text.encode("utf-8"))
+        self._file.write(_terminated_bytes(self._lines(columns)))
+
+    def _lines(self, columns: list[pa.Array]) -> pa.Array:
+        """Fixed-width for a TXT return of a fixed-width layout, else delimited."""
+        if self.extension == "TXT" and self.spec.kind == "fixed":
+            return fixed_width_lines(self.spec, columns)
+        return delimited_lines(self.spec, columns)
 
     def _new_sheet(self) -> None:
         self._sheet = self._workbook.add_worksheet()
@@ -496,8 +522,3 @@ def write_return_file(spec: LayoutSpec, target: Path, chunks: Iterable[list[pa.A
     finally:
         writer.close()
     return target
-
-
-def read_text_lines(data: bytes, encoding: Encoding) -> list[str]:
-    """Test helper: a text file's lines as ``_lines`` gives them."""
-    return [line for lines in _lines(io.BytesIO(data), encoding, block=7) for line in lines]
