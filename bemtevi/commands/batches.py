@@ -27,7 +27,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
-from bemtevi.commands.credits import CreditCommands
+from bemtevi.commands.credits import CreditCommands, available_credits
 from bemtevi.commands.identity import Principal
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.batches import (
@@ -39,7 +39,6 @@ from bemtevi.domain.batches import (
     ledger_request_id,
     reservation_id,
 )
-from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import (
     AccessDenied,
     BatchDisabled,
@@ -153,11 +152,8 @@ class BatchCommands:
         return folder
 
     def available_credits(self, group_id: UUID) -> int | None:
-        """The group's batch credits available now (None: unlimited; 0 without an account)."""
-        account = self._app.find(credit_account_id(group_id, Category.BATCH), CreditAccount)
-        if account is None:
-            return 0
-        return account.available
+        """The group's batch credits available now (None: unlimited)."""
+        return available_credits(self._app, group_id, Category.BATCH)
 
     # -- loading -------------------------------------------------------------------------------
 

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 from uuid import UUID, uuid4
 
+from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import Principal
 from bemtevi.commands.ledger import Grant, LedgerClient, ReleaseWork, ReserveWork, SetLimit, SettleWork
 from bemtevi.domain.audit import Actor
-from bemtevi.domain.credits import ReasonKind
+from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.errors import InvalidData
 from bemtevi.domain.query_types import Category
+
+
+def available_credits(app: BemteviApplication, group_id: UUID, category: Category) -> int | None:
+    """What a group's account of ``category`` has available now (None: unlimited; 0 without an account).
+    A read only: nothing here moves credits."""
+    account = app.find(credit_account_id(group_id, category), CreditAccount)
+    return 0 if account is None else account.available
 
 
 class CreditCommands:
