@@ -10,12 +10,20 @@ from __future__ import annotations
 
 from uuid import UUID, uuid4
 
+from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import Principal
 from bemtevi.commands.ledger import Grant, LedgerClient, ReleaseWork, ReserveWork, SetLimit, SettleWork
 from bemtevi.domain.audit import Actor
-from bemtevi.domain.credits import ReasonKind
+from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.errors import InvalidData
 from bemtevi.domain.query_types import Category
+
+
+def available_credits(app: BemteviApplication, group_id: UUID, category: Category) -> int | None:
+    """What a group's account of ``category`` has available now (None: unlimited; 0 without an account).
+    A read only: nothing here moves credits."""
+    account = app.find(credit_account_id(group_id, category), CreditAccount)
+    return 0 if account is None else account.available
 
 
 class CreditCommands:
@@ -44,17 +52,43 @@ class CreditCommands:
         reservation_id: UUID,
         amount: int,
         reason: str = ReasonKind.BATCH,
+        *,
+        request_id: UUID | None = None,
     ) -> int:
+        """Hold ``amount`` for work; ``request_id`` (fresh if None) is claimed once by the ledger, so a
+        batch that names its own (derived from its id) reserves once however often it asks."""
         request = ReserveWork(
-            uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id, amount, reason
+            request_id or uuid4(),
+            actor.user_id,
+            actor.tenant_id,
+            group_id,
+            category.value,
+            reservation_id,
+            amount,
+            reason,
         )
         return self._ledger.submit(request).position
 
-    def settle(self, actor: Actor, group_id: UUID, category: Category, reservation_id: UUID, amount: int) -> int:
+    def settle(
+        self,
+        actor: Actor,
+        group_id: UUID,
+        category: Category,
+        reservation_id: UUID,
+        amount: int,
+        *,
+        request_id: UUID | None = None,
+    ) -> int:
         """Charge what the work used; the rest of the reservation is released."""
-        request = SettleWork(uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id, amount)
+        request = SettleWork(
+            request_id or uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id, amount
+        )
         return self._ledger.submit(request).position
 
-    def release(self, actor: Actor, group_id: UUID, category: Category, reservation_id: UUID) -> int:
-        request = ReleaseWork(uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id)
+    def release(
+        self, actor: Actor, group_id: UUID, category: Category, reservation_id: UUID, *, request_id: UUID | None = None
+    ) -> int:
+        request = ReleaseWork(
+            request_id or uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id
+        )
         return self._ledger.submit(request).position

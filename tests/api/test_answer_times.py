@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 import jsonschema_rs
 from customers_support import customer
@@ -82,6 +83,23 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
     }
     added = client.post("/api/suppliers", headers=admin, json=supplier)
     assert added.status_code == 200, added.text
+    # A batch, run to its end (its row has a creation, a start and a finish time).
+    exit_row = {**LAYOUT["rows"][0], "direction": "exit"}
+    batch_layout = client.post("/api/layouts", headers=admin, json={**LAYOUT, "rows": [*LAYOUT["rows"], exit_row]})
+    assert batch_layout.status_code == 200, batch_layout.text
+    shown = client.post(
+        "/api/batches/uploads",
+        headers={**admin, "Content-Type": "application/octet-stream"},
+        params={"layoutId": batch_layout.json()["id"], "fileName": "lista.csv"},
+        content=f"cpf\n{KNOWN_CPF}\n".encode(),
+    )
+    assert shown.status_code == 201, shown.text
+    fits_schema("/api/batches/uploads", "post", 201, shown.json())
+    made = client.post("/api/batches", headers=admin, json={"uploadId": shown.json()["uploadId"]})
+    assert made.status_code == 201, made.text
+    batch_id = UUID(made.json()["id"])
+    platform.batches.start(batch_id)
+    platform.batches.finish(batch_id, 1, 1, 0, "return.csv")
     assert platform.projector.wait_for(platform.app.max_position(), 10)
 
     ids = {
@@ -91,6 +109,7 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
         "layout_id": layout.json()["id"],
         "supplier_id": added.json()["id"],
         "consultation_id": looked_up.json()["data"]["id"],
+        "batch_id": str(batch_id),
     }
     times: list[str] = [looked_up.json()["data"]["createdAt"]]
     for path, item in SCHEMA["paths"].items():
