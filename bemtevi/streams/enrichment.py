@@ -30,6 +30,8 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.domain.batches import TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch
+from bemtevi.domain.errors import BatchNotRunnable
 from bemtevi.infra.webhooks import WebhookSender
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.follower import LogFollower
@@ -40,8 +42,6 @@ TRACKING_NAME = "enrichment"
 # The topic of ``bemtevi.domain.batches.Batch.Submitted`` as eventsourcing names it (``get_topic``).
 SUBMITTED_TOPIC = "bemtevi.domain.batches:Batch.Submitted"
 TERMINAL = frozenset({"available", "error", "canceled"})
-TIME_LIMIT_CODE = "time_limit"
-TIME_LIMIT_MESSAGE = "Process terminated after exceeding the 1 hour limit"
 PROCESSING_ERROR_CODE = "processing_error"
 
 
@@ -57,12 +57,10 @@ class BatchJob:
     inputs: dict[str, Any] = field(default_factory=dict)  # the file, its check, the layout, the dataset
 
 
-class RunnerSide(Protocol):
-    """The batch commands' runner side (``bemtevi.commands.batches.BatchCommands``)."""
-
-    def job(self, batch_id: UUID) -> BatchJob | None: ...
-
-    def status(self, batch_id: UUID) -> str | None: ...
+class RunnerSteps(Protocol):
+    """The batch commands' runner side (``bemtevi.commands.batches.BatchCommands``): each step appends the
+    batch's event (``finish`` settles first, ``fail`` releases first); a step the batch no longer allows (canceled
+    under the runner) raises ``BatchNotRunnable``."""
 
     def start(self, batch_id: UUID) -> None: ...
 
@@ -71,6 +69,63 @@ class RunnerSide(Protocol):
     def finish(self, batch_id: UUID, outcome: Any) -> None: ...
 
     def fail(self, batch_id: UUID, code: str, message: str) -> None: ...
+
+
+class RunnerSide(RunnerSteps, Protocol):
+    def job(self, batch_id: UUID) -> BatchJob | None: ...
+
+    def status(self, batch_id: UUID) -> str | None: ...
+
+
+class BatchSide:
+    """``RunnerSide`` over the event store: the batch read back for ``job``/``status``, the steps given to
+    ``steps`` (the batch commands), and the pipeline's inputs (file, check, layout, dataset) from ``inputs``."""
+
+    def __init__(
+        self,
+        app: BemteviApplication,
+        steps: RunnerSteps,
+        inputs: Callable[[Batch], dict[str, Any]],
+        open_secret: Callable[[str], str] | None = None,
+    ) -> None:
+        self._app = app
+        self._steps = steps
+        self._inputs = inputs
+        self._open_secret = open_secret
+
+    def _batch(self, batch_id: UUID) -> Batch | None:
+        batch = self._app.find(batch_id, Batch)
+        return batch if isinstance(batch, Batch) else None
+
+    def job(self, batch_id: UUID) -> BatchJob | None:
+        batch = self._batch(batch_id)
+        if batch is None:
+            return None
+        secret = batch.webhook_secret_sealed
+        return BatchJob(
+            id=batch_id,
+            status=str(batch.status),
+            started_at=batch.started_at.timestamp() if batch.started_at is not None else None,
+            webhook_url=batch.webhook_url,
+            webhook_secret=self._open_secret(secret) if secret and self._open_secret else secret,
+            inputs=self._inputs(batch) if batch.is_open else {},
+        )
+
+    def status(self, batch_id: UUID) -> str | None:
+        batch = self._batch(batch_id)
+        return None if batch is None else str(batch.status)
+
+    def start(self, batch_id: UUID) -> None:
+        self._steps.start(batch_id)
+
+    def progress(self, batch_id: UUID, progress: Any) -> None:
+        self._steps.progress(batch_id, progress)
+
+    def finish(self, batch_id: UUID, outcome: Any) -> None:
+        self._steps.finish(batch_id, outcome)
+
+    def fail(self, batch_id: UUID, code: str, message: str) -> None:
+        self._steps.fail(batch_id, code, message)
 
 
 # H1's ``run_batch(path, check, spec, dataset, work_dir, *, on_progress, should_stop, resolve_missing)``, with
@@ -113,7 +168,10 @@ class BatchRunner:
         job = self._side.job(batch_id)
         if job is None or job.status in TERMINAL:
             return True
-        self._side.start(batch_id)  # Started(attempt): the first start or a resume
+        try:
+            self._side.start(batch_id)  # Started(attempt): the first start or a resume
+        except BatchNotRunnable:
+            return True  # canceled or over meanwhile
         job = self._side.job(batch_id) or job
         started = job.started_at if job.started_at is not None else self._clock()
         deadline = started + self._time_limit
@@ -123,6 +181,8 @@ class BatchRunner:
 
         def should_stop() -> bool:
             nonlocal last_look
+            if reason:
+                return True
             if self._stopping.is_set():
                 reason.append("stopping")
                 return True
@@ -142,12 +202,13 @@ class BatchRunner:
             now = self._clock()
             if now - last_progress >= self._progress_seconds:
                 last_progress = now
-                self._side.progress(batch_id, progress)
+                try:
+                    self._side.progress(batch_id, progress)
+                except BatchNotRunnable:
+                    reason.append("canceled")  # canceled under the runner: the next look stops it
 
         if self._clock() >= deadline:  # resumed after its hour was over
-            self._side.fail(batch_id, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
-            self._notify(job, TIME_LIMIT_CODE)
-            return True
+            return self._stopped(job, TIME_LIMIT_CODE)
         work_dir = self.work_dir(batch_id)
         work_dir.mkdir(parents=True, exist_ok=True)
         resolve = self._resolve_missing(job) if self._resolve_missing else None
@@ -163,10 +224,16 @@ class BatchRunner:
             if reason:  # stopped between chunks (the pipeline's BatchStopped, whatever its class)
                 return self._stopped(job, reason[-1])
             log.exception("batch %s failed", batch_id)
-            self._side.fail(batch_id, PROCESSING_ERROR_CODE, f"Processing failed: {type(e).__name__}"[:300])
+            try:
+                self._side.fail(batch_id, PROCESSING_ERROR_CODE, f"Processing failed: {type(e).__name__}"[:300])
+            except BatchNotRunnable:
+                return True
             self._notify(job, "error")
             return True
-        self._side.finish(batch_id, outcome)
+        try:
+            self._side.finish(batch_id, outcome)
+        except BatchNotRunnable:
+            return True  # canceled in the last second: its reservation was released by the cancel
         self._notify(job, "available", outcome)
         return True
 
@@ -176,7 +243,10 @@ class BatchRunner:
             return False
         if why == TIME_LIMIT_CODE:
             log.warning("batch %s ended: over its time limit", job.id)
-            self._side.fail(job.id, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
+            try:
+                self._side.fail(job.id, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
+            except BatchNotRunnable:
+                return True
             self._notify(job, "error")
         else:
             log.info("batch %s stopped: canceled", job.id)  # cancel released the credits already
