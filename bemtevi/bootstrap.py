@@ -38,6 +38,7 @@ from bemtevi.infra.suppliers.http import VendorLimits, VendorPool
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
+from bemtevi.streams.enrichment import SUBMITTED_TOPIC
 from bemtevi.streams.invalidator import CacheInvalidator
 from bemtevi.streams.kafka_feed import KafkaFeed
 from bemtevi.streams.mail_worker import MailWorker
@@ -296,7 +297,7 @@ def build_relay(settings: Settings, app: BemteviApplication | None = None) -> Re
         partitions=settings.kafka_events_partitions,
         replication_factor=settings.kafka_replication_factor,
         page_size=settings.relay_page_size,
-        routes={QUEUED_TOPIC: settings.kafka_mail_topic},
+        routes={QUEUED_TOPIC: settings.kafka_mail_topic, SUBMITTED_TOPIC: settings.kafka_batch_topic},
     )
 
 

@@ -62,6 +62,22 @@ class RunnerSteps(Protocol):
     batch's event (``finish`` settles first, ``fail`` releases first); a step the batch no longer allows (canceled
     under the runner) raises ``BatchNotRunnable``."""
 
+    def start(self, batch_id: UUID) -> Any: ...
+
+    def progress(self, batch_id: UUID, records_done: int, found: int, invalid: int) -> Any: ...
+
+    def finish(self, batch_id: UUID, records: int, found: int, invalid: int, return_file_name: str) -> Any: ...
+
+    def fail(self, batch_id: UUID, code: str, message: str) -> Any: ...
+
+
+class RunnerSide(Protocol):
+    """What ``BatchRunner`` asks of a batch: ``BatchSide`` over the event store and the batch commands."""
+
+    def job(self, batch_id: UUID) -> BatchJob | None: ...
+
+    def status(self, batch_id: UUID) -> str | None: ...
+
     def start(self, batch_id: UUID) -> None: ...
 
     def progress(self, batch_id: UUID, progress: Any) -> None: ...
@@ -69,12 +85,6 @@ class RunnerSteps(Protocol):
     def finish(self, batch_id: UUID, outcome: Any) -> None: ...
 
     def fail(self, batch_id: UUID, code: str, message: str) -> None: ...
-
-
-class RunnerSide(RunnerSteps, Protocol):
-    def job(self, batch_id: UUID) -> BatchJob | None: ...
-
-    def status(self, batch_id: UUID) -> str | None: ...
 
 
 class BatchSide:
@@ -119,10 +129,12 @@ class BatchSide:
         self._steps.start(batch_id)
 
     def progress(self, batch_id: UUID, progress: Any) -> None:
-        self._steps.progress(batch_id, progress)
+        """``progress``: the pipeline's ``BatchProgress(records_done, found, invalid)``."""
+        self._steps.progress(batch_id, progress.records_done, progress.found, progress.invalid)
 
     def finish(self, batch_id: UUID, outcome: Any) -> None:
-        self._steps.finish(batch_id, outcome)
+        """``outcome``: the pipeline's ``BatchOutcome(records, valid, invalid, found, return_file)``."""
+        self._steps.finish(batch_id, outcome.records, outcome.found, outcome.invalid, Path(outcome.return_file).name)
 
     def fail(self, batch_id: UUID, code: str, message: str) -> None:
         self._steps.fail(batch_id, code, message)

@@ -97,12 +97,12 @@ class AggregateSteps:
     def start(self, batch_id: UUID) -> None:
         self._step(batch_id, lambda b: b.start())
 
-    def progress(self, batch_id: UUID, p: Any) -> None:
+    def progress(self, batch_id: UUID, records_done: int, found: int, invalid: int) -> None:
         self.progressed.append(time.monotonic())
-        self._step(batch_id, lambda b: b.progress(p.records_done, p.found, p.invalid))
+        self._step(batch_id, lambda b: b.progress(records_done, found, invalid))
 
-    def finish(self, batch_id: UUID, o: Any) -> None:
-        self._step(batch_id, lambda b: b.finish(o.records, o.found, o.invalid, o.found, o.return_file.name))
+    def finish(self, batch_id: UUID, records: int, found: int, invalid: int, return_file_name: str) -> None:
+        self._step(batch_id, lambda b: b.finish(records, found, invalid, found, return_file_name))
 
     def fail(self, batch_id: UUID, code: str, message: str) -> None:
         self._step(batch_id, lambda b: b.fail(code, message))
