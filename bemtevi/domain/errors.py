@@ -343,6 +343,35 @@ class ReturnNotReady(DomainError):
     code, message, status = "return_not_ready", "The return file is not available yet", 404
 
 
+# -- batch files (issue 18) ---------------------------------------------------------------------
+
+
+class FileEmpty(DomainError):
+    code, message, status = "file_empty", "The file is empty", 422
+
+
+class FileTypeNotAllowed(DomainError):
+    code, message, status = "file_type_not_allowed", "Only TXT, CSV and XLSX files are accepted", 422
+
+
+class FilePasswordProtected(DomainError):
+    code, message, status = "file_password_protected", "Password-protected files are not accepted", 422
+
+
+class XlsxUnreadable(DomainError):
+    code, message, status = "xlsx_unreadable", "Erro ao ler arquivo XLSX.", 422
+
+
+class FileEncoding(DomainError):
+    code, message, status = "file_encoding", "The file's text must be UTF-8 or Latin-1", 422
+
+
+class BatchStopped(DomainError):
+    """A batch's run stopped between chunks because it was asked to (canceled, past its time limit)."""
+
+    code, message, status = "batch_stopped", "The batch was stopped", 409
+
+
 def catalogue() -> list[type[DomainError]]:
     """Every refusal of the product, ``DomainError`` (the unexpected error) first."""
     module = sys.modules[__name__]
