@@ -142,11 +142,6 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = 10.0
 
     @property
-    def batches_dir(self) -> Path:
-        """Where batches' work files live (``<batch_id>/chunk-*.arrow``, ``return.<ext>``): per machine."""
-        return self.var_dir / "batches"
-
-    @property
     def events_path(self) -> Path:
         return self.var_dir / "events.sqlite"
 

@@ -20,6 +20,7 @@ starts and resumes it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -32,6 +33,8 @@ from uuid import UUID
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.batches import TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch
 from bemtevi.domain.errors import BatchNotRunnable
+from bemtevi.domain.layouts import Layout
+from bemtevi.infra.batches.files import UploadCheck
 from bemtevi.infra.webhooks import WebhookSender
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.follower import LogFollower
@@ -85,6 +88,89 @@ class RunnerSide(Protocol):
     def finish(self, batch_id: UUID, outcome: Any) -> None: ...
 
     def fail(self, batch_id: UUID, code: str, message: str) -> None: ...
+
+
+def pipeline_inputs(
+    app: BemteviApplication, sent_file: Callable[[Batch], Path], dataset: Path
+) -> Callable[[Batch], dict[str, Any]]:
+    """``run_batch``'s first arguments for a batch: its sent file, the check made at upload (kept on the batch),
+    its layout as it is now, and the dataset."""
+
+    def inputs(batch: Batch) -> dict[str, Any]:
+        layout = app.find(UUID(batch.layout_id), Layout)
+        if layout is None:
+            raise LookupError(f"layout {batch.layout_id} of batch {batch.id} not found")
+        return {
+            "path": sent_file(batch),
+            "check": UploadCheck(batch.encoding, batch.extension, batch.size),  # type: ignore[arg-type]
+            "spec": layout.value(),
+            "dataset": dataset,
+            "query_type": batch.query_type,
+        }
+
+    return inputs
+
+
+class VendorResolver:
+    """``run_batch``'s ``resolve_missing`` for one batch: the valid documents the dataset lacks, asked of the
+    active HTTP suppliers of the batch's query type (the unit lookup's ``VendorDirectory`` and ``VendorPool``, in
+    the suppliers' order, the first that finds one wins), at most ``concurrency`` documents in flight, a kept
+    result still within its cache days answered first without asking. A supplier's failure is that document not
+    found (the batch goes on). A batch without a query type asks no supplier."""
+
+    def __init__(
+        self,
+        vendors: Callable[[str, str], list[Any]],
+        pool: Any,  # bemtevi.infra.suppliers.http.VendorPool
+        kept: Any | None,  # bemtevi.infra.kept_results.KeptResults
+        concurrency: int = 16,
+    ) -> None:
+        self._vendors = vendors
+        self._pool = pool
+        self._kept = kept
+        self._concurrency = max(1, concurrency)
+
+    def for_batch(self, job: BatchJob) -> Callable[[list[str]], dict[str, dict[str, Any]]] | None:
+        query_type = job.inputs.get("query_type")
+        if not query_type:
+            return None
+        return lambda documents: self.resolve(str(query_type), documents)
+
+    def resolve(self, query_type: str, documents: list[str]) -> dict[str, dict[str, Any]]:
+        found: dict[str, dict[str, Any]] = {}
+        ask: list[tuple[str, list[Any]]] = []
+        for document in documents:
+            kind = "cpf" if len(document) == 11 else "cnpj"
+            kept = self._kept.fresh(document, query_type) if self._kept is not None else None
+            if kept is not None:
+                found[document] = kept.result
+                continue
+            vendors = self._vendors(query_type, kind)
+            if vendors:
+                ask.append((document, vendors))
+        if ask:
+            found.update(asyncio.run(self._ask_all(ask)))
+        return found
+
+    async def _ask_all(self, ask: list[tuple[str, list[Any]]]) -> dict[str, dict[str, Any]]:
+        bound = asyncio.Semaphore(self._concurrency)
+        answers: dict[str, dict[str, Any]] = {}
+
+        async def one(document: str, vendors: list[Any]) -> None:
+            kind = "cpf" if len(document) == 11 else "cnpj"
+            async with bound:
+                for vendor in vendors:
+                    try:
+                        result = await self._pool.lookup_async(vendor, kind, document)
+                    except Exception as e:  # VendorError: this supplier could not answer; the next may
+                        log.warning("batch lookup of a document: %s", e)
+                        continue
+                    if result is not None:
+                        answers[document] = result
+                        return
+
+        await asyncio.gather(*(one(document, vendors) for document, vendors in ask))
+        return answers
 
 
 class BatchSide:
@@ -152,7 +238,7 @@ class BatchRunner:
         self,
         side: RunnerSide,
         run_batch: RunBatch,
-        work_root: Path,
+        work_dir: Callable[[UUID], Path],
         stopping: threading.Event,
         *,
         time_limit_seconds: float = 3600.0,
@@ -163,16 +249,13 @@ class BatchRunner:
     ) -> None:
         self._side = side
         self._run_batch = run_batch
-        self._work_root = work_root
+        self.work_dir = work_dir
         self._stopping = stopping
         self._time_limit = time_limit_seconds
         self._progress_seconds = progress_seconds
         self._webhooks = webhooks or WebhookSender()
         self._resolve_missing = resolve_missing
         self._clock = clock
-
-    def work_dir(self, batch_id: UUID) -> Path:
-        return self._work_root / str(batch_id)
 
     def run(self, batch_id: UUID) -> bool:
         """Run the batch to its end unless it is over already; False when this process stopped first (the batch
@@ -226,7 +309,7 @@ class BatchRunner:
         resolve = self._resolve_missing(job) if self._resolve_missing else None
         try:
             outcome = self._run_batch(
-                **job.inputs,
+                **{k: v for k, v in job.inputs.items() if k != "query_type"},
                 work_dir=work_dir,
                 on_progress=on_progress,
                 should_stop=should_stop,

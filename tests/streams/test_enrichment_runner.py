@@ -146,7 +146,9 @@ def runner(
 ) -> tuple[BatchRunner, AggregateSteps]:
     steps = AggregateSteps(app)
     side = BatchSide(app, steps, inputs=lambda batch: {})
-    return BatchRunner(side, pipeline, work, stopping or threading.Event(), progress_seconds=0.2, **kw), steps
+    return BatchRunner(
+        side, pipeline, lambda batch_id: work / str(batch_id), stopping or threading.Event(), progress_seconds=0.2, **kw
+    ), steps
 
 
 def test_a_batch_runs_to_available_with_progress_events_apart(app: BemteviApplication, tmp_path: Path) -> None:
