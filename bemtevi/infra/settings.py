@@ -136,6 +136,8 @@ class Settings(BaseSettings):
     # the 1 hour limit"); its progress is recorded, and its cancel looked for, at most this often.
     batch_time_limit_seconds: float = 3600.0
     batch_progress_seconds: float = 1.0
+    # Records per chunk of a batch (each chunk's output is written to disk: what a resumed batch skips).
+    batch_chunk_rows: int = 100_000
     # A batch's webhook: retries after the first try, the first pause (doubling) and each try's timeout.
     webhook_retries: int = 3
     webhook_backoff_seconds: float = 1.0

@@ -91,7 +91,7 @@ class RunnerSide(Protocol):
 
 
 def pipeline_inputs(
-    app: BemteviApplication, sent_file: Callable[[Batch], Path], dataset: Path
+    app: BemteviApplication, sent_file: Callable[[Batch], Path], dataset: Path, chunk_rows: int = 100_000
 ) -> Callable[[Batch], dict[str, Any]]:
     """``run_batch``'s first arguments for a batch: its sent file, the check made at upload (kept on the batch),
     its layout as it is now, and the dataset."""
@@ -105,6 +105,7 @@ def pipeline_inputs(
             "check": UploadCheck(batch.encoding, batch.extension, batch.size),  # type: ignore[arg-type]
             "spec": layout.value(),
             "dataset": dataset,
+            "chunk_rows": chunk_rows,
             "query_type": batch.query_type,
         }
 
