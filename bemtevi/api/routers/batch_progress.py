@@ -63,10 +63,14 @@ async def progress_events(
     """``event: progress`` at once and every ``interval``, until a terminal status (or the batch is gone)."""
     loop = asyncio.get_running_loop()
     ends = loop.time() + max_seconds
+    unseen_until = loop.time() + 10.0  # a batch just submitted reaches the read model within moments
     while True:
         row = await run_in_threadpool(read)
         if row is None:
-            return
+            if loop.time() >= unseen_until:
+                return  # deleted, or this replica does not follow the log
+            await asyncio.sleep(0.05)
+            continue
         data = progress_data(row, datetime.now(UTC))
         yield b"event: progress\ndata: " + orjson.dumps(data) + b"\n\n"
         if data["status"] in _TERMINAL or loop.time() >= ends:
