@@ -185,6 +185,9 @@ class ClusterSupervisor:
             "BEMTEVI_DATASET_PATH": str(settings.demo_dataset_path.resolve()),
             "BEMTEVI_MAILER": "worker",
             "BEMTEVI_ENRICHMENT": "worker",
+            # One batches folder for the API processes (uploads, downloads) and the enrichment worker (each API
+            # process has a var folder of its own).
+            "BEMTEVI_BATCHES_PATH": str((self.directory / "batches").resolve()),
         }
         env.pop("PORT", None)
         if "ledger" in self.workers:

@@ -134,6 +134,9 @@ class Settings(BaseSettings):
     # Files live under ``batches_dir`` (``var_dir``/batches): uploads, and per batch its sent file and work.
     batch_max_bytes: int = 10 * 1024 * 1024
     batch_max_open_per_group: int = 20
+    # Where batches' files live when not under ``var_dir``: every process that takes uploads, runs batches or
+    # serves their files must see the same folder (`bemtevi cluster` gives its API processes and workers one).
+    batches_path: Path | None = None
     # Who runs submitted batches: "embedded", a thread of each server process following the log; "worker",
     # `bemtevi worker enrichment` processes over Kafka (cluster mode), and no server runs any.
     enrichment: Literal["embedded", "worker"] = "embedded"
@@ -200,7 +203,7 @@ class Settings(BaseSettings):
 
     @property
     def batches_dir(self) -> Path:
-        return self.var_dir / "batches"
+        return self.batches_path or self.var_dir / "batches"
 
     @property
     def kept_results_path(self) -> Path:
