@@ -18,11 +18,13 @@ from uuid import UUID, uuid4
 
 import pytest
 from support import make_settings, wait_until
+from webhook_receiver import receiver
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import ROOT_GROUP_ID
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.batches import TIME_LIMIT_MESSAGE, Batch, BatchStatus
+from bemtevi.infra.webhooks import WebhookSender, signature
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.enrichment import BatchRunner, BatchSide, Enrichment
 
@@ -115,7 +117,7 @@ def app(tmp_path: Path) -> Iterator[BemteviApplication]:
     app.close()
 
 
-def submit(app: BemteviApplication, records: int = 1000) -> UUID:
+def submit(app: BemteviApplication, records: int = 1000, webhook_url: str | None = None) -> UUID:
     batch_id = uuid4()
     with acting_as(SYSTEM):
         batch = Batch.submit(
@@ -134,8 +136,8 @@ def submit(app: BemteviApplication, records: int = 1000) -> UUID:
             credits_reserved=records,
             reservation_id=None,
             observation="",
-            webhook_url=None,
-            webhook_secret_sealed=None,
+            webhook_url=webhook_url,
+            webhook_secret_sealed="sealed-s3cret" if webhook_url else None,
         )
     app.save(batch)
     return batch_id
@@ -145,7 +147,7 @@ def runner(
     app: BemteviApplication, pipeline: ChunkedPipeline, work: Path, stopping: threading.Event | None = None, **kw: Any
 ) -> tuple[BatchRunner, AggregateSteps]:
     steps = AggregateSteps(app)
-    side = BatchSide(app, steps, inputs=lambda batch: {})
+    side = BatchSide(app, steps, inputs=lambda batch: {}, open_secret=lambda sealed: sealed.removeprefix("sealed-"))
     return BatchRunner(
         side, pipeline, lambda batch_id: work / str(batch_id), stopping or threading.Event(), progress_seconds=0.2, **kw
     ), steps
@@ -232,3 +234,14 @@ def test_the_embedded_follower_resumes_an_unfinished_batch_when_it_starts_again(
         assert sorted(pipeline.computed) == list(range(60))
     finally:
         store.close()
+
+
+def test_the_webhook_is_sent_signed_once_the_batch_is_over(app: BemteviApplication, tmp_path: Path) -> None:
+    with receiver(failures_first=1) as got:
+        batch_id = submit(app, webhook_url=got.url)
+        run, _ = runner(app, ChunkedPipeline(chunks=3), tmp_path / "batches", webhooks=WebhookSender(backoff=0.01))
+        assert run.run(batch_id)
+    assert len(got.bodies) == 2  # refused once (503), delivered on the first retry
+    body = got.bodies[-1]
+    assert got.signatures[-1] == signature("s3cret", body)
+    assert b'"status":"available"' in body and b'"found":150' in body and str(batch_id).encode() in body
