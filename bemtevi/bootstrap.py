@@ -432,7 +432,11 @@ def build_enrichment_worker(settings: Settings) -> StreamWorker:
         app.close()
 
     try:
-        faust_app = worker_app("enrichment", settings)
+        # A batch's record is held unacked for as long as the batch runs (up to its time limit): the consumer must
+        # not be taken for stuck meanwhile.
+        faust_app = worker_app(
+            "enrichment", settings, max_poll_interval=max(1000.0, settings.batch_time_limit_seconds + 300)
+        )
         batches = BatchCommands(
             app,
             CreditCommands(ledger),
