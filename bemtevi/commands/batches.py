@@ -49,6 +49,7 @@ from bemtevi.domain.errors import (
     BatchNotRunnable,
     EntryRequired,
     FileTooLarge,
+    FileTypeNotAllowed,
     GroupNotFound,
     InvalidData,
     LayoutNotAllowed,
@@ -238,6 +239,9 @@ class BatchCommands:
             raise RequiredField(field="file")
         self.require_uploadable(principal, layout_id)
         spec = self._layout(layout_id).value()
+        # The file's own extension is one of TXT, CSV, XLSX and the layout's (its bytes are checked below).
+        if Path(file_name).suffix.lower().lstrip(".") != spec.accepted_extension.lower():
+            raise FileTypeNotAllowed(field="file")
         upload_id = uuid4()
         folder = self.upload_dir(upload_id)
         folder.mkdir(parents=True, exist_ok=True)

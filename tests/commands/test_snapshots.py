@@ -186,6 +186,24 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
         layout = _ok(api.post("/api/layouts", headers=admin, json=LAYOUT))
         _ok(api.put(f"/api/layouts/{layout['id']}", headers=admin, json={**LAYOUT, "table": "empresas"}))
         _ok(api.post(f"/api/layouts/{layout['id']}/status", headers=admin, json={"active": False}))
+        # A batch: uploaded, submitted (credits reserved), started, progressed and finished.
+        exit_row = {**LAYOUT["rows"][0], "direction": "exit"}
+        batch_layout = _ok(
+            api.post("/api/layouts", headers=admin, json={**LAYOUT, "rows": [*LAYOUT["rows"], exit_row]})
+        )
+        shown = api.post(
+            "/api/batches/uploads",
+            headers={**admin, "Content-Type": "application/octet-stream"},
+            params={"layoutId": batch_layout["id"], "fileName": "lista.csv"},
+            content=f"cpf\n{KNOWN_CPF}\n".encode(),
+        )
+        assert shown.status_code == 201, shown.text
+        made = api.post("/api/batches", headers=admin, json={"uploadId": shown.json()["uploadId"]})
+        assert made.status_code == 201, made.text
+        batch_id = UUID(made.json()["id"])
+        platform.batches.start(batch_id)
+        platform.batches.progress(batch_id, 1, 1, 0)
+        platform.batches.finish(batch_id, 1, 1, 0, "retorno.csv")
     return {"group": UUID(group_id), "user": UUID(user_id)}
 
 

@@ -85,7 +85,7 @@ async def upload_batch_file(
     if declared and declared.isdigit() and int(declared) > batches.max_bytes:
         raise FileTooLarge(field="file")
     await run_in_threadpool(batches.require_uploadable, principal, layoutId)
-    with tempfile.SpooledTemporaryFile(max_size=CHUNK, dir=batches.spool_dir()) as spool:
+    with tempfile.SpooledTemporaryFile(max_size=CHUNK, dir=str(batches.spool_dir())) as spool:
         size = 0
         async for chunk in request.stream():
             size += len(chunk)

@@ -1,0 +1,391 @@
+"""Batches and manual enrichment through the API: uploads refused with a clear message and nothing
+reserved, submit reserving exactly the credits needed, the group's rules, cancel and delete by role,
+tenant isolation on every route, the list's sorting and scope, and the read model's replay."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from customers_support import customer, edit_body, owner_headers, register
+from fastapi.testclient import TestClient
+from support import KNOWN_CPF, sign_in
+
+from bemtevi.bootstrap import Platform
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.documents import cpf_check_digits
+from bemtevi.domain.query_types import Category
+from bemtevi.projections.catalogue import all_read_models
+from bemtevi.projections.store import ReadStore
+from bemtevi.streams.projector import Projector
+
+LAYOUT: dict[str, Any] = {
+    "fileName": "clientes",
+    "finalFileName": "clientes_enriquecidos",
+    "returnExtension": "csv",
+    "acceptedExtension": "csv",
+    "kind": "delimited",
+    "delimiter": ";",
+    "firstLine": True,
+    "table": "pessoas",
+    "rows": [
+        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "entry"},
+        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "exit"},
+        {"name": "NOME", "type": "text", "order": 2, "format": "", "size": None, "direction": "exit"},
+    ],
+}
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+
+
+def cpf(n: int) -> str:
+    base = f"{n:09d}"
+    return base + cpf_check_digits(base)
+
+
+def csv_of(*documents: str) -> bytes:
+    return ("CPF\n" + "".join(f"{d}\n" for d in documents)).encode()
+
+
+def ok(response: Any, status: int = 200) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    return dict(response.json())
+
+
+def refused(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body = dict(response.json())
+    assert body["code"] == code, body
+    return body
+
+
+def upload(client: TestClient, headers: dict[str, str], layout_id: str, data: bytes, name: str = "lista.csv") -> Any:
+    return client.post(
+        "/api/batches/uploads",
+        headers={**headers, "Content-Type": "application/octet-stream"},
+        params={"layoutId": layout_id, "fileName": name},
+        content=data,
+    )
+
+
+def reserved(platform: Platform, group_id: UUID) -> int:
+    account = platform.app.find(credit_account_id(group_id, Category.BATCH), CreditAccount)
+    return account.reserved if account is not None else 0
+
+
+def batch_account(platform: Platform, group_id: UUID) -> CreditAccount:
+    account = platform.app.find(credit_account_id(group_id, Category.BATCH), CreditAccount)
+    assert account is not None
+    return account
+
+
+def new_layout(client: TestClient, admin: dict[str, str], **changes: Any) -> str:
+    return str(ok(client.post("/api/layouts", headers=admin, json={**LAYOUT, **changes}))["id"])
+
+
+def new_customer(
+    client: TestClient,
+    admin: dict[str, str],
+    n: int,
+    layout_id: str,
+    batch: int = 10,
+    toggles: dict[str, bool] | None = None,
+) -> tuple[str, dict[str, str]]:
+    body = customer(n, "white-label", whiteLabelUrl=f"marca{n}.com.br", enabledLayouts=[layout_id])
+    body["quantities"] = {**body["quantities"], "batch": batch}
+    registered = register(client, admin, body)
+    if toggles is not None:
+        edited = edit_body(body, toggles=toggles)
+        ok(client.put(f"/api/customers/{registered['data']['id']}", headers=admin, json=edited))
+    headers = owner_headers(client, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"])
+    return str(registered["data"]["id"]), headers
+
+
+def test_an_upload_is_previewed_for_free_and_submit_reserves_exactly_what_it_needs(
+    sqlite_platform: Platform, client: TestClient
+) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    group_id, owner = new_customer(client, admin, 1, layout_id, batch=10)
+    group = UUID(group_id)
+    documents = [KNOWN_CPF, cpf(1), cpf(2), "12345678900"]  # the last one's check digits are wrong
+    shown = ok(upload(client, owner, layout_id, csv_of(*documents)), 201)
+    assert (shown["records"], shown["validDocuments"], shown["invalidDocuments"]) == (4, 3, 1)
+    assert shown["creditsNeeded"] == 3
+    assert shown["creditsAvailable"] == 10
+    assert shown["extension"] == "CSV" and shown["encoding"] == "utf-8"
+    assert shown["foundInDataset"] >= 1  # the known CPF is in the demo dataset
+    assert reserved(sqlite_platform, group) == 0, "a preview reserves nothing"
+
+    submitted = ok(
+        client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"], "observation": "março"}),
+        201,
+    )
+    assert reserved(sqlite_platform, group) == 3
+    assert batch_account(sqlite_platform, group).available == 7
+    row = ok(client.get(f"/api/batches/{submitted['id']}", headers=owner, params={"position": submitted["position"]}))
+    data = row["data"]
+    assert (data["status"], data["kind"], data["records"], data["creditsReserved"]) == ("waiting", "batch", 4, 3)
+    assert (data["observation"], data["fileName"], data["layoutName"]) == ("março", "lista.csv", "clientes")
+    assert data["groupId"] == group_id
+    # The sent file comes back as it was sent; the return file is not ready before the batch is available.
+    sent = client.get(f"/api/batches/{submitted['id']}/file", headers=owner)
+    assert sent.status_code == 200 and sent.content == csv_of(*documents)
+    assert "lista.csv" in sent.headers["content-disposition"]
+    refused(client.get(f"/api/batches/{submitted['id']}/return", headers=owner), 404, "return_not_ready")
+    # An upload is submitted once.
+    refused(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 404, "upload_not_found")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "status", "code"),
+    [
+        ("vazio.csv", b"", 422, "file_empty"),
+        ("foto.csv", PNG, 422, "file_type_not_allowed"),
+        ("lista.pdf", csv_of(KNOWN_CPF), 422, "file_type_not_allowed"),
+        ("utf16.csv", "CPF\n52998224725\n".encode("utf-16"), 422, "file_encoding"),
+        ("binario.csv", b"CPF\n\x00\x01\x02\x03\x04", 422, "file_type_not_allowed"),
+    ],
+)
+def test_a_bad_file_is_refused_with_a_clear_message_and_nothing_reserved(
+    sqlite_platform: Platform, client: TestClient, name: str, data: bytes, status: int, code: str
+) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    group_id, owner = new_customer(client, admin, 2, layout_id)
+    body = refused(upload(client, owner, layout_id, data, name), status, code)
+    assert body["message"]
+    assert reserved(sqlite_platform, UUID(group_id)) == 0
+
+
+def test_bad_xlsx_files_are_refused_and_a_too_large_file_is_413(sqlite_platform: Platform, client: TestClient) -> None:
+    admin = sign_in(client)
+    xlsx = new_layout(client, admin, acceptedExtension="xlsx")
+    group_id, owner = new_customer(client, admin, 3, xlsx)
+    ole2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600
+    refused(upload(client, owner, xlsx, ole2, "senha.xlsx"), 422, "file_password_protected")
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/worksheets/sheet1.xml", b"0" * (300 << 20))
+    body = refused(upload(client, owner, xlsx, bomb.getvalue(), "bomba.xlsx"), 422, "xlsx_unreadable")
+    assert body["message"] == "Erro ao ler arquivo XLSX."
+    refused(upload(client, owner, xlsx, b"not a zip at all", "texto.xlsx"), 422, "file_type_not_allowed")
+    sqlite_platform.batches.max_bytes = 1000
+    refused(upload(client, owner, xlsx, b"x" * 1001, "grande.xlsx"), 413, "file_too_large")
+    assert reserved(sqlite_platform, UUID(group_id)) == 0
+    assert not list((sqlite_platform.settings.batches_dir / "uploads").glob("*/*.xlsx")), "refused files are removed"
+
+
+def test_the_groups_rules_refuse_an_upload_or_a_submit(sqlite_platform: Platform, client: TestClient) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    other_layout = new_layout(client, admin, fileName="outro")
+    entry_only = new_layout(
+        client, admin, fileName="sem_retorno", rows=[r for r in LAYOUT["rows"] if r["direction"] == "entry"]
+    )
+    # Without credits: the preview is free, the submit refused with the category's message.
+    group_id, owner = new_customer(client, admin, 4, layout_id, batch=1)
+    shown = ok(upload(client, owner, layout_id, csv_of(cpf(3), cpf(4))), 201)
+    body = refused(
+        client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 402, "not_enough_credits"
+    )
+    assert body["message"] == "Not enough enrichment credits"
+    assert reserved(sqlite_platform, UUID(group_id)) == 0
+    # A layout the group was not given.
+    refused(upload(client, owner, other_layout, csv_of(cpf(3))), 403, "layout_not_allowed")
+    # A layout with no exit rows: "return cannot be empty" (the root has every layout).
+    body = refused(upload(client, admin, entry_only, csv_of(cpf(3))), 422, "return_required")
+    assert body["message"] == "Return cannot be empty"
+    # A group without allowUploadingManualQueries.
+    _, disabled = new_customer(
+        client, admin, 5, layout_id, toggles={"allowUploadingManualQueries": False, "allowDeletedAndCancelled": True}
+    )
+    body = refused(upload(client, disabled, layout_id, csv_of(cpf(3))), 403, "batch_disabled")
+    assert body["message"] == "Batch query is disabled"
+    # A file with no valid document costs nothing and is not submitted.
+    shown = ok(upload(client, owner, layout_id, csv_of("11111111111")), 201)
+    assert shown["creditsNeeded"] == 0
+    refused(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 422, "no_valid_documents")
+    # Someone else's upload id is unknown to this user.
+    mine = ok(upload(client, admin, layout_id, csv_of(cpf(3))), 201)
+    refused(client.post("/api/batches", headers=owner, json={"uploadId": mine["uploadId"]}), 404, "upload_not_found")
+
+
+def test_a_manual_enrichment_is_for_a_customer_in_the_subtree_only(
+    sqlite_platform: Platform, client: TestClient
+) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    parent_id, parent = new_customer(client, admin, 6, layout_id, batch=20)
+    # The parent registers its own customer (layouts and credits from what it has).
+    child_body = customer(61, "company", enabledLayouts=[layout_id])
+    child_body["quantities"] = {**child_body["quantities"], "batch": 5}
+    child_id = register(client, parent, child_body)["data"]["id"]
+    stranger_id, _ = new_customer(client, admin, 7, layout_id)
+
+    shown = ok(upload(client, parent, layout_id, csv_of(cpf(5), cpf(6))), 201)
+    outside = client.post("/api/batches", headers=parent, json={"uploadId": shown["uploadId"], "groupId": stranger_id})
+    refused(outside, 404, "group_not_found")
+    assert reserved(sqlite_platform, UUID(stranger_id)) == 0
+    made = ok(
+        client.post("/api/batches", headers=parent, json={"uploadId": shown["uploadId"], "groupId": child_id}), 201
+    )
+    # Charged to the customer's batch account, not the parent's.
+    assert reserved(sqlite_platform, UUID(child_id)) == 2
+    assert reserved(sqlite_platform, UUID(parent_id)) == 0
+    row = ok(client.get(f"/api/batches/{made['id']}", headers=parent, params={"position": made["position"]}))["data"]
+    assert (row["kind"], row["groupId"]) == ("manual", child_id)
+    # The parent's own list shows it with scope=subtree, not without.
+    own = ok(client.get("/api/batches", headers=parent, params={"position": made["position"]}))
+    assert own["total"] == 0
+    below = ok(client.get("/api/batches", headers=parent, params={"scope": "subtree", "kind": "manual"}))
+    assert [b["id"] for b in below["data"]] == [made["id"]]
+
+
+def test_cancel_releases_and_delete_follows_the_roles_and_the_toggle(
+    sqlite_platform: Platform, client: TestClient
+) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    group_id, owner = new_customer(client, admin, 8, layout_id, batch=10)
+    group = UUID(group_id)
+    shown = ok(upload(client, owner, layout_id, csv_of(cpf(7), cpf(8), cpf(9))), 201)
+    made = ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
+    refused(client.delete(f"/api/batches/{made['id']}", headers=owner), 409, "batch_not_deletable")
+    canceled = ok(client.post(f"/api/batches/{made['id']}/cancel", headers=owner))
+    assert reserved(sqlite_platform, group) == 0
+    assert batch_account(sqlite_platform, group).available == 10
+    row = ok(client.get(f"/api/batches/{made['id']}", headers=owner, params={"position": canceled["position"]}))
+    assert (row["data"]["status"], row["data"]["message"]) == ("canceled", "Canceled by owner")
+    refused(client.post(f"/api/batches/{made['id']}/cancel", headers=owner), 409, "batch_not_cancellable")
+    gone = ok(client.delete(f"/api/batches/{made['id']}", headers=owner))
+    refused(
+        client.get(f"/api/batches/{made['id']}", headers=owner, params={"position": gone["position"]}),
+        404,
+        "batch_not_found",
+    )
+    listed = ok(client.get("/api/batches", headers=owner, params={"position": gone["position"]}))
+    assert listed["total"] == 0
+
+    # Without allowDeletedAndCancelled the owner may neither cancel nor delete; a super-admin may.
+    locked_id, locked = new_customer(
+        client, admin, 9, layout_id, toggles={"allowUploadingManualQueries": True, "allowDeletedAndCancelled": False}
+    )
+    shown = ok(upload(client, locked, layout_id, csv_of(cpf(10))), 201)
+    made = ok(client.post("/api/batches", headers=locked, json={"uploadId": shown["uploadId"]}), 201)
+    refused(client.post(f"/api/batches/{made['id']}/cancel", headers=locked), 403, "access_denied")
+    ok(client.post(f"/api/batches/{made['id']}/cancel", headers=admin))
+    assert reserved(sqlite_platform, UUID(locked_id)) == 0
+    row = ok(
+        client.get(f"/api/batches/{made['id']}", headers=admin, params={"position": sqlite_platform.app.max_position()})
+    )
+    assert row["data"]["message"] == "Canceled by super-admin"
+    refused(client.delete(f"/api/batches/{made['id']}", headers=locked), 403, "access_denied")
+    ok(client.delete(f"/api/batches/{made['id']}", headers=admin))
+
+
+def test_another_tenants_batch_is_404_on_every_route(sqlite_platform: Platform, client: TestClient) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    _, owner = new_customer(client, admin, 10, layout_id)
+    _, stranger = new_customer(client, admin, 11, layout_id)
+    shown = ok(upload(client, owner, layout_id, csv_of(cpf(11))), 201)
+    made = ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
+    assert sqlite_platform.projector.wait_for(made["position"], timeout=10)
+    batch = made["id"]
+    for method, path in [
+        ("get", f"/api/batches/{batch}"),
+        ("get", f"/api/batches/{batch}/file"),
+        ("get", f"/api/batches/{batch}/return"),
+        ("post", f"/api/batches/{batch}/cancel"),
+        ("delete", f"/api/batches/{batch}"),
+    ]:
+        refused(client.request(method, path, headers=stranger), 404, "batch_not_found")
+    assert ok(client.get("/api/batches", headers=stranger, params={"scope": "subtree"}))["total"] == 0
+    for path in ("/api/batches/not-a-uuid", "/api/batches/00000000-0000-0000-0000-000000000000"):
+        refused(client.get(path, headers=owner), 404, "batch_not_found")
+
+
+def _run(platform: Platform, batch_id: str, found: int, *, fail: bool = False) -> int:
+    batches = platform.batches
+    bid = UUID(batch_id)
+    batches.start(bid)
+    batches.progress(bid, 1, min(found, 1), 0)
+    if fail:
+        return batches.fail(bid, "vendor_failed", "The supplier did not answer")
+    return batches.finish(bid, 2, found, 0, "retorno.csv")
+
+
+def test_the_list_sorts_filters_and_scopes_and_the_runner_steps_show(
+    sqlite_platform: Platform, client: TestClient
+) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    group_id, owner = new_customer(client, admin, 12, layout_id, batch=50)
+    ids = []
+    for i, name in enumerate(("b.csv", "a.csv", "c.csv")):
+        shown = ok(upload(client, owner, layout_id, csv_of(cpf(20 + 2 * i), cpf(21 + 2 * i)), name), 201)
+        ids.append(ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)["id"])
+    _run(sqlite_platform, ids[0], found=1)
+    last = _run(sqlite_platform, ids[1], found=0, fail=True)
+    group = UUID(group_id)
+    assert reserved(sqlite_platform, group) == 2  # the third batch still waits
+    account = batch_account(sqlite_platform, group)
+    assert (account.used, account.available) == (1, 50 - 1 - 2)
+
+    newest = ok(client.get("/api/batches", headers=owner, params={"position": last}))
+    assert [b["id"] for b in newest["data"]] == list(reversed(ids))
+    by_name = ok(client.get("/api/batches", headers=owner, params={"order": "fileName"}))
+    assert [b["fileName"] for b in by_name["data"]] == ["a.csv", "b.csv", "c.csv"]
+    by_status = ok(client.get("/api/batches", headers=owner, params={"order": "-status"}))
+    assert [b["status"] for b in by_status["data"]] == ["waiting", "error", "available"]
+    available = ok(client.get("/api/batches", headers=owner, params={"status": "available"}))["data"]
+    assert [(b["id"], b["creditsCharged"], b["found"], b["returnFileName"]) for b in available] == [
+        (ids[0], 1, 1, "retorno.csv")
+    ]
+    failed = ok(client.get(f"/api/batches/{ids[1]}", headers=owner))["data"]
+    assert (failed["status"], failed["message"], failed["creditsCharged"]) == (
+        "error",
+        "The supplier did not answer",
+        0,
+    )
+    assert failed["startedAt"] is not None and failed["finishedAt"] is not None
+    page = ok(client.get("/api/batches", headers=owner, params={"perPage": 2, "page": 2}))
+    assert (page["total"], len(page["data"])) == (3, 1)
+    refused(client.get("/api/batches", headers=owner, params={"order": "reservation_id"}), 400, "invalid_data")
+    # The root's own list does not show a customer's batches unless asked for the subtree.
+    assert ok(client.get("/api/batches", headers=admin))["total"] == 0
+    assert ok(client.get("/api/batches", headers=admin, params={"scope": "subtree"}))["total"] == 3
+
+
+def test_the_batches_read_model_replays_to_what_following_the_log_built(
+    sqlite_platform: Platform, client: TestClient, tmp_path: Path
+) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    _, owner = new_customer(client, admin, 13, layout_id, batch=50)
+    ids = []
+    for i in range(4):
+        shown = ok(upload(client, owner, layout_id, csv_of(cpf(40 + 2 * i), cpf(41 + 2 * i))), 201)
+        ids.append(ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)["id"])
+    _run(sqlite_platform, ids[0], found=2)
+    _run(sqlite_platform, ids[1], found=0, fail=True)
+    ok(client.post(f"/api/batches/{ids[2]}/cancel", headers=owner))
+    last = ok(client.delete(f"/api/batches/{ids[2]}", headers=owner))["position"]
+    assert sqlite_platform.projector.wait_for(last, timeout=10)
+
+    def rows(store: ReadStore) -> list[Any]:
+        return store.cursor().execute("SELECT * FROM batches ORDER BY batch_id").fetchall()
+
+    incremental = rows(sqlite_platform.store)
+    assert len(incremental) == 3
+    for page_size in (1, 2, 7):
+        store = ReadStore(tmp_path / f"replay-{page_size}.duckdb")
+        try:
+            Projector(sqlite_platform.app, store, all_read_models(), page_size=page_size).catch_up()
+            assert rows(store) == incremental
+        finally:
+            store.close()
