@@ -209,6 +209,9 @@ def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = 
         # Cheap hashing keeps the suite fast; production parameters are the defaults.
         argon2_time_cost=1,
         argon2_memory_cost=1024,
+        # No enrichment thread in an in-process platform: its tests take a batch's steps by hand; the
+        # processor's own tests start it (tests/streams/test_enrichment_runner.py, tests/api/test_batch_crashes.py).
+        enrichment="worker",
     )
 
 

@@ -62,11 +62,14 @@ def broker_urls(bootstrap: str) -> str:
     return ";".join(f"kafka://{host.strip()}" for host in bootstrap.split(",") if host.strip())
 
 
-def worker_app(name: str, settings: Settings, *, partitions: int | None = None) -> faust.App:
+def worker_app(
+    name: str, settings: Settings, *, partitions: int | None = None, max_poll_interval: float | None = None
+) -> faust.App:
     """The faust app of the worker ``name`` (consumer group ``bemtevi-<name>``), with no agent yet.
 
     ``partitions``: the count faust gives topics it declares itself (its internal ones); the topics
-    the agents read are created with ``raw_topic``."""
+    the agents read are created with ``raw_topic``. ``max_poll_interval``: how long the consumer may go without
+    polling before the broker takes its partitions (1000 s, faust's default, unless given)."""
     if not settings.kafka_bootstrap:
         raise ValueError("BEMTEVI_KAFKA_BOOTSTRAP names no Kafka cluster for the worker to consume from")
     session = settings.worker_session_timeout_seconds
@@ -89,6 +92,7 @@ def worker_app(name: str, settings: Settings, *, partitions: int | None = None) 
         web_host="127.0.0.1",
         web_port=_free_loopback_port(),
         worker_redirect_stdouts=False,
+        broker_max_poll_interval=max_poll_interval or 1000.0,
     )
 
 
@@ -113,6 +117,11 @@ def raw_topic(
 def mail_topic(app: faust.App, settings: Settings) -> faust.TopicT:
     """The relay's topic of queued mails (``BEMTEVI_KAFKA_MAIL_TOPIC``), created as the relay creates it."""
     return raw_topic(app, settings, settings.kafka_mail_topic, settings.kafka_events_partitions, UNLIMITED_RETENTION)
+
+
+def batch_topic(app: faust.App, settings: Settings) -> faust.TopicT:
+    """The relay's topic of submitted batches (``BEMTEVI_KAFKA_BATCH_TOPIC``), created as the relay creates it."""
+    return raw_topic(app, settings, settings.kafka_batch_topic, settings.kafka_events_partitions, UNLIMITED_RETENTION)
 
 
 def header(headers: Mapping[str, bytes] | Sequence[tuple[str, bytes]] | None, name: str) -> bytes | None:
