@@ -56,7 +56,10 @@ export default function BatchList({
   const position = useAppSelector((s) => s.session.lastPosition)
   const [page, setPage] = useState(1)
   const [status, setStatus] = useState<BatchStatus | ''>('')
-  const [subtree, setSubtree] = useState(false)
+  const superAdmin = me?.role === 'super-admin'
+  const owner = me?.role === 'owner'
+  // Owners and super-admins see their customers' enrichments too, unless they switch them off.
+  const [subtree, setSubtree] = useState(subtreeChoice && (owner || superAdmin))
   const [polling, setPolling] = useState(false)
   const { data, error, isError, isFetching, refetch } = useListBatchesQuery(
     { page, pageSize: PAGE_SIZE, kind, status: status || undefined, scope: subtree ? 'subtree' : 'own', sort: '-createdAt', position },
@@ -68,8 +71,6 @@ export default function BatchList({
   const notify = useNotify()
   const [cancel] = useCancelBatchMutation()
   const [remove] = useDeleteBatchMutation()
-  const superAdmin = me?.role === 'super-admin'
-  const owner = me?.role === 'owner'
 
   const columns = useMemo<GridColDef<BatchRow>[]>(() => {
     async function download(url: string, name: string) {
@@ -175,7 +176,7 @@ export default function BatchList({
               setPage(1)
             }}
             sx={{ minWidth: 180 }}
-            slotProps={{ htmlInput: { 'data-testid': 'batch-status-filter' } }}
+            data-testid="batch-status-filter"
           >
             <MenuItem value="">{t('batches.list.allStatuses')}</MenuItem>
             {STATUSES.map((s) => (

@@ -101,7 +101,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
                   setGroupId(e.target.value)
                   reset()
                 }}
-                slotProps={{ htmlInput: { 'data-testid': 'batch-customer' } }}
+                data-testid="batch-customer"
               >
                 <MenuItem value="">{t('batches.upload.ownGroup', { name: me?.name ?? '' })}</MenuItem>
                 {(customers.data?.data ?? []).map((c) => (
@@ -122,7 +122,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
               }}
               error={!!err('layout')}
               helperText={err('layout') ?? (layouts.data && layouts.data.data.length === 0 ? t('batches.upload.noLayouts') : undefined)}
-              slotProps={{ htmlInput: { 'data-testid': 'batch-layout' } }}
+              data-testid="batch-layout"
             >
               {(layouts.data?.data ?? []).map((l) => (
                 <MenuItem key={l.id} value={l.id}>
@@ -142,7 +142,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
                 }}
                 error={!!err('extension')}
                 helperText={err('extension')}
-                slotProps={{ htmlInput: { 'data-testid': 'batch-extension' } }}
+                data-testid="batch-extension"
               >
                 {EXTENSIONS.map((x) => (
                   <MenuItem key={x} value={x}>
