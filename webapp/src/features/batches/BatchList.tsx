@@ -38,14 +38,14 @@ export default function BatchList({
   title,
   intro,
   actions,
-  children,
+  top,
   subtreeChoice = false,
 }: {
   kind: BatchKind
   title: ReactNode
   intro?: ReactNode
   actions?: ReactNode
-  children?: ReactNode
+  top?: ReactNode
   subtreeChoice?: boolean
 }) {
   const { t, i18n } = useTranslation()
@@ -55,14 +55,14 @@ export default function BatchList({
   const token = useAppSelector((s) => s.auth.authToken)
   const position = useAppSelector((s) => s.session.lastPosition)
   const [page, setPage] = useState(1)
-  const [status, setStatus] = useState<BatchStatus | ''>('')
+  const [status, setStatus] = useState<BatchStatus | 'all'>('all')
   const superAdmin = me?.role === 'super-admin'
   const owner = me?.role === 'owner'
   // Owners and super-admins see their customers' enrichments too, unless they switch them off.
   const [subtree, setSubtree] = useState(subtreeChoice && (owner || superAdmin))
   const [polling, setPolling] = useState(false)
   const { data, error, isError, isFetching, refetch } = useListBatchesQuery(
-    { page, pageSize: PAGE_SIZE, kind, status: status || undefined, scope: subtree ? 'subtree' : 'own', sort: '-createdAt', position },
+    { page, pageSize: PAGE_SIZE, kind, status: status === 'all' ? undefined : status, scope: subtree ? 'subtree' : 'own', sort: '-createdAt', position },
     { refetchOnMountOrArgChange: true, pollingInterval: polling ? REFRESH_MS : 0 },
   )
   const anyRunning = (data?.items ?? []).some((r) => isRunning(r.status))
@@ -172,13 +172,13 @@ export default function BatchList({
             label={t('batches.list.status')}
             value={status}
             onChange={(e) => {
-              setStatus(e.target.value as BatchStatus | '')
+              setStatus(e.target.value as BatchStatus | 'all')
               setPage(1)
             }}
             sx={{ minWidth: 180 }}
             data-testid="batch-status-filter"
           >
-            <MenuItem value="">{t('batches.list.allStatuses')}</MenuItem>
+            <MenuItem value="all">{t('batches.list.allStatuses')}</MenuItem>
             {STATUSES.map((s) => (
               <MenuItem key={s} value={s}>
                 {t(`batches.status.${s}`)}
@@ -204,8 +204,7 @@ export default function BatchList({
       narrowHidden={['createdAt', 'layoutName', 'userName', 'creditsCharged', 'groupName']}
       testId="batch-table"
       rowTestId="batch-row"
-    >
-      {children}
-    </ListPage>
+      top={top}
+    />
   )
 }

@@ -6,8 +6,6 @@ import UploadFlow from './UploadFlow'
 export default function BatchQueryPage() {
   const { t } = useTranslation()
   return (
-    <BatchList kind="batch" title={t('batches.batchTitle')} intro={t('batches.batchIntro')}>
-      <UploadFlow />
-    </BatchList>
+    <BatchList kind="batch" title={t('batches.batchTitle')} intro={t('batches.batchIntro')} top={<UploadFlow />} />
   )
 }

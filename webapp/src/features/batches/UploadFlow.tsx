@@ -189,12 +189,13 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
                   value={webhookUrl}
                   onChange={(e) => setWebhookUrl(e.target.value)}
                   error={!!err('webhookUrl')}
-                  helperText={err('webhookUrl')}
+                  helperText={err('webhookUrl') ?? t('batches.upload.webhookUrlHint')}
                   slotProps={{ htmlInput: { maxLength: 500, 'data-testid': 'batch-webhook-url' } }}
                 />
                 <TextField
                   type="password"
                   label={t('batches.upload.webhookSecret')}
+                  helperText={t('batches.upload.webhookSecretHint')}
                   value={webhookSecret}
                   onChange={(e) => setWebhookSecret(e.target.value)}
                   disabled={!webhookUrl.trim()}
