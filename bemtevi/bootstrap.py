@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.batches import BatchCommands
 from bemtevi.commands.brand import BrandCommands
 from bemtevi.commands.catalogue import CatalogueCommands
 from bemtevi.commands.consultations import ConsultationCommands
@@ -36,6 +37,7 @@ from bemtevi.infra.settings import Settings
 from bemtevi.infra.slots import Slot, claim_slot
 from bemtevi.infra.suppliers.http import VendorLimits, VendorPool
 from bemtevi.infra.tokens import TokenIssuer
+from bemtevi.projections.batches import open_batches
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.invalidator import CacheInvalidator
@@ -59,6 +61,8 @@ class Platform:
     brand: BrandCommands
     # The enrichment catalogue: query types and layouts (commands), and the write side's reader of query types.
     catalogue: CatalogueCommands
+    # Batches and manual enrichment (issue 18): upload, submit, cancel, delete, and the runner's steps.
+    batches: BatchCommands
     query_types: StoredQueryTypes
     users: UserCommands
     contact: ContactCommands
@@ -182,6 +186,17 @@ def build_platform(
         )
     )
     kept_results = KeptResults(settings.kept_results_path)
+    credits = CreditCommands(ledger)
+    batches = BatchCommands(
+        app,
+        credits,
+        box,
+        settings.batches_dir,
+        settings.demo_dataset_path,
+        max_bytes=settings.batch_max_bytes,
+        max_open_per_group=settings.batch_max_open_per_group,
+        open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id))),
+    )
     platform = Platform(
         settings=settings,
         app=app,
@@ -189,7 +204,8 @@ def build_platform(
         consultations=ConsultationCommands(
             app, supplier, ledger, query_types, vendors=VendorDirectory(app, box), pool=vendor_pool, kept=kept_results
         ),
-        credits=CreditCommands(ledger),
+        credits=credits,
+        batches=batches,
         customers=customers,
         brand=BrandCommands(app, identity),
         catalogue=CatalogueCommands(app),

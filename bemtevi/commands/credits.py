@@ -44,17 +44,43 @@ class CreditCommands:
         reservation_id: UUID,
         amount: int,
         reason: str = ReasonKind.BATCH,
+        *,
+        request_id: UUID | None = None,
     ) -> int:
+        """Hold ``amount`` for work; ``request_id`` (fresh if None) is claimed once by the ledger, so a
+        batch that names its own (derived from its id) reserves once however often it asks."""
         request = ReserveWork(
-            uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id, amount, reason
+            request_id or uuid4(),
+            actor.user_id,
+            actor.tenant_id,
+            group_id,
+            category.value,
+            reservation_id,
+            amount,
+            reason,
         )
         return self._ledger.submit(request).position
 
-    def settle(self, actor: Actor, group_id: UUID, category: Category, reservation_id: UUID, amount: int) -> int:
+    def settle(
+        self,
+        actor: Actor,
+        group_id: UUID,
+        category: Category,
+        reservation_id: UUID,
+        amount: int,
+        *,
+        request_id: UUID | None = None,
+    ) -> int:
         """Charge what the work used; the rest of the reservation is released."""
-        request = SettleWork(uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id, amount)
+        request = SettleWork(
+            request_id or uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id, amount
+        )
         return self._ledger.submit(request).position
 
-    def release(self, actor: Actor, group_id: UUID, category: Category, reservation_id: UUID) -> int:
-        request = ReleaseWork(uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id)
+    def release(
+        self, actor: Actor, group_id: UUID, category: Category, reservation_id: UUID, *, request_id: UUID | None = None
+    ) -> int:
+        request = ReleaseWork(
+            request_id or uuid4(), actor.user_id, actor.tenant_id, group_id, category.value, reservation_id
+        )
         return self._ledger.submit(request).position

@@ -284,6 +284,94 @@ class ResultExpired(DomainError):
     code, message, status = "result_expired", "This result is no longer available", 404
 
 
+# -- batches and manual enrichment (issue 18) ---------------------------------------------------
+
+
+class BatchNotFound(DomainError):
+    code, message, status = "batch_not_found", "Batch not found", 404
+
+
+class BatchDisabled(DomainError):
+    """The group's ``allowUploadingManualQueries`` is off."""
+
+    code, message, status = "batch_disabled", "Batch query is disabled", 403
+
+
+class BatchLimitReached(DomainError):
+    """Too many of the group's batches are waiting or processing at once."""
+
+    code, message, status = "batch_limit_reached", "Group has reached the maximum number of batch queries", 429
+
+
+class UploadNotFound(DomainError):
+    """An upload id that is unknown, of another user, or already submitted."""
+
+    code, message, status = "upload_not_found", "Upload not found: send the file again", 404
+
+
+class FileTooLarge(DomainError):
+    code, message, status = "file_too_large", "File size exceeds 10MB limit", 413
+
+
+class EntryRequired(DomainError):
+    code, message, status = "entry_required", "Entry must be greater than zero", 422
+
+
+class ReturnRequired(DomainError):
+    code, message, status = "return_required", "Return cannot be empty", 422
+
+
+class NoValidDocuments(DomainError):
+    code, message, status = "no_valid_documents", "The file has no valid CPF or CNPJ", 422
+
+
+class BatchNotCancellable(DomainError):
+    code, message, status = "batch_not_cancellable", "Only a waiting or processing batch can be canceled", 409
+
+
+class BatchNotDeletable(DomainError):
+    code, message, status = "batch_not_deletable", "Cancel the batch before deleting it", 409
+
+
+class BatchNotRunnable(DomainError):
+    """A runner's step on a batch that is over (or not started): the step is refused, nothing moves."""
+
+    code, message, status = "batch_not_runnable", "The batch is not being processed", 409
+
+
+class ReturnNotReady(DomainError):
+    code, message, status = "return_not_ready", "The return file is not available yet", 404
+
+
+# -- batch files (issue 18) ---------------------------------------------------------------------
+
+
+class FileEmpty(DomainError):
+    code, message, status = "file_empty", "The file is empty", 422
+
+
+class FileTypeNotAllowed(DomainError):
+    code, message, status = "file_type_not_allowed", "Only TXT, CSV and XLSX files are accepted", 422
+
+
+class FilePasswordProtected(DomainError):
+    code, message, status = "file_password_protected", "Password-protected files are not accepted", 422
+
+
+class XlsxUnreadable(DomainError):
+    code, message, status = "xlsx_unreadable", "Erro ao ler arquivo XLSX.", 422
+
+
+class FileEncoding(DomainError):
+    code, message, status = "file_encoding", "The file's text must be UTF-8 or Latin-1", 422
+
+
+class BatchStopped(DomainError):
+    """A batch's run stopped between chunks because it was asked to (canceled, past its time limit)."""
+
+    code, message, status = "batch_stopped", "The batch was stopped", 409
+
+
 def catalogue() -> list[type[DomainError]]:
     """Every refusal of the product, ``DomainError`` (the unexpected error) first."""
     module = sys.modules[__name__]

@@ -232,9 +232,11 @@ def format_line(spec: LayoutSpec, values: dict[str, str], direction: Direction =
             parts.append(value.rjust(size, "0") if row.type in RIGHT_ALIGNED else value.ljust(size, " "))
         return "".join(parts)
     out = io.StringIO()
-    writer = csv.writer(out, delimiter=spec.delimiter, quotechar='"', lineterminator="", quoting=csv.QUOTE_MINIMAL)
+    # The line terminator's characters are what csv quotes as line breaks: "\r\n" (then cut off)
+    # quotes a value holding either, as the docstring above says.
+    writer = csv.writer(out, delimiter=spec.delimiter, quotechar='"', lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
     writer.writerow([values.get(row.name, "") for row in rows])
-    return out.getvalue()
+    return out.getvalue()[:-2]
 
 
 def header_line(spec: LayoutSpec, direction: Direction = "exit") -> str:

@@ -45,6 +45,9 @@ LAYOUTS = _leaf("layouts", "menu.layouts", "view_quilt", "layout-list", "add-new
 QUERY_TYPES = _leaf("query-types", "menu.queryTypes", "category", "queries-list", "add-new-query")
 NORMAL_QUERY = _leaf("normal-query", "menu.normalQuery", "search", "normal-query", "query-result")
 BATCH_QUERY = _leaf("batch-query", "menu.batchQuery", "upload_file", "batch-query")
+MANUAL_ENRICHMENT = _leaf(
+    "manual-enrichment", "menu.manualEnrichment", "playlist_add_check", "manual-enrichment", "new-manual-enrichment"
+)
 ADVANCED_QUERY = _leaf(
     "advanced-query",
     "menu.advancedQuery",
@@ -74,6 +77,10 @@ def menu_for(role: Role) -> list[MenuEntry]:
     # Sections in the specification's order: Register, Queries, Dashboard, Reports, Financial, My Account, API.
     if role == Role.USER:
         return [queries, DASHBOARD, REPORTS, MY_ACCOUNT]
+    # Manual enrichment (for the group or a customer below it): owners, admins and super-admins.
+    queries = _section(
+        "queries", "menu.queries", "search", NORMAL_QUERY, BATCH_QUERY, ADVANCED_QUERY, MANUAL_ENRICHMENT
+    )
     register_children = [USERS, CUSTOMERS]
     if role == Role.SUPER_ADMIN:
         register_children += [SUPPLIERS, LAYOUTS, QUERY_TYPES, MAIL_OUTBOX]

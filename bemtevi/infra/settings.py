@@ -126,6 +126,11 @@ class Settings(BaseSettings):
     # Who delivers queued mails: "embedded", a thread in each server process following the log; "worker",
     # `bemtevi worker mailer` processes over Kafka (cluster mode), and no server delivers any.
     mailer: Literal["embedded", "worker"] = "embedded"
+    # Batches (issue 18): the largest file accepted on upload (the specification's 10 MB), and how many of a
+    # group's batches may wait or run at once ("Group has reached the maximum number of batch queries").
+    # Files live under ``batches_dir`` (``var_dir``/batches): uploads, and per batch its sent file and work.
+    batch_max_bytes: int = 10 * 1024 * 1024
+    batch_max_open_per_group: int = 20
 
     @property
     def events_path(self) -> Path:
@@ -176,6 +181,10 @@ class Settings(BaseSettings):
         path.touch(mode=0o600)
         path.write_text(key)
         return key
+
+    @property
+    def batches_dir(self) -> Path:
+        return self.var_dir / "batches"
 
     @property
     def kept_results_path(self) -> Path:

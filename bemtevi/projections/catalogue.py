@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bemtevi.projections.audit import AuditReadModel
 from bemtevi.projections.base import ReadModel
+from bemtevi.projections.batches import BatchesReadModel
 from bemtevi.projections.consultations import ConsultationsReadModel
 from bemtevi.projections.credits import CreditsReadModel
 from bemtevi.projections.directory import DirectoryReadModel
@@ -23,4 +24,5 @@ def all_read_models() -> list[ReadModel]:
         MailOutboxReadModel(),
         EnrichmentCatalogueReadModel(),
         SuppliersReadModel(),
+        BatchesReadModel(),
     ]

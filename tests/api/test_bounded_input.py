@@ -36,6 +36,7 @@ LISTS = sorted(path for path, item in SCHEMA["paths"].items() if "page" in _quer
 def test_the_lists_are_found() -> None:
     assert LISTS == [
         "/api/audit",
+        "/api/batches",
         "/api/credits/history",
         "/api/customers",
         "/api/layouts",

@@ -40,6 +40,7 @@ const enUS: Messages = {
     queries: 'Queries',
     normalQuery: 'Unitary',
     batchQuery: 'In batch',
+    manualEnrichment: 'Manual enrichment',
     advancedQuery: 'Advanced',
     dashboard: 'Dashboard',
     reports: 'Reports',

@@ -38,6 +38,7 @@ const ptBR = {
     queries: 'Consultas',
     normalQuery: 'Unitária',
     batchQuery: 'Em lote',
+    manualEnrichment: 'Enriquecimento manual',
     advancedQuery: 'Avançada',
     dashboard: 'Dashboard',
     reports: 'Relatórios',

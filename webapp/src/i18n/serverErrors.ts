@@ -6,6 +6,18 @@ import type { ErrorCode } from '../store/generated/bemteviApi'
 // Values from the answer's body are interpolated (too_many_attempts: {{minutes}}).
 
 export const serverErrorsPtBR: Record<ErrorCode, string> = {
+  batch_not_found: 'Lote não encontrado',
+  batch_disabled: 'A consulta em lote está desabilitada',
+  batch_limit_reached: 'O grupo atingiu o número máximo de consultas em lote',
+  upload_not_found: 'Arquivo enviado não encontrado: envie o arquivo novamente',
+  file_too_large: 'O arquivo excede o limite de 10MB',
+  entry_required: 'A entrada deve ser maior que zero',
+  return_required: 'O retorno não pode ser vazio',
+  no_valid_documents: 'O arquivo não tem nenhum CPF ou CNPJ válido',
+  batch_not_cancellable: 'Só um lote aguardando ou em processamento pode ser cancelado',
+  batch_not_deletable: 'Cancele o lote antes de excluí-lo',
+  batch_not_runnable: 'O lote não está em processamento',
+  return_not_ready: 'O arquivo de retorno ainda não está disponível',
   bearer_token_required: 'Token bearer obrigatório',
   cache_exceeds_validity: 'Os dias de cache não podem passar dos dias de validade',
   invalid_request_body: 'O corpo da requisição deve ser um JSON válido',
@@ -65,6 +77,18 @@ export const serverErrorsPtBR: Record<ErrorCode, string> = {
 }
 
 export const serverErrorsEnUS: Record<ErrorCode, string> = {
+  batch_not_found: 'Batch not found',
+  batch_disabled: 'Batch query is disabled',
+  batch_limit_reached: 'Group has reached the maximum number of batch queries',
+  upload_not_found: 'Upload not found: send the file again',
+  file_too_large: 'File size exceeds 10MB limit',
+  entry_required: 'Entry must be greater than zero',
+  return_required: 'Return cannot be empty',
+  no_valid_documents: 'The file has no valid CPF or CNPJ',
+  batch_not_cancellable: 'Only a waiting or processing batch can be canceled',
+  batch_not_deletable: 'Cancel the batch before deleting it',
+  batch_not_runnable: 'The batch is not being processed',
+  return_not_ready: 'The return file is not available yet',
   bearer_token_required: 'Bearer token required',
   cache_exceeds_validity: 'Cache days must not exceed validity days',
   invalid_request_body: 'Request body must be valid JSON',

@@ -104,6 +104,74 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.verifyCodeRequest,
       }),
     }),
+    listBatches: build.query<ListBatchesApiResponse, ListBatchesApiArg>({
+      query: (queryArg) => ({
+        url: `/batches`,
+        params: {
+          status: queryArg.status,
+          kind: queryArg.kind,
+          scope: queryArg.scope,
+          position: queryArg.position,
+          page: queryArg.page,
+          perPage: queryArg.perPage,
+          order: queryArg.order,
+        },
+      }),
+    }),
+    submitBatch: build.mutation<SubmitBatchApiResponse, SubmitBatchApiArg>({
+      query: (queryArg) => ({
+        url: `/batches`,
+        method: "POST",
+        body: queryArg.submitBatchRequest,
+      }),
+    }),
+    uploadBatchFile: build.mutation<
+      UploadBatchFileApiResponse,
+      UploadBatchFileApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/batches/uploads`,
+        method: "POST",
+        body: queryArg.body,
+        params: {
+          layoutId: queryArg.layoutId,
+          fileName: queryArg.fileName,
+          queryType: queryArg.queryType,
+        },
+      }),
+    }),
+    deleteBatch: build.mutation<DeleteBatchApiResponse, DeleteBatchApiArg>({
+      query: (queryArg) => ({
+        url: `/batches/${queryArg.batchId}`,
+        method: "DELETE",
+      }),
+    }),
+    getBatch: build.query<GetBatchApiResponse, GetBatchApiArg>({
+      query: (queryArg) => ({
+        url: `/batches/${queryArg.batchId}`,
+        params: {
+          position: queryArg.position,
+        },
+      }),
+    }),
+    cancelBatch: build.mutation<CancelBatchApiResponse, CancelBatchApiArg>({
+      query: (queryArg) => ({
+        url: `/batches/${queryArg.batchId}/cancel`,
+        method: "POST",
+      }),
+    }),
+    downloadSentFile: build.query<
+      DownloadSentFileApiResponse,
+      DownloadSentFileApiArg
+    >({
+      query: (queryArg) => ({ url: `/batches/${queryArg.batchId}/file` }),
+    }),
+    downloadReturnFile: build.query<
+      DownloadReturnFileApiResponse,
+      DownloadReturnFileApiArg
+    >({
+      query: (queryArg) => ({ url: `/batches/${queryArg.batchId}/return` }),
+    }),
     runConsultation: build.mutation<
       RunConsultationApiResponse,
       RunConsultationApiArg
@@ -728,6 +796,61 @@ export type VerifyCodeApiResponse =
 export type VerifyCodeApiArg = {
   verifyCodeRequest: VerifyCodeRequest;
 };
+export type ListBatchesApiResponse =
+  /** status 200 Successful Response */ BatchListResponse;
+export type ListBatchesApiArg = {
+  status?: BatchStatus | null;
+  kind?: ("batch" | "manual") | null;
+  scope?: "own" | "subtree";
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  perPage?: number;
+  /** Sort column (createdAt, creditsCharged, fileName, finishedAt, found, groupName, kind, layoutName, records, status, userName); '-' descending */
+  order?: string | null;
+};
+export type SubmitBatchApiResponse =
+  /** status 201 Successful Response */ SubmittedBatch;
+export type SubmitBatchApiArg = {
+  submitBatchRequest: SubmitBatchRequest;
+};
+export type UploadBatchFileApiResponse =
+  /** status 201 Successful Response */ BatchUpload;
+export type UploadBatchFileApiArg = {
+  layoutId: string;
+  fileName: string;
+  queryType?: string | null;
+  body: Blob;
+};
+export type DeleteBatchApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type DeleteBatchApiArg = {
+  batchId: string;
+};
+export type GetBatchApiResponse =
+  /** status 200 Successful Response */ BatchResponse;
+export type GetBatchApiArg = {
+  batchId: string;
+  /** Wait until the read side has this event */
+  position?: number | null;
+};
+export type CancelBatchApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type CancelBatchApiArg = {
+  batchId: string;
+};
+export type DownloadSentFileApiResponse =
+  /** status 200 Successful Response */ Blob;
+export type DownloadSentFileApiArg = {
+  batchId: string;
+};
+export type DownloadReturnFileApiResponse =
+  /** status 200 Successful Response */ Blob;
+export type DownloadReturnFileApiArg = {
+  batchId: string;
+};
 export type RunConsultationApiResponse =
   /** status 200 Successful Response */ ConsultationResponse;
 export type RunConsultationApiArg = {
@@ -1198,6 +1321,12 @@ export type AuditResponse = {
 };
 export type ErrorCode =
   | "access_denied"
+  | "batch_disabled"
+  | "batch_limit_reached"
+  | "batch_not_cancellable"
+  | "batch_not_deletable"
+  | "batch_not_found"
+  | "batch_not_runnable"
   | "bearer_token_required"
   | "cache_exceeds_validity"
   | "cannot_change_your_role"
@@ -1206,8 +1335,10 @@ export type ErrorCode =
   | "default_query_not_found"
   | "default_query_required"
   | "duplicate"
+  | "entry_required"
   | "expired_token"
   | "export_failed"
+  | "file_too_large"
   | "first_access_required"
   | "google_token_invalid"
   | "group_inactive"
@@ -1231,6 +1362,7 @@ export type ErrorCode =
   | "layout_not_allowed"
   | "layout_not_found"
   | "name_too_short"
+  | "no_valid_documents"
   | "not_enough_credits"
   | "not_enough_to_provide"
   | "parent_does_not_allow"
@@ -1240,6 +1372,8 @@ export type ErrorCode =
   | "query_type_inactive"
   | "required_field"
   | "result_expired"
+  | "return_not_ready"
+  | "return_required"
   | "search_failed"
   | "supplier_failed"
   | "supplier_not_found"
@@ -1248,6 +1382,7 @@ export type ErrorCode =
   | "too_many_requests"
   | "unauthorized"
   | "unexpected_error"
+  | "upload_not_found"
   | "user_inactive"
   | "user_not_found"
   | "user_not_found_create_account"
@@ -1344,6 +1479,77 @@ export type VerifyCodeRequest = {
   id: string;
   uniqueKey: string;
 };
+export type BatchRow = {
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  creditsCharged: number;
+  creditsReserved: number;
+  done: number;
+  extension: string;
+  fileName: string;
+  finishedAt: string | null;
+  found: number;
+  groupId: string;
+  groupName: string | null;
+  id: string;
+  invalid: number;
+  kind: "batch" | "manual";
+  layoutId: string;
+  layoutName: string | null;
+  message: string | null;
+  observation: string;
+  queryType: string | null;
+  records: number;
+  returnFileName: string | null;
+  startedAt: string | null;
+  status: "waiting" | "processing" | "available" | "error" | "canceled";
+  userId: string | null;
+  userName: string | null;
+};
+export type BatchListResponse = {
+  data: BatchRow[];
+  page: number;
+  perPage: number;
+  total: number;
+  upToDate: boolean;
+};
+export type BatchStatus =
+  "waiting" | "processing" | "available" | "error" | "canceled";
+export type SubmittedBatch = {
+  id: string;
+  position: number;
+};
+export type SubmitBatchRequest = {
+  /** Manual enrichment for this customer (the caller's group or below) */
+  groupId?: string | null;
+  observation?: string | null;
+  uploadId: string;
+  webhookSecret?: string | null;
+  webhookUrl?: string | null;
+};
+export type BatchUpload = {
+  /** The group's batch credits available; null: unlimited */
+  creditsAvailable: number | null;
+  creditsNeeded: number;
+  encoding: string;
+  extension: "TXT" | "CSV" | "XLSX";
+  fileName: string;
+  foundInDataset: number;
+  invalidDocuments: number;
+  records: number;
+  size: number;
+  /** Exit fields the enrichment cannot fill (they stay empty) */
+  unknownExitFields: string[];
+  uploadId: string;
+  validDocuments: number;
+};
+export type PositionResponse = {
+  position: number;
+};
+export type BatchResponse = {
+  data: BatchRow;
+  upToDate: boolean;
+};
 export type ConsultationData = {
   /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
@@ -1432,9 +1638,6 @@ export type ConsumptionDay = {
 };
 export type ConsumptionResponse = {
   data: ConsumptionDay[];
-};
-export type PositionResponse = {
-  position: number;
 };
 export type GrantRequest = {
   /** Credits to give the child group; negative takes unused credits back */
@@ -2108,6 +2311,14 @@ export const {
   useRequestRecoveryMutation,
   useRedefinePasswordMutation,
   useVerifyCodeMutation,
+  useListBatchesQuery,
+  useSubmitBatchMutation,
+  useUploadBatchFileMutation,
+  useDeleteBatchMutation,
+  useGetBatchQuery,
+  useCancelBatchMutation,
+  useDownloadSentFileQuery,
+  useDownloadReturnFileQuery,
   useRunConsultationMutation,
   useKeptResultQuery,
   useSendContactMutation,

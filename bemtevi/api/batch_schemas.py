@@ -1,0 +1,89 @@
+"""Request and answer models of batches and manual enrichment (issue 18)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bemtevi.api.bounds import KEY_MAX
+from bemtevi.api.schemas import UtcDateTime
+
+BatchStatusName = Literal["waiting", "processing", "available", "error", "canceled"]
+BatchKindName = Literal["batch", "manual"]
+ExtensionName = Literal["TXT", "CSV", "XLSX"]
+
+
+class BatchUpload(BaseModel):
+    """An uploaded file, checked and previewed: nothing is charged until it is submitted."""
+
+    uploadId: str
+    fileName: str
+    extension: ExtensionName
+    size: int
+    encoding: str
+    records: int
+    validDocuments: int
+    invalidDocuments: int
+    foundInDataset: int
+    creditsNeeded: int
+    creditsAvailable: int | None = Field(description="The group's batch credits available; null: unlimited")
+    unknownExitFields: list[str] = Field(description="Exit fields the enrichment cannot fill (they stay empty)")
+
+
+class SubmitBatchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    uploadId: str = Field(max_length=KEY_MAX)
+    groupId: str | None = Field(
+        default=None,
+        max_length=KEY_MAX,
+        description="Manual enrichment for this customer (the caller's group or below)",
+    )
+    observation: str | None = Field(default=None, max_length=500)
+    webhookUrl: str | None = Field(default=None, max_length=2000)
+    webhookSecret: str | None = Field(default=None, max_length=200)
+
+
+class SubmittedBatch(BaseModel):
+    id: str
+    position: int
+
+
+class BatchRow(BaseModel):
+    id: str
+    createdAt: UtcDateTime
+    kind: BatchKindName
+    status: BatchStatusName
+    userId: str | None
+    userName: str | None
+    groupId: str
+    groupName: str | None
+    layoutId: str
+    layoutName: str | None
+    queryType: str | None
+    observation: str
+    fileName: str
+    extension: str
+    records: int
+    done: int
+    found: int
+    invalid: int
+    creditsReserved: int
+    creditsCharged: int
+    returnFileName: str | None
+    message: str | None
+    startedAt: UtcDateTime | None
+    finishedAt: UtcDateTime | None
+
+
+class BatchListResponse(BaseModel):
+    data: list[BatchRow]
+    total: int
+    page: int
+    perPage: int
+    upToDate: bool
+
+
+class BatchResponse(BaseModel):
+    data: BatchRow
+    upToDate: bool

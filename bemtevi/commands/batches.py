@@ -1,0 +1,479 @@
+"""Batches and manual enrichment (issue 18): upload and preview, submit, cancel, delete, and the
+runner's steps (start, progress, finish, fail).
+
+An upload is streamed to ``<uploads>/<upload_id>/`` (bounded by ``max_bytes``, never whole in memory),
+checked and previewed by ``bemtevi.infra.batches`` (nothing charged, nothing appended); a small
+``upload.json`` beside the file keeps who sent it, the layout and the preview, so ``submit`` decides on
+the same figures the user saw. Credits move only through the ledger (``CreditCommands``), each
+movement with a request id derived from the batch id (``ledger_request_id``), so a step repeated
+after a crash moves credits once:
+
+- submit: reserve ``credits_needed`` on the group's BATCH account, THEN append ``Submitted`` (a crash
+  between the two leaves a reservation no batch names; submitting again makes a new batch);
+- finish: settle ``found`` (the rest released), THEN ``Finished`` (finishing again after a crash is
+  claimed once by the ledger and appends ``Finished`` once);
+- fail and cancel: release, THEN ``Failed`` / ``Canceled``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.commands.credits import CreditCommands
+from bemtevi.commands.identity import Principal
+from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.batches import (
+    CANCELED_BY_OWNER,
+    CANCELED_BY_SUPER_ADMIN,
+    Batch,
+    BatchKind,
+    BatchStatus,
+    ledger_request_id,
+    reservation_id,
+)
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.errors import (
+    AccessDenied,
+    BatchDisabled,
+    BatchLimitReached,
+    BatchNotCancellable,
+    BatchNotFound,
+    BatchNotRunnable,
+    EntryRequired,
+    FileTooLarge,
+    GroupNotFound,
+    InvalidData,
+    LayoutNotAllowed,
+    LayoutNotFound,
+    NoValidDocuments,
+    RequiredField,
+    ReturnRequired,
+    UploadNotFound,
+)
+from bemtevi.domain.groups import ALLOW_DELETE_CANCEL, ALLOW_UPLOAD_MANUAL, Group
+from bemtevi.domain.layouts import Layout, LayoutSpec
+from bemtevi.domain.query_types import Category
+from bemtevi.domain.users import Role
+from bemtevi.infra.secrets import SecretBox
+
+CHUNK = 1 << 20
+OBSERVATION_MAX = 500
+URL_MAX = 2000
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
+
+
+def safe_file_name(name: str) -> str:
+    """A file name as kept on disk and shown: no directories, no control characters."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    cleaned = _SAFE_NAME.sub("_", base)[:200].strip(" .")
+    return cleaned or "file"
+
+
+@dataclass(frozen=True, slots=True)
+class Uploaded:
+    upload_id: UUID
+    file_name: str
+    check: Any  # bemtevi.infra.batches.files.UploadCheck
+    preview: Any  # bemtevi.infra.batches.pipeline.BatchPreview
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    batch_id: UUID
+    position: int
+
+
+class BatchCommands:
+    def __init__(
+        self,
+        app: BemteviApplication,
+        credits: CreditCommands,
+        box: SecretBox,
+        work_dir: Path,
+        dataset: Path,
+        *,
+        max_bytes: int = 10 * 1024 * 1024,
+        max_open_per_group: int = 20,
+        open_in_group: Callable[[UUID], int] = lambda group_id: 0,
+    ) -> None:
+        self._app = app
+        self._credits = credits
+        self._box = box
+        self._work_dir = work_dir
+        self._dataset = dataset
+        self.max_bytes = max_bytes
+        self.max_open_per_group = max_open_per_group
+        # How many of a group's batches are waiting or processing (the read model's answer, wired by bootstrap).
+        self._open_in_group = open_in_group
+
+    # -- where files live --------------------------------------------------------------------
+
+    def upload_dir(self, upload_id: UUID) -> Path:
+        return self._work_dir / "uploads" / str(upload_id)
+
+    def batch_dir(self, batch_id: UUID) -> Path:
+        """A batch's files: ``sent/<file name>`` and the runner's work (chunks, return file)."""
+        return self._work_dir / str(batch_id)
+
+    def sent_file(self, batch: Batch) -> Path:
+        return self.batch_dir(batch.id) / "sent" / batch.file_name
+
+    def work_dir(self, batch_id: UUID) -> Path:
+        """Where the runner keeps a batch's chunk files and assembles ``return.<ext>``."""
+        return self.batch_dir(batch_id) / "work"
+
+    def return_file(self, batch: Batch) -> Path | None:
+        found = sorted(self.work_dir(batch.id).glob("return.*"))
+        return next((p for p in found if p.suffix.lower() in (".csv", ".txt", ".xlsx")), None)
+
+    def spool_dir(self) -> Path:
+        """Where an upload's body is spooled while it arrives (past 1 MB)."""
+        folder = self._work_dir / "uploads"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def available_credits(self, group_id: UUID) -> int | None:
+        """The group's batch credits available now (None: unlimited; 0 without an account)."""
+        account = self._app.find(credit_account_id(group_id, Category.BATCH), CreditAccount)
+        if account is None:
+            return 0
+        return account.available
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def _group(self, group_id: UUID) -> Group:
+        group = self._app.find(group_id, Group)
+        if group is None:
+            raise GroupNotFound()
+        return group
+
+    def _layout(self, layout_id: str) -> Layout:
+        try:
+            layout = self._app.find(UUID(layout_id), Layout)
+        except ValueError:
+            layout = None
+        if layout is None:
+            raise LayoutNotFound(field="layoutId")
+        return layout
+
+    def batch(self, batch_id: UUID) -> Batch:
+        found = self._app.find(batch_id, Batch)
+        if found is None or found.deleted:
+            raise BatchNotFound()
+        return found
+
+    def _in_subtree(self, top: UUID, group_id: UUID) -> bool:
+        """``group_id`` is ``top`` or below it."""
+        seen: set[UUID] = set()
+        current: UUID | None = group_id
+        while current is not None and current not in seen:
+            if current == top:
+                return True
+            seen.add(current)
+            group = self._app.find(current, Group)
+            current = group.parent_id if group is not None else None
+        return False
+
+    def visible(self, principal: Principal, batch: Batch) -> bool:
+        """Who may see a batch: its own group, owners and admins of a group above it, a super-admin.
+        Anyone else is told it does not exist (another tenant's batch is a 404, always)."""
+        if principal.role == Role.SUPER_ADMIN or batch.group_id == principal.group_id:
+            return True
+        if principal.role in (Role.OWNER, Role.ADMIN):
+            return self._in_subtree(principal.group_id, batch.group_id)
+        return False
+
+    def visible_batch(self, principal: Principal, batch_id: UUID) -> Batch:
+        batch = self.batch(batch_id)
+        if not self.visible(principal, batch):
+            raise BatchNotFound()
+        return batch
+
+    # -- upload and preview: nothing charged ----------------------------------------------------
+
+    @staticmethod
+    def _layout_rules(spec: LayoutSpec) -> None:
+        if not spec.rows_of("entry"):
+            raise EntryRequired(field="layoutId")
+        if not spec.rows_of("exit"):
+            raise ReturnRequired(field="layoutId")
+
+    def _usable_layout(self, group: Group, layout_id: str) -> Layout:
+        layout = self._layout(layout_id)
+        if not layout.active or layout_id not in group.current_layouts():
+            raise LayoutNotAllowed(field="layoutId")
+        self._layout_rules(layout.value())
+        return layout
+
+    def require_uploadable(self, principal: Principal, layout_id: str) -> None:
+        """The rules an upload is refused by before its body is read (batch query on, layout usable)."""
+        if not layout_id:
+            raise RequiredField(field="layoutId")
+        group = self._group(principal.group_id)
+        if not group.allows(ALLOW_UPLOAD_MANUAL):
+            raise BatchDisabled()
+        self._usable_layout(group, layout_id)
+
+    def upload(
+        self,
+        principal: Principal,
+        layout_id: str,
+        chunks: Iterable[bytes],
+        file_name: str,
+        query_type: str | None = None,
+    ) -> Uploaded:
+        """Stream the file to disk (refused past ``max_bytes``), check it and preview it."""
+        from bemtevi.infra.batches.files import check_upload
+        from bemtevi.infra.batches.pipeline import preview
+
+        if not file_name:
+            raise RequiredField(field="file")
+        self.require_uploadable(principal, layout_id)
+        spec = self._layout(layout_id).value()
+        upload_id = uuid4()
+        folder = self.upload_dir(upload_id)
+        folder.mkdir(parents=True, exist_ok=True)
+        name = safe_file_name(file_name)
+        path = folder / name
+        try:
+            size = 0
+            with path.open("wb") as out:
+                for chunk in chunks:
+                    size += len(chunk)
+                    if size > self.max_bytes:
+                        raise FileTooLarge(field="file")
+                    out.write(chunk)
+            check = check_upload(path, spec.accepted_extension.upper())
+            shown = preview(path, check, spec, self._dataset)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        meta = {
+            "user_id": str(principal.user_id),
+            "group_id": str(principal.group_id),
+            "layout_id": layout_id,
+            "query_type": query_type,
+            "file_name": name,
+            "extension": check.extension,
+            "encoding": check.encoding,
+            "size": check.size,
+            "records": shown.records,
+            "valid_documents": shown.valid_documents,
+            "credits_needed": shown.credits_needed,
+        }
+        (folder / "upload.json").write_text(json.dumps(meta), encoding="utf-8")
+        return Uploaded(upload_id, name, check, shown)
+
+    def _upload_meta(self, principal: Principal, upload_id: UUID) -> dict[str, Any]:
+        try:
+            meta: dict[str, Any] = json.loads((self.upload_dir(upload_id) / "upload.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            raise UploadNotFound(field="uploadId") from None
+        if meta.get("user_id") != str(principal.user_id):
+            raise UploadNotFound(field="uploadId")
+        return meta
+
+    # -- submit: reserve, then record ------------------------------------------------------------
+
+    def submit(
+        self,
+        principal: Principal,
+        upload_id: UUID,
+        group_id: UUID | None = None,
+        observation: str | None = None,
+        webhook_url: str | None = None,
+        webhook_secret: str | None = None,
+    ) -> Submitted:
+        meta = self._upload_meta(principal, upload_id)
+        own = principal.group_id
+        target = group_id or own
+        kind = BatchKind.BATCH if group_id is None else BatchKind.MANUAL
+        if target != own:
+            if principal.role not in (Role.OWNER, Role.ADMIN, Role.SUPER_ADMIN):
+                raise AccessDenied(field="groupId")
+            if principal.role != Role.SUPER_ADMIN and not self._in_subtree(own, target):
+                raise GroupNotFound(field="groupId")
+        group = self._group(target)
+        if not group.allows(ALLOW_UPLOAD_MANUAL):
+            raise BatchDisabled()
+        layout_id = str(meta["layout_id"])
+        self._usable_layout(group, layout_id)
+        credits_needed = int(meta["credits_needed"])
+        if credits_needed <= 0:
+            raise NoValidDocuments(field="file")
+        if self._open_in_group(target) >= self.max_open_per_group:
+            raise BatchLimitReached()
+        note = (observation or "").strip()
+        if len(note) > OBSERVATION_MAX:
+            raise InvalidData(f"The observation has at most {OBSERVATION_MAX} characters", field="observation")
+        url = (webhook_url or "").strip() or None
+        if url is not None and (len(url) > URL_MAX or not url.startswith(("http://", "https://"))):
+            raise InvalidData("The webhook URL must start with http:// or https://", field="webhookUrl")
+        secret = (webhook_secret or "").strip() or None
+        if secret is not None and url is None:
+            raise InvalidData("A webhook secret needs a webhook URL", field="webhookSecret")
+
+        batch_id = uuid4()
+        reservation = reservation_id(batch_id)
+        actor = Actor(user_id=principal.user_id, tenant_id=target)
+        self._credits.reserve(
+            actor,
+            target,
+            Category.BATCH,
+            reservation,
+            credits_needed,
+            request_id=ledger_request_id(batch_id, "reserve"),
+        )
+        # The sent file moves under the batch before it is recorded: a runner never finds a batch without it.
+        folder = self.batch_dir(batch_id) / "sent"
+        folder.mkdir(parents=True, exist_ok=True)
+        source = self.upload_dir(upload_id) / str(meta["file_name"])
+        try:
+            source.replace(folder / str(meta["file_name"]))
+        except OSError:
+            self._credits.release(
+                actor, target, Category.BATCH, reservation, request_id=ledger_request_id(batch_id, "release")
+            )
+            raise UploadNotFound(field="uploadId") from None
+        with acting_as(actor):
+            batch = Batch.submit(
+                batch_id,
+                group_id=target,
+                user_id=principal.user_id,
+                kind=kind.value,
+                layout_id=layout_id,
+                query_type=meta.get("query_type"),
+                file_name=str(meta["file_name"]),
+                extension=str(meta["extension"]),
+                encoding=str(meta["encoding"]),
+                size=int(meta["size"]),
+                records=int(meta["records"]),
+                valid_documents=int(meta["valid_documents"]),
+                credits_reserved=credits_needed,
+                reservation_id=reservation,
+                observation=note,
+                webhook_url=url,
+                webhook_secret_sealed=self._box.seal(secret) if secret else None,
+            )
+        position = self._app.save_all(batch)
+        shutil.rmtree(self.upload_dir(upload_id), ignore_errors=True)
+        return Submitted(batch_id, position)
+
+    # -- cancel and delete ---------------------------------------------------------------------
+
+    def _may_cancel_or_delete(self, principal: Principal, batch: Batch) -> None:
+        """A super-admin, or the batch's owner (its user, or an owner/admin of its group or a group
+        above) when the group's ``allowDeletedAndCancelled`` is on."""
+        if principal.role == Role.SUPER_ADMIN:
+            return
+        if not self.visible(principal, batch):
+            raise BatchNotFound()
+        owner = batch.user_id == principal.user_id or principal.role in (Role.OWNER, Role.ADMIN)
+        if not owner or not self._group(batch.group_id).allows(ALLOW_DELETE_CANCEL):
+            raise AccessDenied()
+
+    def cancel(self, principal: Principal, batch_id: UUID) -> int:
+        """Cancel a waiting or processing batch ("Canceled by owner" / "Canceled by super-admin"): its
+        reservation is released first, then ``Canceled``; the runner sees it within a second and stops."""
+        batch = self.batch(batch_id)
+        self._may_cancel_or_delete(principal, batch)
+        if not batch.is_open:
+            raise BatchNotCancellable()
+        message = CANCELED_BY_SUPER_ADMIN if principal.role == Role.SUPER_ADMIN else CANCELED_BY_OWNER
+        self._release(batch, Actor(user_id=principal.user_id, tenant_id=batch.group_id))
+
+        def decide() -> int:
+            current = self.batch(batch_id)
+            with acting_as(principal.actor):
+                current.cancel(message)
+            return self._app.save_all(current)
+
+        return retry_on_conflict(decide)
+
+    def delete(self, principal: Principal, batch_id: UUID) -> int:
+        """Delete a batch that is over (not undoable): gone from lists, its files removed."""
+        batch = self.batch(batch_id)
+        self._may_cancel_or_delete(principal, batch)
+
+        def decide() -> int:
+            current = self.batch(batch_id)
+            with acting_as(principal.actor):
+                current.delete()
+            return self._app.save_all(current)
+
+        position = retry_on_conflict(decide)
+        shutil.rmtree(self.batch_dir(batch_id), ignore_errors=True)
+        return position
+
+    # -- the runner's steps ----------------------------------------------------------------------
+
+    def _system(self, batch: Batch) -> Actor:
+        return Actor(user_id=None, tenant_id=batch.group_id)
+
+    def _step(self, batch_id: UUID, change: Any) -> int:
+        def decide() -> int:
+            batch = self._app.get(batch_id, Batch)
+            with acting_as(self._system(batch)):
+                change(batch)
+            return self._app.save_all(batch)
+
+        return retry_on_conflict(decide)
+
+    def start(self, batch_id: UUID) -> int:
+        """Start or resume (``Started(attempt)``); refused once the batch is over or deleted."""
+        return self._step(batch_id, lambda b: b.start())
+
+    def progress(self, batch_id: UUID, records_done: int, found: int, invalid: int) -> int:
+        return self._step(batch_id, lambda b: b.progress(records_done, found, invalid))
+
+    def finish(self, batch_id: UUID, records: int, found: int, invalid: int, return_file_name: str) -> int:
+        """Settle ``found`` credits (at most the reservation; the rest released), then ``Finished``.
+        Finishing again after a crash between the two settles once and finishes once."""
+        batch = self._app.get(batch_id, Batch)
+        if batch.status == BatchStatus.AVAILABLE:
+            return self._app.max_position()
+        if batch.status != BatchStatus.PROCESSING:
+            raise BatchNotRunnable()
+        charged = min(found, batch.credits_reserved)
+        if batch.reservation_id is not None:
+            self._credits.settle(
+                self._system(batch),
+                batch.group_id,
+                Category.BATCH,
+                batch.reservation_id,
+                charged,
+                request_id=ledger_request_id(batch_id, "settle"),
+            )
+        return self._step(batch_id, lambda b: b.finish(records, found, invalid, charged, return_file_name))
+
+    def fail(self, batch_id: UUID, code: str, message: str) -> int:
+        """Release the reservation, then ``Failed`` (the 1-hour limit: ``TIME_LIMIT_CODE``)."""
+        batch = self._app.get(batch_id, Batch)
+        if batch.status == BatchStatus.ERROR:
+            return self._app.max_position()
+        if not batch.is_open:
+            raise BatchNotRunnable()
+        self._release(batch, self._system(batch))
+        return self._step(batch_id, lambda b: b.fail(code, message))
+
+    def _release(self, batch: Batch, actor: Actor) -> None:
+        if batch.reservation_id is None:
+            return
+        self._credits.release(
+            actor,
+            batch.group_id,
+            Category.BATCH,
+            batch.reservation_id,
+            request_id=ledger_request_id(batch.id, "release"),
+        )
+
+    def webhook_secret(self, batch: Batch) -> str | None:
+        return self._box.open(batch.webhook_secret_sealed) if batch.webhook_secret_sealed else None

@@ -1,0 +1,227 @@
+"""Batch: one enrichment of a customer's file (specification sections 2-5, 8 and 9; issue 18).
+
+A batch is one aggregate with few events, never one per record: ``Submitted`` (the file checked and
+previewed, the credits for its valid documents reserved in the ledger just before), ``Started``
+(each start or resume of the processing), ``Progressed`` (about one a second while it runs),
+then one of ``Finished`` / ``Failed`` / ``Canceled``, and ``Deleted``. Statuses:
+
+    waiting --Started--> processing --Finished--> available
+       |                     |------Failed-----> error
+       |--------Canceled-----+------Canceled---> canceled
+
+``Failed`` and ``Canceled`` are accepted while waiting too (a batch refused before it ran, a batch
+canceled in the queue). A batch is deleted only once over (cancel first); nothing is undoable.
+The methods refuse illegal steps with domain errors, so a runner that arrives late (a batch
+canceled under it) is told, and moves nothing.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from bemtevi.domain.audit import AuditedAggregate
+from bemtevi.domain.errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
+
+
+class BatchStatus(StrEnum):
+    WAITING = "waiting"
+    PROCESSING = "processing"
+    AVAILABLE = "available"
+    ERROR = "error"
+    CANCELED = "canceled"
+
+
+class BatchKind(StrEnum):
+    BATCH = "batch"  # a user's own upload on batch-query
+    MANUAL = "manual"  # a manual enrichment, possibly for a customer below the user's group
+
+
+OPEN_STATUSES = frozenset({BatchStatus.WAITING, BatchStatus.PROCESSING})
+TERMINAL_STATUSES = frozenset({BatchStatus.AVAILABLE, BatchStatus.ERROR, BatchStatus.CANCELED})
+
+TIME_LIMIT_SECONDS = 3600
+TIME_LIMIT_CODE = "time_limit"
+TIME_LIMIT_MESSAGE = "Process terminated after exceeding the 1 hour limit"
+CANCELED_BY_OWNER = "Canceled by owner"
+CANCELED_BY_SUPER_ADMIN = "Canceled by super-admin"
+
+_NAMESPACE = uuid5(NAMESPACE_URL, "https://bemtevi.example/batch")
+
+
+def ledger_request_id(batch_id: UUID, step: str) -> UUID:
+    """The ledger request id of a batch's ``reserve`` / ``settle`` / ``release``: the same for every
+    attempt, so the ledger (which claims a request id once) moves the credits once."""
+    return uuid5(_NAMESPACE, f"{batch_id}:{step}")
+
+
+def reservation_id(batch_id: UUID) -> UUID:
+    """The reservation a batch holds on its group's batch account."""
+    return uuid5(_NAMESPACE, f"{batch_id}:reservation")
+
+
+class Batch(AuditedAggregate):
+    @event("Submitted")
+    def __init__(
+        self,
+        group_id: UUID,
+        user_id: UUID | None,
+        kind: str,
+        layout_id: str,
+        query_type: str | None,
+        file_name: str,
+        extension: str,
+        encoding: str,
+        size: int,
+        records: int,
+        valid_documents: int,
+        credits_reserved: int,
+        reservation_id: UUID | None,
+        observation: str,
+        webhook_url: str | None,
+        webhook_secret_sealed: str | None,
+    ) -> None:
+        self.group_id = group_id
+        self.user_id = user_id
+        self.kind = BatchKind(kind)
+        self.layout_id = layout_id
+        self.query_type = query_type
+        self.file_name = file_name
+        self.extension = extension
+        self.encoding = encoding
+        self.size = size
+        self.records = records
+        self.valid_documents = valid_documents
+        self.credits_reserved = credits_reserved
+        self.reservation_id = reservation_id
+        self.observation = observation
+        self.webhook_url = webhook_url
+        self.webhook_secret_sealed = webhook_secret_sealed
+        self.status = BatchStatus.WAITING
+        self.attempts = 0
+        self.records_done = 0
+        self.found = 0
+        self.invalid = 0
+        self.charged = 0
+        self.return_file_name: str | None = None
+        self.message: str | None = None
+        self.error_code: str | None = None
+        self.started_at: Any = None  # the first start's time (the 1-hour limit counts from it)
+        self.finished_at: Any = None
+        self.deleted = False
+
+    @classmethod
+    def submit(cls, batch_id: UUID, **fields: Any) -> Batch:
+        """A batch with a chosen id: the ledger's reservation is named after it before it exists."""
+        return cls._create(cls.Submitted, id=batch_id, **fields)
+
+    # -- figures -------------------------------------------------------------------------------
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in TERMINAL_STATUSES
+
+    # -- events whose time the state keeps (started_at, finished_at: the event's own timestamp) ---
+
+    class Started(AuditedAggregate.Event):
+        attempt: int
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.attempts = self.attempt
+            if aggregate.started_at is None:
+                aggregate.started_at = self.timestamp
+            aggregate.status = BatchStatus.PROCESSING
+
+    class Finished(AuditedAggregate.Event):
+        records: int
+        found: int
+        invalid: int
+        charged: int
+        return_file_name: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.records = self.records
+            aggregate.records_done = self.records
+            aggregate.found = self.found
+            aggregate.invalid = self.invalid
+            aggregate.charged = self.charged
+            aggregate.return_file_name = self.return_file_name
+            aggregate.status = BatchStatus.AVAILABLE
+            aggregate.finished_at = self.timestamp
+
+    class Failed(AuditedAggregate.Event):
+        code: str
+        message: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.error_code = self.code
+            aggregate.message = self.message
+            aggregate.status = BatchStatus.ERROR
+            aggregate.finished_at = self.timestamp
+
+    class Canceled(AuditedAggregate.Event):
+        message: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.message = self.message
+            aggregate.status = BatchStatus.CANCELED
+            aggregate.finished_at = self.timestamp
+
+    # -- the runner's steps ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start (or resume, after a worker stopped mid-batch) the processing."""
+        if not self.is_open or self.deleted:
+            raise BatchNotRunnable()
+        self.trigger_event(self.Started, attempt=self.attempts + 1)
+
+    def progress(self, records_done: int, found: int, invalid: int) -> None:
+        if self.status != BatchStatus.PROCESSING:
+            raise BatchNotRunnable()
+        self._progressed(records_done=records_done, found=found, invalid=invalid)
+
+    @event("Progressed")
+    def _progressed(self, records_done: int, found: int, invalid: int) -> None:
+        self.records_done = records_done
+        self.found = found
+        self.invalid = invalid
+
+    def finish(self, records: int, found: int, invalid: int, charged: int, return_file_name: str) -> None:
+        if self.status != BatchStatus.PROCESSING:
+            raise BatchNotRunnable()
+        self.trigger_event(
+            self.Finished,
+            records=records,
+            found=found,
+            invalid=invalid,
+            charged=charged,
+            return_file_name=return_file_name,
+        )
+
+    def fail(self, code: str, message: str) -> None:
+        if not self.is_open:
+            raise BatchNotRunnable()
+        self.trigger_event(self.Failed, code=code, message=message)
+
+    # -- the user's steps ------------------------------------------------------------------------
+
+    def cancel(self, message: str) -> None:
+        if not self.is_open:
+            raise BatchNotCancellable()
+        self.trigger_event(self.Canceled, message=message)
+
+    def delete(self) -> None:
+        if self.is_open or self.deleted:
+            raise BatchNotDeletable()
+        self._deleted()
+
+    @event("Deleted")
+    def _deleted(self) -> None:
+        self.deleted = True

@@ -1,0 +1,155 @@
+"""The exit fields a batch enrichment fills: names as customers write them in layouts, and where each
+value comes from in the unified person / company record (the shape the ``local`` supplier and the
+HTTP suppliers answer).
+
+This catalogue is THE mapping: the batch pipeline turns each path into an SQL expression over the
+dataset's ``people`` / ``companies`` columns (which are the unified record's fields), and
+``exit_value`` follows the same path in a supplier's record (a document the dataset lacks). A test
+compares the two on the dataset's rows.
+
+Names are matched accent- and case-folded (``Endereço`` is ``ENDERECO``; spaces and hyphens are
+underscores); pt-BR and English names both work. Values are text: dates ``YYYY-MM-DD``, money with
+two decimals, flags ``S`` / ``N`` (``OBITO``: a death is registered; ``ENCONTRADO``: the document
+was found). A record not found leaves its fields empty (``ENCONTRADO`` says ``N``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Literal
+
+ValueKind = Literal["text", "date", "money", "int", "age", "flag", "found", "document"]
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExitField:
+    key: str
+    names: tuple[str, ...]
+    kind: ValueKind
+    person: Path | None
+    company: Path | None
+
+
+def _f(key: str, names: str, kind: ValueKind, person: Path | None, company: Path | None = None) -> ExitField:
+    return ExitField(key, tuple(names.split()), kind, person, company)
+
+
+FIELDS: tuple[ExitField, ...] = (
+    _f("name", "NOME NAME", "text", ("name",), ("company_name",)),
+    _f("birth_date", "NASCIMENTO DATA_NASCIMENTO DT_NASCIMENTO BIRTH_DATE BIRTHDATE", "date", ("birth_date",)),
+    _f("age", "IDADE AGE", "age", ("birth_date",)),
+    _f("gender", "SEXO GENERO GENDER", "text", ("gender",)),
+    _f("sign", "SIGNO SIGN", "text", ("sign",)),
+    _f("mother", "MAE NOME_MAE MOTHER MOTHER_NAME", "text", ("mother",)),
+    _f("father", "PAI NOME_PAI FATHER FATHER_NAME", "text", ("father",)),
+    *(
+        _f(
+            f"phone{i}",
+            f"TELEFONE{i} FONE{i} PHONE{i}",
+            "text",
+            ("phones", i - 1, "number"),
+            ("phones", i - 1, "number"),
+        )
+        for i in (1, 2, 3)
+    ),
+    *(_f(f"email{i}", f"EMAIL{i} E_MAIL{i}", "text", ("emails", i - 1), ("emails", i - 1)) for i in (1, 2, 3)),
+    _f("email", "EMAIL E_MAIL", "text", ("emails", 0), ("emails", 0)),
+    _f("street", "ENDERECO LOGRADOURO RUA STREET ADDRESS", "text", ("addresses", 0, "street"), ("address", "street")),
+    _f("number", "NUMERO NUMBER", "text", ("addresses", 0, "number"), ("address", "number")),
+    _f("complement", "COMPLEMENTO COMPLEMENT", "text", ("addresses", 0, "complement"), ("address", "complement")),
+    _f(
+        "neighborhood",
+        "BAIRRO NEIGHBORHOOD DISTRICT",
+        "text",
+        ("addresses", 0, "neighborhood"),
+        ("address", "neighborhood"),
+    ),
+    _f("city", "CIDADE MUNICIPIO CITY", "text", ("addresses", 0, "city"), ("address", "city")),
+    _f("state", "UF ESTADO STATE", "text", ("addresses", 0, "state"), ("address", "state")),
+    _f("zip", "CEP ZIP ZIP_CODE POSTAL_CODE", "text", ("addresses", 0, "zip"), ("address", "zip")),
+    _f("income", "RENDA RENDA_ESTIMADA INCOME", "money", ("income",)),
+    _f("education", "ESCOLARIDADE EDUCATION", "text", ("education",)),
+    _f("marital_status", "ESTADO_CIVIL MARITAL_STATUS", "text", ("marital_status",)),
+    _f("social_class", "CLASSE_SOCIAL SOCIAL_CLASS", "text", ("social_class",)),
+    _f("profession", "PROFISSAO OCUPACAO PROFESSION OCCUPATION", "text", ("profession",)),
+    _f("score", "SCORE", "int", ("score",), ("score",)),
+    _f("check_inquiries", "CONSULTAS_CHEQUE CHECK_INQUIRIES", "int", ("check_inquiries",)),
+    _f("death", "OBITO FALECIDO DEATH DECEASED", "flag", ("death",)),
+    _f("death_date", "DATA_OBITO DEATH_DATE", "date", ("death", "date")),
+    _f("company_name", "RAZAO_SOCIAL COMPANY_NAME", "text", None, ("company_name",)),
+    _f("trade_name", "NOME_FANTASIA TRADE_NAME", "text", None, ("trade_name",)),
+    _f("status", "SITUACAO SITUACAO_CADASTRAL STATUS", "text", None, ("status",)),
+    _f("opening_date", "ABERTURA DATA_ABERTURA OPENING_DATE", "date", None, ("opening_date",)),
+    _f("legal_nature", "NATUREZA_JURIDICA LEGAL_NATURE", "text", None, ("legal_nature",)),
+    _f("activity", "CNAE ACTIVITY_CODE", "text", None, ("main_activity", "code")),
+    _f(
+        "activity_description", "ATIVIDADE ATIVIDADE_PRINCIPAL ACTIVITY", "text", None, ("main_activity", "description")
+    ),
+    _f("size", "PORTE SIZE", "text", None, ("size",)),
+    _f("share_capital", "CAPITAL_SOCIAL SHARE_CAPITAL", "money", None, ("share_capital",)),
+    _f("found", "ENCONTRADO FOUND", "found", None),
+    _f("document", "DOCUMENTO DOCUMENT CPF_CNPJ", "document", None),
+)
+
+
+def fold(name: str) -> str:
+    """A field name as matched: accents dropped, upper case, spaces and hyphens as underscores."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return "_".join(plain.upper().replace("-", " ").split())
+
+
+_BY_NAME: dict[str, ExitField] = {name: field for field in FIELDS for name in field.names}
+
+
+def exit_field(name: str) -> ExitField | None:
+    """The catalogue's field a layout's exit row names, if any."""
+    return _BY_NAME.get(fold(name))
+
+
+def age_on(birth_date: str, today: dt.date) -> int:
+    born = dt.date.fromisoformat(birth_date)
+    return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
+
+
+def _follow(record: Any, path: Path) -> Any:
+    value = record
+    for step in path:
+        if isinstance(step, int):
+            if not isinstance(value, list) or step >= len(value):
+                return None
+        elif not isinstance(value, dict):
+            return None
+        value = value[step] if isinstance(step, int) else value.get(step)
+        if value is None:
+            return None
+    return value
+
+
+def exit_value(field: ExitField, record: dict[str, Any] | None, document: str, today: dt.date) -> str:
+    """The field's text for a unified record (``None``: not found) of ``document`` (digits)."""
+    if field.kind == "document":
+        return document
+    if field.kind == "found":
+        return "S" if record is not None else "N"
+    if record is None:
+        return ""
+    path = field.company if record.get("kind") == "company" else field.person
+    if path is None:
+        return ""
+    value = _follow(record, path)
+    if field.kind == "flag":
+        return "S" if value is not None else "N"
+    if value is None:
+        return ""
+    if field.kind == "money":
+        return f"{float(value):.2f}"
+    if field.kind == "int":
+        return str(int(value))
+    if field.kind == "age":
+        return str(age_on(str(value)[:10], today))
+    if field.kind == "date":
+        return str(value)[:10]
+    return str(value)

@@ -1,0 +1,503 @@
+"""A batch's files: the upload's checks, the readers by a layout's entry rows, the return file's writers.
+
+``check_upload`` refuses, before anything is charged, what cannot be a customer's TXT / CSV / XLSX
+file: an empty file, an image or any other binary (by its first bytes, whatever its name says), a
+password-protected XLSX (Office encrypts into an OLE2 container, bytes ``D0 CF 11 E0``), an XLSX
+that cannot be read, a zip bomb included (sizes and ratios read from the zip directory, before
+anything is inflated), and text that is neither UTF-8 nor Latin-1.
+
+The readers stream the file as ``pyarrow.RecordBatch``es: ``__row`` (the record's number, from 1,
+empty lines skipped) and one text column per entry row (by the row's name). The domain codec
+(``bemtevi.domain.layouts.parse_line``) is the definition; the vectorised readers are tested
+against it for any line. The writers take chunks of exit columns (text, in the exit rows' order)
+and write the layout's return extension: CSV quoted as ``format_line`` quotes, TXT fixed-width
+padded as ``format_line`` pads, XLSX at most 65,535 records per sheet (more sheets after), every
+cell written as text (a value starting with ``=`` stays text, never a formula).
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import datetime as dt
+import io
+import zipfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+from bemtevi.domain.errors import FileEmpty, FileEncoding, FilePasswordProtected, FileTypeNotAllowed, XlsxUnreadable
+from bemtevi.domain.layouts import RIGHT_ALIGNED, LayoutRow, LayoutSpec
+
+Encoding = Literal["utf-8", "latin-1"]
+EXTENSIONS = ("TXT", "CSV", "XLSX")
+ROW = "__row"
+XLSX_ROWS_PER_SHEET = 65_535
+READ_BATCH_ROWS = 100_000
+
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ZIP = b"PK\x03\x04"
+_IMAGES = (b"\x89PNG", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM", b"II*\x00", b"MM\x00*", b"\x00\x00\x01\x00")
+_OTHER_BINARIES = (b"%PDF", b"\x1f\x8b", b"7z\xbc\xaf", b"Rar!", b"\x7fELF", b"MZ", _ZIP, _OLE2)
+# The zip directory's figures a real workbook of a 10 MB upload stays far below; a zip bomb does not.
+_XLSX_MAX_UNCOMPRESSED = 1 << 30
+_XLSX_MAX_RATIO = 200
+_XLSX_RATIO_FROM = 1 << 20  # small parts (styles, themes) may compress better; they are small
+_SCAN_BLOCK = 1 << 20
+# Latin-1 text holds no C0 control but tab/LF/CR/FF and no C1 control (0x80-0x9F).
+_NOT_LATIN1_TEXT = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), *range(0x7F, 0xA0)])
+
+
+@dataclass(frozen=True, slots=True)
+class UploadCheck:
+    encoding: Encoding
+    extension: str
+    size: int
+
+
+def check_upload(path: Path, extension: str) -> UploadCheck:
+    """What the upload is (extension, encoding, size), or the refusal of what it cannot be."""
+    ext = extension.upper().lstrip(".")
+    size = path.stat().st_size
+    if size == 0:
+        raise FileEmpty()
+    with path.open("rb") as f:
+        head = f.read(4096)
+    if ext not in EXTENSIONS or head.startswith(_IMAGES) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP"):
+        raise FileTypeNotAllowed()
+    if ext == "XLSX":
+        if head.startswith(_OLE2):
+            raise FilePasswordProtected()
+        if not head.startswith(_ZIP):
+            raise FileTypeNotAllowed()
+        _check_xlsx_directory(path)
+        return UploadCheck("utf-8", ext, size)
+    if head.startswith(_OTHER_BINARIES):
+        raise FileTypeNotAllowed()
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise FileEncoding()
+    return UploadCheck(_text_encoding(path), ext, size)
+
+
+def _check_xlsx_directory(path: Path) -> None:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise XlsxUnreadable() from error
+    names = {info.filename for info in infos}
+    if "xl/workbook.xml" not in names or not any(n.startswith("xl/worksheets/") for n in names):
+        raise XlsxUnreadable()
+    if sum(info.file_size for info in infos) > _XLSX_MAX_UNCOMPRESSED:
+        raise XlsxUnreadable()
+    for info in infos:
+        if info.flag_bits & 0x1:  # an encrypted zip entry
+            raise FilePasswordProtected()
+        if info.file_size > _XLSX_RATIO_FROM and info.file_size > _XLSX_MAX_RATIO * max(info.compress_size, 1):
+            raise XlsxUnreadable()
+
+
+def _text_encoding(path: Path) -> Encoding:
+    """UTF-8 if the whole file decodes as UTF-8 (a BOM allowed), else Latin-1 if its bytes are
+    Latin-1 text; a NUL byte makes it a binary file, anything else a wrong encoding."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    utf8 = True
+    latin1_text = True
+    with path.open("rb") as f:
+        while block := f.read(_SCAN_BLOCK):
+            if b"\x00" in block:
+                raise FileTypeNotAllowed()
+            if utf8:
+                try:
+                    decoder.decode(block)
+                except UnicodeDecodeError:
+                    utf8 = False
+            if latin1_text and block.translate(None, _NOT_LATIN1_TEXT) != block:
+                latin1_text = False
+    if utf8:
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            utf8 = False
+    if utf8:
+        return "utf-8"
+    if latin1_text:
+        return "latin-1"
+    raise FileEncoding()
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def entry_rows(spec: LayoutSpec) -> list[LayoutRow]:
+    return spec.rows_of("entry")
+
+
+def entry_schema(spec: LayoutSpec) -> pa.Schema:
+    return pa.schema([(ROW, pa.int64()), *((r.name, pa.string()) for r in entry_rows(spec))])
+
+
+def read_records(
+    path: Path, check: UploadCheck, spec: LayoutSpec, batch_rows: int = READ_BATCH_ROWS
+) -> pa.RecordBatchReader:
+    """The file's records by the layout's entry rows, streamed (see the module's docstring)."""
+    schema = entry_schema(spec)
+    if check.extension == "CSV":
+        batches: Iterable[pa.RecordBatch] = _csv_batches(path, check, spec, batch_rows)
+    elif check.extension == "TXT":
+        batches = _txt_batches(path, check, spec, batch_rows)
+    else:
+        batches = _xlsx_batches(path, spec, batch_rows)
+    return pa.RecordBatchReader.from_batches(schema, batches)
+
+
+def _numbered(spec: LayoutSpec, first_row: int, columns: list[pa.Array]) -> pa.RecordBatch:
+    n = len(columns[0]) if columns else 0
+    rows = pa.array(range(first_row, first_row + n), pa.int64())
+    return pa.RecordBatch.from_arrays([rows, *columns], schema=entry_schema(spec))
+
+
+def _delimiter(spec: LayoutSpec) -> str:
+    return spec.delimiter if spec.kind == "delimited" and spec.delimiter else ";"
+
+
+def _header_positions(spec: LayoutSpec, header: list[str]) -> list[int | None]:
+    """Each entry row's column: by its name (upper-cased); when no name matches, by the row's order."""
+    names = [h.strip().upper() for h in header]
+    rows = entry_rows(spec)
+    positions = [names.index(r.name.upper()) if r.name.upper() in names else None for r in rows]
+    if all(p is None for p in positions):
+        positions = [i if i < len(names) else None for i in range(len(rows))]
+    return positions
+
+
+def _csv_batches(path: Path, check: UploadCheck, spec: LayoutSpec, batch_rows: int) -> Iterator[pa.RecordBatch]:
+    """pyarrow's streaming CSV reader; a file whose lines do not all have the header's number of
+    fields (which the codec allows: missing ones empty, extra ones ignored) is read by ``csv``."""
+    done = [0]
+    try:
+        for batch in _csv_batches_arrow(path, check, spec, batch_rows):
+            done[0] += batch.num_rows
+            yield batch
+    except pa.ArrowInvalid as error:
+        if "CSV parse error: Expected" not in str(error):
+            raise
+        yield from _csv_batches_python(path, check, spec, batch_rows, skip=done[0])
+
+
+def _ragged(_row: Any) -> str:
+    return "error"
+
+
+def _csv_batches_arrow(path: Path, check: UploadCheck, spec: LayoutSpec, batch_rows: int) -> Iterator[pa.RecordBatch]:
+    delimiter = _delimiter(spec)
+    with path.open("rb") as f:
+        first = f.readline().decode(check.encoding).lstrip("\ufeff").rstrip("\r\n")
+    header = next(csv.reader([first], delimiter=delimiter, quotechar='"', strict=False), [])
+    positions = _header_positions(spec, header)
+    columns = [f"c{i}" for i in range(len(header))]
+    reader = pacsv.open_csv(
+        str(path),
+        read_options=pacsv.ReadOptions(
+            encoding=check.encoding, column_names=columns, skip_rows=1, block_size=4 << 20, use_threads=True
+        ),
+        parse_options=pacsv.ParseOptions(
+            delimiter=delimiter,
+            quote_char='"',
+            double_quote=True,
+            newlines_in_values=True,
+            ignore_empty_lines=True,
+            invalid_row_handler=_ragged,
+        ),
+        convert_options=pacsv.ConvertOptions(
+            column_types={c: pa.string() for c in columns}, strings_can_be_null=False, quoted_strings_can_be_null=False
+        ),
+    )
+    first_row = 1
+    pending: list[pa.RecordBatch] = []
+    pending_rows = 0
+    for batch in reader:
+        pending.append(batch)
+        pending_rows += batch.num_rows
+        while pending_rows >= batch_rows:
+            table = pa.Table.from_batches(pending)
+            head, rest = table.slice(0, batch_rows), table.slice(batch_rows)
+            yield _picked(spec, head, positions, first_row)
+            first_row += batch_rows
+            pending, pending_rows = rest.to_batches(), rest.num_rows
+    if pending_rows:
+        yield _picked(spec, pa.Table.from_batches(pending), positions, first_row)
+
+
+def _picked(spec: LayoutSpec, table: pa.Table, positions: list[int | None], first_row: int) -> pa.RecordBatch:
+    empty = pa.array([""] * table.num_rows, pa.string())
+    columns = [table.column(p).combine_chunks() if p is not None else empty for p in positions]
+    return _numbered(spec, first_row, columns)
+
+
+def _csv_batches_python(
+    path: Path, check: UploadCheck, spec: LayoutSpec, batch_rows: int, skip: int = 0
+) -> Iterator[pa.RecordBatch]:
+    delimiter = _delimiter(spec)
+    n = len(entry_rows(spec))
+    with path.open("r", encoding="utf-8-sig" if check.encoding == "utf-8" else "latin-1", newline="") as f:
+        reader = csv.reader(f, delimiter=delimiter, quotechar='"', strict=False)
+        header = next(reader, [])
+        positions = _header_positions(spec, header)
+        first_row = 1
+        buffer: list[list[str]] = []
+        for fields in reader:
+            if not fields:
+                continue
+            if skip:
+                skip -= 1
+                first_row += 1
+                continue
+            buffer.append([fields[p] if p is not None and p < len(fields) else "" for p in positions])
+            if len(buffer) == batch_rows:
+                yield _from_rows(spec, buffer, n, first_row)
+                first_row += len(buffer)
+                buffer = []
+        if buffer:
+            yield _from_rows(spec, buffer, n, first_row)
+
+
+def _from_rows(spec: LayoutSpec, rows: list[list[str]], n: int, first_row: int) -> pa.RecordBatch:
+    columns = [pa.array([r[i] for r in rows], pa.string()) for i in range(n)]
+    return _numbered(spec, first_row, columns)
+
+
+def _lines(f: IO[bytes], encoding: Encoding, block: int = 4 << 20) -> Iterator[list[str]]:
+    """The file's lines (without their line break, ``\\r\\n`` or ``\\n``), block by block."""
+    carry = b""
+    first = True
+    while True:
+        data = f.read(block)
+        if not data:
+            break
+        data = carry + data
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            carry = data
+            continue
+        carry = data[cut + 1 :]
+        text = data[: cut + 1].decode(encoding)
+        if first and text.startswith("\ufeff"):
+            text = text[1:]
+        first = False
+        yield [line[:-1] if line.endswith("\r") else line for line in text.split("\n")[:-1]]
+    if carry:
+        text = carry.decode(encoding)
+        if first and text.startswith("\ufeff"):
+            text = text[1:]
+        yield [text[:-1] if text.endswith("\r") else text]
+
+
+def _txt_batches(path: Path, check: UploadCheck, spec: LayoutSpec, batch_rows: int) -> Iterator[pa.RecordBatch]:
+    first_row = 1
+    skip_header = spec.first_line
+    with path.open("rb") as f:
+        for lines in _lines(f, check.encoding):
+            if skip_header and lines:
+                lines = lines[1:]
+                skip_header = False
+            lines = [line for line in lines if line]
+            for at in range(0, len(lines), batch_rows):
+                piece = lines[at : at + batch_rows]
+                yield fixed_width_columns(spec, pa.array(piece, pa.string()), first_row)
+                first_row += len(piece)
+
+
+def fixed_width_columns(spec: LayoutSpec, lines: pa.Array, first_row: int = 1) -> pa.RecordBatch:
+    """Lines cut by the entry rows' sizes, as ``parse_line`` cuts one (vectorised)."""
+    columns = []
+    at = 0
+    for row in entry_rows(spec):
+        size = row.size or 0
+        piece = pc.utf8_slice_codeunits(lines, at, at + size)
+        at += size
+        columns.append(piece if row.type in RIGHT_ALIGNED else pc.utf8_rtrim(piece, characters=" "))
+    return _numbered(spec, first_row, columns)
+
+
+def _cell_text(value: Any, document: bool) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        if value.is_integer():
+            text = str(int(value))
+            # A document typed as a number lost its leading zeros.
+            if document and len(text) <= 14:
+                return text.zfill(11 if len(text) <= 11 else 14)
+            return text
+        return repr(value)
+    if isinstance(value, int):
+        text = str(value)
+        return text.zfill(11 if len(text) <= 11 else 14) if document and len(text) <= 14 else text
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _xlsx_batches(path: Path, spec: LayoutSpec, batch_rows: int) -> Iterator[pa.RecordBatch]:
+    from python_calamine import CalamineWorkbook
+
+    try:
+        workbook = CalamineWorkbook.from_path(str(path))
+        sheet = workbook.get_sheet_by_index(0)
+        rows = iter(sheet.iter_rows())
+        header = [_cell_text(v, False) for v in next(rows, [])]
+    except Exception as error:  # calamine's own errors: the file is not a workbook it can read
+        raise XlsxUnreadable() from error
+    positions = _header_positions(spec, header)
+    documents = [r.type == "document" for r in entry_rows(spec)]
+    n = len(positions)
+    first_row = 1
+    buffer: list[list[str]] = []
+    try:
+        for cells in rows:
+            values = [
+                _cell_text(cells[p], documents[i]) if p is not None and p < len(cells) else ""
+                for i, p in enumerate(positions)
+            ]
+            if not any(values):
+                continue
+            buffer.append(values)
+            if len(buffer) == batch_rows:
+                yield _from_rows(spec, buffer, n, first_row)
+                first_row += len(buffer)
+                buffer = []
+    except Exception as error:
+        raise XlsxUnreadable() from error
+    if buffer:
+        yield _from_rows(spec, buffer, n, first_row)
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def _exit_rows(spec: LayoutSpec) -> list[LayoutRow]:
+    return spec.rows_of("exit")
+
+
+def delimited_lines(spec: LayoutSpec, columns: list[pa.Array]) -> pa.Array:
+    """Each record as ``format_line`` writes it (a field with the delimiter, a quote or a line
+    break is quoted, quotes doubled)."""
+    delimiter = _delimiter(spec)
+    quoted = []
+    needs = "[" + "".join("\\" + c if c in "\\^]-[" else c for c in delimiter + '"') + "\r\n]"
+    for column in columns:
+        text = pc.fill_null(column, "")
+        wrapped = pc.binary_join_element_wise('"', pc.replace_substring(text, '"', '""'), '"', "")
+        quoted.append(pc.if_else(pc.match_substring_regex(text, needs), wrapped, text))
+    if len(quoted) == 1:
+        # csv writes a lone empty field as "" (an empty line would be no record)
+        return pc.if_else(pc.equal(quoted[0], ""), '""', quoted[0])
+    return pc.binary_join_element_wise(*quoted, delimiter)
+
+
+def fixed_width_lines(spec: LayoutSpec, columns: list[pa.Array]) -> pa.Array:
+    """Each record as ``format_line`` writes it fixed-width (cut to size, padded)."""
+    parts = []
+    for row, column in zip(_exit_rows(spec), columns, strict=True):
+        size = row.size or 0
+        text = pc.utf8_slice_codeunits(pc.fill_null(column, ""), 0, size)
+        parts.append(
+            pc.utf8_lpad(text, size, padding="0")
+            if row.type in RIGHT_ALIGNED
+            else pc.utf8_rpad(text, size, padding=" ")
+        )
+    if len(parts) == 1:
+        return parts[0]
+    return pc.binary_join_element_wise(*parts, "")
+
+
+class ReturnWriter:
+    """Writes the return file chunk by chunk: ``write(columns)`` with the exit columns in order."""
+
+    def __init__(self, spec: LayoutSpec, target: Path) -> None:
+        self.spec = spec
+        self.extension = spec.return_extension.upper()
+        self.target = target
+        self.names = [r.name for r in _exit_rows(spec)]
+        self._file: IO[bytes] | None = None
+        self._workbook: Any = None
+        self._sheet: Any = None
+        self._sheet_rows = 0
+        if self.extension == "XLSX":
+            import xlsxwriter
+
+            self._workbook = xlsxwriter.Workbook(str(target), {"constant_memory": True, "strings_to_formulas": False})
+            # A fixed creation time: the same records give the same bytes (a resumed run's file).
+            self._workbook.set_properties({"created": dt.datetime(2000, 1, 1)})
+        else:
+            self._file = target.open("wb")
+            if spec.first_line:
+                names = [pa.array([n], pa.string()) for n in self.names]
+                line = (fixed_width_lines if self.extension == "TXT" else delimited_lines)(spec, names)
+                self._file.write((line[0].as_py() + "\n").encode("utf-8"))
+
+    def write(self, columns: list[pa.Array]) -> None:
+        if self._workbook is not None:
+            self._write_xlsx(columns)
+            return
+        assert self._file is not None
+        if not columns or len(columns[0]) == 0:
+            return
+        lines = (
+            fixed_width_lines(self.spec, columns) if self.extension == "TXT" else delimited_lines(self.spec, columns)
+        )
+        text = "\n".join(lines.to_pylist()) + "\n"
+        self._file.write(text.encode("utf-8"))
+
+    def _new_sheet(self) -> None:
+        self._sheet = self._workbook.add_worksheet()
+        self._sheet_rows = 0
+        if self.spec.first_line:
+            for c, name in enumerate(self.names):
+                self._sheet.write_string(0, c, name)
+
+    def _write_xlsx(self, columns: list[pa.Array]) -> None:
+        values = [pc.fill_null(c, "").to_pylist() for c in columns]
+        offset = 1 if self.spec.first_line else 0
+        for record in zip(*values, strict=True):
+            if self._sheet is None or self._sheet_rows == XLSX_ROWS_PER_SHEET:
+                self._new_sheet()
+            r = self._sheet_rows + offset
+            for c, value in enumerate(record):
+                if value:
+                    self._sheet.write_string(r, c, value)  # text, never a formula
+            self._sheet_rows += 1
+
+    def close(self) -> None:
+        if self._workbook is not None:
+            if self._sheet is None:
+                self._new_sheet()
+            self._workbook.close()
+        elif self._file is not None:
+            self._file.flush()
+            self._file.close()
+
+
+def write_return_file(spec: LayoutSpec, target: Path, chunks: Iterable[list[pa.Array]]) -> Path:
+    writer = ReturnWriter(spec, target)
+    try:
+        for columns in chunks:
+            writer.write(columns)
+    finally:
+        writer.close()
+    return target
+
+
+def read_text_lines(data: bytes, encoding: Encoding) -> list[str]:
+    """Test helper: a text file's lines as ``_lines`` gives them."""
+    return [line for lines in _lines(io.BytesIO(data), encoding, block=7) for line in lines]

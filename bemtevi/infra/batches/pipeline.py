@@ -1,0 +1,386 @@
+"""The set-wise enrichment of a batch: the records read by the layout, their documents normalised and
+validated in SQL, joined against the local dataset in DuckDB in one pass, the exit columns filled.
+
+``preview`` counts what a run would do (nothing is written, nothing charged). ``run_batch`` runs it:
+the input is streamed from the file into one DuckDB query (``LEFT JOIN`` on the document, ordered by
+the record's number), whose result is taken chunk by chunk; each chunk (after the optional
+``resolve_missing`` has answered, through the same field mapping, for valid documents the dataset
+lacks) is written atomically as ``work_dir/chunk-NNNNNN.arrow``, then the return file is assembled
+from the chunks atomically as ``work_dir/return.<ext>``. A run after a kill -9 keeps the chunks on
+disk, feeds the query only the records after the last one written, and writes the same return file:
+the outcome (and the bytes of the file) do not depend on where a run stopped.
+
+The join's key is written ``p.cpf = CASE WHEN valid THEN digits END``: with the validity as a
+separate ``AND`` DuckDB plans a nested-loop join (minutes on 5M people) instead of a hash join.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from bemtevi.domain.enrichment_fields import ExitField, exit_field, exit_value, fold
+from bemtevi.domain.errors import BatchStopped, InvalidLayout
+from bemtevi.domain.layouts import LayoutRow, LayoutSpec
+from bemtevi.infra.batches.files import ROW, UploadCheck, read_records, write_return_file
+
+CHUNK_ROWS = 100_000
+MEMORY_LIMIT = "512MB"
+_DOCUMENT_NAMES = frozenset({"CPF", "CNPJ", "CPF_CNPJ", "DOCUMENTO", "DOCUMENT", "DOC"})
+_CPF_W1 = (10, 9, 8, 7, 6, 5, 4, 3, 2)
+_CPF_W2 = (11, 10, 9, 8, 7, 6, 5, 4, 3, 2)
+_CNPJ_W1 = (5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
+_CNPJ_W2 = (6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
+
+ResolveMissing = Callable[[list[str]], dict[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchPreview:
+    records: int
+    valid_documents: int
+    invalid_documents: int
+    found_in_dataset: int
+    credits_needed: int
+    unknown_exit_fields: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchProgress:
+    records_done: int
+    found: int
+    invalid: int
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOutcome:
+    records: int
+    valid: int
+    invalid: int
+    found: int
+    return_file: Path
+
+
+# -- the plan: which entry row holds the document, what fills each exit row ------------------------
+
+
+def document_row(spec: LayoutSpec) -> LayoutRow:
+    """The entry row holding the CPF/CNPJ: the first of type ``document``, else one named like a
+    document, else the first entry row."""
+    rows = spec.rows_of("entry")
+    for row in rows:
+        if row.type == "document":
+            return row
+    for row in rows:
+        if fold(row.name) in _DOCUMENT_NAMES:
+            return row
+    if not rows:
+        raise InvalidLayout("A layout needs at least one entry row", field="rows")
+    return rows[0]
+
+
+@dataclass(frozen=True, slots=True)
+class ExitPlan:
+    """Per exit row: the entry row's name it passes through, or the catalogue's field, or neither."""
+
+    rows: tuple[LayoutRow, ...]
+    entries: tuple[str | None, ...]
+    fields: tuple[ExitField | None, ...]
+
+    @property
+    def unknown(self) -> tuple[str, ...]:
+        return tuple(
+            r.name for r, e, f in zip(self.rows, self.entries, self.fields, strict=True) if e is None and f is None
+        )
+
+
+def exit_plan(spec: LayoutSpec) -> ExitPlan:
+    entry_names = {fold(r.name): r.name for r in spec.rows_of("entry")}
+    rows = tuple(spec.rows_of("exit"))
+    entries = tuple(entry_names.get(fold(r.name)) for r in rows)
+    fields = tuple(None if e is not None else exit_field(r.name) for r, e in zip(rows, entries, strict=True))
+    return ExitPlan(rows, entries, fields)
+
+
+# -- SQL -----------------------------------------------------------------------------------------
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _digit(i: int) -> str:
+    return f"(ascii(substr(__doc, {i}, 1)) - 48)"
+
+
+def _weighted(weights: tuple[int, ...]) -> str:
+    return " + ".join(f"{w} * {_digit(i + 1)}" for i, w in enumerate(weights))
+
+
+def cpf_valid_sql() -> str:
+    """Whether ``__doc`` (11 ASCII digits) is a valid CPF, as ``bemtevi.domain.documents`` says."""
+    return (
+        f"(__doc <> repeat(substr(__doc, 1, 1), 11)"
+        f" AND (({_weighted(_CPF_W1)}) * 10 % 11 % 10) = {_digit(10)}"
+        f" AND (({_weighted(_CPF_W2)}) * 10 % 11 % 10) = {_digit(11)})"
+    )
+
+
+def cnpj_valid_sql() -> str:
+    def check(weights: tuple[int, ...], at: int) -> str:
+        r = f"(({_weighted(weights)}) % 11)"
+        return f"(CASE WHEN {r} < 2 THEN 0 ELSE 11 - {r} END) = {_digit(at)}"
+
+    return f"(__doc <> repeat(substr(__doc, 1, 1), 14) AND {check(_CNPJ_W1, 13)} AND {check(_CNPJ_W2, 14)})"
+
+
+def normalised_sql(source: str, document: str, after_row: int = 0) -> str:
+    """The source's records with ``__doc`` (the document's digits) and ``__valid``."""
+    where = f"WHERE {ROW} > {int(after_row)}" if after_row else ""
+    return f"""
+        SELECT *, CASE length(__doc) WHEN 11 THEN {cpf_valid_sql()} WHEN 14 THEN {cnpj_valid_sql()} ELSE false END
+                  AS __valid
+        FROM (SELECT *, regexp_replace(coalesce({_ident(document)}, ''), '[^0-9]', '', 'g') AS __doc
+              FROM {source} {where})
+    """
+
+
+def _path_sql(alias: str, path: tuple[str | int, ...]) -> str:
+    out = alias
+    for step in path:
+        out += f"[{step + 1}]" if isinstance(step, int) else f".{_ident(step)}"
+    return out
+
+
+def _side_sql(field: ExitField, alias: str, path: tuple[str | int, ...] | None, today: dt.date) -> str:
+    if path is None:
+        return "NULL"
+    value = _path_sql(alias, path)
+    if field.kind == "flag":
+        return f"CASE WHEN {value} IS NOT NULL THEN 'S' ELSE 'N' END"
+    if field.kind == "date":
+        return f"strftime({value}, '%Y-%m-%d')"
+    if field.kind == "age":
+        return f"CAST(date_sub('year', {value}, DATE '{today.isoformat()}') AS VARCHAR)"
+    if field.kind == "money":
+        return f"printf('%.2f', {value})"
+    return f"CAST({value} AS VARCHAR)"
+
+
+def field_sql(field: ExitField, today: dt.date) -> str:
+    """The field's text for a joined record: ``p`` the person, ``c`` the company (NULL: not found)."""
+    if field.kind == "document":
+        return "n.__doc"
+    if field.kind == "found":
+        return "CASE WHEN p.cpf IS NOT NULL OR c.cnpj IS NOT NULL THEN 'S' ELSE 'N' END"
+    person = _side_sql(field, "p", field.person, today)
+    company = _side_sql(field, "c", field.company, today)
+    return f"coalesce(CASE WHEN p.cpf IS NOT NULL THEN {person} WHEN c.cnpj IS NOT NULL THEN {company} END, '')"
+
+
+def joined_sql(spec: LayoutSpec, plan: ExitPlan, source: str, today: dt.date, after_row: int = 0) -> str:
+    document = document_row(spec).name
+    columns = []
+    for i, (entry, field) in enumerate(zip(plan.entries, plan.fields, strict=True)):
+        if entry is not None:
+            expr = f"coalesce(n.{_ident(entry)}, '')"
+        elif field is not None:
+            expr = field_sql(field, today)
+        else:
+            expr = "''"
+        columns.append(f"{expr} AS x{i}")
+    select = ",\n".join(columns)
+    return f"""
+        SELECT n.{ROW} AS {ROW}, n.__valid, (p.cpf IS NOT NULL OR c.cnpj IS NOT NULL) AS __found, n.__doc
+               {", " if columns else ""}{select}
+        FROM ({normalised_sql(source, document, after_row)}) n
+        LEFT JOIN ds.people p ON p.cpf = CASE WHEN n.__valid AND length(n.__doc) = 11 THEN n.__doc END
+        LEFT JOIN ds.companies c ON c.cnpj = CASE WHEN n.__valid AND length(n.__doc) = 14 THEN n.__doc END
+        ORDER BY n.{ROW}
+    """
+
+
+def _connect(dataset: Path, temp_dir: Path | None = None) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT})
+    if temp_dir is not None:
+        con.execute(f"SET temp_directory = '{str(temp_dir).replace(chr(39), chr(39) * 2)}'")
+    con.execute(f"ATTACH '{str(dataset).replace(chr(39), chr(39) * 2)}' AS ds (READ_ONLY)")
+    return con
+
+
+# -- preview -------------------------------------------------------------------------------------
+
+
+def preview(path: Path, check: UploadCheck, spec: LayoutSpec, dataset: Path) -> BatchPreview:
+    """What a run would do: records, valid and invalid documents, found in the dataset, credits
+    needed (one per valid document), the exit rows that will stay empty. Free: nothing written."""
+    plan = exit_plan(spec)
+    con = _connect(dataset)
+    try:
+        con.register("src", read_records(path, check, spec))
+        row = con.execute(f"""
+            SELECT count(*), count(*) FILTER (WHERE n.__valid),
+                   count(*) FILTER (WHERE p.cpf IS NOT NULL OR c.cnpj IS NOT NULL)
+            FROM ({normalised_sql("src", document_row(spec).name)}) n
+            LEFT JOIN (SELECT cpf FROM ds.people) p
+                   ON p.cpf = CASE WHEN n.__valid AND length(n.__doc) = 11 THEN n.__doc END
+            LEFT JOIN (SELECT cnpj FROM ds.companies) c
+                   ON c.cnpj = CASE WHEN n.__valid AND length(n.__doc) = 14 THEN n.__doc END
+        """).fetchone()
+    finally:
+        con.close()
+    records, valid, found = (int(v) for v in (row or (0, 0, 0)))
+    return BatchPreview(records, valid, records - valid, found, valid, plan.unknown)
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+
+def _chunk_path(work_dir: Path, index: int) -> Path:
+    return work_dir / f"chunk-{index:06d}.arrow"
+
+
+def _chunks_on_disk(work_dir: Path) -> list[Path]:
+    chunks: list[Path] = []
+    while (path := _chunk_path(work_dir, len(chunks))).exists():
+        chunks.append(path)
+    return chunks
+
+
+def _read_chunk(path: Path) -> pa.Table:
+    with pa.memory_map(str(path)) as source:
+        return pa.ipc.open_file(source).read_all()
+
+
+def _write_chunk(path: Path, table: pa.Table) -> None:
+    partial = path.with_name(path.name + ".partial")
+    with pa.OSFile(str(partial), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
+    os.replace(partial, path)
+
+
+def _counts(table: pa.Table) -> tuple[int, int, int]:
+    """(records, valid, found) of a chunk."""
+    valid = pc.sum(table.column("__valid")).as_py() or 0
+    found = pc.sum(table.column("__found")).as_py() or 0
+    return table.num_rows, int(valid), int(found)
+
+
+def _resolved(table: pa.Table, plan: ExitPlan, resolve_missing: ResolveMissing | None, today: dt.date) -> pa.Table:
+    """The chunk with the records ``resolve_missing`` answered for valid documents the dataset lacks,
+    their exit fields filled through the same mapping (``exit_value``) as the dataset's."""
+    if resolve_missing is None:
+        return table
+    missing = pc.and_(table.column("__valid"), pc.invert(table.column("__found")))
+    indices = pc.indices_nonzero(missing).to_pylist()
+    if not indices:
+        return table
+    documents = table.column("__doc").to_pylist()
+    answers = resolve_missing(sorted({documents[i] for i in indices}))
+    hits = [i for i in indices if answers.get(documents[i]) is not None]
+    if not hits:
+        return table
+    found = table.column("__found").to_pylist()
+    columns = {name: table.column(name).to_pylist() for name in table.column_names if name.startswith("x")}
+    for i in hits:
+        record = answers[documents[i]]
+        found[i] = True
+        for x, field in enumerate(plan.fields):
+            if field is not None:
+                columns[f"x{x}"][i] = exit_value(field, record, documents[i], today)
+    table = table.set_column(table.schema.get_field_index("__found"), "__found", pa.array(found, pa.bool_()))
+    for name, values in columns.items():
+        table = table.set_column(table.schema.get_field_index(name), name, pa.array(values, pa.string()))
+    return table
+
+
+def _exit_columns(table: pa.Table, plan: ExitPlan) -> list[pa.Array]:
+    return [table.column(f"x{i}").combine_chunks() for i in range(len(plan.rows))]
+
+
+def run_batch(
+    path: Path,
+    check: UploadCheck,
+    spec: LayoutSpec,
+    dataset: Path,
+    work_dir: Path,
+    *,
+    on_progress: Callable[[BatchProgress], None],
+    should_stop: Callable[[], bool],
+    resolve_missing: ResolveMissing | None = None,
+    chunk_rows: int = CHUNK_ROWS,
+    today: dt.date | None = None,
+) -> BatchOutcome:
+    """Enrich the file into ``work_dir/return.<ext>`` (see the module's docstring); resumable."""
+    work_dir.mkdir(parents=True, exist_ok=True)
+    plan = exit_plan(spec)
+    today = today or dt.date.today()
+    target = work_dir / f"return.{spec.return_extension.lower()}"
+    chunks = _chunks_on_disk(work_dir)
+    records = valid = found = 0
+    last_row = 0
+    for chunk in chunks:
+        table = _read_chunk(chunk)
+        n, v, f = _counts(table)
+        records, valid, found = records + n, valid + v, found + f
+        if n:
+            last_row = int(table.column(ROW)[n - 1].as_py())
+    if not target.exists():
+        if chunks:
+            on_progress(BatchProgress(records, found, records - valid))
+        for table in _new_chunks(path, check, spec, dataset, work_dir, plan, today, last_row, chunk_rows):
+            if should_stop():
+                raise BatchStopped()
+            table = _resolved(table, plan, resolve_missing, today)
+            _write_chunk(_chunk_path(work_dir, len(chunks)), table)
+            chunks.append(_chunk_path(work_dir, len(chunks)))
+            n, v, f = _counts(table)
+            records, valid, found = records + n, valid + v, found + f
+            on_progress(BatchProgress(records, found, records - valid))
+        if should_stop():
+            raise BatchStopped()
+        partial = target.with_name(target.name + ".partial")
+        write_return_file(spec, partial, (_exit_columns(_read_chunk(c), plan) for c in chunks))
+        os.replace(partial, target)
+    return BatchOutcome(records, valid, records - valid, found, target)
+
+
+def _new_chunks(
+    path: Path,
+    check: UploadCheck,
+    spec: LayoutSpec,
+    dataset: Path,
+    work_dir: Path,
+    plan: ExitPlan,
+    today: dt.date,
+    after_row: int,
+    chunk_rows: int,
+) -> Iterator[pa.Table]:
+    """The joined records after ``after_row``, ``chunk_rows`` at a time, in the records' order."""
+    temp = work_dir / "duckdb.tmp"
+    con = _connect(dataset, temp)
+    try:
+        con.register("src", read_records(path, check, spec))
+        reader = con.execute(joined_sql(spec, plan, "src", today, after_row)).fetch_record_batch(chunk_rows)
+        pending: list[pa.RecordBatch] = []
+        pending_rows = 0
+        for batch in reader:
+            pending.append(batch)
+            pending_rows += batch.num_rows
+            while pending_rows >= chunk_rows:
+                table = pa.Table.from_batches(pending)
+                yield table.slice(0, chunk_rows).combine_chunks()
+                rest = table.slice(chunk_rows)
+                pending, pending_rows = rest.to_batches(), rest.num_rows
+        if pending_rows:
+            yield pa.Table.from_batches(pending).combine_chunks()
+    finally:
+        con.close()

@@ -1,0 +1,290 @@
+"""Batches and manual enrichments: one row per batch (issue 18).
+
+A batch has few events (submitted, started, progressed about once a second, finished / failed /
+canceled, deleted), each carrying what its row needs, so a page is folded by loading the rows it
+touches, changing them in Python and writing them back in two statements (as the catalogue does); a
+replay from the log gives the same rows as following it. A deleted batch's row is removed. Names
+(user, group, layout) are resolved when read, from the directory's and the catalogue's tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from bemtevi.domain.batches import OPEN_STATUSES, Batch, BatchStatus
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause
+
+BATCHES_DDL = """
+CREATE TABLE IF NOT EXISTS batches (
+    batch_id VARCHAR PRIMARY KEY,
+    group_id VARCHAR NOT NULL,
+    user_id VARCHAR,
+    kind VARCHAR NOT NULL,
+    status VARCHAR NOT NULL,
+    layout_id VARCHAR NOT NULL,
+    query_type VARCHAR,
+    observation VARCHAR NOT NULL,
+    file_name VARCHAR NOT NULL,
+    extension VARCHAR NOT NULL,
+    records BIGINT NOT NULL,
+    done BIGINT NOT NULL,
+    found BIGINT NOT NULL,
+    invalid BIGINT NOT NULL,
+    credits_reserved BIGINT NOT NULL,
+    credits_charged BIGINT NOT NULL,
+    return_file_name VARCHAR,
+    message VARCHAR,
+    created_at TIMESTAMP NOT NULL,
+    started_at TIMESTAMP,
+    finished_at TIMESTAMP,
+    updated_at TIMESTAMP NOT NULL
+)
+"""
+
+_COLUMNS = (
+    "batch_id",
+    "group_id",
+    "user_id",
+    "kind",
+    "status",
+    "layout_id",
+    "query_type",
+    "observation",
+    "file_name",
+    "extension",
+    "records",
+    "done",
+    "found",
+    "invalid",
+    "credits_reserved",
+    "credits_charged",
+    "return_file_name",
+    "message",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "updated_at",
+)
+_SCHEMA = pa.schema(
+    [
+        (c, pa.int64())
+        if c in ("records", "done", "found", "invalid", "credits_reserved", "credits_charged")
+        else (c, pa.timestamp("us"))
+        if c.endswith("_at")
+        else (c, pa.string())
+        for c in _COLUMNS
+    ]
+)
+_EVENTS = (
+    Batch.Submitted,
+    Batch.Started,
+    Batch.Progressed,
+    Batch.Finished,
+    Batch.Failed,
+    Batch.Canceled,
+    Batch.Deleted,
+)
+
+
+class _Fold(PageFold):
+    def __init__(self) -> None:
+        self.events: list[Any] = []
+
+    def apply(self, event: Any, position: int) -> None:
+        self.events.append(event)
+
+    def write(self, cur: duckdb.DuckDBPyConnection) -> None:
+        if not self.events:
+            return
+        ids = sorted({str(e.originator_id) for e in self.events})
+        rows: dict[str, dict[str, Any] | None] = {
+            str(r[0]): dict(zip(_COLUMNS, r, strict=True))
+            for r in cur.execute(f"SELECT {', '.join(_COLUMNS)} FROM batches WHERE batch_id IN ?", [ids]).fetchall()
+        }
+        for event in self.events:
+            batch_id = str(event.originator_id)
+            at = naive_utc(event.timestamp)
+            if isinstance(event, Batch.Submitted):
+                rows[batch_id] = {
+                    "batch_id": batch_id,
+                    "group_id": str(event.group_id),
+                    "user_id": str(event.user_id) if event.user_id else None,
+                    "kind": event.kind,
+                    "status": BatchStatus.WAITING.value,
+                    "layout_id": event.layout_id,
+                    "query_type": event.query_type,
+                    "observation": event.observation,
+                    "file_name": event.file_name,
+                    "extension": event.extension,
+                    "records": event.records,
+                    "done": 0,
+                    "found": 0,
+                    "invalid": 0,
+                    "credits_reserved": event.credits_reserved,
+                    "credits_charged": 0,
+                    "return_file_name": None,
+                    "message": None,
+                    "created_at": at,
+                    "started_at": None,
+                    "finished_at": None,
+                    "updated_at": at,
+                }
+                continue
+            row = rows.get(batch_id)
+            if row is None:
+                continue
+            row["updated_at"] = at
+            if isinstance(event, Batch.Deleted):
+                rows[batch_id] = None
+            elif isinstance(event, Batch.Started):
+                row["status"] = BatchStatus.PROCESSING.value
+                row["started_at"] = row["started_at"] or at
+            elif isinstance(event, Batch.Progressed):
+                row["done"], row["found"], row["invalid"] = event.records_done, event.found, event.invalid
+            elif isinstance(event, Batch.Finished):
+                row["status"] = BatchStatus.AVAILABLE.value
+                row["records"] = row["done"] = event.records
+                row["found"], row["invalid"] = event.found, event.invalid
+                row["credits_charged"] = event.charged
+                row["return_file_name"] = event.return_file_name
+                row["finished_at"] = at
+            elif isinstance(event, Batch.Failed):
+                row["status"] = BatchStatus.ERROR.value
+                row["message"] = event.message
+                row["finished_at"] = at
+            elif isinstance(event, Batch.Canceled):
+                row["status"] = BatchStatus.CANCELED.value
+                row["message"] = event.message
+                row["finished_at"] = at
+        cur.execute("DELETE FROM batches WHERE batch_id IN ?", [list(rows)])
+        kept = [r for r in rows.values() if r is not None]
+        if not kept:
+            return
+        page = pa.Table.from_pylist(kept, schema=_SCHEMA)
+        cur.register("batch_rows", page)
+        try:
+            cur.execute(f"INSERT INTO batches SELECT {', '.join(_COLUMNS)} FROM batch_rows")
+        finally:
+            cur.unregister("batch_rows")
+
+
+class BatchesReadModel(ReadModel):
+    name = "batches"
+    tables = ("batches",)
+    event_types = _EVENTS
+
+    def create(self, cur: duckdb.DuckDBPyConnection) -> None:
+        cur.execute(BATCHES_DDL)
+        cur.execute("CREATE INDEX IF NOT EXISTS batches_group ON batches (group_id, created_at)")
+
+    def fold(self) -> PageFold:
+        return _Fold()
+
+
+# -- queries ---------------------------------------------------------------------------------
+
+# The columns the list may sort by (the grid's field -> SQL); anything else is refused.
+BATCHES_ORDER = {
+    "createdAt": "b.created_at",
+    "status": "b.status",
+    "kind": "b.kind",
+    "fileName": "lower(b.file_name)",
+    "records": "b.records",
+    "found": "b.found",
+    "creditsCharged": "b.credits_charged",
+    "finishedAt": "b.finished_at",
+    "userName": "lower(u.name)",
+    "groupName": "lower(g.name)",
+    "layoutName": "lower(l.file_name)",
+}
+
+_SELECT = f"""
+    SELECT {", ".join("b." + c for c in _COLUMNS)}, u.name, g.name, l.file_name
+    FROM batches b
+    LEFT JOIN users u ON u.user_id = b.user_id
+    LEFT JOIN groups g ON g.group_id = b.group_id
+    LEFT JOIN layouts l ON l.layout_id = b.layout_id
+"""
+
+
+def _row(r: tuple[Any, ...]) -> dict[str, Any]:
+    d = dict(zip(_COLUMNS, r[: len(_COLUMNS)], strict=True))
+    user_name, group_name, layout_name = r[len(_COLUMNS) :]
+    return {
+        "id": d["batch_id"],
+        "createdAt": d["created_at"],
+        "kind": d["kind"],
+        "status": d["status"],
+        "userId": d["user_id"],
+        "userName": user_name,
+        "groupId": d["group_id"],
+        "groupName": group_name,
+        "layoutId": d["layout_id"],
+        "layoutName": layout_name,
+        "queryType": d["query_type"],
+        "observation": d["observation"],
+        "fileName": d["file_name"],
+        "extension": d["extension"],
+        "records": d["records"],
+        "done": d["done"],
+        "found": d["found"],
+        "invalid": d["invalid"],
+        "creditsReserved": d["credits_reserved"],
+        "creditsCharged": d["credits_charged"],
+        "returnFileName": d["return_file_name"],
+        "message": d["message"],
+        "startedAt": d["started_at"],
+        "finishedAt": d["finished_at"],
+    }
+
+
+def batches_page(
+    cur: duckdb.DuckDBPyConnection,
+    group_ids: list[str],
+    *,
+    status: str | None = None,
+    kind: str | None = None,
+    order: str | None = None,
+    offset: int = 0,
+    limit: int = 20,
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of the batches of ``group_ids`` (the caller's scope), newest first unless ``order``."""
+    where = ["b.group_id IN ?"]
+    args: list[object] = [group_ids]
+    if status:
+        where.append("b.status = ?")
+        args.append(status)
+    if kind:
+        where.append("b.kind = ?")
+        args.append(kind)
+    condition = " AND ".join(where)
+    total = first_row(cur.execute(f"SELECT count(*) FROM batches b WHERE {condition}", args))[0]
+    rows = cur.execute(
+        f"{_SELECT} WHERE {condition} {order_clause(order, BATCHES_ORDER, 'b.created_at DESC, b.batch_id')} "
+        "LIMIT ? OFFSET ?",
+        [*args, limit, offset],
+    ).fetchall()
+    return [_row(r) for r in rows], int(total)
+
+
+def batch_row(cur: duckdb.DuckDBPyConnection, batch_id: str) -> dict[str, Any] | None:
+    row = first_row(cur.execute(f"{_SELECT} WHERE b.batch_id = ?", [batch_id]))
+    return _row(row) if row else None
+
+
+def open_batches(cur: duckdb.DuckDBPyConnection, group_id: str | None = None) -> list[str]:
+    """Batches waiting or processing (of one group, or all): the per-group limit, and what a runner resumes."""
+    statuses = sorted(s.value for s in OPEN_STATUSES)
+    if group_id is None:
+        found = cur.execute(
+            "SELECT batch_id FROM batches WHERE status IN ? ORDER BY created_at, batch_id", [statuses]
+        ).fetchall()
+    else:
+        found = cur.execute(
+            "SELECT batch_id FROM batches WHERE group_id = ? AND status IN ? ORDER BY created_at, batch_id",
+            [group_id, statuses],
+        ).fetchall()
+    return [r[0] for r in found]

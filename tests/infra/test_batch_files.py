@@ -1,0 +1,253 @@
+"""A batch's files: what an upload is refused for, the readers against the domain codec, the writers."""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+import xlsxwriter
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from python_calamine import CalamineWorkbook
+
+from bemtevi.domain.errors import (
+    DomainError,
+    FileEmpty,
+    FileEncoding,
+    FilePasswordProtected,
+    FileTypeNotAllowed,
+    XlsxUnreadable,
+)
+from bemtevi.domain.layouts import LayoutRow, LayoutSpec, format_line, header_line, parse_line
+from bemtevi.infra.batches.files import (
+    XLSX_ROWS_PER_SHEET,
+    check_upload,
+    delimited_lines,
+    fixed_width_columns,
+    fixed_width_lines,
+    read_records,
+    write_return_file,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + os.urandom(64)
+
+
+def spec(kind: str = "delimited", extension: str = "csv", first_line: bool = True, **sizes: int) -> LayoutSpec:
+    entry = (
+        LayoutRow("CPF", "document", 1, "", sizes.get("cpf", 11), "entry"),
+        LayoutRow("NOME", "text", 2, "", sizes.get("nome", 8), "entry"),
+        LayoutRow("VALOR", "number", 3, "", sizes.get("valor", 4), "entry"),
+    )
+    exits = tuple(LayoutRow(r.name, r.type, r.order, "", r.size, "exit") for r in entry)
+    return LayoutSpec(
+        "f", "r", extension, extension, kind, ";" if kind == "delimited" else "", first_line, "people", entry + exits
+    ).codec_validated()
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def xlsx_bytes(rows: list[list[object]]) -> bytes:
+    out = io.BytesIO()
+    workbook = xlsxwriter.Workbook(out, {"in_memory": True})
+    sheet = workbook.add_worksheet()
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    workbook.close()
+    return out.getvalue()
+
+
+# -- refusals ------------------------------------------------------------------------------------
+
+
+def zip_bomb() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+        archive.writestr("xl/worksheets/sheet1.xml", b"0" * (64 << 20))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "extension", "refusal"),
+    [
+        ("empty.csv", b"", "CSV", FileEmpty),
+        ("photo.png", PNG, "CSV", FileTypeNotAllowed),
+        ("photo.csv", PNG, "CSV", FileTypeNotAllowed),
+        ("photo.xlsx", PNG, "XLSX", FileTypeNotAllowed),
+        ("random.csv", b"CPF\n" + bytes(range(256)) * 8, "CSV", FileTypeNotAllowed),
+        ("report.pdf", b"%PDF-1.7\n", "PDF", FileTypeNotAllowed),
+        ("book.csv", b"PK\x03\x04" + os.urandom(100), "CSV", FileTypeNotAllowed),
+        ("text.xlsx", b"CPF;NOME\n1;a\n", "XLSX", FileTypeNotAllowed),
+        (
+            "secret.xlsx",
+            b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + os.urandom(1024),
+            "XLSX",
+            FilePasswordProtected,
+        ),
+        ("bomb.xlsx", zip_bomb(), "XLSX", XlsxUnreadable),
+        ("broken.xlsx", b"PK\x03\x04" + os.urandom(2000), "XLSX", XlsxUnreadable),
+        ("windows.csv", "CPF;NOME\n1;Jo\u00e3o \u201cJ\u201d\n".encode("cp1252"), "CSV", FileEncoding),
+        ("wide.csv", "CPF;NOME\n1;a\n".encode("utf-16"), "CSV", FileEncoding),
+    ],
+)
+def test_uploads_that_cannot_be_a_customers_file_are_refused_with_their_code(
+    tmp_path: Path, name: str, data: bytes, extension: str, refusal: type[DomainError]
+) -> None:
+    with pytest.raises(refusal) as caught:
+        check_upload(write(tmp_path, name, data), extension)
+    assert caught.value.code == refusal.code
+    if refusal is XlsxUnreadable:
+        assert caught.value.message == "Erro ao ler arquivo XLSX."
+
+
+def test_a_zip_bomb_is_refused_from_its_directory_without_inflating(tmp_path: Path) -> None:
+    bomb = zip_bomb()
+    assert len(bomb) < 1 << 20  # 64 MB of sheet in well under 1 MB
+    with pytest.raises(XlsxUnreadable):
+        check_upload(write(tmp_path, "bomb.xlsx", bomb), "XLSX")
+
+
+def test_text_is_utf8_or_latin1_and_both_read_the_same(tmp_path: Path) -> None:
+    text = "CPF;NOME;VALOR\n52998224725;Jos\u00e9 \u00c7;12\n"
+    utf8 = check_upload(write(tmp_path, "a.csv", text.encode("utf-8")), "csv")
+    bom = check_upload(write(tmp_path, "b.csv", b"\xef\xbb\xbf" + text.encode("utf-8")), "csv")
+    latin = check_upload(write(tmp_path, "c.csv", text.encode("latin-1")), "CSV")
+    assert (utf8.encoding, bom.encoding, latin.encoding) == ("utf-8", "utf-8", "latin-1")
+    assert (utf8.extension, utf8.size) == ("CSV", len(text.encode()))
+    expected = [{"__row": 1, "CPF": "52998224725", "NOME": "Jos\u00e9 \u00c7", "VALOR": "12"}]
+    for name, check in (("a.csv", utf8), ("b.csv", bom), ("c.csv", latin)):
+        assert read_records(tmp_path / name, check, spec()).read_all().to_pylist() == expected
+
+
+# -- readers against the codec -------------------------------------------------------------------
+
+FIELD_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=12)
+LINE_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r\n"), max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(LINE_TEXT, max_size=20))
+def test_the_vectorised_fixed_width_reader_cuts_any_line_as_parse_line(lines: list[str]) -> None:
+    layout = spec("fixed", "txt")
+    got = fixed_width_columns(layout, pa.array(lines, pa.string())).to_pylist()
+    assert [{k: v for k, v in r.items() if k != "__row"} for r in got] == [parse_line(layout, line) for line in lines]
+
+
+def _decodes_as_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    lines=st.lists(LINE_TEXT.filter(lambda s: s.strip("\ufeff") == s), max_size=12),
+    crlf=st.booleans(),
+    encoding=st.sampled_from(["utf-8", "latin-1"]),
+)
+def test_a_txt_file_reads_as_parse_line_reads_each_non_empty_line(
+    tmp_path: Path, lines: list[str], crlf: bool, encoding: str
+) -> None:
+    if encoding == "latin-1":
+        lines = [line.encode("latin-1", "replace").decode("latin-1") for line in lines]
+        lines = [line.translate({c: "?" for c in [*range(0x7F, 0xA0), *range(0x00, 0x20)]}) for line in lines]
+    layout = spec("fixed", "txt", first_line=False)
+    data = ("\r\n" if crlf else "\n").join(lines).encode(encoding)
+    if encoding == "latin-1":
+        assume(not _decodes_as_utf8(data))  # Latin-1 bytes that are also UTF-8 are read as UTF-8
+    path = write(tmp_path, "in.txt", data or b"\n")
+    check = check_upload(path, "TXT")
+    got = read_records(path, check, layout, batch_rows=5).read_all().to_pylist()
+    expected = [parse_line(layout, line) for line in lines if line]
+    assert [{k: v for k, v in r.items() if k != "__row"} for r in got] == expected
+    assert [r["__row"] for r in got] == list(range(1, len(expected) + 1))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(records=st.lists(st.tuples(FIELD_TEXT, FIELD_TEXT, FIELD_TEXT), max_size=12), ragged=st.booleans())
+def test_a_csv_file_reads_each_record_as_parse_line_reads_format_lines_output(
+    tmp_path: Path, records: list[tuple[str, str, str]], ragged: bool
+) -> None:
+    layout = spec()
+    lines = [format_line(layout, dict(zip(("CPF", "NOME", "VALOR"), r, strict=True)), "entry") for r in records]
+    if ragged:
+        lines.append("1")  # fewer fields than the header: the missing ones are empty
+    lines = [line for line in lines if line.strip("\ufeff") == line]
+    data = ("cpf;Nome;VALOR\n" + "\n".join(lines) + "\n").encode()
+    path = write(tmp_path, "in.csv", data)
+    got = read_records(path, check_upload(path, "CSV"), layout, batch_rows=4).read_all().to_pylist()
+    expected = [parse_line(layout, line) for line in lines if line]
+    assert [{k: v for k, v in r.items() if k != "__row"} for r in got] == expected
+
+
+def test_csv_columns_are_matched_by_upper_cased_name_and_empty_lines_skipped(tmp_path: Path) -> None:
+    path = write(tmp_path, "in.csv", b"valor;x;cpf\n\n7;q;52998224725\n\n\n8;r;11144477735\n")
+    got = read_records(path, check_upload(path, "CSV"), spec()).read_all().to_pylist()
+    assert got == [
+        {"__row": 1, "CPF": "52998224725", "NOME": "", "VALOR": "7"},
+        {"__row": 2, "CPF": "11144477735", "NOME": "", "VALOR": "8"},
+    ]
+
+
+def test_xlsx_reads_the_first_sheet_with_its_header_and_documents_keep_leading_zeros(tmp_path: Path) -> None:
+    data = xlsx_bytes([["cpf", "nome", "valor"], [1144477735, "Ana", 3.5], ["529.982.247-25", "Bia", 4], [None, None]])
+    path = write(tmp_path, "in.xlsx", data)
+    check = check_upload(path, "xlsx")
+    assert check.extension == "XLSX"
+    got = read_records(path, check, spec("delimited", "xlsx")).read_all().to_pylist()
+    assert got == [
+        {"__row": 1, "CPF": "01144477735", "NOME": "Ana", "VALOR": "3.5"},
+        {"__row": 2, "CPF": "529.982.247-25", "NOME": "Bia", "VALOR": "4"},
+    ]
+
+
+# -- writers against the codec -------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(records=st.lists(st.tuples(FIELD_TEXT, FIELD_TEXT, FIELD_TEXT), min_size=1, max_size=10))
+def test_the_vectorised_writers_write_any_record_as_format_line(records: list[tuple[str, str, str]]) -> None:
+    columns = [pa.array(list(c), pa.string()) for c in zip(*records, strict=True)]
+    for layout, lines in ((spec(), delimited_lines), (spec("fixed", "txt"), fixed_width_lines)):
+        expected = [format_line(layout, dict(zip(("CPF", "NOME", "VALOR"), r, strict=True))) for r in records]
+        assert lines(layout, columns).to_pylist() == expected
+
+
+def test_csv_and_txt_return_files_have_the_header_when_the_layout_says_so(tmp_path: Path) -> None:
+    columns = [pa.array(["52998224725"]), pa.array(["a;b"]), pa.array([None], pa.string())]
+    csv_file = write_return_file(spec(), tmp_path / "r.csv", [columns])
+    assert csv_file.read_text() == f'{header_line(spec())}\n52998224725;"a;b";\n'
+    txt = spec("fixed", "txt", first_line=False)
+    txt_file = write_return_file(txt, tmp_path / "r.txt", [columns, columns])
+    assert txt_file.read_text() == "52998224725a;b     0000\n" * 2
+
+
+def test_xlsx_return_holds_65535_records_a_sheet_and_formulas_stay_text(tmp_path: Path) -> None:
+    total = XLSX_ROWS_PER_SHEET + 2
+    layout = LayoutSpec(
+        "f", "r", "xlsx", "xlsx", "delimited", ";", True, "people",
+        (LayoutRow("CPF", "document", 1, "", None, "entry"), LayoutRow("CPF", "document", 1, "", None, "exit")),
+    )  # fmt: skip
+    values = [str(i) for i in range(total - 2)] + ['=HYPERLINK("http://x")', "+1-1"]
+    target = write_return_file(layout, tmp_path / "r.xlsx", [[pa.array(values[:40_000])], [pa.array(values[40_000:])]])
+    workbook = CalamineWorkbook.from_path(str(target))
+    assert len(workbook.sheet_names) == 2
+    first = workbook.get_sheet_by_index(0).to_python()
+    second = workbook.get_sheet_by_index(1).to_python()
+    assert first[0] == ["CPF"] and second[0] == ["CPF"]
+    assert len(first) - 1 == XLSX_ROWS_PER_SHEET and len(second) - 1 == 2
+    assert [r[0] for r in second[1:]] == ['=HYPERLINK("http://x")', "+1-1"]
+    with zipfile.ZipFile(target) as archive:
+        assert b"<f>" not in archive.read("xl/worksheets/sheet2.xml")
