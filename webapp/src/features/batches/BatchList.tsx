@@ -62,10 +62,10 @@ export default function BatchList({
   const [subtree, setSubtree] = useState(subtreeChoice && (owner || superAdmin))
   const [polling, setPolling] = useState(false)
   const { data, error, isError, isFetching, refetch } = useListBatchesQuery(
-    { page, pageSize: PAGE_SIZE, kind, status: status === 'all' ? undefined : status, scope: subtree ? 'subtree' : 'own', sort: '-createdAt', position },
+    { page, perPage: PAGE_SIZE, kind, status: status === 'all' ? undefined : status, scope: subtree ? 'subtree' : 'own', order: '-createdAt', position },
     { refetchOnMountOrArgChange: true, pollingInterval: polling ? REFRESH_MS : 0 },
   )
-  const anyRunning = (data?.items ?? []).some((r) => isRunning(r.status))
+  const anyRunning = (data?.data ?? []).some((r) => isRunning(r.status))
   if (anyRunning !== polling) setPolling(anyRunning)
   const confirm = useConfirm()
   const notify = useNotify()
@@ -86,7 +86,7 @@ export default function BatchList({
         variant: 'yesNo',
       })
       if (!ok) return
-      const result = await (action === 'cancel' ? cancel(row.id) : remove(row.id))
+      const result = await (action === 'cancel' ? cancel({ batchId: row.id }) : remove({ batchId: row.id }))
       if ('error' in result) notify({ type: 'negative', message: batchErrorText(result.error, t, exists) })
       else notify({ type: 'positive', message: t(action === 'cancel' ? 'batches.list.canceled' : 'batches.list.deleted') })
     }
@@ -195,7 +195,7 @@ export default function BatchList({
       }
       heading={t('batches.list.title')}
       columns={columns}
-      rows={data?.items}
+      rows={data?.data}
       loading={isFetching && !data}
       error={isError ? batchErrorText(error, t, exists) : null}
       onRetry={() => void refetch()}

@@ -13,7 +13,7 @@ import { useNotify } from '../../components/feedback'
 import { formatNumber } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { useEnabledLayoutsQuery, useListCustomersQuery, type LayoutView } from '../../store/generated/bemteviApi'
-import { useSubmitBatchMutation, useUploadBatchMutation, type BatchUpload } from './api'
+import { useSubmitBatchMutation, useUploadBatchFileMutation, type BatchUpload } from './api'
 import { batchErrorText } from './errors'
 import { EXTENSIONS, MAX_FILE_BYTES, uploadErrors } from './rules'
 
@@ -38,7 +38,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
   const [tried, setTried] = useState(false)
   const [preview, setPreview] = useState<BatchUpload | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
-  const [upload, uploading] = useUploadBatchMutation()
+  const [upload, uploading] = useUploadBatchFileMutation()
   const [submit, submitting] = useSubmitBatchMutation()
   const notify = useNotify()
 
@@ -56,7 +56,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
     setTried(true)
     reset()
     if (Object.keys(errors).length || !file || !layout) return
-    const result = await upload({ file, layoutId: layout.id })
+    const result = await upload({ body: file, fileName: file.name, layoutId: layout.id })
     if ('error' in result) setFailure(batchErrorText(result.error, t, exists))
     else setPreview(result.data)
   }
@@ -64,11 +64,13 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
   async function onConfirm() {
     if (!preview) return
     const result = await submit({
-      uploadId: preview.uploadId,
-      groupId: manual && groupId ? groupId : undefined,
-      observation: observation.trim() || undefined,
-      webhookUrl: webhookUrl.trim() || undefined,
-      webhookSecret: webhookSecret || undefined,
+      submitBatchRequest: {
+        uploadId: preview.uploadId,
+        groupId: manual && groupId ? groupId : undefined,
+        observation: observation.trim() || undefined,
+        webhookUrl: webhookUrl.trim() || undefined,
+        webhookSecret: webhookSecret || undefined,
+      },
     })
     if ('error' in result) {
       setFailure(batchErrorText(result.error, t, exists))

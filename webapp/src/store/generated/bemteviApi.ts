@@ -1327,6 +1327,7 @@ export type ErrorCode =
   | "batch_not_deletable"
   | "batch_not_found"
   | "batch_not_runnable"
+  | "batch_stopped"
   | "bearer_token_required"
   | "cache_exceeds_validity"
   | "cannot_change_your_role"
@@ -1338,7 +1339,11 @@ export type ErrorCode =
   | "entry_required"
   | "expired_token"
   | "export_failed"
+  | "file_empty"
+  | "file_encoding"
+  | "file_password_protected"
   | "file_too_large"
+  | "file_type_not_allowed"
   | "first_access_required"
   | "google_token_invalid"
   | "group_inactive"
@@ -1387,7 +1392,8 @@ export type ErrorCode =
   | "user_not_found"
   | "user_not_found_create_account"
   | "weak_password"
-  | "wrong_current_password";
+  | "wrong_current_password"
+  | "xlsx_unreadable";
 export type ErrorItem = {
   constraint?: string | null;
   isEnum?: string | null;

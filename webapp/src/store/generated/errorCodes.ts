@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   "batch_not_deletable",
   "batch_not_found",
   "batch_not_runnable",
+  "batch_stopped",
   "bearer_token_required",
   "cache_exceeds_validity",
   "cannot_change_your_role",
@@ -18,7 +19,11 @@ export const ERROR_CODES = [
   "entry_required",
   "expired_token",
   "export_failed",
+  "file_empty",
+  "file_encoding",
+  "file_password_protected",
   "file_too_large",
+  "file_type_not_allowed",
   "first_access_required",
   "google_token_invalid",
   "group_inactive",
@@ -67,5 +72,6 @@ export const ERROR_CODES = [
   "user_not_found",
   "user_not_found_create_account",
   "weak_password",
-  "wrong_current_password"
+  "wrong_current_password",
+  "xlsx_unreadable"
 ] as const
