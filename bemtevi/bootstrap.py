@@ -40,6 +40,15 @@ from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.batches import open_batches
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
+from bemtevi.streams.enrichment import (
+    SUBMITTED_TOPIC,
+    BatchRunner,
+    BatchSide,
+    Enrichment,
+    VendorResolver,
+    pipeline_inputs,
+)
+from bemtevi.streams.enrichment_worker import EnrichmentWorker
 from bemtevi.streams.invalidator import CacheInvalidator
 from bemtevi.streams.kafka_feed import KafkaFeed
 from bemtevi.streams.mail_worker import MailWorker
@@ -47,7 +56,7 @@ from bemtevi.streams.mailer import QUEUED_TOPIC, MailDelivery, Mailer
 from bemtevi.streams.projector import NotificationSource, Projector
 from bemtevi.streams.relay import Relay
 from bemtevi.streams.reservations import ReservationSweeper
-from bemtevi.streams.workers import StreamWorker, mail_topic, worker_app
+from bemtevi.streams.workers import StreamWorker, batch_topic, mail_topic, worker_app
 
 
 @dataclass
@@ -83,12 +92,16 @@ class Platform:
     bootstrap_result: BootstrapResult | None = field(default=None)
     # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
     replica_slot: Slot | None = field(default=None)
+    # The embedded enrichment processor (None when BEMTEVI_ENRICHMENT=worker: `bemtevi worker enrichment` runs).
+    enrichment: Enrichment | None = field(default=None)
     closed: bool = field(default=False, init=False)
 
     def close(self) -> None:
         if self.closed:
             return  # closed by the server's shutdown already
         self.closed = True
+        if self.enrichment is not None:
+            self.enrichment.stop()  # first: a batch in hand stops between chunks, resumed at the next start
         self.sweeper.stop()
         self.invalidator.stop()
         self.ledger.close()
@@ -239,10 +252,19 @@ def build_platform(
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password, ledger=first)
         # The seeded query types (on a store that has none yet: a first start, or a store of before them).
         platform.catalogue.seed()
+    if settings.enrichment == "embedded":
+        directory = VendorDirectory(app, box)
+        platform.enrichment = Enrichment(
+            app,
+            store,
+            lambda stopping: batch_runner(settings, app, batches, box, stopping, directory, vendor_pool, kept_results),
+        )
     if start_projector:
         projector.start()
         if mailer is not None:
             mailer.start()
+        if platform.enrichment is not None:
+            platform.enrichment.start()
         platform.invalidator.start()
         projector.wait_for(app.max_position(), timeout=30)
         # The read model has caught up: what a ledger that died left reserved is found now.
@@ -312,7 +334,7 @@ def build_relay(settings: Settings, app: BemteviApplication | None = None) -> Re
         partitions=settings.kafka_events_partitions,
         replication_factor=settings.kafka_replication_factor,
         page_size=settings.relay_page_size,
-        routes={QUEUED_TOPIC: settings.kafka_mail_topic},
+        routes={QUEUED_TOPIC: settings.kafka_mail_topic, SUBMITTED_TOPIC: settings.kafka_batch_topic},
     )
 
 
@@ -340,5 +362,95 @@ def build_mailer_worker(settings: Settings) -> StreamWorker:
     def close() -> None:
         mails.close()
         app.close()
+
+    return StreamWorker(faust_app, close, stopping=stopping.set)
+
+
+def batch_runner(
+    settings: Settings,
+    app: BemteviApplication,
+    batches: BatchCommands,
+    box: SecretBox,
+    stopping: threading.Event,
+    vendors: VendorDirectory,
+    pool: VendorPool,
+    kept: KeptResults,
+) -> BatchRunner:
+    """The enrichment processor's runner (``streams.enrichment``), the same in a server and in a worker."""
+    from bemtevi.infra.batches.pipeline import run_batch
+    from bemtevi.infra.webhooks import WebhookSender
+
+    side = BatchSide(
+        app,
+        batches,
+        pipeline_inputs(app, batches.sent_file, settings.demo_dataset_path, settings.batch_chunk_rows),
+        open_secret=box.open,
+    )
+    return BatchRunner(
+        side,
+        run_batch,
+        batches.work_dir,
+        stopping,
+        time_limit_seconds=settings.batch_time_limit_seconds,
+        progress_seconds=settings.batch_progress_seconds,
+        webhooks=WebhookSender(
+            retries=settings.webhook_retries,
+            backoff=settings.webhook_backoff_seconds,
+            timeout=settings.webhook_timeout_seconds,
+        ),
+        resolve_missing=VendorResolver(vendors.for_query_type, pool, kept).for_batch,
+    )
+
+
+def build_enrichment_worker(settings: Settings) -> StreamWorker:
+    """`bemtevi worker enrichment`: cluster mode's enrichment processor, a faust agent over the relay's batch
+    topic running each submitted batch to its end (``streams.enrichment_worker``). It needs the event store, the
+    ledger (this process's group commit, or the ledger workers with BEMTEVI_LEDGER=kafka), Kafka, the dataset,
+    the batches' folder and the HTTP suppliers; no read store."""
+    app = BemteviApplication(env=settings.event_store_env())
+    writer = GroupCommit(app, max_batch=settings.write_batch_max)
+    ledger = ledger_client(settings, app, writer)
+    box = SecretBox(settings.vendor_secrets_key)
+    pool = VendorPool(
+        VendorLimits(
+            timeout=settings.vendor_timeout_seconds,
+            retries=settings.vendor_retries,
+            backoff=settings.vendor_retry_backoff_seconds,
+            max_in_flight=settings.vendor_max_in_flight,
+            breaker_failures=settings.vendor_breaker_failures,
+            open_seconds=settings.vendor_breaker_open_seconds,
+        )
+    )
+    kept = KeptResults(settings.kept_results_path)
+    stopping = threading.Event()
+
+    def close_all() -> None:
+        ledger.close()
+        writer.stop()
+        pool.close()
+        kept.close()
+        app.close()
+
+    try:
+        faust_app = worker_app("enrichment", settings)
+        batches = BatchCommands(
+            app,
+            CreditCommands(ledger),
+            box,
+            settings.batches_dir,
+            settings.demo_dataset_path,
+            max_bytes=settings.batch_max_bytes,
+            max_open_per_group=settings.batch_max_open_per_group,
+        )
+        runner = batch_runner(settings, app, batches, box, stopping, VendorDirectory(app, box), pool, kept)
+        worker = EnrichmentWorker(app, runner, stopping, settings.kafka_batch_topic)
+        worker.attach(faust_app, batch_topic(faust_app, settings))
+    except BaseException:
+        close_all()
+        raise
+
+    def close() -> None:
+        worker.close()
+        close_all()
 
     return StreamWorker(faust_app, close, stopping=stopping.set)

@@ -197,6 +197,14 @@ def cluster(
     raise typer.Exit(supervisor.run())
 
 
+@worker_app.command("enrichment")
+def worker_enrichment() -> None:
+    """Run submitted batches from the relay's Kafka topic (cluster mode; the servers run BEMTEVI_ENRICHMENT=worker)."""
+    from bemtevi.bootstrap import build_enrichment_worker
+
+    run_worker_command(build_enrichment_worker)
+
+
 @worker_app.command("ledger")
 def worker_ledger() -> None:
     """Decide credit requests from Kafka topic bemtevi.ledger for the partitions this worker owns, until SIGTERM."""

@@ -8,16 +8,17 @@ A composition root above the layers, like ``bootstrap`` and ``ledger_process``. 
    ``<var>/cluster/kafka`` (topics, records and consumer groups' offsets survive the next start; its
    ports are new free ones each time, which KRaft accepts);
 3. the relay (`bemtevi relay`) and every worker command registered under `bemtevi worker`
-   (the mailer, and two ledger workers once `bemtevi worker ledger` exists);
+   (the mailer, the enrichment processor, and two ledger workers once `bemtevi worker ledger` exists);
 4. the API processes (`bemtevi serve --fd`), one after the other (the first start creates the
    super-admin), all accepting from one listening socket this process binds at the address, each with its
    own read store under ``<var>/cluster/api-N`` (a DuckDB file has one owner).
 
-Every child gets the same event store, Kafka and signing key, ``BEMTEVI_MAILER=worker`` (the workers
-deliver mail), ``BEMTEVI_LEDGER=kafka`` when the ledger worker runs and ``BEMTEVI_READ_FEED=kafka`` when the
-settings know it. Children run in sessions of their own (a Ctrl-C in the terminal reaches only this
-process) and are told SIGTERM by the kernel if this process dies. Their standard output is shown here
-prefixed with their name; their logs (JSON lines) go to ``<var>/cluster/logs/<name>.log``.
+Every child gets the same event store, Kafka and signing key, ``BEMTEVI_MAILER=worker`` and
+``BEMTEVI_ENRICHMENT=worker`` (the workers deliver mail and run batches), ``BEMTEVI_LEDGER=kafka`` when the
+ledger worker runs and ``BEMTEVI_READ_FEED=kafka`` when the settings know it. Children run in sessions of
+their own (a Ctrl-C in the terminal reaches only this process) and are told SIGTERM by the kernel if this
+process dies. Their standard output is shown here prefixed with their name; their logs (JSON lines) go to
+``<var>/cluster/logs/<name>.log``.
 
 The address is printed once every API process has started and the address answers. SIGINT or SIGTERM
 stops everything in order: API processes, workers, relay, broker; each SIGTERM, then SIGKILL after a bound.
@@ -183,6 +184,7 @@ class ClusterSupervisor:
             "BEMTEVI_SECRET_KEY": settings.signing_key,
             "BEMTEVI_DATASET_PATH": str(settings.demo_dataset_path.resolve()),
             "BEMTEVI_MAILER": "worker",
+            "BEMTEVI_ENRICHMENT": "worker",
         }
         env.pop("PORT", None)
         if "ledger" in self.workers:

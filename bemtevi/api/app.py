@@ -16,6 +16,7 @@ from bemtevi.api.hot_path import HotLookupMiddleware
 from bemtevi.api.routers import accounts as accounts_router
 from bemtevi.api.routers import audit as audit_router
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
+from bemtevi.api.routers import batch_progress as batch_progress_router
 from bemtevi.api.routers import batches as batches_router
 from bemtevi.api.routers import brand as brand_router
 from bemtevi.api.routers import catalogue as catalogue_router
@@ -75,6 +76,7 @@ def create_app(platform: Platform) -> BemteviAPI:
     api.include_router(catalogue_router.router)
     api.include_router(suppliers_router.router)
     api.include_router(batches_router.router)
+    api.include_router(batch_progress_router.router)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, object]:

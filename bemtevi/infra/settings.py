@@ -104,6 +104,9 @@ class Settings(BaseSettings):
     # The queued mails, also published by the relay to a topic of their own (same partitions), so that
     # the mailer worker reads only them rather than passing over every event of the log.
     kafka_mail_topic: str = "bemtevi.mail"
+    # The submitted batches (``Batch.Submitted``), also published by the relay to a topic of their own (same
+    # partitions), read by `bemtevi worker enrichment`.
+    kafka_batch_topic: str = "bemtevi.batches"
     kafka_replication_factor: int = 1
     relay_page_size: int = 1000
     # Cluster mode's ledger: requests keyed by group on this topic (created with this many partitions,
@@ -131,6 +134,19 @@ class Settings(BaseSettings):
     # Files live under ``batches_dir`` (``var_dir``/batches): uploads, and per batch its sent file and work.
     batch_max_bytes: int = 10 * 1024 * 1024
     batch_max_open_per_group: int = 20
+    # Who runs submitted batches: "embedded", a thread of each server process following the log; "worker",
+    # `bemtevi worker enrichment` processes over Kafka (cluster mode), and no server runs any.
+    enrichment: Literal["embedded", "worker"] = "embedded"
+    # A batch still processing this long after its first start is ended ("Process terminated after exceeding
+    # the 1 hour limit"); its progress is recorded, and its cancel looked for, at most this often.
+    batch_time_limit_seconds: float = 3600.0
+    batch_progress_seconds: float = 1.0
+    # Records per chunk of a batch (each chunk's output is written to disk: what a resumed batch skips).
+    batch_chunk_rows: int = 100_000
+    # A batch's webhook: retries after the first try, the first pause (doubling) and each try's timeout.
+    webhook_retries: int = 3
+    webhook_backoff_seconds: float = 1.0
+    webhook_timeout_seconds: float = 10.0
 
     @property
     def events_path(self) -> Path:

@@ -115,6 +115,11 @@ def mail_topic(app: faust.App, settings: Settings) -> faust.TopicT:
     return raw_topic(app, settings, settings.kafka_mail_topic, settings.kafka_events_partitions, UNLIMITED_RETENTION)
 
 
+def batch_topic(app: faust.App, settings: Settings) -> faust.TopicT:
+    """The relay's topic of submitted batches (``BEMTEVI_KAFKA_BATCH_TOPIC``), created as the relay creates it."""
+    return raw_topic(app, settings, settings.kafka_batch_topic, settings.kafka_events_partitions, UNLIMITED_RETENTION)
+
+
 def header(headers: Mapping[str, bytes] | Sequence[tuple[str, bytes]] | None, name: str) -> bytes | None:
     """One header of a record as faust hands it over (a mapping or a sequence of pairs), or None."""
     if not headers:

@@ -22,7 +22,7 @@ from bemtevi.domain.errors import (
     FileTypeNotAllowed,
     XlsxUnreadable,
 )
-from bemtevi.domain.layouts import LayoutRow, LayoutSpec, format_line, header_line, parse_line
+from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec, format_line, header_line, parse_line
 from bemtevi.infra.batches.files import (
     XLSX_ROWS_PER_SHEET,
     check_upload,
@@ -36,7 +36,7 @@ from bemtevi.infra.batches.files import (
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + os.urandom(64)
 
 
-def spec(kind: str = "delimited", extension: str = "csv", first_line: bool = True, **sizes: int) -> LayoutSpec:
+def spec(kind: LayoutKind = "delimited", extension: str = "csv", first_line: bool = True, **sizes: int) -> LayoutSpec:
     entry = (
         LayoutRow("CPF", "document", 1, "", sizes.get("cpf", 11), "entry"),
         LayoutRow("NOME", "text", 2, "", sizes.get("nome", 8), "entry"),
@@ -131,8 +131,8 @@ def test_text_is_utf8_or_latin1_and_both_read_the_same(tmp_path: Path) -> None:
 
 # -- readers against the codec -------------------------------------------------------------------
 
-FIELD_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=12)
-LINE_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r\n"), max_size=30)
+FIELD_TEXT = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"), max_size=12)
+LINE_TEXT = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00\r\n"), max_size=30)
 
 
 @settings(max_examples=150, deadline=None)

@@ -1,0 +1,91 @@
+"""A batch's optional webhook: one signed POST when the batch is over, tried up to 3 more times.
+
+The body is the JSON the runner gives (``{id, status, records, found, ...}``), sent as it is signed:
+header ``X-Bemtevi-Signature: sha256=<hex HMAC-SHA256 of the body's bytes with the batch's secret>`` (the
+receiver recomputes it over the raw body it got). A 2xx answer is delivered; anything else (a 3xx, 4xx or
+5xx status, a refused connection, a timeout) is tried again after a pause doubling from ``backoff`` seconds
+(tenacity), 1 try + ``retries`` in all. The outcome is answered, never raised: a customer's endpoint that is
+down must not stop the processor from taking the next batch.
+
+Standard library HTTP (urllib), in the runner's thread: one request per finished batch needs no pool.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+
+import orjson
+from tenacity import RetryError, Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+
+log = logging.getLogger(__name__)
+
+SIGNATURE_HEADER = "X-Bemtevi-Signature"
+
+
+def signature(secret: str, body: bytes) -> str:
+    """The header's value for ``body``: ``sha256=`` and the hex HMAC-SHA256 with ``secret``."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+class WebhookRefused(Exception):
+    """The endpoint answered with a status other than 2xx."""
+
+
+@dataclass(frozen=True)
+class WebhookOutcome:
+    delivered: bool
+    attempts: int
+    status: int | None  # the last HTTP status, None when no answer came
+    error: str | None
+
+
+class WebhookSender:
+    def __init__(self, *, retries: int = 3, backoff: float = 1.0, timeout: float = 10.0) -> None:
+        self._retries = retries
+        self._backoff = backoff
+        self._timeout = timeout
+
+    def send(self, url: str, secret: str | None, payload: dict[str, object]) -> WebhookOutcome:
+        body = orjson.dumps(payload)
+        headers = {"Content-Type": "application/json", "User-Agent": "Bemtevi-Webhook/1"}
+        if secret:
+            headers[SIGNATURE_HEADER] = signature(secret, body)
+        attempts = 0
+        last_status: int | None = None
+
+        def post() -> int:
+            nonlocal attempts, last_status
+            attempts += 1
+            request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=self._timeout) as response:
+                    last_status = int(response.status)
+            except urllib.error.HTTPError as e:
+                last_status = e.code
+                raise WebhookRefused(f"HTTP {e.code}") from e
+            if not 200 <= last_status < 300:
+                raise WebhookRefused(f"HTTP {last_status}")
+            return last_status
+
+        retrying = Retrying(
+            stop=stop_after_attempt(1 + self._retries),
+            wait=wait_exponential(multiplier=self._backoff, max=30),
+            retry=retry_if_exception_type((WebhookRefused, OSError)),
+            reraise=False,
+        )
+        try:
+            retrying(post)
+        except RetryError as e:
+            cause = e.last_attempt.exception()
+            error = f"{type(cause).__name__}: {cause}"[:300]
+            log.warning("webhook to %s not delivered after %s tries (%s)", url, attempts, error)
+            return WebhookOutcome(False, attempts, last_status, error)
+        except ValueError as e:  # a URL urllib cannot use
+            return WebhookOutcome(False, attempts, None, str(e)[:300])
+        log.info("webhook to %s delivered (HTTP %s, %s tries)", url, last_status, attempts)
+        return WebhookOutcome(True, attempts, last_status, None)
