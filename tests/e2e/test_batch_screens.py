@@ -16,12 +16,9 @@ from typing import Any
 import duckdb
 import httpx
 import pytest
-from e2e_support import screenshot, server_identity, sign_in
+from e2e_support import screenshot, sign_in
 from playwright.sync_api import Browser, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
-
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
-from bemtevi.domain.groups import GroupType
 
 pytestmark = pytest.mark.e2e
 
@@ -45,10 +42,10 @@ def ok(response: httpx.Response) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def layout(server_url: str) -> str:
+def layout_id(server_url: str) -> str:
     """A CSV layout of the root group: the CPF in, the CPF and the name out."""
     with httpx.Client(base_url=server_url, timeout=30) as api:
-        ok(
+        saved = ok(
             api.post(
                 "/api/layouts",
                 headers=admin_headers(api),
@@ -83,6 +80,11 @@ def layout(server_url: str) -> str:
                 },
             )
         )
+    return str(saved["id"])
+
+
+@pytest.fixture(scope="module")
+def layout(layout_id: str) -> str:
     return LAYOUT_NAME
 
 
@@ -94,9 +96,31 @@ def people(dataset_path: Path) -> list[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def customer(server_var_dir: Path) -> str:
-    with server_identity(server_var_dir) as identity:
-        identity.register_group(SYSTEM, name=CUSTOMER, group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID)
+def customer(server_url: str, layout_id: str) -> str:
+    """A company below the root with the layout and 10 enrichment credits."""
+    with httpx.Client(base_url=server_url, timeout=30) as api:
+        ok(
+            api.post(
+                "/api/customers",
+                headers=admin_headers(api),
+                json={
+                    "type": "company",
+                    "cnpj": "11222333000181",
+                    "companyName": CUSTOMER,
+                    "tradeName": "Lote Bem-te-vi",
+                    "personInCharge": "Responsável Lote",
+                    "phone": "(11) 91234-5678",
+                    "email": "dono@lote-bemtevi.com.br",
+                    "defaultQuery": True,
+                    "consultProtest": False,
+                    "quantities": {"unit": 0, "batch": 10, "advanced": 0, "api": 0},
+                    "enabledQueryTypes": ["cpf-complete"],
+                    "enabledLayouts": [layout_id],
+                    "panelAccess": True,
+                    "apiAccess": False,
+                },
+            )
+        )
     return CUSTOMER
 
 

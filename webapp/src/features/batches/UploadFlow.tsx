@@ -66,7 +66,8 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
     const result = await submit({
       submitBatchRequest: {
         uploadId: preview.uploadId,
-        groupId: manual && groupId ? groupId : undefined,
+        // a manual enrichment names its group (the user's own when no customer is chosen)
+        groupId: manual ? groupId || me?.groupId : undefined,
         observation: observation.trim() || undefined,
         webhookUrl: webhookUrl.trim() || undefined,
         webhookSecret: webhookSecret || undefined,
@@ -105,7 +106,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
                 }}
                 data-testid="batch-customer"
               >
-                <MenuItem value="">{t('batches.upload.ownGroup', { name: me?.name ?? '' })}</MenuItem>
+                <MenuItem value="">{t('batches.upload.ownGroup')}</MenuItem>
                 {(customers.data?.data ?? []).map((c) => (
                   <MenuItem key={c.id} value={c.id}>
                     {c.name}

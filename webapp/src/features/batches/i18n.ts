@@ -10,7 +10,7 @@ export const batchesPtBR = {
   upload: {
     title: 'Enviar arquivo',
     customer: 'Cliente',
-    ownGroup: '{{name}} (meu grupo)',
+    ownGroup: 'Meu próprio grupo',
     layout: 'Layout',
     noLayouts: 'Nenhum layout habilitado para o seu grupo.',
     extension: 'Extensão do arquivo',
@@ -111,7 +111,7 @@ export const batchesEnUS: BatchesTexts = {
   upload: {
     title: 'Send a file',
     customer: 'Customer',
-    ownGroup: '{{name}} (my group)',
+    ownGroup: 'My own group',
     layout: 'Layout',
     noLayouts: 'No layout is enabled for your group.',
     extension: 'File extension',
