@@ -91,15 +91,15 @@ export default function BatchList({
       else notify({ type: 'positive', message: t(action === 'cancel' ? 'batches.list.canceled' : 'batches.list.deleted') })
     }
     return [
-      { field: 'createdAt', headerName: t('batches.list.createdAt'), minWidth: 150, valueFormatter: (v: string) => showDateTime(v, lang) },
-      ...(kind === 'manual' ? [{ field: 'groupName', headerName: t('batches.list.customer'), flex: 1, minWidth: 140 } as GridColDef<BatchRow>] : []),
-      { field: 'fileName', headerName: t('batches.list.file'), flex: 1.2, minWidth: 160 },
-      { field: 'layoutName', headerName: t('batches.list.layout'), flex: 1, minWidth: 130 },
-      { field: 'userName', headerName: t('batches.list.user'), flex: 1, minWidth: 130 },
+      { field: 'createdAt', headerName: t('batches.list.createdAt'), minWidth: 130, valueFormatter: (v: string) => showDateTime(v, lang) },
+      ...(kind === 'manual' ? [{ field: 'groupName', headerName: t('batches.list.customer'), flex: 1, minWidth: 130 } as GridColDef<BatchRow>] : []),
+      { field: 'fileName', headerName: t('batches.list.file'), flex: 1.2, minWidth: 120 },
+      { field: 'layoutName', headerName: t('batches.list.layout'), flex: 1, minWidth: 100 },
+      { field: 'userName', headerName: t('batches.list.user'), flex: 1, minWidth: 100 },
       {
         field: 'status',
         headerName: t('batches.list.status'),
-        minWidth: 130,
+        minWidth: 120,
         renderCell: ({ row }) => {
           const chip = <Chip size="small" color={statusColor(row.status)} label={t(`batches.status.${row.status}`)} data-testid="batch-status" />
           const message = row.message && (exists(`batches.errors.${row.message}`) ? t(`batches.errors.${row.message}`) : row.message)
@@ -110,14 +110,14 @@ export default function BatchList({
         field: 'done',
         headerName: t('batches.list.progress'),
         flex: 1.4,
-        minWidth: 200,
+        minWidth: 170,
         sortable: false,
         renderCell: ({ row }) => <BatchProgress row={row} onOver={() => void refetch()} />,
       },
       {
         field: 'creditsCharged',
         headerName: t('batches.list.charged'),
-        minWidth: 100,
+        minWidth: 90,
         type: 'number',
         valueFormatter: (v: number) => formatNumber(v ?? 0, lang),
       },
@@ -125,11 +125,11 @@ export default function BatchList({
         field: 'actions',
         headerName: t('batches.list.actions'),
         sortable: false,
-        minWidth: 230,
+        minWidth: 130,
         renderCell: ({ row }) => {
           const allowed = allowedActions(row, { userId: me?.id ?? null, superAdmin, allowDeletedAndCancelled: owner || row.userId === me?.id })
           return (
-            <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', py: 0.5 }}>
+            <Stack sx={{ gap: 0.75, py: 0.5, alignItems: 'flex-start' }}>
               <Button size="small" variant="outlined" onClick={() => void download(batchUrls.file(row.id), row.fileName)} data-testid="batch-download-sent">
                 {t('batches.list.sent')}
               </Button>

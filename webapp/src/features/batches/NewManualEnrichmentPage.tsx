@@ -12,7 +12,7 @@ export default function NewManualEnrichmentPage() {
   return (
     <Stack sx={{ gap: 2, maxWidth: 1100, width: '100%' }}>
       <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography variant="h5" component="h1">
+        <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
           {t('batches.newManualTitle')}
         </Typography>
         <Button component={Link} to="/manual-enrichment">

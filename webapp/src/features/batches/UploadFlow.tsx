@@ -17,6 +17,9 @@ import { useSubmitBatchMutation, useUploadBatchFileMutation, type BatchUpload } 
 import { batchErrorText } from './errors'
 import { EXTENSIONS, MAX_FILE_BYTES, uploadErrors } from './rules'
 
+/** The customer choice that means the user's own group. */
+const OWN_GROUP = 'own'
+
 /**
  * The upload card, the free preview card and Confirm (charged only then). `manual`: the new manual
  * enrichment screen (customer and extension chosen; no webhook).
@@ -28,7 +31,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
   const me = useAppSelector((s) => s.auth.authUser)
   const layouts = useEnabledLayoutsQuery({})
   const customers = useListCustomersQuery({ perPage: 100 }, { skip: !manual })
-  const [groupId, setGroupId] = useState('')
+  const [groupId, setGroupId] = useState(OWN_GROUP)
   const [layoutId, setLayoutId] = useState('')
   const [extension, setExtension] = useState('')
   const [file, setFile] = useState<File | null>(null)
@@ -67,7 +70,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
       submitBatchRequest: {
         uploadId: preview.uploadId,
         // a manual enrichment names its group (the user's own when no customer is chosen)
-        groupId: manual ? groupId || me?.groupId : undefined,
+        groupId: manual ? (groupId === OWN_GROUP ? me?.groupId : groupId) : undefined,
         observation: observation.trim() || undefined,
         webhookUrl: webhookUrl.trim() || undefined,
         webhookSecret: webhookSecret || undefined,
@@ -106,7 +109,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
                 }}
                 data-testid="batch-customer"
               >
-                <MenuItem value="">{t('batches.upload.ownGroup')}</MenuItem>
+                <MenuItem value={OWN_GROUP}>{t('batches.upload.ownGroup')}</MenuItem>
                 {(customers.data?.data ?? []).map((c) => (
                   <MenuItem key={c.id} value={c.id}>
                     {c.name}
@@ -254,11 +257,10 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
                 </Typography>
                 <Typography component="dd" variant="h6" sx={{ m: 0 }} color={notEnough ? 'error' : undefined}>
                   {formatNumber(preview.creditsNeeded, lang)}
-                  <Typography component="span" variant="body2" color="text.secondary">
-                    {' / '}
-                    {preview.creditsAvailable === null ? t('batches.preview.unlimited') : formatNumber(preview.creditsAvailable, lang)}{' '}
-                    {t('batches.preview.available').toLowerCase()}
-                  </Typography>
+                </Typography>
+                <Typography component="dd" variant="caption" color="text.secondary" sx={{ m: 0 }}>
+                  {t('batches.preview.available')}:{' '}
+                  {preview.creditsAvailable === null ? t('batches.preview.unlimited') : formatNumber(preview.creditsAvailable, lang)}
                 </Typography>
               </Box>
             </Box>
