@@ -40,6 +40,8 @@ export interface ListPageProps<Row extends GridValidRowModel> {
   filters?: ReactNode
   /** What sits between the filters and the list (an edit form, figures). */
   children?: ReactNode
+  /** What sits above the filters (a form whose result the list shows, e.g. a batch upload). */
+  top?: ReactNode
   /** Heading over the grid, inside its card. */
   heading?: ReactNode
   columns: GridColDef<Row>[]
@@ -77,6 +79,7 @@ export default function ListPage<Row extends GridValidRowModel>({
   intro,
   filters,
   children,
+  top,
   heading,
   columns,
   rows,
@@ -210,6 +213,7 @@ export default function ListPage<Row extends GridValidRowModel>({
         )}
       </Stack>
       {intro && <Typography color="text.secondary">{intro}</Typography>}
+      {top}
       {filters && (
         <Paper
           variant="outlined"

@@ -1,6 +1,7 @@
 import { serverErrorsEnUS } from './serverErrors'
 import { frameEnUS } from '../routes/i18n'
 import { catalogueEnUS } from '../features/catalogue/i18n'
+import { batchesEnUS } from '../features/batches/i18n'
 import { customersEnUS } from '../features/customers/i18n'
 import { suppliersEnUS } from '../features/suppliers/i18n'
 import { usersEnUS } from '../features/users/i18n'
@@ -174,6 +175,7 @@ const enUS: Messages = {
   accounts: accountsEnUS,
   public: publicEnUS,
   catalogue: catalogueEnUS,
+  batches: batchesEnUS,
   frame: frameEnUS,
 }
 

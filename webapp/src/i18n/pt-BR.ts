@@ -1,6 +1,7 @@
 import { serverErrorsPtBR } from './serverErrors'
 import { framePtBR } from '../routes/i18n'
 import { cataloguePtBR } from '../features/catalogue/i18n'
+import { batchesPtBR } from '../features/batches/i18n'
 import { customersPtBR } from '../features/customers/i18n'
 import { suppliersPtBR } from '../features/suppliers/i18n'
 import { usersPtBR } from '../features/users/i18n'
@@ -172,6 +173,7 @@ const ptBR = {
   accounts: accountsPtBR,
   public: publicPtBR,
   catalogue: cataloguePtBR,
+  batches: batchesPtBR,
   frame: framePtBR,
 }
 

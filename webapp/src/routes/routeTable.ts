@@ -52,6 +52,9 @@ const QueryTypesPage = lazy(() => import('../features/catalogue/QueryTypesPage')
 const QueryTypeFormPage = lazy(() => import('../features/catalogue/QueryTypeFormPage'))
 const LayoutsPage = lazy(() => import('../features/catalogue/LayoutsPage'))
 const LayoutFormPage = lazy(() => import('../features/catalogue/LayoutFormPage'))
+const BatchQueryPage = lazy(() => import('../features/batches/BatchQueryPage'))
+const ManualEnrichmentPage = lazy(() => import('../features/batches/ManualEnrichmentPage'))
+const NewManualEnrichmentPage = lazy(() => import('../features/batches/NewManualEnrichmentPage'))
 const ForbiddenPage = lazy(() => import('../pages/ForbiddenPage'))
 /** Screens nobody has built yet: an honest page inside the signed-in layout. */
 const NotAvailablePage = lazy(() => import('../pages/NotAvailablePage'))
@@ -102,7 +105,15 @@ export const routeTable: RouteEntry[] = [
     component: NotAvailablePage,
   },
   { name: 'advanced-query-result', path: `advanced-query-result/${RESULT_PARAMS}`, layout: 'signed-in', breadcrumb: ['frame.crumbs.advancedQuery', 'frame.crumbs.advancedResults'], component: NotAvailablePage },
-  { name: 'batch-query', path: 'batch-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.batchQuery'], component: NotAvailablePage },
+  { name: 'batch-query', path: 'batch-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.batchQuery'], component: BatchQueryPage },
+  { name: 'manual-enrichment', path: 'manual-enrichment', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.manualEnrichment'], component: ManualEnrichmentPage },
+  {
+    name: 'new-manual-enrichment',
+    path: 'new-manual-enrichment',
+    layout: 'signed-in',
+    breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.manualEnrichment', 'frame.crumbs.newManualEnrichment'],
+    component: NewManualEnrichmentPage,
+  },
   { name: 'reports', path: 'reports', layout: 'signed-in', breadcrumb: ['frame.crumbs.reports'], component: NotAvailablePage },
   { name: 'api-query', path: 'api-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.apiQuery'], component: NotAvailablePage },
   { name: 'playground', path: 'playground', layout: 'signed-in', breadcrumb: ['frame.crumbs.playground'], component: NotAvailablePage },

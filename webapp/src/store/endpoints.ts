@@ -15,7 +15,7 @@ const exportRequests: { [K in keyof ExportArgs]?: (arg: ExportArgs[K]) => string
  * are in place before any screen asks for data.
  */
 export const taggedApi = bemteviApi.enhanceEndpoints({
-  addTagTypes: ['Dashboard', 'Roles', 'Group', 'Me', 'Users', 'Sessions', 'Credits', 'Customers', 'Brand', 'QueryTypes', 'Layouts'],
+  addTagTypes: ['Dashboard', 'Roles', 'Group', 'Me', 'Users', 'Sessions', 'Credits', 'Customers', 'Brand', 'QueryTypes', 'Layouts', 'Batches'],
   endpoints: {
     // the frame
     rolesById: { providesTags: ['Roles'] },
@@ -70,6 +70,12 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     addLayout: { invalidatesTags: ['Layouts'] },
     editLayout: { invalidatesTags: ['Layouts'] },
     changeLayoutStatus: { invalidatesTags: ['Layouts'] },
+    // batches and manual enrichment (a confirmed batch reserves credits)
+    listBatches: { providesTags: ['Batches'] },
+    getBatch: { providesTags: ['Batches'] },
+    submitBatch: { invalidatesTags: ['Batches', 'Credits', 'Dashboard'] },
+    cancelBatch: { invalidatesTags: ['Batches', 'Credits'] },
+    deleteBatch: { invalidatesTags: ['Batches'] },
     // downloads keep the generated request (path, parameter names) but not the endpoint
     exportAudit: (definition) => {
       exportRequests.exportAudit = definition.query

@@ -16,7 +16,7 @@ import { useNotify } from '../../components/feedback'
 import { useServerSorting } from '../../components/useServerSorting'
 import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
-import { downloadFile } from '../credits/download'
+import { downloadFile } from '../../lib/download'
 import { exportUrl } from '../../store/endpoints'
 import { showAuditValue } from './show'
 import {

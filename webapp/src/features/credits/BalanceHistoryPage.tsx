@@ -23,7 +23,7 @@ import {
   type Movement,
 } from '../../store/generated/bemteviApi'
 import { CATEGORIES, type CategoryName } from './categories'
-import { downloadFile } from './download'
+import { downloadFile } from '../../lib/download'
 
 const PER_PAGE = 25
 

@@ -166,6 +166,11 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: (queryArg) => ({ url: `/batches/${queryArg.batchId}/file` }),
     }),
+    batchProgress: build.query<BatchProgressApiResponse, BatchProgressApiArg>({
+      query: (queryArg) => ({
+        url: `/batches/${queryArg.batchId}/progress`,
+      }),
+    }),
     downloadReturnFile: build.query<
       DownloadReturnFileApiResponse,
       DownloadReturnFileApiArg
@@ -844,6 +849,11 @@ export type CancelBatchApiArg = {
 export type DownloadSentFileApiResponse =
   /** status 200 Successful Response */ Blob;
 export type DownloadSentFileApiArg = {
+  batchId: string;
+};
+export type BatchProgressApiResponse =
+  /** status 200 Successful Response */ string;
+export type BatchProgressApiArg = {
   batchId: string;
 };
 export type DownloadReturnFileApiResponse =
@@ -2324,6 +2334,7 @@ export const {
   useGetBatchQuery,
   useCancelBatchMutation,
   useDownloadSentFileQuery,
+  useBatchProgressQuery,
   useDownloadReturnFileQuery,
   useRunConsultationMutation,
   useKeptResultQuery,

@@ -1,0 +1,210 @@
+import { useCallback, useMemo, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import Button from '@mui/material/Button'
+import Chip from '@mui/material/Chip'
+import FormControlLabel from '@mui/material/FormControlLabel'
+import MenuItem from '@mui/material/MenuItem'
+import Stack from '@mui/material/Stack'
+import Switch from '@mui/material/Switch'
+import TextField from '@mui/material/TextField'
+import Tooltip from '@mui/material/Tooltip'
+import type { GridColDef } from '@mui/x-data-grid'
+import ListPage from '../../components/ListPage'
+import { useConfirm, useNotify } from '../../components/feedback'
+import { downloadFile } from '../../lib/download'
+import { formatNumber, showDateTime } from '../../lib/format'
+import { useAppSelector } from '../../store/hooks'
+import {
+  batchUrls,
+  useCancelBatchMutation,
+  useDeleteBatchMutation,
+  useListBatchesQuery,
+  type BatchKind,
+  type BatchRow,
+  type BatchStatus,
+} from './api'
+import BatchProgress from './BatchProgress'
+import { batchErrorText } from './errors'
+import { allowedActions, isRunning, statusColor } from './rules'
+
+const PAGE_SIZE = 20
+const STATUSES: BatchStatus[] = ['waiting', 'processing', 'available', 'error', 'canceled']
+/** While a batch runs the list refreshes itself this often (the bar itself is live). */
+const REFRESH_MS = 5000
+
+/** The batches of a kind as a list: status chips, live progress, downloads, cancel and delete. */
+export default function BatchList({
+  kind,
+  title,
+  intro,
+  actions,
+  top,
+  subtreeChoice = false,
+}: {
+  kind: BatchKind
+  title: ReactNode
+  intro?: ReactNode
+  actions?: ReactNode
+  top?: ReactNode
+  subtreeChoice?: boolean
+}) {
+  const { t, i18n } = useTranslation()
+  const lang = i18n.language
+  const exists = useCallback((k: string) => i18n.exists(k), [i18n])
+  const me = useAppSelector((s) => s.auth.authUser)
+  const token = useAppSelector((s) => s.auth.authToken)
+  const position = useAppSelector((s) => s.session.lastPosition)
+  const [page, setPage] = useState(1)
+  const [status, setStatus] = useState<BatchStatus | 'all'>('all')
+  const superAdmin = me?.role === 'super-admin'
+  const owner = me?.role === 'owner'
+  // Owners and super-admins see their customers' enrichments too, unless they switch them off.
+  const [subtree, setSubtree] = useState(subtreeChoice && (owner || superAdmin))
+  const [polling, setPolling] = useState(false)
+  const { data, error, isError, isFetching, refetch } = useListBatchesQuery(
+    { page, perPage: PAGE_SIZE, kind, status: status === 'all' ? undefined : status, scope: subtree ? 'subtree' : 'own', order: '-createdAt', position },
+    { refetchOnMountOrArgChange: true, pollingInterval: polling ? REFRESH_MS : 0 },
+  )
+  const anyRunning = (data?.data ?? []).some((r) => isRunning(r.status))
+  if (anyRunning !== polling) setPolling(anyRunning)
+  const confirm = useConfirm()
+  const notify = useNotify()
+  const [cancel] = useCancelBatchMutation()
+  const [remove] = useDeleteBatchMutation()
+
+  const columns = useMemo<GridColDef<BatchRow>[]>(() => {
+    async function download(url: string, name: string) {
+      try {
+        await downloadFile(url, token, name)
+      } catch {
+        notify({ type: 'negative', message: t('batches.errors.download') })
+      }
+    }
+    async function act(row: BatchRow, action: 'cancel' | 'delete') {
+      const ok = await confirm({
+        message: t(action === 'cancel' ? 'batches.list.confirmCancel' : 'batches.list.confirmDelete', { name: row.fileName }),
+        variant: 'yesNo',
+      })
+      if (!ok) return
+      const result = await (action === 'cancel' ? cancel({ batchId: row.id }) : remove({ batchId: row.id }))
+      if ('error' in result) notify({ type: 'negative', message: batchErrorText(result.error, t, exists) })
+      else notify({ type: 'positive', message: t(action === 'cancel' ? 'batches.list.canceled' : 'batches.list.deleted') })
+    }
+    return [
+      { field: 'createdAt', headerName: t('batches.list.createdAt'), minWidth: 130, valueFormatter: (v: string) => showDateTime(v, lang) },
+      ...(kind === 'manual' ? [{ field: 'groupName', headerName: t('batches.list.customer'), flex: 1, minWidth: 130 } as GridColDef<BatchRow>] : []),
+      { field: 'fileName', headerName: t('batches.list.file'), flex: 1.2, minWidth: 120 },
+      { field: 'layoutName', headerName: t('batches.list.layout'), flex: 1, minWidth: 100 },
+      { field: 'userName', headerName: t('batches.list.user'), flex: 1, minWidth: 100 },
+      {
+        field: 'status',
+        headerName: t('batches.list.status'),
+        minWidth: 120,
+        renderCell: ({ row }) => {
+          const chip = <Chip size="small" color={statusColor(row.status)} label={t(`batches.status.${row.status}`)} data-testid="batch-status" />
+          const message = row.message && (exists(`batches.errors.${row.message}`) ? t(`batches.errors.${row.message}`) : row.message)
+          return message ? <Tooltip title={message}>{chip}</Tooltip> : chip
+        },
+      },
+      {
+        field: 'done',
+        headerName: t('batches.list.progress'),
+        flex: 1.4,
+        minWidth: 170,
+        sortable: false,
+        renderCell: ({ row }) => <BatchProgress row={row} onOver={() => void refetch()} />,
+      },
+      {
+        field: 'creditsCharged',
+        headerName: t('batches.list.charged'),
+        minWidth: 90,
+        type: 'number',
+        valueFormatter: (v: number) => formatNumber(v ?? 0, lang),
+      },
+      {
+        field: 'actions',
+        headerName: t('batches.list.actions'),
+        sortable: false,
+        minWidth: 130,
+        renderCell: ({ row }) => {
+          const allowed = allowedActions(row, { userId: me?.id ?? null, superAdmin, allowDeletedAndCancelled: owner || row.userId === me?.id })
+          return (
+            <Stack sx={{ gap: 0.75, py: 0.5, alignItems: 'flex-start' }}>
+              <Button size="small" variant="outlined" onClick={() => void download(batchUrls.file(row.id), row.fileName)} data-testid="batch-download-sent">
+                {t('batches.list.sent')}
+              </Button>
+              {row.status === 'available' && (
+                <Button
+                  size="small"
+                  variant="contained"
+                  onClick={() => void download(batchUrls.returnFile(row.id), row.returnFileName ?? row.fileName)}
+                  data-testid="batch-download-return"
+                >
+                  {t('batches.list.returned')}
+                </Button>
+              )}
+              {allowed.cancel && (
+                <Button size="small" color="warning" onClick={() => void act(row, 'cancel')} data-testid="batch-cancel">
+                  {t('batches.list.cancel')}
+                </Button>
+              )}
+              {allowed.remove && (
+                <Button size="small" color="error" onClick={() => void act(row, 'delete')} data-testid="batch-delete">
+                  {t('batches.list.delete')}
+                </Button>
+              )}
+            </Stack>
+          )
+        },
+      },
+    ]
+  }, [t, lang, kind, token, me, superAdmin, owner, confirm, notify, cancel, remove, refetch, exists])
+
+  return (
+    <ListPage<BatchRow>
+      title={title}
+      intro={intro}
+      actions={actions}
+      filters={
+        <>
+          <TextField
+            select
+            label={t('batches.list.status')}
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as BatchStatus | 'all')
+              setPage(1)
+            }}
+            sx={{ minWidth: 180 }}
+            data-testid="batch-status-filter"
+          >
+            <MenuItem value="all">{t('batches.list.allStatuses')}</MenuItem>
+            {STATUSES.map((s) => (
+              <MenuItem key={s} value={s}>
+                {t(`batches.status.${s}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+          {subtreeChoice && (owner || superAdmin) && (
+            <FormControlLabel
+              control={<Switch checked={subtree} onChange={(e) => setSubtree(e.target.checked)} />}
+              label={t('batches.list.includeCustomers')}
+            />
+          )}
+        </>
+      }
+      heading={t('batches.list.title')}
+      columns={columns}
+      rows={data?.data}
+      loading={isFetching && !data}
+      error={isError ? batchErrorText(error, t, exists) : null}
+      onRetry={() => void refetch()}
+      emptyText={t('batches.list.empty')}
+      paging={{ total: data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
+      narrowHidden={['createdAt', 'layoutName', 'userName', 'creditsCharged', 'groupName']}
+      testId="batch-table"
+      rowTestId="batch-row"
+      top={top}
+    />
+  )
+}

@@ -1,0 +1,19 @@
+/** The batch routes: the generated endpoints, and the URLs the browser reads itself (bearer token in a header). */
+export {
+  useCancelBatchMutation,
+  useDeleteBatchMutation,
+  useListBatchesQuery,
+  useSubmitBatchMutation,
+  useUploadBatchFileMutation,
+  type BatchRow,
+  type BatchStatus,
+  type BatchUpload,
+} from '../../store/generated/bemteviApi'
+
+export type BatchKind = 'batch' | 'manual'
+
+export const batchUrls = {
+  progress: (id: string) => `/api/batches/${id}/progress`,
+  file: (id: string) => `/api/batches/${id}/file`,
+  returnFile: (id: string) => `/api/batches/${id}/return`,
+}

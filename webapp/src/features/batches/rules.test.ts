@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import type { LayoutView } from '../../store/generated/bemteviApi'
+import { allowedActions, MAX_FILE_BYTES, parseProgress, percentDone, showEta, uploadErrors } from './rules'
+
+function layout(directions: ('entry' | 'exit')[]): LayoutView {
+  return {
+    id: 'l1',
+    acceptedExtension: 'csv',
+    returnExtension: 'csv',
+    active: true,
+    createdAt: '',
+    updatedAt: '',
+    delimiter: ';',
+    fileName: 'x',
+    finalFileName: 'y',
+    firstLine: true,
+    kind: 'delimited',
+    table: 'person',
+    rows: directions.map((direction, i) => ({ direction, name: `F${i}`, order: i + 1, type: 'text' })),
+  }
+}
+
+function file(name: string, size: number): File {
+  const f = new File(['x'], name)
+  Object.defineProperty(f, 'size', { value: size })
+  return f
+}
+
+describe('uploadErrors', () => {
+  it('asks for layout, extension and file', () => {
+    expect(uploadErrors({ layout: null, extension: '', file: null, webhookUrl: '' })).toEqual({
+      layout: 'layoutRequired',
+      extension: 'extensionRequired',
+      file: 'fileRequired',
+    })
+  })
+
+  it('refuses a layout without entry or exit rows', () => {
+    const base = { extension: 'CSV', file: file('a.csv', 10), webhookUrl: '' }
+    expect(uploadErrors({ ...base, layout: layout(['exit']) }).layout).toBe('entryEmpty')
+    expect(uploadErrors({ ...base, layout: layout(['entry']) }).layout).toBe('returnEmpty')
+    expect(uploadErrors({ ...base, layout: layout(['entry', 'exit']) })).toEqual({})
+  })
+
+  it('refuses other extensions, empty, too large and mismatched files, and a bad webhook', () => {
+    const l = layout(['entry', 'exit'])
+    expect(uploadErrors({ layout: l, extension: 'PDF', file: file('a.pdf', 10), webhookUrl: '' }).extension).toBe('extensionNotAllowed')
+    expect(uploadErrors({ layout: l, extension: 'CSV', file: file('a.csv', 0), webhookUrl: '' }).file).toBe('file_empty')
+    expect(uploadErrors({ layout: l, extension: 'CSV', file: file('a.csv', MAX_FILE_BYTES + 1), webhookUrl: '' }).file).toBe('file_too_large')
+    expect(uploadErrors({ layout: l, extension: 'CSV', file: file('a.csv', MAX_FILE_BYTES), webhookUrl: '' })).toEqual({})
+    expect(uploadErrors({ layout: l, extension: 'CSV', file: file('a.txt', 10), webhookUrl: '' }).file).toBe('fileExtensionMismatch')
+    expect(uploadErrors({ layout: l, extension: 'CSV', file: file('a.csv', 10), webhookUrl: 'ftp://x' }).webhookUrl).toBe('webhookUrl')
+  })
+})
+
+describe('progress', () => {
+  it('says the percent and the time left', () => {
+    expect(percentDone(0, 0)).toBe(0)
+    expect(percentDone(250, 1000)).toBe(25)
+    expect(showEta(null)).toBeNull()
+    expect(showEta(45)).toBe('45 s')
+    expect(showEta(185)).toBe('3 min 05 s')
+    expect(showEta(3720)).toBe('1 h 02 min')
+  })
+
+  it('reads a progress event', () => {
+    expect(parseProgress('{"status":"processing","records":10,"done":4,"found":3,"invalid":1,"etaSeconds":2}')).toEqual({
+      status: 'processing',
+      records: 10,
+      done: 4,
+      found: 3,
+      invalid: 1,
+      etaSeconds: 2,
+    })
+    expect(parseProgress('nope')).toBeNull()
+  })
+})
+
+describe('allowedActions', () => {
+  const me = { userId: 'u1', superAdmin: false, allowDeletedAndCancelled: true }
+  it('lets the owner cancel a running batch and delete a finished one', () => {
+    expect(allowedActions({ status: 'processing', userId: 'u1' }, me)).toEqual({ cancel: true, remove: false })
+    expect(allowedActions({ status: 'available', userId: 'u1' }, me)).toEqual({ cancel: false, remove: true })
+  })
+  it('refuses others unless super-admin, and the owner without the group permission', () => {
+    expect(allowedActions({ status: 'waiting', userId: 'u2' }, me)).toEqual({ cancel: false, remove: false })
+    expect(allowedActions({ status: 'waiting', userId: 'u1' }, { ...me, allowDeletedAndCancelled: false }).cancel).toBe(false)
+    expect(allowedActions({ status: 'waiting', userId: 'u2' }, { ...me, superAdmin: true }).cancel).toBe(true)
+  })
+})
