@@ -80,6 +80,19 @@ def test_person_and_company_are_mapped_to_the_report_sections(simulator: Simulat
     assert company["main_activity"]["code"] == "4751-2/01" and company["partners"][0]["role"]
 
 
+def test_loops_that_ended_leave_nothing_behind_in_the_pool(simulator: SimulatorServer) -> None:
+    # A batch asks its suppliers once per chunk, each time on a loop of its own (asyncio.run): a
+    # long-running server must not keep one closed session per chunk it ever ran.
+    vendors = pool()
+    config = vendor(simulator.port)
+    try:
+        for _ in range(5):
+            assert asyncio.run(vendors.lookup_async(config, "cpf", CPF)) is not None
+        assert len(vendors._loops) <= 1
+    finally:
+        vendors.close()
+
+
 def test_unknown_document_is_not_found(simulator: SimulatorServer) -> None:
     simulator.config.not_found = [CPF]
     vendors = pool()

@@ -257,6 +257,9 @@ class VendorPool:
         loop = asyncio.get_running_loop()
         state = self._loops.get(loop)
         if state is None:
+            with self._lock:  # a loop that ended (asyncio.run of a batch's chunk) left its closed session here
+                for ended in [known for known in self._loops if known.is_closed()]:
+                    del self._loops[ended]
             state = self._loops[loop] = _OnLoop(self._new_client())
             if loop is not self._own:
                 state.holder = _closed_with_the_loop(state.client)
