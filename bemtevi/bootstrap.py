@@ -398,6 +398,7 @@ def batch_runner(
             retries=settings.webhook_retries,
             backoff=settings.webhook_backoff_seconds,
             timeout=settings.webhook_timeout_seconds,
+            allow_private=settings.webhook_allow_private,
         ),
         resolve_missing=VendorResolver(vendors.for_query_type, pool, kept).for_batch,
     )

@@ -153,6 +153,8 @@ class Settings(BaseSettings):
     webhook_retries: int = 3
     webhook_backoff_seconds: float = 1.0
     webhook_timeout_seconds: float = 10.0
+    # Let webhooks reach loopback / private addresses (tests; receivers inside the deployment on purpose).
+    webhook_allow_private: bool = False
 
     @property
     def events_path(self) -> Path:

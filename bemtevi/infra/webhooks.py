@@ -8,14 +8,23 @@ receiver recomputes it over the raw body it got). A 2xx answer is delivered; any
 down must not stop the processor from taking the next batch.
 
 Standard library HTTP (urllib), in the runner's thread: one request per finished batch needs no pool.
+
+The URL is a customer's: the server must not become their way into the deployment's own network. So,
+unless ``allow_private`` (tests, or a deployment whose receivers are internal on purpose), every address
+the host name resolves to must be a public one (not loopback, private, link-local, reserved or
+multicast), checked at each try (a name that changes its answer between tries is checked again), and a
+redirect is not followed (it would reach an address never checked): it counts as a refusal.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import logging
+import socket
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 
@@ -36,6 +45,31 @@ class WebhookRefused(Exception):
     """The endpoint answered with a status other than 2xx."""
 
 
+class WebhookAddressNotAllowed(ValueError):
+    """The URL's host is (or resolves to) an address of the deployment's own network."""
+
+
+def require_public_host(url: str) -> None:
+    """Raise ``WebhookAddressNotAllowed`` unless every address ``url``'s host resolves to is public."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise WebhookAddressNotAllowed("not an http(s) URL with a host")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        answers = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+    except (OSError, ValueError) as e:
+        raise WebhookAddressNotAllowed(f"host not resolved: {e}") from None
+    for answer in answers:
+        address = ipaddress.ip_address(str(answer[4][0]).split("%", 1)[0])
+        if not address.is_global or address.is_multicast:
+            raise WebhookAddressNotAllowed(f"{parts.hostname} is not a public address")
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None  # urllib then raises the 3xx as an HTTPError: a refusal
+
+
 @dataclass(frozen=True)
 class WebhookOutcome:
     delivered: bool
@@ -45,10 +79,14 @@ class WebhookOutcome:
 
 
 class WebhookSender:
-    def __init__(self, *, retries: int = 3, backoff: float = 1.0, timeout: float = 10.0) -> None:
+    def __init__(
+        self, *, retries: int = 3, backoff: float = 1.0, timeout: float = 10.0, allow_private: bool = False
+    ) -> None:
         self._retries = retries
         self._backoff = backoff
         self._timeout = timeout
+        self._allow_private = allow_private
+        self._opener = urllib.request.build_opener(_NoRedirects)
 
     def send(self, url: str, secret: str | None, payload: dict[str, object]) -> WebhookOutcome:
         body = orjson.dumps(payload)
@@ -61,9 +99,11 @@ class WebhookSender:
         def post() -> int:
             nonlocal attempts, last_status
             attempts += 1
+            if not self._allow_private:
+                require_public_host(url)
             request = urllib.request.Request(url, data=body, headers=headers, method="POST")
             try:
-                with urllib.request.urlopen(request, timeout=self._timeout) as response:
+                with self._opener.open(request, timeout=self._timeout) as response:
                     last_status = int(response.status)
             except urllib.error.HTTPError as e:
                 last_status = e.code
@@ -85,7 +125,8 @@ class WebhookSender:
             error = f"{type(cause).__name__}: {cause}"[:300]
             log.warning("webhook to %s not delivered after %s tries (%s)", url, attempts, error)
             return WebhookOutcome(False, attempts, last_status, error)
-        except ValueError as e:  # a URL urllib cannot use
+        except ValueError as e:  # a URL urllib cannot use, or an address not allowed: not tried again
+            log.warning("webhook to %s not sent: %s", url, e)
             return WebhookOutcome(False, attempts, None, str(e)[:300])
         log.info("webhook to %s delivered (HTTP %s, %s tries)", url, last_status, attempts)
         return WebhookOutcome(True, attempts, last_status, None)

@@ -239,7 +239,12 @@ def test_the_embedded_follower_resumes_an_unfinished_batch_when_it_starts_again(
 def test_the_webhook_is_sent_signed_once_the_batch_is_over(app: BemteviApplication, tmp_path: Path) -> None:
     with receiver(failures_first=1) as got:
         batch_id = submit(app, webhook_url=got.url)
-        run, _ = runner(app, ChunkedPipeline(chunks=3), tmp_path / "batches", webhooks=WebhookSender(backoff=0.01))
+        run, _ = runner(
+            app,
+            ChunkedPipeline(chunks=3),
+            tmp_path / "batches",
+            webhooks=WebhookSender(backoff=0.01, allow_private=True),
+        )
         assert run.run(batch_id)
     assert len(got.bodies) == 2  # refused once (503), delivered on the first retry
     body = got.bodies[-1]
