@@ -177,8 +177,9 @@ class BatchesReadModel(ReadModel):
     event_types = _EVENTS
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
+        # No index: the DuckLake read side (cluster mode) has none, and a group's batches are found by the
+        # scan's zone maps like every other read model's rows.
         cur.execute(BATCHES_DDL)
-        cur.execute("CREATE INDEX IF NOT EXISTS batches_group ON batches (group_id, created_at)")
 
     def fold(self) -> PageFold:
         return _Fold()

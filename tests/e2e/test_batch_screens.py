@@ -23,7 +23,7 @@ from support import ADMIN_EMAIL, ADMIN_PASSWORD
 pytestmark = pytest.mark.e2e
 
 LAYOUT_NAME = "lote_e2e"
-CUSTOMER = "Cliente Lote Bem-te-vi"
+CUSTOMER = "Cliente Lote Sanhaço"
 # How long the runner may take for a few records on a busy machine.
 PROCESSING_TIMEOUT_MS = 60_000
 
@@ -107,10 +107,10 @@ def customer(server_url: str, layout_id: str) -> str:
                     "type": "company",
                     "cnpj": "11222333000181",
                     "companyName": CUSTOMER,
-                    "tradeName": "Lote Bem-te-vi",
+                    "tradeName": "Lote Sanhaço",
                     "personInCharge": "Responsável Lote",
                     "phone": "(11) 91234-5678",
-                    "email": "dono@lote-bemtevi.com.br",
+                    "email": "dono@lote-sanhaco.com.br",
                     "defaultQuery": True,
                     "consultProtest": False,
                     "quantities": {"unit": 0, "batch": 10, "advanced": 0, "api": 0},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -85,9 +86,17 @@ def test_loops_that_ended_leave_nothing_behind_in_the_pool(simulator: SimulatorS
     # long-running server must not keep one closed session per chunk it ever ran.
     vendors = pool()
     config = vendor(simulator.port)
+    answers: list[object] = []
+
+    def one_chunk() -> None:  # in a thread of its own, as the runner's: no loop of the test's around it
+        answers.append(asyncio.run(vendors.lookup_async(config, "cpf", CPF)))
+
     try:
         for _ in range(5):
-            assert asyncio.run(vendors.lookup_async(config, "cpf", CPF)) is not None
+            chunk = threading.Thread(target=one_chunk)
+            chunk.start()
+            chunk.join(timeout=10)
+        assert len(answers) == 5 and all(answer is not None for answer in answers)
         assert len(vendors._loops) <= 1
     finally:
         vendors.close()
