@@ -188,17 +188,7 @@ def build_platform(
         else None
     )
     box = SecretBox(settings.vendor_secrets_key)
-    vendor_pool = VendorPool(
-        VendorLimits(
-            timeout=settings.vendor_timeout_seconds,
-            retries=settings.vendor_retries,
-            backoff=settings.vendor_retry_backoff_seconds,
-            max_in_flight=settings.vendor_max_in_flight,
-            breaker_failures=settings.vendor_breaker_failures,
-            open_seconds=settings.vendor_breaker_open_seconds,
-        ),
-        on_callers_loop=settings.vendor_on_api_loop,
-    )
+    vendor_pool = vendor_pool_of(settings)
     kept_results = KeptResults(settings.kept_results_path)
     credits = CreditCommands(ledger)
     batches = BatchCommands(
@@ -271,6 +261,21 @@ def build_platform(
         # The read model has caught up: what a ledger that died left reserved is found now.
         platform.sweeper.start()
     return platform
+
+
+def vendor_pool_of(settings: Settings) -> VendorPool:
+    """The HTTP suppliers' pool with the settings' limits (the server's and the enrichment worker's)."""
+    return VendorPool(
+        VendorLimits(
+            timeout=settings.vendor_timeout_seconds,
+            retries=settings.vendor_retries,
+            backoff=settings.vendor_retry_backoff_seconds,
+            max_in_flight=settings.vendor_max_in_flight,
+            breaker_failures=settings.vendor_breaker_failures,
+            open_seconds=settings.vendor_breaker_open_seconds,
+        ),
+        on_callers_loop=settings.vendor_on_api_loop,
+    )
 
 
 def ledger_client(settings: Settings, app: BemteviApplication, writer: GroupCommit) -> LedgerClient:
@@ -413,16 +418,7 @@ def build_enrichment_worker(settings: Settings) -> StreamWorker:
     writer = GroupCommit(app, max_batch=settings.write_batch_max)
     ledger = ledger_client(settings, app, writer)
     box = SecretBox(settings.vendor_secrets_key)
-    pool = VendorPool(
-        VendorLimits(
-            timeout=settings.vendor_timeout_seconds,
-            retries=settings.vendor_retries,
-            backoff=settings.vendor_retry_backoff_seconds,
-            max_in_flight=settings.vendor_max_in_flight,
-            breaker_failures=settings.vendor_breaker_failures,
-            open_seconds=settings.vendor_breaker_open_seconds,
-        )
-    )
+    pool = vendor_pool_of(settings)
     kept = KeptResults(settings.kept_results_path)
     stopping = threading.Event()
 
