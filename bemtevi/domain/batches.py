@@ -58,6 +58,12 @@ def ledger_request_id(batch_id: UUID, step: str) -> UUID:
     return uuid5(_NAMESPACE, f"{batch_id}:{step}")
 
 
+def kept_result_id(batch_id: UUID, document: str) -> UUID:
+    """The id a supplier's result for one of a batch's documents is kept (and reopened) under: the same for
+    every attempt, so a resumed batch replaces what it kept rather than keeping it twice."""
+    return uuid5(_NAMESPACE, f"{batch_id}:kept:{document}")
+
+
 def reservation_id(batch_id: UUID) -> UUID:
     """The reservation a batch holds on its group's batch account."""
     return uuid5(_NAMESPACE, f"{batch_id}:reservation")
