@@ -200,6 +200,7 @@ def build_platform(
         settings.demo_dataset_path,
         max_bytes=settings.batch_max_bytes,
         max_open_per_group=settings.batch_max_open_per_group,
+        webhook_allow_private=settings.webhook_allow_private,
         open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id))),
     )
     platform = Platform(
@@ -441,6 +442,7 @@ def build_enrichment_worker(settings: Settings) -> StreamWorker:
             settings.demo_dataset_path,
             max_bytes=settings.batch_max_bytes,
             max_open_per_group=settings.batch_max_open_per_group,
+            webhook_allow_private=settings.webhook_allow_private,
         )
         lookups = VendorLookups(VendorDirectory(app, box), pool, kept, StoredQueryTypes(app))
         runner = batch_runner(settings, app, batches, box, stopping, lookups)
