@@ -203,6 +203,27 @@ def test_a_file_that_is_not_what_it_says_is_refused_and_nothing_is_charged(
     screenshot(page, "batches-refused")
 
 
+def test_a_webhook_into_the_servers_own_network_is_refused_under_its_field_and_can_be_corrected(
+    page: Page, server_url: str, layout: str, csv_file: Path
+) -> None:
+    sign_in(page, server_url)
+    page.goto(f"{server_url}/batch-query")
+    choose(page, "batch-layout", layout)
+    page.get_by_test_id("batch-file").set_input_files(str(csv_file))
+    page.get_by_test_id("batch-webhook-url").fill("http://169.254.169.254/latest/meta-data")
+    page.get_by_test_id("batch-preview-button").click()
+    expect(page.get_by_test_id("batch-preview")).to_be_visible()
+    page.get_by_test_id("batch-confirm").click()
+    form = page.get_by_test_id("batch-upload")
+    expect(form).to_contain_text("Use um endereço http(s) da internet pública")
+    expect(page.get_by_test_id("batch-preview")).to_be_visible()  # nothing submitted: still to confirm
+    screenshot(page, "batches-webhook-refused")
+    page.get_by_test_id("batch-webhook-url").fill("")
+    expect(form).not_to_contain_text("Use um endereço http(s) da internet pública")
+    page.get_by_test_id("batch-confirm").click()
+    expect(page.get_by_test_id("batch-preview")).to_have_count(0)
+
+
 def test_a_manual_enrichment_is_sent_for_a_customer(
     page: Page, server_url: str, layout: str, customer: str, csv_file: Path
 ) -> None:
