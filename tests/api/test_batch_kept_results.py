@@ -79,13 +79,15 @@ def test_a_batchs_vendor_answers_are_kept_and_answer_a_later_lookup_without_the_
     )
     batch_id = UUID(ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)["id"])
 
+    lookups = platform.consultations.vendor_lookups
+    assert lookups is not None
     runner = batch_runner(
         platform.settings,
         platform.app,
         platform.batches,
         SecretBox(platform.settings.vendor_secrets_key),
         threading.Event(),
-        platform.consultations.vendor_lookups,  # type: ignore[arg-type]
+        lookups,
     )
     assert runner.run(batch_id)
     assert simulator.app.stats["requests"] == 3
