@@ -25,6 +25,7 @@ from bemtevi.commands.ledger import EmbeddedLedger, Ledger, LedgerClient
 from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
+from bemtevi.commands.vendor_lookups import VendorLookups
 from bemtevi.commands.vendors import VendorCommands, VendorDirectory
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.infra.attempts import AttemptLog, PostgresAttemptLog, SqliteAttemptLog
@@ -199,6 +200,7 @@ def build_platform(
         settings.demo_dataset_path,
         max_bytes=settings.batch_max_bytes,
         max_open_per_group=settings.batch_max_open_per_group,
+        webhook_allow_private=settings.webhook_allow_private,
         open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id))),
     )
     platform = Platform(
@@ -244,11 +246,10 @@ def build_platform(
         # The seeded query types (on a store that has none yet: a first start, or a store of before them).
         platform.catalogue.seed()
     if settings.enrichment == "embedded":
-        directory = VendorDirectory(app, box)
+        lookups = platform.consultations.vendor_lookups
+        assert lookups is not None
         platform.enrichment = Enrichment(
-            app,
-            store,
-            lambda stopping: batch_runner(settings, app, batches, box, stopping, directory, vendor_pool, kept_results),
+            app, store, lambda stopping: batch_runner(settings, app, batches, box, stopping, lookups)
         )
     if start_projector:
         projector.start()
@@ -378,9 +379,7 @@ def batch_runner(
     batches: BatchCommands,
     box: SecretBox,
     stopping: threading.Event,
-    vendors: VendorDirectory,
-    pool: VendorPool,
-    kept: KeptResults,
+    lookups: VendorLookups,
 ) -> BatchRunner:
     """The enrichment processor's runner (``streams.enrichment``), the same in a server and in a worker."""
     from bemtevi.infra.batches.pipeline import run_batch
@@ -405,7 +404,7 @@ def batch_runner(
             timeout=settings.webhook_timeout_seconds,
             allow_private=settings.webhook_allow_private,
         ),
-        resolve_missing=VendorResolver(vendors.for_query_type, pool, kept).for_batch,
+        resolve_missing=VendorResolver(lookups).for_batch,
     )
 
 
@@ -443,8 +442,10 @@ def build_enrichment_worker(settings: Settings) -> StreamWorker:
             settings.demo_dataset_path,
             max_bytes=settings.batch_max_bytes,
             max_open_per_group=settings.batch_max_open_per_group,
+            webhook_allow_private=settings.webhook_allow_private,
         )
-        runner = batch_runner(settings, app, batches, box, stopping, VendorDirectory(app, box), pool, kept)
+        lookups = VendorLookups(VendorDirectory(app, box), pool, kept, StoredQueryTypes(app))
+        runner = batch_runner(settings, app, batches, box, stopping, lookups)
         worker = EnrichmentWorker(app, runner, stopping, settings.kafka_batch_topic)
         worker.attach(faust_app, batch_topic(faust_app, settings))
     except BaseException:

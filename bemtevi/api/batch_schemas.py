@@ -72,8 +72,14 @@ class BatchRow(BaseModel):
     creditsCharged: int
     returnFileName: str | None
     message: str | None
+    # A stable code for ``message`` (canceled_by_owner, canceled_by_super_admin, time_limit, processing_error,
+    # ...): the web app shows it translated, and the message itself for a code it does not know.
+    messageCode: str | None = None
     startedAt: UtcDateTime | None
     finishedAt: UtcDateTime | None
+    # What the caller may do with it now (the server's own rule: ``BatchCommands.allowed_actions``).
+    canCancel: bool = False
+    canDelete: bool = False
 
 
 class BatchListResponse(BaseModel):

@@ -36,6 +36,8 @@ from bemtevi.domain.batches import (
     Batch,
     BatchKind,
     BatchStatus,
+    cancellable,
+    deletable,
     ledger_request_id,
     reservation_id,
 )
@@ -57,12 +59,14 @@ from bemtevi.domain.errors import (
     RequiredField,
     ReturnRequired,
     UploadNotFound,
+    WebhookNotAllowed,
 )
 from bemtevi.domain.groups import ALLOW_DELETE_CANCEL, ALLOW_UPLOAD_MANUAL, Group
 from bemtevi.domain.layouts import Layout, LayoutSpec
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.infra.secrets import SecretBox
+from bemtevi.infra.webhooks import WebhookAddressNotAllowed, require_public_host
 
 CHUNK = 1 << 20
 OBSERVATION_MAX = 500
@@ -103,8 +107,10 @@ class BatchCommands:
         max_bytes: int = 10 * 1024 * 1024,
         max_open_per_group: int = 20,
         open_in_group: Callable[[UUID], int] = lambda group_id: 0,
+        webhook_allow_private: bool = False,
     ) -> None:
         self._app = app
+        self._webhook_allow_private = webhook_allow_private
         self._credits = credits
         self._box = box
         self._work_dir = work_dir
@@ -326,8 +332,13 @@ class BatchCommands:
         if len(note) > OBSERVATION_MAX:
             raise InvalidData(f"The observation has at most {OBSERVATION_MAX} characters", field="observation")
         url = (webhook_url or "").strip() or None
-        if url is not None and (len(url) > URL_MAX or not url.startswith(("http://", "https://"))):
-            raise InvalidData("The webhook URL must start with http:// or https://", field="webhookUrl")
+        if url is not None:
+            if len(url) > URL_MAX:
+                raise WebhookNotAllowed(field="webhookUrl")
+            try:  # the sender's own check, made again at each try (a name may change its answer)
+                require_public_host(url, allow_private=self._webhook_allow_private)
+            except WebhookAddressNotAllowed as e:
+                raise WebhookNotAllowed(field="webhookUrl") from e
         secret = (webhook_secret or "").strip() or None
         if secret is not None and url is None:
             raise InvalidData("A webhook secret needs a webhook URL", field="webhookSecret")
@@ -380,16 +391,37 @@ class BatchCommands:
 
     # -- cancel and delete ---------------------------------------------------------------------
 
+    def _may_act(self, principal: Principal, group_id: UUID, user_id: UUID | None, allows: dict[UUID, bool]) -> bool:
+        """The rule of who may cancel or delete a batch the caller sees: a super-admin, or the batch's owner (its
+        user, or an owner/admin of its group or a group above) when the group's ``allowDeletedAndCancelled`` is
+        on. ``allows`` remembers each group's toggle for a page of rows."""
+        if principal.role == Role.SUPER_ADMIN:
+            return True
+        if user_id != principal.user_id and principal.role not in (Role.OWNER, Role.ADMIN):
+            return False
+        if group_id not in allows:
+            allows[group_id] = self._group(group_id).allows(ALLOW_DELETE_CANCEL)
+        return allows[group_id]
+
     def _may_cancel_or_delete(self, principal: Principal, batch: Batch) -> None:
-        """A super-admin, or the batch's owner (its user, or an owner/admin of its group or a group
-        above) when the group's ``allowDeletedAndCancelled`` is on."""
         if principal.role == Role.SUPER_ADMIN:
             return
         if not self.visible(principal, batch):
             raise BatchNotFound()
-        owner = batch.user_id == principal.user_id or principal.role in (Role.OWNER, Role.ADMIN)
-        if not owner or not self._group(batch.group_id).allows(ALLOW_DELETE_CANCEL):
+        if not self._may_act(principal, batch.group_id, batch.user_id, {}):
             raise AccessDenied()
+
+    def allowed_actions(self, principal: Principal, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows of batches the caller sees (the read model's ``batch_row`` shape), each with ``canCancel`` and
+        ``canDelete``: what ``cancel`` and ``delete`` would allow now, by the same rule and the row's status."""
+        allows: dict[UUID, bool] = {}
+        answered = []
+        for row in rows:
+            user_id = UUID(row["userId"]) if row["userId"] else None
+            may = self._may_act(principal, UUID(row["groupId"]), user_id, allows)
+            status = str(row["status"])
+            answered.append({**row, "canCancel": may and cancellable(status), "canDelete": may and deletable(status)})
+        return answered
 
     def cancel(self, principal: Principal, batch_id: UUID) -> int:
         """Cancel a waiting or processing batch ("Canceled by owner" / "Canceled by super-admin"): its

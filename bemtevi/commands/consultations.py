@@ -23,7 +23,6 @@ days. Only when a supplier that could answer failed and none found the document 
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -32,6 +31,7 @@ from uuid import UUID, uuid4
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import Principal
 from bemtevi.commands.ledger import EmbeddedLedger, LedgerClient, LookupBlocks, ReserveLookup
+from bemtevi.commands.vendor_lookups import CACHE_SUPPLIER, Asked, Owner, VendorLookups
 from bemtevi.commands.vendors import VendorDirectory
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.documents import Document
@@ -39,11 +39,12 @@ from bemtevi.domain.errors import DomainError, SearchFailed, SupplierFailed
 from bemtevi.domain.query_types import QueryType, QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.vendors import VendorConfig
-from bemtevi.infra.kept_results import DAY, KeptResult, KeptResults
+from bemtevi.infra.kept_results import KeptResults
 from bemtevi.infra.suppliers.http import VendorError, VendorPool
 
-CACHE_SUPPLIER = "cache"
 _Asked = tuple[ConsultationStatus, dict[str, Any] | None, Exception | None, str]
+
+__all__ = ["CACHE_SUPPLIER", "ConsultationCommands", "ConsultationOutcome"]
 
 log = logging.getLogger(__name__)
 
@@ -79,9 +80,13 @@ class ConsultationCommands:
         self.ledger = ledger
         # What a lookup's outcome says of its type (the ledger chose it on the same catalogue).
         self._query_types = query_types
-        self._vendors = vendors if pool is not None else None
-        self._pool = pool
         self.kept = kept
+        # Asking the HTTP suppliers and keeping their answers: the path batches share (``VendorLookups``).
+        self._lookups = None if vendors is None or pool is None else VendorLookups(vendors, pool, kept, query_types)
+
+    @property
+    def vendor_lookups(self) -> VendorLookups | None:
+        return self._lookups
 
     @property
     def blocks(self) -> LookupBlocks:
@@ -118,13 +123,16 @@ class ConsultationCommands:
         if asked is None:
             asked = self._ask_supplier(request)
         vendors: list[VendorConfig] = []
-        if asked[0] == ConsultationStatus.NOT_FOUND and self._vendors is not None:
-            vendors = self._vendors.for_query_type(chosen, request.document_type)
+        if asked[0] == ConsultationStatus.NOT_FOUND and self._lookups is not None:
+            vendors = self._lookups.vendors_for(chosen, request.document_type)
             if vendors:
-                asked = self._from_cache(request, chosen) or self._ask_vendors(request, vendors)
-        status, result, _error, supplier = asked
+                answer = self._lookups.cached(request.document, chosen) or self._lookups.ask(
+                    request.document_type, request.document, vendors
+                )
+                asked = answer.as_tuple()
+        status, _result, _error, supplier = asked
         recorded = self.ledger.submit(self._finish(request, chosen, block_id, status, supplier))
-        self._keep(request, chosen, result, supplier, vendors)
+        self._keep(request, chosen, asked, vendors)
         return self._outcome(request, parsed, chosen, asked, recorded.value, recorded.position)
 
     async def run_unit_query_async(
@@ -146,26 +154,29 @@ class ConsultationCommands:
         if asked is None:
             asked = self._ask_supplier(request)
         vendors: list[VendorConfig] = []
-        if asked[0] == ConsultationStatus.NOT_FOUND and self._vendors is not None:
-            vendors = self._vendors.for_query_type(chosen, request.document_type)
+        if asked[0] == ConsultationStatus.NOT_FOUND and self._lookups is not None:
+            vendors = self._lookups.vendors_for(chosen, request.document_type)
             if vendors:
-                asked = self._from_cache(request, chosen) or await self._ask_vendors_async(request, vendors)
-        status, result, _error, supplier = asked
+                answer = self._lookups.cached(request.document, chosen) or await self._lookups.ask_async(
+                    request.document_type, request.document, vendors
+                )
+                asked = answer.as_tuple()
+        status, _result, _error, supplier = asked
         recorded = await self.ledger.submit_async(self._finish(request, chosen, block_id, status, supplier))
-        self._keep(request, chosen, result, supplier, vendors)
+        self._keep(request, chosen, asked, vendors)
         return self._outcome(request, parsed, chosen, asked, recorded.value, recorded.position)
 
     def _may_ask_vendors(self, request: ReserveLookup, asked: _Asked) -> bool:
         """Whether the local dataset's answer leaves an HTTP supplier (or a kept result) to ask: then the
         lookup's credit is held first. Judged on the type the ledger will choose (the one asked for, or
         the document's default); the ledger still makes every check of the group."""
-        if asked[0] != ConsultationStatus.NOT_FOUND or self._vendors is None:
+        if asked[0] != ConsultationStatus.NOT_FOUND or self._lookups is None:
             return False
         try:
             candidate = request.requested_type or self._query_types.default_for(request.document_type).key
         except DomainError:
             return False  # the ledger refuses it with the same message
-        return bool(self._vendors.for_query_type(candidate, request.document_type))
+        return bool(self._lookups.vendors_for(candidate, request.document_type))
 
     def _finish(
         self, request: ReserveLookup, chosen: str, block_id: str | None, status: ConsultationStatus, supplier: str
@@ -182,81 +193,23 @@ class ConsultationCommands:
         status = ConsultationStatus.DONE if result is not None else ConsultationStatus.NOT_FOUND
         return status, result, None, self._supplier.name
 
-    def _from_cache(self, request: ReserveLookup, query_type: str) -> _Asked | None:
-        if self.kept is None:
-            return None
-        kept = self.kept.fresh(request.document, query_type)
-        if kept is None:
-            return None
-        return ConsultationStatus.DONE, kept.result, None, CACHE_SUPPLIER
-
-    def _ask_vendors(self, request: ReserveLookup, vendors: list[VendorConfig]) -> _Asked:
-        assert self._pool is not None
-        failure: Exception | None = None
-        for vendor in vendors:
-            try:
-                result = self._pool.lookup(vendor, request.document_type, request.document)
-            except VendorError as e:
-                log.warning("%s", e)
-                failure = e
-                continue
-            if result is not None:
-                return ConsultationStatus.DONE, result, None, vendor.name
-        return self._nothing_found(failure, vendors)
-
-    async def _ask_vendors_async(self, request: ReserveLookup, vendors: list[VendorConfig]) -> _Asked:
-        assert self._pool is not None
-        failure: Exception | None = None
-        for vendor in vendors:
-            try:
-                result = await self._pool.lookup_async(vendor, request.document_type, request.document)
-            except VendorError as e:
-                log.warning("%s", e)
-                failure = e
-                continue
-            if result is not None:
-                return ConsultationStatus.DONE, result, None, vendor.name
-        return self._nothing_found(failure, vendors)
-
-    def _nothing_found(self, failure: Exception | None, vendors: list[VendorConfig]) -> _Asked:
-        if failure is not None:
-            return ConsultationStatus.FAILED, None, failure, vendors[-1].name
-        return ConsultationStatus.NOT_FOUND, None, None, vendors[-1].name
-
     def _keep(
         self,
         request: ReserveLookup,
         chosen: str,
-        result: dict[str, Any] | None,
-        supplier: str,
+        asked: _Asked,
         asked_vendors: list[VendorConfig],
     ) -> None:
-        """Keep a vendor's found result for reopening and as a cache. Not the local dataset's: it is the
-        platform's own data, read again from the dataset on reopening (no copy of personal data, and the
-        hot path writes nothing more); nor one answered from the cache, which is kept already."""
-        if result is None or self.kept is None or supplier in (CACHE_SUPPLIER, self._supplier.name):
+        """Keep a vendor's found result for reopening and as a cache (``VendorLookups.keep``)."""
+        if self._lookups is None:
             return
-        query_type = self._query_types.get(chosen)
-        cache_days, validity_days = query_type.cache_days, query_type.validity_days
-        for vendor in asked_vendors:
-            if vendor.name == supplier:  # a supplier's own days narrow the query type's
-                cache_days = min(cache_days, vendor.cache_days)
-                validity_days = min(validity_days, vendor.validity_days)
-        now = time.time()
-        self.kept.keep(
-            KeptResult(
-                consultation_id=request.consultation_id,
-                group_id=request.group_id,
-                user_id=request.user_id,
-                document=request.document,
-                document_type=request.document_type,
-                query_type=chosen,
-                supplier=supplier,
-                result=result,
-                created_at=now,
-                cache_until=now + cache_days * DAY,
-                valid_until=now + validity_days * DAY,
-            )
+        self._lookups.keep(
+            Owner(request.consultation_id, request.group_id, request.user_id),
+            request.document,
+            request.document_type,
+            chosen,
+            Asked(*asked),
+            asked_vendors,
         )
 
     def _outcome(

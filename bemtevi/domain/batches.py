@@ -48,6 +48,24 @@ TIME_LIMIT_CODE = "time_limit"
 TIME_LIMIT_MESSAGE = "Process terminated after exceeding the 1 hour limit"
 CANCELED_BY_OWNER = "Canceled by owner"
 CANCELED_BY_SUPER_ADMIN = "Canceled by super-admin"
+# The stable code of each cancel message (``Canceled`` carries only the message); a failure's code is
+# ``Failed.code`` (``time_limit``, ``processing_error``, ...). The web app translates by code.
+CANCEL_CODES = {CANCELED_BY_OWNER: "canceled_by_owner", CANCELED_BY_SUPER_ADMIN: "canceled_by_super_admin"}
+
+
+def cancel_code(message: str) -> str:
+    return CANCEL_CODES.get(message, "canceled")
+
+
+def cancellable(status: str) -> bool:
+    """Whether a batch in ``status`` may be canceled (waiting or processing)."""
+    return status in OPEN_STATUSES
+
+
+def deletable(status: str) -> bool:
+    """Whether a batch in ``status`` may be deleted (only once over: cancel first)."""
+    return status in TERMINAL_STATUSES
+
 
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://bemtevi.example/batch")
 
@@ -56,6 +74,12 @@ def ledger_request_id(batch_id: UUID, step: str) -> UUID:
     """The ledger request id of a batch's ``reserve`` / ``settle`` / ``release``: the same for every
     attempt, so the ledger (which claims a request id once) moves the credits once."""
     return uuid5(_NAMESPACE, f"{batch_id}:{step}")
+
+
+def kept_result_id(batch_id: UUID, document: str) -> UUID:
+    """The id a supplier's result for one of a batch's documents is kept (and reopened) under: the same for
+    every attempt, so a resumed batch replaces what it kept rather than keeping it twice."""
+    return uuid5(_NAMESPACE, f"{batch_id}:kept:{document}")
 
 
 def reservation_id(batch_id: UUID) -> UUID:
@@ -213,12 +237,12 @@ class Batch(AuditedAggregate):
     # -- the user's steps ------------------------------------------------------------------------
 
     def cancel(self, message: str) -> None:
-        if not self.is_open:
+        if not cancellable(self.status):
             raise BatchNotCancellable()
         self.trigger_event(self.Canceled, message=message)
 
     def delete(self) -> None:
-        if self.is_open or self.deleted:
+        if not deletable(self.status) or self.deleted:
             raise BatchNotDeletable()
         self._deleted()
 

@@ -303,6 +303,17 @@ class BatchLimitReached(DomainError):
     code, message, status = "batch_limit_reached", "Group has reached the maximum number of batch queries", 429
 
 
+class WebhookNotAllowed(DomainError):
+    """A webhook URL that is not http(s), or whose host resolves to an address of the deployment's own network
+    (loopback, private, link-local, reserved): the server would be the customer's way into it."""
+
+    code, message, status = (
+        "webhook_not_allowed",
+        "The webhook URL must be an http:// or https:// address on the public internet",
+        422,
+    )
+
+
 class UploadNotFound(DomainError):
     """An upload id that is unknown, of another user, or already submitted."""
 

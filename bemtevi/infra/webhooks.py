@@ -49,11 +49,19 @@ class WebhookAddressNotAllowed(ValueError):
     """The URL's host is (or resolves to) an address of the deployment's own network."""
 
 
-def require_public_host(url: str) -> None:
-    """Raise ``WebhookAddressNotAllowed`` unless every address ``url``'s host resolves to is public."""
-    parts = urllib.parse.urlsplit(url)
+def require_public_host(url: str, *, allow_private: bool = False) -> None:
+    """Raise ``WebhookAddressNotAllowed`` unless ``url`` is http(s) with a host and (unless ``allow_private``)
+    every address the host resolves to is public. The one check: at submit (``BatchCommands.submit``) and at
+    each try here."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError as e:
+        raise WebhookAddressNotAllowed(f"not a URL: {e}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise WebhookAddressNotAllowed("not an http(s) URL with a host")
+    if allow_private:
+        return
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         answers = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
@@ -99,8 +107,7 @@ class WebhookSender:
         def post() -> int:
             nonlocal attempts, last_status
             attempts += 1
-            if not self._allow_private:
-                require_public_host(url)
+            require_public_host(url, allow_private=self._allow_private)
             request = urllib.request.Request(url, data=body, headers=headers, method="POST")
             try:
                 with self._opener.open(request, timeout=self._timeout) as response:

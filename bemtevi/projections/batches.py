@@ -14,7 +14,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from bemtevi.domain.batches import OPEN_STATUSES, Batch, BatchStatus
+from bemtevi.domain.batches import OPEN_STATUSES, Batch, BatchStatus, cancel_code
 from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause
 
 BATCHES_DDL = """
@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS batches (
     credits_charged BIGINT NOT NULL,
     return_file_name VARCHAR,
     message VARCHAR,
+    message_code VARCHAR,
     created_at TIMESTAMP NOT NULL,
     started_at TIMESTAMP,
     finished_at TIMESTAMP,
@@ -63,6 +64,7 @@ _COLUMNS = (
     "credits_charged",
     "return_file_name",
     "message",
+    "message_code",
     "created_at",
     "started_at",
     "finished_at",
@@ -127,6 +129,7 @@ class _Fold(PageFold):
                     "credits_charged": 0,
                     "return_file_name": None,
                     "message": None,
+                    "message_code": None,
                     "created_at": at,
                     "started_at": None,
                     "finished_at": None,
@@ -154,10 +157,12 @@ class _Fold(PageFold):
             elif isinstance(event, Batch.Failed):
                 row["status"] = BatchStatus.ERROR.value
                 row["message"] = event.message
+                row["message_code"] = event.code
                 row["finished_at"] = at
             elif isinstance(event, Batch.Canceled):
                 row["status"] = BatchStatus.CANCELED.value
                 row["message"] = event.message
+                row["message_code"] = cancel_code(event.message)
                 row["finished_at"] = at
         cur.execute("DELETE FROM batches WHERE batch_id IN ?", [list(rows)])
         kept = [r for r in rows.values() if r is not None]
@@ -174,6 +179,7 @@ class _Fold(PageFold):
 class BatchesReadModel(ReadModel):
     name = "batches"
     tables = ("batches",)
+    version = 2  # 2: message_code
     event_types = _EVENTS
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
@@ -237,6 +243,7 @@ def _row(r: tuple[Any, ...]) -> dict[str, Any]:
         "creditsCharged": d["credits_charged"],
         "returnFileName": d["return_file_name"],
         "message": d["message"],
+        "messageCode": d["message_code"],
         "startedAt": d["started_at"],
         "finishedAt": d["finished_at"],
     }

@@ -31,9 +31,11 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.domain.batches import TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch
+from bemtevi.commands.vendor_lookups import Owner, VendorLookups
+from bemtevi.domain.batches import TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch, kept_result_id
 from bemtevi.domain.errors import BatchNotRunnable
 from bemtevi.domain.layouts import Layout
+from bemtevi.domain.query_types import DocumentKind
 from bemtevi.infra.batches.files import UploadCheck
 from bemtevi.infra.webhooks import WebhookSender
 from bemtevi.projections.store import ReadStore
@@ -58,6 +60,8 @@ class BatchJob:
     webhook_url: str | None = None
     webhook_secret: str | None = None  # opened from its sealed form by the runner side
     inputs: dict[str, Any] = field(default_factory=dict)  # the file, its check, the layout, the dataset
+    group_id: UUID | None = None  # whose the batch is: the owner of the vendor results it keeps
+    user_id: UUID | None = None
 
 
 class RunnerSteps(Protocol):
@@ -113,65 +117,61 @@ def pipeline_inputs(
 
 
 class VendorResolver:
-    """``run_batch``'s ``resolve_missing`` for one batch: the valid documents the dataset lacks, asked of the
-    active HTTP suppliers of the batch's query type (the unit lookup's ``VendorDirectory`` and ``VendorPool``, in
-    the suppliers' order, the first that finds one wins), at most ``concurrency`` documents in flight, a kept
-    result still within its cache days answered first without asking. A supplier's failure is that document not
-    found (the batch goes on). A batch without a query type asks no supplier."""
+    """``run_batch``'s ``resolve_missing`` for one batch: the valid documents the dataset lacks, asked as a unit
+    lookup asks them (``commands.vendor_lookups.VendorLookups``, the one path): a result kept within its cache
+    days first, then the active HTTP suppliers of the batch's query type in their order (the first that finds it
+    wins, a failing one is passed over), at most ``concurrency`` documents in flight. What a supplier finds is kept
+    like a unit lookup's result (same store, key and days), owned by the batch's group under
+    ``kept_result_id(batch, document)``, so a later lookup within the cache days is answered from it and
+    ``query-result`` reopens it. A supplier's failure is that document not found (the batch goes on). A batch
+    without a query type asks no supplier."""
 
-    def __init__(
-        self,
-        vendors: Callable[[str, str], list[Any]],
-        pool: Any,  # bemtevi.infra.suppliers.http.VendorPool
-        kept: Any | None,  # bemtevi.infra.kept_results.KeptResults
-        concurrency: int = 16,
-    ) -> None:
-        self._vendors = vendors
-        self._pool = pool
-        self._kept = kept
+    def __init__(self, lookups: VendorLookups, concurrency: int = 16) -> None:
+        self._lookups = lookups
         self._concurrency = max(1, concurrency)
 
     def for_batch(self, job: BatchJob) -> Callable[[list[str]], dict[str, dict[str, Any]]] | None:
         query_type = job.inputs.get("query_type")
         if not query_type:
             return None
-        return lambda documents: self.resolve(str(query_type), documents)
+        return lambda documents: self.resolve(job, str(query_type), documents)
 
-    def resolve(self, query_type: str, documents: list[str]) -> dict[str, dict[str, Any]]:
+    def resolve(self, job: BatchJob, query_type: str, documents: list[str]) -> dict[str, dict[str, Any]]:
         found: dict[str, dict[str, Any]] = {}
         ask: list[tuple[str, list[Any]]] = []
         for document in documents:
-            kind = "cpf" if len(document) == 11 else "cnpj"
-            kept = self._kept.fresh(document, query_type) if self._kept is not None else None
-            if kept is not None:
+            kept = self._lookups.cached(document, query_type)
+            if kept is not None and kept.result is not None:
                 found[document] = kept.result
                 continue
-            vendors = self._vendors(query_type, kind)
+            vendors = self._lookups.vendors_for(query_type, _kind(document))
             if vendors:
                 ask.append((document, vendors))
         if ask:
-            found.update(asyncio.run(self._ask_all(ask)))
+            found.update(asyncio.run(self._ask_all(job, query_type, ask)))
         return found
 
-    async def _ask_all(self, ask: list[tuple[str, list[Any]]]) -> dict[str, dict[str, Any]]:
+    async def _ask_all(
+        self, job: BatchJob, query_type: str, ask: list[tuple[str, list[Any]]]
+    ) -> dict[str, dict[str, Any]]:
         bound = asyncio.Semaphore(self._concurrency)
         answers: dict[str, dict[str, Any]] = {}
 
         async def one(document: str, vendors: list[Any]) -> None:
-            kind = "cpf" if len(document) == 11 else "cnpj"
             async with bound:
-                for vendor in vendors:
-                    try:
-                        result = await self._pool.lookup_async(vendor, kind, document)
-                    except Exception as e:  # VendorError: this supplier could not answer; the next may
-                        log.warning("batch lookup of a document: %s", e)
-                        continue
-                    if result is not None:
-                        answers[document] = result
-                        return
+                asked = await self._lookups.ask_async(_kind(document), document, vendors)
+            if asked.result is not None:
+                answers[document] = asked.result
+                if job.group_id is not None:
+                    owner = Owner(kept_result_id(job.id, document), job.group_id, job.user_id)
+                    self._lookups.keep(owner, document, _kind(document), query_type, asked, vendors)
 
         await asyncio.gather(*(one(document, vendors) for document, vendors in ask))
         return answers
+
+
+def _kind(document: str) -> DocumentKind:
+    return "cpf" if len(document) == 11 else "cnpj"
 
 
 class BatchSide:
@@ -206,6 +206,8 @@ class BatchSide:
             webhook_url=batch.webhook_url,
             webhook_secret=self._open_secret(secret) if secret and self._open_secret else secret,
             inputs=self._inputs(batch) if batch.is_open else {},
+            group_id=batch.group_id,
+            user_id=batch.user_id,
         )
 
     def status(self, batch_id: UUID) -> str | None:

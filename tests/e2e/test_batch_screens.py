@@ -20,6 +20,8 @@ from e2e_support import screenshot, sign_in
 from playwright.sync_api import Browser, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
+from bemtevi.domain.documents import cnpj_check_digits, cpf_check_digits
+
 pytestmark = pytest.mark.e2e
 
 LAYOUT_NAME = "lote_e2e"
@@ -170,6 +172,9 @@ def test_a_batch_is_previewed_confirmed_processed_and_returned(
     expect(row.get_by_test_id("batch-status")).to_have_text(re.compile("Aguardando|Processando|Disponível"))
     expect(row.get_by_test_id("batch-status")).to_have_text("Disponível", timeout=PROCESSING_TIMEOUT_MS)
     expect(row.get_by_test_id("batch-progress")).to_contain_text("4 de 4")
+    # What the server allows the super-admin now: delete the batch that is over, nothing to cancel.
+    expect(row.get_by_test_id("batch-delete")).to_be_visible()
+    expect(row.get_by_test_id("batch-cancel")).to_have_count(0)
     screenshot(page, "batches-available")
 
     with page.expect_download() as caught:
@@ -196,6 +201,27 @@ def test_a_file_that_is_not_what_it_says_is_refused_and_nothing_is_charged(
     expect(page.get_by_test_id("batch-preview")).to_have_count(0)
     expect(page.get_by_test_id("batch-row").filter(has_text="foto.csv")).to_have_count(0)
     screenshot(page, "batches-refused")
+
+
+def test_a_webhook_into_the_servers_own_network_is_refused_under_its_field_and_can_be_corrected(
+    page: Page, server_url: str, layout: str, csv_file: Path
+) -> None:
+    sign_in(page, server_url)
+    page.goto(f"{server_url}/batch-query")
+    choose(page, "batch-layout", layout)
+    page.get_by_test_id("batch-file").set_input_files(str(csv_file))
+    page.get_by_test_id("batch-webhook-url").fill("http://169.254.169.254/latest/meta-data")
+    page.get_by_test_id("batch-preview-button").click()
+    expect(page.get_by_test_id("batch-preview")).to_be_visible()
+    page.get_by_test_id("batch-confirm").click()
+    form = page.get_by_test_id("batch-upload")
+    expect(form).to_contain_text("Use um endereço http(s) da internet pública")
+    expect(page.get_by_test_id("batch-preview")).to_be_visible()  # nothing submitted: still to confirm
+    screenshot(page, "batches-webhook-refused")
+    page.get_by_test_id("batch-webhook-url").fill("")
+    expect(form).not_to_contain_text("Use um endereço http(s) da internet pública")
+    page.get_by_test_id("batch-confirm").click()
+    expect(page.get_by_test_id("batch-preview")).to_have_count(0)
 
 
 def test_a_manual_enrichment_is_sent_for_a_customer(
@@ -264,3 +290,86 @@ def test_the_batch_screens_fit_and_speak_the_language(
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"/{path} scrolls sideways by {overflow}px at {width}px"
         screenshot(page, f"batches-{path}-{language}-{width}")
+
+
+LOCKED_EMAIL = "dona@lote-trava.com.br"
+LOCKED_PASSWORD = "N0va!Senha"
+LOCKED_FILE = "trava.csv"
+
+
+def locked_csv(rows: int) -> bytes:
+    """``rows`` valid CPFs: enough work that a cancel sent right after the submit finds the batch still open."""
+    cpfs = (f"{n:09d}" + cpf_check_digits(f"{n:09d}") for n in range(100_000_001, 100_000_001 + rows))
+    return ("cpf\n" + "\n".join(cpfs) + "\n").encode()
+
+
+@pytest.fixture(scope="module")
+def locked_owner(server_url: str, layout_id: str) -> str:
+    """The owner (past first access) of a customer whose ``allowDeletedAndCancelled`` is off, with one batch the
+    super-admin canceled: the owner may neither cancel nor delete anything."""
+    base = "11444777" + "0001"
+    body: dict[str, Any] = {
+        "type": "company",
+        "cnpj": base + cnpj_check_digits(base),
+        "companyName": "Lote Trava Ltda",
+        "tradeName": "Lote Trava",
+        "personInCharge": "Responsável Trava",
+        "phone": "(11) 93333-4444",
+        "email": LOCKED_EMAIL,
+        "defaultQuery": True,
+        "consultProtest": False,
+        "quantities": {"unit": 0, "batch": 50_000, "advanced": 0, "api": 0},
+        "enabledQueryTypes": ["cpf-complete"],
+        "enabledLayouts": [layout_id],
+        "panelAccess": True,
+        "apiAccess": False,
+    }
+    with httpx.Client(base_url=server_url, timeout=60) as api:
+        admin = admin_headers(api)
+        data = ok(api.post("/api/customers", headers=admin, json=body))["data"]
+        toggles = {"allowUploadingManualQueries": True, "allowDeletedAndCancelled": False}
+        edited = {**{k: v for k, v in body.items() if k != "quantities"}, "toggles": toggles}
+        ok(api.put(f"/api/customers/{data['id']}", headers=admin, json=edited))
+        signed = {"email": LOCKED_EMAIL, "password": data["generatedPassword"], "domain_url": "localhost"}
+        first = {"Authorization": f"Bearer {ok(api.post('/api/auth/auth', json=signed))['token']}"}
+        chosen = {"password": LOCKED_PASSWORD, "confirmation": LOCKED_PASSWORD}
+        ok(api.post("/api/auth/first-access", headers=first, json=chosen))
+        signed["password"] = LOCKED_PASSWORD
+        owner = {"Authorization": f"Bearer {ok(api.post('/api/auth/auth', json=signed))['token']}"}
+        for _ in range(5):  # the runner may finish a batch before the cancel: then send another
+            shown = ok(
+                api.post(
+                    "/api/batches/uploads",
+                    headers={**owner, "Content-Type": "application/octet-stream"},
+                    params={"layoutId": layout_id, "fileName": LOCKED_FILE},
+                    content=locked_csv(20_000),
+                )
+            )
+            made = ok(api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}))
+            if api.post(f"/api/batches/{made['id']}/cancel", headers=admin).status_code == 200:
+                return LOCKED_EMAIL
+    pytest.fail("no batch could be canceled before it finished")
+
+
+@pytest.mark.parametrize("sized_page", VIEWS, ids=[f"{w}-{lang}" for w, lang in VIEWS], indirect=True)
+def test_a_canceled_batch_says_why_in_the_language_and_offers_only_what_is_allowed(
+    sized_page: tuple[Page, int, str], server_url: str, locked_owner: str
+) -> None:
+    page, width, language = sized_page
+    english = language == "en-US"
+    sign_in(page, server_url, locked_owner, LOCKED_PASSWORD, lands_on=None)
+    expect(page).not_to_have_url(re.compile(r"/login$"))  # signed in before going on
+    page.goto(f"{server_url}/batch-query")
+    canceled = page.get_by_test_id("batch-row").filter(has_text=re.compile("Canceled|Cancelado"))
+    expect(canceled.first).to_be_visible(timeout=10_000)
+    expect(canceled.first.get_by_test_id("batch-status")).to_have_text("Canceled" if english else "Cancelado")
+    expect(canceled.first.get_by_test_id("batch-message")).to_have_text(
+        "Canceled by super-admin" if english else "Cancelado pelo super-admin"
+    )
+    # The group does not allow its users to cancel or delete: no button the server would refuse.
+    rows = page.get_by_test_id("batch-row")
+    expect(rows.get_by_test_id("batch-cancel")).to_have_count(0)
+    expect(rows.get_by_test_id("batch-delete")).to_have_count(0)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"/batch-query scrolls sideways by {overflow}px at {width}px"
+    screenshot(page, f"batches-canceled-{language}-{width}")

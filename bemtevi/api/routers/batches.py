@@ -166,7 +166,7 @@ def list_batches(
         limit=page.size,
     )
     return BatchListResponse(
-        data=[BatchRow.model_validate(r) for r in rows],
+        data=[BatchRow.model_validate(r) for r in platform.batches.allowed_actions(principal, rows)],
         total=total,
         page=page.number,
         perPage=page.size,
@@ -189,6 +189,7 @@ def get_batch(
 ) -> BatchResponse:
     up_to_date = wait_for_position(platform, position)
     row = _visible_row(platform, principal, _batch_id(batch_id))
+    (row,) = platform.batches.allowed_actions(principal, [row])
     return BatchResponse(data=BatchRow.model_validate(row), upToDate=up_to_date)
 
 

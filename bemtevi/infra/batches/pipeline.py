@@ -348,7 +348,8 @@ def run_batch(
         if should_stop():
             raise BatchStopped()
         partial = target.with_name(target.name + ".partial")
-        write_return_file(spec, partial, (_exit_columns(_read_chunk(c), plan) for c in chunks))
+        columns = (_exit_columns(_read_chunk(c), plan) for c in chunks)
+        write_return_file(spec, partial, columns, check.encoding)
         os.replace(partial, target)
     return BatchOutcome(records, valid, records - valid, found, target)
 

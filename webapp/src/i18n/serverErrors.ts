@@ -79,6 +79,7 @@ export const serverErrorsPtBR: Record<ErrorCode, string> = {
   user_not_found: 'Usuário não encontrado',
   user_not_found_create_account: 'Usuário não encontrado (crie uma conta)',
   weak_password: 'Sua senha é fraca',
+  webhook_not_allowed: 'O webhook deve ser um endereço http:// ou https:// da internet pública',
   wrong_current_password: 'A senha atual está incorreta',
 }
 
@@ -156,5 +157,6 @@ export const serverErrorsEnUS: Record<ErrorCode, string> = {
   user_not_found: 'User is not found',
   user_not_found_create_account: 'User not found (create an account)',
   weak_password: 'Your password is weak',
+  webhook_not_allowed: 'The webhook URL must be an http:// or https:// address on the public internet',
   wrong_current_password: 'Current password is incorrect',
 }

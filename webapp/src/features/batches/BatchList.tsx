@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack'
 import Switch from '@mui/material/Switch'
 import TextField from '@mui/material/TextField'
 import Tooltip from '@mui/material/Tooltip'
+import Typography from '@mui/material/Typography'
 import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
 import { useConfirm, useNotify } from '../../components/feedback'
@@ -25,7 +26,7 @@ import {
 } from './api'
 import BatchProgress from './BatchProgress'
 import { batchErrorText } from './errors'
-import { allowedActions, isRunning, statusColor } from './rules'
+import { batchMessage, isRunning, statusColor } from './rules'
 
 const PAGE_SIZE = 20
 const STATUSES: BatchStatus[] = ['waiting', 'processing', 'available', 'error', 'canceled']
@@ -102,8 +103,18 @@ export default function BatchList({
         minWidth: 120,
         renderCell: ({ row }) => {
           const chip = <Chip size="small" color={statusColor(row.status)} label={t(`batches.status.${row.status}`)} data-testid="batch-status" />
-          const message = row.message && (exists(`batches.errors.${row.message}`) ? t(`batches.errors.${row.message}`) : row.message)
-          return message ? <Tooltip title={message}>{chip}</Tooltip> : chip
+          const message = batchMessage(row, t, exists)
+          if (!message) return chip
+          return (
+            <Tooltip title={message}>
+              <Stack sx={{ py: 0.5, alignItems: 'flex-start', gap: 0.25 }}>
+                {chip}
+                <Typography variant="caption" color="text.secondary" sx={{ lineHeight: 1.2, whiteSpace: 'normal' }} data-testid="batch-message">
+                  {message}
+                </Typography>
+              </Stack>
+            </Tooltip>
+          )
         },
       },
       {
@@ -127,7 +138,6 @@ export default function BatchList({
         sortable: false,
         minWidth: 130,
         renderCell: ({ row }) => {
-          const allowed = allowedActions(row, { userId: me?.id ?? null, superAdmin, allowDeletedAndCancelled: owner || row.userId === me?.id })
           return (
             <Stack sx={{ gap: 0.75, py: 0.5, alignItems: 'flex-start' }}>
               <Button size="small" variant="outlined" onClick={() => void download(batchUrls.file(row.id), row.fileName)} data-testid="batch-download-sent">
@@ -143,12 +153,12 @@ export default function BatchList({
                   {t('batches.list.returned')}
                 </Button>
               )}
-              {allowed.cancel && (
+              {row.canCancel && (
                 <Button size="small" color="warning" onClick={() => void act(row, 'cancel')} data-testid="batch-cancel">
                   {t('batches.list.cancel')}
                 </Button>
               )}
-              {allowed.remove && (
+              {row.canDelete && (
                 <Button size="small" color="error" onClick={() => void act(row, 'delete')} data-testid="batch-delete">
                   {t('batches.list.delete')}
                 </Button>
@@ -158,7 +168,7 @@ export default function BatchList({
         },
       },
     ]
-  }, [t, lang, kind, token, me, superAdmin, owner, confirm, notify, cancel, remove, refetch, exists])
+  }, [t, lang, kind, token, confirm, notify, cancel, remove, refetch, exists])
 
   return (
     <ListPage<BatchRow>

@@ -11,6 +11,7 @@ import TextField from '@mui/material/TextField'
 import Typography from '@mui/material/Typography'
 import { useNotify } from '../../components/feedback'
 import { formatNumber } from '../../lib/format'
+import { errorInfo } from '../../lib/errors'
 import { useAppSelector } from '../../store/hooks'
 import { useEnabledLayoutsQuery, useListCustomersQuery, type LayoutView } from '../../store/generated/bemteviApi'
 import { useSubmitBatchMutation, useUploadBatchFileMutation, type BatchUpload } from './api'
@@ -38,6 +39,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
   const [observation, setObservation] = useState('')
   const [webhookUrl, setWebhookUrl] = useState('')
   const [webhookSecret, setWebhookSecret] = useState('')
+  const [webhookRefused, setWebhookRefused] = useState<string | null>(null)
   const [tried, setTried] = useState(false)
   const [preview, setPreview] = useState<BatchUpload | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
@@ -77,7 +79,10 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
       },
     })
     if ('error' in result) {
-      setFailure(batchErrorText(result.error, t, exists))
+      const text = batchErrorText(result.error, t, exists)
+      // A webhook URL the server will not call: said under the field, to be corrected and sent again.
+      if (errorInfo(result.error).code === 'webhook_not_allowed') setWebhookRefused(text)
+      else setFailure(text)
       return
     }
     notify({ type: 'positive', message: t('batches.preview.submitted') })
@@ -193,9 +198,12 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
                 <TextField
                   label={t('batches.upload.webhookUrl')}
                   value={webhookUrl}
-                  onChange={(e) => setWebhookUrl(e.target.value)}
-                  error={!!err('webhookUrl')}
-                  helperText={err('webhookUrl') ?? t('batches.upload.webhookUrlHint')}
+                  onChange={(e) => {
+                    setWebhookUrl(e.target.value)
+                    setWebhookRefused(null)
+                  }}
+                  error={!!(err('webhookUrl') ?? webhookRefused)}
+                  helperText={err('webhookUrl') ?? webhookRefused ?? t('batches.upload.webhookUrlHint')}
                   slotProps={{ htmlInput: { maxLength: 500, 'data-testid': 'batch-webhook-url' } }}
                 />
                 <TextField

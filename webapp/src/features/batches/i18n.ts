@@ -76,6 +76,14 @@ export const batchesPtBR = {
     error: 'Erro',
     canceled: 'Cancelado',
   },
+  /** The list's message of a batch that failed or was canceled, by the API's `messageCode`. */
+  messages: {
+    canceled_by_owner: 'Cancelado pelo dono',
+    canceled_by_super_admin: 'Cancelado pelo super-admin',
+    canceled: 'Cancelado',
+    time_limit: 'Processo encerrado após exceder o limite de 1 hora.',
+    processing_error: 'O processamento falhou; os créditos reservados foram devolvidos.',
+  },
   errors: {
     layoutRequired: 'Escolha o layout',
     extensionRequired: 'Escolha a extensão do arquivo',
@@ -92,7 +100,7 @@ export const batchesPtBR = {
     file_encoding: 'Codificação do arquivo não reconhecida (use UTF-8 ou Latin-1).',
     xlsx_unreadable: 'Erro ao ler arquivo XLSX.',
     not_enough_credits: 'Créditos de enriquecimento insuficientes.',
-    time_limit: 'Processo encerrado após exceder o limite de 1 hora.',
+    webhook_not_allowed: 'Use um endereço http(s) da internet pública: endereços internos, locais ou privados não são aceitos.',
     download: 'Não foi possível baixar o arquivo.',
     progress: 'O progresso ao vivo parou; a lista continua se atualizando.',
   },
@@ -177,6 +185,13 @@ export const batchesEnUS: BatchesTexts = {
     error: 'Error',
     canceled: 'Canceled',
   },
+  messages: {
+    canceled_by_owner: 'Canceled by owner',
+    canceled_by_super_admin: 'Canceled by super-admin',
+    canceled: 'Canceled',
+    time_limit: 'Process terminated after exceeding the 1 hour limit.',
+    processing_error: 'Processing failed; the reserved credits were released.',
+  },
   errors: {
     layoutRequired: 'Choose the layout',
     extensionRequired: 'Choose the file extension',
@@ -193,7 +208,7 @@ export const batchesEnUS: BatchesTexts = {
     file_encoding: 'The file encoding is not recognised (use UTF-8 or Latin-1).',
     xlsx_unreadable: 'Erro ao ler arquivo XLSX.',
     not_enough_credits: 'Not enough enrichment credits.',
-    time_limit: 'Process terminated after exceeding the 1 hour limit.',
+    webhook_not_allowed: 'Use an http(s) address on the public internet: internal, local or private addresses are not accepted.',
     download: 'The file could not be downloaded.',
     progress: 'Live progress stopped; the list keeps refreshing.',
   },

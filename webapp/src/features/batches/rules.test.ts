@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { LayoutView } from '../../store/generated/bemteviApi'
-import { allowedActions, MAX_FILE_BYTES, parseProgress, percentDone, showEta, uploadErrors } from './rules'
+import { batchMessage, MAX_FILE_BYTES, parseProgress, percentDone, showEta, uploadErrors } from './rules'
 
 function layout(directions: ('entry' | 'exit')[]): LayoutView {
   return {
@@ -76,15 +76,16 @@ describe('progress', () => {
   })
 })
 
-describe('allowedActions', () => {
-  const me = { userId: 'u1', superAdmin: false, allowDeletedAndCancelled: true }
-  it('lets the owner cancel a running batch and delete a finished one', () => {
-    expect(allowedActions({ status: 'processing', userId: 'u1' }, me)).toEqual({ cancel: true, remove: false })
-    expect(allowedActions({ status: 'available', userId: 'u1' }, me)).toEqual({ cancel: false, remove: true })
+describe('batchMessage', () => {
+  const texts: Record<string, string> = { 'batches.messages.canceled_by_owner': 'Cancelado pelo dono' }
+  const t = (k: string) => texts[k] ?? k
+  const exists = (k: string) => k in texts
+  it('translates a known code', () => {
+    expect(batchMessage({ message: 'Canceled by owner', messageCode: 'canceled_by_owner' }, t, exists)).toBe('Cancelado pelo dono')
   })
-  it('refuses others unless super-admin, and the owner without the group permission', () => {
-    expect(allowedActions({ status: 'waiting', userId: 'u2' }, me)).toEqual({ cancel: false, remove: false })
-    expect(allowedActions({ status: 'waiting', userId: 'u1' }, { ...me, allowDeletedAndCancelled: false }).cancel).toBe(false)
-    expect(allowedActions({ status: 'waiting', userId: 'u2' }, { ...me, superAdmin: true }).cancel).toBe(true)
+  it("falls back to the server's message for an unknown code or none", () => {
+    expect(batchMessage({ message: 'The supplier did not answer', messageCode: 'vendor_failed' }, t, exists)).toBe('The supplier did not answer')
+    expect(batchMessage({ message: 'Old message', messageCode: null }, t, exists)).toBe('Old message')
+    expect(batchMessage({ message: null, messageCode: undefined }, t, exists)).toBeNull()
   })
 })

@@ -62,14 +62,16 @@ export function showEta(seconds: number | null | undefined): string | null {
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`
 }
 
-/** Who may cancel or delete (the server decides again; this only hides buttons that would be refused). */
-export function allowedActions(
-  row: Pick<BatchRow, 'status' | 'userId'>,
-  me: { userId: string | null; superAdmin: boolean; allowDeletedAndCancelled: boolean },
-): { cancel: boolean; remove: boolean } {
-  const owner = row.userId === me.userId
-  const may = me.superAdmin || (owner && me.allowDeletedAndCancelled)
-  return { cancel: may && isRunning(row.status), remove: may && !isRunning(row.status) }
+/** The text of a batch's failure or cancel message: its code's translation (`batches.messages.<code>`), the
+ * server's message for a code this app does not know, null when there is none. */
+export function batchMessage(
+  row: Pick<BatchRow, 'message' | 'messageCode'>,
+  t: (key: string) => string,
+  exists: (key: string) => boolean,
+): string | null {
+  const key = row.messageCode ? `batches.messages.${row.messageCode}` : null
+  if (key && exists(key)) return t(key)
+  return row.message || null
 }
 
 /** The progress event's data (GET /api/batches/{id}/progress). */

@@ -1402,6 +1402,7 @@ export type ErrorCode =
   | "user_not_found"
   | "user_not_found_create_account"
   | "weak_password"
+  | "webhook_not_allowed"
   | "wrong_current_password"
   | "xlsx_unreadable";
 export type ErrorItem = {
@@ -1496,6 +1497,8 @@ export type VerifyCodeRequest = {
   uniqueKey: string;
 };
 export type BatchRow = {
+  canCancel?: boolean;
+  canDelete?: boolean;
   /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   creditsCharged: number;
@@ -1513,6 +1516,7 @@ export type BatchRow = {
   layoutId: string;
   layoutName: string | null;
   message: string | null;
+  messageCode?: string | null;
   observation: string;
   queryType: string | null;
   records: number;

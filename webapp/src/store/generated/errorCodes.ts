@@ -72,6 +72,7 @@ export const ERROR_CODES = [
   "user_not_found",
   "user_not_found_create_account",
   "weak_password",
+  "webhook_not_allowed",
   "wrong_current_password",
   "xlsx_unreadable"
 ] as const

@@ -1,0 +1,125 @@
+"""What the list and detail tell the web app: a stable code for each failure or cancel message (translated by the
+screens), and whether the caller may cancel or delete each batch now, decided by the rule the server refuses by."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from fastapi.testclient import TestClient
+from support import make_settings, sign_in
+from test_batches_api import cpf, csv_of, new_customer, new_layout, ok, refused, reserved, upload
+
+from bemtevi.api.app import create_app
+from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.domain.batches import TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE
+
+LOCKED = {"allowUploadingManualQueries": True, "allowDeletedAndCancelled": False}
+
+
+def submit(client: TestClient, headers: dict[str, str], layout_id: str, n: int) -> str:
+    shown = ok(upload(client, headers, layout_id, csv_of(cpf(n))), 201)
+    return str(ok(client.post("/api/batches", headers=headers, json={"uploadId": shown["uploadId"]}), 201)["id"])
+
+
+def listed(client: TestClient, headers: dict[str, str], platform: Platform) -> dict[str, dict[str, Any]]:
+    page = ok(client.get("/api/batches", headers=headers, params={"position": platform.app.max_position()}))
+    return {r["id"]: r for r in page["data"]}
+
+
+def actions(row: dict[str, Any]) -> tuple[bool, bool]:
+    return row["canCancel"], row["canDelete"]
+
+
+def test_the_list_says_who_may_cancel_or_delete_by_the_servers_own_rule(
+    sqlite_platform: Platform, client: TestClient
+) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    _open_id, owner = new_customer(client, admin, 31, layout_id)
+    _locked_id, locked = new_customer(client, admin, 32, layout_id, toggles=LOCKED)
+    mine = submit(client, owner, layout_id, 1)
+    theirs = submit(client, locked, layout_id, 2)
+
+    # allowDeletedAndCancelled on: a waiting batch may be canceled, not deleted (cancel first).
+    assert actions(listed(client, owner, sqlite_platform)[mine]) == (True, False)
+    # Off: the owner may do neither, and the server refuses what the list does not offer.
+    assert actions(listed(client, locked, sqlite_platform)[theirs]) == (False, False)
+    refused(client.post(f"/api/batches/{theirs}/cancel", headers=locked), 403, "access_denied")
+    # A super-admin may, whatever the toggle (the detail answers the same).
+    detail = ok(client.get(f"/api/batches/{theirs}", headers=admin))["data"]
+    assert actions(detail) == (True, False)
+
+    # Once over: nothing to cancel, and it may be deleted.
+    ok(client.post(f"/api/batches/{mine}/cancel", headers=owner))
+    row = listed(client, owner, sqlite_platform)[mine]
+    assert actions(row) == (False, True)
+    assert (row["message"], row["messageCode"]) == ("Canceled by owner", "canceled_by_owner")
+    ok(client.post(f"/api/batches/{theirs}/cancel", headers=admin))
+    row = listed(client, locked, sqlite_platform)[theirs]
+    assert actions(row) == (False, False)
+    assert row["messageCode"] == "canceled_by_super_admin"
+
+
+def test_a_failure_has_its_code_beside_its_message(sqlite_platform: Platform, client: TestClient) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    _group_id, owner = new_customer(client, admin, 33, layout_id)
+    batch_id = submit(client, owner, layout_id, 3)
+    sqlite_platform.batches.start(UUID(batch_id))
+    sqlite_platform.batches.fail(UUID(batch_id), TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
+    row = listed(client, owner, sqlite_platform)[batch_id]
+    assert (row["status"], row["message"], row["messageCode"]) == ("error", TIME_LIMIT_MESSAGE, "time_limit")
+    assert actions(row) == (False, True)
+    running = submit(client, owner, layout_id, 4)
+    assert listed(client, owner, sqlite_platform)[running]["messageCode"] is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://example.com/hook",
+        "http://127.0.0.1:8080/hook",
+        "http://localhost/hook",
+        "https://10.1.2.3/hook",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/hook",
+        "http://example.com:port/hook",
+    ],
+)
+def test_a_webhook_url_into_the_deployments_network_is_refused_at_submit_and_nothing_reserved(
+    sqlite_platform: Platform, client: TestClient, url: str
+) -> None:
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    group_id, owner = new_customer(client, admin, 34, layout_id)
+    shown = ok(upload(client, owner, layout_id, csv_of(cpf(5))), 201)
+    body = refused(
+        client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"], "webhookUrl": url}),
+        422,
+        "webhook_not_allowed",
+    )
+    assert body["field"] == "webhookUrl"
+    assert reserved(sqlite_platform, UUID(group_id)) == 0
+    # The upload is still there: the user corrects the URL and submits it.
+    ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
+
+
+def test_private_webhooks_are_accepted_when_the_deployment_allows_them(tmp_path: Path, dataset_path: Path) -> None:
+    settings = make_settings(tmp_path / "var", dataset_path).model_copy(update={"webhook_allow_private": True})
+    platform = build_platform(settings)
+    try:
+        with TestClient(create_app(platform)) as client:
+            admin = sign_in(client)
+            layout_id = new_layout(client, admin)
+            _group_id, owner = new_customer(client, admin, 35, layout_id)
+            shown = ok(upload(client, owner, layout_id, csv_of(cpf(6))), 201)
+            made = {"uploadId": shown["uploadId"], "webhookUrl": "http://127.0.0.1:9/hook"}
+            ok(client.post("/api/batches", headers=owner, json=made), 201)
+            shown = ok(upload(client, owner, layout_id, csv_of(cpf(7))), 201)
+            wrong = {"uploadId": shown["uploadId"], "webhookUrl": "file:///etc/passwd"}
+            refused(client.post("/api/batches", headers=owner, json=wrong), 422, "webhook_not_allowed")
+    finally:
+        platform.close()
