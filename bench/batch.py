@@ -38,6 +38,7 @@ import hashlib
 import os
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -443,6 +444,7 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=5_000_000)
     parser.add_argument("--cache", type=Path, default=ROOT / "var" / "bench-cache", help="dataset and input folder")
     parser.add_argument("--ways", default=",".join(WAYS), help="comma-separated, of " + ", ".join(WAYS))
+    parser.add_argument("--rounds", type=int, default=1, help="run the ways this many times, alternated (medians)")
     parser.add_argument("--child")
     parser.add_argument("--data", type=Path)
     parser.add_argument("--source", type=Path)
@@ -468,24 +470,32 @@ def main() -> None:
     data = dataset(args.cache, args.people)
     source = input_file(args.cache, data, args.records)
     print(f"load average {os.getloadavg()[0]:.2f} (2 cores shared); input {source.stat().st_size / 1e6:.1f} MB")
-    figures: dict[str, tuple[float, float]] = {}
+    rounds: dict[str, list[tuple[float, float]]] = {}
     hashes: dict[str, str] = {}
-    for way in (w for w in WAYS if w in ways):
-        if way == "api":
-            steps, hashes["api"], lines = run_api(data, source, args.records)
-            figures["api"] = (steps["total"], 0.0)
-            print("api       " + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in steps.items()))
-            print(f"          {lines}", flush=True)
-            continue
-        text, rss = child(way, data, source)
-        values = result(text)
-        seconds = values[0] * args.records / values[1] if way == "loop" else values[0]
-        figures[way] = (seconds, rss)
-        for line in text.splitlines():
-            if line.startswith("SHA256 "):
-                hashes[way] = line.split()[1]
-        detail = " ".join(line for line in text.splitlines() if not line.startswith(("RESULT", "SHA256")))
-        print(f"{way:9s} {seconds:7.2f} s  peak RSS {rss:6.0f} MB  {detail}", flush=True)
+    for number in range(1, args.rounds + 1):
+        if args.rounds > 1:
+            print(f"round {number} (load average {os.getloadavg()[0]:.2f})")
+        for way in (w for w in WAYS if w in ways):
+            if way == "api":
+                steps, digest, lines = run_api(data, source, args.records)
+                if hashes.setdefault("api", digest) != digest:
+                    raise SystemExit("the api way's return file changed between rounds")
+                rounds.setdefault("api", []).append((steps["total"], 0.0))
+                print("api       " + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in steps.items()))
+                print(f"          {lines}", flush=True)
+                continue
+            text, rss = child(way, data, source)
+            values = result(text)
+            seconds = values[0] * args.records / values[1] if way == "loop" else values[0]
+            rounds.setdefault(way, []).append((seconds, rss))
+            for line in text.splitlines():
+                if line.startswith("SHA256 "):
+                    hashes[way] = line.split()[1]
+            detail = " ".join(line for line in text.splitlines() if not line.startswith(("RESULT", "SHA256")))
+            print(f"{way:9s} {seconds:7.2f} s  peak RSS {rss:6.0f} MB  {detail}", flush=True)
+    figures = {way: (statistics.median(t for t, _ in got), max(rss for _, rss in got)) for way, got in rounds.items()}
+    if args.rounds > 1:
+        print("medians: " + ", ".join(f"{way} {seconds:.2f} s" for way, (seconds, _) in figures.items()))
     summary = []
     oneshot = figures["oneshot"][0] if "oneshot" in figures else None
     for way in ("pipeline", "api"):
