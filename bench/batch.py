@@ -1,6 +1,6 @@
 """Batch enrichment, one run: a 1,000,000-record CSV against a 5,000,000-person dataset.
 
-Several ways, each in its own process (its peak RSS read from ``wait4``):
+Several ways, each in its own process (its peak RSS read from ``wait4``; the ``api`` way's is the server's):
 
 * ``pipeline``: the product's path, ``check_upload`` + ``run_batch`` from the uploaded file to the
   return file (streamed reader, one DuckDB join, chunk files written atomically, return assembled);
@@ -11,6 +11,7 @@ Several ways, each in its own process (its peak RSS read from ``wait4``):
   reserved in the ledger), until the batch reads ``available`` (the detail route polled every
   0.1 s; the server's enrichment thread runs it), the download of the return file. Its bytes must
   be the ``pipeline`` way's (SHA-256 compared); the server's peak RSS is read from ``/proc``;
+* ``preview``: ``check_upload`` + ``preview`` alone (the counts an upload answers);
 * ``oneshot``: the same SQL as one DuckDB statement, ``COPY (read_csv → normalise → validate →
   LEFT JOIN → ORDER BY record) TO`` the same ';' CSV (the floor a resumable pipeline is held to);
 * ``loop``: a per-row Python loop (``csv`` reader, ``Document.parse``, a primary-key read of the
@@ -22,7 +23,7 @@ Several ways, each in its own process (its peak RSS read from ``wait4``):
   target is held against.
 
     PYTHONPATH=. .venv/bin/python bench/batch.py [--records 1000000] [--people 5000000]
-        [--cache DIR] [--ways oneshot,pipeline,api,preview,loop,dictloop]
+        [--cache DIR] [--ways oneshot,pipeline,api,preview,loop,dictloop] [--rounds 1]
 
 The dataset and the input file are generated once into ``--cache`` (default var/bench-cache; minutes
 the first time); each way's output goes to a temporary folder. Targets: pipeline and api ≤ 1.3 ×
