@@ -12,6 +12,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 import httpx
@@ -65,6 +66,15 @@ def running_server(settings_env: dict[str, str], start_timeout: float = 120) -> 
 
     Its output (the access log: a line per request) goes to a file, as a deployment's would: a pipe
     nobody reads would stop the server once full."""
+    with server_process(settings_env, start_timeout) as (url, _):
+        yield url
+
+
+@contextmanager
+def server_process(
+    settings_env: dict[str, str], start_timeout: float = 120
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``running_server``, yielding the process too (to read its memory from ``/proc``)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "BEMTEVI_DATABASE_URL"}
     env.update(settings_env)
@@ -85,7 +95,7 @@ def running_server(settings_env: dict[str, str], start_timeout: float = 120) -> 
                 with open(log, encoding="utf-8", errors="replace") as text:
                     raise SystemExit(f"the server did not start:\n{text.read()[-4000:]}")
             time.sleep(0.1)
-        yield url
+        yield url, server
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -112,3 +122,20 @@ def multi_tenant_lookups_script(authorizations: list[str], docs: list[str]) -> s
     with open(path, "w") as out:
         out.write(MULTI_TENANT_LOOKUPS % (",".join(f'"{a}"' for a in authorizations), ",".join(f'"{d}"' for d in docs)))
     return path
+
+
+def peak_rss_mb(pid: int) -> dict[int, tuple[str, float]]:
+    """The peak resident set (``VmHWM``, MB) of a running process and of each process below it, by pid."""
+    peaks: dict[int, tuple[str, float]] = {}
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            status = Path(f"/proc/{current}/status").read_text()
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        peaks[current] = (fields["Name"].strip(), int(fields["VmHWM"].split()[0]) / 1024)
+        pending += [int(c) for c in children]
+    return peaks

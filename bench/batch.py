@@ -1,9 +1,17 @@
 """Batch enrichment, one run: a 1,000,000-record CSV against a 5,000,000-person dataset.
 
-Three ways, each in its own process (its peak RSS read from ``wait4``):
+Several ways, each in its own process (its peak RSS read from ``wait4``; the ``api`` way's is the server's):
 
 * ``pipeline``: the product's path, ``check_upload`` + ``run_batch`` from the uploaded file to the
   return file (streamed reader, one DuckDB join, chunk files written atomically, return assembled);
+* ``api``: the product as a customer meets it, the issue's "upload to return file": the real server
+  (``bemtevi serve``, embedded mode, SQLite, the bench's dataset as its local dataset) started on
+  loopback, a customer with the bench's layout, batch querying and the credits set up through the
+  API (not timed), then timed: the HTTP upload and the free preview it answers, the submit (credits
+  reserved in the ledger), until the batch reads ``available`` (the detail route polled every
+  0.1 s; the server's enrichment thread runs it), the download of the return file. Its bytes must
+  be the ``pipeline`` way's (SHA-256 compared); the server's peak RSS is read from ``/proc``;
+* ``preview``: ``check_upload`` + ``preview`` alone (the counts an upload answers);
 * ``oneshot``: the same SQL as one DuckDB statement, ``COPY (read_csv → normalise → validate →
   LEFT JOIN → ORDER BY record) TO`` the same ';' CSV (the floor a resumable pipeline is held to);
 * ``loop``: a per-row Python loop (``csv`` reader, ``Document.parse``, a primary-key read of the
@@ -15,9 +23,11 @@ Three ways, each in its own process (its peak RSS read from ``wait4``):
   target is held against.
 
     PYTHONPATH=. .venv/bin/python bench/batch.py [--records 1000000] [--people 5000000]
+        [--cache DIR] [--ways oneshot,pipeline,api,preview,loop,dictloop] [--rounds 1]
 
-The dataset and the input file are generated once into var/bench-cache (minutes the first time).
-Targets: pipeline ≤ 1.3 × oneshot, ≥ 10 × the loop, peak RSS ≤ 1 GB.
+The dataset and the input file are generated once into ``--cache`` (default var/bench-cache; minutes
+the first time); each way's output goes to a temporary folder. Targets: pipeline and api ≤ 1.3 ×
+oneshot, ≥ 10 × the loop, peak RSS ≤ 1 GB.
 """
 
 from __future__ import annotations
@@ -25,18 +35,27 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
+import hashlib
 import os
 import shutil
+import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import duckdb
+import httpx
 import orjson
 
-from bemtevi.domain.documents import Document
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import peak_rss_mb, server_process
+
+from bemtevi.domain.documents import Document, cnpj_check_digits, format_cnpj
 from bemtevi.domain.enrichment_fields import exit_field, exit_value
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec, format_line, header_line
@@ -44,10 +63,14 @@ from bemtevi.infra.batches.files import check_upload
 from bemtevi.infra.batches.pipeline import MEMORY_LIMIT, exit_plan, joined_sql, preview, run_batch
 
 ROOT = Path(__file__).resolve().parents[1]
-CACHE = ROOT / "var" / "bench-cache"
 EXITS = ("CODIGO", "CPF", "NOME", "NASCIMENTO", "IDADE", "TELEFONE1", "CIDADE", "UF", "RENDA", "ENCONTRADO")
-TODAY = dt.date(2026, 1, 15)
+# Ages are counted on the day of the run, as the server's runner counts them, so that the ``api`` way's return
+# file can be compared byte for byte with the ``pipeline`` way's.
+TODAY = dt.date.today()
 LOOP_SAMPLE = 5_000
+WAYS = ("oneshot", "pipeline", "api", "preview", "loop", "dictloop")
+PASSWORD = "Bench!pass1"
+OWNER_PASSWORD = "N0va!Senha"
 
 
 def layout() -> LayoutSpec:
@@ -56,11 +79,11 @@ def layout() -> LayoutSpec:
     return LayoutSpec("in", "out", "csv", "csv", "delimited", ";", True, "people", tuple(rows)).validated()
 
 
-def dataset(people: int) -> Path:
+def dataset(cache: Path, people: int) -> Path:
     from bemtevi.infra.demo_data import generate_demo_dataset
 
     path = (
-        CACHE / f"dataset-{people // 1_000_000}m.duckdb" if people >= 1_000_000 else CACHE / f"dataset-{people}.duckdb"
+        cache / f"dataset-{people // 1_000_000}m.duckdb" if people >= 1_000_000 else cache / f"dataset-{people}.duckdb"
     )
     if not path.exists():
         summary = generate_demo_dataset(path, people=people, companies=max(1, people // 50), seed=20111)
@@ -68,10 +91,10 @@ def dataset(people: int) -> Path:
     return path
 
 
-def input_file(data: Path, records: int) -> Path:
+def input_file(cache: Path, data: Path, records: int) -> Path:
     """~70 % CPFs of the dataset (a third of them punctuated), ~20 % random 11-digit numbers (about one
     in a hundred has the right check digits, then mostly not in the dataset), ~10 % not a document at all."""
-    path = CACHE / f"batch-{records}.csv"
+    path = cache / f"batch-{records}.csv"
     if path.exists():
         return path
     con = duckdb.connect()
@@ -104,7 +127,15 @@ def input_file(data: Path, records: int) -> Path:
     return path
 
 
-# -- the three ways (each run in a child process) --------------------------------------------------
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# -- the ways run in a child process ----------------------------------------------------------------
 
 
 def run_pipeline(data: Path, source: Path, out: Path) -> None:
@@ -120,6 +151,7 @@ def run_pipeline(data: Path, source: Path, out: Path) -> None:
         f"check_upload {checked - started:.2f} s, run_batch {done - checked:.2f} s; records {outcome.records:,}, "
         f"valid {outcome.valid:,}, found {outcome.found:,}"
     )
+    print(f"SHA256 {sha256_of(outcome.return_file)}")
     print(f"RESULT {done - started:.3f}")
 
 
@@ -222,12 +254,159 @@ def run_dictloop(data: Path, source: Path, out: Path) -> None:
     print(f"RESULT {done - started:.3f}")
 
 
+# -- the api way: the real server in a subprocess, this process its HTTP client ---------------------
+
+
+def layout_body() -> dict[str, object]:
+    """``layout()`` as the layout routes take it."""
+    spec = layout()
+    return {
+        "fileName": spec.file_name,
+        "finalFileName": spec.final_file_name,
+        "returnExtension": spec.return_extension,
+        "acceptedExtension": spec.accepted_extension,
+        "kind": spec.kind,
+        "delimiter": spec.delimiter,
+        "firstLine": spec.first_line,
+        "table": spec.table,
+        "rows": [row.as_dict() for row in spec.rows],
+    }
+
+
+def answer(response: httpx.Response, status: int = 200) -> dict[str, Any]:
+    if response.status_code != status:
+        raise SystemExit(
+            f"{response.request.method} {response.request.url.path}: {response.status_code} {response.text}"
+        )
+    return dict(response.json())
+
+
+def sign_in(client: httpx.Client, email: str, password: str) -> dict[str, str]:
+    token = answer(client.post("/api/auth/auth", json={"email": email, "password": password}))["token"]
+    return {"Authorization": f"Bearer {token}"}
+
+
+def customer_with_layout(client: httpx.Client, credits: int) -> tuple[str, dict[str, str]]:
+    """As the tests set one up: the super-admin adds the layout and registers a customer given it, batch
+    querying (on by default) and ``credits`` batch credits; its owner chooses a password at first access."""
+    admin = sign_in(client, "admin@bemtevi.local", PASSWORD)
+    layout_id = str(answer(client.post("/api/layouts", headers=admin, json=layout_body()))["id"])
+    base = "112223330001"
+    body = {
+        "type": "company",
+        "cnpj": format_cnpj(base + cnpj_check_digits(base)),
+        "companyName": "Bancada de Lotes Ltda",
+        "tradeName": "Bancada",
+        "personInCharge": "Responsável",
+        "phone": "(11) 91234-5678",
+        "email": "dono@bancada.com.br",
+        "seller": "Vendedor Sul",
+        "defaultQuery": True,
+        "consultProtest": False,
+        "quantities": {"unit": 0, "batch": credits, "advanced": 0, "api": 0},
+        "enabledQueryTypes": ["cpf-complete", "cnpj-complete"],
+        "enabledLayouts": [layout_id],
+        "panelAccess": True,
+        "apiAccess": False,
+    }
+    registered = answer(client.post("/api/customers", headers=admin, json=body))["data"]
+    assert isinstance(registered, dict)
+    first = sign_in(client, registered["ownerEmail"], registered["generatedPassword"])
+    chosen = {"password": OWNER_PASSWORD, "confirmation": OWNER_PASSWORD}
+    answer(client.post("/api/auth/first-access", headers=first, json=chosen))
+    return layout_id, sign_in(client, registered["ownerEmail"], OWNER_PASSWORD)
+
+
+def run_api(data: Path, source: Path, records: int) -> tuple[dict[str, float], str, str]:
+    """The timed steps (seconds), the return file's SHA-256, and the server's memory and detail lines."""
+    var = Path(tempfile.mkdtemp(prefix="batch-bench-api-"))
+    try:
+        # The server's local dataset is the bench's file (a link, not a copy). Its supplier keeps an SQLite
+        # copy of the dataset's documents for unit lookups (some 7.7 GB and minutes for 5M people); a batch
+        # never reads it (the pipeline joins the DuckDB file), so the server is given it empty.
+        local = var / "dataset" / data.name
+        local.parent.mkdir()
+        local.symlink_to(data.resolve())
+        lookup = sqlite3.connect(local.with_name(local.name + ".lookup.sqlite"))
+        lookup.execute("CREATE TABLE people_docs (cpf TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID")
+        lookup.execute("CREATE TABLE company_docs (cnpj TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID")
+        lookup.commit()
+        lookup.close()
+        env = {
+            "BEMTEVI_VAR_DIR": str(var / "var"),
+            "BEMTEVI_DATASET_PATH": str(local),
+            "BEMTEVI_ADMIN_PASSWORD": PASSWORD,
+            "BEMTEVI_ENRICHMENT": "embedded",
+            "BEMTEVI_BATCH_MAX_BYTES": str(max(10 << 20, source.stat().st_size * 2)),
+        }
+        with server_process(env) as (base, server), httpx.Client(base_url=base, timeout=None) as client:
+            layout_id, owner = customer_with_layout(client, records)
+            at_setup = peak_rss_mb(server.pid)
+            steps: dict[str, float] = {}
+            started = time.perf_counter()
+            with source.open("rb") as body:
+                shown = answer(
+                    client.post(
+                        "/api/batches/uploads",
+                        headers={**owner, "Content-Type": "application/octet-stream"},
+                        params={"layoutId": layout_id, "fileName": source.name},
+                        content=body,
+                    ),
+                    201,
+                )
+            uploaded = time.perf_counter()
+            steps["upload + preview"] = uploaded - started
+            made = answer(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
+            submitted = time.perf_counter()
+            steps["submit"] = submitted - uploaded
+            seen_processing = None
+            while True:
+                row = answer(
+                    client.get(f"/api/batches/{made['id']}", headers=owner, params={"position": made["position"]})
+                )
+                detail = row["data"]
+                assert isinstance(detail, dict)
+                if detail["status"] in ("available", "error", "canceled"):
+                    break
+                if detail["status"] == "processing" and seen_processing is None:
+                    seen_processing = time.perf_counter() - submitted
+                time.sleep(0.1)
+            if detail["status"] != "available":
+                raise SystemExit(f"the batch ended {detail['status']}: {detail.get('message')}")
+            available = time.perf_counter()
+            steps["submit → available"] = available - submitted
+            digest = hashlib.sha256()
+            with client.stream("GET", f"/api/batches/{made['id']}/return", headers=owner) as returned:
+                if returned.status_code != 200:
+                    raise SystemExit(f"return: {returned.status_code} {returned.read()!r}")
+                for block in returned.iter_bytes(1 << 20):
+                    digest.update(block)
+            done = time.perf_counter()
+            steps["download"] = done - available
+            steps["total"] = done - started
+            peaks = peak_rss_mb(server.pid)
+        memory = ", ".join(
+            f"{name} {mb:,.0f} MB (after setup {at_setup.get(pid, ('', 0.0))[1]:,.0f})"
+            for pid, (name, mb) in peaks.items()
+        )
+        lines = (
+            f"preview: records {shown['records']:,}, valid {shown['validDocuments']:,}, found "
+            f"{shown['foundInDataset']:,}, credits needed {shown['creditsNeeded']:,}; finished: records "
+            f"{detail['records']:,}, found {detail['found']:,}, charged {detail['creditsCharged']:,}; first seen "
+            f"processing {'-' if seen_processing is None else f'{seen_processing:.2f} s'} after the submit; "
+            f"server peak RSS: {memory}"
+        )
+        return steps, digest.hexdigest(), lines
+    finally:
+        shutil.rmtree(var, ignore_errors=True)
+
+
 # -- the parent -------------------------------------------------------------------------------------
 
 
 def child(way: str, data: Path, source: Path) -> tuple[str, float]:
     """Run one way in a child process; its output and peak RSS (MB)."""
-    out = Path(tempfile.mkdtemp(prefix="batch-bench-", dir=CACHE))
+    out = Path(tempfile.mkdtemp(prefix="batch-bench-"))
     try:
         command = [
             sys.executable,
@@ -264,6 +443,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--people", type=int, default=5_000_000)
+    parser.add_argument("--cache", type=Path, default=ROOT / "var" / "bench-cache", help="dataset and input folder")
+    parser.add_argument("--ways", default=",".join(WAYS), help="comma-separated, of " + ", ".join(WAYS))
+    parser.add_argument("--rounds", type=int, default=1, help="run the ways this many times, alternated (medians)")
     parser.add_argument("--child")
     parser.add_argument("--data", type=Path)
     parser.add_argument("--source", type=Path)
@@ -282,25 +464,57 @@ def main() -> None:
             run_loop(args.data, args.source, args.out)
         return
 
-    CACHE.mkdir(parents=True, exist_ok=True)
-    data = dataset(args.people)
-    source = input_file(data, args.records)
+    ways = [w for w in args.ways.split(",") if w]
+    if unknown := set(ways) - set(WAYS):
+        raise SystemExit(f"unknown ways: {', '.join(sorted(unknown))}")
+    args.cache.mkdir(parents=True, exist_ok=True)
+    data = dataset(args.cache, args.people)
+    source = input_file(args.cache, data, args.records)
     print(f"load average {os.getloadavg()[0]:.2f} (2 cores shared); input {source.stat().st_size / 1e6:.1f} MB")
-    figures: dict[str, tuple[float, float]] = {}
-    for way in ("oneshot", "pipeline", "preview", "loop", "dictloop"):
-        text, rss = child(way, data, source)
-        values = result(text)
-        seconds = values[0] * args.records / values[1] if way == "loop" else values[0]
-        figures[way] = (seconds, rss)
-        detail = " ".join(line for line in text.splitlines() if not line.startswith("RESULT"))
-        print(f"{way:9s} {seconds:7.2f} s  peak RSS {rss:6.0f} MB  {detail}", flush=True)
-    pipeline, oneshot = figures["pipeline"][0], figures["oneshot"][0]
-    loop = min(figures["loop"][0], figures["dictloop"][0])
-    print(
-        f"pipeline / oneshot {pipeline / oneshot:.2f}x (target <= 1.3), faster loop / pipeline {loop / pipeline:.1f}x "
-        f"(target >= 10), pipeline peak {figures['pipeline'][1]:.0f} MB (target <= 1024); "
-        f"load average {os.getloadavg()[0]:.2f}"
-    )
+    rounds: dict[str, list[tuple[float, float]]] = {}
+    hashes: dict[str, str] = {}
+    for number in range(1, args.rounds + 1):
+        if args.rounds > 1:
+            print(f"round {number} (load average {os.getloadavg()[0]:.2f})")
+        for way in (w for w in WAYS if w in ways):
+            if way == "api":
+                steps, digest, lines = run_api(data, source, args.records)
+                if hashes.setdefault("api", digest) != digest:
+                    raise SystemExit("the api way's return file changed between rounds")
+                rounds.setdefault("api", []).append((steps["total"], 0.0))
+                print("api       " + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in steps.items()))
+                print(f"          {lines}", flush=True)
+                continue
+            text, rss = child(way, data, source)
+            values = result(text)
+            seconds = values[0] * args.records / values[1] if way == "loop" else values[0]
+            rounds.setdefault(way, []).append((seconds, rss))
+            for line in text.splitlines():
+                if line.startswith("SHA256 "):
+                    hashes[way] = line.split()[1]
+            detail = " ".join(line for line in text.splitlines() if not line.startswith(("RESULT", "SHA256")))
+            print(f"{way:9s} {seconds:7.2f} s  peak RSS {rss:6.0f} MB  {detail}", flush=True)
+    figures = {way: (statistics.median(t for t, _ in got), max(rss for _, rss in got)) for way, got in rounds.items()}
+    if args.rounds > 1:
+        print("medians: " + ", ".join(f"{way} {seconds:.2f} s" for way, (seconds, _) in figures.items()))
+    summary = []
+    oneshot = figures["oneshot"][0] if "oneshot" in figures else None
+    for way in ("pipeline", "api"):
+        if way in figures and oneshot:
+            summary.append(f"{way} / oneshot {figures[way][0] / oneshot:.2f}x (target <= 1.3)")
+    if "loop" in figures and "dictloop" in figures:
+        loop = min(figures["loop"][0], figures["dictloop"][0])
+        for way in ("pipeline", "api"):
+            if way in figures:
+                summary.append(f"faster loop / {way} {loop / figures[way][0]:.1f}x (target >= 10)")
+    if "pipeline" in figures:
+        summary.append(f"pipeline peak {figures['pipeline'][1]:.0f} MB (target <= 1024)")
+    if "api" in hashes and "pipeline" in hashes:
+        same = hashes["api"] == hashes["pipeline"]
+        summary.append(f"api return file {'==' if same else '!='} pipeline's (sha256 {hashes['api'][:16]}…)")
+    print("; ".join([*summary, f"load average {os.getloadavg()[0]:.2f}"]))
+    if "api" in hashes and "pipeline" in hashes and hashes["api"] != hashes["pipeline"]:
+        raise SystemExit("the api way's return file differs from the pipeline way's")
 
 
 if __name__ == "__main__":

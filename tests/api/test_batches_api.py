@@ -1,11 +1,16 @@
 """Batches and manual enrichment through the API: uploads refused with a clear message and nothing
 reserved, submit reserving exactly the credits needed, the group's rules, cancel and delete by role,
-tenant isolation on every route, the list's sorting and scope, and the read model's replay."""
+tenant isolation on every route, the list's sorting and scope, and the read model's replay.
+
+The rules that append to the event store and move credits in the ledger (submit reserves, finish settles, cancel
+releases, delete, another tenant's 404, the group's open-batch limit and its credits) run on SQLite and on
+PostgreSQL (the ``platform`` fixture, ``api`` its client); the file checks and messages on SQLite only."""
 
 from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -15,6 +20,7 @@ from customers_support import customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
 
+from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import cpf_check_digits
@@ -39,6 +45,13 @@ LAYOUT: dict[str, Any] = {
     ],
 }
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+
+
+@pytest.fixture
+def api(platform: Platform) -> Iterator[TestClient]:
+    """A client of the SQLite- or PostgreSQL-backed platform (``platform`` is parametrized by store)."""
+    with TestClient(create_app(platform)) as client:
+        yield client
 
 
 def cpf(n: int) -> str:
@@ -105,39 +118,39 @@ def new_customer(
 
 
 def test_an_upload_is_previewed_for_free_and_submit_reserves_exactly_what_it_needs(
-    sqlite_platform: Platform, client: TestClient
+    platform: Platform, api: TestClient
 ) -> None:
-    admin = sign_in(client)
-    layout_id = new_layout(client, admin)
-    group_id, owner = new_customer(client, admin, 1, layout_id, batch=10)
+    admin = sign_in(api)
+    layout_id = new_layout(api, admin)
+    group_id, owner = new_customer(api, admin, 1, layout_id, batch=10)
     group = UUID(group_id)
     documents = [KNOWN_CPF, cpf(1), cpf(2), "12345678900"]  # the last one's check digits are wrong
-    shown = ok(upload(client, owner, layout_id, csv_of(*documents)), 201)
+    shown = ok(upload(api, owner, layout_id, csv_of(*documents)), 201)
     assert (shown["records"], shown["validDocuments"], shown["invalidDocuments"]) == (4, 3, 1)
     assert shown["creditsNeeded"] == 3
     assert shown["creditsAvailable"] == 10
     assert shown["extension"] == "CSV" and shown["encoding"] == "utf-8"
     assert shown["foundInDataset"] >= 1  # the known CPF is in the demo dataset
-    assert reserved(sqlite_platform, group) == 0, "a preview reserves nothing"
+    assert reserved(platform, group) == 0, "a preview reserves nothing"
 
     submitted = ok(
-        client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"], "observation": "março"}),
+        api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"], "observation": "março"}),
         201,
     )
-    assert reserved(sqlite_platform, group) == 3
-    assert batch_account(sqlite_platform, group).available == 7
-    row = ok(client.get(f"/api/batches/{submitted['id']}", headers=owner, params={"position": submitted["position"]}))
+    assert reserved(platform, group) == 3
+    assert batch_account(platform, group).available == 7
+    row = ok(api.get(f"/api/batches/{submitted['id']}", headers=owner, params={"position": submitted["position"]}))
     data = row["data"]
     assert (data["status"], data["kind"], data["records"], data["creditsReserved"]) == ("waiting", "batch", 4, 3)
     assert (data["observation"], data["fileName"], data["layoutName"]) == ("março", "lista.csv", "clientes")
     assert data["groupId"] == group_id
     # The sent file comes back as it was sent; the return file is not ready before the batch is available.
-    sent = client.get(f"/api/batches/{submitted['id']}/file", headers=owner)
+    sent = api.get(f"/api/batches/{submitted['id']}/file", headers=owner)
     assert sent.status_code == 200 and sent.content == csv_of(*documents)
     assert "lista.csv" in sent.headers["content-disposition"]
-    refused(client.get(f"/api/batches/{submitted['id']}/return", headers=owner), 404, "return_not_ready")
+    refused(api.get(f"/api/batches/{submitted['id']}/return", headers=owner), 404, "return_not_ready")
     # An upload is submitted once.
-    refused(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 404, "upload_not_found")
+    refused(api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 404, "upload_not_found")
 
 
 @pytest.mark.parametrize(
@@ -245,56 +258,52 @@ def test_a_manual_enrichment_is_for_a_customer_in_the_subtree_only(
     assert [b["id"] for b in below["data"]] == [made["id"]]
 
 
-def test_cancel_releases_and_delete_follows_the_roles_and_the_toggle(
-    sqlite_platform: Platform, client: TestClient
-) -> None:
-    admin = sign_in(client)
-    layout_id = new_layout(client, admin)
-    group_id, owner = new_customer(client, admin, 8, layout_id, batch=10)
+def test_cancel_releases_and_delete_follows_the_roles_and_the_toggle(platform: Platform, api: TestClient) -> None:
+    admin = sign_in(api)
+    layout_id = new_layout(api, admin)
+    group_id, owner = new_customer(api, admin, 8, layout_id, batch=10)
     group = UUID(group_id)
-    shown = ok(upload(client, owner, layout_id, csv_of(cpf(7), cpf(8), cpf(9))), 201)
-    made = ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
-    refused(client.delete(f"/api/batches/{made['id']}", headers=owner), 409, "batch_not_deletable")
-    canceled = ok(client.post(f"/api/batches/{made['id']}/cancel", headers=owner))
-    assert reserved(sqlite_platform, group) == 0
-    assert batch_account(sqlite_platform, group).available == 10
-    row = ok(client.get(f"/api/batches/{made['id']}", headers=owner, params={"position": canceled["position"]}))
+    shown = ok(upload(api, owner, layout_id, csv_of(cpf(7), cpf(8), cpf(9))), 201)
+    made = ok(api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
+    refused(api.delete(f"/api/batches/{made['id']}", headers=owner), 409, "batch_not_deletable")
+    canceled = ok(api.post(f"/api/batches/{made['id']}/cancel", headers=owner))
+    assert reserved(platform, group) == 0
+    assert batch_account(platform, group).available == 10
+    row = ok(api.get(f"/api/batches/{made['id']}", headers=owner, params={"position": canceled["position"]}))
     assert (row["data"]["status"], row["data"]["message"]) == ("canceled", "Canceled by owner")
-    refused(client.post(f"/api/batches/{made['id']}/cancel", headers=owner), 409, "batch_not_cancellable")
-    gone = ok(client.delete(f"/api/batches/{made['id']}", headers=owner))
+    refused(api.post(f"/api/batches/{made['id']}/cancel", headers=owner), 409, "batch_not_cancellable")
+    gone = ok(api.delete(f"/api/batches/{made['id']}", headers=owner))
     refused(
-        client.get(f"/api/batches/{made['id']}", headers=owner, params={"position": gone["position"]}),
+        api.get(f"/api/batches/{made['id']}", headers=owner, params={"position": gone["position"]}),
         404,
         "batch_not_found",
     )
-    listed = ok(client.get("/api/batches", headers=owner, params={"position": gone["position"]}))
+    listed = ok(api.get("/api/batches", headers=owner, params={"position": gone["position"]}))
     assert listed["total"] == 0
 
     # Without allowDeletedAndCancelled the owner may neither cancel nor delete; a super-admin may.
     locked_id, locked = new_customer(
-        client, admin, 9, layout_id, toggles={"allowUploadingManualQueries": True, "allowDeletedAndCancelled": False}
+        api, admin, 9, layout_id, toggles={"allowUploadingManualQueries": True, "allowDeletedAndCancelled": False}
     )
-    shown = ok(upload(client, locked, layout_id, csv_of(cpf(10))), 201)
-    made = ok(client.post("/api/batches", headers=locked, json={"uploadId": shown["uploadId"]}), 201)
-    refused(client.post(f"/api/batches/{made['id']}/cancel", headers=locked), 403, "access_denied")
-    ok(client.post(f"/api/batches/{made['id']}/cancel", headers=admin))
-    assert reserved(sqlite_platform, UUID(locked_id)) == 0
-    row = ok(
-        client.get(f"/api/batches/{made['id']}", headers=admin, params={"position": sqlite_platform.app.max_position()})
-    )
+    shown = ok(upload(api, locked, layout_id, csv_of(cpf(10))), 201)
+    made = ok(api.post("/api/batches", headers=locked, json={"uploadId": shown["uploadId"]}), 201)
+    refused(api.post(f"/api/batches/{made['id']}/cancel", headers=locked), 403, "access_denied")
+    ok(api.post(f"/api/batches/{made['id']}/cancel", headers=admin))
+    assert reserved(platform, UUID(locked_id)) == 0
+    row = ok(api.get(f"/api/batches/{made['id']}", headers=admin, params={"position": platform.app.max_position()}))
     assert row["data"]["message"] == "Canceled by super-admin"
-    refused(client.delete(f"/api/batches/{made['id']}", headers=locked), 403, "access_denied")
-    ok(client.delete(f"/api/batches/{made['id']}", headers=admin))
+    refused(api.delete(f"/api/batches/{made['id']}", headers=locked), 403, "access_denied")
+    ok(api.delete(f"/api/batches/{made['id']}", headers=admin))
 
 
-def test_another_tenants_batch_is_404_on_every_route(sqlite_platform: Platform, client: TestClient) -> None:
-    admin = sign_in(client)
-    layout_id = new_layout(client, admin)
-    _, owner = new_customer(client, admin, 10, layout_id)
-    _, stranger = new_customer(client, admin, 11, layout_id)
-    shown = ok(upload(client, owner, layout_id, csv_of(cpf(11))), 201)
-    made = ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
-    assert sqlite_platform.projector.wait_for(made["position"], timeout=10)
+def test_another_tenants_batch_is_404_on_every_route(platform: Platform, api: TestClient) -> None:
+    admin = sign_in(api)
+    layout_id = new_layout(api, admin)
+    _, owner = new_customer(api, admin, 10, layout_id)
+    _, stranger = new_customer(api, admin, 11, layout_id)
+    shown = ok(upload(api, owner, layout_id, csv_of(cpf(11))), 201)
+    made = ok(api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
+    assert platform.projector.wait_for(made["position"], timeout=10)
     batch = made["id"]
     for method, path in [
         ("get", f"/api/batches/{batch}"),
@@ -303,10 +312,45 @@ def test_another_tenants_batch_is_404_on_every_route(sqlite_platform: Platform, 
         ("post", f"/api/batches/{batch}/cancel"),
         ("delete", f"/api/batches/{batch}"),
     ]:
-        refused(client.request(method, path, headers=stranger), 404, "batch_not_found")
-    assert ok(client.get("/api/batches", headers=stranger, params={"scope": "subtree"}))["total"] == 0
+        refused(api.request(method, path, headers=stranger), 404, "batch_not_found")
+    assert ok(api.get("/api/batches", headers=stranger, params={"scope": "subtree"}))["total"] == 0
     for path in ("/api/batches/not-a-uuid", "/api/batches/00000000-0000-0000-0000-000000000000"):
-        refused(client.get(path, headers=owner), 404, "batch_not_found")
+        refused(api.get(path, headers=owner), 404, "batch_not_found")
+
+
+def test_a_groups_open_batches_and_its_credits_bound_what_it_submits(platform: Platform, api: TestClient) -> None:
+    admin = sign_in(api)
+    layout_id = new_layout(api, admin)
+    group_id, owner = new_customer(api, admin, 14, layout_id, batch=3)
+    group = UUID(group_id)
+    platform.batches.max_open_per_group = 2
+
+    def submit(*documents: str) -> Any:
+        shown = ok(upload(api, owner, layout_id, csv_of(*documents)), 201)
+        return api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]})
+
+    first = ok(submit(cpf(60)), 201)
+    second = ok(submit(cpf(61), cpf(62)), 201)
+    assert reserved(platform, group) == 3
+    # The open batches are counted from the read model.
+    assert platform.projector.wait_for(second["position"], timeout=10)
+    body = refused(submit(cpf(63), cpf(64)), 429, "batch_limit_reached")
+    assert body["message"] == "Group has reached the maximum number of batch queries"
+    assert reserved(platform, group) == 3, "a refused submit reserves nothing"
+    # A canceled batch frees its place and its credit; two more are still more than the group has.
+    canceled = ok(api.post(f"/api/batches/{first['id']}/cancel", headers=owner))
+    assert reserved(platform, group) == 2
+    assert platform.projector.wait_for(canceled["position"], timeout=10)
+    body = refused(submit(cpf(63), cpf(64)), 402, "not_enough_credits")
+    assert reserved(platform, group) == 2
+    # Finishing settles the records found (1 of 2) and releases the rest: then the two fit.
+    _run(platform, second["id"], found=1)
+    account = batch_account(platform, group)
+    assert (account.used, account.reserved, account.available) == (1, 0, 2)
+    third = ok(submit(cpf(63), cpf(64)), 201)
+    assert reserved(platform, group) == 2
+    row = ok(api.get(f"/api/batches/{third['id']}", headers=owner, params={"position": third["position"]}))
+    assert (row["data"]["status"], row["data"]["creditsReserved"]) == ("waiting", 2)
 
 
 def _run(platform: Platform, batch_id: str, found: int, *, fail: bool = False) -> int:
@@ -319,54 +363,52 @@ def _run(platform: Platform, batch_id: str, found: int, *, fail: bool = False) -
     return batches.finish(bid, 2, found, 0, "retorno.csv")
 
 
-def test_the_list_sorts_filters_and_scopes_and_the_runner_steps_show(
-    sqlite_platform: Platform, client: TestClient
-) -> None:
-    admin = sign_in(client)
-    layout_id = new_layout(client, admin)
-    group_id, owner = new_customer(client, admin, 12, layout_id, batch=50)
+def test_the_list_sorts_filters_and_scopes_and_the_runner_steps_show(platform: Platform, api: TestClient) -> None:
+    admin = sign_in(api)
+    layout_id = new_layout(api, admin)
+    group_id, owner = new_customer(api, admin, 12, layout_id, batch=50)
     ids = []
     for i, name in enumerate(("b.csv", "a.csv", "c.csv")):
-        shown = ok(upload(client, owner, layout_id, csv_of(cpf(20 + 2 * i), cpf(21 + 2 * i)), name), 201)
-        ids.append(ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)["id"])
-    _run(sqlite_platform, ids[0], found=1)
-    last = _run(sqlite_platform, ids[1], found=0, fail=True)
+        shown = ok(upload(api, owner, layout_id, csv_of(cpf(20 + 2 * i), cpf(21 + 2 * i)), name), 201)
+        ids.append(ok(api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)["id"])
+    _run(platform, ids[0], found=1)
+    last = _run(platform, ids[1], found=0, fail=True)
     group = UUID(group_id)
-    assert reserved(sqlite_platform, group) == 2  # the third batch still waits
-    account = batch_account(sqlite_platform, group)
+    assert reserved(platform, group) == 2  # the third batch still waits
+    account = batch_account(platform, group)
     assert (account.used, account.available) == (1, 50 - 1 - 2)
 
-    newest = ok(client.get("/api/batches", headers=owner, params={"position": last}))
+    newest = ok(api.get("/api/batches", headers=owner, params={"position": last}))
     assert [b["id"] for b in newest["data"]] == list(reversed(ids))
-    by_name = ok(client.get("/api/batches", headers=owner, params={"order": "fileName"}))
+    by_name = ok(api.get("/api/batches", headers=owner, params={"order": "fileName"}))
     assert [b["fileName"] for b in by_name["data"]] == ["a.csv", "b.csv", "c.csv"]
-    by_status = ok(client.get("/api/batches", headers=owner, params={"order": "-status"}))
+    by_status = ok(api.get("/api/batches", headers=owner, params={"order": "-status"}))
     assert [b["status"] for b in by_status["data"]] == ["waiting", "error", "available"]
-    available = ok(client.get("/api/batches", headers=owner, params={"status": "available"}))["data"]
+    available = ok(api.get("/api/batches", headers=owner, params={"status": "available"}))["data"]
     assert [(b["id"], b["creditsCharged"], b["found"], b["returnFileName"]) for b in available] == [
         (ids[0], 1, 1, "retorno.csv")
     ]
     # The return file (the runner's work dir) comes back named after the layout's final file name.
-    work = sqlite_platform.batches.work_dir(UUID(ids[0]))
+    work = platform.batches.work_dir(UUID(ids[0]))
     work.mkdir(parents=True)
     (work / "return.csv").write_text("CPF;NOME\n", encoding="utf-8")
-    returned = client.get(f"/api/batches/{ids[0]}/return", headers=owner)
+    returned = api.get(f"/api/batches/{ids[0]}/return", headers=owner)
     assert returned.status_code == 200 and returned.text == "CPF;NOME\n"
     assert "clientes_enriquecidos.csv" in returned.headers["content-disposition"]
-    refused(client.get(f"/api/batches/{ids[1]}/return", headers=owner), 404, "return_not_ready")
-    failed = ok(client.get(f"/api/batches/{ids[1]}", headers=owner))["data"]
+    refused(api.get(f"/api/batches/{ids[1]}/return", headers=owner), 404, "return_not_ready")
+    failed = ok(api.get(f"/api/batches/{ids[1]}", headers=owner))["data"]
     assert (failed["status"], failed["message"], failed["creditsCharged"]) == (
         "error",
         "The supplier did not answer",
         0,
     )
     assert failed["startedAt"] is not None and failed["finishedAt"] is not None
-    page = ok(client.get("/api/batches", headers=owner, params={"perPage": 2, "page": 2}))
+    page = ok(api.get("/api/batches", headers=owner, params={"perPage": 2, "page": 2}))
     assert (page["total"], len(page["data"])) == (3, 1)
-    refused(client.get("/api/batches", headers=owner, params={"order": "reservation_id"}), 400, "invalid_data")
+    refused(api.get("/api/batches", headers=owner, params={"order": "reservation_id"}), 400, "invalid_data")
     # The root's own list does not show a customer's batches unless asked for the subtree.
-    assert ok(client.get("/api/batches", headers=admin))["total"] == 0
-    assert ok(client.get("/api/batches", headers=admin, params={"scope": "subtree"}))["total"] == 3
+    assert ok(api.get("/api/batches", headers=admin))["total"] == 0
+    assert ok(api.get("/api/batches", headers=admin, params={"scope": "subtree"}))["total"] == 3
 
 
 def test_the_batches_read_model_replays_to_what_following_the_log_built(
