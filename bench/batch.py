@@ -2,8 +2,9 @@
 
 Several ways, each in its own process (its peak RSS read from ``wait4``; the ``api`` way's is the server's):
 
-* ``pipeline``: the product's path, ``check_upload`` + ``run_batch`` from the uploaded file to the
-  return file (streamed reader, one DuckDB join, chunk files written atomically, return assembled);
+* ``pipeline``: the product's path without HTTP, ``check_upload`` + ``preview`` (which stages the records
+  read, normalised) + ``run_batch`` (which joins the staged records: one DuckDB join, chunk files written
+  atomically, return assembled), from the uploaded file to the return file;
 * ``api``: the product as a customer meets it, the issue's "upload to return file": the real server
   (``bemtevi serve``, embedded mode, SQLite, the bench's dataset as its local dataset) started on
   loopback, a customer with the bench's layout, batch querying and the credits set up through the
@@ -138,24 +139,39 @@ def sha256_of(path: Path) -> str:
 # -- the ways run in a child process ----------------------------------------------------------------
 
 
+def _uploaded(source: Path, out: Path) -> Path:
+    """The input as an upload of its own in ``out`` (a link): the preview stages its records beside it."""
+    link = out / "sent" / source.name
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(source)
+    return link
+
+
 def run_pipeline(data: Path, source: Path, out: Path) -> None:
+    """The product's path from the uploaded file: check, the free preview (which stages the records
+    read), then the run (which joins the staged records)."""
     spec = layout()
+    source = _uploaded(source, out)
     started = time.perf_counter()
     check = check_upload(source, "CSV")
     checked = time.perf_counter()
+    preview(source, check, spec, data)
+    previewed = time.perf_counter()
     outcome = run_batch(
-        source, check, spec, data, out, on_progress=lambda p: None, should_stop=lambda: False, today=TODAY
+        source, check, spec, data, out / "work", on_progress=lambda p: None, should_stop=lambda: False, today=TODAY
     )
     done = time.perf_counter()
     print(
-        f"check_upload {checked - started:.2f} s, run_batch {done - checked:.2f} s; records {outcome.records:,}, "
+        f"check_upload {checked - started:.2f} s, preview {previewed - checked:.2f} s, "
+        f"run_batch {done - previewed:.2f} s; records {outcome.records:,}, "
         f"valid {outcome.valid:,}, found {outcome.found:,}"
     )
     print(f"SHA256 {sha256_of(outcome.return_file)}")
     print(f"RESULT {done - started:.3f}")
 
 
-def run_preview(data: Path, source: Path) -> None:
+def run_preview(data: Path, source: Path, out: Path) -> None:
+    source = _uploaded(source, out)
     started = time.perf_counter()
     check = check_upload(source, "CSV")
     got = preview(source, check, layout(), data)
@@ -455,7 +471,7 @@ def main() -> None:
         if args.child == "pipeline":
             run_pipeline(args.data, args.source, args.out)
         elif args.child == "preview":
-            run_preview(args.data, args.source)
+            run_preview(args.data, args.source, args.out)
         elif args.child == "oneshot":
             run_oneshot(args.data, args.source, args.out)
         elif args.child == "dictloop":

@@ -17,6 +17,7 @@ after a crash moves credits once:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -365,6 +366,12 @@ class BatchCommands:
                 actor, target, Category.BATCH, reservation, request_id=ledger_request_id(batch_id, "release")
             )
             raise UploadNotFound(field="uploadId") from None
+        # The preview's staged records go along (the run joins them instead of reading the file again);
+        # without them the run reads the file itself.
+        from bemtevi.infra.batches.pipeline import staged_path
+
+        with contextlib.suppress(OSError):
+            staged_path(source).replace(staged_path(folder / str(meta["file_name"])))
         with acting_as(actor):
             batch = Batch.submit(
                 batch_id,

@@ -25,6 +25,7 @@ from bemtevi.bootstrap import Platform
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.query_types import Category
+from bemtevi.infra.batches.pipeline import staged_path
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.projector import Projector
@@ -148,6 +149,9 @@ def test_an_upload_is_previewed_for_free_and_submit_reserves_exactly_what_it_nee
     sent = api.get(f"/api/batches/{submitted['id']}/file", headers=owner)
     assert sent.status_code == 200 and sent.content == csv_of(*documents)
     assert "lista.csv" in sent.headers["content-disposition"]
+    # The preview's staged records went with the file: the run joins them instead of reading it again.
+    sent_path = platform.batches.batch_dir(UUID(submitted["id"])) / "sent" / "lista.csv"
+    assert staged_path(sent_path).exists()
     refused(api.get(f"/api/batches/{submitted['id']}/return", headers=owner), 404, "return_not_ready")
     # An upload is submitted once.
     refused(api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 404, "upload_not_found")

@@ -20,7 +20,7 @@ from bemtevi.domain.enrichment_fields import FIELDS, exit_field, exit_value
 from bemtevi.domain.errors import BatchStopped
 from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec
 from bemtevi.infra.batches.files import check_upload
-from bemtevi.infra.batches.pipeline import BatchProgress, normalised_sql, preview, run_batch
+from bemtevi.infra.batches.pipeline import BatchProgress, normalised_sql, preview, run_batch, staged_path
 
 TODAY = dt.date(2026, 1, 15)
 
@@ -220,3 +220,50 @@ def test_a_run_stopped_between_chunks_resumes_to_a_byte_identical_return_file(
     )  # fmt: skip
     assert again == resumed
     assert again.return_file.read_bytes() == (tmp_path / "copy").read_bytes()
+
+
+# -- the preview's staged records ---------------------------------------------------------------------
+
+
+def test_a_run_after_the_preview_joins_its_staged_records_and_gives_the_same_file(
+    dataset_path: Path, tmp_path: Path
+) -> None:
+    cpfs, cnpjs = documents(dataset_path)
+    spec = layout(["CPF", "NOME", "NASCIMENTO", "ENCONTRADO"])
+    sent = tmp_path / "sent"
+    sent.mkdir()
+    source = sent / "in.csv"
+    source.write_text("CPF\n" + "\n".join([*cpfs[:30], "123.456.789-00", "x", *cnpjs[:5]]) + "\n")
+    check = check_upload(source, "CSV")
+
+    def run(work: str, chosen: LayoutSpec = spec, stop: Any = lambda: False) -> Any:
+        return run_batch(
+            source, check, chosen, dataset_path, tmp_path / work,
+            on_progress=lambda p: None, should_stop=stop, chunk_rows=8, today=TODAY,
+        )  # fmt: skip
+
+    plain = run("plain").return_file.read_bytes()  # no preview yet: the file itself is read
+    assert not staged_path(source).exists()
+    shown = preview(source, check, spec, dataset_path)
+    assert staged_path(source).exists() and shown.records == 37
+
+    # The file now says something else: a run that still reads by the preview's entry rows joins what the
+    # preview staged, stopped and resumed too, and gives the bytes the file gave before.
+    source.write_text("CPF\n" + cpfs[40] + "\n")
+    asked = 0
+
+    def stop_after_two() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 2
+
+    with pytest.raises(BatchStopped):
+        run("staged", stop=stop_after_two)
+    assert run("staged").return_file.read_bytes() == plain
+
+    # A layout whose entry rows changed since the preview does not take the staged records: it reads the file.
+    other = LayoutSpec(
+        spec.file_name, spec.final_file_name, spec.return_extension, spec.accepted_extension, spec.kind,
+        spec.delimiter, spec.first_line, spec.table, (*spec.rows, LayoutRow("CODIGO", "text", 2, "", 10, "entry")),
+    )  # fmt: skip
+    assert run("other", other).records == 1

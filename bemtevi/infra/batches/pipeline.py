@@ -10,6 +10,13 @@ from the chunks atomically as ``work_dir/return.<ext>``. A run after a kill -9 k
 disk, feeds the query only the records after the last one written, and writes the same return file:
 the outcome (and the bytes of the file) do not depend on where a run stopped.
 
+The preview stages what it read: the records with their documents normalised and validated, as
+``records.arrow`` beside the file (``staged_path``), tagged with the layout's entry rows. A run whose
+layout still has those entry rows joins the staged records instead of reading and normalising the file
+again (about a third of a run's time: the preview is what the user waits for before confirming, and the
+run after it should not pay for the same work twice); without it (a layout edited since, an older
+upload) the run reads the file itself, by the same SQL.
+
 The join's key is written ``p.cpf = CASE WHEN valid THEN digits END``: with the validity as a
 separate ``AND`` DuckDB plans a nested-loop join (minutes on 5M people) instead of a hash join.
 """
@@ -17,6 +24,7 @@ separate ``AND`` DuckDB plans a nested-loop join (minutes on 5M people) instead 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -186,7 +194,10 @@ def field_sql(field: ExitField, today: dt.date) -> str:
     return f"coalesce(CASE WHEN p.cpf IS NOT NULL THEN {person} WHEN c.cnpj IS NOT NULL THEN {company} END, '')"
 
 
-def joined_sql(spec: LayoutSpec, plan: ExitPlan, source: str, today: dt.date, after_row: int = 0) -> str:
+def joined_sql(
+    spec: LayoutSpec, plan: ExitPlan, source: str, today: dt.date, after_row: int = 0, *, staged: bool = False
+) -> str:
+    """The run's query; ``staged``: ``source`` holds records normalised already (``stage``'s file)."""
     document = document_row(spec).name
     columns = []
     for i, (entry, field) in enumerate(zip(plan.entries, plan.fields, strict=True)):
@@ -201,11 +212,16 @@ def joined_sql(spec: LayoutSpec, plan: ExitPlan, source: str, today: dt.date, af
     return f"""
         SELECT n.{ROW} AS {ROW}, n.__valid, (p.cpf IS NOT NULL OR c.cnpj IS NOT NULL) AS __found, n.__doc
                {", " if columns else ""}{select}
-        FROM ({normalised_sql(source, document, after_row)}) n
+        FROM ({_staged_sql(source, after_row) if staged else normalised_sql(source, document, after_row)}) n
         LEFT JOIN ds.people p ON p.cpf = CASE WHEN n.__valid AND length(n.__doc) = 11 THEN n.__doc END
         LEFT JOIN ds.companies c ON c.cnpj = CASE WHEN n.__valid AND length(n.__doc) = 14 THEN n.__doc END
         ORDER BY n.{ROW}
     """
+
+
+def _staged_sql(source: str, after_row: int) -> str:
+    where = f"WHERE {ROW} > {int(after_row)}" if after_row else ""
+    return f"SELECT * FROM {source} {where}"
 
 
 def _connect(dataset: Path, temp_dir: Path | None = None) -> duckdb.DuckDBPyConnection:
@@ -219,17 +235,56 @@ def _connect(dataset: Path, temp_dir: Path | None = None) -> duckdb.DuckDBPyConn
 # -- preview -------------------------------------------------------------------------------------
 
 
+STAGED_NAME = "records.arrow"
+_STAGED_KEY = b"bemtevi.entries"
+
+
+def staged_path(path: Path) -> Path:
+    """Where the preview stages a file's normalised records: beside it (no upload is an ``.arrow``)."""
+    return path.with_name(STAGED_NAME)
+
+
+def _entries_tag(spec: LayoutSpec) -> bytes:
+    """What the staged records were read by: how the file is cut (kind, delimiter, header line), the
+    document's row and every field of the entry rows, in order."""
+    reading = [spec.kind, spec.delimiter, spec.first_line, document_row(spec).name]
+    return json.dumps([reading, [r.as_dict() for r in spec.rows_of("entry")]], sort_keys=True).encode()
+
+
+def _staged_records(path: Path, spec: LayoutSpec) -> pa.Table | None:
+    """The staged records of ``path`` when they were read by ``spec``'s entry rows, memory-mapped."""
+    staged = staged_path(path)
+    if not staged.exists():
+        return None
+    with pa.memory_map(str(staged)) as source:
+        table = pa.ipc.open_file(source).read_all()
+    if (table.schema.metadata or {}).get(_STAGED_KEY) != _entries_tag(spec):
+        return None
+    return table
+
+
 def preview(path: Path, check: UploadCheck, spec: LayoutSpec, dataset: Path) -> BatchPreview:
     """What a run would do: records, valid and invalid documents, found in the dataset, credits
-    needed (one per valid document), the exit rows that will stay empty. Free: nothing written."""
+    needed (one per valid document), the exit rows that will stay empty. Free: nothing charged; the
+    records read are staged beside the file (``staged_path``) for the run."""
     plan = exit_plan(spec)
+    staged = staged_path(path)
+    partial = staged.with_name(staged.name + ".partial")
     con = _connect(dataset)
     try:
         con.register("src", read_records(path, check, spec))
-        row = con.execute(f"""
+        reader = con.execute(normalised_sql("src", document_row(spec).name)).fetch_record_batch(CHUNK_ROWS)
+        schema = reader.schema.with_metadata({_STAGED_KEY: _entries_tag(spec)})
+        with pa.OSFile(str(partial), "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
+            for batch in reader:
+                writer.write_batch(pa.RecordBatch.from_arrays(batch.columns, schema=schema))
+        os.replace(partial, staged)
+        records_table = _staged_records(path, spec)
+        con.register("n0", records_table)
+        row = con.execute("""
             SELECT count(*), count(*) FILTER (WHERE n.__valid),
                    count(*) FILTER (WHERE p.cpf IS NOT NULL OR c.cnpj IS NOT NULL)
-            FROM ({normalised_sql("src", document_row(spec).name)}) n
+            FROM n0 n
             LEFT JOIN (SELECT cpf FROM ds.people) p
                    ON p.cpf = CASE WHEN n.__valid AND length(n.__doc) = 11 THEN n.__doc END
             LEFT JOIN (SELECT cnpj FROM ds.companies) c
@@ -237,6 +292,7 @@ def preview(path: Path, check: UploadCheck, spec: LayoutSpec, dataset: Path) -> 
         """).fetchone()
     finally:
         con.close()
+        partial.unlink(missing_ok=True)
     records, valid, found = (int(v) for v in (row or (0, 0, 0)))
     return BatchPreview(records, valid, records - valid, found, valid, plan.unknown)
 
@@ -369,8 +425,13 @@ def _new_chunks(
     temp = work_dir / "duckdb.tmp"
     con = _connect(dataset, temp)
     try:
-        con.register("src", read_records(path, check, spec))
-        reader = con.execute(joined_sql(spec, plan, "src", today, after_row)).fetch_record_batch(chunk_rows)
+        staged = _staged_records(path, spec)
+        if staged is not None:
+            con.register("src", staged)
+        else:
+            con.register("src", read_records(path, check, spec))
+        query = joined_sql(spec, plan, "src", today, after_row, staged=staged is not None)
+        reader = con.execute(query).fetch_record_batch(chunk_rows)
         pending: list[pa.RecordBatch] = []
         pending_rows = 0
         for batch in reader:
