@@ -28,9 +28,12 @@ log = logging.getLogger(__name__)
 class LogFollower(ABC):
     thread_name: ClassVar[str]
 
-    def __init__(self, app: BemteviApplication, *, poll_interval: float, listen: bool = False) -> None:
+    def __init__(
+        self, app: BemteviApplication, *, poll_interval: float, listen: bool = False, gather_seconds: float = 0.0
+    ) -> None:
         self._app = app
         self._poll_interval = poll_interval
+        self._gather_seconds = gather_seconds
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -48,8 +51,12 @@ class LogFollower(ABC):
         """Handle what the log holds after the position; answers how many events were handled."""
 
     def _pause(self, processed: int) -> None:
-        """Between two rounds: by default until woken, or the poll interval."""
+        """Between two rounds: by default until woken, or the poll interval; then ``gather_seconds`` more,
+        for a follower that need not answer every save (under a stream of lookups saves come hundreds a
+        second, and a round per save is a read of the log and a write of the position each)."""
         self._wake.wait(self._poll_interval)
+        if self._gather_seconds:
+            self._stopping.wait(self._gather_seconds)
 
     def _interrupt(self) -> None:  # noqa: B027 - a hook, empty unless a pause waits on more
         """Stopping: end any wait of ``_pause`` besides the wake-up (which ``stop`` sets)."""

@@ -115,13 +115,12 @@ class Mailer(LogFollower):
         poll_interval: float = 0.5,
         gather_seconds: float = 0.25,
     ) -> None:
-        super().__init__(app, poll_interval=poll_interval)
+        # Saves wake the mailer; under a stream of lookups they come hundreds a second, and a
+        # round per save cost a tenth of the server's interpreter time. A mail may wait ``gather_seconds``.
+        super().__init__(app, poll_interval=poll_interval, gather_seconds=gather_seconds)
         self._store = store
         self._delivery = MailDelivery(app, sender, self._stopping, attempts, retry_seconds)
         self._page_size = page_size
-        # Saves wake the mailer; under a stream of lookups they come hundreds a second, and a
-        # round per save cost a tenth of the server's interpreter time. A mail may wait this long.
-        self._gather_seconds = gather_seconds
         self._position = store.tracked_position(TRACKING_NAME)
 
     @property
@@ -158,9 +157,3 @@ class Mailer(LogFollower):
                 self._track(notification.id)
                 handled += 1
         return handled
-
-    # -- between rounds (the thread is LogFollower's) -----------------------------------------
-
-    def _pause(self, processed: int) -> None:
-        self._wake.wait(self._poll_interval)
-        self._stopping.wait(self._gather_seconds)
