@@ -10,6 +10,8 @@ then:
   know (each one a vendor call, none repeated); the ideal is clients / latency (32 / 0.020 s = 1,600
   lookups/s: the vendor's latency is the only wait); target >= 70% of it, i.e. the server is not the
   bottleneck;
+- the rig's own ceiling first: wrk straight at the simulator (no server), the same connections, with the CPU
+  wrk and the simulator spend per request: what this machine gives the bench before a server shares it;
 - kept-result hits: one client repeats documents already answered (within the cache days): answered
   from the kept result, no vendor call; target p50 <= 3 ms.
 """
@@ -97,8 +99,9 @@ def simulator(port: int, latency_ms: float) -> subprocess.Popen[bytes]:
             time.sleep(0.1)
 
 
-def children_cpu() -> dict[int, tuple[str, float]]:
-    """CPU seconds (user + system) of each child process of this one, by pid, with its command line."""
+def children_cpu(part: slice = slice(11, 13)) -> dict[int, tuple[str, float]]:
+    """CPU seconds (user + system; ``slice(11, 12)`` user only) of each child process of this one, by pid,
+    with its command line."""
     found: dict[int, tuple[str, float]] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for entry in Path("/proc").iterdir():
@@ -110,7 +113,7 @@ def children_cpu() -> dict[int, tuple[str, float]]:
         except OSError:
             continue
         if int(fields[1]) == os.getpid():
-            found[int(entry.name)] = (command, (int(fields[11]) + int(fields[12])) / tick)
+            found[int(entry.name)] = (command, sum(int(f) for f in fields[part]) / tick)
     return found
 
 
@@ -130,9 +133,41 @@ def profile(children: dict[int, tuple[str, float]], out: Path, seconds: int) -> 
     )
 
 
-def run_wrk(base: str, authorization: str, docs: list[str], connections: int, seconds: int) -> tuple[float, str]:
-    script = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-")) / "vendor-lookups.lua"
-    script.write_text(WRK_SCRIPT % (authorization, ",".join(f'"{d}"' for d in docs)))
+RIG_SCRIPT = """
+wrk.headers["Authorization"] = "Bearer %s"
+local docs = {%s}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", "/v1/pessoas/" .. docs[i %% #docs + 1])
+end
+"""
+
+
+def rig_ceiling(sim_port: int, docs: list[str], connections: int, seconds: int) -> tuple[float, str]:
+    """wrk straight at the simulator (no server): requests/s, and the CPU wrk and the simulator spend on each."""
+    script = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-")) / "rig.lua"
+    script.write_text(RIG_SCRIPT % (TOKEN, ",".join(f'"{d}"' for d in docs)))
+    before, wrk_before = children_cpu(), os.times()
+    rate, detail = run_wrk(f"http://127.0.0.1:{sim_port}", "", docs, connections, seconds, script)
+    after, wrk_after = children_cpu(), os.times()
+    requests = max(1, int(rate * seconds))
+    wrk_cpu = (wrk_after.children_user + wrk_after.children_system) - (
+        wrk_before.children_user + wrk_before.children_system
+    )
+    simulator_cpu = cpu_share(before, after, "vendor-simulator")
+    return rate, (
+        f"{detail}; CPU per request: simulator {simulator_cpu / requests * 1000:.2f} ms, "
+        f"wrk {wrk_cpu / requests * 1000:.3f} ms"
+    )
+
+
+def run_wrk(
+    base: str, authorization: str, docs: list[str], connections: int, seconds: int, script: Path | None = None
+) -> tuple[float, str]:
+    if script is None:
+        script = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-")) / "vendor-lookups.lua"
+        script.write_text(WRK_SCRIPT % (authorization, ",".join(f'"{d}"' for d in docs)))
     out = subprocess.run(
         ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), base],
         capture_output=True,
@@ -169,6 +204,11 @@ def main() -> None:
     docs = unknown_cpfs(data, int(ideal * args.seconds * 1.5) + 2000, seed=17)
     sim_port = free_port()
     sim = simulator(sim_port, args.latency_ms)
+    rig_rate, rig_detail = rig_ceiling(sim_port, docs[-2000:], args.clients, args.seconds)
+    print(
+        f"rig ceiling (wrk straight at the simulator, no server): {rig_rate:,.0f} requests/s = "
+        f"{rig_rate / ideal:.0%} of {ideal:,.0f}/s; {rig_detail}"
+    )
     var = Path(tempfile.mkdtemp(prefix="bemtevi-bench-"))
     env = {"BEMTEVI_VAR_DIR": str(var), "BEMTEVI_DATASET_PATH": str(data), "BEMTEVI_ADMIN_PASSWORD": PASSWORD}
     try:
@@ -198,13 +238,17 @@ def main() -> None:
                 for document in docs[:100]:  # warm-up: connections, caches
                     answer = client.post("/api/consultations", json={"document": document})
                     assert answer.status_code == 200 and answer.json()["data"]["status"] == "done", answer.text
-            cpu_before = children_cpu()
+            calls_before = httpx.get(f"http://127.0.0.1:{sim_port}/__stats").json()
+            cpu_before, user_before = children_cpu(), children_cpu(slice(11, 12))
             profiler = profile(cpu_before, args.profile, args.seconds) if args.profile else None
-            rate, detail = run_wrk(base, authorization, docs[100:], args.clients, args.seconds)
-            cpu_after = children_cpu()
+            rate, detail = run_wrk(base, authorization, docs[100:-2000], args.clients, args.seconds)
+            cpu_after, user_after = children_cpu(), children_cpu(slice(11, 12))
             if profiler is not None:
                 profiler.wait(timeout=60)
-            calls = httpx.get(f"http://127.0.0.1:{sim_port}/__stats").json()
+            calls = {
+                k: v - calls_before.get(k, 0)
+                for k, v in httpx.get(f"http://127.0.0.1:{sim_port}/__stats").json().items()
+            }
             print(f"vendor latency {args.latency_ms:g} ms, {args.clients} connections (wrk, {args.seconds} s)")
             print(
                 f"vendor lookups: {rate:,.0f} lookups/s = {rate / ideal:.0%} of {args.clients} / "
@@ -213,7 +257,8 @@ def main() -> None:
             lookups = max(1, int(rate * args.seconds))
             cores = os.cpu_count() or 1
             print(
-                f"CPU per vendor lookup: server {cpu_share(cpu_before, cpu_after, ' serve') / lookups * 1000:.2f} ms, "
+                f"CPU per vendor lookup: server {cpu_share(cpu_before, cpu_after, ' serve') / lookups * 1000:.2f} ms "
+                f"({cpu_share(user_before, user_after, ' serve') / lookups * 1000:.2f} user), "
                 f"simulator {cpu_share(cpu_before, cpu_after, 'vendor-simulator') / lookups * 1000:.2f} ms ({cores} "
                 f"cores: {cores * 1000 / max(rate, 1):.2f} ms of CPU time per lookup at this rate)"
             )

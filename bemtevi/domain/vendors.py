@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 from uuid import UUID, uuid5
@@ -205,6 +206,7 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+@cache
 def vendor_list_id() -> UUID:
     """The one ``VendorList`` aggregate: which suppliers exist, in the order they were added."""
     return uuid5(_NAMESPACE, "vendor-list")

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.infra.postgres_store import AppendListener
+from bemtevi.projections.store import ReadStore
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +30,12 @@ log = logging.getLogger(__name__)
 class LogFollower(ABC):
     thread_name: ClassVar[str]
 
-    def __init__(self, app: BemteviApplication, *, poll_interval: float, listen: bool = False) -> None:
+    def __init__(
+        self, app: BemteviApplication, *, poll_interval: float, listen: bool = False, gather_seconds: float = 0.0
+    ) -> None:
         self._app = app
         self._poll_interval = poll_interval
+        self._gather_seconds = gather_seconds
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -48,8 +53,12 @@ class LogFollower(ABC):
         """Handle what the log holds after the position; answers how many events were handled."""
 
     def _pause(self, processed: int) -> None:
-        """Between two rounds: by default until woken, or the poll interval."""
+        """Between two rounds: by default until woken, or the poll interval; then ``gather_seconds`` more,
+        for a follower that need not answer every save (under a stream of lookups saves come hundreds a
+        second, and a round per save is a read of the log and a write of the position each)."""
         self._wake.wait(self._poll_interval)
+        if self._gather_seconds:
+            self._stopping.wait(self._gather_seconds)
 
     def _interrupt(self) -> None:  # noqa: B027 - a hook, empty unless a pause waits on more
         """Stopping: end any wait of ``_pause`` besides the wake-up (which ``stop`` sets)."""
@@ -91,3 +100,52 @@ class LogFollower(ABC):
             self._thread.join(timeout=10)
             self._thread = None
         self._close()
+
+
+class TrackedFollower(LogFollower):
+    """A follower of one kind of event (the mailer's mails, the batch follower's batches) whose position is a
+    row of the read store's ``projection_tracking``: moved past an event once it is handled (``_track``),
+    and past a stretch of the log without any (``_skip_to``). The skips are written at most every
+    ``SKIP_WRITE_SECONDS`` (and at stop): each is a DuckDB commit, and rounds come several a second under
+    lookups; a restart rereads at most that much log, finding nothing of its kind in it."""
+
+    SKIP_WRITE_SECONDS: ClassVar[float] = 5.0
+
+    def __init__(
+        self,
+        app: BemteviApplication,
+        store: ReadStore,
+        tracking_name: str,
+        *,
+        poll_interval: float,
+        gather_seconds: float = 0.0,
+    ) -> None:
+        super().__init__(app, poll_interval=poll_interval, gather_seconds=gather_seconds)
+        self._store = store
+        self._tracking_name = tracking_name
+        self._position = self._written = store.tracked_position(tracking_name)
+        self._next_skip_write = 0.0
+
+    @property
+    def position(self) -> int:
+        return self._position
+
+    def _track(self, position: int) -> None:
+        with self._store.transaction() as cur:
+            cur.execute(
+                "INSERT INTO projection_tracking VALUES (?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+                [self._tracking_name, position],
+            )
+        self._position = self._written = position
+
+    def _skip_to(self, position: int) -> None:
+        self._position = position
+        now = time.monotonic()
+        if now >= self._next_skip_write:
+            self._track(position)
+            self._next_skip_write = now + self.SKIP_WRITE_SECONDS
+
+    def _close(self) -> None:
+        if self._position > self._written:
+            self._track(self._position)

@@ -29,7 +29,7 @@ from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.mail import Mail
 from bemtevi.infra.mail import MailSender
 from bemtevi.projections.store import ReadStore
-from bemtevi.streams.follower import LogFollower
+from bemtevi.streams.follower import TrackedFollower
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ class MailDelivery:
         return True
 
 
-class Mailer(LogFollower):
+class Mailer(TrackedFollower):
     """The embedded mailer: a thread following the log, its position in the read store."""
 
     thread_name = "bemtevi-mailer"
@@ -115,27 +115,11 @@ class Mailer(LogFollower):
         poll_interval: float = 0.5,
         gather_seconds: float = 0.25,
     ) -> None:
-        super().__init__(app, poll_interval=poll_interval)
-        self._store = store
+        # Saves wake the mailer; under a stream of lookups they come hundreds a second, and a
+        # round per save cost a tenth of the server's interpreter time. A mail may wait ``gather_seconds``.
+        super().__init__(app, store, TRACKING_NAME, poll_interval=poll_interval, gather_seconds=gather_seconds)
         self._delivery = MailDelivery(app, sender, self._stopping, attempts, retry_seconds)
         self._page_size = page_size
-        # Saves wake the mailer; under a stream of lookups they come hundreds a second, and a
-        # round per save cost a tenth of the server's interpreter time. A mail may wait this long.
-        self._gather_seconds = gather_seconds
-        self._position = store.tracked_position(TRACKING_NAME)
-
-    @property
-    def position(self) -> int:
-        return self._position
-
-    def _track(self, position: int) -> None:
-        with self._store.transaction() as cur:
-            cur.execute(
-                "INSERT INTO projection_tracking VALUES (?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
-                [TRACKING_NAME, position],
-            )
-        self._position = position
 
     def catch_up(self) -> int:
         """Deliver every mail queued after the tracked position; answers how many were handled."""
@@ -149,7 +133,7 @@ class Mailer(LogFollower):
             if not page:
                 # Nothing queued up to the end: remember it so the next round reads less.
                 if last > self._position:
-                    self._track(last)
+                    self._skip_to(last)
                 return handled
             for notification in page:
                 event: Any = self._app.mapper.to_domain_event(notification)
@@ -158,9 +142,3 @@ class Mailer(LogFollower):
                 self._track(notification.id)
                 handled += 1
         return handled
-
-    # -- between rounds (the thread is LogFollower's) -----------------------------------------
-
-    def _pause(self, processed: int) -> None:
-        self._wake.wait(self._poll_interval)
-        self._stopping.wait(self._gather_seconds)

@@ -26,7 +26,7 @@ from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.batches import TIME_LIMIT_MESSAGE, Batch, BatchStatus
 from bemtevi.infra.webhooks import WebhookSender, signature
 from bemtevi.projections.store import ReadStore
-from bemtevi.streams.enrichment import BatchRunner, BatchSide, Enrichment
+from bemtevi.streams.enrichment import TRACKING_NAME, BatchRunner, BatchSide, Enrichment
 
 SYSTEM = Actor(user_id=None, tenant_id=ROOT_GROUP_ID)
 
@@ -232,6 +232,30 @@ def test_the_embedded_follower_resumes_an_unfinished_batch_when_it_starts_again(
         wait_until(lambda: app.get(batch_id, Batch).status == BatchStatus.AVAILABLE, timeout=10)
         again.stop()
         assert sorted(pipeline.computed) == list(range(60))
+    finally:
+        store.close()
+
+
+def test_the_follower_keeps_its_skips_past_other_events_every_few_seconds_and_at_stop(
+    app: BemteviApplication, tmp_path: Path
+) -> None:
+    # Every save wakes it: a DuckDB commit of its position per round cost every lookup. What it skipped is still
+    # kept once it stops, so a restart does not read that log again.
+    store = ReadStore(tmp_path / "read.duckdb")
+    try:
+        pipeline = ChunkedPipeline(chunks=2, seconds=0)
+        follower = Enrichment(app, store, lambda stopping: runner(app, pipeline, tmp_path / "batches", stopping)[0])
+        first = submit(app)
+        follower.catch_up()  # runs the batch, then skips the batch's own events: the first skip is written
+        assert app.get(first, Batch).status == BatchStatus.AVAILABLE
+        assert store.tracked_position(TRACKING_NAME) == follower.position == app.max_position()
+        second = submit(app)
+        follower.catch_up()
+        assert app.get(second, Batch).status == BatchStatus.AVAILABLE
+        assert follower.position == app.max_position()
+        assert store.tracked_position(TRACKING_NAME) < follower.position  # past the batch; the skip waits
+        follower.stop()
+        assert store.tracked_position(TRACKING_NAME) == app.max_position()
     finally:
         store.close()
 
