@@ -237,6 +237,7 @@ class Settings(BaseSettings):
                     "POSTGRES_MAX_OVERFLOW": "20",
                     "POSTGRES_LOCK_TIMEOUT": "5",
                     "APPLICATION_RECORDER_TOPIC": "bemtevi.infra.postgres_store:OneCallPostgresApplicationRecorder",
+                    "TRACKING_RECORDER_TOPIC": "bemtevi.infra.postgres_store:SchemaLockedPostgresTrackingRecorder",
                 }
             )
         else:
