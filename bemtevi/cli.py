@@ -150,7 +150,7 @@ def relay() -> None:
         # The page in flight is acknowledged and its position stored before the process ends.
         follower.stop()
         follower.app.close()
-    typer.echo(f"Relay stopped after position {follower.position}")
+    typer.echo(f"Relay stopped after position {follower.position} ({follower.rounds} rounds that relayed events)")
 
 
 def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:

@@ -2,6 +2,7 @@
 
     python bench/cluster.py [--tenants 32] [--connections 32] [--seconds 15]
                              [--deployments embedded,cluster-1,cluster-2] [--one-partition]
+                             [--baseline CHECKOUT [--repeat N]]
 
 Every deployment gets a fresh PostgreSQL database on the project's own server (and, for the cluster, fresh Kafka
 topics on one broker started for the run), the same tenants (``--tenants`` companies under the root, each with one
@@ -20,6 +21,11 @@ of the credit balances with ``?position=`` until it is up to date, p50/p99); CPU
 process of the deployment (API processes, workers, relay, broker, PostgreSQL), and per kind of process. And, from
 the cluster's figures, an estimate of the ledger partitions, ledger workers and API processes 20,000 charged
 lookups/s would need (per-process CPU per lookup, and one partition's rate measured with one tenant).
+
+``--baseline CHECKOUT`` (another checkout of the repository, e.g. a ``git worktree`` of the revision before a
+change) measures every cluster deployment twice, once with that checkout's code (its processes run with it first
+on ``PYTHONPATH``) and once with this one's, alternated (``--repeat N`` times, the order swapped each time), so
+that the two revisions meet the same machine in the same minutes.
 """
 
 from __future__ import annotations
@@ -98,9 +104,10 @@ class Deployment:
         return {kind: sum(_cpu_seconds(p) for p in pids) for kind, pids in self.kinds.items()}
 
 
-def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+def _start(command: list[str], env: dict[str, str], log: Path, cwd: Path | None = None) -> subprocess.Popen[bytes]:
+    # ``python -m`` puts the working directory first on sys.path: a baseline's processes run in its checkout.
     with open(log, "ab") as out:
-        return subprocess.Popen(command, env=env, stdout=out, stderr=out, start_new_session=True)
+        return subprocess.Popen(command, env=env, stdout=out, stderr=out, start_new_session=True, cwd=cwd)
 
 
 def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
@@ -284,10 +291,12 @@ def credits_used(database_url: str) -> int:
 
 
 @contextmanager
-def embedded(env: dict[str, str], logs: Path) -> Iterator[Deployment]:
+def embedded(env: dict[str, str], logs: Path, code: Path | None = None) -> Iterator[Deployment]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = _start([sys.executable, "-m", "bemtevi.cli", "serve"], {**env, "PORT": str(port)}, logs / "server.log")
+    server = _start(
+        [sys.executable, "-m", "bemtevi.cli", "serve"], {**env, "PORT": str(port)}, logs / "server.log", code
+    )
     try:
         _wait_healthy(base, [server], logs)
         yield Deployment(
@@ -313,7 +322,7 @@ def _kind(pid: int) -> str | None:
 
 
 @contextmanager
-def cluster(env: dict[str, str], logs: Path, api_processes: int) -> Iterator[Deployment]:
+def cluster(env: dict[str, str], logs: Path, api_processes: int, code: Path | None = None) -> Iterator[Deployment]:
     """``bemtevi cluster`` (what ``make cluster`` runs) on the run's PostgreSQL database and broker: the relay,
     two ledger workers, the mailer worker and ``api_processes`` API processes on one port."""
     port = free_port()
@@ -322,6 +331,7 @@ def cluster(env: dict[str, str], logs: Path, api_processes: int) -> Iterator[Dep
         [sys.executable, "-m", "bemtevi.cli", "cluster", "--port", str(port), "--api-processes", str(api_processes)],
         env,
         logs / "supervisor.log",
+        code,
     )
     try:
         _wait_healthy(base, [supervisor], logs)
@@ -358,6 +368,7 @@ def measure(
     broker: KafkaBroker | None,
     args: argparse.Namespace,
     docs: list[str],
+    code: Path | None = None,
 ) -> Figures:
     with postgres_database() as database_url:
         var = Path(tempfile.mkdtemp(prefix="bemtevi-bench-cluster-"))
@@ -369,6 +380,8 @@ def measure(
             "BEMTEVI_VAR_DIR": str(var),
             "BEMTEVI_DATABASE_URL": database_url,
         }
+        if code is not None:  # the deployment's processes import the ``bemtevi`` of that checkout
+            env["PYTHONPATH"] = os.pathsep.join([str(code), *filter(None, [os.environ.get("PYTHONPATH")])])
         if broker is not None:
             suffix = uuid.uuid4().hex[:8]
             env.update(
@@ -383,7 +396,7 @@ def measure(
                 }
             )
         emails = seed_tenants(env, args.tenants)
-        with deployment_of(env, logs) as deployment:  # type: ignore[operator]
+        with deployment_of(env, logs, code) as deployment:  # type: ignore[operator]
             tokens = sign_in(deployment.base, emails)
             # Warm-up: every tenant's first lookups (sessions, accounts and blocks loaded, partitions assigned).
             run_wrk(deployment.base, tokens, docs, args.connections, 3)
@@ -471,6 +484,10 @@ def main() -> None:
     parser.add_argument(
         "--one-partition", action="store_true", help="also measure cluster-1 with one tenant: one ledger partition"
     )
+    parser.add_argument(
+        "--baseline", type=Path, help="another checkout whose code each cluster deployment is also measured with"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --baseline: rounds of both, order swapped")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed: make wrk")
@@ -488,27 +505,40 @@ def main() -> None:
         broker.start()
     figures = []
     one_partition_rate = None
+    this = Path(__file__).resolve().parent.parent
     try:
-        for name in names:
-            if name == "embedded":
-                figures.append(measure(name, embedded, base_env, None, args, docs))
-            else:
+        for round_ in range(args.repeat if args.baseline else 1):
+            for name in names:
+                if name == "embedded":
+                    if round_ == 0:
+                        figures.append(measure(name, embedded, base_env, None, args, docs))
+                        print(figures[-1], flush=True)
+                    continue
                 processes = int(name.split("-")[1])
-                figures.append(
-                    measure(
-                        name,
-                        lambda env, logs, n=processes: cluster(env, logs, n),
-                        base_env,
-                        broker,
-                        args,
-                        docs,
+                label = f"cluster, {processes} API process{'es' if processes > 1 else ''}"
+                codes: list[tuple[str, Path | None]] = [(label, None)]
+                if args.baseline:
+                    both = [(f"{label}, baseline", args.baseline.resolve()), (f"{label}, this checkout", this)]
+                    codes = both if round_ % 2 == 0 else both[::-1]
+                for code_label, code in codes:
+                    figures.append(
+                        measure(
+                            name,
+                            lambda env, logs, code, n=processes: cluster(env, logs, n, code),
+                            base_env,
+                            broker,
+                            args,
+                            docs,
+                            code,
+                        )
                     )
-                )
-                figures[-1].name = f"cluster, {processes} API process{'es' if processes > 1 else ''}"
-            print(figures[-1], flush=True)
+                    figures[-1].name = code_label
+                    print(figures[-1], flush=True)
         if args.one_partition and broker is not None:
             single = argparse.Namespace(**{**vars(args), "tenants": 1})
-            one = measure("one partition", lambda env, logs: cluster(env, logs, 1), base_env, broker, single, docs)
+            one = measure(
+                "one partition", lambda env, logs, code: cluster(env, logs, 1, code), base_env, broker, single, docs
+            )
             one_partition_rate = one.rate
             print(one, flush=True)
     finally:

@@ -33,7 +33,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.utils import retry
 from psycopg import Connection, pq
 from psycopg.adapt import Buffer, Dumper
@@ -122,6 +122,29 @@ _DUMPERS: dict[type[_Packed], type[Dumper]] = {
 }
 
 
+def under_schema_lock(datastore: PostgresDatastore, create: Callable[[], None]) -> None:
+    """Run ``create`` (schema statements) holding the schema's advisory lock: one process at a time.
+
+    The lock is held on a connection of its own (the statements run on others of the pool) and ends with
+    its session if the process dies."""
+    with datastore.get_connection() as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", [SCHEMA_LOCK])
+        try:
+            create()
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", [SCHEMA_LOCK])
+
+
+class SchemaLockedPostgresTrackingRecorder(PostgresTrackingRecorder):
+    """The library's tracking recorder (the relay's and the workers' positions), its table created under the
+    schema lock too: two processes starting on a new database both ran ``CREATE TABLE IF NOT EXISTS``, and
+    PostgreSQL refuses the second one while the first is uncommitted (a duplicate key in ``pg_type``), so one
+    of them died at its start."""
+
+    def create_table(self) -> None:
+        under_schema_lock(self.datastore, super().create_table)
+
+
 class OneCallPostgresApplicationRecorder(PostgresApplicationRecorder):
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events") -> None:
         super().__init__(datastore, events_table_name=events_table_name)
@@ -165,12 +188,7 @@ class OneCallPostgresApplicationRecorder(PostgresApplicationRecorder):
         worker died at its start, and the supervisor then stopped the whole cluster, resetting the
         connections its API processes were serving. The lock is held on a connection of its own (the
         library's statements run on others of the pool) and ends with its session if the process dies."""
-        with self.datastore.get_connection() as conn:
-            conn.execute("SELECT pg_advisory_lock(%s)", [SCHEMA_LOCK])
-            try:
-                super().create_table()
-            finally:
-                conn.execute("SELECT pg_advisory_unlock(%s)", [SCHEMA_LOCK])
+        under_schema_lock(self.datastore, super().create_table)
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:

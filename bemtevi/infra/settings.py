@@ -112,6 +112,9 @@ class Settings(BaseSettings):
     kafka_batch_topic: str = "bemtevi.batches"
     kafka_replication_factor: int = 1
     relay_page_size: int = 1000
+    # How long the relay lets appends gather after one wakes it, before it reads and sends them in one
+    # round (each round is a read of the log, produce requests, every reader's fetch and a position write).
+    relay_gather_seconds: float = 0.02
     # Cluster mode's ledger: requests keyed by group on this topic (created with this many partitions,
     # the most ledger workers that can share the work); how long an API process waits for an answer;
     # how long a worker waits before releasing reservations another (stopped) owner left, and before
@@ -237,6 +240,7 @@ class Settings(BaseSettings):
                     "POSTGRES_MAX_OVERFLOW": "20",
                     "POSTGRES_LOCK_TIMEOUT": "5",
                     "APPLICATION_RECORDER_TOPIC": "bemtevi.infra.postgres_store:OneCallPostgresApplicationRecorder",
+                    "TRACKING_RECORDER_TOPIC": "bemtevi.infra.postgres_store:SchemaLockedPostgresTrackingRecorder",
                 }
             )
         else:

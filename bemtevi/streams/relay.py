@@ -136,8 +136,11 @@ class Relay(LogFollower):
         listen: bool = True,
         producer_config: dict[str, Any] | None = None,
         routes: dict[str, str] | None = None,
+        gather: float = 0.0,
     ) -> None:
         super().__init__(app, poll_interval=poll_interval, listen=listen)
+        self._gather = gather
+        self.rounds = 0
         self.routes = routes or {}
         self._bootstrap = bootstrap
         self.topic = topic
@@ -159,10 +162,21 @@ class Relay(LogFollower):
     def position(self) -> int:
         return self._position
 
+    def _pause(self, processed: int) -> None:
+        """Until woken (an append), then ``gather`` seconds more, so that the appends of that time go out in
+        this round: a round costs the same few messages whatever it carries (the log's read, a produce request
+        per partition and its fetch by every reader, the position's write), and the ledger workers append
+        many small batches a second (see docs/architecture.md, "the whole deployment against embedded")."""
+        self._wake.wait(self._poll_interval)
+        if self._gather > 0 and self._wake.is_set():
+            self._stopping.wait(self._gather)
+
     def catch_up(self) -> int:
         """Publish every event after the position, a page at a time; answers how many."""
         relayed = 0
         page = self._read_after(self._position)
+        if page:
+            self.rounds += 1
         while page:
             producer = self._ready_producer()
             futures = self._send(producer, page, after=self._position)

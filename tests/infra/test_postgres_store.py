@@ -3,7 +3,10 @@ notification ids in commit order, and every event read back as written."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import UUID, uuid4
@@ -165,3 +168,47 @@ def test_processes_starting_together_each_create_the_schema_without_failing(post
         for app in apps:
             app.close()
     assert failures == []
+
+
+_TRACKING_STARTER = """
+import sys, time
+from bemtevi.commands.application import BemteviApplication
+from bemtevi.infra.settings import Settings
+
+app = BemteviApplication(Settings(database_url=sys.argv[1]).event_store_env())
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))  # every process imported and connected: all at once
+try:
+    app.factory.tracking_recorder()  # what the relay and the workers do when they start
+finally:
+    app.close()
+"""
+
+
+@pytest.mark.process
+def test_processes_starting_together_each_create_the_tracking_table_without_failing(postgres_database: str) -> None:
+    """The relay and the workers each create the tracking table (their positions) when they start, and a cluster
+    starts them together on a new database: two ``CREATE TABLE IF NOT EXISTS`` at once made PostgreSQL refuse
+    one (a duplicate key in ``pg_type``) and that process died, unless the table is created under the schema
+    lock as the events table is."""
+    env = Settings(database_url=postgres_database).event_store_env()
+    app = BemteviApplication(env)  # the events table exists, as after the supervisor's preparation
+    table = app.factory.tracking_recorder().tracking_table_name
+    starters, rounds = 6, 3
+    try:
+        for _ in range(rounds):
+            with app.recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+                conn.execute(f"DROP TABLE IF EXISTS {table}")
+            start_at = time.time() + 4.0
+            processes = [
+                subprocess.Popen(
+                    [sys.executable, "-c", _TRACKING_STARTER, postgres_database, str(start_at)],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                )
+                for _ in range(starters)
+            ]
+            outputs = [p.communicate(timeout=60)[0].decode(errors="replace") for p in processes]
+            failed = [out[-600:] for p, out in zip(processes, outputs, strict=True) if p.returncode != 0]
+            assert failed == []
+    finally:
+        app.close()

@@ -173,6 +173,30 @@ def test_events_appended_by_commands_arrive_keyed_by_aggregate_in_their_order(
     assert_the_whole_log_once_in_aggregate_order(platform.app, read_all(kafka_broker, topic, last))
 
 
+def test_appends_made_while_the_relay_gathers_go_out_in_one_round(platform: Platform, kafka_broker: str) -> None:
+    """The relay lets appends gather after one wakes it (``BEMTEVI_RELAY_GATHER_SECONDS``): a round costs the same
+    read, produce requests, fetches and position write whatever it carries, so ten quick appends are one round,
+    not ten, and each still reaches the topic once and in order."""
+    tenant = new_tenant(platform, "Reunida", limit=None)
+    topic = new_topic()
+    settings = platform.settings.model_copy(
+        update={"kafka_bootstrap": kafka_broker, "kafka_events_topic": topic, "relay_gather_seconds": 2.0}
+    )
+    relay = build_relay(settings, platform.app)
+    relay.start()
+    try:
+        wait_until(lambda: relay.position == platform.app.max_position(), timeout=20, message="no first catch-up")
+        rounds = relay.rounds
+        run_lookups(platform, tenant, DOCUMENTS * 2)  # each lookup's append wakes the relay
+        last = platform.app.max_position()
+        wait_until(lambda: relay.position == last, timeout=20, message="the relay did not reach the end of the log")
+    finally:
+        relay.stop()
+    assert relay.error is None
+    assert relay.rounds - rounds == 1
+    assert_the_whole_log_once_in_aggregate_order(platform.app, read_all(kafka_broker, topic, last))
+
+
 def test_relayed_events_decode_to_the_domain_events_that_were_stored(platform: Platform, kafka_broker: str) -> None:
     new_tenant(platform, "Decodificada", limit=5)
     topic = new_topic()
