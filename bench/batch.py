@@ -2,8 +2,8 @@
 
 Several ways, each in its own process (its peak RSS read from ``wait4``; the ``api`` way's is the server's):
 
-* ``pipeline``: the product's path without HTTP, ``check_upload`` + ``preview`` (which stages the records
-  read, normalised) + ``run_batch`` (which joins the staged records: one DuckDB join, chunk files written
+* ``pipeline``: the product's path without HTTP, ``check_upload`` + ``preview`` (which runs the join and stages
+  its result) + ``run_batch`` (which takes its chunks from the staged join: chunk files written
   atomically, return assembled), from the uploaded file to the return file;
 * ``api``: the product as a customer meets it, the issue's "upload to return file": the real server
   (``bemtevi serve``, embedded mode, SQLite, the bench's dataset as its local dataset) started on
@@ -155,7 +155,7 @@ def run_pipeline(data: Path, source: Path, out: Path) -> None:
     started = time.perf_counter()
     check = check_upload(source, "CSV")
     checked = time.perf_counter()
-    preview(source, check, spec, data)
+    preview(source, check, spec, data, today=TODAY)
     previewed = time.perf_counter()
     outcome = run_batch(
         source, check, spec, data, out / "work", on_progress=lambda p: None, should_stop=lambda: False, today=TODAY
@@ -174,7 +174,7 @@ def run_preview(data: Path, source: Path, out: Path) -> None:
     source = _uploaded(source, out)
     started = time.perf_counter()
     check = check_upload(source, "CSV")
-    got = preview(source, check, layout(), data)
+    got = preview(source, check, layout(), data, today=TODAY)
     print(f"records {got.records:,}, valid {got.valid_documents:,}, found {got.found_in_dataset:,}")
     print(f"RESULT {time.perf_counter() - started:.3f}")
 

@@ -222,33 +222,34 @@ def test_a_run_stopped_between_chunks_resumes_to_a_byte_identical_return_file(
     assert again.return_file.read_bytes() == (tmp_path / "copy").read_bytes()
 
 
-# -- the preview's staged records ---------------------------------------------------------------------
+# -- the preview's staged join ------------------------------------------------------------------------
 
 
-def test_a_run_after_the_preview_joins_its_staged_records_and_gives_the_same_file(
+def test_a_run_after_the_preview_takes_its_staged_join_and_gives_the_same_file(
     dataset_path: Path, tmp_path: Path
 ) -> None:
     cpfs, cnpjs = documents(dataset_path)
-    spec = layout(["CPF", "NOME", "NASCIMENTO", "ENCONTRADO"])
+    spec = layout(["CPF", "NOME", "NASCIMENTO", "IDADE", "ENCONTRADO"])
     sent = tmp_path / "sent"
     sent.mkdir()
     source = sent / "in.csv"
     source.write_text("CPF\n" + "\n".join([*cpfs[:30], "123.456.789-00", "x", *cnpjs[:5]]) + "\n")
     check = check_upload(source, "CSV")
 
-    def run(work: str, chosen: LayoutSpec = spec, stop: Any = lambda: False) -> Any:
+    def run(work: str, chosen: LayoutSpec = spec, stop: Any = lambda: False, today: dt.date = TODAY) -> Any:
         return run_batch(
             source, check, chosen, dataset_path, tmp_path / work,
-            on_progress=lambda p: None, should_stop=stop, chunk_rows=8, today=TODAY,
+            on_progress=lambda p: None, should_stop=stop, chunk_rows=8, today=today,
         )  # fmt: skip
 
-    plain = run("plain").return_file.read_bytes()  # no preview yet: the file itself is read
+    plain = run("plain")  # no preview yet: the file itself is read and joined
     assert not staged_path(source).exists()
-    shown = preview(source, check, spec, dataset_path)
-    assert staged_path(source).exists() and shown.records == 37
+    shown = preview(source, check, spec, dataset_path, today=TODAY)
+    assert staged_path(source).exists()
+    assert (shown.records, shown.valid_documents, shown.found_in_dataset) == (plain.records, plain.valid, plain.found)
 
-    # The file now says something else: a run that still reads by the preview's entry rows joins what the
-    # preview staged, stopped and resumed too, and gives the bytes the file gave before.
+    # The file now says something else: a run under the preview's layout and day takes the staged join,
+    # stopped and resumed too, and gives the bytes the file gave before.
     source.write_text("CPF\n" + cpfs[40] + "\n")
     asked = 0
 
@@ -259,11 +260,12 @@ def test_a_run_after_the_preview_joins_its_staged_records_and_gives_the_same_fil
 
     with pytest.raises(BatchStopped):
         run("staged", stop=stop_after_two)
-    assert run("staged").return_file.read_bytes() == plain
+    assert run("staged").return_file.read_bytes() == plain.return_file.read_bytes()
 
-    # A layout whose entry rows changed since the preview does not take the staged records: it reads the file.
+    # A layout edited since the preview, or another day (ages), does not take the staged join: the file is read.
     other = LayoutSpec(
         spec.file_name, spec.final_file_name, spec.return_extension, spec.accepted_extension, spec.kind,
         spec.delimiter, spec.first_line, spec.table, (*spec.rows, LayoutRow("CODIGO", "text", 2, "", 10, "entry")),
     )  # fmt: skip
     assert run("other", other).records == 1
+    assert run("next-day", today=TODAY + dt.timedelta(days=1)).records == 1

@@ -10,12 +10,13 @@ from the chunks atomically as ``work_dir/return.<ext>``. A run after a kill -9 k
 disk, feeds the query only the records after the last one written, and writes the same return file:
 the outcome (and the bytes of the file) do not depend on where a run stopped.
 
-The preview stages what it read: the records with their documents normalised and validated, as
-``records.arrow`` beside the file (``staged_path``), tagged with the layout's entry rows. A run whose
-layout still has those entry rows joins the staged records instead of reading and normalising the file
-again (about a third of a run's time: the preview is what the user waits for before confirming, and the
-run after it should not pay for the same work twice); without it (a layout edited since, an older
-upload) the run reads the file itself, by the same SQL.
+The free preview runs the run's own join (it needs the join anyway, to count the records found) and
+stages its result beside the file as ``joined.arrow`` (``staged_path``), tagged with what the result
+depends on: the layout's rows and reading rules, the day (ages), the dataset file. A run whose tag still
+matches takes its chunks from the staged result instead of reading, normalising and joining the file
+again (the user waits for the preview before confirming; the run after it should not pay for the same
+work twice: through the API that was ~1.6x the one-shot pipeline, upload to return file). Without it
+(a layout edited since, another day, an older upload) the run joins the file itself, by the same SQL.
 
 The join's key is written ``p.cpf = CASE WHEN valid THEN digits END``: with the validity as a
 separate ``AND`` DuckDB plans a nested-loop join (minutes on 5M people) instead of a hash join.
@@ -26,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,10 +196,7 @@ def field_sql(field: ExitField, today: dt.date) -> str:
     return f"coalesce(CASE WHEN p.cpf IS NOT NULL THEN {person} WHEN c.cnpj IS NOT NULL THEN {company} END, '')"
 
 
-def joined_sql(
-    spec: LayoutSpec, plan: ExitPlan, source: str, today: dt.date, after_row: int = 0, *, staged: bool = False
-) -> str:
-    """The run's query; ``staged``: ``source`` holds records normalised already (``stage``'s file)."""
+def joined_sql(spec: LayoutSpec, plan: ExitPlan, source: str, today: dt.date, after_row: int = 0) -> str:
     document = document_row(spec).name
     columns = []
     for i, (entry, field) in enumerate(zip(plan.entries, plan.fields, strict=True)):
@@ -212,16 +211,11 @@ def joined_sql(
     return f"""
         SELECT n.{ROW} AS {ROW}, n.__valid, (p.cpf IS NOT NULL OR c.cnpj IS NOT NULL) AS __found, n.__doc
                {", " if columns else ""}{select}
-        FROM ({_staged_sql(source, after_row) if staged else normalised_sql(source, document, after_row)}) n
+        FROM ({normalised_sql(source, document, after_row)}) n
         LEFT JOIN ds.people p ON p.cpf = CASE WHEN n.__valid AND length(n.__doc) = 11 THEN n.__doc END
         LEFT JOIN ds.companies c ON c.cnpj = CASE WHEN n.__valid AND length(n.__doc) = 14 THEN n.__doc END
         ORDER BY n.{ROW}
     """
-
-
-def _staged_sql(source: str, after_row: int) -> str:
-    where = f"WHERE {ROW} > {int(after_row)}" if after_row else ""
-    return f"SELECT * FROM {source} {where}"
 
 
 def _connect(dataset: Path, temp_dir: Path | None = None) -> duckdb.DuckDBPyConnection:
@@ -235,65 +229,61 @@ def _connect(dataset: Path, temp_dir: Path | None = None) -> duckdb.DuckDBPyConn
 # -- preview -------------------------------------------------------------------------------------
 
 
-STAGED_NAME = "records.arrow"
-_STAGED_KEY = b"bemtevi.entries"
+STAGED_NAME = "joined.arrow"
+_STAGED_KEY = b"bemtevi.joined"
 
 
 def staged_path(path: Path) -> Path:
-    """Where the preview stages a file's normalised records: beside it (no upload is an ``.arrow``)."""
+    """Where the preview stages a file's joined records: beside it (no upload is an ``.arrow``)."""
     return path.with_name(STAGED_NAME)
 
 
-def _entries_tag(spec: LayoutSpec) -> bytes:
-    """What the staged records were read by: how the file is cut (kind, delimiter, header line), the
-    document's row and every field of the entry rows, in order."""
-    reading = [spec.kind, spec.delimiter, spec.first_line, document_row(spec).name]
-    return json.dumps([reading, [r.as_dict() for r in spec.rows_of("entry")]], sort_keys=True).encode()
+def _stage_tag(spec: LayoutSpec, dataset: Path, today: dt.date) -> bytes:
+    """What a joined result depends on: how the file is read and every row of the layout, the day (ages
+    are counted on it) and the dataset file (its size and modification time)."""
+    layout = [spec.kind, spec.delimiter, spec.first_line, [r.as_dict() for r in spec.rows]]
+    stat = dataset.stat()
+    return json.dumps([layout, today.isoformat(), str(dataset), stat.st_size, stat.st_mtime_ns]).encode()
 
 
-def _staged_records(path: Path, spec: LayoutSpec) -> pa.Table | None:
-    """The staged records of ``path`` when they were read by ``spec``'s entry rows, memory-mapped."""
+def _staged(path: Path, spec: LayoutSpec, dataset: Path, today: dt.date) -> pa.Table | None:
+    """The joined records the preview staged for ``path``, memory-mapped, if the tag still matches."""
     staged = staged_path(path)
     if not staged.exists():
         return None
     with pa.memory_map(str(staged)) as source:
         table = pa.ipc.open_file(source).read_all()
-    if (table.schema.metadata or {}).get(_STAGED_KEY) != _entries_tag(spec):
+    if (table.schema.metadata or {}).get(_STAGED_KEY) != _stage_tag(spec, dataset, today):
         return None
     return table
 
 
-def preview(path: Path, check: UploadCheck, spec: LayoutSpec, dataset: Path) -> BatchPreview:
+def preview(
+    path: Path, check: UploadCheck, spec: LayoutSpec, dataset: Path, today: dt.date | None = None
+) -> BatchPreview:
     """What a run would do: records, valid and invalid documents, found in the dataset, credits
     needed (one per valid document), the exit rows that will stay empty. Free: nothing charged; the
-    records read are staged beside the file (``staged_path``) for the run."""
+    joined records are staged beside the file (``staged_path``) for the run."""
     plan = exit_plan(spec)
+    today = today or dt.date.today()
     staged = staged_path(path)
     partial = staged.with_name(staged.name + ".partial")
-    con = _connect(dataset)
+    records = valid = found = 0
+    con = _connect(dataset, path.parent / "duckdb.tmp")
     try:
         con.register("src", read_records(path, check, spec))
-        reader = con.execute(normalised_sql("src", document_row(spec).name)).fetch_record_batch(CHUNK_ROWS)
-        schema = reader.schema.with_metadata({_STAGED_KEY: _entries_tag(spec)})
+        reader = con.execute(joined_sql(spec, plan, "src", today)).fetch_record_batch(CHUNK_ROWS)
+        schema = reader.schema.with_metadata({_STAGED_KEY: _stage_tag(spec, dataset, today)})
         with pa.OSFile(str(partial), "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
             for batch in reader:
+                n, v, f = _counts(pa.Table.from_batches([batch]))
+                records, valid, found = records + n, valid + v, found + f
                 writer.write_batch(pa.RecordBatch.from_arrays(batch.columns, schema=schema))
         os.replace(partial, staged)
-        records_table = _staged_records(path, spec)
-        con.register("n0", records_table)
-        row = con.execute("""
-            SELECT count(*), count(*) FILTER (WHERE n.__valid),
-                   count(*) FILTER (WHERE p.cpf IS NOT NULL OR c.cnpj IS NOT NULL)
-            FROM n0 n
-            LEFT JOIN (SELECT cpf FROM ds.people) p
-                   ON p.cpf = CASE WHEN n.__valid AND length(n.__doc) = 11 THEN n.__doc END
-            LEFT JOIN (SELECT cnpj FROM ds.companies) c
-                   ON c.cnpj = CASE WHEN n.__valid AND length(n.__doc) = 14 THEN n.__doc END
-        """).fetchone()
     finally:
         con.close()
         partial.unlink(missing_ok=True)
-    records, valid, found = (int(v) for v in (row or (0, 0, 0)))
+        shutil.rmtree(path.parent / "duckdb.tmp", ignore_errors=True)
     return BatchPreview(records, valid, records - valid, found, valid, plan.unknown)
 
 
@@ -422,16 +412,18 @@ def _new_chunks(
     chunk_rows: int,
 ) -> Iterator[pa.Table]:
     """The joined records after ``after_row``, ``chunk_rows`` at a time, in the records' order."""
+    staged = _staged(path, spec, dataset, today)
+    if staged is not None:
+        # The preview's join: the records after ``after_row`` (the staged result is in the records' order).
+        done = int(pc.sum(pc.less_equal(staged.column(ROW), after_row)).as_py() or 0) if after_row else 0
+        for start in range(done, staged.num_rows, chunk_rows):
+            yield staged.slice(start, chunk_rows).combine_chunks().replace_schema_metadata(None)
+        return
     temp = work_dir / "duckdb.tmp"
     con = _connect(dataset, temp)
     try:
-        staged = _staged_records(path, spec)
-        if staged is not None:
-            con.register("src", staged)
-        else:
-            con.register("src", read_records(path, check, spec))
-        query = joined_sql(spec, plan, "src", today, after_row, staged=staged is not None)
-        reader = con.execute(query).fetch_record_batch(chunk_rows)
+        con.register("src", read_records(path, check, spec))
+        reader = con.execute(joined_sql(spec, plan, "src", today, after_row)).fetch_record_batch(chunk_rows)
         pending: list[pa.RecordBatch] = []
         pending_rows = 0
         for batch in reader:
