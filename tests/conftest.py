@@ -128,7 +128,7 @@ class DatabasePool:
         self._thread.submit(self._empty_out, name)
 
     def _empty_out(self, name: str) -> None:
-        with psycopg.connect(self._url(name), autocommit=True) as con:
+        with psycopg.connect(self.url(name), autocommit=True) as con:
             others = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
             deadline = time.monotonic() + 30
             while con.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS o").fetchall():
@@ -141,7 +141,7 @@ class DatabasePool:
         with self._lock:
             self._empty.append(name)
 
-    def _url(self, name: str) -> str:
+    def url(self, name: str) -> str:
         return urlunparse(urlparse(self._server)._replace(path=f"/{name}"))
 
     def close(self) -> None:
@@ -162,8 +162,7 @@ def database_pool(postgres_server: str) -> Iterator[DatabasePool]:
 def postgres_database(postgres_server: str, database_pool: DatabasePool) -> Iterator[str]:
     """A fresh database for one test, dropped afterwards (see DatabasePool)."""
     name = database_pool.take()
-    parsed = urlparse(postgres_server)
-    yield urlunparse(parsed._replace(path=f"/{name}"))
+    yield database_pool.url(name)
     database_pool.give_back(name)
 
 
