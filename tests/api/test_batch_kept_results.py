@@ -13,6 +13,7 @@ import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import sign_in, simulated_vendor, super_admin, unknown_cpfs
+from test_batches_api import LAYOUT
 
 from bemtevi.bootstrap import Platform, batch_runner
 from bemtevi.commands.consultations import CACHE_SUPPLIER
@@ -20,22 +21,6 @@ from bemtevi.domain.batches import kept_result_id
 from bemtevi.domain.consultations import Consultation
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
-
-LAYOUT: dict[str, Any] = {
-    "fileName": "clientes",
-    "finalFileName": "clientes_enriquecidos",
-    "returnExtension": "csv",
-    "acceptedExtension": "csv",
-    "kind": "delimited",
-    "delimiter": ";",
-    "firstLine": True,
-    "table": "pessoas",
-    "rows": [
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "entry"},
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "exit"},
-        {"name": "NOME", "type": "text", "order": 2, "format": "", "size": None, "direction": "exit"},
-    ],
-}
 
 
 @pytest.fixture
