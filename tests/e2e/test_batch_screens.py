@@ -307,7 +307,7 @@ def locked_csv(rows: int) -> bytes:
 def locked_owner(server_url: str, layout_id: str) -> str:
     """The owner (past first access) of a customer whose ``allowDeletedAndCancelled`` is off, with one batch the
     super-admin canceled: the owner may neither cancel nor delete anything."""
-    base = "11444777" + "0001"
+    base = "33445566" + "0001"  # not the customers test's CNPJ: the e2e server is shared
     body: dict[str, Any] = {
         "type": "company",
         "cnpj": base + cnpj_check_digits(base),
