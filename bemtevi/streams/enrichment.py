@@ -378,11 +378,14 @@ class Enrichment(TrackedFollower):
         runner_factory: Callable[[threading.Event], BatchRunner],
         page_size: int = 100,
         poll_interval: float = 0.5,
-        gather_seconds: float = 0.25,
+        gather_seconds: float = 0.1,
     ) -> None:
         # Every save wakes it, and a round that finds no batch still moved the position in the read store (a
         # DuckDB commit): per lookup, about a fifth of the server's thread samples under 32 clients of vendor
-        # lookups. A submitted batch may wait ``gather_seconds`` to start instead.
+        # lookups. A submitted batch may wait ``gather_seconds`` to start instead: 0.1 s, not the mailer's 0.25,
+        # since an empty round now costs one read of the log (its position is written lazily) and a 1M-record
+        # batch after its preview runs in ~0.5 s (upload to return file 3.2-3.6 s against 3.4-4.1 s with 0.25,
+        # alternated; vendor lookups per second and server CPU per lookup the same in a swapped pair).
         super().__init__(app, store, TRACKING_NAME, poll_interval=poll_interval, gather_seconds=gather_seconds)
         self._runner = runner_factory(self._stopping)
         self._page_size = page_size
