@@ -20,6 +20,8 @@ import time
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
+from eventsourcing.persistence import Notification
+
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.infra.postgres_store import AppendListener
 from bemtevi.projections.store import ReadStore
@@ -110,6 +112,8 @@ class TrackedFollower(LogFollower):
     lookups; a restart rereads at most that much log, finding nothing of its kind in it."""
 
     SKIP_WRITE_SECONDS: ClassVar[float] = 5.0
+    #: The topic (event type) this follower handles; the log is read for it alone.
+    topic: ClassVar[str]
 
     def __init__(
         self,
@@ -119,12 +123,39 @@ class TrackedFollower(LogFollower):
         *,
         poll_interval: float,
         gather_seconds: float = 0.0,
+        page_size: int = 100,
     ) -> None:
         super().__init__(app, poll_interval=poll_interval, gather_seconds=gather_seconds)
         self._store = store
         self._tracking_name = tracking_name
+        self._page_size = page_size
         self._position = self._written = store.tracked_position(tracking_name)
         self._next_skip_write = 0.0
+
+    @abstractmethod
+    def handle(self, notification: Notification) -> bool:
+        """Handle one event of ``topic``; False when stopping first (it stays next, handled at the next start)."""
+
+    def catch_up(self) -> int:
+        """Handle every event of ``topic`` after the tracked position; answers how many were handled."""
+        handled = 0
+        while not self._stopping.is_set():
+            # The end is read first: an event appended after it is found by the next round.
+            last = self._app.max_position()
+            page = self._app.recorder.select_notifications(
+                self._position, self._page_size, stop=last, topics=[self.topic], inclusive_of_start=False
+            )
+            if not page:
+                # None up to the end: remember it so the next round reads less.
+                if last > self._position:
+                    self._skip_to(last)
+                return handled
+            for notification in page:
+                if not self.handle(notification):
+                    return handled
+                self._track(notification.id)
+                handled += 1
+        return handled
 
     @property
     def position(self) -> int:

@@ -21,7 +21,7 @@ import threading
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, Notification
 from eventsourcing.utils import get_topic
 
 from bemtevi.commands.application import BemteviApplication
@@ -103,6 +103,7 @@ class Mailer(TrackedFollower):
     """The embedded mailer: a thread following the log, its position in the read store."""
 
     thread_name = "bemtevi-mailer"
+    topic = QUEUED_TOPIC
 
     def __init__(
         self,
@@ -117,28 +118,11 @@ class Mailer(TrackedFollower):
     ) -> None:
         # Saves wake the mailer; under a stream of lookups they come hundreds a second, and a
         # round per save cost a tenth of the server's interpreter time. A mail may wait ``gather_seconds``.
-        super().__init__(app, store, TRACKING_NAME, poll_interval=poll_interval, gather_seconds=gather_seconds)
+        super().__init__(
+            app, store, TRACKING_NAME, poll_interval=poll_interval, gather_seconds=gather_seconds, page_size=page_size
+        )
         self._delivery = MailDelivery(app, sender, self._stopping, attempts, retry_seconds)
-        self._page_size = page_size
 
-    def catch_up(self) -> int:
-        """Deliver every mail queued after the tracked position; answers how many were handled."""
-        handled = 0
-        while not self._stopping.is_set():
-            # The end is read first: a mail queued after it is found by the next round.
-            last = self._app.max_position()
-            page = self._app.recorder.select_notifications(
-                self._position, self._page_size, stop=last, topics=[QUEUED_TOPIC], inclusive_of_start=False
-            )
-            if not page:
-                # Nothing queued up to the end: remember it so the next round reads less.
-                if last > self._position:
-                    self._skip_to(last)
-                return handled
-            for notification in page:
-                event: Any = self._app.mapper.to_domain_event(notification)
-                if not self._delivery.deliver(event.originator_id, event.tenant_id):
-                    return handled  # stopping in the middle of retries: this mail stays next
-                self._track(notification.id)
-                handled += 1
-        return handled
+    def handle(self, notification: Notification) -> bool:
+        event: Any = self._app.mapper.to_domain_event(notification)
+        return self._delivery.deliver(event.originator_id, event.tenant_id)  # False: stopping mid-retries
