@@ -56,6 +56,7 @@ def serve(
     import uvicorn
 
     from bemtevi.api.app import create_app
+    from bemtevi.api.server_protocol import CoalescingHttpToolsProtocol
     from bemtevi.bootstrap import build_platform
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -86,6 +87,8 @@ def serve(
         log_level="warning",
         access_log=False,
         server_header=False,
+        # A response's status line, headers and body in one write (bemtevi.api.server_protocol).
+        http=CoalescingHttpToolsProtocol,
     )
     server = uvicorn.Server(config)
     try:
