@@ -72,6 +72,7 @@ def serve(
         typer.echo(f"Super-admin created: {result.admin_email}")
         if result.generated_password:
             typer.echo(f"Generated password (shown once): {result.generated_password}")
+    settle_heap()
     sockets = None
     if fd is None:
         typer.echo(f"Bemtevi at http://{settings.host}:{settings.port}")
@@ -138,6 +139,7 @@ def relay() -> None:
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from e
+    settle_heap()
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
@@ -156,6 +158,18 @@ def relay() -> None:
     typer.echo(f"Relay stopped after position {follower.position} ({follower.rounds} rounds that relayed events)")
 
 
+def settle_heap() -> None:
+    """For a long-running process, once built: what start-up made (modules, the app, its caches) lives as long
+    as the process, so it is frozen out of the collector's sight, and young collections come every 10,000
+    allocations instead of 700. Under lookups the collector had cost about 9% of the server's CPU, mostly
+    full collections walking start-up's objects (docs/architecture.md, "API")."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+
+
 def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:
     """What every `bemtevi worker NAME` does: JSON log lines on stderr, the worker built from the settings,
     run until SIGTERM or SIGINT, then closed."""
@@ -167,6 +181,7 @@ def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from e
+    settle_heap()
     run_worker(worker)
 
 
@@ -220,6 +235,7 @@ def worker_ledger() -> None:
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from e
+    settle_heap()
     worker.run()
 
 
