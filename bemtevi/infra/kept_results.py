@@ -8,8 +8,8 @@ it stops serving as a cache (``cache_until``) and the time it is deleted (``vali
 ``valid_until`` are never answered and are purged at start and every ``purge_every`` seconds.
 
 Writes are behind the lookup: ``keep`` only hands the row to a writer thread (a dict insert and a
-queue put), which writes whatever queued in one transaction; reads look at what is still queued
-first, so a result is reopened at once. Each thread reads through its own connection.
+queue put), which writes whatever queued within ``gather_seconds`` of the first in one transaction;
+reads look at what is still queued first, so a result is reopened at once. Each thread reads through its own connection.
 """
 
 from __future__ import annotations
@@ -96,10 +96,11 @@ def _from_row(row: tuple[Any, ...]) -> KeptResult:
 
 
 class KeptResults:
-    def __init__(self, path: Path, purge_every: float = 3600.0) -> None:
+    def __init__(self, path: Path, purge_every: float = 3600.0, gather_seconds: float = 0.05) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._path = path
         self._purge_every = purge_every
+        self._gather_seconds = gather_seconds
         writer = self._connect()
         for statement in _DDL:
             writer.execute(statement)
@@ -151,6 +152,9 @@ class KeptResults:
                 continue
             if first is None:
                 return
+            # Let a moment's results gather: one transaction for them, and the lookups that keep them meanwhile
+            # find the writer asleep rather than waiting on the queue (a put then wakes no thread).
+            time.sleep(self._gather_seconds)
             batch = [first]
             while True:
                 try:

@@ -137,7 +137,7 @@ def test_a_vendor_that_hangs_fails_at_the_deadline(simulator: SimulatorServer) -
         with pytest.raises(VendorError) as failed:
             vendors.lookup(vendor(simulator.port), "cpf", CPF)
         assert failed.value.reason == "timeout"
-        assert time.monotonic() - started < 1.5
+        assert time.monotonic() - started < 2.5  # the 5 s hang is not waited for (slack for a loaded machine)
     finally:
         vendors.close()
 
