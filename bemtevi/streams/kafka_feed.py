@@ -144,6 +144,12 @@ class ChainMerge:
         return offsets
 
 
+# Each fetch waits for 16 KB of events or 50 ms, whichever comes first: under lookups the broker otherwise
+# answered every few events (kafka-python's default asks for one byte), a fetch request and a wake of the
+# fetcher thread per handful of events in every API process. It adds at most 50 ms to the projection lag.
+FETCH_GATHERING: dict[str, Any] = {"fetch_min_bytes": 16 * 1024, "fetch_max_wait_ms": 50}
+
+
 class KafkaFeed:
     """The projector's source in cluster mode: the relay's topic, read whole, merged by the chain.
 
@@ -168,7 +174,7 @@ class KafkaFeed:
         self.name = offsets_name(topic)
         self._max_buffered = max_buffered
         self._fetch_records = fetch_records
-        self._consumer_config = consumer_config or {}
+        self._consumer_config = {**FETCH_GATHERING, **(consumer_config or {})}
         self._lock = threading.Condition()
         self._merge: ChainMerge | None = None  # None until the projector says where it stands
         self._seek: dict[int, int] | None = None  # offsets the fetcher seeks to before its next poll
