@@ -4,7 +4,6 @@ import { Link } from 'react-router'
 import Button from '@mui/material/Button'
 import Chip from '@mui/material/Chip'
 import Stack from '@mui/material/Stack'
-import TextField from '@mui/material/TextField'
 import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
@@ -13,7 +12,7 @@ import type { CsvColumn } from '../../lib/csv'
 import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { useChangeLayoutStatusMutation, useListLayoutsQuery, type LayoutView } from '../../store/generated/bemteviApi'
-import StatusFilter from './StatusFilter'
+import CatalogueFilters from './CatalogueFilters'
 import { statusParam, type StatusChoice } from './status'
 
 const PER_PAGE = 20
@@ -117,27 +116,20 @@ export default function LayoutsPage() {
         </Button>
       }
       filters={
-        <>
-          <TextField
-            type="search"
-            label={t('catalogue.search')}
-            placeholder={t('catalogue.layouts.searchHint')}
-            value={search}
-            onChange={(e) => {
-              setSearch(e.target.value)
-              setPage(1)
-            }}
-            slotProps={{ htmlInput: { 'data-testid': 'layout-search' } }}
-          />
-          <StatusFilter
-            value={status}
-            onChange={(value) => {
-              setStatus(value)
-              setPage(1)
-            }}
-            testId="layout-status-filter"
-          />
-        </>
+        <CatalogueFilters
+          search={search}
+          onSearch={(value) => {
+            setSearch(value)
+            setPage(1)
+          }}
+          searchHint={t('catalogue.layouts.searchHint')}
+          status={status}
+          onStatus={(value) => {
+            setStatus(value)
+            setPage(1)
+          }}
+          testIdPrefix="layout"
+        />
       }
       columns={columns}
       rows={data?.data}

@@ -4,7 +4,6 @@ import { Link } from 'react-router'
 import Button from '@mui/material/Button'
 import Chip from '@mui/material/Chip'
 import Stack from '@mui/material/Stack'
-import TextField from '@mui/material/TextField'
 import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
@@ -17,7 +16,7 @@ import {
   useListQueryTypesQuery,
   type QueryTypeView,
 } from '../../store/generated/bemteviApi'
-import StatusFilter from './StatusFilter'
+import CatalogueFilters from './CatalogueFilters'
 import { statusParam, type StatusChoice } from './status'
 
 const PER_PAGE = 20
@@ -137,27 +136,20 @@ export default function QueryTypesPage() {
         </Button>
       }
       filters={
-        <>
-          <TextField
-            type="search"
-            label={t('catalogue.search')}
-            placeholder={t('catalogue.queryTypes.searchHint')}
-            value={search}
-            onChange={(e) => {
-              setSearch(e.target.value)
-              setPage(1)
-            }}
-            slotProps={{ htmlInput: { 'data-testid': 'query-type-search' } }}
-          />
-          <StatusFilter
-            value={status}
-            onChange={(value) => {
-              setStatus(value)
-              setPage(1)
-            }}
-            testId="query-type-status-filter"
-          />
-        </>
+        <CatalogueFilters
+          search={search}
+          onSearch={(value) => {
+            setSearch(value)
+            setPage(1)
+          }}
+          searchHint={t('catalogue.queryTypes.searchHint')}
+          status={status}
+          onStatus={(value) => {
+            setStatus(value)
+            setPage(1)
+          }}
+          testIdPrefix="query-type"
+        />
       }
       columns={columns}
       rows={data?.data}
