@@ -62,6 +62,32 @@ class PageFold(ABC):
     def write(self, cur: duckdb.DuckDBPyConnection) -> None: ...
 
 
+def rewrite_rows(
+    cur: duckdb.DuckDBPyConnection,
+    table: str,
+    key: str,
+    columns: tuple[str, ...],
+    rows: Mapping[str, dict[str, Any] | None],
+    schema: pa.Schema | None = None,
+) -> None:
+    """Replace the rows of ``table`` whose ``key`` is among ``rows``' keys by ``rows``' values (a None value: the
+    row is gone): one DELETE and one INSERT from an Arrow page of ``columns`` (typed by ``schema`` when given, for
+    columns a page of Nones would not type)."""
+    if not rows:
+        return
+    cur.execute(f"DELETE FROM {table} WHERE {key} IN ?", [list(rows)])
+    kept = [row for row in rows.values() if row is not None]
+    if not kept:
+        return
+    page = pa.Table.from_pylist(kept, schema=schema) if schema is not None else pa.Table.from_pylist(kept)
+    name = f"page_{table}"
+    cur.register(name, page.select(list(columns)))
+    try:
+        cur.execute(f"INSERT INTO {table} SELECT {', '.join(columns)} FROM {name}")
+    finally:
+        cur.unregister(name)
+
+
 class ReadModel(ABC):
     name: str
     tables: tuple[str, ...]

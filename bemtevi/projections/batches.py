@@ -15,7 +15,7 @@ import duckdb
 import pyarrow as pa
 
 from bemtevi.domain.batches import OPEN_STATUSES, Batch, BatchStatus, cancel_code
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause, rewrite_rows
 
 BATCHES_DDL = """
 CREATE TABLE IF NOT EXISTS batches (
@@ -164,16 +164,7 @@ class _Fold(PageFold):
                 row["message"] = event.message
                 row["message_code"] = cancel_code(event.message)
                 row["finished_at"] = at
-        cur.execute("DELETE FROM batches WHERE batch_id IN ?", [list(rows)])
-        kept = [r for r in rows.values() if r is not None]
-        if not kept:
-            return
-        page = pa.Table.from_pylist(kept, schema=_SCHEMA)
-        cur.register("batch_rows", page)
-        try:
-            cur.execute(f"INSERT INTO batches SELECT {', '.join(_COLUMNS)} FROM batch_rows")
-        finally:
-            cur.unregister("batch_rows")
+        rewrite_rows(cur, "batches", "batch_id", _COLUMNS, rows, _SCHEMA)
 
 
 class BatchesReadModel(ReadModel):

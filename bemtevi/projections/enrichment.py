@@ -11,12 +11,11 @@ import json
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
 from bemtevi.domain.groups import Group
 from bemtevi.domain.layouts import Layout
 from bemtevi.domain.query_types import QueryTypeDefinition
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, rewrite_rows
 
 QUERY_TYPES_DDL = """
 CREATE TABLE IF NOT EXISTS query_types (
@@ -70,20 +69,6 @@ _EVENTS = (
     Group.Registered,
     Group.LayoutsChanged,
 )
-
-
-def _rewrite(
-    cur: duckdb.DuckDBPyConnection, table: str, key: str, columns: tuple[str, ...], rows: dict[str, Any]
-) -> None:
-    if not rows:
-        return
-    cur.execute(f"DELETE FROM {table} WHERE {key} IN ?", [list(rows)])
-    page = pa.Table.from_pylist(list(rows.values())).select(list(columns))
-    cur.register("catalogue_rows", page)
-    try:
-        cur.execute(f"INSERT INTO {table} SELECT {', '.join(columns)} FROM catalogue_rows")
-    finally:
-        cur.unregister("catalogue_rows")
 
 
 class _Fold(PageFold):
@@ -146,7 +131,7 @@ class _Fold(PageFold):
                 row["active"] = isinstance(event, _QT.Activated)
         if keys_by_id:
             cur.executemany("INSERT INTO query_type_ids VALUES (?, ?)", list(keys_by_id.items()))
-        _rewrite(cur, "query_types", "key", _QT_COLUMNS, rows)
+        rewrite_rows(cur, "query_types", "key", _QT_COLUMNS, rows)
 
     @staticmethod
     def _layouts(cur: duckdb.DuckDBPyConnection, events: list[Any]) -> None:
@@ -181,7 +166,7 @@ class _Fold(PageFold):
                 row["spec"] = json.dumps(event.spec, sort_keys=True)
             else:
                 row["active"] = isinstance(event, Layout.Activated)
-        _rewrite(cur, "layouts", "layout_id", _LAYOUT_COLUMNS, rows)
+        rewrite_rows(cur, "layouts", "layout_id", _LAYOUT_COLUMNS, rows)
 
     @staticmethod
     def _group_layouts(cur: duckdb.DuckDBPyConnection, events: list[Any]) -> None:

@@ -8,10 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
 from bemtevi.domain.mail import Mail
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause, rewrite_rows
 
 OUTBOX_DDL = """
 CREATE TABLE IF NOT EXISTS mail_outbox (
@@ -92,13 +91,7 @@ class _OutboxFold(PageFold):
             else:
                 row["last_error"] = event.error
                 row["status"] = "failed" if event.final else "queued"
-        cur.execute("DELETE FROM mail_outbox WHERE mail_id IN ?", [list(rows)])
-        page = pa.Table.from_pylist(list(rows.values())).select(list(_COLUMNS))
-        cur.register("outbox_rows", page)
-        try:
-            cur.execute(f"INSERT INTO mail_outbox SELECT {', '.join(_COLUMNS)} FROM outbox_rows")
-        finally:
-            cur.unregister("outbox_rows")
+        rewrite_rows(cur, "mail_outbox", "mail_id", _COLUMNS, rows)
 
 
 class MailOutboxReadModel(ReadModel):
