@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2e_support import screenshot, server_identity, sign_in
+from e2e_support import screenshot, server_identity, settle, sign_in
 from playwright.sync_api import Browser, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -164,7 +164,7 @@ def test_every_list_screen_fits_and_speaks_the_language(
             # the date pickers show the locale's order
             field = page.locator(".MuiPickersSectionList-root").first
             expect(field).to_contain_text("MM/DD/YYYY" if english else "DD/MM/AAAA")
-        page.wait_for_timeout(300)  # let the grid settle its column widths before the picture
+        settle(page)  # the grid's column widths settled before the picture
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         screenshot(page, f"lists-{path}-{language}-{width}")
         assert overflow <= 0, f"/{path} scrolls sideways by {overflow}px at {width}px"
