@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import Browser, Page, Request, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 from bemtevi.bootstrap import attempt_log
@@ -135,6 +135,40 @@ def sign_in(
     page.get_by_test_id("login-submit").click()
     if lands_on is not None:
         expect(page).to_have_url(re.compile(re.escape(lands_on) + "$"))
+
+
+class Sessions:
+    """One sign-in through the login page per user for the whole run (the `sessions` fixture): a test whose
+    subject is a screen, not signing in, takes the browser storage that sign-in left (the app's token and
+    user) instead of a login page, a sign-in and a dashboard of its own (1-2 s each under load). The sessions
+    stay open: no test signs the super-admin out everywhere (test_messages ends a session of its own)."""
+
+    def __init__(self, browser: Browser, url: str) -> None:
+        self.browser = browser
+        self.url = url
+        self._storage: dict[str, list[dict[str, str]]] = {}
+
+    def resume(self, page: Page, email: str = ADMIN_EMAIL, password: str = ADMIN_PASSWORD) -> None:
+        """``page`` signed in as ``email`` from its next navigation on (it stands on a static file of the app's
+        origin meanwhile)."""
+        if email not in self._storage:
+            context = self.browser.new_context(viewport={"width": 1440, "height": 900}, locale="pt-BR")
+            try:
+                sign_in(context.new_page(), self.url, email, password)
+                origins = context.storage_state()["origins"]
+            finally:
+                context.close()
+            self._storage[email] = [
+                {"name": item["name"], "value": item["value"]}
+                for origin in origins
+                if origin["origin"] == self.url
+                for item in origin["localStorage"]
+            ]
+        page.goto(f"{self.url}/favicon.svg")
+        page.evaluate(
+            "items => { for (const { name, value } of items) localStorage.setItem(name, value) }",
+            self._storage[email],
+        )
 
 
 @contextmanager

@@ -15,9 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_support import InFlight, screenshot, server_identity, settle, sign_in
+from e2e_support import InFlight, Sessions, screenshot, server_identity, settle
 from playwright.sync_api import Browser, Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
@@ -89,13 +88,13 @@ PICTURED = {375, 1440}
 @pytest.mark.parametrize("who", ["admin", "owner"])
 @pytest.mark.parametrize("page_in", ["pt-BR", "en-US"], indirect=True)
 def test_every_signed_in_screen_fits_every_width(
-    page_in: tuple[Page, str, InFlight], server_url: str, owner: str, who: str
+    page_in: tuple[Page, str, InFlight], server_url: str, sessions: Sessions, owner: str, who: str
 ) -> None:
     page, language, requests = page_in
     if who == "admin":
-        sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+        sessions.resume(page)
     else:
-        sign_in(page, server_url, owner, OWNER_PASSWORD)
+        sessions.resume(page, owner, OWNER_PASSWORD)
     wide_problems = []
     for name, path in ROUTES:
         page.set_viewport_size({"width": WIDTHS[0], "height": 900})
