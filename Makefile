@@ -20,9 +20,10 @@ cluster: install webapp postgresql java
 
 # The tests start the project's own PostgreSQL cluster and Kafka broker (bemtevi/infra/local_services.py) from
 # these packages, unless BEMTEVI_TEST_POSTGRES_URL / BEMTEVI_KAFKA_BOOTSTRAP name existing servers.
-# Vitest and the web build run beside the Python tests that need neither (those mostly wait on PostgreSQL,
-# Kafka and subprocesses, so the two cores have room); the browser tests (-m e2e) serve webapp/dist and run
-# after both. --durations=25 prints each run's slowest tests (docs/architecture.md, "Tests and benchmarks").
+# The web build comes first (the browser tests serve webapp/dist); then vitest and the browser tests (-m e2e,
+# niced: the timing-sensitive Python tests keep the CPU they ask for) run beside the other Python tests, which
+# mostly wait on PostgreSQL, Kafka and subprocesses, so the two cores have room. Their output follows pytest's.
+# --durations=25 prints each run's slowest tests (docs/architecture.md, "Tests and benchmarks").
 PYTEST_ARGS := -q --hypothesis-profile=full --durations=25
 test: install chromium postgresql java
 	$(BIN)/ruff check bemtevi tests bench
@@ -30,12 +31,14 @@ test: install chromium postgresql java
 	cd webapp && npm run --silent codegen >/dev/null && git diff --exit-code --stat -- src/store/generated \
 		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }
 	cd webapp && npm run lint
-	@web_log=$$(mktemp); \
-	{ cd webapp && npm test && cd .. && $(MAKE) --no-print-directory webapp; } >$$web_log 2>&1 & web=$$!; \
+	$(MAKE) --no-print-directory webapp
+	@web_log=$$(mktemp); e2e_log=$$(mktemp); \
+	{ cd webapp && npm test; } >$$web_log 2>&1 & web=$$!; \
+	nice -n 10 $(BIN)/pytest $(PYTEST_ARGS) -m e2e >$$e2e_log 2>&1 & e2e=$$!; \
 	$(BIN)/pytest $(PYTEST_ARGS) -m "not e2e"; python=$$?; \
-	wait $$web; web_status=$$?; echo "--- vitest and the web build (ran beside pytest)"; cat $$web_log; \
-	rm -f $$web_log; test $$python -eq 0 && test $$web_status -eq 0
-	$(BIN)/pytest $(PYTEST_ARGS) -m e2e
+	wait $$web; web_status=$$?; echo "--- vitest (ran beside pytest)"; cat $$web_log; \
+	wait $$e2e; e2e_status=$$?; echo "--- the browser tests, pytest -m e2e (ran beside pytest)"; cat $$e2e_log; \
+	rm -f $$web_log $$e2e_log; test $$python -eq 0 && test $$web_status -eq 0 && test $$e2e_status -eq 0
 
 # The inner loop (well under a minute): no PostgreSQL, broker, subprocess or browser, hypothesis's `dev`
 # profile (a tenth of the examples). `make test` runs everything with the full profile.

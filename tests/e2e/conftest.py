@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from e2e_support import Sessions
 from playwright.sync_api import Browser, Page, sync_playwright
 from support import ADMIN_PASSWORD, running_server
 
@@ -49,6 +50,11 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="session")
+def sessions(browser: Browser, server_url: str) -> Sessions:
+    return Sessions(browser, server_url)
 
 
 @pytest.fixture

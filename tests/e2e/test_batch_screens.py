@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import httpx
 import pytest
-from e2e_support import screenshot, sign_in
+from e2e_support import Sessions, screenshot, sign_in
 from playwright.sync_api import Browser, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -141,9 +141,9 @@ def choose(page: Page, test_id: str, option: str) -> None:
 
 
 def test_a_batch_is_previewed_confirmed_processed_and_returned(
-    page: Page, server_url: str, layout: str, csv_file: Path, people: list[tuple[str, str]]
+    page: Page, server_url: str, sessions: Sessions, layout: str, csv_file: Path, people: list[tuple[str, str]]
 ) -> None:
-    sign_in(page, server_url)
+    sessions.resume(page)
     page.goto(f"{server_url}/batch-query")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Consulta em lote")
 
@@ -188,11 +188,11 @@ def test_a_batch_is_previewed_confirmed_processed_and_returned(
 
 
 def test_a_file_that_is_not_what_it_says_is_refused_and_nothing_is_charged(
-    page: Page, server_url: str, layout: str, tmp_path: Path
+    page: Page, server_url: str, sessions: Sessions, layout: str, tmp_path: Path
 ) -> None:
     image = tmp_path / "foto.csv"
     image.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
-    sign_in(page, server_url)
+    sessions.resume(page)
     page.goto(f"{server_url}/batch-query")
     choose(page, "batch-layout", layout)
     page.get_by_test_id("batch-file").set_input_files(str(image))
@@ -204,9 +204,9 @@ def test_a_file_that_is_not_what_it_says_is_refused_and_nothing_is_charged(
 
 
 def test_a_webhook_into_the_servers_own_network_is_refused_under_its_field_and_can_be_corrected(
-    page: Page, server_url: str, layout: str, csv_file: Path
+    page: Page, server_url: str, sessions: Sessions, layout: str, csv_file: Path
 ) -> None:
-    sign_in(page, server_url)
+    sessions.resume(page)
     page.goto(f"{server_url}/batch-query")
     choose(page, "batch-layout", layout)
     page.get_by_test_id("batch-file").set_input_files(str(csv_file))
@@ -225,9 +225,9 @@ def test_a_webhook_into_the_servers_own_network_is_refused_under_its_field_and_c
 
 
 def test_a_manual_enrichment_is_sent_for_a_customer(
-    page: Page, server_url: str, layout: str, customer: str, csv_file: Path
+    page: Page, server_url: str, sessions: Sessions, layout: str, customer: str, csv_file: Path
 ) -> None:
-    sign_in(page, server_url)
+    sessions.resume(page)
     page.goto(f"{server_url}/manual-enrichment")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Enriquecimento manual")
     page.get_by_test_id("manual-add").click()
@@ -272,11 +272,11 @@ SCREENS = [
 
 @pytest.mark.parametrize("sized_page", VIEWS, ids=[f"{w}-{lang}" for w, lang in VIEWS], indirect=True)
 def test_the_batch_screens_fit_and_speak_the_language(
-    sized_page: tuple[Page, int, str], server_url: str, layout: str, csv_file: Path
+    sized_page: tuple[Page, int, str], server_url: str, sessions: Sessions, layout: str, csv_file: Path
 ) -> None:
     page, width, language = sized_page
     english = language == "en-US"
-    sign_in(page, server_url)
+    sessions.resume(page)
     for path, shown, title_pt, title_en in SCREENS:
         page.goto(f"{server_url}/{path}")
         expect(page.get_by_role("heading", level=1)).to_contain_text(title_en if english else title_pt)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from e2e_support import screenshot, sign_in
+from e2e_support import Sessions, screenshot
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.e2e
@@ -26,8 +26,10 @@ def fill_query_type(page: Page, name: str, cache: str = "7", validity: str = "30
     page.get_by_test_id("query-type-validity").fill(validity)
 
 
-def test_a_query_type_is_created_edited_inactivated_and_activated(page: Page, server_url: str) -> None:
-    sign_in(page, server_url)
+def test_a_query_type_is_created_edited_inactivated_and_activated(
+    page: Page, server_url: str, sessions: Sessions
+) -> None:
+    sessions.resume(page)
     page.goto(f"{server_url}/queries-list")
     expect(page.get_by_test_id("query-type-row").filter(has_text="cpf-complete")).to_contain_text("Padrão")
     page.get_by_test_id("query-type-add").click()
@@ -77,8 +79,10 @@ def test_a_query_type_is_created_edited_inactivated_and_activated(page: Page, se
     expect(page.get_by_test_id("query-type").locator("option", has_text="Pessoa física básica e2e")).to_have_count(1)
 
 
-def test_a_layout_is_created_with_a_live_preview_edited_and_inactivated(page: Page, server_url: str) -> None:
-    sign_in(page, server_url)
+def test_a_layout_is_created_with_a_live_preview_edited_and_inactivated(
+    page: Page, server_url: str, sessions: Sessions
+) -> None:
+    sessions.resume(page)
     page.goto(f"{server_url}/layout-list")
     page.get_by_test_id("layout-add").click()
     expect(page).to_have_url(re.compile(r"/add-new-layout$"))
@@ -156,10 +160,12 @@ SCREENS = [
 
 
 @pytest.mark.parametrize("sized_page", VIEWS, ids=[f"{w}-{lang}" for w, lang in VIEWS], indirect=True)
-def test_the_catalogue_screens_fit_and_speak_the_language(sized_page: tuple[Page, int, str], server_url: str) -> None:
+def test_the_catalogue_screens_fit_and_speak_the_language(
+    sized_page: tuple[Page, int, str], server_url: str, sessions: Sessions
+) -> None:
     page, width, language = sized_page
     english = language == "en-US"
-    sign_in(page, server_url)
+    sessions.resume(page)
     for path, shown, title_pt, title_en in SCREENS:
         page.goto(f"{server_url}/{path}")
         expect(page.get_by_role("heading", level=1)).to_contain_text(title_en if english else title_pt)

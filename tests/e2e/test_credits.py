@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from e2e_support import screenshot, server_identity, sign_in
+from e2e_support import Sessions, screenshot, server_identity
 from playwright.sync_api import Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
@@ -20,10 +19,10 @@ def register_child(var_dir: Path, name: str) -> None:
 
 
 def test_grant_on_the_balances_screen_then_read_it_in_the_history(
-    page: Page, server_url: str, server_var_dir: Path, tmp_path: Path
+    page: Page, server_url: str, sessions: Sessions, server_var_dir: Path, tmp_path: Path
 ) -> None:
     register_child(server_var_dir, "Revenda Aurora")
-    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+    sessions.resume(page)
 
     page.goto(f"{server_url}/balances")
     expect(page.get_by_test_id("balance-unit")).to_contain_text("Ilimitado")

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 
-from e2e_support import screenshot, sign_in
+from e2e_support import Sessions, screenshot
 from playwright.sync_api import Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 
-def test_register_a_company_and_find_it_in_the_list(page: Page, server_url: str) -> None:
-    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+def test_register_a_company_and_find_it_in_the_list(page: Page, server_url: str, sessions: Sessions) -> None:
+    sessions.resume(page)
 
     page.goto(f"{server_url}/customer-list")
     page.get_by_test_id("customer-add").click()

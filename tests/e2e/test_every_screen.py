@@ -15,9 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_support import screenshot, server_identity, sign_in
+from e2e_support import InFlight, Sessions, screenshot, server_identity, settle
 from playwright.sync_api import Browser, Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
@@ -71,12 +70,12 @@ def owner(server_var_dir: Path) -> str:
 
 
 @pytest.fixture
-def page_in(browser: Browser, request: pytest.FixtureRequest) -> Iterator[tuple[Page, str]]:
+def page_in(browser: Browser, request: pytest.FixtureRequest) -> Iterator[tuple[Page, str, InFlight]]:
     language = request.param
     context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}, locale=language)
     context.add_init_script(f"try {{ window.localStorage.setItem('locale', '{language}') }} catch {{}}")
     page = context.new_page()
-    yield page, language
+    yield page, language, InFlight(page)
     context.close()
 
 
@@ -89,24 +88,24 @@ PICTURED = {375, 1440}
 @pytest.mark.parametrize("who", ["admin", "owner"])
 @pytest.mark.parametrize("page_in", ["pt-BR", "en-US"], indirect=True)
 def test_every_signed_in_screen_fits_every_width(
-    page_in: tuple[Page, str], server_url: str, owner: str, who: str
+    page_in: tuple[Page, str, InFlight], server_url: str, sessions: Sessions, owner: str, who: str
 ) -> None:
-    page, language = page_in
+    page, language, requests = page_in
     if who == "admin":
-        sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+        sessions.resume(page)
     else:
-        sign_in(page, server_url, owner, OWNER_PASSWORD)
+        sessions.resume(page, owner, OWNER_PASSWORD)
     wide_problems = []
     for name, path in ROUTES:
         page.set_viewport_size({"width": WIDTHS[0], "height": 900})
         page.goto(f"{server_url}{path}")
-        # The screen is drawn (or the owner is sent to error-forbidden), the refresh over.
+        # The screen is drawn (or the owner is sent to error-forbidden), the refresh over, its data in.
         expect(page.locator("main.app-main > *").first).to_be_visible(timeout=10_000)
         expect(page.locator("main.app-main")).not_to_have_attribute("aria-busy", "true")
-        page.wait_for_load_state("networkidle")
+        requests.settle()
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 900})
-            page.wait_for_timeout(300)  # the grid settles its column widths, charts their size
+            settle(page)  # the grid settles its column widths, charts their size, the drawer its place
             expect(page.get_by_test_id("logout")).to_be_in_viewport()
             expect(page.get_by_test_id("language-switch")).to_be_in_viewport()
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

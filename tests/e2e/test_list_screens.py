@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2e_support import screenshot, server_identity, sign_in
+from e2e_support import Sessions, screenshot, server_identity, settle
 from playwright.sync_api import Browser, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -129,11 +129,11 @@ VIEWS = [(375, "pt-BR"), (375, "en-US"), (1440, "pt-BR"), (1440, "en-US")]
 
 @pytest.mark.parametrize("sized_page", VIEWS, ids=[f"{w}-{lang}" for w, lang in VIEWS], indirect=True)
 def test_every_list_screen_fits_and_speaks_the_language(
-    sized_page: tuple[Page, int, str], server_url: str, customer: str, catalogue_changes: None
+    sized_page: tuple[Page, int, str], server_url: str, sessions: Sessions, customer: str, catalogue_changes: None
 ) -> None:
     page, width, language = sized_page
     english = language == "en-US"
-    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+    sessions.resume(page)
 
     for path, row, title_pt, title_en in SCREENS:
         page.goto(f"{server_url}/{path}")
@@ -164,7 +164,7 @@ def test_every_list_screen_fits_and_speaks_the_language(
             # the date pickers show the locale's order
             field = page.locator(".MuiPickersSectionList-root").first
             expect(field).to_contain_text("MM/DD/YYYY" if english else "DD/MM/AAAA")
-        page.wait_for_timeout(300)  # let the grid settle its column widths before the picture
+        settle(page)  # the grid's column widths settled before the picture
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         screenshot(page, f"lists-{path}-{language}-{width}")
         assert overflow <= 0, f"/{path} scrolls sideways by {overflow}px at {width}px"
@@ -191,10 +191,10 @@ TOAST_VIEWS = [(375, "pt-BR"), (1440, "pt-BR")]
 
 @pytest.mark.parametrize("sized_page", TOAST_VIEWS, ids=[f"{w}-{lang}" for w, lang in TOAST_VIEWS], indirect=True)
 def test_a_toast_leaves_the_language_switch_and_sign_out_free(
-    sized_page: tuple[Page, int, str], server_url: str, customer: str
+    sized_page: tuple[Page, int, str], server_url: str, sessions: Sessions, customer: str
 ) -> None:
     page, width, _language = sized_page
-    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+    sessions.resume(page)
     page.goto(f"{server_url}/customer-list")
     row = page.get_by_test_id("customer-row").filter(has_text=customer)
     expect(row).to_be_visible(timeout=10_000)

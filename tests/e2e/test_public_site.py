@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import httpx
-from e2e_support import screenshot
+from e2e_support import screenshot, settle
 from playwright.sync_api import Browser, Page, expect
 
 PAGES = {
@@ -189,7 +189,12 @@ def test_screenshots_at_375_and_1440(browser: Browser, server_url: str) -> None:
                     }
                 }"""
             )
-            page.wait_for_timeout(1200)
+            # Every figure at its target (the count-up done) and the page at rest, instead of a fixed 1.2 s.
+            page.wait_for_function(
+                """() => [...document.querySelectorAll('.pub-count')].every(
+                    (figure) => figure.textContent.replace(/\\D/g, '') === figure.dataset.target)"""
+            )
+            settle(page)
             page.evaluate("window.scrollTo(0, 0)")
             screenshot(page, f"public-{key}-{width}")
             # No horizontal scrolling at any width.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from e2e_support import screenshot, sign_in
+from e2e_support import Sessions, screenshot
 from playwright.sync_api import Browser, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
@@ -61,9 +61,9 @@ def fill_supplier(page: Page, port: int, name: str) -> None:
 
 
 def test_add_edit_toggle_a_supplier_and_a_lookup_answered_by_it(
-    page: Page, server_url: str, simulator: SimulatorServer, dataset_path: Path
+    page: Page, server_url: str, sessions: Sessions, simulator: SimulatorServer, dataset_path: Path
 ) -> None:
-    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+    sessions.resume(page)
     page.goto(f"{server_url}/supplier-list")
     page.get_by_test_id("supplier-add").click()
     expect(page).to_have_url(re.compile(r"/add-new-supplier$"))
@@ -142,13 +142,13 @@ def test_add_edit_toggle_a_supplier_and_a_lookup_answered_by_it(
 
 @pytest.mark.parametrize(("width", "language"), [(375, "pt-BR"), (375, "en-US"), (1440, "pt-BR"), (1440, "en-US")])
 def test_supplier_screens_at_each_width_and_language(
-    browser: Browser, server_url: str, width: int, language: str
+    browser: Browser, server_url: str, sessions: Sessions, width: int, language: str
 ) -> None:
     context = browser.new_context(viewport={"width": width, "height": 900}, locale=language)
     context.add_init_script(f"try {{ window.localStorage.setItem('locale', '{language}') }} catch {{}}")
     page = context.new_page()
     try:
-        sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+        sessions.resume(page)
         page.goto(f"{server_url}/supplier-list")
         expect(page.get_by_role("heading", name="Fornecedores" if language == "pt-BR" else "Suppliers")).to_be_visible()
         screenshot(page, f"suppliers-list-{language}-{width}")

@@ -7,10 +7,10 @@ import io
 import re
 from pathlib import Path
 
-from e2e_support import screenshot, sign_in
+from e2e_support import Sessions, screenshot, sign_in
 from PIL import Image, ImageDraw
 from playwright.sync_api import Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
+from support import ADMIN_EMAIL
 
 USER_EMAIL = "beatriz.lima@bemtevi.com.br"
 NEW_PASSWORD = "Bem-te-v1!"
@@ -28,9 +28,9 @@ def portrait(path: Path) -> Path:
 
 
 def test_admin_adds_edits_inactivates_and_the_user_edits_their_profile(
-    page: Page, server_url: str, tmp_path: Path
+    page: Page, server_url: str, sessions: Sessions, tmp_path: Path
 ) -> None:
-    sign_in(page, server_url, ADMIN_EMAIL, ADMIN_PASSWORD)
+    sessions.resume(page)
     page.goto(f"{server_url}/users")
     page.get_by_test_id("user-add").click()
     form = page.get_by_test_id("user-form")

@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 
 import pytest
 from conftest import CHROMIUM_ARGS
-from e2e_support import screenshot, sign_in
+from e2e_support import Sessions, screenshot
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
@@ -44,11 +44,11 @@ def png(tmp_path: Path, name: str, size: tuple[int, int]) -> str:
 
 
 def test_a_white_label_shows_its_own_brand_on_its_domain_and_can_be_edited_and_inactivated(
-    page: Page, server_url: str, brand_browser: Browser, tmp_path: Path
+    page: Page, server_url: str, sessions: Sessions, brand_browser: Browser, tmp_path: Path
 ) -> None:
     port = urlparse(server_url).port
     brand_url = f"http://{BRAND_HOST}:{port}"
-    sign_in(page, server_url)
+    sessions.resume(page)
 
     # Register the white-label with its domain.
     page.goto(f"{server_url}/add-new-customer")
