@@ -341,7 +341,7 @@ def build_relay(settings: Settings, app: BemteviApplication | None = None) -> Re
         partitions=settings.kafka_events_partitions,
         replication_factor=settings.kafka_replication_factor,
         page_size=settings.relay_page_size,
-        gather=settings.relay_gather_seconds,
+        gather_seconds=settings.relay_gather_seconds,
         routes={QUEUED_TOPIC: settings.kafka_mail_topic, SUBMITTED_TOPIC: settings.kafka_batch_topic},
     )
 

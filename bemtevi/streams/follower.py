@@ -55,11 +55,12 @@ class LogFollower(ABC):
         """Handle what the log holds after the position; answers how many events were handled."""
 
     def _pause(self, processed: int) -> None:
-        """Between two rounds: by default until woken, or the poll interval; then ``gather_seconds`` more,
-        for a follower that need not answer every save (under a stream of lookups saves come hundreds a
-        second, and a round per save is a read of the log and a write of the position each)."""
+        """Between two rounds: by default until woken, or the poll interval; once woken, ``gather_seconds``
+        more, for a follower that need not answer every save: the saves of that time go out in one round
+        (under a stream of lookups saves come hundreds a second, and a round per save is a read of the log
+        and a write of the position each, or the relay's produce requests and every reader's fetch)."""
         self._wake.wait(self._poll_interval)
-        if self._gather_seconds:
+        if self._gather_seconds and self._wake.is_set():
             self._stopping.wait(self._gather_seconds)
 
     def _interrupt(self) -> None:  # noqa: B027 - a hook, empty unless a pause waits on more

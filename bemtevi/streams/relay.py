@@ -136,10 +136,13 @@ class Relay(LogFollower):
         listen: bool = True,
         producer_config: dict[str, Any] | None = None,
         routes: dict[str, str] | None = None,
-        gather: float = 0.0,
+        gather_seconds: float = 0.0,
     ) -> None:
-        super().__init__(app, poll_interval=poll_interval, listen=listen)
-        self._gather = gather
+        # Appends gather ``gather_seconds`` after one wakes the relay: a round costs the same few messages
+        # whatever it carries (the log's read, a produce request per partition and its fetch by every reader,
+        # the position's write), and the ledger workers append many small batches a second (see
+        # docs/architecture.md, "the whole deployment against embedded").
+        super().__init__(app, poll_interval=poll_interval, listen=listen, gather_seconds=gather_seconds)
         self.rounds = 0
         self.routes = routes or {}
         self._bootstrap = bootstrap
@@ -161,15 +164,6 @@ class Relay(LogFollower):
     @property
     def position(self) -> int:
         return self._position
-
-    def _pause(self, processed: int) -> None:
-        """Until woken (an append), then ``gather`` seconds more, so that the appends of that time go out in
-        this round: a round costs the same few messages whatever it carries (the log's read, a produce request
-        per partition and its fetch by every reader, the position's write), and the ledger workers append
-        many small batches a second (see docs/architecture.md, "the whole deployment against embedded")."""
-        self._wake.wait(self._poll_interval)
-        if self._gather > 0 and self._wake.is_set():
-            self._stopping.wait(self._gather)
 
     def catch_up(self) -> int:
         """Publish every event after the position, a page at a time; answers how many."""
