@@ -160,7 +160,7 @@ def database_pool(postgres_server: str) -> Iterator[DatabasePool]:
 
 @pytest.fixture
 def postgres_database(postgres_server: str, database_pool: DatabasePool) -> Iterator[str]:
-    """A fresh database for one test, dropped afterwards (see DatabasePool)."""
+    """An empty database for one test, emptied again for another afterwards (see DatabasePool)."""
     name = database_pool.take()
     yield database_pool.url(name)
     database_pool.give_back(name)
