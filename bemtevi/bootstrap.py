@@ -21,6 +21,7 @@ from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
+from bemtevi.commands.leases import LeasingLedger
 from bemtevi.commands.ledger import EmbeddedLedger, Ledger, LedgerClient
 from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.commands.throttle import Throttle
@@ -136,6 +137,9 @@ def build_platform(
     attempts = attempt_log(settings)
     writer = GroupCommit(app, max_batch=settings.write_batch_max)
     ledger = ledger_client(settings, app, writer)
+    if settings.ledger == "kafka" and settings.ledger_lease_seconds > 0:
+        # Busy accounts' lookups draw from leases of their units, recorded on this process's group commit.
+        ledger = LeasingLedger(ledger, app, writer, StoredQueryTypes(app), lease_seconds=settings.ledger_lease_seconds)
     identity = IdentityCommands(
         app,
         hasher,

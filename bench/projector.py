@@ -72,6 +72,7 @@ def seed(app: BemteviApplication, events: int, batch: int = 20_000) -> None:
                 status="done" if found else "not_found",
                 credits=1 if found else 0,
                 channel="panel",
+                lease_id=None,
             )
         pending.extend(account.collect_events())
         pending.extend(consultation.collect_events())

@@ -230,6 +230,7 @@ class History:
                     status="done" if found else "not_found",
                     credits=1 if found else 0,
                     channel="panel",
+                    lease_id=None,
                 )
             self.pending += [*account.collect_events(), *consultation.collect_events()]
 

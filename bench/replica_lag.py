@@ -84,6 +84,7 @@ class Appender:
                 status="done" if found else "not_found",
                 credits=1 if found else 0,
                 channel="panel",
+                lease_id=None,
             )
         recordings = self._app.save(account, consultation)
         self.commits.append((recordings[-1].notification.id, time.monotonic()))

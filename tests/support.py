@@ -125,12 +125,15 @@ def reserved_in_store(app: BemteviApplication, group_id: UUID) -> int:
 
 def settlements_by_consultation(app: BemteviApplication, group_id: UUID) -> Counter[str]:
     """How many settlements of the group's unit account name each consultation."""
-    events = app.repository.event_store.get(credit_account_id(group_id, Category.UNIT))
-    return Counter(
+    events = list(app.repository.event_store.get(credit_account_id(group_id, Category.UNIT)))
+    settled = Counter(
         e.reservation_id
         for e in events
         if isinstance(e, CreditAccount.Settled | CreditAccount.SettledFromBlock | CreditAccount.Charged)
     )
+    # A lease's settlement names each of its consultations.
+    settled.update(c for e in events if isinstance(e, CreditAccount.LeaseSettled) for c in e.consultations)
+    return settled
 
 
 def charged_in_store(app: BemteviApplication, group_id: UUID) -> Counter[str]:

@@ -49,6 +49,7 @@ from uuid import UUID, uuid4
 
 import orjson
 from eventsourcing.persistence import StoredEvent
+from eventsourcing.utils import get_topic
 
 from bemtevi.commands.group_commit import GroupCommit, Outcome, Workspace
 from bemtevi.commands.query_types import StoredQueryTypes
@@ -301,6 +302,33 @@ class ReleaseAbandoned(_KeyedByGroup):
 
 
 @dataclass(frozen=True, slots=True)
+class LeaseUnits(_UnitLookup):
+    """Lease up to ``units`` of a busy group's unit account to the API process ``holder`` (cluster mode,
+    ``commands.leases``): held for it as one reservation, the lease (answer: the units leased, 0 when the
+    account has fewer than ``LEASE_MIN`` free or the group may not look up)."""
+
+    lease_id: UUID
+    group_id: UUID
+    user_id: UUID
+    units: int
+    holder: str
+
+    @staticmethod
+    def value_from_json(raw: Any) -> int:
+        return int(raw)
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnLease(_AnsweredByPosition):
+    """A lease's holder is done with it: one unit is settled for each consultation in ``charged`` (recorded
+    under the lease and found), and the rest goes back."""
+
+    lease_id: UUID
+    group_id: UUID
+    charged: list[str]
+
+
+@dataclass(frozen=True, slots=True)
 class OpenAccounts:
     """A new group's registration: its credit accounts (each holding its quantity, granted out of the
     parent's account of its category) appended with the registration's other events (``events``, as
@@ -386,6 +414,8 @@ Request = (
     | SettleWork
     | ReleaseWork
     | ReleaseAbandoned
+    | LeaseUnits
+    | ReturnLease
     | OpenAccounts
 )
 REQUEST_TYPES: dict[str, type[Any]] = {
@@ -400,6 +430,8 @@ REQUEST_TYPES: dict[str, type[Any]] = {
         SettleWork,
         ReleaseWork,
         ReleaseAbandoned,
+        LeaseUnits,
+        ReturnLease,
         OpenAccounts,
     )
 }
@@ -488,8 +520,11 @@ def _release_left_behind(account: CreditAccount, live_owner: str) -> None:
                 account.release(UUID(reservation_id))
 
 
-def _consultation_of(request: FinishLookup | RecordLookup, query_type: str, charged: int) -> Consultation:
-    """The consultation a lookup's decision records (made while acting as the lookup's user)."""
+def consultation_of(
+    request: FinishLookup | RecordLookup, query_type: str, charged: int, lease_id: str | None = None
+) -> Consultation:
+    """The consultation a lookup's decision records (made while acting as the lookup's user); ``lease_id``:
+    the lease whose unit it took (``commands.leases``)."""
     return Consultation._create(  # type: ignore[no-any-return]
         Consultation.Recorded,  # type: ignore[attr-defined]
         id=request.consultation_id,
@@ -503,6 +538,7 @@ def _consultation_of(request: FinishLookup | RecordLookup, query_type: str, char
         status=request.status,
         credits=charged,
         channel=request.channel,
+        lease_id=lease_id,
     )
 
 
@@ -695,6 +731,50 @@ class LookupBlocks:
                     self._last_seen.pop(account_id, None)
 
 
+# -- leases (cluster mode: the ledger's side; the API process's is commands.leases) -------------------
+
+LEASE_MIN = 4
+
+
+class LeaseLog(Protocol):
+    """What the ledger reads of the event store to grant and settle leases."""
+
+    def position(self) -> int:
+        """The log's last position now (a lease granted now is followed by all its consultations)."""
+        ...
+
+    def charged_under(self, lease_id: str, since: int) -> list[str]:
+        """The consultations recorded under a lease after ``since`` and charged (found), by id."""
+        ...
+
+
+class StoredLeaseLog:
+    """``LeaseLog`` on the application's event store: the consultations recorded after a lease's grant,
+    read by topic in pages (a lease lives seconds, so the pages cover seconds of the log)."""
+
+    PAGE = 2_000
+
+    def __init__(self, app: Any) -> None:
+        self._app = app
+        self._topic = get_topic(Consultation.Recorded)  # type: ignore[attr-defined]
+
+    def position(self) -> int:
+        return int(self._app.recorder.max_notification_id() or 0)
+
+    def charged_under(self, lease_id: str, since: int) -> list[str]:
+        charged: list[str] = []
+        start = since + 1
+        while True:
+            page = self._app.recorder.select_notifications(start, self.PAGE, topics=[self._topic])
+            for notification in page:
+                recorded = self._app.mapper.to_domain_event(notification)
+                if getattr(recorded, "lease_id", None) == lease_id and recorded.credits > 0:
+                    charged.append(str(recorded.originator_id))
+            if len(page) < self.PAGE:
+                return charged
+            start = page[-1].id + 1
+
+
 # -- the decisions ---------------------------------------------------------------------------------
 
 
@@ -758,8 +838,11 @@ class Ledger:
         abandon_after: float = 0.0,
         stale_after: float = 0.0,
         release_on_stop: bool = True,
+        lease_log: LeaseLog | None = None,
     ) -> None:
         self.owner = str(uuid4())
+        # Leases are granted only by a ledger that can settle them from the log (cluster mode's workers).
+        self.lease_log = lease_log
         # Which query type a lookup runs, read from the event store (``commands.query_types``).
         self.catalogue = catalogue
         self.blocks = LookupBlocks(self.owner) if blocks else None
@@ -790,6 +873,10 @@ class Ledger:
             return partial(self._record_lookup, request, recorded)
         if isinstance(request, ReleaseAbandoned):
             return partial(self._release_abandoned, request)
+        if isinstance(request, LeaseUnits):
+            return partial(self._lease_units, request)
+        if isinstance(request, ReturnLease):
+            return partial(self._return_lease, request)
         if isinstance(request, OpenAccounts):
             return partial(self._open_accounts, request)
         if isinstance(request, _WORK_REQUESTS):
@@ -850,7 +937,7 @@ class Ledger:
                 account.settle(request.consultation_id, charged)
             else:
                 account.release(request.consultation_id)
-            consultation = _consultation_of(request, request.query_type, charged)
+            consultation = consultation_of(request, request.query_type, charged)
         ws.add(consultation)
         return consultation.created_on
 
@@ -879,9 +966,73 @@ class Ledger:
             else:
                 # As if reserved first: a tenant with no credit left is refused whatever the supplier found.
                 account.charge(request.consultation_id, request.charged, CREDITS_PER_UNIT_QUERY)
-            consultation = _consultation_of(request, chosen.key, request.charged)
+            consultation = consultation_of(request, chosen.key, request.charged)
         ws.add(consultation)
         return chosen.key, consultation.created_on
+
+    def _lease_units(self, request: LeaseUnits, ws: Workspace) -> int:
+        """Lease units of an active group's unit account to an API process (delivered again: the same lease)."""
+        if self.lease_log is None:
+            return 0  # this ledger cannot settle a lease whose holder died: none granted
+        group = ws.find(request.group_id, Group)
+        if group is None or not group.active:
+            return 0  # the holder's lookups go one by one, and are refused with the group's own message
+        account = ws.find(request.account_id, CreditAccount)
+        if account is None:
+            return 0
+        held = account.holds(request.lease_id)
+        if held is not None:
+            return held  # delivered again while open: the same lease
+        claim_id = index_id(REQUEST_CLAIM, str(request.lease_id))
+        if request.lease_id in self._claimed or ws.find(claim_id, UniqueIndex) is not None:
+            # Delivered again after the lease was settled: granted anew, it would be settled again from the
+            # consultations recorded under it.
+            return 0
+        available = account.available
+        units = request.units if available is None else min(request.units, available)
+        if units < LEASE_MIN:
+            return 0
+        with acting_as(request.actor):
+            account.reserve(
+                request.lease_id, units, ReasonKind.LEASE, owner=request.holder, since=self.lease_log.position()
+            )
+            ws.add(UniqueIndex(kind=REQUEST_CLAIM, value=str(request.lease_id), ref=request.group_id))
+        self._claim(request.lease_id, ws)
+        return units
+
+    def _return_lease(self, request: ReturnLease, ws: Workspace) -> None:
+        """Settle a lease from its holder's account of it (delivered again, or settled already: nothing)."""
+        account = ws.find(credit_account_id(request.group_id, Category.UNIT), CreditAccount)
+        if account is None or account.holds(request.lease_id) is None:
+            return
+        with acting_as(_system()):
+            self._settle_lease(account, str(request.lease_id), request.charged)
+
+    @staticmethod
+    def _settle_lease(account: CreditAccount, lease_id: str, charged: list[str]) -> None:
+        """One unit of the lease for each charged consultation, the rest released: one event."""
+        unique = list(dict.fromkeys(charged))
+        held = account.holds(UUID(lease_id)) or 0
+        if len(unique) > held:
+            log.error("lease %s held %d units for %d charged consultations", lease_id, held, len(unique))
+            unique = unique[:held]
+        account.settle_lease(UUID(lease_id), unique)
+
+    def _recover_leases(self, account: CreditAccount, now: float, seen: dict[str, float]) -> int:
+        """Leases whose holder has not returned them ``abandon_after`` after they were first seen here (the
+        holder died, or cannot reach the ledger): settled from the consultations recorded under them."""
+        if self.lease_log is None:
+            return 0
+        recovered = 0
+        with acting_as(_system()):
+            for lease_id, since in account.leases().items():
+                first_seen = seen.setdefault(lease_id, now)
+                if now - first_seen < self.abandon_after:
+                    continue
+                del seen[lease_id]
+                self._settle_lease(account, lease_id, self.lease_log.charged_under(lease_id, since))
+                recovered += 1
+        return recovered
 
     def _release_abandoned(self, request: ReleaseAbandoned, ws: Workspace) -> int:
         account = ws.find(credit_account_id(request.group_id, Category.UNIT), CreditAccount)
@@ -891,7 +1042,8 @@ class Ledger:
         now = time.monotonic()
         abandoned = account.abandoned(self.owner)
         # What was seen before and is no longer abandoned (settled by its lookup meanwhile) is forgotten.
-        seen = {r: self._abandoned_seen.get(account.id, {}).get(r, now) for r in abandoned}
+        before = self._abandoned_seen.get(account.id, {})
+        seen = {r: before.get(r, now) for r in [*abandoned, *account.leases()]}
         with acting_as(_system()):
             for reservation_id in abandoned:
                 if now - seen[reservation_id] < self.abandon_after:
@@ -899,6 +1051,7 @@ class Ledger:
                 del seen[reservation_id]
                 account.release(UUID(reservation_id))
                 released += 1
+        released += self._recover_leases(account, now, seen)
         if seen:
             self._abandoned_seen[account.id] = seen
         else:
@@ -974,11 +1127,15 @@ class Ledger:
         )
         with acting_as(actor):
             ws.add(UniqueIndex(kind=REQUEST_CLAIM, value=str(request.request_id), ref=request.group_id))
-        self._claimed[request.request_id] = None
+        self._claim(request.request_id, ws)
+        return None
+
+    def _claim(self, request_id: UUID, ws: Workspace) -> None:
+        """Remember a request id claimed in this decision (a redelivery soon after answers without a read)."""
+        self._claimed[request_id] = None
         while len(self._claimed) > 10_000:
             self._claimed.popitem(last=False)
-        ws.on_undo(lambda: self._claimed.pop(request.request_id, None))
-        return None
+        ws.on_undo(lambda: self._claimed.pop(request_id, None))
 
     @staticmethod
     def _child_of(ws: Workspace, actor_group_id: UUID, child_group_id: UUID) -> Group:

@@ -30,6 +30,7 @@ class Consultation(AuditedAggregate):
         status: str,
         credits: int,
         channel: str,
+        lease_id: str | None = None,  # the lease (cluster mode) whose unit it took; optional, as older events have none
     ) -> None:
         self.group_id = group_id
         self.user_id = user_id
@@ -41,3 +42,4 @@ class Consultation(AuditedAggregate):
         self.status = ConsultationStatus(status)
         self.credits = credits
         self.channel = channel
+        self.lease_id = lease_id

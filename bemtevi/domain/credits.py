@@ -8,6 +8,10 @@ Every movement event records the account's figures after it (``used``, ``reserve
 ``granted``, ``limit``), as a bank statement line carries its running balance: the balance
 history is then read straight off the events, and a fold of the events is checkable against it.
 
+A lease (cluster mode) is a reservation held for one API process: it names that process as its owner and
+the log position it was granted after (``lease_since``), so that the ledger can settle it from the
+consultations recorded under it should the process die; ``abandoned`` never lists one.
+
 A lookup's reservation (its own credit, or a block for a busy account's lookups) names its owner:
 the lookups' ledger instance that took it. Only that instance settles or releases it while it
 runs; once it stopped (a crash included), the running ledger releases what it left
@@ -56,6 +60,9 @@ class ReasonKind:
     # Credits held ahead for a busy account's lookups; each lookup settles its own unit from the
     # block (its consultation id is the reason of that settlement), and what is left is released.
     BLOCK = "block"
+    # Credits leased to an API process (cluster mode) for a busy account's lookups: the process records each
+    # lookup's consultation under the lease, and the ledger settles the lease from those consultations.
+    LEASE = "lease"
 
 
 # Reservations taken by the lookups' ledger (owned by one ledger instance), as against a batch's.
@@ -69,11 +76,16 @@ def credit_account_id(group_id: UUID, category: Category) -> UUID:
 
 class CreditAccount(AuditedAggregate):
     # 2: reservations name their owner (``owners``); a snapshot of version 1 had none.
-    class_version = 2
+    # 3: leases name the log position they were granted after (``lease_since``).
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
         state["owners"] = {}
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        state["lease_since"] = {}
 
     @event("Opened")
     def __init__(self, group_id: UUID, category: str, limit: int | None) -> None:
@@ -85,8 +97,11 @@ class CreditAccount(AuditedAggregate):
         self.reservations: dict[str, int] = {}
         # What each open reservation is for, repeated on its settlement or release (the history's reason).
         self.reasons: dict[str, str] = {}
-        # Who holds each open lookup reservation (a ledger instance); batches' have no owner.
+        # Who holds each open lookup reservation (a ledger instance, or an API process for a lease); batches'
+        # have no owner.
         self.owners: dict[str, str] = {}
+        # Each open lease's log position at its grant: its consultations are recorded after it.
+        self.lease_since: dict[str, int] = {}
 
     @classmethod
     def open(cls, group_id: UUID, category: Category, limit: int | None) -> CreditAccount:
@@ -142,7 +157,12 @@ class CreditAccount(AuditedAggregate):
     # -- reservations --------------------------------------------------------------------------
 
     def reserve(
-        self, reservation_id: UUID, amount: int, reason: str = ReasonKind.CONSULTATION, owner: str | None = None
+        self,
+        reservation_id: UUID,
+        amount: int,
+        reason: str = ReasonKind.CONSULTATION,
+        owner: str | None = None,
+        since: int | None = None,
     ) -> None:
         if amount <= 0:
             raise InvalidData("A reservation must be positive", field="amount")
@@ -155,6 +175,7 @@ class CreditAccount(AuditedAggregate):
             reason=reason,
             **self._figures(reserved=amount),
             owner=owner,
+            since=since,
         )
 
     @event("Reserved")
@@ -167,12 +188,15 @@ class CreditAccount(AuditedAggregate):
         reserved_after: int,
         granted_after: int,
         limit_after: int | None,
-        owner: str | None = None,  # last and optional: events stored before owners were named have none
+        owner: str | None = None,  # optional: events stored before owners were named have none
+        since: int | None = None,  # a lease's; optional, as events stored before leases have none
     ) -> None:
         self.reservations[reservation_id] = amount
         self.reasons[reservation_id] = reason
         if owner is not None:
             self.owners[reservation_id] = owner
+        if since is not None:
+            self.lease_since[reservation_id] = since
         self._apply_figures(used_after, granted_after, limit_after)
 
     def holds(self, reservation_id: UUID) -> int | None:
@@ -187,10 +211,17 @@ class CreditAccount(AuditedAggregate):
             if self.reasons.get(rid) in LOOKUP_REASONS and self.owners.get(rid) != live_owner
         ]
 
+    def leases(self) -> dict[str, int]:
+        """Open leases: the log position each was granted after, by lease id."""
+        return {
+            rid: self.lease_since.get(rid, 0) for rid in self.reservations if self.reasons.get(rid) == ReasonKind.LEASE
+        }
+
     def _close(self, reservation_id: str) -> None:
         del self.reservations[reservation_id]
         self.reasons.pop(reservation_id, None)
         self.owners.pop(reservation_id, None)
+        self.lease_since.pop(reservation_id, None)
 
     def settle(self, reservation_id: UUID, amount: int) -> None:
         """Charge ``amount`` of the reservation; what is left of it is released."""
@@ -255,6 +286,40 @@ class CreditAccount(AuditedAggregate):
             self.reservations[block_id] = left
         else:  # drawn to the last unit: the block is closed
             self._close(block_id)
+        self._apply_figures(used_after, granted_after, limit_after)
+
+    def settle_lease(self, lease_id: UUID, consultation_ids: list[str]) -> None:
+        """Close a lease: one unit charged for each of its found consultations, the rest released; one line
+        of the balance history for the whole lease (its consultations named in it)."""
+        held = self.reservations.get(str(lease_id))
+        if held is None:
+            raise KeyError(f"no reservation {lease_id}")
+        amount = len(consultation_ids)
+        if amount > held:
+            raise InvalidData("Cannot settle more than was reserved", field="amount")
+        self._lease_settled(
+            reservation_id=str(lease_id),
+            amount=amount,
+            released=held - amount,
+            reason=ReasonKind.LEASE,
+            consultations=list(consultation_ids),
+            **self._figures(used=amount, reserved=-held),
+        )
+
+    @event("LeaseSettled")
+    def _lease_settled(
+        self,
+        reservation_id: str,
+        amount: int,
+        released: int,
+        reason: str,
+        consultations: list[str],
+        used_after: int,
+        reserved_after: int,
+        granted_after: int,
+        limit_after: int | None,
+    ) -> None:
+        self._close(reservation_id)
         self._apply_figures(used_after, granted_after, limit_after)
 
     def charge(self, consultation_id: UUID, amount: int, needed: int) -> None:
@@ -395,6 +460,7 @@ MOVEMENT_EVENTS = (
     CreditAccount.Reserved,
     CreditAccount.Settled,
     CreditAccount.SettledFromBlock,
+    CreditAccount.LeaseSettled,
     CreditAccount.Charged,
     CreditAccount.Released,
     CreditAccount.LimitChanged,

@@ -60,6 +60,7 @@ MOVEMENT_KINDS: dict[type[Any], str] = {
     CreditAccount.Reserved: "reservation",
     CreditAccount.Settled: "settlement",
     CreditAccount.SettledFromBlock: "settlement",
+    CreditAccount.LeaseSettled: "settlement",
     CreditAccount.Charged: "settlement",
     CreditAccount.Released: "release",
     CreditAccount.LimitChanged: "limit_change",

@@ -46,6 +46,7 @@ from bemtevi.commands.ledger import (
     Ledger,
     RecordLookup,
     ReserveLookup,
+    StoredLeaseLog,
     error_to_json,
     request_from_json,
     value_to_json,
@@ -111,6 +112,7 @@ class LedgerWorker:
             abandon_after=settings.ledger_abandon_seconds,
             stale_after=settings.ledger_stale_seconds,
             release_on_stop=False,
+            lease_log=StoredLeaseLog(self.app),
         )
         self.writer.add_chore(self.ledger.chore)
         self.writer.note_position(self.app.max_position())

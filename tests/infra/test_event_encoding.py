@@ -208,6 +208,7 @@ def consultation(draw: st.DrawFn) -> list[AuditedAggregate]:
             status=draw(st.sampled_from(list(ConsultationStatus))),
             credits=draw(counts),
             channel=draw(words),
+            lease_id=None,
         )
     ]
 

@@ -292,6 +292,7 @@ def seed_lookups(app: BemteviApplication, lookups: int, groups: int = 20) -> Non
                 status="done" if found else "not_found",
                 credits=1 if found else 0,
                 channel="panel",
+                lease_id=None,
             )
         pending.extend(account.collect_events())
         pending.extend(consultation.collect_events())

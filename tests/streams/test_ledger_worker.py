@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
+import httpx
 import pytest
 from kafka import KafkaAdminClient
 from kafka.errors import CoordinatorLoadInProgressError, CoordinatorNotAvailableError, NotCoordinatorError
@@ -33,6 +34,7 @@ from support import (
     registered_in_one_append,
     reserved_in_store,
     run_on_a_loop_of_its_own,
+    server_process,
     settlements_by_consultation,
     wait_until,
 )
@@ -40,6 +42,7 @@ from support import (
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.customers import DUPLICATES
+from bemtevi.commands.leases import LeasingLedger
 from bemtevi.commands.identity import ROOT_GROUP_ID, Principal
 from bemtevi.commands.ledger import Grant, ReserveWork
 from bemtevi.domain.audit import acting_as
@@ -51,7 +54,7 @@ from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.indexes import GROUP_NAME, UniqueIndex
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.suppliers import Supplier
-from bemtevi.domain.users import Role
+from bemtevi.domain.users import Role, User
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.ledger_client import KafkaLedgerClient
 from bemtevi.streams.ledger_worker import consumer_group
@@ -294,7 +297,8 @@ def test_a_customer_registered_through_the_kafka_ledger_gets_its_accounts_in_one
     """The registration's group, owner and claims travel with its OpenAccounts request; the worker that owns
     the parent's partition appends them with the new accounts and the parent's grant, in one append."""
     platform = build_platform(cluster_settings)  # the root's accounts: opened on this process's group commit
-    assert isinstance(platform.ledger, KafkaLedgerClient)
+    # The ledger workers behind Kafka, with this process's leases of busy accounts' units in front.
+    assert isinstance(platform.ledger, LeasingLedger) and isinstance(platform.ledger.remote, KafkaLedgerClient)
     try:
         with ledger_workers(cluster_settings, tmp_path, 1):
             wait_until(lambda: shared_by(cluster_settings, 1), 90, "the worker owns every partition")
@@ -355,3 +359,76 @@ def test_an_idle_ledger_worker_spends_next_to_no_cpu(cluster_settings: Settings,
         time.sleep(5.0)
         spent = _cpu_seconds(worker.pid) - before
     assert spent < 0.2, f"an idle ledger worker spent {spent:.2f} s of CPU in 5 s"
+
+
+def test_an_api_process_killed_holding_leases_has_each_recorded_lookup_charged_once(
+    cluster_settings: Settings, tmp_path: Path
+) -> None:
+    """An API process records busy accounts' lookups under leases of their units (commands.leases); killed
+    with SIGKILL, it returns none of them. The ledger settles each from the consultations recorded under it:
+    every found consultation charged once, nothing left reserved, and every answer given as charged is."""
+    platform = build_platform(cluster_settings)  # the tenants; and its sweeper finds what the dead process held
+    try:
+        with ledger_workers(cluster_settings, tmp_path, 1):
+            wait_until(lambda: shared_by(cluster_settings, 1), 90, "the worker owns every partition")
+            tenants = [new_tenant(platform, f"Empresa {n}", CREDITS) for n in range(4)]
+            tokens = []
+            for principal in tenants:
+                user = platform.app.get(principal.user_id, User)
+                tokens.append(platform.identity.sign_in(user.email, "Strong!pass1", None).token)
+            env = {
+                **{k: v for k, v in worker_env(cluster_settings).items() if k.startswith("BEMTEVI_")},
+                "BEMTEVI_LEDGER": "kafka",
+                "BEMTEVI_SECRET_KEY": cluster_settings.signing_key,
+                "BEMTEVI_DATASET_PATH": str(cluster_settings.dataset_path),
+                "BEMTEVI_ADMIN_PASSWORD": str(cluster_settings.admin_password),
+                "BEMTEVI_VAR_DIR": str(tmp_path / "api"),
+            }
+            answered: list[str] = []
+            stop = threading.Event()
+            with server_process(env, tmp_path / "api.log") as (url, server):
+
+                def client(token: str) -> None:
+                    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}) as http:
+                        while not stop.is_set():
+                            try:
+                                answer = http.post("/api/consultations", json={"document": KNOWN_CPF}, timeout=10)
+                            except httpx.HTTPError:
+                                continue  # the process is gone
+                            if answer.status_code == 200 and answer.json()["data"]["status"] == "done":
+                                answered.append(answer.json()["data"]["id"])
+
+                threads = [threading.Thread(target=client, args=(tokens[n % len(tokens)],)) for n in range(8)]
+                for thread in threads:
+                    thread.start()
+                accounts = [credit_account_id(p.group_id, Category.UNIT) for p in tenants]
+                wait_until(
+                    lambda: len(answered) > 500 and any(platform.app.get(a, CreditAccount).leases() for a in accounts),
+                    120,
+                    "lookups recorded under leases",
+                )
+                server.kill()  # SIGKILL: its leases open, lookups in flight
+                server.wait(10)
+                stop.set()
+                for thread in threads:
+                    thread.join(30)
+            held = [platform.app.get(a, CreditAccount) for a in accounts]
+            assert any(account.leases() for account in held), "the killed process held leases"
+            for principal in tenants:  # the sweep finds them; the worker settles them after the grace
+                wait_until(
+                    lambda group_id=principal.group_id: reserved_in_store(platform.app, group_id) == 0,
+                    60,
+                    "the dead process's leases are settled",
+                )
+        total = 0
+        for principal in tenants:
+            charged = charged_in_store(platform.app, principal.group_id)
+            assert settlements_by_consultation(platform.app, principal.group_id) == charged
+            assert not charged or max(charged.values()) == 1
+            account = platform.app.get(credit_account_id(principal.group_id, Category.UNIT), CreditAccount)
+            assert (account.used, account.reserved, account.available) == (len(charged), 0, CREDITS - len(charged))
+            total += len(charged)
+        assert set(answered) <= {c for p in tenants for c in charged_in_store(platform.app, p.group_id)}
+        assert total >= len(answered) > 500
+    finally:
+        platform.close()

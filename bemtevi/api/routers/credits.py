@@ -147,7 +147,12 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
             "batch": "Enriquecimento",
             "api": "API",
         },
-        "reasons": {"consultation": "Consulta", "batch": "Lote", "block": "Bloco de consultas"},
+        "reasons": {
+            "consultation": "Consulta",
+            "batch": "Lote",
+            "block": "Bloco de consultas",
+            "lease": "Bloco de consultas",
+        },
         "unlimited": "Ilimitado",
     },
     "en-US": {
@@ -174,7 +179,12 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
             "grant_received": "Credits received",
         },
         "categories": {"unit": "Manual query", "advanced": "Advanced query", "batch": "Enrichment", "api": "API"},
-        "reasons": {"consultation": "Consultation", "batch": "Batch", "block": "Block of lookups"},
+        "reasons": {
+            "consultation": "Consultation",
+            "batch": "Batch",
+            "block": "Block of lookups",
+            "lease": "Block of lookups",
+        },
         "unlimited": "Unlimited",
     },
 }

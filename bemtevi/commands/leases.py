@@ -1,0 +1,347 @@
+"""Unit leases: cluster mode's lookups without a trip to the ledger worker for each one.
+
+In cluster mode a lookup's credit is decided by the ledger worker that owns its group's partition: two
+crossings of the broker per lookup. For a busy account this API process asks that owner for a *lease*
+instead: a block of units held for this process (``LeaseUnits``: one reservation on the account, appended
+by the ledger, naming this process and the log position it was granted after). Each lookup then takes a
+unit of the lease here and records its consultation on this process's own group commit, naming the lease
+(``Consultation.lease_id``); no credit event is written here. When the lease is drawn out or its time is
+up (``BEMTEVI_LEDGER_LEASE_SECONDS``) and its lookups in flight are over, this process returns it with
+the consultations it charged (``ReturnLease``): the ledger settles one unit for each (a line of the
+balance history per consultation, as before) and releases the rest.
+
+A process that dies holding a lease cannot return it. Once the lease has stayed open
+``BEMTEVI_LEDGER_ABANDON_SECONDS`` (found by the reservation sweep), the ledger settles it from the
+consultations recorded under it in the event store. Either way one unit is charged per found
+consultation, once (the first settlement closes the lease, a second finds nothing to settle), and
+never more than the lease held: the account's limit holds.
+
+The checks every lookup passes first (the group active, a query type it may run) are made here on the
+group as this process last saw it, as the embedded ledger's block draws are; a lookup that does not
+pass them, or of an account with no lease, goes to the ledger as before, which decides or refuses it.
+A lookup still in flight when its lease was returned without it (the process stopping, or a lookup
+held past ``STUCK_SECONDS``) finds no lease at its finish and is answered ``SearchFailed``, uncharged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import partial
+from typing import Any, ClassVar
+from uuid import UUID, uuid4
+
+from bemtevi.commands.group_commit import GroupCommit, Outcome, Workspace
+from bemtevi.commands.ledger import (
+    LEASE_MIN,
+    FinishLookup,
+    LeaseUnits,
+    LedgerClient,
+    RecordLookup,
+    Request,
+    ReserveLookup,
+    ReturnLease,
+    consultation_of,
+)
+from bemtevi.domain.audit import acting_as
+from bemtevi.domain.errors import DomainError
+from bemtevi.domain.groups import Group
+from bemtevi.domain.query_types import QueryTypeCatalogue, choose_query_type
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Lease:
+    lease_id: UUID
+    account_id: UUID
+    group_id: UUID
+    units: int
+    until: float  # monotonic: no unit is drawn after it
+    drawn: int = 0
+    in_flight: int = 0
+    charged: list[str] = field(default_factory=list)
+
+    def open(self, now: float) -> bool:
+        return self.drawn < self.units and now < self.until
+
+
+@dataclass(slots=True)
+class _Account:
+    group_id: UUID
+    user_id: UUID
+    window_start: float
+    in_window: int = 0
+    last_second: int = 0
+    last_seen: float = 0.0
+    asking: bool = False
+    leases: list[_Lease] = field(default_factory=list)
+
+
+def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
+    """On this process's group commit: the consultation of a lookup that took a unit of a lease."""
+    with acting_as(finish.actor):
+        consultation = consultation_of(finish, finish.query_type, finish.charged, lease_id=finish.block_id)
+    ws.add(consultation)
+    return consultation.created_on  # type: ignore[no-any-return]
+
+
+class LeasingLedger:
+    """``LedgerClient`` of an API process in cluster mode: the ledger workers behind ``remote``, and this
+    process's leases of busy accounts' units. A keeper thread (an asyncio loop of its own) asks for leases
+    and returns them."""
+
+    HOT_RATE: ClassVar[int] = 8  # lookups in the last second that make an account worth a lease
+    MAX_UNITS: ClassVar[int] = 512
+    STUCK_SECONDS: ClassVar[float] = 60.0  # a lease is returned this long after its time, lookups in flight or not
+    IDLE_SECONDS: ClassVar[float] = 30.0  # an account unseen this long is forgotten
+
+    def __init__(
+        self,
+        remote: LedgerClient,
+        app: Any,
+        writer: GroupCommit,
+        catalogue: QueryTypeCatalogue,
+        *,
+        lease_seconds: float = 2.0,
+        tick: float = 0.05,
+    ) -> None:
+        self.remote = remote
+        self.transport = getattr(remote, "transport", "kafka")
+        self._app = app
+        self._writer = writer
+        self._catalogue = catalogue
+        self.lease_seconds = lease_seconds
+        self._tick = tick
+        self.holder = f"api-{uuid4()}"
+        self._lock = threading.Lock()
+        self._accounts: dict[UUID, _Account] = {}
+        self._by_id: dict[str, _Lease] = {}
+        self._returning: list[_Lease] = []  # leases to return whose last return failed (or came unasked for)
+        self.leased = 0  # leases granted, and lookups recorded under one (for the benches and tests)
+        self.recorded = 0
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._keep, name="bemtevi-leases", daemon=True)
+        self._thread.start()
+
+    # -- LedgerClient --------------------------------------------------------------------------------
+
+    def try_draw(self, request: ReserveLookup | RecordLookup) -> tuple[str, str | None] | None:
+        """A unit of one of this process's leases of the account (and the query type the lookup runs), or
+        None: the ledger decides the lookup. Counts the lookup towards its account's rate."""
+        now = time.monotonic()
+        account_id = request.account_id
+        with self._lock:
+            account = self._count(request, now)
+            if not any(lease.open(now) for lease in account.leases):
+                return None
+        group = self._app.find_readonly(request.group_id, Group)
+        if group is None or not group.active:
+            return None
+        try:
+            query_type = choose_query_type(
+                self._catalogue, request.requested_type, request.document_type, frozenset(group.enabled_query_types)
+            ).key
+        except DomainError:
+            return None  # the ledger refuses it with its own message
+        with self._lock:
+            lease = next((lease for lease in account.leases if lease.open(now)), None)
+            if lease is None or self._accounts.get(account_id) is not account:
+                return None
+            lease.drawn += 1
+            lease.in_flight += 1
+        return query_type, str(lease.lease_id)
+
+    def submit(self, request: Request) -> Outcome[Any]:
+        if isinstance(request, RecordLookup):
+            finish = self._drawn_finish(request)
+            if finish is not None:
+                recorded = self._record(finish)
+                return Outcome((finish.query_type, recorded.value), recorded.position)
+        if isinstance(request, FinishLookup) and self._leased(request):
+            return self._record(request)
+        return self.remote.submit(request)
+
+    async def submit_async(self, request: Request) -> Outcome[Any]:
+        if isinstance(request, RecordLookup):
+            finish = self._drawn_finish(request)
+            if finish is not None:
+                recorded = await self._record_async(finish)
+                return Outcome((finish.query_type, recorded.value), recorded.position)
+        if isinstance(request, FinishLookup) and self._leased(request):
+            return await self._record_async(request)
+        return await self.remote.submit_async(request)
+
+    def close(self) -> None:
+        """Return every lease (lookups still in flight on one are not charged), then close the remote."""
+        self._stopping.set()
+        self._thread.join(timeout=10)
+        for lease in self._take_returnable(final=True):
+            try:
+                self.remote.submit(self._return_of(lease))
+            except Exception:
+                log.warning("lease %s was not returned; the ledger settles it from the log", lease.lease_id)
+        self.remote.close()
+
+    # -- lookups -----------------------------------------------------------------------------------------
+
+    def _count(self, request: ReserveLookup | RecordLookup, now: float) -> _Account:
+        """Under the lock: the request's account, its rate counted, and marked for a lease when busy."""
+        account = self._accounts.get(request.account_id)
+        if account is None:
+            account = self._accounts[request.account_id] = _Account(request.group_id, request.user_id, now)
+        elif now - account.window_start >= 1.0:
+            account.last_second = account.in_window if now - account.window_start < 2.0 else 0
+            account.window_start, account.in_window = now, 0
+        account.in_window += 1
+        account.last_seen = now
+        account.user_id = request.user_id  # a lease is asked for as the account's latest user
+        return account
+
+    def _drawn_finish(self, request: RecordLookup) -> FinishLookup | None:
+        drawn = self.try_draw(request)
+        if drawn is None:
+            return None
+        query_type, lease_id = drawn
+        return FinishLookup(
+            consultation_id=request.consultation_id,
+            group_id=request.group_id,
+            user_id=request.user_id,
+            document=request.document,
+            document_type=request.document_type,
+            query_type=query_type,
+            block_id=lease_id,
+            channel=request.channel,
+            supplier=request.supplier,
+            status=request.status,
+        )
+
+    def _leased(self, finish: FinishLookup) -> bool:
+        return finish.block_id is not None and finish.block_id in self._by_id
+
+    def _record(self, finish: FinishLookup) -> Outcome[datetime]:
+        try:
+            outcome = self._writer.submit(partial(record_leased, finish))
+        except BaseException:
+            self._finished(finish, recorded=False)
+            raise
+        self._finished(finish, recorded=True)
+        return outcome
+
+    async def _record_async(self, finish: FinishLookup) -> Outcome[datetime]:
+        try:
+            outcome = await self._writer.submit_async(partial(record_leased, finish))
+        except BaseException:
+            self._finished(finish, recorded=False)
+            raise
+        self._finished(finish, recorded=True)
+        return outcome
+
+    def _finished(self, finish: FinishLookup, *, recorded: bool) -> None:
+        with self._lock:
+            lease = self._by_id.get(finish.block_id or "")
+            if lease is None:
+                return
+            lease.in_flight -= 1
+            if recorded:
+                self.recorded += 1
+                if finish.charged:
+                    lease.charged.append(str(finish.consultation_id))
+
+    # -- the keeper: asking for leases and returning them -------------------------------------------------
+
+    def _keep(self) -> None:
+        asyncio.run(self._keep_async())
+
+    async def _keep_async(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                await self._round()
+            except Exception:
+                log.exception("the lease keeper's round failed; tried again next round")
+            await asyncio.sleep(self._tick)
+
+    async def _round(self) -> None:
+        asks = self._take_asks()
+        returns = self._take_returnable(final=False)
+        await asyncio.gather(
+            *(self._ask(account_id, ask) for account_id, ask in asks),
+            *(self._return(lease) for lease in returns),
+        )
+
+    def _take_asks(self) -> list[tuple[UUID, LeaseUnits]]:
+        """Busy accounts whose live leases will not last: each a lease request (one in flight per account)."""
+        now = time.monotonic()
+        asks = []
+        with self._lock:
+            for account_id, account in list(self._accounts.items()):
+                if now - account.last_seen > self.IDLE_SECONDS and not account.leases:
+                    del self._accounts[account_id]
+                    continue
+                rate = max(account.last_second, account.in_window / max(now - account.window_start, 0.25))
+                if account.asking or rate < self.HOT_RATE or now - account.last_seen > 1.0:
+                    continue
+                # Units left in open leases, against the demand of the next half lease.
+                left = sum(lease.units - lease.drawn for lease in account.leases if lease.open(now))
+                if left > rate * self.lease_seconds / 2:
+                    continue
+                units = min(self.MAX_UNITS, max(LEASE_MIN, int(rate * self.lease_seconds)))
+                account.asking = True
+                asks.append((account_id, LeaseUnits(uuid4(), account.group_id, account.user_id, units, self.holder)))
+        return asks
+
+    async def _ask(self, account_id: UUID, request: LeaseUnits) -> None:
+        units = 0
+        try:
+            units = (await self.remote.submit_async(request)).value
+        except Exception:
+            log.warning("a lease of %s was not granted", account_id, exc_info=True)
+        with self._lock:
+            account = self._accounts.get(account_id)
+            if account is not None:
+                account.asking = False
+            if not units:
+                return
+            lease = _Lease(request.lease_id, account_id, request.group_id, units, time.monotonic() + self.lease_seconds)
+            if account is None:
+                # Forgotten meanwhile: handed straight back (drawn out, nothing charged).
+                lease.drawn = lease.units
+                self._returning.append(lease)
+                return
+            account.leases.append(lease)
+            self._by_id[str(lease.lease_id)] = lease
+            self.leased += 1
+
+    def _take_returnable(self, *, final: bool) -> list[_Lease]:
+        """Leases no lookup will draw from any more and none is in flight on (all of them, ``final``)."""
+        now = time.monotonic()
+        done = []
+        with self._lock:
+            done.extend(self._returning)
+            self._returning.clear()
+            for account in self._accounts.values():
+                for lease in list(account.leases):
+                    over = not lease.open(now) and (lease.in_flight == 0 or now > lease.until + self.STUCK_SECONDS)
+                    if final or over:
+                        account.leases.remove(lease)
+                        done.append(lease)
+        return done
+
+    def _return_of(self, lease: _Lease) -> ReturnLease:
+        with self._lock:
+            self._by_id.pop(str(lease.lease_id), None)
+            return ReturnLease(lease.lease_id, lease.group_id, list(lease.charged))
+
+    async def _return(self, lease: _Lease) -> None:
+        request = self._return_of(lease)
+        try:
+            await self.remote.submit_async(request)
+        except Exception:
+            # Tried again next round; should this process die first, the ledger settles it from the log.
+            log.warning("lease %s was not returned; tried again", lease.lease_id, exc_info=True)
+            with self._lock:
+                self._returning.append(replace(lease, charged=list(request.charged)))

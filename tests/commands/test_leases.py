@@ -1,0 +1,194 @@
+"""Unit leases (bemtevi.commands.leases): cluster mode's busy accounts' lookups recorded by the API process.
+
+The ledger's decisions are the Kafka worker's whatever carries the requests, so here a ledger on a group
+commit of its own stands in for the worker (``worker``), with the log reader the worker has, and the
+leasing client records lookups on the platform's group commit, as an API process does on its own. What a
+customer or finance would notice: every found lookup is charged once, whether the process returns its
+lease or dies holding it; nothing found is free; the limit holds; nothing stays reserved.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+from uuid import UUID, uuid4
+
+import orjson
+import pytest
+from support import KNOWN_CPF, charged_in_store, new_tenant, settlements_by_consultation, unknown_cpfs
+
+from bemtevi.bootstrap import Platform
+from bemtevi.commands.group_commit import GroupCommit
+from bemtevi.commands.identity import Principal
+from bemtevi.commands.leases import LeasingLedger
+from bemtevi.commands.ledger import (
+    EmbeddedLedger,
+    LeaseUnits,
+    Ledger,
+    ReleaseAbandoned,
+    ReturnLease,
+    StoredLeaseLog,
+)
+from bemtevi.commands.query_types import StoredQueryTypes
+from bemtevi.domain.consultations import Consultation, ConsultationStatus
+from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.errors import DomainError
+from bemtevi.domain.query_types import Category
+
+ABANDON_SECONDS = 0.3
+
+
+@pytest.fixture
+def worker(platform: Platform) -> Iterator[EmbeddedLedger]:
+    """A ledger worker's decisions on a group commit of their own (the API process's is the platform's)."""
+    writer = GroupCommit(platform.app)
+    ledger = Ledger(
+        catalogue=StoredQueryTypes(platform.app),
+        blocks=False,
+        abandon_after=ABANDON_SECONDS,
+        release_on_stop=False,
+        lease_log=StoredLeaseLog(platform.app),
+    )
+    yield EmbeddedLedger(platform.app, writer, ledger)
+    writer.stop()
+
+
+def leasing(platform: Platform, worker: EmbeddedLedger) -> LeasingLedger:
+    """The API process's client: leases from ``worker``, lookups recorded on the platform's group commit."""
+    client = LeasingLedger(
+        worker, platform.app, platform.writer, StoredQueryTypes(platform.app), lease_seconds=0.3, tick=0.02
+    )
+    platform.consultations.ledger = client
+    return client
+
+
+def account(platform: Platform, group_id: UUID) -> CreditAccount:
+    return platform.app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
+
+
+def look_up_until_leased(platform: Platform, client: LeasingLedger, principal: Principal, documents: list[str]) -> int:
+    """Lookups one after another until some were recorded under a lease; how many were found."""
+    found = 0
+    deadline = time.monotonic() + 20
+    for i in range(100_000):
+        try:
+            outcome = platform.consultations.run_unit_query(principal, documents[i % len(documents)])
+        except DomainError:
+            continue
+        found += outcome.status == ConsultationStatus.DONE
+        if client.recorded >= 30 and i % 7 == 0:
+            return found
+        assert time.monotonic() < deadline, "no lookup was recorded under a lease"
+    return found
+
+
+def test_a_returned_lease_charges_each_found_lookup_once_and_gives_back_the_rest(
+    platform: Platform, worker: EmbeddedLedger
+) -> None:
+    principal = new_tenant(platform, "Empresa", 10_000)
+    client = leasing(platform, worker)
+    documents = [KNOWN_CPF, *unknown_cpfs(platform.supplier, 3)]
+    found = look_up_until_leased(platform, client, principal, documents)
+    assert client.leased >= 1
+    client.close()
+    balance = account(platform, principal.group_id)
+    charged = charged_in_store(platform.app, principal.group_id)
+    assert (balance.used, balance.reserved) == (found, 0)
+    assert sum(charged.values()) == found
+    # One line of the balance history per charged consultation, leased or not.
+    assert settlements_by_consultation(platform.app, principal.group_id) == charged
+    leased = [
+        e
+        for e in (platform.app.get(UUID(c), Consultation) for c in charged)
+        if e.lease_id is not None  # recorded by the API process, no round trip to the ledger
+    ]
+    assert leased
+
+
+def test_a_lease_whose_process_died_is_settled_from_the_consultations_recorded_under_it(
+    platform: Platform, worker: EmbeddedLedger
+) -> None:
+    principal = new_tenant(platform, "Empresa", 10_000)
+    client = leasing(platform, worker)
+    found = look_up_until_leased(platform, client, principal, [KNOWN_CPF, *unknown_cpfs(platform.supplier, 2)])
+    # The process dies: its keeper stops, and nothing is returned.
+    client._stopping.set()
+    client._thread.join(timeout=5)
+    held = account(platform, principal.group_id)
+    assert held.leases() and held.reserved > 0
+    assert worker.submit(ReleaseAbandoned(principal.group_id)).value == 0  # seen: its holder may still return it
+    time.sleep(ABANDON_SECONDS + 0.1)
+    assert worker.submit(ReleaseAbandoned(principal.group_id)).value >= 1
+    balance = account(platform, principal.group_id)
+    charged = charged_in_store(platform.app, principal.group_id)
+    assert (balance.used, balance.reserved, sum(charged.values())) == (found, 0, found)
+    assert settlements_by_consultation(platform.app, principal.group_id) == charged
+    # The holder's late return (it was only slow) finds the lease settled: nothing is charged twice.
+    for lease_id in held.leases():
+        worker.submit(ReturnLease(UUID(lease_id), principal.group_id, list(charged)))
+    assert account(platform, principal.group_id).used == found
+
+
+def test_a_lease_and_its_return_delivered_twice_move_credits_once(platform: Platform, worker: EmbeddedLedger) -> None:
+    principal = new_tenant(platform, "Empresa", 50)
+    lease = LeaseUnits(uuid4(), principal.group_id, principal.user_id, 20, "api-test")
+    assert worker.submit(lease).value == 20
+    assert worker.submit(lease).value == 20
+    assert (account(platform, principal.group_id).reserved, account(platform, principal.group_id).available) == (20, 30)
+    # More than is available is leased down to what is; under the minimum, nothing.
+    assert worker.submit(LeaseUnits(uuid4(), principal.group_id, principal.user_id, 100, "api-test")).value == 30
+    assert worker.submit(LeaseUnits(uuid4(), principal.group_id, principal.user_id, 10, "api-test")).value == 0
+    charged = [str(uuid4()), str(uuid4())]
+    back = ReturnLease(lease.lease_id, principal.group_id, charged)
+    worker.submit(back)
+    worker.submit(back)
+    balance = account(platform, principal.group_id)
+    assert (balance.used, balance.reserved, balance.available) == (2, 30, 18)
+    assert set(settlements_by_consultation(platform.app, principal.group_id)) == set(charged)
+
+
+def test_no_lease_is_granted_by_a_ledger_that_cannot_settle_one_from_the_log(platform: Platform) -> None:
+    principal = new_tenant(platform, "Empresa", 50)
+    embedded = platform.consultations.ledger
+    assert embedded.submit(LeaseUnits(uuid4(), principal.group_id, principal.user_id, 20, "api-test")).value == 0
+    assert account(platform, principal.group_id).reserved == 0
+
+
+def test_consultations_and_leases_stored_before_leases_existed_read_as_having_none(platform: Platform) -> None:
+    """Events appended before these fields existed lack them: they read as no lease, no lease position."""
+    principal = new_tenant(platform, "Empresa", 50)
+    outcome = platform.consultations.run_unit_query(principal, KNOWN_CPF)
+    mapper = platform.app.mapper
+    for aggregate_id in (outcome.consultation_id, credit_account_id(principal.group_id, Category.UNIT)):
+        stored = [mapper.to_stored_event(e) for e in platform.app.repository.event_store.get(aggregate_id)]
+        older = []
+        for event in stored:
+            state = orjson.loads(event.state)
+            state.pop("lease_id", None)
+            state.pop("since", None)
+            older.append(mapper.to_domain_event(replace(event, state=orjson.dumps(state))))
+        aggregate: Any = None
+        for event in older:
+            aggregate = event.mutate(aggregate)
+        if isinstance(aggregate, Consultation):
+            assert aggregate.lease_id is None and aggregate.credits == 1
+        else:
+            assert aggregate.lease_since == {} and aggregate.used == 1
+
+
+def test_a_lease_request_delivered_again_after_its_lease_was_settled_grants_nothing(
+    platform: Platform, worker: EmbeddedLedger
+) -> None:
+    """Kafka may deliver a lease request again after its lease was returned (a worker died before committing
+    its offset): granted anew, the lease would be settled a second time from the same consultations."""
+    principal = new_tenant(platform, "Empresa", 50)
+    lease = LeaseUnits(uuid4(), principal.group_id, principal.user_id, 20, "api-test")
+    assert worker.submit(lease).value == 20
+    worker.submit(ReturnLease(lease.lease_id, principal.group_id, [str(uuid4())]))
+    assert worker.submit(lease).value == 0
+    worker.ledger.forget()  # a partition's next owner: from the store, not from memory
+    assert worker.submit(lease).value == 0
+    balance = account(platform, principal.group_id)
+    assert (balance.used, balance.reserved, balance.leases()) == (1, 0, {})
