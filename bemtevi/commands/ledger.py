@@ -764,9 +764,14 @@ class StoredLeaseLog:
     def charged_under(self, lease_id: str, since: int) -> list[str]:
         charged: list[str] = []
         start = since + 1
+        # Only the events whose stored JSON names the lease are decoded (a recovery may read many seconds of
+        # lookups, most of them other leases').
+        mark = lease_id.encode()
         while True:
             page = self._app.recorder.select_notifications(start, self.PAGE, topics=[self._topic])
             for notification in page:
+                if mark not in notification.state:
+                    continue
                 recorded = self._app.mapper.to_domain_event(notification)
                 if getattr(recorded, "lease_id", None) == lease_id and recorded.credits > 0:
                     charged.append(str(recorded.originator_id))

@@ -42,8 +42,8 @@ from support import (
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.customers import DUPLICATES
-from bemtevi.commands.leases import LeasingLedger
 from bemtevi.commands.identity import ROOT_GROUP_ID, Principal
+from bemtevi.commands.leases import LeasingLedger
 from bemtevi.commands.ledger import Grant, ReserveWork
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.brand import Brand
