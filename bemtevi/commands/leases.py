@@ -285,8 +285,10 @@ class LeasingLedger:
                 rate = max(account.last_second, account.in_window / max(now - account.window_start, 0.25))
                 if account.asking or rate < self.HOT_RATE or now - account.last_seen > 1.0:
                     continue
-                # Units left in open leases, against the demand of the next half lease.
-                left = sum(lease.units - lease.drawn for lease in account.leases if lease.open(now))
+                # Units left in leases still open for the next half lease time, against that half's demand: the
+                # next lease is asked for before this one runs out of units or of time.
+                half = self.lease_seconds / 2
+                left = sum(lease.units - lease.drawn for lease in account.leases if lease.open(now + half))
                 if left > rate * self.lease_seconds / 2:
                     continue
                 units = min(self.MAX_UNITS, max(LEASE_MIN, int(rate * self.lease_seconds)))
