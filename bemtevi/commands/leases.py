@@ -63,7 +63,9 @@ class _Lease:
     units: int
     until: float  # monotonic: no unit is drawn after it
     drawn: int = 0
-    in_flight: int = 0
+    in_flight: int = 0  # units drawn by lookups not over yet
+    recording: int = 0  # of those, lookups whose consultation is being appended now
+    returned: bool = False  # taken to be returned: no consultation is recorded under it any more
     charged: list[str] = field(default_factory=list)
 
     def open(self, now: float) -> bool:
@@ -130,7 +132,7 @@ class LeasingLedger:
 
     # -- LedgerClient --------------------------------------------------------------------------------
 
-    def try_draw(self, request: ReserveLookup | RecordLookup) -> tuple[str, str | None] | None:
+    def try_draw(self, request: ReserveLookup | RecordLookup) -> tuple[str, str] | None:
         """A unit of one of this process's leases of the account (and the query type the lookup runs), or
         None: the ledger decides the lookup. Counts the lookup towards its account's rate."""
         now = time.monotonic()
@@ -162,7 +164,7 @@ class LeasingLedger:
             if finish is not None:
                 recorded = self._record(finish)
                 return Outcome((finish.query_type, recorded.value), recorded.position)
-        if isinstance(request, FinishLookup) and self._leased(request):
+        if isinstance(request, FinishLookup) and self._recording(request):
             return self._record(request)
         return self.remote.submit(request)
 
@@ -172,7 +174,7 @@ class LeasingLedger:
             if finish is not None:
                 recorded = await self._record_async(finish)
                 return Outcome((finish.query_type, recorded.value), recorded.position)
-        if isinstance(request, FinishLookup) and self._leased(request):
+        if isinstance(request, FinishLookup) and self._recording(request):
             return await self._record_async(request)
         return await self.remote.submit_async(request)
 
@@ -180,7 +182,12 @@ class LeasingLedger:
         """Return every lease (lookups still in flight on one are not charged), then close the remote."""
         self._stopping.set()
         self._thread.join(timeout=10)
-        for lease in self._take_returnable(final=True):
+        leases = self._take_returnable(final=True)
+        deadline = time.monotonic() + 5
+        while self._has_leases() and time.monotonic() < deadline:  # consultations being appended finish first
+            time.sleep(0.01)
+            leases += self._take_returnable(final=True)
+        for lease in leases:
             try:
                 self.remote.submit(self._return_of(lease))
             except Exception:
@@ -203,25 +210,28 @@ class LeasingLedger:
         return account
 
     def _drawn_finish(self, request: RecordLookup) -> FinishLookup | None:
+        """A lookup already answered, drawn from a lease and about to be recorded under it; None: not drawn."""
         drawn = self.try_draw(request)
         if drawn is None:
             return None
-        query_type, lease_id = drawn
-        return FinishLookup(
-            consultation_id=request.consultation_id,
-            group_id=request.group_id,
-            user_id=request.user_id,
-            document=request.document,
-            document_type=request.document_type,
-            query_type=query_type,
-            block_id=lease_id,
-            channel=request.channel,
-            supplier=request.supplier,
-            status=request.status,
-        )
+        finish = request.finished(*drawn)
+        if not self._recording(finish):  # returned in between (the process stopping)
+            with self._lock:
+                lease = self._by_id.get(drawn[1])
+                if lease is not None:
+                    lease.in_flight -= 1
+            return None
+        return finish
 
-    def _leased(self, finish: FinishLookup) -> bool:
-        return finish.block_id is not None and finish.block_id in self._by_id
+    def _recording(self, finish: FinishLookup) -> bool:
+        """Whether the finish's lease takes its consultation: not once the lease is taken to be returned (the
+        finish then goes to the ledger, which finds no such reservation and refuses it, uncharged)."""
+        with self._lock:
+            lease = self._by_id.get(finish.block_id or "")
+            if lease is None or lease.returned:
+                return False
+            lease.recording += 1
+            return True
 
     def _record(self, finish: FinishLookup) -> Outcome[datetime]:
         try:
@@ -247,6 +257,7 @@ class LeasingLedger:
             if lease is None:
                 return
             lease.in_flight -= 1
+            lease.recording -= 1
             if recorded:
                 self.recorded += 1
                 if finish.charged:
@@ -319,7 +330,8 @@ class LeasingLedger:
             self.leased += 1
 
     def _take_returnable(self, *, final: bool) -> list[_Lease]:
-        """Leases no lookup will draw from any more and none is in flight on (all of them, ``final``)."""
+        """Leases no lookup will draw from any more and none is in flight on (stuck ones, and all of them
+        ``final``, once no consultation is being appended under them)."""
         now = time.monotonic()
         done = []
         with self._lock:
@@ -327,11 +339,17 @@ class LeasingLedger:
             self._returning.clear()
             for account in self._accounts.values():
                 for lease in list(account.leases):
-                    over = not lease.open(now) and (lease.in_flight == 0 or now > lease.until + self.STUCK_SECONDS)
-                    if final or over:
+                    stuck = now > lease.until + self.STUCK_SECONDS
+                    over = not lease.open(now) and (lease.in_flight == 0 or stuck)
+                    if (final or over) and lease.recording == 0:
+                        lease.returned = True
                         account.leases.remove(lease)
                         done.append(lease)
         return done
+
+    def _has_leases(self) -> bool:
+        with self._lock:
+            return any(account.leases for account in self._accounts.values())
 
     def _return_of(self, lease: _Lease) -> ReturnLease:
         with self._lock:

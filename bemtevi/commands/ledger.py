@@ -164,18 +164,7 @@ class ReserveLookup(_UnitLookup):
         )
 
     def finished(self, query_type: str, block_id: str | None, status: ConsultationStatus) -> FinishLookup:
-        return FinishLookup(
-            consultation_id=self.consultation_id,
-            group_id=self.group_id,
-            user_id=self.user_id,
-            document=self.document,
-            document_type=self.document_type,
-            query_type=query_type,
-            block_id=block_id,
-            channel=self.channel,
-            supplier=self.supplier,
-            status=status.value,
-        )
+        return _finish_of(self, query_type, block_id, status.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +215,27 @@ class RecordLookup(_UnitLookup):
     @staticmethod
     def value_from_json(raw: Any) -> tuple[str, datetime]:
         return raw[0], datetime.fromisoformat(raw[1])
+
+    def finished(self, query_type: str, block_id: str) -> FinishLookup:
+        """The same lookup drawn from a lease (``commands.leases``): recorded as a finish of it."""
+        return _finish_of(self, query_type, block_id, self.status)
+
+
+def _finish_of(
+    request: ReserveLookup | RecordLookup, query_type: str, block_id: str | None, status: str
+) -> FinishLookup:
+    return FinishLookup(
+        consultation_id=request.consultation_id,
+        group_id=request.group_id,
+        user_id=request.user_id,
+        document=request.document,
+        document_type=request.document_type,
+        query_type=query_type,
+        block_id=block_id,
+        channel=request.channel,
+        supplier=request.supplier,
+        status=status,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ lease or dies holding it; nothing found is free; the limit holds; nothing stays 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -17,7 +18,14 @@ from uuid import UUID, uuid4
 
 import orjson
 import pytest
-from support import KNOWN_CPF, charged_in_store, new_tenant, settlements_by_consultation, unknown_cpfs
+from support import (
+    KNOWN_CPF,
+    charged_in_store,
+    lookup_record,
+    new_tenant,
+    settlements_by_consultation,
+    unknown_cpfs,
+)
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.group_commit import GroupCommit
@@ -34,7 +42,7 @@ from bemtevi.commands.ledger import (
 from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, credit_account_id
-from bemtevi.domain.errors import DomainError
+from bemtevi.domain.errors import DomainError, SearchFailed
 from bemtevi.domain.query_types import Category
 
 ABANDON_SECONDS = 0.3
@@ -192,3 +200,61 @@ def test_a_lease_request_delivered_again_after_its_lease_was_settled_grants_noth
     assert worker.submit(lease).value == 0
     balance = account(platform, principal.group_id)
     assert (balance.used, balance.reserved, balance.leases()) == (1, 0, {})
+
+
+def test_a_lookup_that_finishes_after_its_lease_went_back_is_refused_uncharged(
+    platform: Platform, worker: EmbeddedLedger
+) -> None:
+    """The process stopping returns its leases: a lookup that drew a unit and was still asking its supplier
+    is refused at its finish, and neither charged nor recorded (the ledger has no lease to take it from)."""
+    principal = new_tenant(platform, "Empresa", 10_000)
+    client = leasing(platform, worker)
+    found = look_up_until_leased(platform, client, principal, [KNOWN_CPF])
+    late = lookup_record(principal.group_id).request
+    drawn = client.try_draw(late)
+    assert drawn is not None
+    client.close()  # the process stops: every lease goes back
+    with pytest.raises(SearchFailed):
+        client.submit(late.finished(drawn[0], drawn[1], ConsultationStatus.DONE))
+    balance = account(platform, principal.group_id)
+    charged = charged_in_store(platform.app, principal.group_id)
+    assert str(late.consultation_id) not in charged
+    assert (balance.used, balance.reserved, sum(charged.values())) == (found, 0, found)
+
+
+def test_a_lease_goes_back_only_after_the_consultations_being_recorded_under_it(
+    platform: Platform, worker: EmbeddedLedger
+) -> None:
+    """A consultation whose append is under way when the process stops is settled with its lease: returned
+    before it, the lease would leave it recorded as charged and never charged."""
+    principal = new_tenant(platform, "Empresa", 10_000)
+    client = leasing(platform, worker)
+    found = look_up_until_leased(platform, client, principal, [KNOWN_CPF])
+    late = lookup_record(principal.group_id).request
+    drawn = client.try_draw(late)
+    assert drawn is not None
+    hold, holding = threading.Event(), threading.Event()
+
+    def busy(ws: object) -> None:  # the API process's group commit busy with an earlier batch
+        holding.set()
+        hold.wait(10)
+
+    held = threading.Thread(target=platform.writer.submit, args=(busy,))
+    held.start()
+    holding.wait(5)
+    finishing = threading.Thread(
+        target=client.submit, args=(late.finished(drawn[0], drawn[1], ConsultationStatus.DONE),)
+    )
+    finishing.start()
+    closing = threading.Thread(target=client.close)
+    closing.start()
+    time.sleep(0.3)
+    assert closing.is_alive()  # waiting for the consultation under way
+    hold.set()
+    for thread in (held, finishing, closing):
+        thread.join(10)
+    balance = account(platform, principal.group_id)
+    charged = charged_in_store(platform.app, principal.group_id)
+    assert charged[str(late.consultation_id)] == 1
+    assert (balance.used, balance.reserved, sum(charged.values())) == (found + 1, 0, found + 1)
+    assert settlements_by_consultation(platform.app, principal.group_id) == charged
