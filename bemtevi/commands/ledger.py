@@ -1,9 +1,10 @@
 """The ledger: the one module whose code appends credit events.
 
-Every movement of a credit account (a lookup's reservation and its settlement or release, a batch's
-reservation, settlement and release, grants and limits, the release of reservations a dead owner
-left) is a *request*: a frozen dataclass of plain values, encoded with orjson, with a partition key
-(the group whose accounts it decides; a group's four accounts share it). ``Ledger`` turns a request
+Every movement of a credit account (a lookup's reservation and its settlement or release, a lease of
+a busy account's units to an API process and its settlement, a batch's reservation, settlement and
+release, grants and limits, the release of reservations a dead owner left) is a *request*: a frozen
+dataclass of plain values, encoded with orjson, with a partition key (the group whose accounts it
+decides; a group's four accounts share it). ``Ledger`` turns a request
 into a decision taken on a group-commit ``Workspace``; a ``LedgerClient`` carries requests to the
 ledger and answers the decision's value and the position of its append:
 
@@ -11,7 +12,9 @@ ledger and answers the decision's value and the position of its append:
   lookups draw from block reservations in memory, ``LookupBlocks``, without a round trip);
 - ``bemtevi.streams.ledger_client.KafkaLedgerClient``: requests to the Kafka topic
   ``bemtevi.ledger`` keyed by partition key, decided by the ``bemtevi worker ledger`` process that
-  owns the partition (``bemtevi.streams.ledger_worker``), the answer on a reply topic.
+  owns the partition (``bemtevi.streams.ledger_worker``), the answer on a reply topic; in front of it
+  in an API process, ``bemtevi.commands.leases.LeasingLedger``: busy accounts' lookups drawn from
+  leases of their units and recorded there, one request per lease instead of per lookup.
 
 A grant is decided in the parent's partition and writes the child's account too: should the
 child's owner append to that account meanwhile, the event store's version check refuses the later
