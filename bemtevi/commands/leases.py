@@ -7,8 +7,8 @@ by the ledger, naming this process and the log position it was granted after). E
 unit of the lease here and records its consultation on this process's own group commit, naming the lease
 (``Consultation.lease_id``); no credit event is written here. When the lease is drawn out or its time is
 up (``BEMTEVI_LEDGER_LEASE_SECONDS``) and its lookups in flight are over, this process returns it with
-the consultations it charged (``ReturnLease``): the ledger settles one unit for each (a line of the
-balance history per consultation, as before) and releases the rest.
+the consultations it charged (``ReturnLease``): the ledger settles one unit for each and releases the
+rest, in one event (one line of the balance history for the lease, naming its consultations).
 
 A process that dies holding a lease cannot return it. Once the lease has stayed open
 ``BEMTEVI_LEDGER_ABANDON_SECONDS`` (found by the reservation sweep), the ledger settles it from the
@@ -29,7 +29,7 @@ import asyncio
 import logging
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any, ClassVar
@@ -41,6 +41,7 @@ from bemtevi.commands.ledger import (
     FinishLookup,
     LeaseUnits,
     LedgerClient,
+    LookupRate,
     RecordLookup,
     Request,
     ReserveLookup,
@@ -76,10 +77,7 @@ class _Lease:
 class _Account:
     group_id: UUID
     user_id: UUID
-    window_start: float
-    in_window: int = 0
-    last_second: int = 0
-    last_seen: float = 0.0
+    rate: LookupRate
     asking: bool = False
     leases: list[_Lease] = field(default_factory=list)
 
@@ -200,12 +198,8 @@ class LeasingLedger:
         """Under the lock: the request's account, its rate counted, and marked for a lease when busy."""
         account = self._accounts.get(request.account_id)
         if account is None:
-            account = self._accounts[request.account_id] = _Account(request.group_id, request.user_id, now)
-        elif now - account.window_start >= 1.0:
-            account.last_second = account.in_window if now - account.window_start < 2.0 else 0
-            account.window_start, account.in_window = now, 0
-        account.in_window += 1
-        account.last_seen = now
+            account = self._accounts[request.account_id] = _Account(request.group_id, request.user_id, LookupRate(now))
+        account.rate.count(now)
         account.user_id = request.user_id  # a lease is asked for as the account's latest user
         return account
 
@@ -290,11 +284,12 @@ class LeasingLedger:
         asks = []
         with self._lock:
             for account_id, account in list(self._accounts.items()):
-                if now - account.last_seen > self.IDLE_SECONDS and not account.leases:
+                seen = account.rate.seen
+                if now - seen > self.IDLE_SECONDS and not account.leases:
                     del self._accounts[account_id]
                     continue
-                rate = max(account.last_second, account.in_window / max(now - account.window_start, 0.25))
-                if account.asking or rate < self.HOT_RATE or now - account.last_seen > 1.0:
+                rate = max(account.rate.last, account.rate.now / max(now - account.rate.start, 0.25))
+                if account.asking or rate < self.HOT_RATE or now - seen > 1.0:
                     continue
                 # Units left in leases still open for the next half lease time, against that half's demand: the
                 # next lease is asked for before this one runs out of units or of time.
@@ -364,4 +359,4 @@ class LeasingLedger:
             # Tried again next round; should this process die first, the ledger settles it from the log.
             log.warning("lease %s was not returned; tried again", lease.lease_id, exc_info=True)
             with self._lock:
-                self._returning.append(replace(lease, charged=list(request.charged)))
+                self._returning.append(lease)  # taken to go back: nothing more is charged under it

@@ -558,6 +558,29 @@ def consultation_of(
 # -- block reservations (embedded only) ------------------------------------------------------------
 
 
+class LookupRate:
+    """One account's lookups a second, as the embedded blocks and the cluster's leases size what they hold:
+    the count of the current one-second window, of the one before it (0 when there was a gap), and when the
+    account was last seen."""
+
+    __slots__ = ("last", "now", "seen", "start")
+
+    def __init__(self, now: float) -> None:
+        self.start = now
+        self.now = 0  # lookups since ``start``
+        self.last = 0  # lookups in the second before ``start``
+        self.seen = now
+
+    def count(self, now: float) -> int:
+        """Count one lookup at ``now``; answers the last whole second's count."""
+        if now - self.start >= 1.0:
+            self.last = self.now if now - self.start < 2.0 else 0
+            self.start, self.now = now, 0
+        self.now += 1
+        self.seen = now
+        return self.last
+
+
 class LookupBlocks:
     """The block reservations this process's writer opened, and the units lookups have drawn.
 
@@ -590,20 +613,13 @@ class LookupBlocks:
         self.held: dict[UUID, dict[str, int]] = {}
         # account id -> block id -> units drawn by lookups still in flight
         self.drawn: dict[UUID, dict[str, int]] = {}
-        # account id -> [start of the current one-second window, lookups in it, lookups in the last]
-        self._windows: dict[UUID, list[float]] = {}
-        self._last_seen: dict[UUID, float] = {}
+        self._rates: dict[UUID, LookupRate] = {}
 
-    def _count(self, account_id: UUID, now: float) -> float:
-        window = self._windows.get(account_id)
-        if window is None:
-            window = self._windows[account_id] = [now, 0.0, 0.0]
-        elif now - window[0] >= 1.0:
-            window[2] = window[1] if now - window[0] < 2.0 else 0.0
-            window[0], window[1] = now, 0.0
-        window[1] += 1
-        self._last_seen[account_id] = now
-        return window[2]
+    def _count(self, account_id: UUID, now: float) -> int:
+        rate = self._rates.get(account_id)
+        if rate is None:
+            rate = self._rates[account_id] = LookupRate(now)
+        return rate.count(now)
 
     def try_draw(self, account_id: UUID) -> str | None:
         """A unit of an open block of this account, if one has a unit free (any thread)."""
@@ -722,7 +738,8 @@ class LookupBlocks:
         now = time.monotonic()
         with self._lock:
             for account_id, drawn in list(self.drawn.items()):
-                if not final and now - self._last_seen.get(account_id, 0.0) < self.IDLE_SECONDS:
+                rate = self._rates.get(account_id)
+                if not final and rate is not None and now - rate.seen < self.IDLE_SECONDS:
                     continue
                 # On stop every block goes back, even one a lookup still holds a unit of: that
                 # lookup can no longer be settled, and its late settlement finds no block (uncharged).
@@ -740,8 +757,7 @@ class LookupBlocks:
                 if not drawn:
                     del self.drawn[account_id]
                     self.held.pop(account_id, None)
-                    self._windows.pop(account_id, None)
-                    self._last_seen.pop(account_id, None)
+                    self._rates.pop(account_id, None)
 
 
 # -- leases (cluster mode: the ledger's side; the API process's is commands.leases) -------------------
@@ -1001,8 +1017,7 @@ class Ledger:
         held = account.holds(request.lease_id)
         if held is not None:
             return held  # delivered again while open: the same lease
-        claim_id = index_id(REQUEST_CLAIM, str(request.lease_id))
-        if request.lease_id in self._claimed or ws.find(claim_id, UniqueIndex) is not None:
+        if self._claimed_before(request.lease_id, ws):
             # Delivered again after the lease was settled: granted anew, it would be settled again from the
             # consultations recorded under it.
             return 0
@@ -1014,8 +1029,7 @@ class Ledger:
             account.reserve(
                 request.lease_id, units, ReasonKind.LEASE, owner=request.holder, since=self.lease_log.position()
             )
-            ws.add(UniqueIndex(kind=REQUEST_CLAIM, value=str(request.lease_id), ref=request.group_id))
-        self._claim(request.lease_id, ws)
+            self._claim(request.lease_id, request.group_id, ws)
         return units
 
     def _return_lease(self, request: ReturnLease, ws: Workspace) -> None:
@@ -1129,8 +1143,7 @@ class Ledger:
     # grants, limits, batches: claimed once by their request id
 
     def _claimed_once(self, request: Grant | SetLimit | ReserveWork | SettleWork | ReleaseWork, ws: Workspace) -> None:
-        claim_id = index_id(REQUEST_CLAIM, str(request.request_id))
-        if request.request_id in self._claimed or ws.find(claim_id, UniqueIndex) is not None:
+        if self._claimed_before(request.request_id, ws):
             return None  # delivered again: done already
         if isinstance(request, Grant):
             self._grant(request, ws)
@@ -1144,12 +1157,17 @@ class Ledger:
             else Actor(user_id=request.user_id, tenant_id=request.tenant_id)
         )
         with acting_as(actor):
-            ws.add(UniqueIndex(kind=REQUEST_CLAIM, value=str(request.request_id), ref=request.group_id))
-        self._claim(request.request_id, ws)
+            self._claim(request.request_id, request.group_id, ws)
         return None
 
-    def _claim(self, request_id: UUID, ws: Workspace) -> None:
-        """Remember a request id claimed in this decision (a redelivery soon after answers without a read)."""
+    def _claimed_before(self, request_id: UUID, ws: Workspace) -> bool:
+        """Whether a request id was claimed by an earlier decision (remembered here, or in the store)."""
+        return request_id in self._claimed or ws.find(index_id(REQUEST_CLAIM, str(request_id)), UniqueIndex) is not None
+
+    def _claim(self, request_id: UUID, group_id: UUID, ws: Workspace) -> None:
+        """Claim a request id in this decision's append, and remember it (a redelivery soon after answers
+        without a read). Made while acting as the request's actor."""
+        ws.add(UniqueIndex(kind=REQUEST_CLAIM, value=str(request_id), ref=group_id))
         self._claimed[request_id] = None
         while len(self._claimed) > 10_000:
             self._claimed.popitem(last=False)

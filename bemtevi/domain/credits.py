@@ -217,6 +217,13 @@ class CreditAccount(AuditedAggregate):
             rid: self.lease_since.get(rid, 0) for rid in self.reservations if self.reasons.get(rid) == ReasonKind.LEASE
         }
 
+    def _held(self, reservation_id: UUID) -> int:
+        """What an open reservation holds; ``KeyError`` when there is none."""
+        held = self.reservations.get(str(reservation_id))
+        if held is None:
+            raise KeyError(f"no reservation {reservation_id}")
+        return held
+
     def _close(self, reservation_id: str) -> None:
         del self.reservations[reservation_id]
         self.reasons.pop(reservation_id, None)
@@ -225,9 +232,7 @@ class CreditAccount(AuditedAggregate):
 
     def settle(self, reservation_id: UUID, amount: int) -> None:
         """Charge ``amount`` of the reservation; what is left of it is released."""
-        held = self.reservations.get(str(reservation_id))
-        if held is None:
-            raise KeyError(f"no reservation {reservation_id}")
+        held = self._held(reservation_id)
         if not 0 <= amount <= held:
             raise InvalidData("Cannot settle more than was reserved", field="amount")
         self._settled(
@@ -255,9 +260,7 @@ class CreditAccount(AuditedAggregate):
 
     def settle_from_block(self, block_id: UUID, consultation_id: UUID, amount: int) -> None:
         """Charge one consultation ``amount`` out of a block reservation (the block shrinks by it)."""
-        held = self.reservations.get(str(block_id))
-        if held is None:
-            raise KeyError(f"no reservation {block_id}")
+        held = self._held(block_id)
         if not 0 < amount <= held:
             raise InvalidData("Cannot settle more than was reserved", field="amount")
         self._settled_from_block(
@@ -291,9 +294,7 @@ class CreditAccount(AuditedAggregate):
     def settle_lease(self, lease_id: UUID, consultation_ids: list[str]) -> None:
         """Close a lease: one unit charged for each of its found consultations, the rest released; one line
         of the balance history for the whole lease (its consultations named in it)."""
-        held = self.reservations.get(str(lease_id))
-        if held is None:
-            raise KeyError(f"no reservation {lease_id}")
+        held = self._held(lease_id)
         amount = len(consultation_ids)
         if amount > held:
             raise InvalidData("Cannot settle more than was reserved", field="amount")
@@ -355,9 +356,7 @@ class CreditAccount(AuditedAggregate):
         return {rid: held for rid, held in self.reservations.items() if self.reasons.get(rid) == ReasonKind.BLOCK}
 
     def release(self, reservation_id: UUID) -> None:
-        held = self.reservations.get(str(reservation_id))
-        if held is None:
-            raise KeyError(f"no reservation {reservation_id}")
+        held = self._held(reservation_id)
         self._released(
             reservation_id=str(reservation_id),
             amount=held,

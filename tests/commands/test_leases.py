@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -76,6 +77,16 @@ def account(platform: Platform, group_id: UUID) -> CreditAccount:
     return platform.app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
 
 
+def charged_once(platform: Platform, group_id: UUID, found: int) -> Counter[str]:
+    """The group's charged consultations, after checking that ``found`` were charged, each settled once (a
+    lease's settlement names each of its own), and that nothing stays reserved."""
+    balance = account(platform, group_id)
+    charged = charged_in_store(platform.app, group_id)
+    assert (balance.used, balance.reserved, sum(charged.values())) == (found, 0, found)
+    assert settlements_by_consultation(platform.app, group_id) == charged
+    return charged
+
+
 def look_up_until_leased(platform: Platform, client: LeasingLedger, principal: Principal, documents: list[str]) -> int:
     """Lookups one after another until some were recorded under a lease; how many were found."""
     found = 0
@@ -101,12 +112,7 @@ def test_a_returned_lease_charges_each_found_lookup_once_and_gives_back_the_rest
     found = look_up_until_leased(platform, client, principal, documents)
     assert client.leased >= 1
     client.close()
-    balance = account(platform, principal.group_id)
-    charged = charged_in_store(platform.app, principal.group_id)
-    assert (balance.used, balance.reserved) == (found, 0)
-    assert sum(charged.values()) == found
-    # One line of the balance history per charged consultation, leased or not.
-    assert settlements_by_consultation(platform.app, principal.group_id) == charged
+    charged = charged_once(platform, principal.group_id, found)
     leased = [
         e
         for e in (platform.app.get(UUID(c), Consultation) for c in charged)
@@ -129,10 +135,7 @@ def test_a_lease_whose_process_died_is_settled_from_the_consultations_recorded_u
     assert worker.submit(ReleaseAbandoned(principal.group_id)).value == 0  # seen: its holder may still return it
     time.sleep(ABANDON_SECONDS + 0.1)
     assert worker.submit(ReleaseAbandoned(principal.group_id)).value >= 1
-    balance = account(platform, principal.group_id)
-    charged = charged_in_store(platform.app, principal.group_id)
-    assert (balance.used, balance.reserved, sum(charged.values())) == (found, 0, found)
-    assert settlements_by_consultation(platform.app, principal.group_id) == charged
+    charged = charged_once(platform, principal.group_id, found)
     # The holder's late return (it was only slow) finds the lease settled: nothing is charged twice.
     for lease_id in held.leases():
         worker.submit(ReturnLease(UUID(lease_id), principal.group_id, list(charged)))
@@ -216,10 +219,8 @@ def test_a_lookup_that_finishes_after_its_lease_went_back_is_refused_uncharged(
     client.close()  # the process stops: every lease goes back
     with pytest.raises(SearchFailed):
         client.submit(late.finished(drawn[0], drawn[1], ConsultationStatus.DONE))
-    balance = account(platform, principal.group_id)
-    charged = charged_in_store(platform.app, principal.group_id)
+    charged = charged_once(platform, principal.group_id, found)
     assert str(late.consultation_id) not in charged
-    assert (balance.used, balance.reserved, sum(charged.values())) == (found, 0, found)
 
 
 def test_a_lease_goes_back_only_after_the_consultations_being_recorded_under_it(
@@ -253,8 +254,5 @@ def test_a_lease_goes_back_only_after_the_consultations_being_recorded_under_it(
     hold.set()
     for thread in (held, finishing, closing):
         thread.join(10)
-    balance = account(platform, principal.group_id)
-    charged = charged_in_store(platform.app, principal.group_id)
+    charged = charged_once(platform, principal.group_id, found + 1)
     assert charged[str(late.consultation_id)] == 1
-    assert (balance.used, balance.reserved, sum(charged.values())) == (found + 1, 0, found + 1)
-    assert settlements_by_consultation(platform.app, principal.group_id) == charged
