@@ -19,7 +19,10 @@ from uuid import UUID, uuid4
 
 import orjson
 import pytest
+from fastapi.testclient import TestClient
 from support import (
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
     KNOWN_CPF,
     charged_in_store,
     lookup_record,
@@ -28,6 +31,7 @@ from support import (
     unknown_cpfs,
 )
 
+from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import Principal
@@ -256,3 +260,27 @@ def test_a_lease_goes_back_only_after_the_consultations_being_recorded_under_it(
         thread.join(10)
     charged = charged_once(platform, principal.group_id, found + 1)
     assert charged[str(late.consultation_id)] == 1
+
+
+def test_finance_sees_a_lease_as_one_block_of_lookups_in_the_balance_history(
+    platform: Platform, worker: EmbeddedLedger
+) -> None:
+    """The lease's reservation and its settlement are two lines of the history (reason "lease", the lease's
+    id), labelled in both languages in the export."""
+    principal = new_tenant(platform, "Empresa", 50)
+    lease = LeaseUnits(uuid4(), principal.group_id, principal.user_id, 20, "api-test")
+    worker.submit(lease)
+    settled = worker.submit(ReturnLease(lease.lease_id, principal.group_id, [str(uuid4()), str(uuid4())]))
+    with TestClient(create_app(platform)) as api:
+        signed = api.post("/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD})
+        headers = {"Authorization": f"Bearer {signed.json()['token']}"}
+        query = f"groupId={principal.group_id}&category=unit"
+        body = api.get(f"/api/credits/history?{query}&position={settled.position}", headers=headers).json()
+        lines = [(m["kind"], m["amount"], m["reason"], m["reasonId"], m["balance"]) for m in body["data"]]
+        assert lines[:2] == [
+            ("settlement", 2, "lease", str(lease.lease_id), 48),
+            ("reservation", 20, "lease", str(lease.lease_id), 30),
+        ]
+        for lang, label in (("pt-BR", "Bloco de consultas"), ("en-US", "Block of lookups")):
+            export = api.get(f"/api/credits/history/export?{query}&lang={lang}", headers=headers)
+            assert export.status_code == 200 and label in export.text
