@@ -593,7 +593,7 @@ class LookupBlocks:
     its batch's append is refused and the batch is decided again, no unit is counted twice or lost.
     A lookup on the event loop may take a unit of an open block directly (``try_draw``), without a
     round trip to the writer: ``held`` mirrors what each block still holds in the store (a block
-    appears in it once a settlement from it is decided, so never before its own append), and
+    appears in it once its reservation is appended, ``Workspace.after_save``, never before), and
     ``drawn`` counts the units lookups in flight have taken; one lock covers both.
 
     Only the embedded ledger uses blocks: its draws live in this process's memory, which a ledger
@@ -653,6 +653,12 @@ class LookupBlocks:
             else:
                 self.held.setdefault(account_id, {})[block_id] = mirrored
 
+    def _mirror_new(self, account_id: UUID, block_id: str, size: int) -> None:
+        """A block just saved: it holds its whole size in the store (no settlement can precede its append)."""
+        with self._lock:
+            if block_id in self.drawn.get(account_id, {}):
+                self.held.setdefault(account_id, {}).setdefault(block_id, size)
+
     def _drop(self, account_id: UUID, block_id: str) -> None:
         """A block whose reservation was not saved: nothing of it is counted."""
         with self._lock:
@@ -685,6 +691,10 @@ class LookupBlocks:
                 account.reserve(UUID(new_block), size, ReasonKind.BLOCK, owner=self.owner)
             drawn[new_block] = 1
             ws.on_undo(lambda: self._drop(account_id, new_block))
+            # Shown to ``try_draw`` once in the store: lookups draw from it from then on without the
+            # writer, not from its first settlement a supplier's round later (until then each lookup of a
+            # busy account came back to the writer: one in eight reserve-first lookups at 1,000/s).
+            ws.after_save(partial(self._mirror_new, account_id, new_block, size))
             return new_block
 
     def _sync(self, account: CreditAccount, actor: Any) -> tuple[dict[str, int], dict[str, int]]:

@@ -25,6 +25,7 @@ from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.identity import SYSTEM, Principal
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind
+from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import NotEnoughCredits, SearchFailed
 from bemtevi.domain.query_types import Category
 from bemtevi.infra.settings import Settings
@@ -89,6 +90,23 @@ def test_a_busy_accounts_lookups_settle_one_unit_each_from_a_block(platform: Pla
     movements = [r for r in rows if r[0] != "limit_change"]
     assert movements[0] == ("reservation", held + 3, ReasonKind.BLOCK, block_id)
     assert movements[1:] == [("settlement", 1, ReasonKind.CONSULTATION, str(o.consultation_id)) for o in outcomes]
+
+
+def test_a_busy_accounts_next_lookups_draw_from_a_new_block_as_soon_as_it_is_saved(platform: Platform) -> None:
+    """Once the writer's append of a new block is done, the account's other lookups take its units
+    without a trip to the writer, while the lookup that opened it is still asking its supplier."""
+    principal = tenant(platform, limit=100)
+    busy(platform)
+    commands = platform.consultations
+    opening = commands._request(principal, Document.parse(KNOWN_CPF), None, "panel")
+    assert commands.ledger.try_draw(opening) is None, "no block yet"
+    _, block_id = commands.ledger.submit(opening).value
+    assert block_id is not None
+    batches = platform.writer.batches
+    for _ in range(3):
+        drawn = commands.ledger.try_draw(commands._request(principal, Document.parse(KNOWN_CPF), None, "panel"))
+        assert drawn is not None and drawn[1] == block_id
+    assert platform.writer.batches == batches, "drawn without the writer"
 
 
 def test_an_unknown_document_from_a_block_costs_nothing(platform: Platform) -> None:
