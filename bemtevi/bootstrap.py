@@ -136,10 +136,18 @@ def build_platform(
     hasher = PasswordHasher(settings.argon2_time_cost, settings.argon2_memory_cost)
     attempts = attempt_log(settings)
     writer = GroupCommit(app, max_batch=settings.write_batch_max)
-    ledger = ledger_client(settings, app, writer)
-    if settings.ledger == "kafka" and settings.ledger_lease_seconds > 0:
-        # Busy accounts' lookups draw from leases of their units, recorded on this process's group commit.
-        ledger = LeasingLedger(ledger, app, writer, StoredQueryTypes(app), lease_seconds=settings.ledger_lease_seconds)
+    ledger = client = ledger_client(settings, app, writer)
+    if settings.ledger_lease_seconds > 0:
+        # Busy accounts' lookups draw from leases of their units, recorded on this process's group commit (in
+        # either deployment: only the transport to the ledger differs).
+        ledger = LeasingLedger(
+            ledger,
+            app,
+            writer,
+            StoredQueryTypes(app),
+            lease_seconds=settings.ledger_lease_seconds,
+            holder=client.owner if isinstance(client, EmbeddedLedger) else None,
+        )
     identity = IdentityCommands(
         app,
         hasher,
@@ -242,9 +250,7 @@ def build_platform(
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:
         # at a first start no ledger worker need be running yet.
         first = (
-            ledger
-            if isinstance(ledger, EmbeddedLedger)
-            else EmbeddedLedger(app, writer, Ledger(catalogue=query_types, blocks=False))
+            client if isinstance(client, EmbeddedLedger) else EmbeddedLedger(app, writer, Ledger(catalogue=query_types))
         )
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password, ledger=first)
         # The seeded query types (on a store that has none yet: a first start, or a store of before them).

@@ -11,7 +11,7 @@ lookup); the server's figures are checked at the end (credits used == lookups an
 Write modes: ``one-save`` is the baseline (one append per command, BEMTEVI_WRITE_BATCH_MAX=1);
 ``group`` is the group commit (many commands per append). Both run in the same invocation so
 their ratio is measured on the same machine state. Both modes run the server as shipped otherwise
-(the embedded ledger: busy accounts draw from block reservations, ``LookupBlocks``), so the ratio is
+(busy accounts' lookups draw from leases of the embedded ledger, ``LeasingLedger``), so the ratio is
 the group commit's alone. The ledger behind Kafka is measured by ``bench/ledger.py``.
 """
 

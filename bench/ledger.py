@@ -274,7 +274,7 @@ def batch_sizes(args: argparse.Namespace, database_url: str, data: Path) -> None
     try:
         tenants = tenants_of(platform, args.tenants)
         writer = GroupCommit(platform.app, max_batch=1024)
-        ledger = Ledger(catalogue=StoredQueryTypes(platform.app), blocks=False, release_on_stop=False)
+        ledger = Ledger(catalogue=StoredQueryTypes(platform.app), release_on_stop=False)
         for size in (1, 8, 32, 128, 512):
             rounds = max(5, 2_000 // size)
             began = time.perf_counter()

@@ -28,7 +28,8 @@ from fastapi.testclient import TestClient
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
-from bemtevi.commands.ledger import LedgerClient, ReserveLookup
+from bemtevi.commands.leases import LeasingLedger
+from bemtevi.commands.ledger import EmbeddedLedger, LedgerClient, ReserveLookup
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
@@ -215,6 +216,11 @@ def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = 
         # No enrichment thread in an in-process platform: its tests take a batch's steps by hand; the
         # processor's own tests start it (tests/streams/test_enrichment_runner.py, tests/api/test_batch_crashes.py).
         enrichment="worker",
+        # No leases in an in-process platform: its tests check each lookup's charge as it is decided, and a
+        # lease's later return would move the store under them. Leases have their own tests
+        # (tests/commands/test_embedded_leases.py, test_leases.py), and every test of a real `bemtevi serve`
+        # (the kill -9 and shutdown tests, the browser tests) runs them as shipped.
+        ledger_lease_seconds=0.0,
     )
 
 
@@ -260,6 +266,15 @@ def wait_until(check: Callable[[], Any], timeout: float = 10.0, message: str = "
         if time.monotonic() > deadline:
             raise AssertionError(message)
         time.sleep(0.05)
+
+
+def embedded_ledger(platform: Platform) -> EmbeddedLedger:
+    """The server's own ledger on its group commit (behind the leases its lookups draw from when busy)."""
+    ledger = platform.consultations.ledger
+    if isinstance(ledger, LeasingLedger):
+        ledger = ledger.remote
+    assert isinstance(ledger, EmbeddedLedger)
+    return ledger
 
 
 def new_tenant(platform: Platform, name: str, limit: int | None) -> Principal:

@@ -7,9 +7,10 @@ The credit side is the ledger's (``bemtevi.commands.ledger``). Two ways, by what
   consultation, in one append: one round trip to the ledger per lookup;
 - otherwise the lookup's credit is held before a slow or paid supplier is asked: a ``ReserveLookup``,
   then the matching ``FinishLookup`` (settle if found, release otherwise, the consultation recorded in
-  the same append). In the embedded deployment a busy account's reserve-first lookups draw from a block
-  reservation in memory (``LookupBlocks``).
-The ledger client is this process's group commit (embedded) or the ledger workers behind Kafka (cluster).
+  the same append).
+A busy account's lookups, either way, take a unit of a lease of its units instead and are recorded without a
+credit event of their own (``commands.leases.LeasingLedger``, the ledger client in front of this process's
+group commit, embedded, or of the ledger workers behind Kafka, cluster).
 
 Suppliers in order: the local dataset first; when it knows nothing of the document, a result kept
 within the query type's cache days (``infra.kept_results``, recorded as supplier ``cache`` and charged
@@ -30,7 +31,7 @@ from uuid import UUID, uuid4
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.identity import Principal
-from bemtevi.commands.ledger import EmbeddedLedger, LedgerClient, LookupBlocks, ReserveLookup
+from bemtevi.commands.ledger import LedgerClient, ReserveLookup
 from bemtevi.commands.vendor_lookups import CACHE_SUPPLIER, Asked, Owner, VendorLookups
 from bemtevi.commands.vendors import VendorDirectory
 from bemtevi.domain.consultations import ConsultationStatus
@@ -87,12 +88,6 @@ class ConsultationCommands:
     @property
     def vendor_lookups(self) -> VendorLookups | None:
         return self._lookups
-
-    @property
-    def blocks(self) -> LookupBlocks:
-        """This process's block reservations (the embedded ledger only)."""
-        assert isinstance(self.ledger, EmbeddedLedger)
-        return self.ledger.blocks
 
     def _request(self, principal: Principal, parsed: Document, query_type: str | None, channel: str) -> ReserveLookup:
         return ReserveLookup(

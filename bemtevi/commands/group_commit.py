@@ -13,15 +13,13 @@ window and a busy system commits in big batches.
 A decision that raises is undone: the writer notes how many unsaved events each aggregate had
 when the decision first touched it, and on error rebuilds any aggregate that gained events from
 the store plus the events before the mark, so a refusal never leaves half a change behind. What a
-decision changed outside aggregates (the lookups' count of units in flight) it undoes itself:
-it registers the inverse with ``Workspace.on_undo``, run when the decision raises and when its
+decision changed outside aggregates (the ledger's list of lookups holding a reservation) it undoes
+itself: it registers the inverse with ``Workspace.on_undo``, run when the decision raises and when its
 batch's append is refused (before the batch is decided again), so that state always matches the
-decisions that were saved plus those of the batch being decided. What may only be shown once it is
-in the store (a new block's units, for lookups to draw without the writer) a decision registers
-with ``Workspace.after_save``, run after its batch's append and before its caller is answered.
+decisions that were saved plus those of the batch being decided.
 
 Every caller is answered after its batch's append: a decision's value is only ever acted on (a
-lookup asking its supplier, a block's units drawn) once what it decided is in the store. Answering
+lookup asking its supplier, a lease's units drawn) once what it decided is in the store. Answering
 earlier would be a promise the store may refuse: another process's append to the same aggregate
 (a grant decided by the parent's ledger worker writes the child's account) makes the batch collide,
 and the decision taken again on the new state may be a refusal.
@@ -89,7 +87,6 @@ class Workspace:
         self.added: list[AuditedAggregate] = []
         self.events: list[DomainEventProtocol[UUID]] = []
         self._undo: list[Callable[[], Any]] = []
-        self._after_save: list[Callable[[], Any]] = []
 
     def find(self, aggregate_id: UUID, kind: type[A]) -> A | None:
         aggregate = self._writer._load(aggregate_id)
@@ -138,19 +135,8 @@ class Workspace:
         batch's append be refused (inverses run last registered first)."""
         self._undo.append(inverse)
 
-    def after_save(self, effect: Callable[[], Any]) -> None:
-        """Make a change outside aggregates once this decision's batch is saved (never if the decision
-        raises or the append is refused), before its caller is answered."""
-        self._after_save.append(effect)
-
-    def saved(self) -> None:
-        effects, self._after_save = self._after_save, []
-        for effect in effects:
-            effect()
-
     def undo_outside(self) -> None:
         """The changes made outside aggregates, undone (the aggregates are the writer's to reload)."""
-        self._after_save.clear()
         undo, self._undo = self._undo, []
         for inverse in reversed(undo):
             inverse()
@@ -461,8 +447,6 @@ class GroupCommit:
 
     def _answer(self, decided: list[_Request[Any]]) -> None:
         for request in decided:
-            if request.workspace is not None:
-                request.workspace.saved()
             request.workspace = None
             request.position = self._last_position
             request.answer()

@@ -1,23 +1,26 @@
-"""Unit leases: cluster mode's lookups without a trip to the ledger worker for each one.
+"""Unit leases: a busy account's lookups without a decision of the ledger for each one.
 
-In cluster mode a lookup's credit is decided by the ledger worker that owns its group's partition: two
-crossings of the broker per lookup. For a busy account this API process asks that owner for a *lease*
-instead: a block of units held for this process (``LeaseUnits``: one reservation on the account, appended
-by the ledger, naming this process and the log position it was granted after). Each lookup then takes a
-unit of the lease here and records its consultation on this process's own group commit, naming the lease
-(``Consultation.lease_id``); no credit event is written here. When the lease is drawn out or its time is
-up (``BEMTEVI_LEDGER_LEASE_SECONDS``) and its lookups in flight are over, this process returns it with
-the consultations it charged (``ReturnLease``): the ledger settles one unit for each and releases the
-rest, in one event (one line of the balance history for the lease, naming its consultations).
+A lookup's credit is decided by the ledger that owns its group's account: in cluster mode the ledger worker
+that owns its group's partition (two crossings of the broker per lookup), embedded the server's own ledger on
+its group commit (a credit event beside each consultation). For a busy account the process that serves
+lookups asks that owner for a *lease* instead: a block of units held for this process (``LeaseUnits``: one
+reservation on the account, appended by the ledger, naming this process and the log position it was granted
+after). Each lookup then takes a unit of the lease here and records its consultation on this process's own
+group commit, naming the lease (``Consultation.lease_id``); no credit event is written here. When the lease
+is drawn out or its time is up (``BEMTEVI_LEDGER_LEASE_SECONDS``) and its lookups in flight are over, this
+process returns it with the consultations it charged (``ReturnLease``): the ledger settles one unit for each
+and releases the rest, in one event (one line of the balance history for the lease, naming its
+consultations).
 
 A process that dies holding a lease cannot return it. Once the lease has stayed open
-``BEMTEVI_LEDGER_ABANDON_SECONDS`` (found by the reservation sweep), the ledger settles it from the
-consultations recorded under it in the event store. Either way one unit is charged per found
+``BEMTEVI_LEDGER_ABANDON_SECONDS`` (found by the reservation sweep; embedded, at the first sweep after the
+server starts again, since a lease of another holder is then a dead process's), the ledger settles it from
+the consultations recorded under it in the event store. Either way one unit is charged per found
 consultation, once (the first settlement closes the lease, a second finds nothing to settle), and
 never more than the lease held: the account's limit holds.
 
 The checks every lookup passes first (the group active, a query type it may run) are made here on the
-group as this process last saw it, as the embedded ledger's block draws are; a lookup that does not
+group as this process last saw it (kept current with its saves and the log); a lookup that does not
 pass them, or of an account with no lease, goes to the ledger as before, which decides or refuses it.
 A lookup still in flight when its lease was returned without it (the process stopping, or a lookup
 held past ``STUCK_SECONDS``) finds no lease at its finish and is answered ``SearchFailed``, uncharged.
@@ -91,9 +94,12 @@ def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
 
 
 class LeasingLedger:
-    """``LedgerClient`` of an API process in cluster mode: the ledger workers behind ``remote``, and this
-    process's leases of busy accounts' units. A keeper thread (an asyncio loop of its own) asks for leases
-    and returns them."""
+    """``LedgerClient`` of the process that serves lookups: the ledger behind ``remote`` (the ledger workers
+    in cluster mode, this process's own embedded), and this process's leases of busy accounts' units. A
+    keeper thread (an asyncio loop of its own) asks for leases and returns them.
+
+    ``holder``: the name this process's leases are granted under. Embedded, the ledger's own owner: the
+    ledger then tells this process's live leases from those a dead process left (settled from the log)."""
 
     HOT_RATE: ClassVar[int] = 8  # lookups in the last second that make an account worth a lease
     MAX_UNITS: ClassVar[int] = 512
@@ -109,6 +115,7 @@ class LeasingLedger:
         *,
         lease_seconds: float = 2.0,
         tick: float = 0.05,
+        holder: str | None = None,
     ) -> None:
         self.remote = remote
         self.transport = getattr(remote, "transport", "kafka")
@@ -117,7 +124,7 @@ class LeasingLedger:
         self._catalogue = catalogue
         self.lease_seconds = lease_seconds
         self._tick = tick
-        self.holder = f"api-{uuid4()}"
+        self.holder = holder or f"api-{uuid4()}"
         self._lock = threading.Lock()
         self._accounts: dict[UUID, _Account] = {}
         self._by_id: dict[str, _Lease] = {}

@@ -8,13 +8,14 @@ decides; a group's four accounts share it). ``Ledger`` turns a request
 into a decision taken on a group-commit ``Workspace``; a ``LedgerClient`` carries requests to the
 ledger and answers the decision's value and the position of its append:
 
-- ``EmbeddedLedger``: this process's ``GroupCommit`` (the embedded deployment; busy accounts'
-  lookups draw from block reservations in memory, ``LookupBlocks``, without a round trip);
+- ``EmbeddedLedger``: this process's ``GroupCommit`` (the embedded deployment);
 - ``bemtevi.streams.ledger_client.KafkaLedgerClient``: requests to the Kafka topic
   ``bemtevi.ledger`` keyed by partition key, decided by the ``bemtevi worker ledger`` process that
-  owns the partition (``bemtevi.streams.ledger_worker``), the answer on a reply topic; in front of it
-  in an API process, ``bemtevi.commands.leases.LeasingLedger``: busy accounts' lookups drawn from
-  leases of their units and recorded there, one request per lease instead of per lookup.
+  owns the partition (``bemtevi.streams.ledger_worker``), the answer on a reply topic.
+
+In front of either, in the process that serves lookups, ``bemtevi.commands.leases.LeasingLedger``: busy
+accounts' lookups are drawn from leases of their units and recorded there, without a credit event of
+their own, one request per lease instead of per lookup. The two deployments differ only in the transport.
 
 A grant is decided in the parent's partition and writes the child's account too: should the
 child's owner append to that account meanwhile, the event store's version check refuses the later
@@ -40,7 +41,6 @@ from __future__ import annotations
 import base64
 import dataclasses
 import logging
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -518,7 +518,7 @@ class LedgerClient(Protocol):
     def submit(self, request: Request) -> Outcome[Any]: ...
     async def submit_async(self, request: Request) -> Outcome[Any]: ...
     def try_draw(self, request: ReserveLookup) -> tuple[str, str | None] | None:
-        """A lookup's credit taken here, without a round trip (a unit of an open block), or None."""
+        """A lookup's credit taken here, without a round trip (a unit of a lease), or None."""
         ...
 
     def close(self) -> None: ...
@@ -555,11 +555,11 @@ def consultation_of(
     )
 
 
-# -- block reservations (embedded only) ------------------------------------------------------------
+# -- lookup rates -----------------------------------------------------------------------------------
 
 
 class LookupRate:
-    """One account's lookups a second, as the embedded blocks and the cluster's leases size what they hold:
+    """One account's lookups a second, as leases size what they hold:
     the count of the current one-second window, of the one before it (0 when there was a gap), and when the
     account was last seen."""
 
@@ -581,196 +581,7 @@ class LookupRate:
         return self.last
 
 
-class LookupBlocks:
-    """The block reservations this process's writer opened, and the units lookups have drawn.
-
-    An account is busy when it has lookups in flight or had ``HOT_RATE`` or more in the last
-    second; a block is sized to about a second of that account's demand (never more than
-    it has available), so the credits a block holds away from other uses are few and held briefly.
-
-    Blocks are opened, settled and released only by decisions on the writer thread; each such
-    decision registers the inverse of what it changed here (``Workspace.on_undo``), so that when
-    its batch's append is refused and the batch is decided again, no unit is counted twice or lost.
-    A lookup on the event loop may take a unit of an open block directly (``try_draw``), without a
-    round trip to the writer: ``held`` mirrors what each block still holds in the store (a block
-    appears in it once its reservation is appended, ``Workspace.after_save``, never before), and
-    ``drawn`` counts the units lookups in flight have taken; one lock covers both.
-
-    Only the embedded ledger uses blocks: its draws live in this process's memory, which a ledger
-    worker behind Kafka must not depend on (a request delivered again, or decided by a partition's
-    next owner, would count a draw nobody settles).
-    """
-
-    HOT_RATE = 4
-    MIN_BLOCK = 4
-    MAX_BLOCK = 256
-    IDLE_SECONDS = 1.0
-
-    def __init__(self, owner: str) -> None:
-        self.owner = owner  # the ledger instance that holds these blocks (named in their reservations)
-        self._lock = threading.Lock()
-        # account id -> block id -> units the block still holds (as last decided on the writer)
-        self.held: dict[UUID, dict[str, int]] = {}
-        # account id -> block id -> units drawn by lookups still in flight
-        self.drawn: dict[UUID, dict[str, int]] = {}
-        self._rates: dict[UUID, LookupRate] = {}
-
-    def _count(self, account_id: UUID, now: float) -> int:
-        rate = self._rates.get(account_id)
-        if rate is None:
-            rate = self._rates[account_id] = LookupRate(now)
-        return rate.count(now)
-
-    def try_draw(self, account_id: UUID) -> str | None:
-        """A unit of an open block of this account, if one has a unit free (any thread)."""
-        with self._lock:
-            held = self.held.get(account_id)
-            if not held:
-                return None
-            drawn = self.drawn.setdefault(account_id, {})
-            for block_id, units in held.items():
-                in_flight = drawn.get(block_id, 0)
-                if units > in_flight:
-                    drawn[block_id] = in_flight + 1
-                    self._count(account_id, time.monotonic())
-                    return block_id
-            return None
-
-    # Inverses (``Workspace.on_undo``) of what writer decisions changed here, should their append be refused.
-
-    def _add_drawn(self, account_id: UUID, block_id: str, units: int) -> None:
-        with self._lock:
-            drawn = self.drawn.setdefault(account_id, {})
-            drawn[block_id] = max(0, drawn.get(block_id, 0) + units)
-
-    def _restore(self, account_id: UUID, block_id: str, drawn_back: int, mirrored: int | None) -> None:
-        """A block's units in flight given back and its mirror as it was (None: not mirrored)."""
-        with self._lock:
-            drawn = self.drawn.setdefault(account_id, {})
-            drawn[block_id] = drawn.get(block_id, 0) + drawn_back
-            if mirrored is None:
-                self.held.get(account_id, {}).pop(block_id, None)
-            else:
-                self.held.setdefault(account_id, {})[block_id] = mirrored
-
-    def _mirror_new(self, account_id: UUID, block_id: str, size: int) -> None:
-        """A block just saved: it holds its whole size in the store (no settlement can precede its append)."""
-        with self._lock:
-            if block_id in self.drawn.get(account_id, {}):
-                self.held.setdefault(account_id, {}).setdefault(block_id, size)
-
-    def _drop(self, account_id: UUID, block_id: str) -> None:
-        """A block whose reservation was not saved: nothing of it is counted."""
-        with self._lock:
-            self.drawn.get(account_id, {}).pop(block_id, None)
-            self.held.get(account_id, {}).pop(block_id, None)
-
-    def draw(self, ws: Workspace, account: CreditAccount, actor: Any) -> str | None:
-        """On the writer: a unit for one lookup from an open block (opening one when the account is
-        busy), or None: the lookup then reserves its own credit."""
-        account_id = account.id
-        with self._lock:
-            last_rate = self._count(account_id, time.monotonic())
-            drawn, open_blocks = self._sync(account, actor)
-            for block_id, in_flight in drawn.items():
-                if open_blocks.get(block_id, 0) > in_flight:
-                    drawn[block_id] = in_flight + 1
-                    ws.on_undo(partial(self._add_drawn, account_id, block_id, -1))
-                    return block_id
-            in_flight = sum(drawn.values())
-            if in_flight == 0 and last_rate < self.HOT_RATE:
-                return None
-            size = min(self.MAX_BLOCK, max(self.MIN_BLOCK, int(last_rate), 2 * (in_flight + 1)))
-            available = account.available
-            if available is not None:
-                size = min(size, available)
-            if size < self.MIN_BLOCK:
-                return None  # one credit or none left: the lookup reserves (or is refused) on its own
-            new_block = str(uuid4())
-            with acting_as(actor):
-                account.reserve(UUID(new_block), size, ReasonKind.BLOCK, owner=self.owner)
-            drawn[new_block] = 1
-            ws.on_undo(lambda: self._drop(account_id, new_block))
-            # Shown to ``try_draw`` once in the store: lookups draw from it from then on without the
-            # writer, not from its first settlement a supplier's round later (until then each lookup of a
-            # busy account came back to the writer: one in eight reserve-first lookups at 1,000/s).
-            ws.after_save(partial(self._mirror_new, account_id, new_block, size))
-            return new_block
-
-    def _sync(self, account: CreditAccount, actor: Any) -> tuple[dict[str, int], dict[str, int]]:
-        """Under ``_lock``, on the writer: this account's draws and open blocks, as the writer has them.
-        What a ledger that stopped left on the account (reservations of another owner) goes back first."""
-        _release_left_behind(account, self.owner)
-        drawn = self.drawn.setdefault(account.id, {})
-        open_blocks = account.open_blocks()
-        for block_id in [b for b in drawn if b not in open_blocks]:
-            del drawn[block_id]  # settled to its last unit, or released behind the writer's back
-        mirror = self.held.get(account.id)
-        if mirror:
-            for block_id in [b for b in mirror if b not in open_blocks]:
-                del mirror[block_id]
-        with acting_as(actor):
-            for block_id in [b for b in open_blocks if b not in drawn]:
-                # A block of this ledger that no lookup counts on any more: nobody can draw from it.
-                account.release(UUID(block_id))
-                del open_blocks[block_id]
-        return drawn, open_blocks
-
-    def settle(self, ws: Workspace, account: CreditAccount, block_id: str, consultation_id: UUID, charged: int) -> None:
-        """On the writer: the lookup that drew ``block_id`` is over; charge it (if found) from the block."""
-        account_id = account.id
-        with self._lock:
-            held = account.holds(UUID(block_id))
-            if held is None or held < charged:
-                # Released behind the writer's back: nothing to charge from.
-                self.held.get(account_id, {}).pop(block_id, None)
-                self.drawn.get(account_id, {}).pop(block_id, None)
-                raise SearchFailed()
-            drawn = self.drawn.setdefault(account_id, {})
-            mirror = self.held.setdefault(account_id, {})
-            was_mirrored = mirror.get(block_id)
-            in_flight = drawn.get(block_id, 0)
-            if charged:
-                account.settle_from_block(UUID(block_id), consultation_id, charged)
-            if held > charged:
-                # The block is in the store (its lookups were answered after its append): mirrored.
-                mirror[block_id] = held - charged
-                drawn[block_id] = max(0, in_flight - 1)
-                taken = min(1, in_flight)
-            else:
-                mirror.pop(block_id, None)
-                drawn.pop(block_id, None)
-                taken = in_flight
-        ws.on_undo(lambda: self._restore(account_id, block_id, taken, was_mirrored))
-
-    def release_idle(self, ws: Workspace, final: bool) -> None:
-        """Writer chore: release what quiet accounts' blocks still hold (every block on stop)."""
-        now = time.monotonic()
-        with self._lock:
-            for account_id, drawn in list(self.drawn.items()):
-                rate = self._rates.get(account_id)
-                if not final and rate is not None and now - rate.seen < self.IDLE_SECONDS:
-                    continue
-                # On stop every block goes back, even one a lookup still holds a unit of: that
-                # lookup can no longer be settled, and its late settlement finds no block (uncharged).
-                idle = [b for b, in_flight in drawn.items() if final or in_flight == 0]
-                if idle:
-                    account = ws.find(account_id, CreditAccount)
-                    open_blocks = account.open_blocks() if account is not None else {}
-                    mirror = self.held.get(account_id, {})
-                    with acting_as(_system()):
-                        for block_id in idle:
-                            if account is not None and block_id in open_blocks:
-                                account.release(UUID(block_id))
-                            in_flight, was_mirrored = drawn.pop(block_id), mirror.pop(block_id, None)
-                            ws.on_undo(partial(self._restore, account_id, block_id, in_flight, was_mirrored))
-                if not drawn:
-                    del self.drawn[account_id]
-                    self.held.pop(account_id, None)
-                    self._rates.pop(account_id, None)
-
-
-# -- leases (cluster mode: the ledger's side; the API process's is commands.leases) -------------------
+# -- leases (the ledger's side; the API process's is commands.leases) -------------------
 
 LEASE_MIN = 4
 
@@ -865,7 +676,8 @@ def opening_accounts(
 class Ledger:
     """Decides credit requests on a group-commit workspace.
 
-    ``blocks``: busy accounts' lookups draw from block reservations (embedded only).
+    Busy accounts' lookups are not decided here one by one: the API process draws them from a lease of the
+    account's units (``LeaseUnits``, ``commands.leases``), in either deployment.
     ``abandon_after``: reservations of another owner are released once seen abandoned for this long
     (0: at once, the embedded ledger, the only one of its store; a worker behind Kafka waits, since a
     partition's previous owner may have lookups whose finish is still on its way here).
@@ -878,18 +690,16 @@ class Ledger:
         self,
         *,
         catalogue: QueryTypeCatalogue,
-        blocks: bool = True,
         abandon_after: float = 0.0,
         stale_after: float = 0.0,
         release_on_stop: bool = True,
         lease_log: LeaseLog | None = None,
     ) -> None:
         self.owner = str(uuid4())
-        # Leases are granted only by a ledger that can settle them from the log (cluster mode's workers).
+        # Leases are granted only by a ledger that can settle them from the log.
         self.lease_log = lease_log
         # Which query type a lookup runs, read from the event store (``commands.query_types``).
         self.catalogue = catalogue
-        self.blocks = LookupBlocks(self.owner) if blocks else None
         self.abandon_after = abandon_after
         self.stale_after = stale_after
         self.release_on_stop = release_on_stop
@@ -947,37 +757,35 @@ class Ledger:
             raise NotEnoughCredits()
         if recorded or account.holds(request.consultation_id) is not None:
             return chosen.key, None  # delivered again: the credit is held (or was settled) already
-        block_id = self.blocks.draw(ws, account, request.actor) if self.blocks is not None else None
-        if block_id is None:
-            with acting_as(request.actor):
-                account.reserve(
-                    request.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION, owner=self.owner
-                )
-            self._reserved[request.consultation_id] = (request.account_id, time.monotonic())
-            ws.on_undo(lambda: self._reserved.pop(request.consultation_id, None))
-        return chosen.key, block_id
+        if not self.abandon_after:
+            # The only ledger of its store (embedded): what another left for lookups is a dead one's.
+            _release_left_behind(account, self.owner)
+        with acting_as(request.actor):
+            account.reserve(request.consultation_id, CREDITS_PER_UNIT_QUERY, ReasonKind.CONSULTATION, owner=self.owner)
+        self._reserved[request.consultation_id] = (request.account_id, time.monotonic())
+        ws.on_undo(lambda: self._reserved.pop(request.consultation_id, None))
+        return chosen.key, None
 
     def _finish_lookup(self, request: FinishLookup, ws: Workspace) -> datetime:
         """Settle (found) or release (not found, failed) and record the consultation, atomically."""
+        if request.block_id is not None:
+            # Drawn from a lease that went back before its consultation was recorded under it (the process
+            # stopping): nothing holds its unit any more, and the answer must not be given for free.
+            raise SearchFailed()
         account = ws.get(request.account_id, CreditAccount)
         charged = request.charged
-        if request.block_id is None:
-            kept = self._reserved.pop(request.consultation_id, None)
-            if kept is not None:
-                ws.on_undo(lambda: self._reserved.__setitem__(request.consultation_id, kept))
-            if account.holds(request.consultation_id) is None:
-                recorded = ws.find(request.consultation_id, Consultation)
-                if recorded is not None:
-                    return recorded.created_on  # delivered again: the recorded answer, no second charge
-                # Released meanwhile (its ledger stopped): nothing was charged, and the answer must
-                # not be given for free.
-                raise SearchFailed()
+        kept = self._reserved.pop(request.consultation_id, None)
+        if kept is not None:
+            ws.on_undo(lambda: self._reserved.__setitem__(request.consultation_id, kept))
+        if account.holds(request.consultation_id) is None:
+            recorded = ws.find(request.consultation_id, Consultation)
+            if recorded is not None:
+                return recorded.created_on  # delivered again: the recorded answer, no second charge
+            # Released meanwhile (its ledger stopped): nothing was charged, and the answer must not be given
+            # for free.
+            raise SearchFailed()
         with acting_as(request.actor):
-            if request.block_id is not None:
-                if self.blocks is None:
-                    raise SearchFailed()
-                self.blocks.settle(ws, account, request.block_id, request.consultation_id, charged)
-            elif charged:
+            if charged:
                 account.settle(request.consultation_id, charged)
             else:
                 account.release(request.consultation_id)
@@ -996,20 +804,11 @@ class Ledger:
         if account is None:
             raise NotEnoughCredits()
         if not self.abandon_after:
-            # The only ledger of its store (embedded): what another left for lookups is a dead one's (as a
-            # reservation's block draw releases it first).
+            # The only ledger of its store (embedded): what another left for lookups is a dead one's.
             _release_left_behind(account, self.owner)
-        available, blocks = account.available, self.blocks
-        block_id = None
-        if blocks is not None and available is not None and available < CREDITS_PER_UNIT_QUERY:
-            # Short only if this ledger's open blocks (of reserve-first lookups) hold the rest: a unit of one.
-            block_id = blocks.draw(ws, account, request.actor)
         with acting_as(request.actor):
-            if blocks is not None and block_id is not None:
-                blocks.settle(ws, account, block_id, request.consultation_id, request.charged)
-            else:
-                # As if reserved first: a tenant with no credit left is refused whatever the supplier found.
-                account.charge(request.consultation_id, request.charged, CREDITS_PER_UNIT_QUERY)
+            # As if reserved first: a tenant with no credit left is refused whatever the supplier found.
+            account.charge(request.consultation_id, request.charged, CREDITS_PER_UNIT_QUERY)
             consultation = consultation_of(request, chosen.key, request.charged)
         ws.add(consultation)
         return chosen.key, consultation.created_on
@@ -1060,14 +859,24 @@ class Ledger:
             unique = unique[:held]
         account.settle_lease(UUID(lease_id), unique)
 
+    def _others_leases(self, account: CreditAccount) -> dict[str, int]:
+        """The account's open leases but those held for this ledger's own process (embedded: the process's
+        lease holder is named by the ledger's owner, and returns them itself while it runs)."""
+        return {
+            lease_id: since
+            for lease_id, since in account.leases().items()
+            if account.owners.get(lease_id) != self.owner
+        }
+
     def _recover_leases(self, account: CreditAccount, now: float, seen: dict[str, float]) -> int:
         """Leases whose holder has not returned them ``abandon_after`` after they were first seen here (the
-        holder died, or cannot reach the ledger): settled from the consultations recorded under them."""
+        holder died, or cannot reach the ledger; embedded, at once: a lease of another holder is a dead
+        process's): settled from the consultations recorded under them."""
         if self.lease_log is None:
             return 0
         recovered = 0
         with acting_as(_system()):
-            for lease_id, since in account.leases().items():
+            for lease_id, since in self._others_leases(account).items():
                 first_seen = seen.setdefault(lease_id, now)
                 if now - first_seen < self.abandon_after:
                     continue
@@ -1085,7 +894,7 @@ class Ledger:
         abandoned = account.abandoned(self.owner)
         # What was seen before and is no longer abandoned (settled by its lookup meanwhile) is forgotten.
         before = self._abandoned_seen.get(account.id, {})
-        seen = {r: before.get(r, now) for r in [*abandoned, *account.leases()]}
+        seen = {r: before.get(r, now) for r in [*abandoned, *self._others_leases(account)]}
         with acting_as(_system()):
             for reservation_id in abandoned:
                 if now - seen[reservation_id] < self.abandon_after:
@@ -1101,11 +910,9 @@ class Ledger:
         return released
 
     def chore(self, ws: Workspace, final: bool) -> None:
-        """On the writer every quarter second: quiet accounts' blocks go back; this ledger's own lookup
-        reservations whose caller is gone go back; on stop (embedded), so does every reservation still
-        held for a lookup in flight (it can no longer be settled: its late settlement is refused uncharged)."""
-        if self.blocks is not None:
-            self.blocks.release_idle(ws, final)
+        """On the writer every quarter second: this ledger's own lookup reservations whose caller is gone go
+        back; on stop (embedded), so does every reservation still held for a lookup in flight (it can no
+        longer be settled: its late settlement is refused uncharged)."""
         now = time.monotonic()
         release_all = final and self.release_on_stop
         if not release_all and not self.stale_after:
@@ -1249,24 +1056,21 @@ class Ledger:
 
 
 class EmbeddedLedger:
-    """The ledger on this process's group commit (the embedded deployment): one writer per store."""
+    """The ledger on this process's group commit (the embedded deployment): one writer per store. It grants
+    leases (read from this store's log if their holder dies); ``commands.leases.LeasingLedger`` in front of
+    it draws busy accounts' lookups from them, as in cluster mode."""
 
     transport: ClassVar[str] = "embedded"
 
     def __init__(self, app: Any, writer: GroupCommit, ledger: Ledger | None = None) -> None:
         self._app = app
         self._writer = writer
-        self.ledger = ledger or Ledger(catalogue=StoredQueryTypes(app))
+        self.ledger = ledger or Ledger(catalogue=StoredQueryTypes(app), lease_log=StoredLeaseLog(app))
         writer.add_chore(self.ledger.chore)
 
     @property
     def owner(self) -> str:
         return self.ledger.owner
-
-    @property
-    def blocks(self) -> LookupBlocks:
-        assert self.ledger.blocks is not None
-        return self.ledger.blocks
 
     def submit(self, request: Request, *, timeout: float = 30) -> Outcome[Any]:
         return self._writer.submit(self.ledger.decide(request), timeout=timeout)
@@ -1275,22 +1079,7 @@ class EmbeddedLedger:
         return await self._writer.submit_async(self.ledger.decide(request), timeout=timeout)
 
     def try_draw(self, request: ReserveLookup) -> tuple[str, str | None] | None:
-        """Take a unit of the account's open block here, without the writer, when one has a unit
-        free; the group's checks are made on the copy kept current with this process's saves (a
-        group gone or inactive, or a query type it may not run: the writer decides and refuses)."""
-        blocks = self.ledger.blocks
-        if blocks is None or not blocks.held.get(request.account_id):
-            return None
-        group = self._app.find_readonly(request.group_id, Group)
-        if group is None or not group.active:
-            return None
-        query_type = choose_query_type(
-            self.ledger.catalogue, request.requested_type, request.document_type, frozenset(group.enabled_query_types)
-        ).key
-        block_id = blocks.try_draw(request.account_id)
-        if block_id is None:
-            return None
-        return query_type, block_id
+        return None  # every request is decided on the writer (leases are drawn from in front of it)
 
     def close(self) -> None:
-        pass  # the writer's own stop releases the blocks and what lookups in flight hold
+        pass  # the writer's own stop releases what lookups in flight hold

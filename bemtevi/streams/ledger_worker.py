@@ -108,7 +108,6 @@ class LedgerWorker:
         self.ledger = Ledger(
             # Query types read from the store, kept a second: an inactivation stops lookups here within it.
             catalogue=StoredQueryTypes(self.app),
-            blocks=False,
             abandon_after=settings.ledger_abandon_seconds,
             stale_after=settings.ledger_stale_seconds,
             release_on_stop=False,

@@ -3,7 +3,8 @@
 The embedded ledger runs in the server's process: what a killed server held reserved comes back within
 seconds of its restart with no lookup made. Half the lookups are of documents the local dataset does not
 know, answered by an HTTP supplier (the simulator on loopback, 20 ms): their credit is held while the
-supplier is asked, so the kill finds reservations and blocks in flight; the other half are charged and
+supplier is asked, so the kill finds reservations and a busy account's lease in flight (settled by the
+next server from the consultations recorded under it); the other half are charged and
 recorded in one request (the ledger workers of cluster mode have their own kill -9
 test, tests/streams/test_ledger_worker.py). The ledger stays exact: every
 consultation recorded as charged has exactly one settlement, and each lookup answered as charged
@@ -53,7 +54,7 @@ EMAIL = "consultas@queda.com.br"
 CREDITS = 100_000
 THREADS = 8
 # Killed once this many lookups were answered, and not before this many seconds of them: the
-# account is busy by then (its lookups draw from a block, beside some reserving their own credit).
+# account is busy by then (its lookups draw from a lease, beside some reserving their own credit).
 ANSWERED_BEFORE_THE_KILL = 150
 BUSY_BEFORE_THE_KILL = 2.5
 BACK_WITHIN = 10  # seconds
@@ -150,7 +151,7 @@ def test_what_a_killed_server_held_comes_back_within_seconds_without_a_lookup(
     store: Store, event_store: BemteviApplication, tmp_path: Path
 ) -> None:
     """The embedded ledger runs in the server: kill -9 of the server, with lookups in flight and a busy
-    account's block open; the server started again releases what the dead one left."""
+    account's lease open; the server started again releases, or settles from the log, what the dead one left."""
     env = store.env
     kill = threading.Event()
     answered: list[str] = []
@@ -158,7 +159,7 @@ def test_what_a_killed_server_held_comes_back_within_seconds_without_a_lookup(
         burst = threading.Thread(target=lambda: answered.extend(lookups_until_killed(url, kill, store.unknown_cpfs)))
         burst.start()
         assert kill.wait(120), "lookups answered"
-        # Killed with lookups in flight and a busy account's block open; no lookup is made after.
+        # Killed with lookups in flight and a busy account's lease open; no lookup is made after.
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)
         assert reserved_in_store(event_store, store.group_id) > 0, "the killed server held reservations"

@@ -1,7 +1,7 @@
-"""`bemtevi serve` stopped by SIGTERM closes the platform: the writer's last chores run, so a busy
-account's lookup blocks go back, and the stores are closed cleanly. The lookups are of documents only an
-HTTP supplier knows (the simulator on loopback): such lookups hold their credit while it is asked, and a
-busy account's draw it from block reservations."""
+"""`bemtevi serve` stopped by SIGTERM closes the platform: a busy account's lease goes back (settled: each
+found lookup charged once, the rest released), the writer's last chores run, and the stores are closed
+cleanly. The lookups are of documents only an HTTP supplier knows (the simulator on loopback): such lookups
+hold their credit while it is asked, and a busy account's draw it from a lease of its units."""
 
 from __future__ import annotations
 
@@ -76,8 +76,8 @@ def test_a_stopped_server_leaves_no_credit_reserved(
                 timeout=30,
             ).status_code
 
-        # Concurrent lookups make the account busy: they draw from block reservations. Go on until
-        # a block still holds credits (read from the store, as another process may).
+        # Concurrent lookups make the account busy: they draw from a lease. Go on until a lease still
+        # holds credits (read from the store, as another process may).
         answered = 0
         for _ in range(10):
             with ThreadPoolExecutor(8) as pool:
@@ -92,7 +92,7 @@ def test_a_stopped_server_leaves_no_credit_reserved(
     try:
         account = after.app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
         assert (account.used, account.reserved, account.available) == (answered, 0, 500 - answered)
-        assert any(e.topic.endswith("CreditAccount.Released") for e in after.app.recorder.select_events(account.id))
+        assert any(e.topic.endswith("CreditAccount.LeaseSettled") for e in after.app.recorder.select_events(account.id))
     finally:
         after.close()
 

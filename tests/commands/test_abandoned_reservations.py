@@ -1,17 +1,18 @@
 """Reservations of a lookups' ledger that died come back by themselves, on SQLite and PostgreSQL.
 
-A ledger names itself in every reservation it takes (its own credit for a quiet account's lookup,
-or a block for a busy one's). Stopping, it releases them; killed, it cannot: the running ledger
-then releases what any other owner holds (one ledger runs per store), found within seconds by the
-platform's sweeper, with no lookup on the account. What the running ledger holds for its own
-lookups in flight, and what batches reserve, is never touched.
+A ledger names itself in every reservation it takes (its own credit for a lookup; a block for a
+busy account's lookups, as ledgers did before leases, may still be in a store). Stopping, it
+releases them; killed, it cannot: the running ledger then releases what any other owner holds (one
+ledger runs per store), found within seconds by the platform's sweeper, with no lookup on the
+account. What the running ledger holds for its own lookups in flight, and what batches reserve, is
+never touched. (A lease a dead server left is settled from the log: ``test_embedded_leases.py``.)
 """
 
 from __future__ import annotations
 
 from uuid import uuid4
 
-from support import KNOWN_CPF, left_by_a_dead_ledger, lookup_record, wait_until
+from support import KNOWN_CPF, embedded_ledger, left_by_a_dead_ledger, lookup_record, wait_until
 from test_consultations import account, tenant
 
 from bemtevi.bootstrap import Platform, build_platform
@@ -26,8 +27,7 @@ SWEEP_WAIT = 10  # seconds: a sweep every 2 s, after the read model saw the rese
 
 
 def ledger_of(platform: Platform) -> EmbeddedLedger:
-    assert isinstance(platform.consultations.ledger, EmbeddedLedger)
-    return platform.consultations.ledger
+    return embedded_ledger(platform)
 
 
 def test_what_a_dead_ledger_held_comes_back_without_a_lookup(platform: Platform, settings: Settings) -> None:
@@ -58,7 +58,6 @@ def test_stopping_releases_the_reservations_of_lookups_still_in_flight(settings:
     first = build_platform(settings)
     try:
         principal = tenant(first, limit=10)
-        ledger_of(first).blocks.HOT_RATE = 10**9
         lookup_record(principal.group_id).reserve(ledger_of(first))  # its lookup never finishes
         assert account(first, principal.group_id).reserved == 1
     finally:

@@ -5,9 +5,9 @@ checks, after every step, what finance relies on: no balance is ever negative, c
 conserved between parent and child, the ledger agrees with a plain model of the rules, and the
 balances read model equals a fold of the events in the store.
 
-The company's lookups run now as a quiet account's (each reserves its own credit) and now as a
-busy one's (drawing from block reservations, which stay open until the account goes quiet): what
-an open block still holds counts as reserved, and is still the company's to spend on lookups.
+The company's lookups are each decided by the ledger (leases are off here: a busy account's lookups under
+a lease are ``test_leases.py``'s and ``test_embedded_leases.py``'s); what a dead ledger left for lookups
+(its lookups' own credits, or a block of the ledgers before leases) counts as reserved until released.
 
 Take-backs also come through another ledger on the same store (as a parent's ledger worker decides a
 grant into its child's account), now and then while a lookup holds its credit; a ledger dies with lookups in flight (its
@@ -148,7 +148,9 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
     supplier = Meanwhile(LocalDatasetSupplier(settings.demo_dataset_path))
     # What a dead ledger left is released by the machine's recovery step only, not by a sweep
     # running beside it.
-    platform = build_platform(settings.model_copy(update={"reservation_sweep_seconds": 3600.0}), supplier)
+    platform = build_platform(
+        settings.model_copy(update={"reservation_sweep_seconds": 3600.0, "ledger_lease_seconds": 0.0}), supplier
+    )
     ledger = platform.consultations.ledger
     assert isinstance(ledger, EmbeddedLedger)
     # Another ledger on the same store (as the parent's ledger worker deciding a grant into the child's
@@ -199,15 +201,6 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
                 platform.credits.grant(acting(self.reseller), self.company, category, given)
                 self.model[self.reseller].granted += given
                 self.model[self.company].limit += given
-
-        @rule(busy=st.booleans())
-        def company_turns_busy_or_quiet(self, busy: bool) -> None:
-            blocks = ledger.blocks
-            blocks.HOT_RATE = 0 if busy else 10**9
-            if not busy:  # a quiet second passes: the writer releases what its blocks still hold
-                platform.writer.submit(lambda ws: blocks.release_idle(ws, True))
-                account = self.account(self.company)
-                assert [b for b in account.open_blocks() if account.owners.get(b) == ledger.owner] == []
 
         @rule(limit=st.integers(0, 40))
         def root_sets_the_reseller_limit(self, limit: int) -> None:
@@ -272,8 +265,8 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
             self.model[group].reserved -= amount
 
         def lookup(self) -> None:
-            """One lookup of the company: charged if it has a credit for lookups (what its blocks
-            hold, and what a dead ledger left, which the writer releases first), else refused."""
+            """One lookup of the company: charged if it has a credit for lookups (what a dead ledger left
+            counts: the writer releases it first), else refused."""
             figures = self.model[self.company]
             if figures.available < 1:
                 with pytest.raises(NotEnoughCredits):
@@ -331,14 +324,11 @@ def test_ledger_rules_hold_for_any_sequence_of_movements(settings: Settings) -> 
             self.model[self.company].used += 1
             self.charged.append(str(lookup.consultation_id))
 
-        @rule(busy=st.booleans(), first=st.integers(1, 4), amount=st.integers(-6, -1), then=st.integers(0, 4))
-        def a_take_back_lands_while_lookups_hold_their_credits(
-            self, busy: bool, first: int, amount: int, then: int
-        ) -> None:
-            """Lookups in flight (a busy account's hold units of a block) when a take-back lands
+        @rule(first=st.integers(1, 4), amount=st.integers(-6, -1), then=st.integers(0, 4))
+        def a_take_back_lands_while_lookups_hold_their_credits(self, first: int, amount: int, then: int) -> None:
+            """Lookups in flight (each holding its own credit) when a take-back lands
             through the server's writer; the settlement after it collides and is decided again,
             counting no unit twice, so the lookups that draw next are all settled too."""
-            ledger.blocks.HOT_RATE = 0 if busy else 10**9
             in_flight: list[InFlight] = []
             for _ in range(first):
                 self.reserve_for_a_lookup(in_flight)

@@ -124,12 +124,10 @@ def test_a_save_made_elsewhere_while_a_batch_is_decided_loses_none_of_its_decisi
         saved_elsewhere.set()
 
     decided: list[int] = []  # a change outside aggregates, undone with its refused append
-    shown: list[int] = []  # a change made only once the decision is saved
 
     def reserve_while_saved_elsewhere(ws: Workspace) -> None:
         decided.append(1)
         ws.on_undo(decided.pop)
-        ws.after_save(lambda: shown.append(len(decided)))
         with acting_as(SYSTEM):
             ws.get(account_id, CreditAccount).reserve(uuid4(), 1)
         if not saved_elsewhere.is_set():
@@ -144,26 +142,3 @@ def test_a_save_made_elsewhere_while_a_batch_is_decided_loses_none_of_its_decisi
     account = stored(platform, account_id)
     assert (account.limit, account.reserved, account.available) == (10, 1, 9)
     assert decided == [1], "decided twice, the first undone with its refused append"
-    assert shown == [1], "shown once, after the append that was saved, not after the refused one"
-
-
-def test_what_a_decision_shows_after_its_save_waits_for_it_and_never_follows_a_refusal(platform: Platform) -> None:
-    account_id = company(platform, credits=5)
-    writer = GroupCommit(platform.app)
-    shown: list[str] = []
-
-    def reserve_then_show(name: str, then_fail: bool = False) -> _Request[None]:
-        def decide(ws: Workspace) -> None:
-            ws.after_save(lambda: shown.append(name))
-            with acting_as(SYSTEM):
-                ws.get(account_id, CreditAccount).reserve(uuid4(), 1)
-            assert shown == [], "nothing is shown while its batch is decided"
-            if then_fail:
-                raise RuntimeError("refused")
-
-        return _Request(decide, done=threading.Event())
-
-    first, failing = reserve_then_show("first"), reserve_then_show("failing", then_fail=True)
-    writer._process([first, failing])
-    assert shown == ["first"]
-    assert stored(platform, account_id).reserved == 1

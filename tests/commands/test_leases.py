@@ -1,4 +1,4 @@
-"""Unit leases (bemtevi.commands.leases): cluster mode's busy accounts' lookups recorded by the API process.
+"""Unit leases (bemtevi.commands.leases): busy accounts' lookups recorded by the API process, the ledger apart.
 
 The ledger's decisions are the Kafka worker's whatever carries the requests, so here a ledger on a group
 commit of its own stands in for the worker (``worker``), with the log reader the worker has, and the
@@ -59,7 +59,6 @@ def worker(platform: Platform) -> Iterator[EmbeddedLedger]:
     writer = GroupCommit(platform.app)
     ledger = Ledger(
         catalogue=StoredQueryTypes(platform.app),
-        blocks=False,
         abandon_after=ABANDON_SECONDS,
         release_on_stop=False,
         lease_log=StoredLeaseLog(platform.app),
@@ -166,7 +165,7 @@ def test_a_lease_and_its_return_delivered_twice_move_credits_once(platform: Plat
 
 def test_no_lease_is_granted_by_a_ledger_that_cannot_settle_one_from_the_log(platform: Platform) -> None:
     principal = new_tenant(platform, "Empresa", 50)
-    embedded = platform.consultations.ledger
+    embedded = EmbeddedLedger(platform.app, platform.writer, Ledger(catalogue=StoredQueryTypes(platform.app)))
     assert embedded.submit(LeaseUnits(uuid4(), principal.group_id, principal.user_id, 20, "api-test")).value == 0
     assert account(platform, principal.group_id).reserved == 0
 

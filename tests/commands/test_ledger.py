@@ -20,6 +20,7 @@ from support import (
     appended_after,
     charged_in_store,
     customer_form,
+    embedded_ledger,
     lookup_record,
     new_tenant,
     registered_in_one_append,
@@ -236,8 +237,7 @@ def acting(group_id: UUID, role: Role = Role.OWNER) -> Principal:
 
 
 def ledger_of(platform: Platform) -> EmbeddedLedger:
-    assert isinstance(platform.consultations.ledger, EmbeddedLedger)
-    return platform.consultations.ledger
+    return embedded_ledger(platform)
 
 
 def account(platform: Platform, group_id: UUID, category: Category = Category.UNIT) -> CreditAccount:
@@ -294,7 +294,6 @@ def test_a_refusal_survives_its_encoding() -> None:
 
 def test_a_lookup_delivered_twice_is_charged_once(platform: Platform) -> None:
     ledger = ledger_of(platform)
-    ledger.blocks.HOT_RATE = 10**9  # its own reservation, as a Kafka worker's lookups always are
     principal = new_tenant(platform, "Empresa", 10)
     lookup = lookup_record(principal.group_id)
     lookup.reserve(ledger)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from uuid import UUID, uuid4
 
 import pytest
-from support import KNOWN_CPF, InFlight, lookup_record
+from support import KNOWN_CPF, InFlight, embedded_ledger
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
@@ -78,8 +78,7 @@ def found(ledger: EmbeddedLedger, lookup: InFlight) -> None:
 
 
 def ledger_of(platform: Platform) -> EmbeddedLedger:
-    assert isinstance(platform.consultations.ledger, EmbeddedLedger)
-    return platform.consultations.ledger
+    return embedded_ledger(platform)
 
 
 def test_a_lookup_after_a_take_back_the_ledger_has_not_seen_is_charged_once(
@@ -105,32 +104,3 @@ def test_a_take_back_of_everything_refuses_the_next_lookup_before_the_supplier(
         platform.consultations.run_unit_query(acting(company, Role.USER), KNOWN_CPF)
     ledger = account(platform, company)
     assert (ledger.limit, ledger.used, ledger.reserved) == (0, 0, 0)
-
-
-def test_a_take_back_between_a_blocks_draws_and_settlements_loses_no_unit(
-    platform: Platform, server_credits: CreditCommands
-) -> None:
-    """Two lookups hold units of a busy account's block when a take-back lands; the settlement that
-    follows is decided again on the new state, and the block's count of units in flight stays
-    exact: the lookups that draw next are all answered and charged once each."""
-    reseller, company = company_with(platform, 10)
-    ledger = ledger_of(platform)
-    ledger.blocks.HOT_RATE = 0  # every lookup counts as a busy account's
-    first, second = lookup_record(company), lookup_record(company)
-    first.reserve(ledger)
-    second.reserve(ledger)
-    assert first.block_id is not None and first.block_id == second.block_id
-
-    server_credits.grant(acting(reseller), company, Category.UNIT, -1)
-    found(ledger, first)
-    later = [lookup_record(company) for _ in range(3)]
-    for lookup in later:
-        lookup.reserve(ledger)
-    for lookup in [second, *later]:
-        found(ledger, lookup)
-
-    charged = [first, second, *later]
-    assert settlements(platform, company) == Counter(str(lookup.consultation_id) for lookup in charged)
-    balance = account(platform, company)
-    assert (balance.limit, balance.used) == (9, 5)
-    assert balance.reserved == sum(balance.open_blocks().values())
