@@ -124,8 +124,9 @@ class Settings(BaseSettings):
     ledger_timeout_seconds: float = 30.0
     ledger_abandon_seconds: float = 30.0
     ledger_stale_seconds: float = 120.0
-    # Cluster mode: how long an API process draws a busy account's lookups from one lease of its units
-    # (``commands.leases``) before returning it to the ledger; 0: no leases, every lookup asks the ledger.
+    # How long the server (embedded) or an API process (cluster mode) draws a busy account's lookups from one
+    # lease of its units (``commands.leases``) before returning it to the ledger; 0: no leases, every lookup
+    # asks the ledger.
     ledger_lease_seconds: float = 2.0
     # Where the read models' events come from: ``log``, the event store's log into one read store
     # (``read_model_path``, the embedded default); ``kafka``, the relay's topic into a replica of this
