@@ -17,7 +17,6 @@ from test_consultations import account, tenant
 
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.identity import SYSTEM
-from bemtevi.commands.ledger import EmbeddedLedger
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.query_types import Category
@@ -26,16 +25,12 @@ from bemtevi.infra.settings import Settings
 SWEEP_WAIT = 10  # seconds: a sweep every 2 s, after the read model saw the reservations
 
 
-def ledger_of(platform: Platform) -> EmbeddedLedger:
-    return embedded_ledger(platform)
-
-
 def test_what_a_dead_ledger_held_comes_back_without_a_lookup(platform: Platform, settings: Settings) -> None:
     principal = tenant(platform, limit=100)
     group_id = principal.group_id
     # What this platform holds: a lookup of its own in flight, and a batch's reservation.
     live = lookup_record(group_id)
-    live.reserve(ledger_of(platform))
+    live.reserve(embedded_ledger(platform))
     platform.credits.reserve(SYSTEM, group_id, Category.UNIT, uuid4(), 7, ReasonKind.BATCH)
     left_by_a_dead_ledger(settings, group_id, own=2, block=6)
     # A reservation stored before reservations named their owner counts as abandoned too.
@@ -45,7 +40,7 @@ def test_what_a_dead_ledger_held_comes_back_without_a_lookup(platform: Platform,
 
     wait_until(lambda: account(platform, group_id).reserved == 7 + 1, SWEEP_WAIT, "abandoned reservations released")
     # The lookup in flight is settled as usual, charged once.
-    live.finish(ledger_of(platform), ConsultationStatus.DONE)
+    live.finish(embedded_ledger(platform), ConsultationStatus.DONE)
     balance = account(platform, group_id)
     assert (balance.used, balance.reserved, balance.available) == (1, 7, 92)
     events = platform.app.repository.event_store.get(credit_account_id(group_id, Category.UNIT))
@@ -58,7 +53,7 @@ def test_stopping_releases_the_reservations_of_lookups_still_in_flight(settings:
     first = build_platform(settings)
     try:
         principal = tenant(first, limit=10)
-        lookup_record(principal.group_id).reserve(ledger_of(first))  # its lookup never finishes
+        lookup_record(principal.group_id).reserve(embedded_ledger(first))  # its lookup never finishes
         assert account(first, principal.group_id).reserved == 1
     finally:
         first.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from uuid import uuid4
 
 import pytest
 from eventsourcing.utils import get_topic
@@ -18,11 +19,13 @@ from support import KNOWN_CPF, charged_in_store, new_tenant, settlements_by_cons
 from test_consultations import account
 
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.identity import Principal
+from bemtevi.commands.identity import ROOT_GROUP_ID, Principal
 from bemtevi.commands.leases import LeasingLedger
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import ReasonKind
-from bemtevi.domain.errors import NotEnoughCredits
+from bemtevi.domain.errors import DomainError, NotEnoughCredits
+from bemtevi.domain.query_types import Category
+from bemtevi.domain.users import Role
 from bemtevi.infra.settings import Settings
 
 LEASE_SECONDS = 0.3
@@ -170,3 +173,24 @@ def test_leases_never_hold_more_than_is_available_and_every_credit_can_be_used(s
     with pytest.raises(NotEnoughCredits):
         server.consultations.run_unit_query(principal, KNOWN_CPF)
     charged_once(server, principal, 20)
+
+
+def test_a_limit_cut_while_a_lease_is_open_takes_only_what_is_available(server: Platform) -> None:
+    """The lease's units are reserved: finance can cut the limit down to what the account has used and holds,
+    never below, and the lookups drawn from the lease are still charged once each when it goes back."""
+    principal = new_tenant(server, "Empresa", 1_000)
+    leases_of(server).lease_seconds = 30.0  # the lease stays open through the cut
+    found = look_up_until_leased(server, principal, [KNOWN_CPF])
+    held = account(server, principal.group_id)
+    assert held.leases() and held.available is not None
+    floor = held.used + held.reserved
+    root = Principal(user_id=uuid4(), group_id=ROOT_GROUP_ID, role=Role.SUPER_ADMIN, session_id=uuid4())
+    with pytest.raises(DomainError):
+        server.credits.set_limit(root, principal.group_id, Category.UNIT, floor - 1)
+    server.credits.set_limit(root, principal.group_id, Category.UNIT, floor)
+    assert account(server, principal.group_id).available == 0
+    leases_of(server).close()  # the lease goes back: its found lookups charged, the rest released
+    balance = account(server, principal.group_id)
+    assert (balance.limit, balance.used, balance.reserved) == (floor, found, 0)
+    assert balance.available == floor - found
+    charged_once(server, principal, found)

@@ -32,7 +32,6 @@ from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.commands.ledger import (
     REQUEST_TYPES,
-    EmbeddedLedger,
     FinishLookup,
     Grant,
     LeaseUnits,
@@ -236,10 +235,6 @@ def acting(group_id: UUID, role: Role = Role.OWNER) -> Principal:
     return Principal(user_id=uuid4(), group_id=group_id, role=role, session_id=uuid4())
 
 
-def ledger_of(platform: Platform) -> EmbeddedLedger:
-    return embedded_ledger(platform)
-
-
 def account(platform: Platform, group_id: UUID, category: Category = Category.UNIT) -> CreditAccount:
     return platform.app.get(credit_account_id(group_id, category), CreditAccount)
 
@@ -293,7 +288,7 @@ def test_a_refusal_survives_its_encoding() -> None:
 
 
 def test_a_lookup_delivered_twice_is_charged_once(platform: Platform) -> None:
-    ledger = ledger_of(platform)
+    ledger = embedded_ledger(platform)
     principal = new_tenant(platform, "Empresa", 10)
     lookup = lookup_record(principal.group_id)
     lookup.reserve(ledger)
@@ -317,7 +312,7 @@ def test_a_lookup_delivered_twice_is_charged_once(platform: Platform) -> None:
 def test_an_answered_lookup_is_charged_and_recorded_in_one_decision_and_once_if_delivered_again(
     platform: Platform,
 ) -> None:
-    ledger = ledger_of(platform)
+    ledger = embedded_ledger(platform)
     principal = new_tenant(platform, "Empresa", 2)
     found = lookup_record(principal.group_id).request.answered(ConsultationStatus.DONE)
     before = platform.app.max_position()
@@ -341,7 +336,7 @@ def test_an_answered_lookup_is_charged_and_recorded_in_one_decision_and_once_if_
 
 
 def test_grants_limits_and_batch_movements_delivered_twice_move_credits_once(platform: Platform) -> None:
-    ledger = ledger_of(platform)
+    ledger = embedded_ledger(platform)
     reseller, _ = platform.identity.register_group(
         SYSTEM, name="Revenda", group_type=GroupType.RESELLER, parent_id=ROOT_GROUP_ID, unit_credit_limit=0
     )
@@ -413,7 +408,7 @@ def test_a_customer_gets_its_accounts_and_the_parents_grant_in_one_append(platfo
 
 
 def test_a_registration_delivered_twice_appends_once(platform: Platform) -> None:
-    ledger = ledger_of(platform)
+    ledger = embedded_ledger(platform)
     group, claim = new_company("Empresa Repetida")
     request = open_accounts(platform.app, SYSTEM, group, {Category.UNIT: 5}, [claim], {})
     first = ledger.submit(request)
@@ -427,7 +422,7 @@ def test_a_registration_delivered_twice_appends_once(platform: Platform) -> None
 def test_two_registrations_of_one_name_in_one_batch_refuse_the_second_only(platform: Platform) -> None:
     """The claims are checked before the append: the batch's append does not collide, so the first
     registration (and anything else in its batch) stands and the second gets the usual refusal."""
-    ledger = ledger_of(platform)
+    ledger = embedded_ledger(platform)
     refusal = {(GROUP_NAME, "empresa gêmea"): ("Company name already registered", "companyName")}
     requests = []
     for _ in range(2):

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from uuid import UUID, uuid4
 
 import pytest
-from support import KNOWN_CPF, InFlight, embedded_ledger
+from support import KNOWN_CPF, InFlight
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
@@ -75,10 +75,6 @@ def settlements(platform: Platform, group_id: UUID) -> Counter[str]:
 
 def found(ledger: EmbeddedLedger, lookup: InFlight) -> None:
     lookup.finish(ledger, ConsultationStatus.DONE)
-
-
-def ledger_of(platform: Platform) -> EmbeddedLedger:
-    return embedded_ledger(platform)
 
 
 def test_a_lookup_after_a_take_back_the_ledger_has_not_seen_is_charged_once(
