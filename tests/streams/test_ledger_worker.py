@@ -76,6 +76,8 @@ def cluster_settings(postgres_database: str, kafka_broker: str, tmp_path: Path, 
             "ledger_abandon_seconds": 2.0,
             "ledger_timeout_seconds": 40.0,
             "reservation_sweep_seconds": 1.0,
+            # API processes lease busy accounts' units as shipped (make_settings turns leases off).
+            "ledger_lease_seconds": Settings.model_fields["ledger_lease_seconds"].default,
         }
     )
 
