@@ -52,7 +52,7 @@ from bemtevi.commands.ledger import (
     consultation_of,
 )
 from bemtevi.domain.audit import acting_as
-from bemtevi.domain.errors import DomainError
+from bemtevi.domain.errors import DomainError, NotEnoughCredits
 from bemtevi.domain.groups import Group
 from bemtevi.domain.query_types import QueryTypeCatalogue, choose_query_type
 
@@ -103,6 +103,9 @@ class LeasingLedger:
 
     HOT_RATE: ClassVar[int] = 8  # lookups in the last second that make an account worth a lease
     MAX_UNITS: ClassVar[int] = 512
+    # A lookup the ledger refused for want of credit waits this long at most for a lease of its account that
+    # this process is being granted (the credit it lacked may be in it).
+    REFUSED_WAIT_SECONDS: ClassVar[float] = 2.0
     STUCK_SECONDS: ClassVar[float] = 60.0  # a lease is returned this long after its time, lookups in flight or not
     IDLE_SECONDS: ClassVar[float] = 30.0  # an account unseen this long is forgotten
 
@@ -171,7 +174,21 @@ class LeasingLedger:
                 return Outcome((finish.query_type, recorded.value), recorded.position)
         if isinstance(request, FinishLookup) and self._recording(request):
             return self._record(request)
-        return self.remote.submit(request)
+        try:
+            return self.remote.submit(request)
+        except NotEnoughCredits:
+            if not isinstance(request, RecordLookup | ReserveLookup):
+                raise
+            deadline = time.monotonic() + self.REFUSED_WAIT_SECONDS
+            while self._asking(request.account_id) and time.monotonic() < deadline:
+                time.sleep(0.005)
+            leased = self._leased_after_refusal(request)
+            if leased is None:
+                raise
+            if isinstance(leased, FinishLookup):
+                recorded = self._record(leased)
+                return Outcome((leased.query_type, recorded.value), recorded.position)
+            return Outcome(leased, 0)  # a reservation drawn here appends nothing (its lease is in the store)
 
     async def submit_async(self, request: Request) -> Outcome[Any]:
         if isinstance(request, RecordLookup):
@@ -181,7 +198,21 @@ class LeasingLedger:
                 return Outcome((finish.query_type, recorded.value), recorded.position)
         if isinstance(request, FinishLookup) and self._recording(request):
             return await self._record_async(request)
-        return await self.remote.submit_async(request)
+        try:
+            return await self.remote.submit_async(request)
+        except NotEnoughCredits:
+            if not isinstance(request, RecordLookup | ReserveLookup):
+                raise
+            deadline = time.monotonic() + self.REFUSED_WAIT_SECONDS
+            while self._asking(request.account_id) and time.monotonic() < deadline:
+                await asyncio.sleep(0.005)
+            leased = self._leased_after_refusal(request)
+            if leased is None:
+                raise
+            if isinstance(leased, FinishLookup):
+                recorded = await self._record_async(leased)
+                return Outcome((leased.query_type, recorded.value), recorded.position)
+            return Outcome(leased, 0)  # a reservation drawn here appends nothing (its lease is in the store)
 
     def close(self) -> None:
         """Return every lease (lookups still in flight on one are not charged), then close the remote."""
@@ -209,6 +240,19 @@ class LeasingLedger:
         account.rate.count(now)
         account.user_id = request.user_id  # a lease is asked for as the account's latest user
         return account
+
+    def _asking(self, account_id: UUID) -> bool:
+        with self._lock:
+            account = self._accounts.get(account_id)
+            return account is not None and account.asking
+
+    def _leased_after_refusal(self, request: RecordLookup | ReserveLookup) -> FinishLookup | tuple[str, str] | None:
+        """A lookup the ledger refused for want of credit, drawn from a lease of this process after all: the
+        account's last credits may be in a lease granted while the lookup went to the ledger (its ask was in
+        flight, and the caller waited for it). Refused for good only when no lease of the account has a unit."""
+        if isinstance(request, RecordLookup):
+            return self._drawn_finish(request)
+        return self.try_draw(request)
 
     def _drawn_finish(self, request: RecordLookup) -> FinishLookup | None:
         """A lookup already answered, drawn from a lease and about to be recorded under it; None: not drawn."""
