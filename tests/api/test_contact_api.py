@@ -49,6 +49,12 @@ def saved_after(platform: Platform, position: int) -> list[Any]:
     return [platform.app.mapper.to_domain_event(n) for n in notifications]
 
 
+def created_after(platform: Platform, position: int) -> list[Any]:
+    """The first events of the aggregates created from ``position`` on (what a request made: not the mailer's later
+    events of an earlier mail, which it appends on its own time)."""
+    return [e for e in saved_after(platform, position) if e.originator_version == 1]
+
+
 def test_a_valid_request_saves_the_request_and_the_mail_in_one_append(api: TestClient, platform: Platform) -> None:
     before = platform.app.max_position()
     response = api.post("/api/contact", json=contact_form())
@@ -118,10 +124,10 @@ def test_the_request_belongs_to_the_tenant_whose_domain_served_the_form(api: Tes
     body = contact_form()
     del body["domain_url"]
     assert api.post("/api/contact", json=body, headers={"host": "aurora.example.com.br"}).status_code == 202
-    assert {e.tenant_id for e in saved_after(platform, before)} == {group_id}
+    assert {e.tenant_id for e in created_after(platform, before)} == {group_id}
     before = platform.app.max_position()
     assert api.post("/api/contact", json=contact_form(domain_url="unknown.example.org")).status_code == 202
-    assert {e.tenant_id for e in saved_after(platform, before)} == {ROOT_GROUP_ID}
+    assert {e.tenant_id for e in created_after(platform, before)} == {ROOT_GROUP_ID}
 
 
 @pytest.mark.parametrize(
