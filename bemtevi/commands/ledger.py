@@ -868,15 +868,18 @@ class Ledger:
             if account.owners.get(lease_id) != self.owner
         }
 
-    def _recover_leases(self, account: CreditAccount, now: float, seen: dict[str, float]) -> int:
-        """Leases whose holder has not returned them ``abandon_after`` after they were first seen here (the
-        holder died, or cannot reach the ledger; embedded, at once: a lease of another holder is a dead
-        process's): settled from the consultations recorded under them."""
+    def _recover_leases(
+        self, account: CreditAccount, leases: dict[str, int], now: float, seen: dict[str, float]
+    ) -> int:
+        """Of ``leases`` (another holder's, ``_others_leases``), those whose holder has not returned them
+        ``abandon_after`` after they were first seen here (the holder died, or cannot reach the ledger; embedded,
+        at once: a lease of another holder is a dead process's): settled from the consultations recorded under
+        them."""
         if self.lease_log is None:
             return 0
         recovered = 0
         with acting_as(_system()):
-            for lease_id, since in self._others_leases(account).items():
+            for lease_id, since in leases.items():
                 first_seen = seen.setdefault(lease_id, now)
                 if now - first_seen < self.abandon_after:
                     continue
@@ -894,7 +897,8 @@ class Ledger:
         abandoned = account.abandoned(self.owner)
         # What was seen before and is no longer abandoned (settled by its lookup meanwhile) is forgotten.
         before = self._abandoned_seen.get(account.id, {})
-        seen = {r: before.get(r, now) for r in [*abandoned, *self._others_leases(account)]}
+        leases = self._others_leases(account)
+        seen = {r: before.get(r, now) for r in [*abandoned, *leases]}
         with acting_as(_system()):
             for reservation_id in abandoned:
                 if now - seen[reservation_id] < self.abandon_after:
@@ -902,7 +906,7 @@ class Ledger:
                 del seen[reservation_id]
                 account.release(UUID(reservation_id))
                 released += 1
-        released += self._recover_leases(account, now, seen)
+        released += self._recover_leases(account, leases, now, seen)
         if seen:
             self._abandoned_seen[account.id] = seen
         else:
