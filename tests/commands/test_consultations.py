@@ -76,6 +76,15 @@ def test_unknown_document_is_not_charged(platform: Platform) -> None:
     assert account(platform, principal.group_id).available == 1
 
 
+def test_consultation_ids_follow_the_order_the_lookups_were_made_in(platform: Platform) -> None:
+    # Time-ordered ids keep the stores' indexes on them growing at their end (one page per batch of lookups).
+    principal = tenant(platform, limit=None)
+    documents = ["529.982.247-25", "000.000.001-91", "11.222.333/0001-81"] * 4
+    ids = [platform.consultations.run_unit_query(principal, document).consultation_id for document in documents]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert {consultation_id.version for consultation_id in ids} == {7}
+
+
 def test_invalid_documents_are_refused_before_anything_is_written(platform: Platform) -> None:
     principal = tenant(platform, limit=1)
     before = platform.app.max_position()
