@@ -254,6 +254,7 @@ class Settings(BaseSettings):
                     "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                     "SQLITE_DBNAME": str(self.events_path),
                     "SQLITE_LOCK_TIMEOUT": "10",
+                    "APPLICATION_RECORDER_TOPIC": "bemtevi.infra.sqlite_store:OneStatementSQLiteApplicationRecorder",
                 }
             )
         return env
