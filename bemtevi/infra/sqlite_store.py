@@ -5,8 +5,9 @@ The library's recorder appends in an explicit transaction: ``BEGIN``, one ``INSE
 the group commit's writer, which appends for every lookup of a busy server, then has to take the
 lock back from the event loop each time: with the loop busy, each take-back waits for the loop's
 next pause. Measured with 32 clients of vendor lookups (``bench/vendors.py``), a batch of about four
-lookups spent 2.35 ms on the writer against 1.47 ms with the append below, and the server answered
-1,029 against 1,165 lookups/s (two alternated runs each; docs/architecture.md, issue 17's sixth pass).
+lookups spent 2.35 ms on the writer against 1.47 ms with the append below. While the host ran slow, the
+server answered 1,029 against 1,165 lookups/s (two alternated runs each); when it ran faster, the two
+measured alike (docs/architecture.md, issue 17's sixth pass).
 
 Here the whole append is one multi-row ``INSERT`` in autocommit mode: SQLite runs a statement
 outside an explicit transaction as a transaction of its own, so the rows are written, committed
