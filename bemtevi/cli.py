@@ -72,7 +72,7 @@ def serve(
         typer.echo(f"Super-admin created: {result.admin_email}")
         if result.generated_password:
             typer.echo(f"Generated password (shown once): {result.generated_password}")
-    settle_heap()
+    settle_process()
     sockets = None
     if fd is None:
         typer.echo(f"Bemtevi at http://{settings.host}:{settings.port}")
@@ -139,7 +139,7 @@ def relay() -> None:
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from e
-    settle_heap()
+    settle_process()
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
@@ -158,16 +158,44 @@ def relay() -> None:
     typer.echo(f"Relay stopped after position {follower.position} ({follower.rounds} rounds that relayed events)")
 
 
+def settle_process() -> None:
+    """For a long-running process, once built: the collector's settings, and absent optional modules marked
+    absent."""
+    settle_heap()
+    mark_absent_modules()
+
+
 def settle_heap() -> None:
-    """For a long-running process, once built: what start-up made (modules, the app, its caches) lives as long
-    as the process, so it is frozen out of the collector's sight, and young collections come every 10,000
-    allocations instead of 700. Under lookups the collector had cost about 9% of the server's CPU, mostly
-    full collections walking start-up's objects (docs/architecture.md, "API")."""
+    """What start-up made (modules, the app, its caches) lives as long as the process, so it is frozen out of
+    the collector's sight, and young collections come every 10,000 allocations instead of 700. Under lookups
+    the collector had cost about 9% of the server's CPU, mostly full collections walking start-up's objects
+    (docs/architecture.md, "API")."""
     import gc
 
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
+
+
+# Optional modules a dependency keeps trying to import: DuckDB's Python binding (1.4) tries ``pandas`` for every
+# bound parameter of every query, and Python does not remember a failed import, so each try searched sys.path
+# again (stat calls on every entry) under the interpreter lock.
+OPTIONAL_MODULES = ("pandas",)
+
+
+def mark_absent_modules(names: tuple[str, ...] = OPTIONAL_MODULES) -> list[str]:
+    """Mark the modules of ``names`` that are not installed as absent (``None`` in ``sys.modules``, which the
+    import system reads as "cannot be imported"), so that a try fails at once. An installed one is left alone.
+    Answers the names marked."""
+    import importlib.util
+    import sys
+
+    marked = []
+    for name in names:
+        if name not in sys.modules and importlib.util.find_spec(name) is None:
+            sys.modules[name] = None  # type: ignore[assignment]
+            marked.append(name)
+    return marked
 
 
 def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:
@@ -181,7 +209,7 @@ def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from e
-    settle_heap()
+    settle_process()
     run_worker(worker)
 
 
@@ -235,7 +263,7 @@ def worker_ledger() -> None:
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from e
-    settle_heap()
+    settle_process()
     worker.run()
 
 
