@@ -3,7 +3,10 @@ openapi."""
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -183,19 +186,27 @@ def settle_heap() -> None:
 OPTIONAL_MODULES = ("pandas",)
 
 
-def mark_absent_modules(names: tuple[str, ...] = OPTIONAL_MODULES) -> list[str]:
-    """Mark the modules of ``names`` that are not installed as absent (``None`` in ``sys.modules``, which the
-    import system reads as "cannot be imported"), so that a try fails at once. An installed one is left alone.
-    Answers the names marked."""
-    import importlib.util
-    import sys
+class _AbsentModules(importlib.abc.MetaPathFinder):
+    """First on ``sys.meta_path``: an import of one of ``names`` (or of a module inside it) fails at once with
+    the error a missing module gives, instead of searching the path. (Not ``None`` in ``sys.modules``: Cython's
+    import, pyarrow's among them, takes that ``None`` for the module.)"""
 
-    marked = []
-    for name in names:
-        if name not in sys.modules and importlib.util.find_spec(name) is None:
-            sys.modules[name] = None  # type: ignore[assignment]
-            marked.append(name)
-    return marked
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
+        if fullname.partition(".")[0] in self.names:
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return None
+
+
+def mark_absent_modules(names: tuple[str, ...] = OPTIONAL_MODULES) -> list[str]:
+    """Make imports of the modules of ``names`` that are not installed fail at once; an installed one is left
+    alone. Answers the names marked."""
+    absent = [name for name in names if name not in sys.modules and importlib.util.find_spec(name) is None]
+    if absent:
+        sys.meta_path.insert(0, _AbsentModules(frozenset(absent)))
+    return absent
 
 
 def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:
