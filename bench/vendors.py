@@ -14,6 +14,12 @@ then:
   wrk and the simulator spend per request: what this machine gives the bench before a server shares it;
 - kept-result hits: one client repeats documents already answered (within the cache days): answered
   from the kept result, no vendor call; target p50 <= 3 ms.
+
+Beside each wrk window a probe writes 4 KB and syncs it (``fdatasync``) every 50 ms in a scratch file of the
+server's folder, and prints the slowest syncs: every lookup's answer waits for the event store's sync on the
+same disk, and a sync the disk holds for a few hundred milliseconds holds all 32 lookups in flight with it. On
+this machine's virtual disk a lone sync loop, with no server running, saw such stalls a few times a minute; the
+probe says whether one fell in the measured window (20 small syncs a second beside the server's thousands).
 """
 
 from __future__ import annotations
@@ -25,7 +31,10 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -130,6 +139,43 @@ def profile(children: dict[int, tuple[str, float]], out: Path, seconds: int) -> 
     command = [str(spy), "record", "--pid", str(server), "--duration", str(seconds), "--nonblocking", "--gil"]
     return subprocess.Popen(
         [*command, "--format", form, "-o", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+@contextmanager
+def disk_sync_probe(folder: Path, every: float = 0.05) -> Iterator[list[float]]:
+    """Sync 4 KB in a scratch file of ``folder`` every ``every`` seconds while inside; yields the sync times (s)."""
+    times: list[float] = []
+    stop = threading.Event()
+    path = folder / "disk-sync-probe"
+
+    def run() -> None:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            block = os.urandom(4096)
+            while not stop.wait(every):
+                os.pwrite(fd, block, 0)
+                started = time.perf_counter()
+                os.fdatasync(fd)
+                times.append(time.perf_counter() - started)
+        finally:
+            os.close(fd)
+            path.unlink(missing_ok=True)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield times
+    finally:
+        stop.set()
+        thread.join()
+
+
+def describe_syncs(times: list[float]) -> str:
+    slow = sorted((t for t in times if t > 0.05), reverse=True)
+    longest = max(times, default=0.0) * 1000
+    return f"disk syncs beside it: {len(times)}, longest {longest:.0f} ms, {len(slow)} over 50 ms" + (
+        f" ({', '.join(f'{t * 1000:.0f}' for t in slow[:5])} ms)" if slow else ""
     )
 
 
@@ -241,7 +287,8 @@ def main() -> None:
             calls_before = httpx.get(f"http://127.0.0.1:{sim_port}/__stats").json()
             cpu_before, user_before = children_cpu(), children_cpu(slice(11, 12))
             profiler = profile(cpu_before, args.profile, args.seconds) if args.profile else None
-            rate, detail = run_wrk(base, authorization, docs[100:-2000], args.clients, args.seconds)
+            with disk_sync_probe(var) as syncs:
+                rate, detail = run_wrk(base, authorization, docs[100:-2000], args.clients, args.seconds)
             cpu_after, user_after = children_cpu(), children_cpu(slice(11, 12))
             if profiler is not None:
                 profiler.wait(timeout=60)
@@ -254,6 +301,7 @@ def main() -> None:
                 f"vendor lookups: {rate:,.0f} lookups/s = {rate / ideal:.0%} of {args.clients} / "
                 f"{args.latency_ms / 1000:g} s ({ideal:,.0f}/s); {detail}; vendor calls {calls.get('ok', 0):,}"
             )
+            print(f"  {describe_syncs(syncs)}")
             lookups = max(1, int(rate * args.seconds))
             cores = os.cpu_count() or 1
             print(
