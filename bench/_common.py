@@ -8,9 +8,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
@@ -139,3 +140,16 @@ def peak_rss_mb(pid: int) -> dict[int, tuple[str, float]]:
         peaks[current] = (fields["Name"].strip(), int(fields["VmHWM"].split()[0]) / 1024)
         pending += [int(c) for c in children]
     return peaks
+
+
+@contextmanager
+def in_background(run: Callable[[threading.Event], None]) -> Iterator[None]:
+    """``run(stop)`` in a daemon thread while inside; on leaving, ``stop`` is set and the thread joined."""
+    stop = threading.Event()
+    thread = threading.Thread(target=run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()

@@ -27,7 +27,7 @@ from uuid import UUID, uuid4
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import percentile, postgres_database, temp_dir
+from _common import in_background, percentile, postgres_database, temp_dir
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import Actor, acting_as
@@ -105,9 +105,8 @@ class Appender:
 def watched(projector: Projector) -> Iterator[list[tuple[int, float]]]:
     """The replica's position every millisecond: (position, first time seen)."""
     seen: list[tuple[int, float]] = []
-    stop = threading.Event()
 
-    def watch() -> None:
+    def watch(stop: threading.Event) -> None:
         last = -1
         while not stop.is_set():
             position = projector.position
@@ -116,13 +115,8 @@ def watched(projector: Projector) -> Iterator[list[tuple[int, float]]]:
                 last = position
             time.sleep(0.001)
 
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
-    try:
+    with in_background(watch):
         yield seen
-    finally:
-        stop.set()
-        thread.join()
 
 
 def lags(commits: list[tuple[int, float]], seen: list[tuple[int, float]]) -> list[float]:

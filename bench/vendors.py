@@ -41,7 +41,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import describe_ms, free_port, running_server
+from _common import describe_ms, free_port, in_background, running_server
 from lookups import dataset, documents
 
 from bemtevi.domain.documents import cpf_check_digits
@@ -146,10 +146,9 @@ def profile(children: dict[int, tuple[str, float]], out: Path, seconds: int) -> 
 def disk_sync_probe(folder: Path, every: float = 0.05) -> Iterator[list[float]]:
     """Sync 4 KB in a scratch file of ``folder`` every ``every`` seconds while inside; yields the sync times (s)."""
     times: list[float] = []
-    stop = threading.Event()
     path = folder / "disk-sync-probe"
 
-    def run() -> None:
+    def run(stop: threading.Event) -> None:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             block = os.urandom(4096)
@@ -162,13 +161,8 @@ def disk_sync_probe(folder: Path, every: float = 0.05) -> Iterator[list[float]]:
             os.close(fd)
             path.unlink(missing_ok=True)
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
+    with in_background(run):
         yield times
-    finally:
-        stop.set()
-        thread.join()
 
 
 def describe_syncs(times: list[float]) -> str:
