@@ -15,11 +15,12 @@ then:
 - kept-result hits: one client repeats documents already answered (within the cache days): answered
   from the kept result, no vendor call; target p50 <= 3 ms.
 
-Beside each wrk window a probe writes 4 KB and syncs it (``fdatasync``) every 50 ms in a scratch file of the
-server's folder, and prints the slowest syncs: every lookup's answer waits for the event store's sync on the
-same disk, and a sync the disk holds for a few hundred milliseconds holds all 32 lookups in flight with it. On
-this machine's virtual disk a lone sync loop, with no server running, saw such stalls a few times a minute; the
-probe says whether one fell in the measured window (20 small syncs a second beside the server's thousands).
+Beside the vendor lookups' wrk window a probe writes 4 KB and syncs it (``fdatasync``) every 50 ms in a
+scratch file of the server's folder, and prints the slowest syncs: every lookup's answer waits for the event
+store's sync on the same disk, and a sync the disk holds for a few hundred milliseconds holds all 32 lookups
+in flight with it. On this machine's virtual disk a lone sync loop, with no server running, saw such stalls a
+few times a minute; the probe says whether one fell in the measured window (20 small syncs a second beside the
+server's thousands).
 """
 
 from __future__ import annotations
