@@ -7,6 +7,7 @@ Exactly 100 succeed, 100 are refused with the specification's message, and the b
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,5 +84,15 @@ def test_200_parallel_lookups_on_100_credits(server: str) -> None:
     assert refusals == {"Not enough manual query credits"}
     last = max(r.json()["position"] for r in answers if r.status_code == 200)
     dashboard = httpx.get(f"{server}/api/dashboard?position={last}", headers=headers).json()["data"]
-    assert dashboard["upToDate"] and dashboard["credits"]["unit"] == {"used": CREDITS, "limit": CREDITS}
-    assert dashboard["consultationsTotal"] == CREDITS
+    assert dashboard["upToDate"] and dashboard["consultationsTotal"] == CREDITS
+    # Lookups that drew on a lease are charged when the lease goes back (docs/architecture.md, "Busy
+    # accounts: leases"): a drawn-out lease is returned at the keeper's next tick, so the used figure
+    # reaches the limit within a few seconds, and never passes it on the way.
+    deadline = time.monotonic() + 10
+    while True:
+        unit = httpx.get(f"{server}/api/dashboard", headers=headers).json()["data"]["credits"]["unit"]
+        assert unit["limit"] == CREDITS and unit["used"] <= CREDITS
+        if unit["used"] == CREDITS or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert unit == {"used": CREDITS, "limit": CREDITS}
