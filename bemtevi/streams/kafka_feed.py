@@ -17,13 +17,16 @@ DuckDB in the same transaction as the rows and the tracking position (``mark`` a
 restart (or a failed round, or a rebuild) seeks every partition to them, or to the topic's beginning
 where none is stored, and drops what it reads again up to the position.
 
-One thread per feed fetches from Kafka (the consumer is used by that thread only) into the merge,
-up to ``max_buffered`` records ahead of the projector (more only while the next event is not among
-them), and wakes the projector when records arrive.
+One thread per feed fetches from Kafka into the merge, up to ``max_buffered`` records ahead of the
+projector (more only while the next event is not among them), and wakes the projector when records
+arrive. The thread runs an asyncio loop of its own for aiokafka's consumer, used by that thread only:
+at a replica's live rate (about 1,200 events a second, fetches gathered as below) it spent 31 µs of CPU
+per record where kafka-python's spent 70, in every API process.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import heapq
 import logging
@@ -34,9 +37,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import duckdb
+from aiokafka import AIOKafkaConsumer, TopicPartition
+from aiokafka.admin import AIOKafkaAdminClient
+from aiokafka.errors import KafkaError
 from eventsourcing.persistence import Notification
-from kafka import KafkaConsumer, TopicPartition
-from kafka.errors import KafkaError
 
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.relay import NOTIFICATION_ID_HEADER, PREVIOUS_ID_HEADER, RelayedEvent
@@ -145,7 +149,7 @@ class ChainMerge:
 
 
 # Each fetch waits for 16 KB of events or 50 ms, whichever comes first: under lookups the broker otherwise
-# answered every few events (kafka-python's default asks for one byte), a fetch request and a wake of the
+# answered every few events (the consumers' default asks for one byte), a fetch request and a wake of the
 # fetcher thread per handful of events in every API process. It adds at most 50 ms to the projection lag.
 FETCH_GATHERING: dict[str, Any] = {"fetch_min_bytes": 16 * 1024, "fetch_max_wait_ms": 50}
 
@@ -239,16 +243,19 @@ class KafkaFeed:
             self._thread = None
 
     def _run(self) -> None:
-        consumer: KafkaConsumer | None = None
+        asyncio.run(self._read_topic())
+
+    async def _read_topic(self) -> None:
+        consumer: AIOKafkaConsumer | None = None
         failures = 0
         while not self._stopping.is_set():
             try:
                 if consumer is None:
-                    consumer = self._consumer()
+                    consumer = await self._consumer()
                     if consumer is None:
-                        self._stopping.wait(0.5)  # the topic does not exist yet: the relay creates it
+                        await self._pause(0.5)  # the topic does not exist yet: the relay creates it
                         continue
-                arrived = self._fetch(consumer)
+                arrived = await self._fetch(consumer)
                 failures = 0
                 self.error = None
             except Exception as e:  # brokers away, or a record not of the chained relay: retried, never skipped
@@ -259,23 +266,31 @@ class KafkaFeed:
                 else:
                     log.exception("reading %s failed; trying again", self.topic)
                 if consumer is not None:
-                    with contextlib.suppress(Exception):
-                        consumer.close()
+                    await _close(consumer)
                     consumer = None
                     with self._lock:  # a new consumer starts where the replica stands
                         if self._merge is not None:
                             self._seek = self._merge.next_offsets()
                             self._generation += 1
-                self._stopping.wait(min(5.0, 0.1 * 2**failures))
+                await self._pause(min(5.0, 0.1 * 2**failures))
                 continue
             if arrived:
                 for listener in self._listeners:
                     listener()
         if consumer is not None:
-            consumer.close()
+            await _close(consumer)
 
-    def _consumer(self) -> KafkaConsumer | None:
-        consumer = KafkaConsumer(
+    async def _pause(self, seconds: float) -> None:
+        """Sleep ``seconds``, or less when the feed is stopping."""
+        deadline = asyncio.get_running_loop().time() + seconds
+        while not self._stopping.is_set() and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.1)
+
+    async def _consumer(self) -> AIOKafkaConsumer | None:
+        partitions = await self._partitions()
+        if not partitions:
+            return None
+        consumer = AIOKafkaConsumer(
             bootstrap_servers=self._bootstrap,
             client_id="bemtevi-replica",
             group_id=None,
@@ -283,22 +298,40 @@ class KafkaFeed:
             auto_offset_reset="earliest",
             **self._consumer_config,
         )
-        partitions = consumer.partitions_for_topic(self.topic)
-        if not partitions:
-            consumer.close()
-            return None
-        consumer.assign([TopicPartition(self.topic, p) for p in sorted(partitions)])
+        try:
+            await consumer.start()
+        except BaseException:
+            await _close(consumer)
+            raise
+        consumer.assign([TopicPartition(self.topic, p) for p in partitions])
         with self._lock:
             if self._merge is not None:
                 self._seek = self._merge.next_offsets()
                 self._generation += 1
         return consumer
 
-    def _fetch(self, consumer: KafkaConsumer) -> bool:
+    async def _partitions(self) -> list[int]:
+        """The topic's partitions (none while it does not exist). Asked of the brokers' metadata for the topic:
+        an aiokafka consumer's own metadata names no topic until it is assigned one."""
+        admin = AIOKafkaAdminClient(bootstrap_servers=self._bootstrap, client_id="bemtevi-replica")
+        await admin.start()
+        try:
+            described = await admin.describe_topics([self.topic])
+        finally:
+            await admin.close()
+        return sorted(
+            p["partition"]
+            for t in described
+            if t["topic"] == self.topic and t["error_code"] == 0
+            for p in t["partitions"]
+        )
+
+    async def _fetch(self, consumer: AIOKafkaConsumer) -> bool:
         """One poll into the merge (after any seek asked for); True when records arrived."""
         with self._lock:
             # Full: wait until the projector takes, unless the next event is not among what is buffered (it is
             # then on a partition not fetched that far yet, and only fetching more lets the projector go on).
+            # The wait holds this thread's loop too: nothing else runs on it but this consumer's fetches.
             while not self._stopping.is_set() and (
                 self._merge is None
                 or (self._seek is None and self._merge.buffered >= self._max_buffered and self._merge.ready())
@@ -313,8 +346,8 @@ class KafkaFeed:
                 if tp.partition in seek:
                     consumer.seek(tp, seek[tp.partition])
                 else:
-                    consumer.seek_to_beginning(tp)
-        batches = consumer.poll(timeout_ms=200, max_records=self._fetch_records)
+                    await consumer.seek_to_beginning(tp)
+        batches = await consumer.getmany(timeout_ms=200, max_records=self._fetch_records)
         if not batches:
             return False
         with self._lock:
@@ -323,3 +356,11 @@ class KafkaFeed:
             for tp, records in batches.items():
                 self._merge.add(tp.partition, [chained(r) for r in records])
         return True
+
+
+async def _close(consumer: AIOKafkaConsumer) -> None:
+    """Stop a consumer, whatever state it is in. aiokafka 0.14's ``stop`` right after ``start`` raises the
+    ``CancelledError`` of a task of its own that had not run yet (nothing here is being cancelled: this
+    thread's loop runs the feed alone)."""
+    with contextlib.suppress(Exception, asyncio.CancelledError):
+        await consumer.stop()
