@@ -2,7 +2,7 @@
 
     python bench/cluster.py [--tenants 32] [--connections 32] [--seconds 15]
                              [--deployments embedded,cluster-1,cluster-2] [--one-partition]
-                             [--baseline CHECKOUT [--repeat N]]
+                             [--baseline CHECKOUT [--repeat N] | --pairs N]
 
 Every deployment gets a fresh PostgreSQL database on the project's own server (and, for the cluster, fresh Kafka
 topics on one broker started for the run), the same tenants (``--tenants`` companies under the root, each with one
@@ -26,6 +26,12 @@ lookups/s would need (per-process CPU per lookup, and one partition's rate measu
 change) measures every cluster deployment twice, once with that checkout's code (its processes run with it first
 on ``PYTHONPATH``) and once with this one's, alternated (``--repeat N`` times, the order swapped each time), so
 that the two revisions meet the same machine in the same minutes.
+
+``--pairs N`` measures each cluster deployment N times, each time back to back with an embedded run of its own
+(the order swapped each time), and gives each cluster figure against its own pair's embedded one, then the
+median and the lowest of those ratios. On a host whose speed moves by half within minutes (this 2-core machine:
+embedded 1,414 and 2,689 lookups/s in one hour), a ratio of two windows minutes apart says more about the
+host's minute than about the deployments; adjacent windows meet the same minute.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -45,6 +52,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -72,7 +80,8 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _descendants(pid: int) -> list[int]:
-    found, frontier = [], [pid]
+    found: list[int] = []
+    frontier = [pid]
     while frontier:
         parent = frontier.pop()
         with suppress(FileNotFoundError):
@@ -475,6 +484,54 @@ def estimate(figures: list[Figures], one_partition_rate: float | None, target: f
         )
 
 
+def cluster_label(processes: int) -> str:
+    return f"cluster, {processes} API process{'es' if processes > 1 else ''}"
+
+
+def paired(
+    names: list[str], base_env: dict[str, str], broker: KafkaBroker | None, args: argparse.Namespace, docs: list[str]
+) -> None:
+    """``--pairs``: every cluster deployment against an embedded run adjacent to it, ``args.pairs`` times."""
+    ratios: dict[str, list[float]] = {}
+    figures: list[Figures] = []
+    print("| pair | first | then | cluster / embedded |")
+    print("|---|---|---|---|")
+    for round_ in range(args.pairs):
+        for name in names:
+            if not name.startswith("cluster"):
+                continue
+            processes = int(name.split("-")[1])
+
+            def clustered(env: dict[str, str], logs: Path, code: Path | None, n: int = processes) -> Any:
+                return cluster(env, logs, n, code)
+
+            order = [("embedded", embedded, None), (cluster_label(processes), clustered, broker)]
+            if round_ % 2:
+                order.reverse()
+            measured = {}
+            for label, deployment_of, its_broker in order:
+                figure = measure(label, deployment_of, base_env, its_broker, args, docs)
+                figure.name = label
+                measured[label] = figure
+                figures.append(figure)
+            ratio = measured[cluster_label(processes)].rate / measured["embedded"].rate
+            ratios.setdefault(cluster_label(processes), []).append(ratio)
+            first, then = (measured[label] for label, _, _ in order)
+            print(
+                f"| {round_ + 1} | {first.name} {first.rate:,.0f}/s | {then.name} {then.rate:,.0f}/s | {ratio:.2f}x |",
+                flush=True,
+            )
+    print()
+    for label, found in ratios.items():
+        print(
+            f"{label}: against the adjacent embedded run median {statistics.median(found):.2f}x,"
+            f" lowest {min(found):.2f}x ({len(found)} pairs)"
+        )
+    print()
+    print("Every run, in order:")
+    report(figures)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tenants", type=int, default=32)
@@ -488,7 +545,12 @@ def main() -> None:
         "--baseline", type=Path, help="another checkout whose code each cluster deployment is also measured with"
     )
     parser.add_argument("--repeat", type=int, default=1, help="with --baseline: rounds of both, order swapped")
+    parser.add_argument(
+        "--pairs", type=int, default=0, help="each cluster deployment N times, each back to back with an embedded run"
+    )
     args = parser.parse_args()
+    if args.pairs and args.baseline:
+        raise SystemExit("--pairs compares with embedded, --baseline with another checkout: one at a time")
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed: make wrk")
     ensure_postgres()
@@ -507,6 +569,9 @@ def main() -> None:
     one_partition_rate = None
     this = Path(__file__).resolve().parent.parent
     try:
+        if args.pairs:
+            paired(names, base_env, broker, args, docs)
+            return
         for round_ in range(args.repeat if args.baseline else 1):
             for name in names:
                 if name == "embedded":
