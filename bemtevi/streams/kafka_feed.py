@@ -312,19 +312,19 @@ class KafkaFeed:
 
     async def _partitions(self) -> list[int]:
         """The topic's partitions (none while it does not exist). Asked of the brokers' metadata for the topic:
-        an aiokafka consumer's own metadata names no topic until it is assigned one."""
+        an aiokafka consumer's own metadata names no topic until it is assigned one. Only a topic listed as
+        existing is described: aiokafka's description of a topic asks brokers that create topics on demand to
+        create it, with their default partition count (the relay creates it with its own)."""
         admin = AIOKafkaAdminClient(bootstrap_servers=self._bootstrap, client_id="bemtevi-replica")
-        await admin.start()
         try:
+            await admin.start()
+            if self.topic not in await admin.list_topics():
+                return []
             described = await admin.describe_topics([self.topic])
         finally:
             await admin.close()
-        return sorted(
-            p["partition"]
-            for t in described
-            if t["topic"] == self.topic and t["error_code"] == 0
-            for p in t["partitions"]
-        )
+        found = [t for t in described if t["topic"] == self.topic and t["error_code"] == 0]
+        return sorted(p["partition"] for t in found for p in t["partitions"])
 
     async def _fetch(self, consumer: AIOKafkaConsumer) -> bool:
         """One poll into the merge (after any seek asked for); True when records arrived."""
