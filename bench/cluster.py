@@ -488,6 +488,15 @@ def cluster_label(processes: int) -> str:
     return f"cluster, {processes} API process{'es' if processes > 1 else ''}"
 
 
+def cluster_of(processes: int) -> Any:
+    """``cluster`` with ``processes`` API processes, as ``measure`` starts a deployment: (env, logs, code)."""
+
+    def start(env: dict[str, str], logs: Path, code: Path | None) -> Any:
+        return cluster(env, logs, processes, code)
+
+    return start
+
+
 def paired(
     names: list[str], base_env: dict[str, str], broker: KafkaBroker | None, args: argparse.Namespace, docs: list[str]
 ) -> None:
@@ -501,21 +510,16 @@ def paired(
             if not name.startswith("cluster"):
                 continue
             processes = int(name.split("-")[1])
-
-            def clustered(env: dict[str, str], logs: Path, code: Path | None, n: int = processes) -> Any:
-                return cluster(env, logs, n, code)
-
-            order = [("embedded", embedded, None), (cluster_label(processes), clustered, broker)]
+            clustered = cluster_label(processes)
+            order = [("embedded", embedded, None), (clustered, cluster_of(processes), broker)]
             if round_ % 2:
                 order.reverse()
             measured = {}
             for label, deployment_of, its_broker in order:
-                figure = measure(label, deployment_of, base_env, its_broker, args, docs)
-                figure.name = label
-                measured[label] = figure
-                figures.append(figure)
-            ratio = measured[cluster_label(processes)].rate / measured["embedded"].rate
-            ratios.setdefault(cluster_label(processes), []).append(ratio)
+                measured[label] = measure(label, deployment_of, base_env, its_broker, args, docs)
+                figures.append(measured[label])
+            ratio = measured[clustered].rate / measured["embedded"].rate
+            ratios.setdefault(clustered, []).append(ratio)
             first, then = (measured[label] for label, _, _ in order)
             print(
                 f"| {round_ + 1} | {first.name} {first.rate:,.0f}/s | {then.name} {then.rate:,.0f}/s | {ratio:.2f}x |",
@@ -580,7 +584,7 @@ def main() -> None:
                         print(figures[-1], flush=True)
                     continue
                 processes = int(name.split("-")[1])
-                label = f"cluster, {processes} API process{'es' if processes > 1 else ''}"
+                label = cluster_label(processes)
                 codes: list[tuple[str, Path | None]] = [(label, None)]
                 if args.baseline:
                     both = [(f"{label}, baseline", args.baseline.resolve()), (f"{label}, this checkout", this)]
@@ -589,7 +593,7 @@ def main() -> None:
                     figures.append(
                         measure(
                             name,
-                            lambda env, logs, code, n=processes: cluster(env, logs, n, code),
+                            cluster_of(processes),
                             base_env,
                             broker,
                             args,
@@ -601,9 +605,7 @@ def main() -> None:
                     print(figures[-1], flush=True)
         if args.one_partition and broker is not None:
             single = argparse.Namespace(**{**vars(args), "tenants": 1})
-            one = measure(
-                "one partition", lambda env, logs, code: cluster(env, logs, 1, code), base_env, broker, single, docs
-            )
+            one = measure("one partition", cluster_of(1), base_env, broker, single, docs)
             one_partition_rate = one.rate
             print(one, flush=True)
     finally:
