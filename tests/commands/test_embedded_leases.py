@@ -138,6 +138,7 @@ def test_a_lease_left_by_a_server_that_died_is_settled_from_the_log_by_the_next_
     first = leasing_server(settings)
     try:
         principal = new_tenant(first, "Empresa", 10_000)
+        leases_of(first).lease_seconds = 30.0  # open when the server dies: its keeper does not return it first
         found = look_up_until_leased(first, principal, [KNOWN_CPF, *unknown_cpfs(first.supplier, 1)])
         # The server dies: its lease keeper stops, and nothing is returned.
         dying = leases_of(first)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 from uuid import UUID, uuid4
@@ -67,13 +67,30 @@ def worker(platform: Platform) -> Iterator[EmbeddedLedger]:
     writer.stop()
 
 
-def leasing(platform: Platform, worker: EmbeddedLedger) -> LeasingLedger:
-    """The API process's client: leases from ``worker``, lookups recorded on the platform's group commit."""
-    client = LeasingLedger(
-        worker, platform.app, platform.writer, StoredQueryTypes(platform.app), lease_seconds=0.3, tick=0.02
-    )
-    platform.consultations.ledger = client
-    return client
+@pytest.fixture
+def leasing(platform: Platform, worker: EmbeddedLedger) -> Iterator[Callable[..., LeasingLedger]]:
+    """The API process's client: leases from ``worker``, lookups recorded on the platform's group commit.
+
+    Closed on the way out whatever the test did (closing twice is harmless): a keeper left running after its
+    platform closed would try, every tick, to return its leases to a closed store for the rest of the run."""
+    clients: list[LeasingLedger] = []
+
+    def start(*, lease_seconds: float = 0.3) -> LeasingLedger:
+        client = LeasingLedger(
+            worker,
+            platform.app,
+            platform.writer,
+            StoredQueryTypes(platform.app),
+            lease_seconds=lease_seconds,
+            tick=0.02,
+        )
+        clients.append(client)
+        platform.consultations.ledger = client
+        return client
+
+    yield start
+    for client in clients:
+        client.close()
 
 
 def account(platform: Platform, group_id: UUID) -> CreditAccount:
@@ -107,10 +124,10 @@ def look_up_until_leased(platform: Platform, client: LeasingLedger, principal: P
 
 
 def test_a_returned_lease_charges_each_found_lookup_once_and_gives_back_the_rest(
-    platform: Platform, worker: EmbeddedLedger
+    platform: Platform, worker: EmbeddedLedger, leasing: Callable[..., LeasingLedger]
 ) -> None:
     principal = new_tenant(platform, "Empresa", 10_000)
-    client = leasing(platform, worker)
+    client = leasing()
     documents = [KNOWN_CPF, *unknown_cpfs(platform.supplier, 3)]
     found = look_up_until_leased(platform, client, principal, documents)
     assert client.leased >= 1
@@ -125,10 +142,10 @@ def test_a_returned_lease_charges_each_found_lookup_once_and_gives_back_the_rest
 
 
 def test_a_lease_whose_process_died_is_settled_from_the_consultations_recorded_under_it(
-    platform: Platform, worker: EmbeddedLedger
+    platform: Platform, worker: EmbeddedLedger, leasing: Callable[..., LeasingLedger]
 ) -> None:
     principal = new_tenant(platform, "Empresa", 10_000)
-    client = leasing(platform, worker)
+    client = leasing(lease_seconds=30.0)  # open until the process dies: its keeper does not return it first
     found = look_up_until_leased(platform, client, principal, [KNOWN_CPF, *unknown_cpfs(platform.supplier, 2)])
     # The process dies: its keeper stops, and nothing is returned.
     client._stopping.set()
@@ -209,12 +226,12 @@ def test_a_lease_request_delivered_again_after_its_lease_was_settled_grants_noth
 
 
 def test_a_lookup_that_finishes_after_its_lease_went_back_is_refused_uncharged(
-    platform: Platform, worker: EmbeddedLedger
+    platform: Platform, worker: EmbeddedLedger, leasing: Callable[..., LeasingLedger]
 ) -> None:
     """The process stopping returns its leases: a lookup that drew a unit and was still asking its supplier
     is refused at its finish, and neither charged nor recorded (the ledger has no lease to take it from)."""
     principal = new_tenant(platform, "Empresa", 10_000)
-    client = leasing(platform, worker)
+    client = leasing(lease_seconds=30.0)  # the lease still open for the late lookup's draw
     found = look_up_until_leased(platform, client, principal, [KNOWN_CPF])
     late = lookup_record(principal.group_id).request
     drawn = client.try_draw(late)
@@ -227,12 +244,12 @@ def test_a_lookup_that_finishes_after_its_lease_went_back_is_refused_uncharged(
 
 
 def test_a_lease_goes_back_only_after_the_consultations_being_recorded_under_it(
-    platform: Platform, worker: EmbeddedLedger
+    platform: Platform, worker: EmbeddedLedger, leasing: Callable[..., LeasingLedger]
 ) -> None:
     """A consultation whose append is under way when the process stops is settled with its lease: returned
     before it, the lease would leave it recorded as charged and never charged."""
     principal = new_tenant(platform, "Empresa", 10_000)
-    client = leasing(platform, worker)
+    client = leasing(lease_seconds=30.0)  # the lease still open for the late lookup's draw
     found = look_up_until_leased(platform, client, principal, [KNOWN_CPF])
     late = lookup_record(principal.group_id).request
     drawn = client.try_draw(late)
