@@ -296,6 +296,24 @@ def credits_used(database_url: str) -> int:
         app.close()
 
 
+def last_notification_id(database_url: str) -> int:
+    with psycopg.connect(database_url) as con:
+        row = con.execute("SELECT coalesce(max(notification_id), 0) FROM bemtevi_events").fetchone()
+    return int(row[0]) if row else 0
+
+
+def credit_events_since(database_url: str, after: int) -> dict[str, int]:
+    """The credit accounts' events appended after notification ``after``, by kind (``Charged``: a lookup decided
+    by the ledger one by one; ``Reserved``/``LeaseSettled``: a lease granted/returned; ...)."""
+    prefix = "bemtevi.domain.credits:CreditAccount."
+    with psycopg.connect(database_url) as con:
+        rows = con.execute(
+            "SELECT topic, count(*) FROM bemtevi_events WHERE notification_id > %s AND topic LIKE %s GROUP BY topic",
+            (after, prefix + "%"),
+        ).fetchall()
+    return {topic.removeprefix(prefix): int(count) for topic, count in rows}
+
+
 # -- deployments -------------------------------------------------------------------------------------------------
 
 
@@ -368,6 +386,8 @@ class Figures:
     lag_p99_ms: float
     not_up_to_date: int
     cpu_ms_per_lookup: dict[str, float]
+    credit_events: dict[str, int] = field(default_factory=dict)
+    charged: int = 0
 
 
 def measure(
@@ -410,6 +430,7 @@ def measure(
             # Warm-up: every tenant's first lookups (sessions, accounts and blocks loaded, partitions assigned).
             run_wrk(deployment.base, tokens, docs, args.connections, 3)
             used_before = credits_used(database_url)
+            events_before = last_notification_id(database_url)
             postgres = _postgres_pids(database_url)
             deployment.kinds["PostgreSQL"] = postgres
             if broker is not None:
@@ -423,6 +444,7 @@ def measure(
             cpu_after = deployment.cpu()
             time.sleep(1.0)  # lookups in flight at the window's end are settled before counting
             charged = credits_used(database_url) - used_before
+            credit_events = credit_events_since(database_url, events_before)
         shutil.rmtree(var, ignore_errors=True)
     per_lookup = {kind: (cpu_after[kind] - cpu_before[kind]) / max(1, charged) * 1000 for kind in cpu_after}
     per_lookup["all processes"] = sum(per_lookup.values())
@@ -436,6 +458,8 @@ def measure(
         lag_p99_ms=percentile(probe.lags, 99) * 1000 if probe.lags else float("nan"),
         not_up_to_date=probe.not_up_to_date,
         cpu_ms_per_lookup=per_lookup,
+        credit_events=credit_events,
+        charged=charged,
     )
 
 
@@ -454,6 +478,13 @@ def report(figures: list[Figures]) -> None:
     print("CPU per charged lookup (ms), by kind of process:")
     for f in figures:
         parts = ", ".join(f"{kind} {ms:.3f}" for kind, ms in f.cpu_ms_per_lookup.items())
+        print(f"  {f.name}: {parts}")
+    print()
+    print("Credit events per 100 charged lookups, by kind (how the ledger decided them):")
+    for f in figures:
+        parts = ", ".join(
+            f"{kind} {count * 100 / max(1, f.charged):.1f}" for kind, count in sorted(f.credit_events.items())
+        )
         print(f"  {f.name}: {parts}")
 
 
