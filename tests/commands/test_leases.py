@@ -124,7 +124,7 @@ def look_up_until_leased(platform: Platform, client: LeasingLedger, principal: P
 
 
 def test_a_returned_lease_charges_each_found_lookup_once_and_gives_back_the_rest(
-    platform: Platform, worker: EmbeddedLedger, leasing: Callable[..., LeasingLedger]
+    platform: Platform, leasing: Callable[..., LeasingLedger]
 ) -> None:
     principal = new_tenant(platform, "Empresa", 10_000)
     client = leasing()
@@ -226,7 +226,7 @@ def test_a_lease_request_delivered_again_after_its_lease_was_settled_grants_noth
 
 
 def test_a_lookup_that_finishes_after_its_lease_went_back_is_refused_uncharged(
-    platform: Platform, worker: EmbeddedLedger, leasing: Callable[..., LeasingLedger]
+    platform: Platform, leasing: Callable[..., LeasingLedger]
 ) -> None:
     """The process stopping returns its leases: a lookup that drew a unit and was still asking its supplier
     is refused at its finish, and neither charged nor recorded (the ledger has no lease to take it from)."""
@@ -244,7 +244,7 @@ def test_a_lookup_that_finishes_after_its_lease_went_back_is_refused_uncharged(
 
 
 def test_a_lease_goes_back_only_after_the_consultations_being_recorded_under_it(
-    platform: Platform, worker: EmbeddedLedger, leasing: Callable[..., LeasingLedger]
+    platform: Platform, leasing: Callable[..., LeasingLedger]
 ) -> None:
     """A consultation whose append is under way when the process stops is settled with its lease: returned
     before it, the lease would leave it recorded as charged and never charged."""
