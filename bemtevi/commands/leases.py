@@ -365,7 +365,12 @@ class LeasingLedger:
                 account.asking = False
             if not units:
                 return
-            lease = _Lease(request.lease_id, account_id, request.group_id, units, time.monotonic() + self.lease_seconds)
+            # Asked for ahead (see _take_asks), so its time starts when the account's open leases run out: from
+            # its grant it would be drawn for only the second half of its time and go back half unused, and a
+            # steady account would cost the ledger twice the leases.
+            now = time.monotonic()
+            starts = max([now, *(held.until for held in account.leases if held.open(now))]) if account else now
+            lease = _Lease(request.lease_id, account_id, request.group_id, units, starts + self.lease_seconds)
             if account is None:
                 # Forgotten meanwhile: handed straight back (drawn out, nothing charged).
                 lease.drawn = lease.units

@@ -300,3 +300,29 @@ def test_finance_sees_a_lease_as_one_block_of_lookups_in_the_balance_history(
         for lang, label in (("pt-BR", "Bloco de consultas"), ("en-US", "Block of lookups")):
             export = api.get(f"/api/credits/history/export?{query}&lang={lang}", headers=headers)
             assert export.status_code == 200 and label in export.text
+
+
+def test_a_steady_accounts_leases_are_drawn_out_rather_than_half_given_back(
+    platform: Platform, leasing: Callable[..., LeasingLedger]
+) -> None:
+    """The next lease is asked for while the current one still has units; its time must start when the current
+    one's ends. Were it counted from its grant, it would run out of time with about half its units unused, and a
+    steady account would cost the ledger twice the leases (each a grant and a return)."""
+    principal = new_tenant(platform, "Empresa", 100_000)
+    client = leasing(lease_seconds=0.4)
+    deadline = time.monotonic() + 3.0
+    while time.monotonic() < deadline:
+        platform.consultations.run_unit_query(principal, KNOWN_CPF)  # found: each one charged
+        time.sleep(0.002)  # a steady rate the machine can keep whatever its load
+    client.close()
+    settled = [
+        e
+        for e in platform.app.repository.event_store.get(credit_account_id(principal.group_id, Category.UNIT))
+        if isinstance(e, CreditAccount.LeaseSettled)
+    ]
+    # The last leases went back when the lookups stopped, drawn or not.
+    steady = settled[:-2]
+    assert len(steady) >= 3, settled
+    used = sum(e.amount for e in steady)
+    held = sum(e.amount + e.released for e in steady)
+    assert used >= 0.75 * held, [(e.amount, e.released) for e in steady]
