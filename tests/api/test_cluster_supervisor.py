@@ -117,6 +117,38 @@ class NewConnections:
             thread.join(timeout=250)
 
 
+BURST = 32
+
+
+def burst_of_connections(port: int, path: str, count: int, servers: list[int]) -> None:
+    """``count`` connections that arrive while the ``servers`` are busy (stopped: the kernel completes the
+    handshakes meanwhile and queues them), then a request on each; the servers go on one after the other, as
+    busy processes come back to their loops at different moments, and each answer is read to its headers."""
+    conns = []
+    for pid in servers:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        for _ in range(count):
+            conn = socket.create_connection(("127.0.0.1", port), timeout=60)
+            conns.append(conn)
+            conn.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+    finally:
+        for pid in servers:  # the first to go on accepts whatever is queued for it before the next goes on
+            os.kill(pid, signal.SIGCONT)
+            time.sleep(0.5)
+    try:
+        for conn in conns:
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                chunk = conn.recv(65536)
+                assert chunk, answer
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 404 "), answer[:100]
+    finally:
+        for conn in conns:
+            conn.close()
+
+
 def start_supervisor(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], Output]:
     supervisor = subprocess.Popen(
         [sys.executable, "-m", "bemtevi.cli", "cluster"],
@@ -174,9 +206,13 @@ def test_make_cluster_serves_two_api_processes_on_one_address_and_ctrl_c_stops_e
         )
         assert signed_in.status_code == 200, signed_in.text
         headers = {"Authorization": f"Bearer {signed_in.json()['token']}"}
-        # New connections each time: both processes take them from the one socket, and both know the token.
+        # New connections each time: both processes take some of them, and both know the token.
         for _ in range(30):
             assert httpx.get(f"{address}/api/me", headers=headers).status_code == 200
+        # Connections that arrive while the processes are busy are not all taken by the first back to its loop: a
+        # client's pool opened then (a proxy's, a bench's) would keep them there, one process serving all of it.
+        servers = sorted(pid for pid, command in commands.items() if b"bemtevi.cli serve" in command)
+        burst_of_connections(port, "/api/spread", BURST, servers)
         # Many new connections at once, from before the address was bound, through both processes' start:
         # none reset (a relay that died at its start had the supervisor stop the cluster under its clients).
         clients.stop()
@@ -206,6 +242,11 @@ def test_make_cluster_serves_two_api_processes_on_one_address_and_ctrl_c_stops_e
     served = [(logs / f"api-{n}.log").read_text().count('"path":"/api/me"') for n in (1, 2)]
     print("requests served by each API process:", served)
     assert sum(served) == 30 and min(served) > 0
+    # From one socket shared by both, the first process back accepted every connection of the burst (32 and 0;
+    # in bench/cluster.py, wrk's 32 connections went 24-32 to one process and 0-9 to the other).
+    spread = [(logs / f"api-{n}.log").read_text().count('"path":"/api/spread"') for n in (1, 2)]
+    print("connections of the burst served by each API process:", spread)
+    assert sum(spread) == BURST and min(spread) >= 6, spread
 
     # A second start keeps the broker's topics (kept under var/) and resumes the relay after its position.
     supervisor, output = start_supervisor(env)
