@@ -93,6 +93,38 @@ def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
     return consultation.created_on  # type: ignore[no-any-return]
 
 
+class _KeeperFailures:
+    """The keeper's failures, written without flooding the log. While the ledger is unreachable every round fails
+    the same way (each busy account's grant, each lease's return, 20 rounds a second): a kind of failure is written
+    with its traceback the first time, then at most once every ``every`` seconds with how many there were
+    meanwhile, and once more when that kind works again. Used from the keeper's loop only."""
+
+    def __init__(self, every: float = 30.0) -> None:
+        self._every = every
+        self._quiet_until: dict[str, float] = {}
+        self._unreported: dict[str, int] = {}
+        self._failed: dict[str, int] = {}
+
+    def failed(self, kind: str, message: str, *args: object) -> None:
+        """In an ``except`` block: ``message`` (with ``args``) and the exception, unless written lately."""
+        self._failed[kind] = self._failed.get(kind, 0) + 1
+        now = time.monotonic()
+        if now < self._quiet_until.get(kind, 0.0):
+            self._unreported[kind] = self._unreported.get(kind, 0) + 1
+            return
+        unreported = self._unreported.pop(kind, 0)
+        meanwhile = f" ({unreported} more since the last of these lines)" if unreported else ""
+        log.warning(message + meanwhile, *args, exc_info=True)
+        self._quiet_until[kind] = now + self._every
+
+    def worked(self, kind: str) -> None:
+        failures = self._failed.pop(kind, 0)
+        if failures:
+            self._quiet_until.pop(kind, None)
+            self._unreported.pop(kind, None)
+            log.info("the lease keeper's %s works again after %s failures", kind, failures)
+
+
 class LeasingLedger:
     """``LedgerClient`` of the process that serves lookups: the ledger behind ``remote`` (the ledger workers
     in cluster mode, this process's own embedded), and this process's leases of busy accounts' units. A
@@ -135,6 +167,7 @@ class LeasingLedger:
         self.leased = 0  # leases granted, and lookups recorded under one (for the benches and tests)
         self.recorded = 0
         self._stopping = threading.Event()
+        self._failures = _KeeperFailures()
         self._thread = threading.Thread(target=self._keep, name="bemtevi-leases", daemon=True)
         self._thread.start()
 
@@ -317,8 +350,9 @@ class LeasingLedger:
         while not self._stopping.is_set():
             try:
                 await self._round()
+                self._failures.worked("round")
             except Exception:
-                log.exception("the lease keeper's round failed; tried again next round")
+                self._failures.failed("round", "the lease keeper's round failed; tried again next round")
             await asyncio.sleep(self._tick)
 
     async def _round(self) -> None:
@@ -357,8 +391,9 @@ class LeasingLedger:
         units = 0
         try:
             units = (await self.remote.submit_async(request)).value
+            self._failures.worked("lease grant")
         except Exception:
-            log.warning("a lease of %s was not granted", account_id, exc_info=True)
+            self._failures.failed("lease grant", "a lease of %s was not granted", account_id)
         with self._lock:
             account = self._accounts.get(account_id)
             if account is not None:
@@ -411,8 +446,9 @@ class LeasingLedger:
         request = self._return_of(lease)
         try:
             await self.remote.submit_async(request)
+            self._failures.worked("lease return")
         except Exception:
             # Tried again next round; should this process die first, the ledger settles it from the log.
-            log.warning("lease %s was not returned; tried again", lease.lease_id, exc_info=True)
+            self._failures.failed("lease return", "lease %s was not returned; tried again", lease.lease_id)
             with self._lock:
                 self._returning.append(lease)  # taken to go back: nothing more is charged under it

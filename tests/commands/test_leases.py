@@ -326,3 +326,39 @@ def test_a_steady_accounts_leases_are_drawn_out_rather_than_half_given_back(
     used = sum(e.amount for e in steady)
     held = sum(e.amount + e.released for e in steady)
     assert used >= 0.75 * held, [(e.amount, e.released) for e in steady]
+
+
+def test_a_ledger_out_of_reach_is_logged_once_not_every_round_and_the_lease_goes_back_when_it_returns(
+    platform: Platform,
+    worker: EmbeddedLedger,
+    leasing: Callable[..., LeasingLedger],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    principal = new_tenant(platform, "Empresa", 10_000)
+    client = leasing()
+    found = look_up_until_leased(platform, client, principal, [KNOWN_CPF])
+    reachable = worker.submit_async
+    attempts = 0
+
+    async def out_of_reach(request: Any) -> Any:
+        nonlocal attempts
+        attempts += 1
+        raise ConnectionError("the ledger is out of reach")
+
+    caplog.set_level("INFO", logger="bemtevi.commands.leases")
+    monkeypatch.setattr(worker, "submit_async", out_of_reach)
+    deadline = time.monotonic() + 10
+    while attempts < 20:  # the lease's time runs out, and its return is tried every round
+        assert time.monotonic() < deadline, attempts
+        time.sleep(0.02)
+    warnings = [r for r in caplog.records if r.levelname == "WARNING" and "not returned" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].exc_info is not None, [r.getMessage() for r in warnings]
+
+    monkeypatch.setattr(worker, "submit_async", reachable)
+    while account(platform, principal.group_id).reserved:
+        assert time.monotonic() < deadline, "the lease never went back"
+        time.sleep(0.02)
+    assert any("works again" in r.getMessage() for r in caplog.records)
+    client.close()
+    charged_once(platform, principal.group_id, found)
