@@ -55,6 +55,7 @@ from bemtevi.domain.audit import acting_as
 from bemtevi.domain.errors import DomainError, NotEnoughCredits
 from bemtevi.domain.groups import Group
 from bemtevi.domain.query_types import QueryTypeCatalogue, choose_query_type
+from bemtevi.infra.failure_log import RepeatedFailureLog
 
 log = logging.getLogger(__name__)
 
@@ -91,38 +92,6 @@ def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
         consultation = consultation_of(finish, finish.query_type, finish.charged, lease_id=finish.block_id)
     ws.add(consultation)
     return consultation.created_on  # type: ignore[no-any-return]
-
-
-class _KeeperFailures:
-    """The keeper's failures, written without flooding the log. While the ledger is unreachable every round fails
-    the same way (each busy account's grant, each lease's return, 20 rounds a second): a kind of failure is written
-    with its traceback the first time, then at most once every ``every`` seconds with how many there were
-    meanwhile, and once more when that kind works again. Used from the keeper's loop only."""
-
-    def __init__(self, every: float = 30.0) -> None:
-        self._every = every
-        self._quiet_until: dict[str, float] = {}
-        self._unreported: dict[str, int] = {}
-        self._failed: dict[str, int] = {}
-
-    def failed(self, kind: str, message: str, *args: object) -> None:
-        """In an ``except`` block: ``message`` (with ``args``) and the exception, unless written lately."""
-        self._failed[kind] = self._failed.get(kind, 0) + 1
-        now = time.monotonic()
-        if now < self._quiet_until.get(kind, 0.0):
-            self._unreported[kind] = self._unreported.get(kind, 0) + 1
-            return
-        unreported = self._unreported.pop(kind, 0)
-        meanwhile = f" ({unreported} more since the last of these lines)" if unreported else ""
-        log.warning(message + meanwhile, *args, exc_info=True)
-        self._quiet_until[kind] = now + self._every
-
-    def worked(self, kind: str) -> None:
-        failures = self._failed.pop(kind, 0)
-        if failures:
-            self._quiet_until.pop(kind, None)
-            self._unreported.pop(kind, None)
-            log.info("the lease keeper's %s works again after %s failures", kind, failures)
 
 
 class LeasingLedger:
@@ -167,7 +136,7 @@ class LeasingLedger:
         self.leased = 0  # leases granted, and lookups recorded under one (for the benches and tests)
         self.recorded = 0
         self._stopping = threading.Event()
-        self._failures = _KeeperFailures()
+        self._failures = RepeatedFailureLog(log, "the lease keeper")
         self._thread = threading.Thread(target=self._keep, name="bemtevi-leases", daemon=True)
         self._thread.start()
 

@@ -38,6 +38,7 @@ from kafka.partitioner.default import murmur2
 
 from bemtevi.commands.group_commit import Outcome
 from bemtevi.commands.ledger import Request, ReserveLookup, error_from_json, request_to_json
+from bemtevi.infra.failure_log import RepeatedFailureLog
 from bemtevi.infra.kafka import ensure_topic
 
 log = logging.getLogger(__name__)
@@ -277,15 +278,18 @@ class KafkaLedgerClient:
         return Outcome(pending.request.value_from_json(answer.get("value")), int(answer.get("position") or 0))
 
     async def _read_replies(self) -> None:
+        # Written once, then at most every 30 s while every poll fails (ten a second).
+        failures = RepeatedFailureLog(log, "the ledger's replies")
         while True:
             try:
                 polled = await self._consumer.getmany(timeout_ms=1_000)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("reading ledger replies failed; reading on")
+                failures.failed("reading", "reading ledger replies failed; reading on")
                 await asyncio.sleep(0.1)
                 continue
+            failures.worked("reading")
             # Coroutines' futures are resolved with one call into each loop per poll.
             futures: defaultdict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = defaultdict(list)
             for records in polled.values():
