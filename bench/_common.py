@@ -38,6 +38,37 @@ def postgres_database(server_url: str = DEFAULT_POSTGRES) -> Iterator[str]:
             con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def busy_before(seconds: float = 1.0) -> float:
+    """How busy the machine's cores are (0 to 1, all cores together) over ``seconds``, read from ``/proc/stat``.
+
+    Run before a bench starts anything: other work on the cores lowers every figure, and the cluster's far more
+    than the one-process server's (each of its hops waits for a core behind that work)."""
+
+    def times() -> list[int]:
+        with open("/proc/stat") as stat:
+            return [int(x) for x in stat.readline().split()[1:]]
+
+    before = times()
+    time.sleep(seconds)
+    spent = [b - a for a, b in zip(before, times(), strict=True)]
+    idle = spent[3] + spent[4]  # idle and waiting for I/O
+    return 1 - idle / max(1, sum(spent))
+
+
+def warn_if_busy(threshold: float = 0.1) -> None:
+    """Print a warning when other work keeps the cores busier than ``threshold`` before the bench."""
+    try:
+        busy = busy_before()
+    except OSError:
+        return  # no /proc: nothing to tell
+    if busy > threshold:
+        print(
+            f"warning: the machine's cores were {busy:.0%} busy before the bench started anything: other work "
+            "lowers every figure below (the cluster's most); see `top`",
+            file=sys.stderr,
+        )
+
+
 def temp_dir() -> str:
     return tempfile.mkdtemp(prefix="bemtevi-bench-")
 

@@ -59,7 +59,7 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import free_port, multi_tenant_lookups_script, percentile, postgres_database
+from _common import free_port, multi_tenant_lookups_script, percentile, postgres_database, warn_if_busy
 from lookups import PASSWORD, ROOT, dataset, documents
 
 from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
@@ -589,6 +589,7 @@ def main() -> None:
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed: make wrk")
     ensure_postgres()
+    warn_if_busy()
     data = dataset(ROOT / "var" / "bench-cache")
     docs = documents(data, 2000)
     base_env = {

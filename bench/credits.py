@@ -30,7 +30,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import multi_tenant_lookups_script, postgres_database, running_server
+from _common import multi_tenant_lookups_script, postgres_database, running_server, warn_if_busy
 from lookups import ROOT, dataset, documents
 
 PASSWORD = "Bench!pass1"
@@ -168,6 +168,7 @@ def main() -> None:
     parser.add_argument("--modes", default="one-save,group")
     parser.add_argument("--connections", default="1,8,32")
     args = parser.parse_args()
+    warn_if_busy()
     if not shutil.which("wrk"):
         raise SystemExit("bench/credits.py drives the server with wrk (Debian package 'wrk')")
     data = dataset(ROOT / "var" / "bench-cache")

@@ -25,7 +25,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import DEFAULT_POSTGRES, describe_ms, postgres_database, running_server
+from _common import DEFAULT_POSTGRES, describe_ms, postgres_database, running_server, warn_if_busy
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "Bench!pass1"
@@ -94,6 +94,7 @@ def main() -> None:
         help="put the event store on PostgreSQL: a fresh database on this server (default: the project's own)",
     )
     args = parser.parse_args()
+    warn_if_busy()
     if args.postgres is not None:
         with postgres_database(args.postgres) as database_url:
             run(args, database_url)

@@ -18,7 +18,7 @@ from uuid import uuid4
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import temp_dir
+from _common import temp_dir, warn_if_busy
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import Actor, acting_as
@@ -100,6 +100,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--page-size", type=int, default=1000)
     args = parser.parse_args()
+    warn_if_busy()
 
     var = Path(temp_dir())
     settings = Settings(var_dir=var)

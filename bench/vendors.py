@@ -42,7 +42,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import describe_ms, free_port, in_background, running_server
+from _common import describe_ms, free_port, in_background, running_server, warn_if_busy
 from lookups import dataset, documents
 
 from bemtevi.domain.documents import cpf_check_digits
@@ -238,6 +238,7 @@ def main() -> None:
         "stacks: one line per stack with its sample count)",
     )
     args = parser.parse_args()
+    warn_if_busy()
 
     data = dataset(ROOT / "var" / "bench-cache")
     ideal = args.clients / (args.latency_ms / 1000)
