@@ -32,7 +32,7 @@ class RepeatedFailureLog:
             return
         unreported = self._unreported.pop(kind, 0)
         meanwhile = f" ({unreported} more since the last of these lines)" if unreported else ""
-        self._log.warning(message + meanwhile, *args, exc_info=True)
+        self._log.warning(message + meanwhile, *args, exc_info=True, stacklevel=2)
         self._quiet_until[kind] = now + self._every
 
     def worked(self, kind: str) -> None:
