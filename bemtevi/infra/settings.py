@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import unquote, urlparse
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -162,6 +162,19 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = 10.0
     # Let webhooks reach loopback / private addresses (tests; receivers inside the deployment on purpose).
     webhook_allow_private: bool = False
+
+    @model_validator(mode="after")
+    def _leases_end_before_the_ledger_takes_them_for_abandoned(self) -> Settings:
+        # A lease is held up to twice its time (the next one's time starts when the open ones end, at most one
+        # lease time ahead; commands.leases), and the ledger settles a lease held longer than the abandon time as
+        # a dead process's, from the log: a live holder's lookups recorded after that would go uncharged.
+        if self.ledger_lease_seconds > 0 and self.ledger_abandon_seconds < 2 * self.ledger_lease_seconds + 2:
+            raise ValueError(
+                f"BEMTEVI_LEDGER_ABANDON_SECONDS ({self.ledger_abandon_seconds:g}) must be at least twice "
+                f"BEMTEVI_LEDGER_LEASE_SECONDS ({self.ledger_lease_seconds:g}) plus 2 s: a lease is held up to "
+                "twice its time, and the ledger settles a lease held longer than that as a dead process's"
+            )
+        return self
 
     @property
     def events_path(self) -> Path:

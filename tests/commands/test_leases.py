@@ -9,6 +9,7 @@ lease or dies holding it; nothing found is free; the limit holds; nothing stays 
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import Counter
@@ -326,6 +327,26 @@ def test_a_steady_accounts_leases_are_drawn_out_rather_than_half_given_back(
     used = sum(e.amount for e in steady)
     held = sum(e.amount + e.released for e in steady)
     assert used >= 0.75 * held, [(e.amount, e.released) for e in steady]
+
+
+def test_leases_asked_while_others_are_open_end_within_two_lease_times_of_their_grant(
+    platform: Platform, leasing: Callable[..., LeasingLedger]
+) -> None:
+    """A next lease's time starts when the account's open leases end, but at most one lease time after its grant.
+    When demand outran each lease's units, the keeper asked again while the last lease was open, and each end was
+    chained on the one before, drifting further ahead with every ask: a lease still drawn from could outlive the
+    ledger's wait before it settles another process's lease from the log as abandoned, and the lookups recorded
+    under it after that were never charged (seen once in the killed-worker test of the ledger workers)."""
+    principal = new_tenant(platform, "Empresa", 100_000)
+    client = leasing(lease_seconds=0.4)
+    look_up_until_leased(platform, client, principal, [KNOWN_CPF])
+    account_id = credit_account_id(principal.group_id, Category.UNIT)
+    for _ in range(6):  # as the keeper asks when each lease runs out of units at once
+        ask = LeaseUnits(uuid4(), principal.group_id, principal.user_id, 50, client.holder)
+        asyncio.run(client._ask(account_id, ask))
+    now = time.monotonic()
+    ends = sorted(lease.until - now for lease in client._accounts[account_id].leases)
+    assert len(ends) >= 6 and ends[-1] <= 2 * client.lease_seconds, ends
 
 
 def test_a_ledger_out_of_reach_is_logged_once_not_every_round_and_the_lease_goes_back_when_it_returns(

@@ -73,7 +73,7 @@ def cluster_settings(postgres_database: str, kafka_broker: str, tmp_path: Path, 
             "kafka_bootstrap": kafka_broker,
             "kafka_ledger_topic": f"ledger-{uuid.uuid4().hex[:8]}",
             "kafka_ledger_partitions": PARTITIONS,
-            "ledger_abandon_seconds": 2.0,
+            "ledger_abandon_seconds": 6.0,  # at least twice the lease time plus 2 s (Settings checks it)
             "ledger_timeout_seconds": 40.0,
             "reservation_sweep_seconds": 1.0,
             # API processes lease busy accounts' units as shipped (make_settings turns leases off).
