@@ -7,13 +7,15 @@ lookups asks that owner for a *lease* instead: a block of units held for this pr
 reservation on the account, appended by the ledger, naming this process and the log position it was granted
 after). Each lookup then takes a unit of the lease here and records its consultation on this process's own
 group commit, naming the lease (``Consultation.lease_id``); no credit event is written here. When the lease
-is drawn out or its time is up (``BEMTEVI_LEDGER_LEASE_SECONDS``) and its lookups in flight are over, this
-process returns it with the consultations it charged (``ReturnLease``): the ledger settles one unit for each
-and releases the rest, in one event (one line of the balance history for the lease, naming its
-consultations).
+is drawn out or its time is up (``BEMTEVI_LEDGER_LEASE_SECONDS``, counted from when the account's open leases
+end, at most one lease time ahead: a lease ends at most two lease times after its grant) and its lookups in
+flight are over, this process returns it with the consultations it charged (``ReturnLease``): the ledger
+settles one unit for each and releases the rest, in one event (one line of the balance history for the lease,
+naming its consultations).
 
 A process that dies holding a lease cannot return it. Once the lease has stayed open
-``BEMTEVI_LEDGER_ABANDON_SECONDS`` (found by the reservation sweep; embedded, at the first sweep after the
+``BEMTEVI_LEDGER_ABANDON_SECONDS`` (at least twice the lease time plus 2 s, which ``Settings`` checks: a live
+holder's lease ends first; found by the reservation sweep; embedded, at the first sweep after the
 server starts again, since a lease of another holder is then a dead process's), the ledger settles it from
 the consultations recorded under it in the event store. Either way one unit is charged per found
 consultation, once (the first settlement closes the lease, a second finds nothing to settle), and
