@@ -147,6 +147,8 @@ def build_platform(
             StoredQueryTypes(app),
             lease_seconds=settings.ledger_lease_seconds,
             holder=client.owner if isinstance(client, EmbeddedLedger) else None,
+            # Embedded, the ledger never takes its own process's leases for abandoned.
+            record_within=None if isinstance(client, EmbeddedLedger) else settings.ledger_abandon_seconds - 1.0,
         )
     identity = IdentityCommands(
         app,

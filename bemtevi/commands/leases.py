@@ -25,7 +25,9 @@ The checks every lookup passes first (the group active, a query type it may run)
 group as this process last saw it (kept current with its saves and the log); a lookup that does not
 pass them, or of an account with no lease, goes to the ledger as before, which decides or refuses it.
 A lookup still in flight when its lease was returned without it (the process stopping, or a lookup
-held past ``STUCK_SECONDS``) finds no lease at its finish and is answered ``SearchFailed``, uncharged.
+held past ``STUCK_SECONDS``), or, in cluster mode, finishing later than the abandon time less a second after
+its lease was asked for (the ledger may have settled the lease from the log by then), finds no lease at its
+finish and is answered ``SearchFailed``, uncharged.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ class _Lease:
     group_id: UUID
     units: int
     until: float  # monotonic: no unit is drawn after it
+    asked: float  # monotonic: when it was asked for, before the ledger granted it
     drawn: int = 0
     in_flight: int = 0  # units drawn by lookups not over yet
     recording: int = 0  # of those, lookups whose consultation is being appended now
@@ -122,6 +125,7 @@ class LeasingLedger:
         lease_seconds: float = 2.0,
         tick: float = 0.05,
         holder: str | None = None,
+        record_within: float | None = None,
     ) -> None:
         self.remote = remote
         self.transport = getattr(remote, "transport", "kafka")
@@ -129,6 +133,10 @@ class LeasingLedger:
         self._writer = writer
         self._catalogue = catalogue
         self.lease_seconds = lease_seconds
+        # How long after its ask a lease still takes consultations (None: while it is held). In cluster mode the
+        # ledger's abandon time less a second: past it the ledger may have settled the lease from the log as a
+        # dead process's, and a consultation recorded under it then would never be charged.
+        self._record_within = record_within
         self._tick = tick
         self.holder = holder or f"api-{uuid4()}"
         self._lock = threading.Lock()
@@ -279,6 +287,8 @@ class LeasingLedger:
             lease = self._by_id.get(finish.block_id or "")
             if lease is None or lease.returned:
                 return False
+            if self._record_within is not None and time.monotonic() - lease.asked > self._record_within:
+                return False  # the ledger may have taken it for abandoned: the finish goes to the ledger
             lease.recording += 1
             return True
 
@@ -360,6 +370,7 @@ class LeasingLedger:
 
     async def _ask(self, account_id: UUID, request: LeaseUnits) -> None:
         units = 0
+        asked = time.monotonic()
         try:
             units = (await self.remote.submit_async(request)).value
             self._failures.worked("lease grant")
@@ -380,7 +391,7 @@ class LeasingLedger:
             now = time.monotonic()
             open_until = max([now, *(held.until for held in account.leases if held.open(now))]) if account else now
             starts = min(open_until, now + self.lease_seconds)
-            lease = _Lease(request.lease_id, account_id, request.group_id, units, starts + self.lease_seconds)
+            lease = _Lease(request.lease_id, account_id, request.group_id, units, starts + self.lease_seconds, asked)
             if account is None:
                 # Forgotten meanwhile: handed straight back (drawn out, nothing charged).
                 lease.drawn = lease.units

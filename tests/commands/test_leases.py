@@ -76,7 +76,7 @@ def leasing(platform: Platform, worker: EmbeddedLedger) -> Iterator[Callable[...
     platform closed would try, every tick, to return its leases to a closed store for the rest of the run."""
     clients: list[LeasingLedger] = []
 
-    def start(*, lease_seconds: float = 0.3) -> LeasingLedger:
+    def start(*, lease_seconds: float = 0.3, record_within: float | None = None) -> LeasingLedger:
         client = LeasingLedger(
             worker,
             platform.app,
@@ -84,6 +84,7 @@ def leasing(platform: Platform, worker: EmbeddedLedger) -> Iterator[Callable[...
             StoredQueryTypes(platform.app),
             lease_seconds=lease_seconds,
             tick=0.02,
+            record_within=record_within,
         )
         clients.append(client)
         platform.consultations.ledger = client
@@ -240,6 +241,29 @@ def test_a_lookup_that_finishes_after_its_lease_went_back_is_refused_uncharged(
     client.close()  # the process stops: every lease goes back
     with pytest.raises(SearchFailed):
         client.submit(late.finished(drawn[0], drawn[1], ConsultationStatus.DONE))
+    charged = charged_once(platform, principal.group_id, found)
+    assert str(late.consultation_id) not in charged
+
+
+def test_a_lookup_that_finishes_after_the_ledger_may_have_taken_its_lease_for_abandoned_is_refused_uncharged(
+    platform: Platform, leasing: Callable[..., LeasingLedger]
+) -> None:
+    """A lookup that drew a unit of a lease and asked its supplier for longer than the ledger waits before it
+    settles another process's lease from the log (the abandon time) is refused at its finish, uncharged: the
+    lease may have been settled meanwhile, and a consultation recorded under it afterwards would never be
+    charged. The lease itself is still held here (a lookup is in flight on it)."""
+    principal = new_tenant(platform, "Empresa", 10_000)
+    client = leasing(lease_seconds=0.3, record_within=1.0)
+    found = look_up_until_leased(platform, client, principal, [KNOWN_CPF])
+    late = lookup_record(principal.group_id).request
+    drawn = client.try_draw(late)
+    assert drawn is not None
+    time.sleep(1.1)  # the supplier slow: past the lease's ask by more than ``record_within``
+    with pytest.raises(SearchFailed):
+        client.submit(late.finished(drawn[0], drawn[1], ConsultationStatus.DONE))
+    # A lookup answered at once is not refused: a lease of its own, or the ledger, charges it.
+    found += platform.consultations.run_unit_query(principal, KNOWN_CPF).status == ConsultationStatus.DONE
+    client.close()
     charged = charged_once(platform, principal.group_id, found)
     assert str(late.consultation_id) not in charged
 
