@@ -588,8 +588,8 @@ def main() -> None:
         raise SystemExit("--pairs compares with embedded, --baseline with another checkout: one at a time")
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed: make wrk")
+    warn_if_busy()  # before PostgreSQL starts, should it not run yet: its start is not other work
     ensure_postgres()
-    warn_if_busy()
     data = dataset(ROOT / "var" / "bench-cache")
     docs = documents(data, 2000)
     base_env = {
