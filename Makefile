@@ -27,6 +27,7 @@ cluster: install webapp postgresql java
 PYTEST_ARGS := -q --hypothesis-profile=full --durations=25
 test: install chromium postgresql java
 	$(BIN)/ruff check bemtevi tests bench
+	$(BIN)/lint-imports --no-cache
 	@# The committed RTK Query client must be the one the API's current schema generates.
 	cd webapp && npm run --silent codegen >/dev/null && git diff --exit-code --stat -- src/store/generated \
 		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }
@@ -83,6 +84,7 @@ java:
 
 lint: install
 	$(BIN)/ruff check bemtevi tests bench
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
 	cd webapp && npm run lint
 

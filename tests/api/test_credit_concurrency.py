@@ -84,8 +84,8 @@ def test_200_parallel_lookups_on_100_credits(server: str) -> None:
     last = max(r.json()["position"] for r in answers if r.status_code == 200)
     dashboard = httpx.get(f"{server}/api/dashboard?position={last}", headers=headers).json()["data"]
     assert dashboard["upToDate"] and dashboard["consultationsTotal"] == CREDITS
-    # Lookups that drew on a lease are charged when the lease goes back (docs/architecture.md, "Busy
-    # accounts: leases"): a drawn-out lease is returned at the keeper's next tick, so the used figure
+    # Lookups that drew on a lease are charged when the lease goes back (docs/architecture.md, "Decisions
+    # that hold": leases): a drawn-out lease is returned at the keeper's next tick, so the used figure
     # reaches the limit within a few seconds, and never passes it on the way.
     seen: list[dict[str, int]] = []
 
