@@ -86,6 +86,9 @@ def test_a_failure_has_its_code_beside_its_message(sqlite_platform: Platform, cl
         "https://10.1.2.3/hook",
         "http://169.254.169.254/latest/meta-data",
         "http://[::1]/hook",
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+        "http://[::a9fe:a9fe]/latest/meta-data",
+        "http://[2002:a9fe:a9fe::1]/latest/meta-data",
         "http://example.com:port/hook",
     ],
 )
