@@ -75,6 +75,11 @@ class BatchRow(BaseModel):
     # A stable code for ``message`` (canceled_by_owner, canceled_by_super_admin, time_limit, processing_error,
     # ...): the web app shows it translated, and the message itself for a code it does not know.
     messageCode: str | None = None
+    # Who canceled a canceled batch (the screens say "Canceled by <name>"); the role is null for a batch canceled
+    # before it was recorded by someone other than a super-admin.
+    canceledById: str | None = None
+    canceledByName: str | None = None
+    canceledByRole: Literal["user", "admin", "owner", "super-admin"] | None = None
     startedAt: UtcDateTime | None
     finishedAt: UtcDateTime | None
     # What the caller may do with it now (the server's own rule: ``BatchCommands.allowed_actions``).

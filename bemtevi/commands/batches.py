@@ -32,8 +32,6 @@ from bemtevi.commands.credits import CreditCommands, available_credits
 from bemtevi.commands.identity import Principal
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.batches import (
-    CANCELED_BY_OWNER,
-    CANCELED_BY_SUPER_ADMIN,
     Batch,
     BatchKind,
     BatchStatus,
@@ -431,13 +429,13 @@ class BatchCommands:
         return answered
 
     def cancel(self, principal: Principal, batch_id: UUID) -> int:
-        """Cancel a waiting or processing batch ("Canceled by owner" / "Canceled by super-admin"): its
-        reservation is released first, then ``Canceled``; the runner sees it within a second and stops."""
+        """Cancel a waiting or processing batch, recorded as canceled by the caller (the event's actor) with
+        their role: its reservation is released first, then ``Canceled``; the runner sees it within a second
+        and stops."""
         batch = self.batch(batch_id)
         self._may_cancel_or_delete(principal, batch)
         if not batch.is_open:
             raise BatchNotCancellable()
-        message = CANCELED_BY_SUPER_ADMIN if principal.role == Role.SUPER_ADMIN else CANCELED_BY_OWNER
         try:
             self._release(batch, Actor(user_id=principal.user_id, tenant_id=batch.group_id))
         except InvalidData:  # the reservation was settled meanwhile: the batch finished under the cancel
@@ -448,7 +446,7 @@ class BatchCommands:
         def decide() -> int:
             current = self.batch(batch_id)
             with acting_as(principal.actor):
-                current.cancel(message)
+                current.cancel(principal.role.value)
             return self._app.save_all(current)
 
         return retry_on_conflict(decide)

@@ -46,11 +46,29 @@ TERMINAL_STATUSES = frozenset({BatchStatus.AVAILABLE, BatchStatus.ERROR, BatchSt
 TIME_LIMIT_SECONDS = 3600
 TIME_LIMIT_CODE = "time_limit"
 TIME_LIMIT_MESSAGE = "Process terminated after exceeding the 1 hour limit"
+# "Canceled by owner" was every cancel but a super-admin's before ``Canceled`` named the canceler's role (a
+# plain user canceling their own batch included); it stays the message (and code) of those older events.
 CANCELED_BY_OWNER = "Canceled by owner"
 CANCELED_BY_SUPER_ADMIN = "Canceled by super-admin"
-# The stable code of each cancel message (``Canceled`` carries only the message); a failure's code is
-# ``Failed.code`` (``time_limit``, ``processing_error``, ...). The web app translates by code.
-CANCEL_CODES = {CANCELED_BY_OWNER: "canceled_by_owner", CANCELED_BY_SUPER_ADMIN: "canceled_by_super_admin"}
+# The message of a cancel by each role (a role's value: user, admin, owner, super-admin).
+CANCEL_MESSAGES = {
+    "user": "Canceled by user",
+    "admin": "Canceled by admin",
+    "owner": CANCELED_BY_OWNER,
+    "super-admin": CANCELED_BY_SUPER_ADMIN,
+}
+# The stable code of each cancel message; a failure's code is ``Failed.code`` (``time_limit``,
+# ``processing_error``, ...). The web app translates by code, and names the canceler when it can.
+CANCEL_CODES = {
+    "Canceled by user": "canceled_by_user",
+    "Canceled by admin": "canceled_by_admin",
+    CANCELED_BY_OWNER: "canceled_by_owner",
+    CANCELED_BY_SUPER_ADMIN: "canceled_by_super_admin",
+}
+
+
+def cancel_message(role: str) -> str:
+    return CANCEL_MESSAGES.get(role, "Canceled")
 
 
 def cancel_code(message: str) -> str:
@@ -191,7 +209,18 @@ class Batch(AuditedAggregate):
             aggregate.finished_at = self.timestamp
 
     class Canceled(AuditedAggregate.Event):
+        """Who canceled is the event's ``actor_id`` (as on every event); ``role`` is their role then."""
+
+        # 2: ``role``. A version 1 event knew only its message: a super-admin's says so, any other
+        # ("Canceled by owner") may have been a plain user's, an admin's or an owner's (None: not known).
+        class_version = 2
+
         message: str
+        role: str | None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["role"] = "super-admin" if state.get("message") == CANCELED_BY_SUPER_ADMIN else None
 
         def apply(self, aggregate: Any) -> None:
             aggregate.message = self.message
@@ -236,10 +265,11 @@ class Batch(AuditedAggregate):
 
     # -- the user's steps ------------------------------------------------------------------------
 
-    def cancel(self, message: str) -> None:
+    def cancel(self, role: str) -> None:
+        """Canceled by the acting user (the event's ``actor_id``), who has ``role``."""
         if not cancellable(self.status):
             raise BatchNotCancellable()
-        self.trigger_event(self.Canceled, message=message)
+        self.trigger_event(self.Canceled, message=cancel_message(role), role=role)
 
     def delete(self) -> None:
         if not deletable(self.status) or self.deleted:

@@ -11,6 +11,12 @@ Names are matched accent- and case-folded (``Endereço`` is ``ENDERECO``; spaces
 underscores); pt-BR and English names both work. Values are text: dates ``YYYY-MM-DD``, money with
 two decimals, flags ``S`` / ``N`` (``OBITO``: a death is registered; ``ENCONTRADO``: the document
 was found). A record not found leaves its fields empty (``ENCONTRADO`` says ``N``).
+
+``STATUS_REGISTRO`` (``RECORD_STATUS``) tells why a record's fields are what they are, one of
+``RECORD_STATUSES``: ``ENCONTRADO`` (a source holds the document), ``NAO_ENCONTRADO`` (a valid CPF/CNPJ
+no source holds) or ``DOCUMENTO_INVALIDO`` (not a valid CPF/CNPJ: empty, wrong length or check digits;
+nothing was looked up or charged). ``ENCONTRADO`` alone says ``N`` for the last two alike. (Not
+``STATUS``: that name is a company's registration status, ``SITUACAO``.)
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal
 
-ValueKind = Literal["text", "date", "money", "int", "age", "flag", "found", "document"]
+from bemtevi.domain.documents import is_valid_cnpj, is_valid_cpf
+
+ValueKind = Literal["text", "date", "money", "int", "age", "flag", "found", "document", "record_status"]
 Path = tuple[str | int, ...]
 
 
@@ -92,7 +100,11 @@ FIELDS: tuple[ExitField, ...] = (
     _f("share_capital", "CAPITAL_SOCIAL SHARE_CAPITAL", "money", None, ("share_capital",)),
     _f("found", "ENCONTRADO FOUND", "found", None),
     _f("document", "DOCUMENTO DOCUMENT CPF_CNPJ", "document", None),
+    _f("record_status", "STATUS_REGISTRO SITUACAO_REGISTRO RECORD_STATUS", "record_status", None),
 )
+
+FOUND, NOT_FOUND, INVALID_DOCUMENT = "ENCONTRADO", "NAO_ENCONTRADO", "DOCUMENTO_INVALIDO"
+RECORD_STATUSES = (FOUND, NOT_FOUND, INVALID_DOCUMENT)
 
 
 def fold(name: str) -> str:
@@ -132,6 +144,10 @@ def exit_value(field: ExitField, record: dict[str, Any] | None, document: str, t
     """The field's text for a unified record (``None``: not found) of ``document`` (digits)."""
     if field.kind == "document":
         return document
+    if field.kind == "record_status":
+        if record is not None:
+            return FOUND
+        return NOT_FOUND if is_valid_cpf(document) or is_valid_cnpj(document) else INVALID_DOCUMENT
     if field.kind == "found":
         return "S" if record is not None else "N"
     if record is None:

@@ -12,14 +12,24 @@ Standard library HTTP (urllib), in the runner's thread: one request per finished
 The URL is a customer's: the server must not become their way into the deployment's own network. So,
 unless ``allow_private`` (tests, or a deployment whose receivers are internal on purpose), every address
 the host name resolves to must be a public one (not loopback, private, link-local, reserved or
-multicast), checked at each try (a name that changes its answer between tries is checked again), and a
-redirect is not followed (it would reach an address never checked): it counts as a refusal.
+multicast; ``address_refused`` is the rule), and a redirect is not followed (it would reach an address never
+checked): it counts as a refusal. The rule runs when the URL is saved (``BatchCommands.submit``) and again
+when the call is made, on the very addresses the socket connects to (the connection resolves the name once,
+checks every answer, and connects only to those): a name that answers a public address to the check and a
+private one to the connection (DNS rebinding) is refused. Proxies from the environment are not used: a proxy
+would resolve the name again, unchecked.
+
+An IPv6 address that carries an IPv4 one is judged as that IPv4 address: IPv4-mapped (``::ffff:a.b.c.d``),
+NAT64 (``64:ff9b::/96``) and 6to4 (``2002::/16``). Refused whole: IPv4-compatible (``::a.b.c.d``,
+deprecated, no public use), Teredo (``2001::/32``, not globally reachable) and the NAT64 local-use prefix
+(``64:ff9b:1::/48``, an operator's own translator).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import logging
 import socket
@@ -27,6 +37,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
+from typing import Any
 
 import orjson
 from tenacity import RetryError, Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
@@ -49,10 +60,47 @@ class WebhookAddressNotAllowed(ValueError):
     """The URL's host is (or resolves to) an address of the deployment's own network."""
 
 
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+_NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+_TEREDO = ipaddress.IPv6Network("2001::/32")
+# IETF protocol assignments: not globally reachable (the IANA registry), though Python before 3.11.10 calls
+# most of the block global.
+_PROTOCOL_ASSIGNMENTS = ipaddress.IPv4Network("192.0.0.0/24")
+
+
+def address_refused(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether a webhook may not connect to ``address``: not a public unicast address, directly or through
+    an IPv4 address it carries (see the module's text)."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address in _IPV4_COMPATIBLE or address in _TEREDO or address in _NAT64_LOCAL:
+            return True
+        embedded = address.ipv4_mapped or address.sixtofour
+        if embedded is None and address in _NAT64:
+            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+        if embedded is not None:
+            return address_refused(embedded)
+    elif address in _PROTOCOL_ASSIGNMENTS:
+        return True
+    return not address.is_global or address.is_multicast
+
+
+def _public_addresses(host: str, port: int) -> list[tuple[int, int, int, object]]:
+    """The socket addresses ``host`` resolves to, all of them allowed, or ``WebhookAddressNotAllowed``."""
+    try:
+        answers = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)
+    except (OSError, ValueError) as e:
+        raise WebhookAddressNotAllowed(f"host not resolved: {e}") from None
+    for answer in answers:
+        if address_refused(ipaddress.ip_address(str(answer[4][0]).split("%", 1)[0])):
+            raise WebhookAddressNotAllowed(f"{host} is not a public address")
+    return [(family, kind, proto, sockaddr) for family, kind, proto, _, sockaddr in answers]
+
+
 def require_public_host(url: str, *, allow_private: bool = False) -> None:
     """Raise ``WebhookAddressNotAllowed`` unless ``url`` is http(s) with a host and (unless ``allow_private``)
-    every address the host resolves to is public. The one check: at submit (``BatchCommands.submit``) and at
-    each try here."""
+    every address the host resolves to is public (``address_refused``). At submit (``BatchCommands.submit``) and
+    before each try here; the connection applies the same rule to its own answer (``_connect_public``)."""
     try:
         parts = urllib.parse.urlsplit(url)
         parts.port  # noqa: B018 (a port that is not a number raises here)
@@ -62,15 +110,52 @@ def require_public_host(url: str, *, allow_private: bool = False) -> None:
         raise WebhookAddressNotAllowed("not an http(s) URL with a host")
     if allow_private:
         return
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        answers = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
-    except (OSError, ValueError) as e:
-        raise WebhookAddressNotAllowed(f"host not resolved: {e}") from None
-    for answer in answers:
-        address = ipaddress.ip_address(str(answer[4][0]).split("%", 1)[0])
-        if not address.is_global or address.is_multicast:
-            raise WebhookAddressNotAllowed(f"{parts.hostname} is not a public address")
+    _public_addresses(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+
+
+_DEFAULT_TIMEOUT: object = socket._GLOBAL_DEFAULT_TIMEOUT  # type: ignore[attr-defined]  # http.client's "none given"
+
+
+def _connect_public(
+    address: tuple[str, int], timeout: object = _DEFAULT_TIMEOUT, source_address: object = None
+) -> socket.socket:
+    """``socket.create_connection`` that resolves once and connects only to addresses the rule allows."""
+    error: OSError | None = None
+    for family, kind, proto, sockaddr in _public_addresses(*address):
+        sock = socket.socket(family, kind, proto)
+        try:
+            if timeout is not _DEFAULT_TIMEOUT:
+                sock.settimeout(timeout)  # type: ignore[arg-type]
+            if source_address:
+                sock.bind(source_address)  # type: ignore[arg-type]
+            sock.connect(sockaddr)  # type: ignore[arg-type]
+            return sock
+        except OSError as e:
+            sock.close()
+            error = e
+    raise error or OSError(f"no address for {address[0]}")
+
+
+class _PublicHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._create_connection = _connect_public
+
+
+class _PublicHTTPSConnection(http.client.HTTPSConnection):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._create_connection = _connect_public
+
+
+class _PublicHTTPHandler(urllib.request.HTTPHandler):
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_PublicHTTPConnection, req)
+
+
+class _PublicHTTPSHandler(urllib.request.HTTPSHandler):
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_PublicHTTPSConnection, req, context=self._context)  # type: ignore[attr-defined]
 
 
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
@@ -94,7 +179,10 @@ class WebhookSender:
         self._backoff = backoff
         self._timeout = timeout
         self._allow_private = allow_private
-        self._opener = urllib.request.build_opener(_NoRedirects)
+        handlers: list[urllib.request.BaseHandler] = [_NoRedirects(), urllib.request.ProxyHandler({})]
+        if not allow_private:
+            handlers += [_PublicHTTPHandler(), _PublicHTTPSHandler()]
+        self._opener = urllib.request.build_opener(*handlers)
 
     def send(self, url: str, secret: str | None, payload: dict[str, object]) -> WebhookOutcome:
         body = orjson.dumps(payload)

@@ -38,6 +38,8 @@ CREATE TABLE IF NOT EXISTS batches (
     return_file_name VARCHAR,
     message VARCHAR,
     message_code VARCHAR,
+    canceled_by VARCHAR,
+    canceled_by_role VARCHAR,
     created_at TIMESTAMP NOT NULL,
     started_at TIMESTAMP,
     finished_at TIMESTAMP,
@@ -65,6 +67,8 @@ _COLUMNS = (
     "return_file_name",
     "message",
     "message_code",
+    "canceled_by",
+    "canceled_by_role",
     "created_at",
     "started_at",
     "finished_at",
@@ -130,6 +134,8 @@ class _Fold(PageFold):
                     "return_file_name": None,
                     "message": None,
                     "message_code": None,
+                    "canceled_by": None,
+                    "canceled_by_role": None,
                     "created_at": at,
                     "started_at": None,
                     "finished_at": None,
@@ -163,6 +169,9 @@ class _Fold(PageFold):
                 row["status"] = BatchStatus.CANCELED.value
                 row["message"] = event.message
                 row["message_code"] = cancel_code(event.message)
+                # Who canceled is the event's actor (older events too); their role is known since version 2.
+                row["canceled_by"] = str(event.actor_id) if event.actor_id else None
+                row["canceled_by_role"] = event.role
                 row["finished_at"] = at
         rewrite_rows(cur, "batches", "batch_id", _COLUMNS, rows, _SCHEMA)
 
@@ -170,7 +179,7 @@ class _Fold(PageFold):
 class BatchesReadModel(ReadModel):
     name = "batches"
     tables = ("batches",)
-    version = 2  # 2: message_code
+    version = 3  # 2: message_code; 3: canceled_by, canceled_by_role
     event_types = _EVENTS
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
@@ -200,9 +209,10 @@ BATCHES_ORDER = {
 }
 
 _SELECT = f"""
-    SELECT {", ".join("b." + c for c in _COLUMNS)}, u.name, g.name, l.file_name
+    SELECT {", ".join("b." + c for c in _COLUMNS)}, u.name, g.name, l.file_name, cu.name
     FROM batches b
     LEFT JOIN users u ON u.user_id = b.user_id
+    LEFT JOIN users cu ON cu.user_id = b.canceled_by
     LEFT JOIN groups g ON g.group_id = b.group_id
     LEFT JOIN layouts l ON l.layout_id = b.layout_id
 """
@@ -210,7 +220,7 @@ _SELECT = f"""
 
 def _row(r: tuple[Any, ...]) -> dict[str, Any]:
     d = dict(zip(_COLUMNS, r[: len(_COLUMNS)], strict=True))
-    user_name, group_name, layout_name = r[len(_COLUMNS) :]
+    user_name, group_name, layout_name, canceled_by_name = r[len(_COLUMNS) :]
     return {
         "id": d["batch_id"],
         "createdAt": d["created_at"],
@@ -235,6 +245,9 @@ def _row(r: tuple[Any, ...]) -> dict[str, Any]:
         "returnFileName": d["return_file_name"],
         "message": d["message"],
         "messageCode": d["message_code"],
+        "canceledById": d["canceled_by"],
+        "canceledByName": canceled_by_name,
+        "canceledByRole": d["canceled_by_role"],
         "startedAt": d["started_at"],
         "finishedAt": d["finished_at"],
     }

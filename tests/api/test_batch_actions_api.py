@@ -14,7 +14,10 @@ from test_batches_api import cpf, csv_of, new_customer, new_layout, ok, refused,
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.domain.batches import TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE
+from bemtevi.commands.identity import SYSTEM
+from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.batches import CANCELED_BY_OWNER, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch, BatchStatus
+from bemtevi.domain.users import Role
 
 LOCKED = {"allowUploadingManualQueries": True, "allowDeletedAndCancelled": False}
 
@@ -56,11 +59,15 @@ def test_the_list_says_who_may_cancel_or_delete_by_the_servers_own_rule(
     ok(client.post(f"/api/batches/{mine}/cancel", headers=owner))
     row = listed(client, owner, sqlite_platform)[mine]
     assert actions(row) == (False, True)
-    assert (row["message"], row["messageCode"]) == ("Canceled by owner", "canceled_by_owner")
+    assert (row["message"], row["messageCode"], row["canceledByRole"]) == (
+        "Canceled by owner",
+        "canceled_by_owner",
+        "owner",
+    )
     ok(client.post(f"/api/batches/{theirs}/cancel", headers=admin))
     row = listed(client, locked, sqlite_platform)[theirs]
     assert actions(row) == (False, False)
-    assert row["messageCode"] == "canceled_by_super_admin"
+    assert (row["messageCode"], row["canceledByRole"]) == ("canceled_by_super_admin", "super-admin")
 
 
 def test_a_failure_has_its_code_beside_its_message(sqlite_platform: Platform, client: TestClient) -> None:
@@ -86,6 +93,9 @@ def test_a_failure_has_its_code_beside_its_message(sqlite_platform: Platform, cl
         "https://10.1.2.3/hook",
         "http://169.254.169.254/latest/meta-data",
         "http://[::1]/hook",
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+        "http://[::a9fe:a9fe]/latest/meta-data",
+        "http://[2002:a9fe:a9fe::1]/latest/meta-data",
         "http://example.com:port/hook",
     ],
 )
@@ -123,3 +133,65 @@ def test_private_webhooks_are_accepted_when_the_deployment_allows_them(tmp_path:
             refused(client.post("/api/batches", headers=owner, json=wrong), 422, "webhook_not_allowed")
     finally:
         platform.close()
+
+
+def member(platform: Platform, client: TestClient, group_id: str, name: str, role: Role) -> tuple[UUID, dict[str, str]]:
+    email = name.lower().replace(" ", ".") + "@cliente.com.br"
+    user_id, _ = platform.identity.register_user(
+        SYSTEM, group_id=UUID(group_id), name=name, email=email, password="S3nha!forte", role=role
+    )
+    return user_id, sign_in(client, email, "S3nha!forte")
+
+
+def test_a_canceled_batch_names_who_canceled_it(sqlite_platform: Platform, client: TestClient) -> None:
+    # A plain user canceling their own batch was shown "Canceled by owner": the list and the detail now name them,
+    # and an admin canceling someone else's batch is named too.
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    group_id, _owner = new_customer(client, admin, 35, layout_id)
+    maria_id, maria = member(sqlite_platform, client, group_id, "Maria Silva", Role.USER)
+    _ana_id, ana = member(sqlite_platform, client, group_id, "Ana Souza", Role.ADMIN)
+    own = submit(client, maria, layout_id, 6)
+    other = submit(client, maria, layout_id, 7)
+
+    ok(client.post(f"/api/batches/{own}/cancel", headers=maria))
+    row = listed(client, maria, sqlite_platform)[own]
+    assert (row["canceledById"], row["canceledByName"], row["canceledByRole"]) == (str(maria_id), "Maria Silva", "user")
+    assert (row["message"], row["messageCode"]) == ("Canceled by user", "canceled_by_user")
+    detail = ok(client.get(f"/api/batches/{own}", headers=maria))["data"]
+    assert (detail["canceledByName"], detail["canceledByRole"]) == ("Maria Silva", "user")
+
+    ok(client.post(f"/api/batches/{other}/cancel", headers=ana))
+    row = listed(client, maria, sqlite_platform)[other]
+    assert (row["canceledByName"], row["canceledByRole"], row["messageCode"]) == (
+        "Ana Souza",
+        "admin",
+        "canceled_by_admin",
+    )
+
+
+def test_a_batch_canceled_before_the_role_was_recorded_still_loads_and_names_its_canceler(
+    sqlite_platform: Platform, client: TestClient
+) -> None:
+    # A Canceled event of version 1 (a message, no role) as an older release stored it.
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    group_id, _owner = new_customer(client, admin, 36, layout_id)
+    maria_id, maria = member(sqlite_platform, client, group_id, "Maria Silva", Role.USER)
+    batch_id = UUID(submit(client, maria, layout_id, 8))
+    app = sqlite_platform.app
+    batch: Batch = app.repository.get(batch_id)
+    with acting_as(Actor(user_id=maria_id, tenant_id=UUID(group_id))):
+        batch.cancel("user")
+    [event] = batch.collect_events()
+    stored = app.mapper.to_stored_event(event)
+    state = app.mapper.transcoder.decode(stored.state)
+    assert state.pop("class_version") == 2 and state.pop("role") == "user"
+    state["message"] = CANCELED_BY_OWNER
+    app.recorder.insert_events([stored.__class__(**{**vars(stored), "state": app.mapper.transcoder.encode(state)})])
+
+    loaded: Batch = app.repository.get(batch_id)
+    assert isinstance(loaded, Batch) and loaded.status == BatchStatus.CANCELED
+    row = listed(client, maria, sqlite_platform)[str(batch_id)]
+    assert (row["status"], row["canceledByName"], row["canceledByRole"]) == ("canceled", "Maria Silva", None)
+    assert (row["message"], row["messageCode"]) == (CANCELED_BY_OWNER, "canceled_by_owner")

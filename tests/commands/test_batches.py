@@ -85,12 +85,12 @@ def test_illegal_steps_are_refused_and_move_nothing() -> None:
             batch.finish(3, 1, 0, 1, "r.csv")
         with pytest.raises(BatchNotDeletable):
             batch.delete()  # cancel first
-        batch.cancel("Canceled by owner")
+        batch.cancel("user")
         for step in (batch.start, lambda: batch.fail("x", "y"), lambda: batch.progress(1, 1, 0)):
             with pytest.raises(BatchNotRunnable):
                 step()
         with pytest.raises(BatchNotCancellable):
-            batch.cancel("Canceled by owner")
+            batch.cancel("user")
         batch.delete()
         with pytest.raises(BatchNotDeletable):
             batch.delete()

@@ -269,3 +269,51 @@ def test_a_run_after_the_preview_takes_its_staged_join_and_gives_the_same_file(
     )  # fmt: skip
     assert run("other", other).records == 1
     assert run("next-day", today=TODAY + dt.timedelta(days=1)).records == 1
+
+
+# -- the record's status ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_the_return_file_says_whether_each_record_was_found_not_found_or_had_an_invalid_document(
+    dataset_path: Path, tmp_path: Path, staged: bool
+) -> None:
+    # ENCONTRADO says N both for a document no source holds and for one that is not a CPF/CNPJ at all;
+    # STATUS_REGISTRO tells them apart, in any layout, whether the run joins the file or takes the preview's join.
+    cpfs, cnpjs = documents(dataset_path)
+    known = set(cpfs) | set(cnpjs)
+    absent = next(
+        b + cpf_check_digits(b) for b in (f"{i:09d}" for i in range(1, 10**6)) if b + cpf_check_digits(b) not in known
+    )
+    by_vendor = next(
+        b + cnpj_check_digits(b)
+        for b in (f"{i:012d}" for i in range(1, 10**6))
+        if b + cnpj_check_digits(b) not in known
+    )
+    vendor = dict(docs_by_document(dataset_path)[cnpjs[0]], cnpj=by_vendor)
+    spec = layout(["NOME", "STATUS_REGISTRO", "ENCONTRADO", "CPF"])
+    sent = tmp_path / "sent"
+    sent.mkdir()
+    source = sent / "in.csv"
+    source.write_text(f"CPF\n{cpfs[0]}\n{absent}\n123.456.789-00\nabc\n{cnpjs[1]}\n{by_vendor}\n")
+    check = check_upload(source, "CSV")
+    if staged:
+        preview(source, check, spec, dataset_path, today=TODAY)
+        assert staged_path(source).exists()
+    outcome = run_batch(
+        source, check, spec, dataset_path, tmp_path / "work", on_progress=lambda p: None, should_stop=lambda: False,
+        resolve_missing=lambda docs: {by_vendor: vendor} if by_vendor in docs else {}, today=TODAY,
+    )  # fmt: skip
+    lines = outcome.return_file.read_text().splitlines()
+    assert lines[0] == "NOME;STATUS_REGISTRO;ENCONTRADO;CPF"
+    statuses = [line.split(";")[1:] for line in lines[1:]]
+    assert statuses == [
+        ["ENCONTRADO", "S", cpfs[0]],
+        ["NAO_ENCONTRADO", "N", absent],
+        ["DOCUMENTO_INVALIDO", "N", "123.456.789-00"],
+        ["DOCUMENTO_INVALIDO", "N", "abc"],
+        ["ENCONTRADO", "S", cnpjs[1]],
+        ["ENCONTRADO", "S", by_vendor],  # a supplier's answer for a document the dataset lacks
+    ]
+    assert (outcome.records, outcome.found, outcome.invalid) == (6, 3, 2)
+    assert exit_field("record status") == exit_field("STATUS_REGISTRO") == exit_field("Situação registro")

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
+import socket
+import urllib.parse
+from typing import Any
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from support import free_port
 from webhook_receiver import receiver
 
-from bemtevi.infra.webhooks import WebhookSender
+from bemtevi.infra.webhooks import WebhookAddressNotAllowed, WebhookSender, address_refused, require_public_host
 
 
 def test_the_webhook_is_signed_with_the_batch_secret_over_the_raw_body() -> None:
@@ -52,3 +59,81 @@ def test_a_webhook_to_the_deployments_own_network_is_not_sent() -> None:
     assert outcome.error is not None and "not a public address" in outcome.error
     for url in ("http://10.1.2.3/hook", "http://169.254.169.254/latest", "http://[::1]:8080/x", "ftp://example.org/"):
         assert not WebhookSender(backoff=0.01, timeout=1).send(url, None, {"id": "b6"}).delivered
+
+
+# The IPv4 ranges a webhook may never reach (loopback, private, shared, link-local with the cloud metadata
+# service, documentation, benchmarking, reserved, multicast, broadcast).
+_REFUSED_V4 = [
+    ipaddress.IPv4Network(n)
+    for n in (
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+        "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24",
+        "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4", "255.255.255.255/32",
+    )
+]  # fmt: skip
+
+refused_v4 = st.sampled_from(_REFUSED_V4).flatmap(
+    lambda net: st.integers(int(net.network_address), int(net.broadcast_address)).map(ipaddress.IPv4Address)
+)
+public_v4 = st.integers(0, 2**32 - 1).map(ipaddress.IPv4Address).filter(lambda a: a.is_global and not a.is_multicast)
+
+
+def _forms(v4: ipaddress.IPv4Address, low: int) -> dict[str, ipaddress.IPv6Address]:
+    """Each IPv6 form that carries ``v4`` (``low``: the bits an embedding leaves free)."""
+    n = int(v4)
+    return {
+        "mapped": ipaddress.IPv6Address(0xFFFF << 32 | n),
+        "compatible": ipaddress.IPv6Address(n),
+        "nat64": ipaddress.IPv6Address(int(ipaddress.IPv6Address("64:ff9b::")) | n),
+        "nat64-local": ipaddress.IPv6Address(int(ipaddress.IPv6Address("64:ff9b:1::")) | (low & 0xFFFF) << 32 | n),
+        "6to4": ipaddress.IPv6Address(0x2002 << 112 | n << 80 | (low & (2**80 - 1))),
+        "teredo-server": ipaddress.IPv6Address(0x20010000 << 96 | n << 64 | (low & (2**64 - 1))),
+        "teredo-client": ipaddress.IPv6Address(0x20010000 << 96 | (low & (2**64 - 1)) << 32 | (~n & 0xFFFFFFFF)),
+    }
+
+
+def test_the_cloud_metadata_address_is_refused_in_every_ipv6_form() -> None:
+    for form in ("64:ff9b::a9fe:a9fe", "::a9fe:a9fe", "2002:a9fe:a9fe::1", "::ffff:169.254.169.254"):
+        assert address_refused(ipaddress.ip_address(form)), form
+        with pytest.raises(WebhookAddressNotAllowed):
+            require_public_host(f"http://[{form}]/hook")
+
+
+@given(refused_v4, st.integers(0, 2**80 - 1))
+def test_a_refused_ipv4_address_is_refused_in_every_ipv6_form(v4: ipaddress.IPv4Address, low: int) -> None:
+    assert address_refused(v4)
+    for name, v6 in _forms(v4, low).items():
+        assert address_refused(v6), (name, v6)
+
+
+@given(public_v4, st.integers(0, 2**80 - 1))
+def test_a_public_ipv4_address_through_nat64_or_6to4_is_judged_as_itself(v4: ipaddress.IPv4Address, low: int) -> None:
+    forms = _forms(v4, low)
+    assert not address_refused(v4)
+    for name in ("mapped", "nat64", "6to4"):
+        assert not address_refused(forms[name]), (name, forms[name])
+
+
+def test_a_name_that_answers_a_public_address_then_a_private_one_is_refused_at_connect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # DNS rebinding: the check before the try sees a public address, the connection would see loopback.
+    # The address is checked on the answer the connection itself uses, so nothing reaches the receiver.
+    real = socket.getaddrinfo
+    asked: list[str] = []
+
+    def rebinding(host: str, port: object, *args: object, **kwargs: object) -> list[Any]:
+        if host != "hook.example":
+            return real(host, port, *args, **kwargs)  # type: ignore[arg-type]
+        asked.append(host)
+        answer = "93.184.215.14" if len(asked) == 1 else "127.0.0.1"
+        return real(answer, port, *args, **kwargs)  # type: ignore[arg-type]
+
+    with receiver() as got:
+        port = urllib.parse.urlsplit(got.url).port
+        monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+        outcome = WebhookSender(backoff=0.01, timeout=2).send(f"http://hook.example:{port}/hook", "k", {"id": "b7"})
+        monkeypatch.undo()
+    assert got.bodies == []
+    assert not outcome.delivered and outcome.error is not None and "not a public address" in outcome.error
+    assert len(asked) >= 2  # checked before the try, and again on the connection's own answer

@@ -175,7 +175,7 @@ def test_cancel_mid_run_stops_the_batch_within_the_interval(app: BemteviApplicat
     wait_until(lambda: app.get(batch_id, Batch).records_done > 0, timeout=5)
     batch = app.get(batch_id, Batch)
     with acting_as(SYSTEM):
-        batch.cancel("Canceled by owner")
+        batch.cancel("user")
     app.save(batch)
     canceled_at = time.monotonic()
     assert done.wait(5)

@@ -25,6 +25,7 @@ separate ``AND`` DuckDB plans a nested-loop join (minutes on 5M people) instead 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import shutil
@@ -37,7 +38,15 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from bemtevi.domain.enrichment_fields import ExitField, exit_field, exit_value, fold
+from bemtevi.domain.enrichment_fields import (
+    FOUND,
+    INVALID_DOCUMENT,
+    NOT_FOUND,
+    ExitField,
+    exit_field,
+    exit_value,
+    fold,
+)
 from bemtevi.domain.errors import BatchStopped, InvalidLayout
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
 from bemtevi.infra.batches.files import ROW, UploadCheck, read_records, write_return_file
@@ -191,6 +200,11 @@ def field_sql(field: ExitField, today: dt.date) -> str:
         return "n.__doc"
     if field.kind == "found":
         return "CASE WHEN p.cpf IS NOT NULL OR c.cnpj IS NOT NULL THEN 'S' ELSE 'N' END"
+    if field.kind == "record_status":
+        return (
+            f"CASE WHEN NOT n.__valid THEN '{INVALID_DOCUMENT}'"
+            f" WHEN p.cpf IS NOT NULL OR c.cnpj IS NOT NULL THEN '{FOUND}' ELSE '{NOT_FOUND}' END"
+        )
     person = _side_sql(field, "p", field.person, today)
     company = _side_sql(field, "c", field.company, today)
     return f"coalesce(CASE WHEN p.cpf IS NOT NULL THEN {person} WHEN c.cnpj IS NOT NULL THEN {company} END, '')"
@@ -240,10 +254,12 @@ def staged_path(path: Path) -> Path:
 
 def _stage_tag(spec: LayoutSpec, dataset: Path, today: dt.date) -> bytes:
     """What a joined result depends on: how the file is read and every row of the layout, the day (ages
-    are counted on it) and the dataset file (its size and modification time)."""
+    are counted on it), the dataset file (its size and modification time) and the joining statement."""
     layout = [spec.kind, spec.delimiter, spec.first_line, [r.as_dict() for r in spec.rows]]
+    # The statement too: a result staged by a release that filled the exit fields otherwise is not taken.
+    statement = hashlib.sha256(joined_sql(spec, exit_plan(spec), "src", today).encode()).hexdigest()
     stat = dataset.stat()
-    return json.dumps([layout, today.isoformat(), str(dataset), stat.st_size, stat.st_mtime_ns]).encode()
+    return json.dumps([layout, today.isoformat(), str(dataset), stat.st_size, stat.st_mtime_ns, statement]).encode()
 
 
 def _staged(path: Path, spec: LayoutSpec, dataset: Path, today: dt.date) -> pa.Table | None:

@@ -78,6 +78,9 @@ export const batchesPtBR = {
   },
   /** The list's message of a batch that failed or was canceled, by the API's `messageCode`. */
   messages: {
+    canceledByName: 'Cancelado por {{name}}',
+    canceled_by_user: 'Cancelado pelo usuário',
+    canceled_by_admin: 'Cancelado pelo administrador',
     canceled_by_owner: 'Cancelado pelo dono',
     canceled_by_super_admin: 'Cancelado pelo super-admin',
     canceled: 'Cancelado',
@@ -186,6 +189,9 @@ export const batchesEnUS: BatchesTexts = {
     canceled: 'Canceled',
   },
   messages: {
+    canceledByName: 'Canceled by {{name}}',
+    canceled_by_user: 'Canceled by user',
+    canceled_by_admin: 'Canceled by admin',
     canceled_by_owner: 'Canceled by owner',
     canceled_by_super_admin: 'Canceled by super-admin',
     canceled: 'Canceled',

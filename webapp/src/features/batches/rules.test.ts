@@ -83,6 +83,13 @@ describe('batchMessage', () => {
   it('translates a known code', () => {
     expect(batchMessage({ message: 'Canceled by owner', messageCode: 'canceled_by_owner' }, t, exists)).toBe('Cancelado pelo dono')
   })
+  it('names who canceled, whatever their role, when the server knows them', () => {
+    const named = (k: string, v?: Record<string, string>) => (k === 'batches.messages.canceledByName' ? `Cancelado por ${v?.name}` : t(k))
+    const row = { status: 'canceled' as const, message: 'Canceled by user', messageCode: 'canceled_by_user', canceledByName: 'Maria Silva' }
+    expect(batchMessage(row, named, exists)).toBe('Cancelado por Maria Silva')
+    // A canceler no longer in the directory: the role's text, as before.
+    expect(batchMessage({ ...row, messageCode: 'canceled_by_owner', canceledByName: null }, named, exists)).toBe('Cancelado pelo dono')
+  })
   it("falls back to the server's message for an unknown code or none", () => {
     expect(batchMessage({ message: 'The supplier did not answer', messageCode: 'vendor_failed' }, t, exists)).toBe('The supplier did not answer')
     expect(batchMessage({ message: 'Old message', messageCode: null }, t, exists)).toBe('Old message')

@@ -62,13 +62,15 @@ export function showEta(seconds: number | null | undefined): string | null {
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`
 }
 
-/** The text of a batch's failure or cancel message: its code's translation (`batches.messages.<code>`), the
- * server's message for a code this app does not know, null when there is none. */
+/** The text of a batch's failure or cancel message: who canceled it when the server names them ("Canceled by
+ * Maria Silva"), else its code's translation (`batches.messages.<code>`), the server's message for a code this app
+ * does not know, null when there is none. */
 export function batchMessage(
-  row: Pick<BatchRow, 'message' | 'messageCode'>,
-  t: (key: string) => string,
+  row: Pick<BatchRow, 'message' | 'messageCode'> & Partial<Pick<BatchRow, 'status' | 'canceledByName'>>,
+  t: (key: string, values?: Record<string, string>) => string,
   exists: (key: string) => boolean,
 ): string | null {
+  if (row.status === 'canceled' && row.canceledByName) return t('batches.messages.canceledByName', { name: row.canceledByName })
   const key = row.messageCode ? `batches.messages.${row.messageCode}` : null
   if (key && exists(key)) return t(key)
   return row.message || null

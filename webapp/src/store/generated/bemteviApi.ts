@@ -1499,6 +1499,9 @@ export type VerifyCodeRequest = {
 export type BatchRow = {
   canCancel?: boolean;
   canDelete?: boolean;
+  canceledById?: string | null;
+  canceledByName?: string | null;
+  canceledByRole?: ("user" | "admin" | "owner" | "super-admin") | null;
   /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   creditsCharged: number;
