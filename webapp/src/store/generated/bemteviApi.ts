@@ -1630,6 +1630,10 @@ export type CategoryFigures = {
   category: "unit" | "advanced" | "batch" | "api";
   /** Given to child groups */
   granted: number;
+  /** Of `reserved`, what leases of a server that stopped hold (unit lookups, cluster mode): settled from the consultations it recorded, the rest back, by `heldUntil` */
+  heldByStoppedServer?: number;
+  /** When `heldByStoppedServer` is back at the latest */
+  heldUntil?: string | null;
   limit: number | null;
   reserved: number;
   unlimited: boolean;
