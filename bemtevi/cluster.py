@@ -73,6 +73,7 @@ FIRST_BACKOFF_SECONDS = 0.5
 MAX_BACKOFF_SECONDS = 10.0
 # A child that ran this long before it ended is started again after the first back-off, not a longer one.
 STABLE_SECONDS = 60.0
+DATABASE_CHECK_SECONDS = 5.0
 
 
 def next_backoff(previous: float, ran_seconds: float) -> float:
@@ -146,6 +147,7 @@ class ClusterSupervisor:
     _broker_restart_at: float | None = None
     _broker_thread: threading.Thread | None = None
     _waiting_for_database: bool = False
+    _next_database_check: float = 0.0
 
     @property
     def directory(self) -> Path:
@@ -186,6 +188,9 @@ class ClusterSupervisor:
         """One round: note the processes that ended, start again those whose back-off has passed."""
         now = time.monotonic()
         self._supervise_broker(now)
+        if now >= self._next_database_check:  # said when it stops answering, even with every process alive
+            self._next_database_check = now + DATABASE_CHECK_SECONDS
+            self._database_answers()
         for child in self.children:
             if child.ready_fd >= 0 and select.select([child.ready_fd], [], [], 0)[0]:
                 served = os.read(child.ready_fd, 64)
