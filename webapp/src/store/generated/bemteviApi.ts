@@ -1343,6 +1343,7 @@ export type ErrorCode =
   | "cannot_change_your_role"
   | "cannot_change_your_status"
   | "cannot_delete_yourself"
+  | "credits_unavailable"
   | "default_query_not_found"
   | "default_query_required"
   | "duplicate"
