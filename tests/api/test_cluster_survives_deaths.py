@@ -1,7 +1,8 @@
 """`bemtevi cluster` survives the death of any one process, as an operator would try it: under lookups at the
 address from a few clients, each kind of process is killed in turn with SIGKILL (an API process, a ledger
 worker, the relay, the mailer, the broker). The address keeps answering (only requests in flight at the dead
-API process may fail), the supervisor starts the process again within 10 s, and at the end every lookup
+API process may fail; while the broker is started again, lookups that wait on the ledger past its timeout are
+refused 503 credits_unavailable, undecided), the supervisor starts the process again within 10 s, and at the end every lookup
 answered is recorded once and the ledger is exact: the credits used are the consultations recorded, and
 nothing stays reserved once the dead API process's leases are abandoned."""
 
@@ -183,6 +184,7 @@ def test_the_cluster_keeps_answering_when_any_one_process_is_killed(
         running_again = {}
         answering_again = {}
         api_failures = 0
+        refused_before = 0
         for name, marker, answering in [
             ("api", b"bemtevi.cli serve", r"api-\d serves again"),
             ("ledger worker", b"bemtevi.cli worker ledger", None),
@@ -192,6 +194,11 @@ def test_the_cluster_keeps_answering_when_any_one_process_is_killed(
         ]:
             since = len(output.lines)
             failed_before = len(lookups.failed)
+            if name == "broker":
+                # Until the broker dies, every lookup asked was answered (charged) but those in flight at the
+                # dead API process.
+                assert lookups.refused == [], lookups.refused[:5]
+                refused_before = len(lookups.refused)
             before = {pid for pid, command in processes(supervisor.pid).items() if marker in command}
             pid = min(before)
             os.kill(pid, signal.SIGKILL)
@@ -245,7 +252,12 @@ def test_the_cluster_keeps_answering_when_any_one_process_is_killed(
             "the mail queued after the deaths is delivered",
         )
         lookups.stop()
-        assert lookups.refused == [], lookups.refused[:5]
+        # Lookups waiting on the ledger while the broker was down and started again (seconds on a busy machine)
+        # may run into the ledger's timeout: refused 503 credits_unavailable (undecided: to be tried again).
+        refused = lookups.refused[refused_before:]
+        print("lookups refused 503 while the broker was started again:", len(refused))
+        assert all('"code":"credits_unavailable"' in text and " 503 " in text for _, text in refused), refused[:5]
+        assert len(refused) <= 2 * CLIENTS, refused
         # What the dead API process held under its leases comes back after the abandon time.
         with event_store(postgres_database) as store:
             for principal in tenants:
