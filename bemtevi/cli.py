@@ -51,6 +51,14 @@ def serve(
     ready_fd: Annotated[
         int | None, typer.Option(help="Write a line to this inherited pipe once serving, then close it")
     ] = None,
+    reuse_port: Annotated[
+        bool,
+        typer.Option(
+            "--reuse-port",
+            help="Bind with SO_REUSEPORT, once built: several processes share the address, the kernel spreading "
+            "new connections over them (bemtevi cluster; two systemd units on one machine)",
+        ),
+    ] = False,
 ) -> None:
     """Start the whole product (API, projector and web app) at one address."""
     import socket
@@ -77,11 +85,15 @@ def serve(
             typer.echo(f"Generated password (shown once): {result.generated_password}")
     settle_process()
     sockets = None
-    if fd is None:
-        typer.echo(f"Bemtevi at http://{settings.host}:{settings.port}")
-    else:
+    if fd is not None:
         # Several API processes on one address: each accepts from the socket the supervisor bound.
         sockets = [socket.socket(fileno=fd)]
+    elif reuse_port:
+        # Several API processes on one address, each with a socket of its own bound only now that it can serve:
+        # a process starting again (after a crash) takes no share of new connections while it builds itself.
+        sockets = [socket.create_server((settings.host, settings.port), backlog=2048, reuse_port=True)]
+    else:
+        typer.echo(f"Bemtevi at http://{settings.host}:{settings.port}")
     # uvicorn's access log off: the app writes its own structured one (bemtevi.api.access_log,
     # BEMTEVI_ACCESS_LOG), with the tenant and without query strings. No Server header.
     config = uvicorn.Config(

@@ -9,10 +9,10 @@ A composition root above the layers, like ``bootstrap`` and ``ledger_process``. 
    ports are new free ones each time, which KRaft accepts);
 3. the relay (`bemtevi relay`) and every worker command registered under `bemtevi worker`
    (the mailer, the enrichment processor, and two ledger workers once `bemtevi worker ledger` exists);
-4. the API processes (`bemtevi serve --fd`), one after the other (the first start creates the
-   super-admin), each accepting from a listening socket of its own that this process binds at the address
-   with ``SO_REUSEPORT`` (the kernel spreads new connections over them), each with its own read store under
-   ``<var>/cluster/api-N`` (a DuckDB file has one owner).
+4. the API processes (`bemtevi serve --reuse-port`), one after the other (the first start creates the
+   super-admin), each accepting from a listening socket of its own that it binds at the address with
+   ``SO_REUSEPORT`` once it can serve (the kernel spreads new connections over them), each with its own read
+   store under ``<var>/cluster/api-N`` (a DuckDB file has one owner).
 
 Every child gets the same event store, Kafka and signing key, ``BEMTEVI_MAILER=worker`` and
 ``BEMTEVI_ENRICHMENT=worker`` (the workers deliver mail and run batches), ``BEMTEVI_LEDGER=kafka`` when the
@@ -21,9 +21,14 @@ their own (a Ctrl-C in the terminal reaches only this process) and are told SIGT
 process dies. Their standard output is shown here prefixed with their name; their logs (JSON lines) go to
 ``<var>/cluster/logs/<name>.log``.
 
-The address is printed once every API process has started and the address answers. SIGINT or SIGTERM
-stops everything in order: API processes, workers, relay, broker; each SIGTERM, then SIGKILL after a bound.
-A child that ends by itself stops the rest too (exit status 1).
+The address is printed once every API process has started and the address answers. From then on the cluster
+survives the death of any one process, as a process manager keeps a service: a child that ends is logged (name,
+exit status or signal) and started again after a back-off (0.5 s, doubling to 10 s, back to 0.5 s once it has
+run a minute); a dead API process's socket leaves the port with it, so the kernel sends new connections to the
+others at once, and the one started again binds a new one once it can serve. A broker this process started is
+started again on its ports, with its data; while the event store's PostgreSQL does not answer, restarts wait
+for it (said once, and again when it answers). SIGINT or SIGTERM stops everything in order: API processes,
+workers, relay, broker; each SIGTERM, then SIGKILL after a bound, and nothing is started again meanwhile.
 """
 
 from __future__ import annotations
@@ -64,11 +69,42 @@ class Stopped(Exception):
     """SIGINT or SIGTERM arrived while the cluster was starting."""
 
 
+FIRST_BACKOFF_SECONDS = 0.5
+MAX_BACKOFF_SECONDS = 10.0
+# A child that ran this long before it ended is started again after the first back-off, not a longer one.
+STABLE_SECONDS = 60.0
+DATABASE_CHECK_SECONDS = 5.0
+
+
+def next_backoff(previous: float, ran_seconds: float) -> float:
+    """How long to wait before starting again a child that ended after ``ran_seconds``, the last wait having
+    been ``previous`` (0 before any): 0.5 s, doubling up to 10 s while it keeps ending soon after its start."""
+    if previous <= 0 or ran_seconds >= STABLE_SECONDS:
+        return FIRST_BACKOFF_SECONDS
+    return min(previous * 2, MAX_BACKOFF_SECONDS)
+
+
+def describe_exit(returncode: int) -> str:
+    """``-9`` as "signal SIGKILL", ``1`` as "exit status 1"."""
+    if returncode < 0:
+        try:
+            return f"signal {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"exit status {returncode}"
+
+
 @dataclass
 class Child:
     name: str
     process: subprocess.Popen[bytes]
     log: Path
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    started: float = field(default_factory=time.monotonic)
+    backoff: float = 0.0
+    restart_at: float | None = None  # set while it is dead and waits for its back-off
+    ready_fd: int = -1  # an API process started again: readable once it serves
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
@@ -104,7 +140,14 @@ class ClusterSupervisor:
     say: Callable[[str], None] = field(default=lambda text: print(text, flush=True))
     children: list[Child] = field(default_factory=list)
     broker: KafkaBroker | None = None
+    database_url: str = ""
     _stop: threading.Event = field(default_factory=threading.Event)
+    _broker_backoff: float = 0.0
+    _broker_started: float = 0.0
+    _broker_restart_at: float | None = None
+    _broker_thread: threading.Thread | None = None
+    _waiting_for_database: bool = False
+    _next_database_check: float = 0.0
 
     @property
     def directory(self) -> Path:
@@ -117,7 +160,8 @@ class ClusterSupervisor:
     # -- running ---------------------------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Start everything, print the address, supervise until a signal; answers the exit status."""
+        """Start everything, print the address, keep every process running until a signal; answers the exit
+        status."""
         previous = {s: signal.signal(s, self._on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
         try:
             try:
@@ -129,11 +173,8 @@ class ClusterSupervisor:
                 return 1
             self.say(f"Bemtevi (cluster mode) at {self.address}")
             self.say(f"Logs in {self.directory / 'logs'}; Ctrl-C stops everything.")
-            while not self._stop.wait(0.5):
-                ended = next((c for c in self.children if c.process.poll() is not None), None)
-                if ended is not None:
-                    self.say(f"{ended.name} ended ({ended.process.returncode}); see {ended.log}. Stopping the cluster.")
-                    return 1
+            while not self._stop.wait(0.2):
+                self.supervise()
             return 0
         finally:
             self.stop()
@@ -142,6 +183,137 @@ class ClusterSupervisor:
 
     def _on_signal(self, signum: int, frame: object) -> None:
         self._stop.set()
+
+    def supervise(self) -> None:
+        """One round: note the processes that ended, start again those whose back-off has passed."""
+        now = time.monotonic()
+        self._supervise_broker(now)
+        if now >= self._next_database_check:  # said when it stops answering, even with every process alive
+            self._next_database_check = now + DATABASE_CHECK_SECONDS
+            self._database_answers()
+        for child in self.children:
+            if child.ready_fd >= 0 and select.select([child.ready_fd], [], [], 0)[0]:
+                served = os.read(child.ready_fd, 64)
+                os.close(child.ready_fd)
+                child.ready_fd = -1
+                if served:
+                    self.say(f"{child.name} serves again")
+            if child.restart_at is None and child.process.poll() is not None:
+                ran = now - child.started
+                child.backoff = next_backoff(child.backoff, ran)
+                child.restart_at = now + child.backoff
+                self.say(
+                    f"{child.name} ended ({describe_exit(child.process.returncode)}) after {ran:.1f} s; "
+                    f"starting it again in {child.backoff:.1f} s; see {child.log}"
+                )
+        due = [c for c in self.children if c.restart_at is not None and c.restart_at <= now]
+        # Not while the broker starts again, nor while PostgreSQL does not answer: the processes would end at
+        # once, and be started each time later.
+        if due and not self.broker_restarting and self._database_answers():
+            for child in due:
+                if self._stop.is_set():
+                    return
+                self._restart(child)
+
+    def _supervise_broker(self, now: float) -> None:
+        """A broker this process started that ended is started again on its ports, with its data, in a thread
+        (a JVM takes seconds to answer, longer on a busy machine, and deaths meanwhile are still seen)."""
+        broker = self.broker
+        if broker is None or self._stop.is_set() or self.broker_restarting:
+            return
+        if self._broker_restart_at is None:
+            if broker.process is not None and broker.process.poll() is None:
+                return
+            code = broker.process.returncode if broker.process is not None else None
+            ran = now - self._broker_started
+            self._broker_backoff = next_backoff(self._broker_backoff, ran)
+            self._broker_restart_at = now + self._broker_backoff
+            ended = describe_exit(code) if code is not None else "did not start"
+            self.say(
+                f"The Kafka broker ended ({ended}); the processes wait for it; starting it again at "
+                f"{broker.bootstrap} in {self._broker_backoff:.1f} s; see {broker.log_file}"
+            )
+            return
+        if self._broker_restart_at > now:
+            return
+        self._broker_restart_at = None
+        self._broker_started = now
+        self._broker_thread = threading.Thread(target=self._restart_broker, args=(broker,), daemon=True)
+        self._broker_thread.start()
+
+    @property
+    def broker_restarting(self) -> bool:
+        return self._broker_thread is not None and self._broker_thread.is_alive()
+
+    def _restart_broker(self, broker: KafkaBroker) -> None:
+        self.say(f"Starting the Kafka broker again at {broker.bootstrap}…")
+        try:
+            broker.restart(timeout=90.0)
+        except (RuntimeError, OSError) as e:
+            if not self._stop.is_set():  # the next round sees it not running and waits a longer back-off
+                self.say(f"The Kafka broker did not start again: {e}")
+            return
+        self.say(f"Kafka broker at {broker.bootstrap} again (answering after {broker.started_seconds:.1f} s)")
+
+    def _database_answers(self) -> bool:
+        """Whether the event store's PostgreSQL answers; said once when it stops answering and once when it
+        answers again (children are not started again meanwhile: they would end at once, each time longer
+        off)."""
+        try:
+            with psycopg.connect(self.database_url, connect_timeout=2):
+                pass
+        except psycopg.Error as e:
+            if not self._waiting_for_database:
+                self._waiting_for_database = True
+                where = urlparse(self.database_url)
+                reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                self.say(
+                    f"PostgreSQL at {where.hostname}:{where.port} does not answer ({reason}); "
+                    "waiting for it before starting processes again"
+                )
+            if self._uses_own_postgres():
+                try:
+                    ensure_postgres()
+                except (RuntimeError, OSError) as start_error:
+                    self.say(f"PostgreSQL did not start again: {start_error}")
+            return False
+        if self._waiting_for_database:
+            self._waiting_for_database = False
+            self.say("PostgreSQL answers again")
+        return True
+
+    def _uses_own_postgres(self) -> bool:
+        return not self.settings.database_url
+
+    def _restart(self, child: Child) -> None:
+        child.restart_at = None
+        if child.ready_fd >= 0:
+            os.close(child.ready_fd)
+            child.ready_fd = -1
+        try:
+            new = self._start_again(child)
+        except OSError as e:  # no process could be made (out of memory, of file descriptors): try later
+            child.backoff = next_backoff(child.backoff, 0.0)
+            child.restart_at = time.monotonic() + child.backoff
+            self.say(f"{child.name} could not be started again ({e}); trying in {child.backoff:.1f} s")
+            return
+        self.children.remove(child)
+        new.backoff = child.backoff
+        self.say(f"{child.name} started again (pid {new.process.pid})")
+
+    def _start_again(self, child: Child) -> Child:
+        if child.name.startswith("api-"):
+            read_end, write_end = os.pipe()
+            try:
+                new = self._spawn(child.name, [*child.args, "--ready-fd", str(write_end)], child.env, (write_end,))
+            except OSError:
+                os.close(read_end)
+                raise
+            finally:
+                os.close(write_end)
+            new.ready_fd = read_end
+            return new
+        return self._spawn(child.name, child.args, child.env)
 
     def _check_stop(self) -> None:
         """Raises ``Stopped`` on a signal, and ``RuntimeError`` when a child already ended: the address is
@@ -174,12 +346,14 @@ class ClusterSupervisor:
         if not database_url:
             self.say("Starting PostgreSQL…")
             database_url = cluster_database(ensure_postgres())
+        self.database_url = database_url
         prepare_event_store(database_url)
         self._check_stop()
         bootstrap = settings.kafka_bootstrap
         if not bootstrap:
             self.say("Starting the Kafka broker…")
             self.broker = KafkaBroker(directory=self.directory / "kafka").start()
+            self._broker_started = time.monotonic()
             bootstrap = self.broker.bootstrap
             self.say(f"Kafka broker at {bootstrap} (started in {self.broker.started_seconds:.1f} s)")
         env = {
@@ -214,7 +388,9 @@ class ClusterSupervisor:
                 start_new_session=True,
                 preexec_fn=_die_with_parent,
             )
-        child = Child(name, process, log)
+        # What it is started again with, should it end (an API process's ready pipe is a new one each time).
+        kept = args[: args.index("--ready-fd")] if "--ready-fd" in args else args
+        child = Child(name, process, log, args=list(kept), env=env)
         self.children.append(child)
         assert process.stdout is not None
         threading.Thread(target=self._show_output, args=(name, process.stdout), daemon=True).start()
@@ -230,30 +406,18 @@ class ClusterSupervisor:
         with socket.create_server((self.settings.host, self.settings.port)):
             pass
 
-    def _listen(self) -> socket.socket:
-        """A listening socket for one API process. One per process, each with ``SO_REUSEPORT``, so that the kernel
-        spreads new connections over the processes: from one socket shared by all, the process that woke first
-        accepted most of a burst (32 connections opened at once went 24-30 to one process and 2-9 to the other),
-        and a second API process served little while its replica folded every event all the same."""
-        sock = socket.create_server((self.settings.host, self.settings.port), backlog=2048, reuse_port=True)
-        sock.set_inheritable(True)
-        return sock
-
     def _start_api(self, n: int, env: dict[str, str]) -> None:
-        # Bound just before its process starts (a connection the kernel hands to it waits in its backlog until
-        # the process accepts), and closed here once the process holds it: should the process end, its socket
-        # leaves the port with it rather than keeping connections nobody accepts.
-        listener = self._listen()
+        """Start API process ``n`` and wait until it serves. It binds a socket of its own at the address with
+        ``SO_REUSEPORT`` once it can serve (``serve --reuse-port``), so that the kernel spreads new connections
+        over the processes: from one socket shared by all, the process that woke first accepted most of a burst
+        (32 connections opened at once went 24-30 to one process and 2-9 to the other). Should it end, its
+        socket leaves the port with it rather than keeping connections nobody accepts; started again, it takes
+        no share of new connections before it can answer them."""
         read_end, write_end = os.pipe()
         try:
             api_env = {**env, "BEMTEVI_VAR_DIR": str((self.directory / f"api-{n}").resolve())}
-            fd = listener.fileno()
-            child = self._spawn(
-                f"api-{n}",
-                ["serve", "--fd", str(fd), "--ready-fd", str(write_end), "--host", self.settings.host],
-                api_env,
-                pass_fds=(fd, write_end),
-            )
+            args = ["serve", "--reuse-port", "--host", self.settings.host, "--port", str(self.settings.port)]
+            child = self._spawn(f"api-{n}", [*args, "--ready-fd", str(write_end)], api_env, pass_fds=(write_end,))
             os.close(write_end)
             write_end = -1
             deadline = time.monotonic() + READY_SECONDS
@@ -267,7 +431,6 @@ class ClusterSupervisor:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{child.name} did not start; see {child.log}")
         finally:
-            listener.close()
             os.close(read_end)
             if write_end >= 0:
                 os.close(write_end)
@@ -291,12 +454,24 @@ class ClusterSupervisor:
 
     def stop(self) -> None:
         """API processes, then workers, then the relay, then the broker; SIGKILL after ``STOP_SECONDS``."""
+        self._stop.set()  # nothing is started again from here on
+        for child in self.children:
+            if child.ready_fd >= 0:
+                os.close(child.ready_fd)
+                child.ready_fd = -1
         apis = [c for c in self.children if c.name.startswith("api-")]
         workers = [c for c in self.children if "-worker" in c.name]
         relays = [c for c in self.children if c.name == "relay"]
         for tier in (apis, workers, relays):
             self._stop_children(tier)
         if self.broker is not None:
+            starting = self._broker_thread
+            if starting is not None and starting.is_alive():
+                # A broker starting again: its start ends as soon as its process does.
+                process = self.broker.process
+                if process is not None and process.poll() is None:
+                    process.terminate()
+                starting.join(STOP_SECONDS)
             self.say("Stopping the Kafka broker…")
             self.broker.stop(keep_data=True)
             self.broker = None

@@ -12,7 +12,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bemtevi.api.error_codes import http_error_code
 from bemtevi.api.schemas import ErrorResponse
-from bemtevi.domain.errors import DomainError
+from bemtevi.commands.ledger import LedgerUnavailable
+from bemtevi.domain.errors import CreditsUnavailable, DomainError
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +59,21 @@ def domain_error_response(exc: DomainError) -> JSONResponse:
     )
 
 
+def ledger_unavailable_response(exc: LedgerUnavailable) -> JSONResponse:
+    """503 ``credits_unavailable``: the ledger did not answer in time (cluster mode: its workers or the broker
+    being started again), and the request was not decided; the client may try again."""
+    log.warning("%s", exc)
+    return domain_error_response(CreditsUnavailable())
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
         return domain_error_response(exc)
+
+    @app.exception_handler(LedgerUnavailable)
+    async def ledger_unavailable(_: Request, exc: LedgerUnavailable) -> JSONResponse:
+        return ledger_unavailable_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

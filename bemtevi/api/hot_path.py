@@ -23,10 +23,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bemtevi.api.access_log import note_tenant
 from bemtevi.api.deps import token_of
-from bemtevi.api.errors import FALLBACK_MESSAGE, domain_error_response, error_body
+from bemtevi.api.errors import FALLBACK_MESSAGE, domain_error_response, error_body, ledger_unavailable_response
 from bemtevi.api.routers.consultations import LOOKUP_PATH, LOOKUP_ROUTE, consultation_json
 from bemtevi.api.schemas import ConsultationRequest
 from bemtevi.bootstrap import Platform
+from bemtevi.commands.ledger import LedgerUnavailable
 from bemtevi.domain.errors import AccessDenied, DomainError
 from bemtevi.domain.menus import may_open
 
@@ -61,6 +62,9 @@ class HotLookupMiddleware:
             payload = consultation_json(outcome)
         except DomainError as exc:
             await domain_error_response(exc)(scope, _replay(body), send)
+            return
+        except LedgerUnavailable as exc:
+            await ledger_unavailable_response(exc)(scope, _replay(body), send)
             return
         except Exception:
             # The app's own handler's answer: this path runs outside the framework's error middleware.

@@ -217,6 +217,12 @@ class CategoryFigures(BaseModel):
     reserved: int
     granted: int = Field(description="Given to child groups")
     available: int | None = Field(description="What may still be spent or granted; null when unlimited")
+    heldByStoppedServer: int = Field(
+        default=0,
+        description="Of `reserved`, what leases of a server that stopped hold (unit lookups, cluster mode): "
+        "settled from the consultations it recorded, the rest back, by `heldUntil`",
+    )
+    heldUntil: UtcDateTime | None = Field(default=None, description="When `heldByStoppedServer` is back at the latest")
 
 
 class GroupBalances(BaseModel):

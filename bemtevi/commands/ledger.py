@@ -511,6 +511,11 @@ def error_from_json(data: dict[str, Any]) -> DomainError:
 T = TypeVar("T")
 
 
+class LedgerUnavailable(TimeoutError):
+    """The ledger did not answer in time (cluster mode: no ledger worker took the request, or the broker is
+    down); the request is not decided later."""
+
+
 class LedgerClient(Protocol):
     """Where credit requests are decided: answers the decision's value and its append's position, or
     raises its refusal (a ``DomainError``)."""

@@ -116,6 +116,14 @@ class SearchFailed(DomainError):
     code, message, status = "search_failed", "Error performing search", 502
 
 
+class CreditsUnavailable(DomainError):
+    code, message, status = (
+        "credits_unavailable",
+        "Credits could not be checked right now. Please try again in a moment.",
+        503,
+    )
+
+
 class DuplicateValue(DomainError):
     code, message, status = "duplicate", "Already registered", 409
 

@@ -7,7 +7,8 @@ statements per page whatever its size.
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -246,14 +247,75 @@ def figures_by_group(cur: duckdb.DuckDBPyConnection, group_ids: list[str]) -> di
     return {g: [_figures(found.get((g, c)), c) for c in CATEGORY_ORDER] for g in group_ids}
 
 
-def balances_view(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, Any]:
-    """The balances view: the group's figures per category and, for a parent, each child's."""
+@dataclass(frozen=True)
+class StoppedLeaseTimes:
+    """When a unit lease still open is taken for one whose server stopped, and when its units come back.
+
+    A running server returns a lease at most two lease times after its grant (``commands.leases``); one still
+    open ``stale_after`` after its grant (two lease times plus 2 s, which the abandon time is at least) is
+    held by a server that stopped, or cannot reach the ledger. The ledger settles it from the log once it has
+    stayed open the abandon time from when its sweep first saw it: ``back_after`` (the abandon time plus a
+    sweep) after its grant at the latest, the ledger running. Leases open longer than ``window`` are not
+    looked for (the ledger is not running then: they are shown as reserved only)."""
+
+    stale_after: float
+    back_after: float
+    window: float = 3600.0
+
+    @classmethod
+    def of(cls, lease_seconds: float, abandon_seconds: float, sweep_seconds: float) -> StoppedLeaseTimes | None:
+        if lease_seconds <= 0:
+            return None  # no leases
+        return cls(stale_after=2 * lease_seconds + 2, back_after=abandon_seconds + sweep_seconds)
+
+
+def held_by_stopped_servers(
+    cur: duckdb.DuckDBPyConnection, group_ids: list[str], times: StoppedLeaseTimes, now: datetime
+) -> dict[str, tuple[int, datetime]]:
+    """Per group: the unit credits reserved by leases open past ``times.stale_after``, and by when the last of
+    them is back (UTC wall time). ``now``: UTC wall time."""
+    if not group_ids:
+        return {}
+    rows = cur.execute(
+        """
+        SELECT r.group_id, sum(r.amount), max(r.created_at)
+        FROM credit_movements r
+        WHERE r.kind = 'reservation' AND r.reason = 'lease' AND r.category = 'unit'
+          AND r.group_id IN (SELECT unnest(?::VARCHAR[]))
+          AND r.created_at >= ?::TIMESTAMP - to_seconds(?) AND r.created_at < ?::TIMESTAMP - to_seconds(?)
+          AND NOT EXISTS (
+              SELECT 1 FROM credit_movements c
+              WHERE c.reason_id = r.reason_id AND c.position > r.position
+                AND c.created_at >= ?::TIMESTAMP - to_seconds(?)
+          )
+        GROUP BY r.group_id
+        """,
+        [group_ids, now, times.window, now, times.stale_after, now, times.window],
+    ).fetchall()
+    return {g: (int(units), granted + timedelta(seconds=times.back_after)) for g, units, granted in rows}
+
+
+def balances_view(
+    cur: duckdb.DuckDBPyConnection,
+    group_id: str,
+    stopped_leases: StoppedLeaseTimes | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """The balances view: the group's figures per category and, for a parent, each child's. With
+    ``stopped_leases``, a unit figure tells what of its reserved credits leases of stopped servers hold
+    (``heldByStoppedServer``) and by when they are back (``heldUntil``)."""
     group = first_row(cur.execute("SELECT name, group_type FROM groups WHERE group_id = ?", [group_id]))
     children = cur.execute(
         "SELECT group_id, name, group_type, active FROM groups WHERE parent_id = ? ORDER BY lower(name), group_id",
         [group_id],
     ).fetchall()
     figures = figures_by_group(cur, [group_id, *(c[0] for c in children)])
+    if stopped_leases is not None:
+        when = now or datetime.now(UTC).replace(tzinfo=None)
+        for held_group, (units, back_by) in held_by_stopped_servers(cur, list(figures), stopped_leases, when).items():
+            unit = next(f for f in figures[held_group] if f["category"] == "unit")
+            unit["heldByStoppedServer"] = min(units, unit["reserved"])
+            unit["heldUntil"] = back_by
     return {
         "group": {
             "id": group_id,

@@ -36,6 +36,7 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from kafka import KafkaAdminClient
 from kafka.partitioner.default import murmur2
 
+from bemtevi.commands import ledger
 from bemtevi.commands.group_commit import Outcome
 from bemtevi.commands.ledger import Request, ReserveLookup, error_from_json, request_to_json
 from bemtevi.infra.failure_log import RepeatedFailureLog
@@ -44,7 +45,7 @@ from bemtevi.infra.kafka import ensure_topic
 log = logging.getLogger(__name__)
 
 
-class LedgerUnavailable(TimeoutError):
+class LedgerUnavailable(ledger.LedgerUnavailable):
     """No ledger worker answered in time."""
 
 

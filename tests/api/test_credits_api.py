@@ -84,6 +84,8 @@ def test_a_reseller_grants_and_both_balances_show_it(api: TestClient, tree: dict
         "reserved": 0,
         "granted": 4,
         "available": 6,
+        "heldByStoppedServer": 0,  # no lease of a stopped server (cluster mode) holds any
+        "heldUntil": None,
     }
     [child] = view["children"]
     assert child["name"] == "Loja Centro" and unit(child["categories"])["limit"] == 4

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from kafka import KafkaAdminClient
 from kafka.errors import CoordinatorLoadInProgressError, CoordinatorNotAvailableError, NotCoordinatorError
 from support import (
@@ -39,6 +40,7 @@ from support import (
     wait_until,
 )
 
+from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.customers import DUPLICATES
@@ -429,5 +431,34 @@ def test_an_api_process_killed_holding_leases_has_each_recorded_lookup_charged_o
                 )
         assert len(answered) > 500
         each_charged_once(platform, tenants, answered)
+    finally:
+        platform.close()
+
+
+@pytest.mark.parametrize("hot_path", [True, False])
+def test_a_lookup_the_ledger_does_not_answer_is_refused_503_credits_unavailable(
+    cluster_settings: Settings, hot_path: bool
+) -> None:
+    """No worker takes the request (cluster mode, the workers or the broker being started again): the client
+    gets 503 with a code it can act on (try again), not an unexpected error."""
+    embedded = build_platform(cluster_settings.model_copy(update={"ledger": "embedded"}))
+    try:  # the tenant, made by a ledger that runs
+        principal = new_tenant(embedded, "Empresa", 10)
+        email = embedded.app.get(principal.user_id, User).email
+        token = embedded.identity.sign_in(email, "Strong!pass1", None).token
+    finally:
+        embedded.close()
+    settings = cluster_settings.model_copy(
+        update={"ledger_timeout_seconds": 1.0, "ledger_lease_seconds": 0.0, "hot_lookup_path": hot_path}
+    )
+    platform = build_platform(settings)
+    try:
+        with TestClient(create_app(platform)) as api:
+            answer = api.post(
+                "/api/consultations", json={"document": KNOWN_CPF}, headers={"Authorization": f"Bearer {token}"}
+            )
+        assert answer.status_code == 503, answer.text
+        assert answer.json()["code"] == "credits_unavailable"
+        assert reserved_in_store(platform.app, principal.group_id) == 0
     finally:
         platform.close()

@@ -29,7 +29,14 @@ from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import ExportFailed, GroupNotFound
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
-from bemtevi.projections.credits import HISTORY_ORDER, balances_view, daily_consumption, movement_history, subtree_ids
+from bemtevi.projections.credits import (
+    HISTORY_ORDER,
+    StoppedLeaseTimes,
+    balances_view,
+    daily_consumption,
+    movement_history,
+    subtree_ids,
+)
 
 router = APIRouter(prefix="/credits", tags=["credits"])
 
@@ -66,7 +73,11 @@ def _visible_groups(platform: PlatformDep, principal: Principal, group_id: UUID 
 @router.get("/balances", response_model=BalancesResponse)
 def balances(principal: BalancesReader, platform: PlatformDep, position: PositionQuery = None) -> BalancesResponse:
     up_to_date = wait_for_position(platform, position)
-    view = balances_view(platform.store.cursor(), str(principal.group_id))
+    settings = platform.settings
+    stopped = StoppedLeaseTimes.of(
+        settings.ledger_lease_seconds, settings.ledger_abandon_seconds, settings.reservation_sweep_seconds
+    )
+    view = balances_view(platform.store.cursor(), str(principal.group_id), stopped)
     return BalancesResponse(
         data=BalancesData.model_validate({**view, "position": platform.projector.position, "upToDate": up_to_date})
     )

@@ -66,6 +66,19 @@ export function formatDateTimeBR(value: string | null | undefined, locale: strin
   }).format(date)
 }
 
+/** A UTC moment's time of day in America/Sao_Paulo (the product's times), 24-hour HH:mm:ss. */
+export function formatTime(value: string, locale: string = 'pt-BR'): string {
+  const date = new Date(value)
+  if (Number.isNaN(date.getTime())) return '--'
+  return new Intl.DateTimeFormat(dateLocale(locale), {
+    timeZone: 'America/Sao_Paulo',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(date)
+}
+
 export function formatMoney(value: number | string | null | undefined, locale: string): string {
   if (isEmptyValue(value)) return '-'
   const n = typeof value === 'number' ? value : Number(String(value).replace(',', '.'))

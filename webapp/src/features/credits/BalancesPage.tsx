@@ -8,11 +8,24 @@ import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
 import type { CsvColumn } from '../../lib/csv'
-import { formatNumber } from '../../lib/format'
+import { formatNumber, formatTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { Available, UsedOfLimit } from './FiguresCells'
 import GrantForm from './GrantForm'
 import { useBalancesQuery, type CategoryFigures, type GroupBalances } from '../../store/generated/bemteviApi'
+
+/** Units a stopped server's leases hold (cluster mode): reserved until the ledger settles them, not spent. */
+export function HeldByStoppedServer({ figures }: { figures: CategoryFigures }) {
+  const { t, i18n } = useTranslation()
+  const held = figures.heldByStoppedServer ?? 0
+  if (held <= 0 || !figures.heldUntil) return null
+  const time = formatTime(figures.heldUntil, i18n.language)
+  return (
+    <span className="muted small" data-testid={`held-${figures.category}`} style={{ display: 'block' }}>
+      {t('credits.heldByStoppedServer', { count: held, amount: formatNumber(held, i18n.language), time })}
+    </span>
+  )
+}
 
 function CategoryCard({ figures }: { figures: CategoryFigures }) {
   const { t, i18n } = useTranslation()
@@ -36,7 +49,10 @@ function CategoryCard({ figures }: { figures: CategoryFigures }) {
           <UsedOfLimit figures={figures} />
         </dd>
         <dt>{t('credits.reserved')}</dt>
-        <dd>{num(figures.reserved)}</dd>
+        <dd>
+          {num(figures.reserved)}
+          <HeldByStoppedServer figures={figures} />
+        </dd>
         <dt>{t('credits.granted')}</dt>
         <dd>{num(figures.granted)}</dd>
       </dl>

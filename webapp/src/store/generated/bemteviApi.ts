@@ -1343,6 +1343,7 @@ export type ErrorCode =
   | "cannot_change_your_role"
   | "cannot_change_your_status"
   | "cannot_delete_yourself"
+  | "credits_unavailable"
   | "default_query_not_found"
   | "default_query_required"
   | "duplicate"
@@ -1633,6 +1634,10 @@ export type CategoryFigures = {
   category: "unit" | "advanced" | "batch" | "api";
   /** Given to child groups */
   granted: number;
+  /** Of `reserved`, what leases of a server that stopped hold (unit lookups, cluster mode): settled from the consultations it recorded, the rest back, by `heldUntil` */
+  heldByStoppedServer?: number;
+  /** When `heldByStoppedServer` is back at the latest */
+  heldUntil?: string | null;
   limit: number | null;
   reserved: number;
   unlimited: boolean;

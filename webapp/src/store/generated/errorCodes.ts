@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   "cannot_change_your_role",
   "cannot_change_your_status",
   "cannot_delete_yourself",
+  "credits_unavailable",
   "default_query_not_found",
   "default_query_required",
   "duplicate",
