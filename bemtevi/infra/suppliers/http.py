@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import datetime as dt
+import logging
 import random
 import threading
 import time
@@ -47,6 +48,10 @@ from pyreqwest.exceptions import RequestError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
 from bemtevi.domain.vendors import VendorConfig
+
+log = logging.getLogger(__name__)
+# How many dropped values one log line names (an answer may hold thousands).
+_DROPPED_LOGGED = 20
 
 
 class VendorError(Exception):
@@ -170,7 +175,22 @@ class HttpVendor:
         self.breaker.succeeded()
         if answer is None:
             return None
-        return map_record(kind, number, answer, self.name)
+        dropped: Dropped = []
+        try:
+            record = map_record(kind, number, answer, self.name, dropped)
+        except VendorError:
+            raise
+        except Exception as e:  # a mapping bug must fail the lookup like a bad answer, never escape it
+            log.exception("supplier %s: answer not mapped", self.name)
+            raise VendorError(self.name, "bad_answer", f"not mapped: {type(e).__name__}") from None
+        if dropped:
+            log.warning(
+                "supplier %s: %d value(s) of the answer dropped: %s",
+                self.name,
+                len(dropped),
+                "; ".join(f"{where} ({why})" for where, why in dropped[:_DROPPED_LOGGED]),
+            )
+        return record
 
     async def _call_with_retries(self, number: str) -> Any:
         url, headers, body = request_parts(self.config, number)
@@ -337,49 +357,113 @@ class VendorPool:
 
 
 # -- the vendor's JSON → the unified record ------------------------------------------------------
+#
+# A vendor's answer is untrusted input: every value either maps to the unified record's type or is dropped
+# (None, or left out of its list) with a reason, collected in ``dropped`` as (field of the record, reason)
+# and logged by the caller. Absent values (missing, null, "") are not drops. Nothing here raises but
+# ``VendorError`` (bad_answer) for an answer with no data section.
+
+Dropped = list[tuple[str, str]]
+
+# Numbers a JavaScript client reads exactly (the web app shows them).
+_NUMBER_MAX = 2**53
 
 
-def _date(value: Any) -> str | None:
-    """DD/MM/YYYY or YYYY-MM-DD → YYYY-MM-DD; anything else None."""
-    if not isinstance(value, str) or not value:
+def _date(value: Any, where: str, dropped: Dropped) -> str | None:
+    """DD/MM/YYYY or YYYY-MM-DD → YYYY-MM-DD; anything else dropped."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        dropped.append((where, "not a date"))
         return None
     try:
         if "/" in value:
             day, month, year = value.split("/")
             return dt.date(int(year), int(month), int(day)).isoformat()
         return dt.date.fromisoformat(value[:10]).isoformat()
-    except ValueError:
+    except (ValueError, OverflowError):  # a year of 20 digits overflows the C int dt.date takes
+        dropped.append((where, "not a valid date"))
         return None
 
 
-def _age(birth: str | None, today: dt.date | None = None) -> int | None:
+def _age(birth: str | None, today: dt.date) -> int | None:
     if birth is None:
         return None
     born = dt.date.fromisoformat(birth)
-    today = today or dt.date.today()
     return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
 
 
-def _text(value: Any) -> str | None:
+def _text(value: Any, where: str, dropped: Dropped) -> str | None:
     if value is None:
         return None
-    text = str(value).strip()
+    if isinstance(value, str):
+        text = value.strip()
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        text = str(value)
+    else:
+        dropped.append((where, "not text"))
+        return None
+    if "\x00" in text:  # PostgreSQL's text and JSONB refuse it where the result is kept
+        dropped.append((where, "contains a NUL character"))
+        return None
     return text or None
 
 
-def _items(value: Any) -> list[dict[str, Any]]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+def _number(value: Any, where: str, dropped: Dropped) -> int | float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        dropped.append((where, "not a number"))
+        return None
+    if not -_NUMBER_MAX <= value <= _NUMBER_MAX:  # orjson gives finite floats only
+        dropped.append((where, "out of range"))
+        return None
+    return value
 
 
-def _address(a: dict[str, Any]) -> dict[str, Any]:
+def _count(value: Any, where: str, dropped: Dropped) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _NUMBER_MAX:
+        dropped.append((where, "not a count"))
+        return None
+    return value
+
+
+def _object(value: Any, where: str, dropped: Dropped) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        dropped.append((where, "not an object"))
+        return None
+    return value
+
+
+def _items(value: Any, where: str, dropped: Dropped) -> list[tuple[str, dict[str, Any]]]:
+    """The objects of a list, each with its place in the record."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        dropped.append((where, "not a list"))
+        return []
+    items = []
+    for i, item in enumerate(value):
+        if isinstance(item, dict):
+            items.append((f"{where}[{i}]", item))
+        else:
+            dropped.append((f"{where}[{i}]", "not an object"))
+    return items
+
+
+def _address(a: dict[str, Any], where: str, dropped: Dropped) -> dict[str, Any]:
     return {
-        "street": _text(a.get("logradouro")),
-        "number": _text(a.get("numero")),
-        "complement": _text(a.get("complemento")),
-        "neighborhood": _text(a.get("bairro")),
-        "city": _text(a.get("cidade")),
-        "state": _text(a.get("uf")),
-        "zip": _text(a.get("cep")),
+        "street": _text(a.get("logradouro"), f"{where}.street", dropped),
+        "number": _text(a.get("numero"), f"{where}.number", dropped),
+        "complement": _text(a.get("complemento"), f"{where}.complement", dropped),
+        "neighborhood": _text(a.get("bairro"), f"{where}.neighborhood", dropped),
+        "city": _text(a.get("cidade"), f"{where}.city", dropped),
+        "state": _text(a.get("uf"), f"{where}.state", dropped),
+        "zip": _text(a.get("cep"), f"{where}.zip", dropped),
     }
 
 
@@ -387,120 +471,150 @@ def _address(a: dict[str, Any]) -> dict[str, Any]:
 _PHONE_TYPES = {"celular": "mobile", "móvel": "mobile", "fixo": "landline", "residencial": "landline"}
 
 
-def _phone_type(value: Any) -> str | None:
-    text = _text(value)
-    return _PHONE_TYPES.get(text.casefold(), text) if text else None
+def _phones(value: Any, dropped: Dropped) -> list[dict[str, Any]]:
+    phones = []
+    for where, p in _items(value, "phones", dropped):
+        kind = _text(p.get("tipo"), f"{where}.type", dropped)
+        phones.append(
+            {
+                "number": _text(p.get("numero"), f"{where}.number", dropped),
+                "type": _PHONE_TYPES.get(kind.casefold(), kind) if kind else None,
+            }
+        )
+    return phones
 
 
-def _phones(value: Any) -> list[dict[str, Any]]:
-    return [{"number": _text(p.get("numero")), "type": _phone_type(p.get("tipo"))} for p in _items(value)]
-
-
-def _protests(value: Any) -> list[dict[str, Any]]:
+def _protests(value: Any, dropped: Dropped) -> list[dict[str, Any]]:
     return [
         {
-            "date": _date(p.get("data")),
-            "amount": p.get("valor"),
-            "notary": _text(p.get("cartorio")),
-            "city": _text(p.get("cidade")),
-            "state": _text(p.get("uf")),
+            "date": _date(p.get("data"), f"{where}.date", dropped),
+            "amount": _number(p.get("valor"), f"{where}.amount", dropped),
+            "notary": _text(p.get("cartorio"), f"{where}.notary", dropped),
+            "city": _text(p.get("cidade"), f"{where}.city", dropped),
+            "state": _text(p.get("uf"), f"{where}.state", dropped),
         }
-        for p in _items(value)
+        for where, p in _items(value, "protests", dropped)
     ]
 
 
-def _emails(value: Any) -> list[str]:
-    return [str(e) for e in value if isinstance(e, str)] if isinstance(value, list) else []
+def _emails(value: Any, dropped: Dropped) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        dropped.append(("emails", "not a list"))
+        return []
+    emails = []
+    for i, e in enumerate(value):
+        if not isinstance(e, str):
+            dropped.append((f"emails[{i}]", "not text"))
+            continue
+        email = _text(e, f"emails[{i}]", dropped)
+        if email:
+            emails.append(email)
+    return emails
 
 
-def map_person(cpf: str, p: dict[str, Any]) -> dict[str, Any]:
-    birth = _date(p.get("nascimento"))
-    death = p.get("obito")
+def map_person(cpf: str, p: dict[str, Any], dropped: Dropped, today: dt.date | None = None) -> dict[str, Any]:
+    today = today or dt.date.today()
+    birth = _date(p.get("nascimento"), "birth_date", dropped)
+    if birth is not None and birth > today.isoformat():
+        dropped.append(("birth_date", "in the future"))
+        birth = None
+    death = _object(p.get("obito"), "death", dropped)
     return {
         "kind": "person",
         "cpf": cpf,
-        "name": _text(p.get("nome")),
-        "gender": _text(p.get("sexo")),
+        "name": _text(p.get("nome"), "name", dropped),
+        "gender": _text(p.get("sexo"), "gender", dropped),
         "birth_date": birth,
-        "age": _age(birth),
-        "sign": _text(p.get("signo")),
-        "mother": _text(p.get("mae")),
-        "father": _text(p.get("pai")),
-        "marital_status": _text(p.get("estado_civil")),
-        "education": _text(p.get("escolaridade")),
-        "profession": _text(p.get("profissao")),
-        "income": p.get("renda"),
-        "social_class": _text(p.get("classe_social")),
-        "score": p.get("score"),
-        "phones": _phones(p.get("telefones")),
-        "emails": _emails(p.get("emails")),
-        "addresses": [_address(a) for a in _items(p.get("enderecos"))],
+        "age": _age(birth, today),
+        "sign": _text(p.get("signo"), "sign", dropped),
+        "mother": _text(p.get("mae"), "mother", dropped),
+        "father": _text(p.get("pai"), "father", dropped),
+        "marital_status": _text(p.get("estado_civil"), "marital_status", dropped),
+        "education": _text(p.get("escolaridade"), "education", dropped),
+        "profession": _text(p.get("profissao"), "profession", dropped),
+        "income": _number(p.get("renda"), "income", dropped),
+        "social_class": _text(p.get("classe_social"), "social_class", dropped),
+        "score": _number(p.get("score"), "score", dropped),
+        "phones": _phones(p.get("telefones"), dropped),
+        "emails": _emails(p.get("emails"), dropped),
+        "addresses": [_address(a, where, dropped) for where, a in _items(p.get("enderecos"), "addresses", dropped)],
         "societies": [
             {
-                "cnpj": _text(s.get("cnpj")) or "",
-                "company_name": _text(s.get("razao_social")),
-                "role": _text(s.get("cargo")),
-                "since": _date(s.get("desde")),
+                "cnpj": _text(s.get("cnpj"), f"{where}.cnpj", dropped) or "",
+                "company_name": _text(s.get("razao_social"), f"{where}.company_name", dropped),
+                "role": _text(s.get("cargo"), f"{where}.role", dropped),
+                "since": _date(s.get("desde"), f"{where}.since", dropped),
             }
-            for s in _items(p.get("sociedades"))
+            for where, s in _items(p.get("sociedades"), "societies", dropped)
         ],
-        "protests": _protests(p.get("protestos")),
+        "protests": _protests(p.get("protestos"), dropped),
         "financial_pendings": [
-            {"creditor": _text(f.get("credor")), "amount": f.get("valor"), "date": _date(f.get("data"))}
-            for f in _items(p.get("pendencias"))
+            {
+                "creditor": _text(f.get("credor"), f"{where}.creditor", dropped),
+                "amount": _number(f.get("valor"), f"{where}.amount", dropped),
+                "date": _date(f.get("data"), f"{where}.date", dropped),
+            }
+            for where, f in _items(p.get("pendencias"), "financial_pendings", dropped)
         ],
-        "check_inquiries": p.get("ccf") if isinstance(p.get("ccf"), int) else None,
+        "check_inquiries": _count(p.get("ccf"), "check_inquiries", dropped),
         "death": (
             {
-                "date": _date(death.get("data")),
-                "book": _text(death.get("livro")),
-                "sheet": _text(death.get("folha")),
-                "registry_office": _text(death.get("cartorio")),
+                "date": _date(death.get("data"), "death.date", dropped),
+                "book": _text(death.get("livro"), "death.book", dropped),
+                "sheet": _text(death.get("folha"), "death.sheet", dropped),
+                "registry_office": _text(death.get("cartorio"), "death.registry_office", dropped),
             }
-            if isinstance(death, dict)
+            if death is not None
             else None
         ),
     }
 
 
-def map_company(cnpj: str, c: dict[str, Any]) -> dict[str, Any]:
-    activity = c.get("cnae")
-    address = c.get("endereco")
+def map_company(cnpj: str, c: dict[str, Any], dropped: Dropped) -> dict[str, Any]:
+    activity = _object(c.get("cnae"), "main_activity", dropped)
+    address = _object(c.get("endereco"), "address", dropped)
     return {
         "kind": "company",
         "cnpj": cnpj,
-        "company_name": _text(c.get("razao_social")),
-        "trade_name": _text(c.get("nome_fantasia")),
-        "opening_date": _date(c.get("abertura")),
-        "status": _text(c.get("situacao")),
-        "legal_nature": _text(c.get("natureza_juridica")),
+        "company_name": _text(c.get("razao_social"), "company_name", dropped),
+        "trade_name": _text(c.get("nome_fantasia"), "trade_name", dropped),
+        "opening_date": _date(c.get("abertura"), "opening_date", dropped),
+        "status": _text(c.get("situacao"), "status", dropped),
+        "legal_nature": _text(c.get("natureza_juridica"), "legal_nature", dropped),
         "main_activity": (
-            {"code": _text(activity.get("codigo")), "description": _text(activity.get("descricao"))}
-            if isinstance(activity, dict)
+            {
+                "code": _text(activity.get("codigo"), "main_activity.code", dropped),
+                "description": _text(activity.get("descricao"), "main_activity.description", dropped),
+            }
+            if activity is not None
             else None
         ),
-        "size": _text(c.get("porte")),
-        "share_capital": c.get("capital_social"),
-        "address": _address(address) if isinstance(address, dict) else None,
-        "phones": _phones(c.get("telefones")),
-        "emails": _emails(c.get("emails")),
+        "size": _text(c.get("porte"), "size", dropped),
+        "share_capital": _number(c.get("capital_social"), "share_capital", dropped),
+        "address": _address(address, "address", dropped) if address is not None else None,
+        "phones": _phones(c.get("telefones"), dropped),
+        "emails": _emails(c.get("emails"), dropped),
         "partners": [
             {
-                "name": _text(s.get("nome")),
-                "document": _text(s.get("documento")),
-                "role": _text(s.get("qualificacao")),
-                "since": _date(s.get("desde")),
+                "name": _text(s.get("nome"), f"{where}.name", dropped),
+                "document": _text(s.get("documento"), f"{where}.document", dropped),
+                "role": _text(s.get("qualificacao"), f"{where}.role", dropped),
+                "since": _date(s.get("desde"), f"{where}.since", dropped),
             }
-            for s in _items(c.get("socios"))
+            for where, s in _items(c.get("socios"), "partners", dropped)
         ],
-        "score": c.get("score"),
-        "protests": _protests(c.get("protestos")),
+        "score": _number(c.get("score"), "score", dropped),
+        "protests": _protests(c.get("protestos"), dropped),
     }
 
 
-def map_record(kind: Literal["cpf", "cnpj"], number: str, answer: Any, vendor: str) -> dict[str, Any] | None:
+def map_record(
+    kind: Literal["cpf", "cnpj"], number: str, answer: Any, vendor: str, dropped: Dropped | None = None
+) -> dict[str, Any] | None:
     """The unified record from a vendor's answer; None for "not found"; ``VendorError`` (bad_answer)
-    for JSON that is not the vendor's shape."""
+    for JSON that is not the vendor's shape. The values dropped are added to ``dropped``."""
     if not isinstance(answer, dict):
         raise VendorError(vendor, "bad_answer", "not an object")
     if answer.get("status") == "nao_encontrado":
@@ -508,6 +622,8 @@ def map_record(kind: Literal["cpf", "cnpj"], number: str, answer: Any, vendor: s
     section = answer.get("pessoa" if kind == "cpf" else "empresa")
     if not isinstance(section, dict):
         raise VendorError(vendor, "bad_answer", "no data section")
+    if dropped is None:
+        dropped = []
     if kind == "cpf":
-        return map_person(number, section)
-    return map_company(number, section)
+        return map_person(number, section, dropped)
+    return map_company(number, section, dropped)
