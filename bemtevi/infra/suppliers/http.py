@@ -43,9 +43,12 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from uuid import UUID
 
 import orjson
+from pyreqwest.bytes import Bytes
 from pyreqwest.client import Client, ClientBuilder
 from pyreqwest.exceptions import RequestError
-from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
+from pyreqwest.response import Response
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
+from tenacity.stop import stop_base
 
 from bemtevi.domain.vendors import VendorConfig
 
@@ -56,7 +59,7 @@ _DROPPED_LOGGED = 20
 
 class VendorError(Exception):
     """A vendor could not answer: ``reason`` is timeout, server_error, client_error, unreachable,
-    circuit_open or bad_answer."""
+    circuit_open, bad_answer, too_large (a body past the supplier's cap) or redirect (never followed)."""
 
     def __init__(self, vendor: str, reason: str, detail: str = "") -> None:
         super().__init__(f"supplier {vendor}: {reason}{': ' + detail if detail else ''}")
@@ -155,14 +158,16 @@ class HttpVendor:
         self._limits = limits
         self.breaker = breaker
         self._slots = asyncio.Semaphore(limits.max_in_flight)
+        self._max_body = config.max_body_kb * 1024
 
     async def lookup(self, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
         if not self.breaker.allow():
             raise VendorError(self.name, "circuit_open")
+        deadline = time.monotonic() + self._limits.timeout
         try:
             async with asyncio.timeout(self._limits.timeout):
                 async with self._slots:
-                    answer = await self._call_with_retries(number)
+                    answer = await self._call_with_retries(number, deadline)
         except TimeoutError:
             self.breaker.failed()
             raise VendorError(self.name, "timeout") from None
@@ -192,36 +197,44 @@ class HttpVendor:
             )
         return record
 
-    async def _call_with_retries(self, number: str) -> Any:
+    async def _call_with_retries(self, number: str, deadline: float) -> Any:
+        """Every try and pause within ``deadline`` (``time.monotonic``): each try's own timeout is the time
+        left, and no retry starts that its pause would begin past it. (``asyncio.timeout`` alone did not
+        bound the call: when a try's timeout and the deadline ran out together, the try's error could win
+        over the cancellation, and the retries then ran with no deadline left to stop them.)"""
         url, headers, body = request_parts(self.config, number)
         # The first try without tenacity (most calls need no retry, and its bookkeeping cost about a tenth of
         # the call's CPU); after a retryable failure the same pauses as one tenacity loop over every try.
         try:
-            return await self._call_once(url, headers, body)
+            return await self._call_once(url, headers, body, deadline)
         except _Retryable:
-            if self._limits.retries < 1:
+            backoff = self._limits.backoff
+            pause = backoff + random.uniform(0, backoff)  # tenacity's pause after the first try
+            if self._limits.retries < 1 or time.monotonic() + pause >= deadline:
                 raise
-        backoff = self._limits.backoff
-        await asyncio.sleep(backoff + random.uniform(0, backoff))  # tenacity's pause after the first try
+        await asyncio.sleep(pause)
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(self._limits.retries),
+            stop=stop_after_attempt(self._limits.retries) | _Past(deadline),
             wait=wait_exponential_jitter(multiplier=backoff * 2, max=backoff * 16, jitter=backoff),
             retry=retry_if_exception_type(_Retryable),
             reraise=True,
         )
         async for attempt in retrying:
             with attempt:
-                return await self._call_once(url, headers, body)
+                return await self._call_once(url, headers, body, deadline)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _call_once(self, url: str, headers: dict[str, str], body: bytes | None) -> Any:
+    async def _call_once(self, url: str, headers: dict[str, str], body: bytes | None, deadline: float) -> Any:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
         request = self._client.request(self.config.http_method, url).headers(headers)
         if body is not None:
             request = request.body_bytes(body)
         try:
-            response = await request.build().send()
-            status = response.status
-            content = await response.bytes()
+            async with request.timeout(dt.timedelta(seconds=left)).build_streamed() as response:
+                status = response.status
+                content = await self._body(response)
         except TimeoutError as e:  # one try's own timeout (the whole call's deadline cancels instead)
             raise _Retryable("timeout", type(e).__name__) from None
         except RequestError as e:
@@ -232,10 +245,40 @@ class HttpVendor:
             raise _Retryable("server_error", f"HTTP {status}")
         if status >= 400:
             raise VendorError(self.name, "client_error", f"HTTP {status}")
+        if status >= 300:  # never followed: it could point anywhere, this server's own port included
+            raise VendorError(self.name, "redirect", f"HTTP {status}")
         try:
             return orjson.loads(memoryview(content))
         except orjson.JSONDecodeError:
             raise VendorError(self.name, "bad_answer", "not JSON") from None
+
+    async def _body(self, response: Response) -> bytes | Bytes:
+        """The answer's body, refused (``too_large``) past the supplier's cap: one declared larger is not
+        read at all, one sent without a length (chunked) is read until the cap and dropped there."""
+        declared = response.get_header("content-length")
+        if declared is not None and declared.isdigit():
+            if int(declared) > self._max_body:
+                raise VendorError(self.name, "too_large", f"{declared} bytes declared")
+            return await response.bytes()  # no more than declared: hyper refuses a longer body
+        chunks = []
+        size = 0
+        reader = response.body_reader
+        while (chunk := await reader.read_chunk()) is not None:
+            size += len(chunk)
+            if size > self._max_body:
+                raise VendorError(self.name, "too_large", f"over {self._max_body} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+class _Past(stop_base):
+    """A tenacity stop: the next try would start after ``deadline`` (``time.monotonic``)."""
+
+    def __init__(self, deadline: float) -> None:
+        self._deadline = deadline
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        return time.monotonic() + (retry_state.upcoming_sleep or 0.0) >= self._deadline
 
 
 class _OnLoop:
@@ -280,6 +323,7 @@ class VendorPool:
             .timeout(dt.timedelta(seconds=self._limits.timeout))
             .connect_timeout(dt.timedelta(seconds=min(2.0, self._limits.timeout)))
             .pool_idle_timeout(dt.timedelta(seconds=30))
+            .follow_redirects(False)
             .no_proxy()
             .build()
         )
@@ -369,12 +413,17 @@ Dropped = list[tuple[str, str]]
 _NUMBER_MAX = 2**53
 
 
-def _date(value: Any, where: str, dropped: Dropped) -> str | None:
+def _at(within: str, name: str) -> str:
+    """A value's place in the record (made only when it is dropped: most answers drop nothing)."""
+    return f"{within}.{name}" if within else name
+
+
+def _date(value: Any, name: str, dropped: Dropped, within: str = "") -> str | None:
     """DD/MM/YYYY or YYYY-MM-DD → YYYY-MM-DD; anything else dropped."""
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        dropped.append((where, "not a date"))
+        dropped.append((_at(within, name), "not a date"))
         return None
     try:
         if "/" in value:
@@ -382,7 +431,7 @@ def _date(value: Any, where: str, dropped: Dropped) -> str | None:
             return dt.date(int(year), int(month), int(day)).isoformat()
         return dt.date.fromisoformat(value[:10]).isoformat()
     except (ValueError, OverflowError):  # a year of 20 digits overflows the C int dt.date takes
-        dropped.append((where, "not a valid date"))
+        dropped.append((_at(within, name), "not a valid date"))
         return None
 
 
@@ -393,7 +442,7 @@ def _age(birth: str | None, today: dt.date) -> int | None:
     return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
 
 
-def _text(value: Any, where: str, dropped: Dropped) -> str | None:
+def _text(value: Any, name: str, dropped: Dropped, within: str = "") -> str | None:
     if value is None:
         return None
     if isinstance(value, str):
@@ -401,40 +450,40 @@ def _text(value: Any, where: str, dropped: Dropped) -> str | None:
     elif isinstance(value, int | float) and not isinstance(value, bool):
         text = str(value)
     else:
-        dropped.append((where, "not text"))
+        dropped.append((_at(within, name), "not text"))
         return None
     if "\x00" in text:  # PostgreSQL's text and JSONB refuse it where the result is kept
-        dropped.append((where, "contains a NUL character"))
+        dropped.append((_at(within, name), "contains a NUL character"))
         return None
     return text or None
 
 
-def _number(value: Any, where: str, dropped: Dropped) -> int | float | None:
+def _number(value: Any, name: str, dropped: Dropped, within: str = "") -> int | float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        dropped.append((where, "not a number"))
+        dropped.append((_at(within, name), "not a number"))
         return None
     if not -_NUMBER_MAX <= value <= _NUMBER_MAX:  # orjson gives finite floats only
-        dropped.append((where, "out of range"))
+        dropped.append((_at(within, name), "out of range"))
         return None
     return value
 
 
-def _count(value: Any, where: str, dropped: Dropped) -> int | None:
+def _count(value: Any, name: str, dropped: Dropped, within: str = "") -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _NUMBER_MAX:
-        dropped.append((where, "not a count"))
+        dropped.append((_at(within, name), "not a count"))
         return None
     return value
 
 
-def _object(value: Any, where: str, dropped: Dropped) -> dict[str, Any] | None:
+def _object(value: Any, name: str, dropped: Dropped, within: str = "") -> dict[str, Any] | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        dropped.append((where, "not an object"))
+        dropped.append((_at(within, name), "not an object"))
         return None
     return value
 
@@ -457,13 +506,13 @@ def _items(value: Any, where: str, dropped: Dropped) -> list[tuple[str, dict[str
 
 def _address(a: dict[str, Any], where: str, dropped: Dropped) -> dict[str, Any]:
     return {
-        "street": _text(a.get("logradouro"), f"{where}.street", dropped),
-        "number": _text(a.get("numero"), f"{where}.number", dropped),
-        "complement": _text(a.get("complemento"), f"{where}.complement", dropped),
-        "neighborhood": _text(a.get("bairro"), f"{where}.neighborhood", dropped),
-        "city": _text(a.get("cidade"), f"{where}.city", dropped),
-        "state": _text(a.get("uf"), f"{where}.state", dropped),
-        "zip": _text(a.get("cep"), f"{where}.zip", dropped),
+        "street": _text(a.get("logradouro"), "street", dropped, where),
+        "number": _text(a.get("numero"), "number", dropped, where),
+        "complement": _text(a.get("complemento"), "complement", dropped, where),
+        "neighborhood": _text(a.get("bairro"), "neighborhood", dropped, where),
+        "city": _text(a.get("cidade"), "city", dropped, where),
+        "state": _text(a.get("uf"), "state", dropped, where),
+        "zip": _text(a.get("cep"), "zip", dropped, where),
     }
 
 
@@ -474,10 +523,10 @@ _PHONE_TYPES = {"celular": "mobile", "móvel": "mobile", "fixo": "landline", "re
 def _phones(value: Any, dropped: Dropped) -> list[dict[str, Any]]:
     phones = []
     for where, p in _items(value, "phones", dropped):
-        kind = _text(p.get("tipo"), f"{where}.type", dropped)
+        kind = _text(p.get("tipo"), "type", dropped, where)
         phones.append(
             {
-                "number": _text(p.get("numero"), f"{where}.number", dropped),
+                "number": _text(p.get("numero"), "number", dropped, where),
                 "type": _PHONE_TYPES.get(kind.casefold(), kind) if kind else None,
             }
         )
@@ -487,11 +536,11 @@ def _phones(value: Any, dropped: Dropped) -> list[dict[str, Any]]:
 def _protests(value: Any, dropped: Dropped) -> list[dict[str, Any]]:
     return [
         {
-            "date": _date(p.get("data"), f"{where}.date", dropped),
-            "amount": _number(p.get("valor"), f"{where}.amount", dropped),
-            "notary": _text(p.get("cartorio"), f"{where}.notary", dropped),
-            "city": _text(p.get("cidade"), f"{where}.city", dropped),
-            "state": _text(p.get("uf"), f"{where}.state", dropped),
+            "date": _date(p.get("data"), "date", dropped, where),
+            "amount": _number(p.get("valor"), "amount", dropped, where),
+            "notary": _text(p.get("cartorio"), "notary", dropped, where),
+            "city": _text(p.get("cidade"), "city", dropped, where),
+            "state": _text(p.get("uf"), "state", dropped, where),
         }
         for where, p in _items(value, "protests", dropped)
     ]
@@ -508,8 +557,10 @@ def _emails(value: Any, dropped: Dropped) -> list[str]:
         if not isinstance(e, str):
             dropped.append((f"emails[{i}]", "not text"))
             continue
-        email = _text(e, f"emails[{i}]", dropped)
-        if email:
+        email = e.strip()
+        if "\x00" in email:
+            dropped.append((f"emails[{i}]", "contains a NUL character"))
+        elif email:
             emails.append(email)
     return emails
 
@@ -542,19 +593,19 @@ def map_person(cpf: str, p: dict[str, Any], dropped: Dropped, today: dt.date | N
         "addresses": [_address(a, where, dropped) for where, a in _items(p.get("enderecos"), "addresses", dropped)],
         "societies": [
             {
-                "cnpj": _text(s.get("cnpj"), f"{where}.cnpj", dropped) or "",
-                "company_name": _text(s.get("razao_social"), f"{where}.company_name", dropped),
-                "role": _text(s.get("cargo"), f"{where}.role", dropped),
-                "since": _date(s.get("desde"), f"{where}.since", dropped),
+                "cnpj": _text(s.get("cnpj"), "cnpj", dropped, where) or "",
+                "company_name": _text(s.get("razao_social"), "company_name", dropped, where),
+                "role": _text(s.get("cargo"), "role", dropped, where),
+                "since": _date(s.get("desde"), "since", dropped, where),
             }
             for where, s in _items(p.get("sociedades"), "societies", dropped)
         ],
         "protests": _protests(p.get("protestos"), dropped),
         "financial_pendings": [
             {
-                "creditor": _text(f.get("credor"), f"{where}.creditor", dropped),
-                "amount": _number(f.get("valor"), f"{where}.amount", dropped),
-                "date": _date(f.get("data"), f"{where}.date", dropped),
+                "creditor": _text(f.get("credor"), "creditor", dropped, where),
+                "amount": _number(f.get("valor"), "amount", dropped, where),
+                "date": _date(f.get("data"), "date", dropped, where),
             }
             for where, f in _items(p.get("pendencias"), "financial_pendings", dropped)
         ],
@@ -598,10 +649,10 @@ def map_company(cnpj: str, c: dict[str, Any], dropped: Dropped) -> dict[str, Any
         "emails": _emails(c.get("emails"), dropped),
         "partners": [
             {
-                "name": _text(s.get("nome"), f"{where}.name", dropped),
-                "document": _text(s.get("documento"), f"{where}.document", dropped),
-                "role": _text(s.get("qualificacao"), f"{where}.role", dropped),
-                "since": _date(s.get("desde"), f"{where}.since", dropped),
+                "name": _text(s.get("nome"), "name", dropped, where),
+                "document": _text(s.get("documento"), "document", dropped, where),
+                "role": _text(s.get("qualificacao"), "role", dropped, where),
+                "since": _date(s.get("desde"), "since", dropped, where),
             }
             for where, s in _items(c.get("socios"), "partners", dropped)
         ],
