@@ -102,6 +102,8 @@ def test_super_admin_adds_edits_lists_and_inactivates_a_supplier(client: TestCli
         ({"httpMethod": "POST", "requestBody": '{"documento": '}, "invalid_request_body", "requestBody"),
         ({"cacheDays": 91}, "cache_exceeds_validity", "cacheDays"),
         ({"name": "ab"}, "invalid_data", "name"),
+        ({"maxBodyKb": 0}, "invalid_data", "maxBodyKb"),
+        ({"maxBodyKb": 16 * 1024 + 1}, "invalid_data", "maxBodyKb"),
     ],
 )
 def test_validation_messages(
@@ -110,6 +112,23 @@ def test_validation_messages(
     answer = client.post("/api/suppliers", json=body(**changes), headers=admin)
     assert answer.status_code == 422, answer.text
     assert answer.json()["code"] == code and answer.json()["field"] == field
+
+
+def test_the_answer_size_cap_is_a_setting_of_its_own(
+    client: TestClient, sqlite_platform: Platform, admin: dict[str, str]
+) -> None:
+    added = client.post("/api/suppliers", json=body(), headers=admin)
+    supplier_id = added.json()["id"]
+    detail = client.get(f"/api/suppliers/{supplier_id}?position={added.json()['position']}", headers=admin)
+    assert detail.json()["data"]["maxBodyKb"] == 1024  # 1 MB unless set
+    edited = client.put(f"/api/suppliers/{supplier_id}", json=body(maxBodyKb=4096), headers=admin)
+    assert edited.status_code == 200, edited.text
+    detail = client.get(f"/api/suppliers/{supplier_id}?position={edited.json()['position']}", headers=admin)
+    assert detail.json()["data"]["maxBodyKb"] == 4096
+    lookups = sqlite_platform.consultations.vendor_lookups
+    assert lookups is not None
+    (config,) = lookups.vendors_for("cpf-complete", "cpf")
+    assert config.max_body_kb == 4096  # what the adapter caps the answers at
 
 
 def test_a_second_supplier_with_the_same_name_is_refused(client: TestClient, admin: dict[str, str]) -> None:

@@ -2190,6 +2190,7 @@ export type SupplierData = {
   httpMethod: HttpMethod;
   id: string;
   inputType: InputType;
+  maxBodyKb: number;
   name: string;
   passwordSet: boolean;
   port: number;
@@ -2225,6 +2226,7 @@ export type SupplierRequest = {
   embeddedInUrlBase?: boolean;
   httpMethod?: HttpMethod;
   inputType?: InputType;
+  maxBodyKb?: number;
   name: string;
   password?: string | null;
   port?: number | null;
