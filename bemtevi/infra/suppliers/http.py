@@ -5,10 +5,13 @@ in between), with one HTTP client per loop (pooled connections, keep-alive); a
 thread without a loop (the CLI, batches) waits on the pool's own loop (``lookup``, a
 daemon thread started when first needed). Nothing blocks a loop while a vendor is slow. Per vendor:
 
-- a whole-call deadline (``timeout``: connect, write, read and every retry together);
+- a whole-call deadline (``timeout``: connect, write, read and every retry together; each try's own
+  timeout is the time left);
+- an answer body of at most the supplier's ``max_body_kb`` (``too_large`` beyond it, read no further);
+- no redirect followed (``redirect``): a vendor's 3xx could point anywhere, this server included;
 - retries of what may pass (connection errors, timeouts of one try, HTTP 5xx) after a pause that
-  doubles from ``backoff`` with jitter (tenacity), at most ``retries`` after the first try; a 4xx
-  or a body that is not the vendor's JSON is not retried;
+  doubles from ``backoff`` with jitter (tenacity), at most ``retries`` after the first try; a 4xx,
+  a body that is not the vendor's JSON, too large or a redirect is not retried;
 - a circuit breaker: ``breaker_failures`` failed lookups in a row open it, and for ``open_seconds``
   every lookup fails at once (no call), then one trial call decides whether it closes again;
 - at most ``max_in_flight`` calls in flight on each loop (an ``asyncio.Semaphore``); the others
@@ -23,7 +26,8 @@ cookie jar, no auto headers, no decompression and no per-call timer within the n
 request (its connection pool's cost grows with the calls in flight).
 
 The vendor's JSON (pt-BR keys, see ``map_person``/``map_company`` and the simulator) is mapped to the
-unified record the local dataset gives and the web app's result view shows.
+unified record the local dataset gives and the web app's result view shows; a value that does not map is
+dropped and logged with its reason.
 """
 
 from __future__ import annotations
