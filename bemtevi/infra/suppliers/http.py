@@ -260,7 +260,7 @@ class HttpVendor:
         """The answer's body, refused (``too_large``) past the supplier's cap: one declared larger is not
         read at all, one sent without a length (chunked) is read until the cap and dropped there."""
         declared = response.get_header("content-length")
-        if declared is not None and declared.isdigit():
+        if declared is not None and declared.isascii() and declared.isdigit():
             if int(declared) > self._max_body:
                 raise VendorError(self.name, "too_large", f"{declared} bytes declared")
             return await response.bytes()  # no more than declared: hyper refuses a longer body
