@@ -124,13 +124,16 @@ class ConsultationCommands:
         if asked is None:
             asked = self._ask_supplier(request)
         vendors: list[VendorConfig] = []
-        if asked[0] == ConsultationStatus.NOT_FOUND and self._lookups is not None:
-            vendors = self._lookups.vendors_for(chosen, request.document_type)
-            if vendors:
-                answer = self._lookups.cached(request.document, chosen) or self._lookups.ask(
-                    request.document_type, request.document, vendors
-                )
-                asked = answer.as_tuple()
+        try:
+            if asked[0] == ConsultationStatus.NOT_FOUND and self._lookups is not None:
+                vendors = self._lookups.vendors_for(chosen, request.document_type)
+                if vendors:
+                    answer = self._lookups.cached(request.document, chosen) or self._lookups.ask(
+                        request.document_type, request.document, vendors
+                    )
+                    asked = answer.as_tuple()
+        except Exception as e:
+            asked = self._failed_asking(request, vendors, e)
         status, _result, _error, supplier = asked
         recorded = self.ledger.submit(self._finish(request, chosen, block_id, status, supplier))
         self._keep(request, chosen, asked, vendors)
@@ -155,13 +158,16 @@ class ConsultationCommands:
         if asked is None:
             asked = self._ask_supplier(request)
         vendors: list[VendorConfig] = []
-        if asked[0] == ConsultationStatus.NOT_FOUND and self._lookups is not None:
-            vendors = self._lookups.vendors_for(chosen, request.document_type)
-            if vendors:
-                answer = self._lookups.cached(request.document, chosen) or await self._lookups.ask_async(
-                    request.document_type, request.document, vendors
-                )
-                asked = answer.as_tuple()
+        try:
+            if asked[0] == ConsultationStatus.NOT_FOUND and self._lookups is not None:
+                vendors = self._lookups.vendors_for(chosen, request.document_type)
+                if vendors:
+                    answer = self._lookups.cached(request.document, chosen) or await self._lookups.ask_async(
+                        request.document_type, request.document, vendors
+                    )
+                    asked = answer.as_tuple()
+        except Exception as e:
+            asked = self._failed_asking(request, vendors, e)
         status, _result, _error, supplier = asked
         recorded = await self.ledger.submit_async(self._finish(request, chosen, block_id, status, supplier))
         self._keep(request, chosen, asked, vendors)
@@ -184,6 +190,12 @@ class ConsultationCommands:
     ) -> Any:
         finish = request.finished(chosen, block_id, status)
         return finish if supplier == finish.supplier else replace(finish, supplier=supplier)
+
+    def _failed_asking(self, request: ReserveLookup, vendors: list[VendorConfig], error: Exception) -> _Asked:
+        """Anything that escapes asking the suppliers (a bug, a store that failed) fails the lookup: its
+        credit held above is released by the finish that follows, never left reserved."""
+        log.exception("lookup %s: asking the suppliers failed", request.consultation_id)
+        return ConsultationStatus.FAILED, None, error, vendors[-1].name if vendors else self._supplier.name
 
     def _ask_supplier(self, request: ReserveLookup) -> _Asked:
         try:

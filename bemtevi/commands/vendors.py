@@ -17,6 +17,7 @@ from bemtevi.domain.audit import acting_as
 from bemtevi.domain.errors import AccessDenied, DuplicateValue, SupplierNotFound
 from bemtevi.domain.users import Role
 from bemtevi.domain.vendors import (
+    DEFAULT_MAX_BODY_KB,
     SECRET_FIELDS,
     Vendor,
     VendorConfig,
@@ -158,6 +159,8 @@ class VendorDirectory:
                 allowed_query_types=tuple(c["allowed_query_types"]),
                 cache_days=c["cache_days"],
                 validity_days=c["validity_days"],
+                # Suppliers saved before the cap was a setting have the default.
+                max_body_kb=c.get("max_body_kb", DEFAULT_MAX_BODY_KB),
                 password=self._box.open(vendor.secrets_sealed.get("password", "")),
                 token=self._box.open(vendor.secrets_sealed.get("token", "")),
             )

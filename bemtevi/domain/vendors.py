@@ -36,6 +36,9 @@ from bemtevi.domain.errors import (
 
 NAME_MIN = 3
 MAX_DAYS = 3650
+# The cap on a vendor's answer body (KB): its default, and the most a supplier may allow.
+DEFAULT_MAX_BODY_KB = 1024
+MAX_BODY_KB = 16 * 1024
 # The secrets a supplier may hold, by the field the form sends them in.
 SECRET_FIELDS = ("password", "token")
 _NAMESPACE = UUID("5d3c3f1e-8f1b-4b53-9b0f-6a0f9e1e7a11")
@@ -87,6 +90,7 @@ class VendorForm:
     allowed_query_types: tuple[str, ...] = ()
     cache_days: int | None = None
     validity_days: int | None = None
+    max_body_kb: int = DEFAULT_MAX_BODY_KB
     password: str | None = None
     token: str | None = None
 
@@ -159,6 +163,8 @@ class VendorForm:
         for days, days_field in ((self.cache_days, "cacheDays"), (self.validity_days, "validityDays")):
             if not 0 <= days <= MAX_DAYS:
                 raise InvalidData(f"Days must be between 0 and {MAX_DAYS}", field=days_field)
+        if not 1 <= self.max_body_kb <= MAX_BODY_KB:
+            raise InvalidData(f"Answer size limit must be between 1 and {MAX_BODY_KB} KB", field="maxBodyKb")
         if self.cache_days > self.validity_days:
             raise CacheExceedsValidity(field="cacheDays")
         if not self.allowed_query_types:
@@ -199,6 +205,7 @@ class VendorForm:
             "allowed_query_types": list(self.allowed_query_types),
             "cache_days": self.cache_days,
             "validity_days": self.validity_days,
+            "max_body_kb": self.max_body_kb,
         }
 
 
@@ -234,6 +241,7 @@ class VendorConfig:
     allowed_query_types: tuple[str, ...]
     cache_days: int
     validity_days: int
+    max_body_kb: int = DEFAULT_MAX_BODY_KB
     password: str = field(default="", repr=False)
     token: str = field(default="", repr=False)
 

@@ -4,8 +4,10 @@ kept result only by the group that ran it."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Any
+from uuid import UUID
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,8 +15,11 @@ from support import KNOWN_CPF, sign_in
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
+from bemtevi.infra.suppliers import http as http_supplier
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
 
 TOKEN = "tok-Segredo-9f8e7d"
@@ -97,6 +102,8 @@ def test_super_admin_adds_edits_lists_and_inactivates_a_supplier(client: TestCli
         ({"httpMethod": "POST", "requestBody": '{"documento": '}, "invalid_request_body", "requestBody"),
         ({"cacheDays": 91}, "cache_exceeds_validity", "cacheDays"),
         ({"name": "ab"}, "invalid_data", "name"),
+        ({"maxBodyKb": 0}, "invalid_data", "maxBodyKb"),
+        ({"maxBodyKb": 16 * 1024 + 1}, "invalid_data", "maxBodyKb"),
     ],
 )
 def test_validation_messages(
@@ -105,6 +112,23 @@ def test_validation_messages(
     answer = client.post("/api/suppliers", json=body(**changes), headers=admin)
     assert answer.status_code == 422, answer.text
     assert answer.json()["code"] == code and answer.json()["field"] == field
+
+
+def test_the_answer_size_cap_is_a_setting_of_its_own(
+    client: TestClient, sqlite_platform: Platform, admin: dict[str, str]
+) -> None:
+    added = client.post("/api/suppliers", json=body(), headers=admin)
+    supplier_id = added.json()["id"]
+    detail = client.get(f"/api/suppliers/{supplier_id}?position={added.json()['position']}", headers=admin)
+    assert detail.json()["data"]["maxBodyKb"] == 1024  # 1 MB unless set
+    edited = client.put(f"/api/suppliers/{supplier_id}", json=body(maxBodyKb=4096), headers=admin)
+    assert edited.status_code == 200, edited.text
+    detail = client.get(f"/api/suppliers/{supplier_id}?position={edited.json()['position']}", headers=admin)
+    assert detail.json()["data"]["maxBodyKb"] == 4096
+    lookups = sqlite_platform.consultations.vendor_lookups
+    assert lookups is not None
+    (config,) = lookups.vendors_for("cpf-complete", "cpf")
+    assert config.max_body_kb == 4096  # what the adapter caps the answers at
 
 
 def test_a_second_supplier_with_the_same_name_is_refused(client: TestClient, admin: dict[str, str]) -> None:
@@ -183,3 +207,73 @@ def test_a_vendor_result_is_reopened_from_the_kept_results(
     simulator.config.error_rate = 1.0  # the vendor down: a repeat is still answered, from the kept result
     again = client.post("/api/consultations", json={"document": cpf}, headers=owner)
     assert again.status_code == 200 and again.json()["data"]["result"] == looked.json()["data"]["result"]
+
+
+def tenant(platform: Platform, client: TestClient, name: str) -> tuple[UUID, dict[str, str]]:
+    group_id, _ = platform.identity.register_group(
+        SYSTEM, name=name, group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=10
+    )
+    email = f"{group_id.hex[:10]}@empresa.com"
+    platform.identity.register_user(
+        SYSTEM, group_id=group_id, name="Dona Teste", email=email, password=PASSWORD, role=Role.OWNER
+    )
+    return group_id, sign_in(client, email, PASSWORD)
+
+
+def unit_credits(platform: Platform, group_id: UUID) -> tuple[int, int, int | None]:
+    account = platform.app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
+    return account.used, account.reserved, account.available
+
+
+def test_a_vendor_value_that_cannot_map_is_dropped_and_the_lookup_answered(
+    client: TestClient,
+    sqlite_platform: Platform,
+    simulator: SimulatorServer,
+    admin: dict[str, str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # A year of 20 digits once escaped the mapping (OverflowError): 500, and the credit left reserved.
+    simulator.config.expected_authorization = f"Bearer {TOKEN}"
+    simulator.config.section_patch = {"nascimento": "01/01/99999999999999999999", "renda": {"valor": 1}}
+    assert client.post("/api/suppliers", json=body(port=simulator.port), headers=admin).status_code == 200
+    group_id, owner = tenant(sqlite_platform, client, "Empresa Datas")
+    with caplog.at_level(logging.WARNING, logger="bemtevi.infra.suppliers.http"):
+        looked = client.post("/api/consultations", json={"document": "39053344705"}, headers=owner)
+    assert looked.status_code == 200, looked.text
+    result = looked.json()["data"]["result"]
+    assert result["name"] and result["birth_date"] is None and result["age"] is None and result["income"] is None
+    assert unit_credits(sqlite_platform, group_id) == (1, 0, 9)
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert "Vendor Brasil" in logged and "birth_date (not a valid date)" in logged and "income (not a number)" in logged
+
+
+def test_anything_escaping_a_vendors_answer_releases_the_credit_and_answers_a_clear_code(
+    client: TestClient,
+    sqlite_platform: Platform,
+    simulator: SimulatorServer,
+    admin: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    simulator.config.expected_authorization = f"Bearer {TOKEN}"
+    assert client.post("/api/suppliers", json=body(port=simulator.port), headers=admin).status_code == 200
+    group_id, owner = tenant(sqlite_platform, client, "Empresa Falhas")
+
+    def broken_mapping(*args: Any, **kwargs: Any) -> Any:  # a mapping bug, as the 20-digit year was
+        raise OverflowError("signed integer is greater than maximum")
+
+    monkeypatch.setattr(http_supplier, "map_record", broken_mapping)
+    looked = client.post("/api/consultations", json={"document": "39053344705"}, headers=owner)
+    assert looked.status_code == 502 and looked.json()["code"] == "supplier_failed", looked.text
+    assert unit_credits(sqlite_platform, group_id) == (0, 0, 10)
+
+    # Past the adapter: whatever escapes asking the suppliers still releases the credit held for it.
+    lookups = sqlite_platform.consultations.vendor_lookups
+    assert lookups is not None
+
+    async def broken_asking(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug past the adapter")
+
+    monkeypatch.setattr(lookups, "ask_async", broken_asking)
+    looked = client.post("/api/consultations", json={"document": "39053344705"}, headers=owner)
+    assert looked.status_code == 502 and looked.json()["code"] == "search_failed", looked.text
+    assert unit_credits(sqlite_platform, group_id) == (0, 0, 10)

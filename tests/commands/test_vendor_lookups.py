@@ -140,3 +140,19 @@ def test_a_result_past_its_validity_is_gone(sqlite_platform: Platform, simulator
     assert platform.kept_results.get(outcome.consultation_id, now=later) is None
     assert platform.kept_results.purge(now=later) == 2
     assert platform.kept_results.get(outcome.consultation_id) is None
+
+
+def test_a_vendors_redirect_is_not_followed_nor_charged(sqlite_platform: Platform, simulator: SimulatorServer) -> None:
+    # A 302 to another loopback server answered that server's data as the vendor's, and charged it.
+    platform = sqlite_platform
+    platform.vendors.register(super_admin(platform), form(simulator.port))
+    principal = new_tenant(platform, "Empresa Redireciona", limit=5)
+    (cpf,) = unknown_cpfs(platform, 1)
+    with SimulatorServer(SimulatorConfig(expected_authorization="Bearer tok-123")) as elsewhere:
+        simulator.config.redirect_to = f"http://127.0.0.1:{elsewhere.port}/v1/pessoas/{cpf}"
+        with pytest.raises(SupplierFailed) as failed:
+            platform.consultations.run_unit_query(principal, cpf)
+        assert failed.value.code == "supplier_failed"
+        assert elsewhere.app.stats["requests"] == 0 and simulator.app.stats["redirect"] == 1
+    account = platform.app.get(credit_account_id(principal.group_id, Category.UNIT), CreditAccount)
+    assert (account.used, account.reserved, account.available) == (0, 0, 5)

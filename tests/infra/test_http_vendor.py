@@ -14,6 +14,7 @@ from uuid import uuid4
 
 import httpx
 import pytest
+from raw_vendor import RawVendor
 from support import run_on_a_loop_of_its_own
 
 from bemtevi.domain.vendors import VendorConfig
@@ -294,3 +295,76 @@ def test_post_body_template_and_url_parts(simulator: SimulatorServer) -> None:
         vendors.close()
     with httpx.Client() as client:
         assert client.get(f"http://127.0.0.1:{simulator.port}/__stats").json()["ok"] == 1
+
+
+def test_the_deadline_bounds_the_whole_call_retries_included() -> None:
+    # A vendor that accepts and never answers: the per-try timeout and the whole call's deadline ran out
+    # together, and when the per-try one won, retries followed (one lookup in 16 took three deadlines).
+    deadline = 1.5
+    vendors = pool(timeout=deadline, retries=2, backoff=0.05, breaker_failures=1000)
+
+    async def one(config: VendorConfig) -> tuple[float, str]:
+        started = time.monotonic()
+        try:
+            await vendors.lookup_async(config, "cpf", CPF)
+        except VendorError as e:
+            return time.monotonic() - started, e.reason
+        return time.monotonic() - started, "answered"
+
+    async def many(config: VendorConfig) -> list[tuple[float, str]]:
+        return await asyncio.gather(*(one(config) for _ in range(32)))
+
+    try:
+        with RawVendor() as silent:
+            ended = run_on_a_loop_of_its_own(many(vendor(silent.port)))
+    finally:
+        vendors.close()
+    assert {reason for _, reason in ended} == {"timeout"}
+    assert max(took for took, _ in ended) < deadline + 1.0, sorted(took for took, _ in ended)[-3:]
+
+
+MB = 1024 * 1024
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+def test_a_body_past_the_cap_is_refused_and_not_read(chunked: bool) -> None:
+    # A 50 MB answer was read and parsed whole (+166 MB at its peak). Now: refused at the cap (1 MB by
+    # default), declared or not, and the rest is never read: the vendor cannot even send it.
+    vendors = pool()
+    try:
+        with RawVendor(body_size=50 * MB, chunked=chunked) as huge:
+            with pytest.raises(VendorError) as refused:
+                vendors.lookup(vendor(huge.port), "cpf", CPF)
+            assert refused.value.reason == "too_large"
+            assert huge.connections == 1  # not retried
+            assert huge.finished == 0 and huge.sent < 20 * MB  # the socket buffers' worth, at most
+    finally:
+        vendors.close()
+
+
+def test_the_cap_is_the_suppliers_setting() -> None:
+    vendors = pool()
+    try:
+        with RawVendor(body_size=3000, chunked=True) as vendor_3kb:
+            with pytest.raises(VendorError) as refused:
+                vendors.lookup(vendor(vendor_3kb.port, max_body_kb=2), "cpf", CPF)
+            assert refused.value.reason == "too_large"
+            answer = vendors.lookup(vendor(vendor_3kb.port, max_body_kb=4), "cpf", CPF)
+            assert answer is not None and answer["name"] == "a" * 3000
+    finally:
+        vendors.close()
+
+
+def test_a_redirect_is_not_followed(simulator: SimulatorServer) -> None:
+    # A vendor's 302 to another address (another loopback port, this server's own API) made this server
+    # call it and return its answer as the vendor's.
+    vendors = pool()
+    with SimulatorServer(SimulatorConfig()) as elsewhere:
+        simulator.config.redirect_to = f"http://127.0.0.1:{elsewhere.port}/v1/consulta/{CPF}"
+        try:
+            with pytest.raises(VendorError) as refused:
+                vendors.lookup(vendor(simulator.port), "cpf", CPF)
+        finally:
+            vendors.close()
+        assert refused.value.reason == "redirect"
+        assert stats(simulator)["redirect"] == 1 and stats(elsewhere).get("requests", 0) == 0

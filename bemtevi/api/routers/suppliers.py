@@ -19,7 +19,7 @@ from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ConsultationData, ErrorResponse, PositionResponse, UtcDateTime
 from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import DomainError, ResultExpired, SupplierNotFound
-from bemtevi.domain.vendors import AuthMethod, HttpMethod, InputType, VendorForm
+from bemtevi.domain.vendors import DEFAULT_MAX_BODY_KB, AuthMethod, HttpMethod, InputType, VendorForm
 from bemtevi.projections.consultations import consultation_of_group
 from bemtevi.projections.suppliers import supplier_by_id, suppliers_page
 
@@ -57,6 +57,8 @@ class SupplierRequest(BaseModel):
     allowedQueryTypes: Annotated[list[Key], Field(max_length=LIST_MAX)] = []
     cacheDays: int | None = Field(default=None, ge=-1, le=100_000)
     validityDays: int | None = Field(default=None, ge=-1, le=100_000)
+    # The cap on a vendor's answer body, in KB (the form's rule gives the bounds' message).
+    maxBodyKb: int = Field(default=DEFAULT_MAX_BODY_KB, ge=-1, le=1_000_000)
 
     def form(self) -> VendorForm:
         return VendorForm(
@@ -78,6 +80,7 @@ class SupplierRequest(BaseModel):
             allowed_query_types=tuple(self.allowedQueryTypes),
             cache_days=self.cacheDays,
             validity_days=self.validityDays,
+            max_body_kb=self.maxBodyKb,
             password=self.password,
             token=self.token,
         )
@@ -105,6 +108,7 @@ class SupplierData(BaseModel):
     allowedQueryTypes: list[str]
     cacheDays: int
     validityDays: int
+    maxBodyKb: int
     active: bool
     createdAt: UtcDateTime
     updatedAt: UtcDateTime
@@ -165,6 +169,7 @@ def _data(row: dict[str, Any]) -> SupplierData:
         allowedQueryTypes=c["allowed_query_types"],
         cacheDays=c["cache_days"],
         validityDays=c["validity_days"],
+        maxBodyKb=c.get("max_body_kb", DEFAULT_MAX_BODY_KB),
         active=row["active"],
         createdAt=row["created_at"],
         updatedAt=row["updated_at"],

@@ -15,6 +15,9 @@ answers how many requests it served, by outcome. Faults, each a fraction of requ
 - ``in_flight_max`` in the stats: the most requests it had in flight at once.
 - ``expected_authorization``: when set, a request whose Authorization header (or URL path) does
   not carry it answers 401.
+- ``section_patch``: values merged into every found answer's data section (``pessoa``/``empresa``): a
+  vendor's odd values, e.g. ``{"nascimento": "01/01/99999999999999999999"}``;
+- ``redirect_to``: when set, every lookup answers ``302 Location: <redirect_to>``.
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ class SimulatorConfig:
     fail_next: int = 0
     not_found: list[str] = field(default_factory=list)
     expected_authorization: str = ""
+    section_patch: dict[str, Any] = field(default_factory=dict)
+    redirect_to: str = ""
     seed: int = 17
 
     def update(self, values: dict[str, Any]) -> None:
@@ -213,6 +218,12 @@ class VendorSimulator:
             await asyncio.sleep(config.hang_seconds)
             await _answer(send, 504, b"{}")
             return
+        if config.redirect_to:
+            self.stats["redirect"] += 1
+            moved = [*_headers(0), (b"location", config.redirect_to.encode())]
+            await send({"type": "http.response.start", "status": 302, "headers": moved})
+            await send({"type": "http.response.body", "body": b""})
+            return
         number = _document(path, body)
         if number is None:
             self.stats["bad_request"] += 1
@@ -223,6 +234,8 @@ class VendorSimulator:
             await _answer(send, 404, b'{"status": "nao_encontrado"}')
             return
         section = {"pessoa": person(number)} if len(number) == 11 else {"empresa": company(number)}
+        for data in section.values():
+            data.update(config.section_patch)
         payload = orjson.dumps({"status": "ok", **section})
         if self._roll(config.malformed_rate):
             self.stats["malformed"] += 1

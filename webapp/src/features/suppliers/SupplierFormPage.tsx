@@ -217,6 +217,10 @@ export default function SupplierFormPage() {
         <Field label={t('suppliers.validityDays')} error={err('validityDays')}>
           {text('validityDays', 'supplier-validity', 'number')}
         </Field>
+        <Field label={t('suppliers.maxBodyKb')} error={err('maxBodyKb')}>
+          {text('maxBodyKb', 'supplier-max-body', 'number')}
+          <small className="muted">{t('suppliers.maxBodyKbHint')}</small>
+        </Field>
         {serverText && (
           <div className="alert alert-error form-wide" role="alert" data-testid="supplier-error">
             {serverText}

@@ -37,6 +37,8 @@ export const suppliersPtBR = {
   query: { 'cpf-complete': 'Pessoa física completa', 'cnpj-complete': 'Pessoa jurídica completa' },
   cacheDays: 'Cache (dias)',
   validityDays: 'Validade (dias)',
+  maxBodyKb: 'Tamanho máximo da resposta (KB)',
+  maxBodyKbHint: 'Uma resposta maior é recusada e a consulta não é cobrada',
   status: 'Situação',
   active: 'Ativo',
   inactive: 'Inativo',
@@ -64,6 +66,7 @@ export const suppliersPtBR = {
     days: 'Informe um número inteiro de dias',
     cacheAboveValidity: 'O cache não pode passar da validade',
     queryTypes: 'Selecione ao menos uma consulta',
+    maxBody: 'Informe de 1 a 16384 KB',
   },
   duplicates: { name: 'Já existe um fornecedor com este nome' },
 }
@@ -106,6 +109,8 @@ export const suppliersEnUS: typeof suppliersPtBR = {
   query: { 'cpf-complete': 'Complete person (CPF)', 'cnpj-complete': 'Complete company (CNPJ)' },
   cacheDays: 'Cache (days)',
   validityDays: 'Validity (days)',
+  maxBodyKb: 'Maximum answer size (KB)',
+  maxBodyKbHint: 'A larger answer is refused and the lookup is not charged',
   status: 'Status',
   active: 'Active',
   inactive: 'Inactive',
@@ -133,6 +138,7 @@ export const suppliersEnUS: typeof suppliersPtBR = {
     days: 'Enter a whole number of days',
     cacheAboveValidity: 'Cache must not exceed validity',
     queryTypes: 'Select at least one consultation',
+    maxBody: 'Enter 1 to 16384 KB',
   },
   duplicates: { name: 'A supplier with this name already exists' },
 }

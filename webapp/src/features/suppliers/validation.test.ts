@@ -43,6 +43,13 @@ describe('supplierErrors', () => {
     expect(supplierErrors({ ...valid, cacheDays: '91', validityDays: '90' }).cacheDays).toBe('suppliers.errors.cacheAboveValidity')
   })
 
+  it('bounds the answer size cap and sends it as a number', () => {
+    expect(supplierErrors({ ...valid, maxBodyKb: '0' }).maxBodyKb).toBe('suppliers.errors.maxBody')
+    expect(supplierErrors({ ...valid, maxBodyKb: '16385' }).maxBodyKb).toBe('suppliers.errors.maxBody')
+    expect(supplierErrors({ ...valid, maxBodyKb: '2048' }).maxBodyKb).toBeUndefined()
+    expect(requestOf({ ...valid, maxBodyKb: '2048' }).maxBodyKb).toBe(2048)
+  })
+
   it('sends blank secrets as null so the stored ones are kept', () => {
     expect(requestOf({ ...valid, token: '' }).token).toBeNull()
     expect(requestOf(valid)).toMatchObject({ token: 'tok', password: null, port: 443, cacheDays: 30 })

@@ -1,13 +1,17 @@
 import type { SupplierData, SupplierRequest } from '../../store/generated/bemteviApi'
 
 /** The supplier form: the API's request with every field present (secrets: '' = keep the stored one). */
-export type SupplierForm = Required<Omit<SupplierRequest, 'password' | 'token' | 'port' | 'cacheDays' | 'validityDays'>> & {
+export type SupplierForm = Required<Omit<SupplierRequest, 'password' | 'token' | 'port' | 'cacheDays' | 'validityDays' | 'maxBodyKb'>> & {
   password: string
   token: string
   port: string
   cacheDays: string
   validityDays: string
+  maxBodyKb: string
 }
+
+/** The most a supplier's answer body may be, in KB (the server's bound). */
+export const MAX_BODY_KB = 16 * 1024
 
 export const EMPTY_SUPPLIER: SupplierForm = {
   name: '',
@@ -30,6 +34,7 @@ export const EMPTY_SUPPLIER: SupplierForm = {
   allowedQueryTypes: [],
   cacheDays: '30',
   validityDays: '90',
+  maxBodyKb: '1024',
 }
 
 function isJson(text: string): boolean {
@@ -46,7 +51,7 @@ const whole = (text: string) => /^\d+$/.test(text.trim())
 /**
  * The supplier form's rules (specification section 5: contact, URL, auth method, username, token,
  * prefix, server, port, route, type required; bearer token required; request body valid JSON; cache
- * not above validity): field -> i18n key of the message. ``stored`` says which secrets are already
+ * not above validity; the answer size cap within the server's bound): field -> i18n key of the message. ``stored`` says which secrets are already
  * kept (an edit may leave them blank).
  */
 export function supplierErrors(form: SupplierForm, stored: { password: boolean; token: boolean } = { password: false, token: false }): Record<string, string> {
@@ -75,6 +80,8 @@ export function supplierErrors(form: SupplierForm, stored: { password: boolean; 
   }
   if (!errors.cacheDays && !errors.validityDays && Number(form.cacheDays) > Number(form.validityDays))
     errors.cacheDays = 'suppliers.errors.cacheAboveValidity'
+  if (!whole(form.maxBodyKb) || Number(form.maxBodyKb) < 1 || Number(form.maxBodyKb) > MAX_BODY_KB)
+    errors.maxBodyKb = 'suppliers.errors.maxBody'
   if (form.allowedQueryTypes.length === 0) errors.allowedQueryTypes = 'suppliers.errors.queryTypes'
   return errors
 }
@@ -86,6 +93,7 @@ export function requestOf(form: SupplierForm): SupplierRequest {
     port: Number(form.port),
     cacheDays: Number(form.cacheDays),
     validityDays: Number(form.validityDays),
+    maxBodyKb: Number(form.maxBodyKb),
     password: form.authMethod === 'basic' && form.password ? form.password : null,
     token: form.authMethod !== 'basic' && form.token ? form.token : null,
   }
@@ -114,5 +122,6 @@ export function formOf(data: SupplierData): SupplierForm {
     allowedQueryTypes: data.allowedQueryTypes,
     cacheDays: String(data.cacheDays),
     validityDays: String(data.validityDays),
+    maxBodyKb: String(data.maxBodyKb),
   }
 }

@@ -2198,6 +2198,7 @@ export type SupplierData = {
   httpMethod: HttpMethod;
   id: string;
   inputType: InputType;
+  maxBodyKb: number;
   name: string;
   passwordSet: boolean;
   port: number;
@@ -2233,6 +2234,7 @@ export type SupplierRequest = {
   embeddedInUrlBase?: boolean;
   httpMethod?: HttpMethod;
   inputType?: InputType;
+  maxBodyKb?: number;
   name: string;
   password?: string | null;
   port?: number | null;
