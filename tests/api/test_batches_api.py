@@ -189,7 +189,9 @@ def test_bad_xlsx_files_are_refused_and_a_too_large_file_is_413(sqlite_platform:
         z.writestr("xl/worksheets/sheet1.xml", b"0" * (300 << 20))
     body = refused(upload(client, owner, xlsx, bomb.getvalue(), "bomba.xlsx"), 422, "xlsx_unreadable")
     assert body["message"] == "Erro ao ler arquivo XLSX."
-    refused(upload(client, owner, xlsx, b"not a zip at all", "texto.xlsx"), 422, "file_type_not_allowed")
+    # Someone who sent an .xlsx that is not a workbook is told it could not be read (the specification's words).
+    text = refused(upload(client, owner, xlsx, b"CPF;NOME\n52998224725;Ana\n", "texto.xlsx"), 422, "xlsx_unreadable")
+    assert text["message"] == "Erro ao ler arquivo XLSX."
     sqlite_platform.batches.max_bytes = 1000
     refused(upload(client, owner, xlsx, b"x" * 1001, "grande.xlsx"), 413, "file_too_large")
     assert reserved(sqlite_platform, UUID(group_id)) == 0

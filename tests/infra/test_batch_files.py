@@ -93,7 +93,7 @@ def zip_bomb() -> bytes:
         ("random.csv", b"CPF\n" + bytes(range(256)) * 8, "CSV", FileTypeNotAllowed),
         ("report.pdf", b"%PDF-1.7\n", "PDF", FileTypeNotAllowed),
         ("book.csv", b"PK\x03\x04" + os.urandom(100), "CSV", FileTypeNotAllowed),
-        ("text.xlsx", b"CPF;NOME\n1;a\n", "XLSX", FileTypeNotAllowed),
+        ("text.xlsx", b"CPF;NOME\n1;a\n", "XLSX", XlsxUnreadable),
         (
             "secret.xlsx",
             b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + os.urandom(1024),

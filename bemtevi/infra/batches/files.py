@@ -75,7 +75,9 @@ def check_upload(path: Path, extension: str) -> UploadCheck:
         if head.startswith(_OLE2):
             raise FilePasswordProtected()
         if not head.startswith(_ZIP):
-            raise FileTypeNotAllowed()
+            # Someone who sent an .xlsx is told the workbook could not be read (the specification's words), not
+            # that XLSX is not accepted; images and other binaries were refused above by their bytes.
+            raise XlsxUnreadable()
         _check_xlsx_directory(path)
         return UploadCheck("utf-8", ext, size)
     if head.startswith(_OTHER_BINARIES):
