@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import xlsxwriter
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
+from support import inflating_xlsx
 
 from bemtevi.domain.errors import (
     DomainError,
@@ -20,6 +23,7 @@ from bemtevi.domain.errors import (
     FileEncoding,
     FilePasswordProtected,
     FileTypeNotAllowed,
+    TooManyRecords,
     XlsxUnreadable,
 )
 from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec, format_line, header_line, parse_line
@@ -222,6 +226,89 @@ def test_xlsx_reads_the_first_sheet_with_its_header_and_documents_keep_leading_z
         {"__row": 1, "CPF": "01144477735", "NOME": "Ana", "VALOR": "3.5"},
         {"__row": 2, "CPF": "529.982.247-25", "NOME": "Bia", "VALOR": "4"},
     ]
+
+
+# -- the record limit, checked while reading ------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    records=st.integers(min_value=1, max_value=30),
+    limit=st.integers(min_value=1, max_value=30),
+    batch_rows=st.integers(min_value=1, max_value=8),
+    extension=st.sampled_from(["csv", "txt", "xlsx"]),
+)
+def test_any_file_is_read_whole_up_to_the_record_limit_and_refused_past_it(
+    tmp_path: Path, records: int, limit: int, batch_rows: int, extension: str
+) -> None:
+    documents = [f"{n:011d}" for n in range(1, records + 1)]
+    if extension == "xlsx":
+        data = xlsx_bytes([["CPF", "NOME", "VALOR"], *([d, "", ""] for d in documents)])
+        layout = spec("delimited", "xlsx")
+    elif extension == "txt":
+        data = "".join(f"{d}\n" for d in documents).encode()
+        layout = spec("fixed", "txt", first_line=False)
+    else:
+        data = ("CPF;NOME;VALOR\n" + "".join(f"{d};;\n" for d in documents)).encode()
+        layout = spec()
+    path = write(tmp_path, f"limit.{extension}", data)
+    reader = read_records(path, check_upload(path, extension), layout, batch_rows=batch_rows, max_records=limit)
+    if records <= limit:
+        assert reader.read_all().column("CPF").to_pylist() == documents
+    else:
+        with pytest.raises(TooManyRecords) as caught:
+            reader.read_all()
+        assert caught.value.code == "too_many_records" and caught.value.status == 413
+        assert f"{limit:,}" in caught.value.message
+
+
+def test_an_xlsx_row_or_column_far_away_is_read_without_making_up_what_lies_between(tmp_path: Path) -> None:
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/workbook.xml", f'<workbook xmlns="{main}"><sheets><sheet name="S"/></sheets></workbook>')
+        archive.writestr(
+            "xl/worksheets/sheet1.xml",
+            f'<x:worksheet xmlns:x="{main}"><x:sheetData>'
+            '<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>CPF</x:t></x:is></x:c></x:row>'
+            '<x:row r="1048576"><x:c r="A1048576" t="inlineStr"><x:is><x:t>01144477735</x:t></x:is></x:c>'
+            '<x:c r="XFD1048576"><x:v>7</x:v></x:c></x:row></x:sheetData></x:worksheet>',
+        )
+    path = write(tmp_path, "far.xlsx", out.getvalue())
+    got = read_records(path, check_upload(path, "XLSX"), spec("delimited", "xlsx"), max_records=1).read_all()
+    assert got.to_pylist() == [{"__row": 1, "CPF": "01144477735", "NOME": "", "VALOR": ""}]
+
+
+@pytest.mark.process
+def test_an_xlsx_inflating_to_millions_of_rows_is_refused_in_bounded_memory(tmp_path: Path) -> None:
+    """The issue's file: a sheet under the zip ratio rule inflating to 2,000,000 rows (here under 1 MB). The
+    reader stops at the limit; the process reading it grows by far less than the sheet inflates to."""
+    path = write(tmp_path, "bomb.xlsx", inflating_xlsx(2_000_000))
+    assert path.stat().st_size < 1 << 20
+    check_upload(path, "XLSX")  # under the directory's rules: only reading it can tell
+    script = f"""
+import resource
+from pathlib import Path
+from bemtevi.domain.layouts import LayoutRow, LayoutSpec
+from bemtevi.infra.batches.files import check_upload, read_records
+from bemtevi.domain.errors import TooManyRecords
+rows = tuple(LayoutRow("CPF", "document", 1, "", None, d) for d in ("entry", "exit"))
+layout = LayoutSpec("f", "r", "xlsx", "xlsx", "delimited", ";", True, "people", rows)
+path = Path({str(path)!r})
+check = check_upload(path, "XLSX")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    read_records(path, check, layout, max_records=200_000).read_all()
+    print("read whole")
+except TooManyRecords:
+    print("refused", (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+"""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    verdict, *grown = done.stdout.split()
+    assert verdict == "refused", done.stdout
+    assert int(grown[0]) < 100, f"the reading process grew by {grown[0]} MB"
 
 
 # -- writers against the codec -------------------------------------------------------------------
