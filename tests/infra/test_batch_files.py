@@ -29,6 +29,7 @@ from bemtevi.domain.errors import (
 from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec, format_line, header_line, parse_line
 from bemtevi.infra.batches.files import (
     XLSX_ROWS_PER_SHEET,
+    XlsxWorkbook,
     check_upload,
     delimited_lines,
     fixed_width_columns,
@@ -349,6 +350,60 @@ def test_xlsx_return_holds_65535_records_a_sheet_and_formulas_stay_text(tmp_path
     assert [r[0] for r in second[1:]] == ['=HYPERLINK("http://x")', "+1-1"]
     with zipfile.ZipFile(target) as archive:
         assert b"<f>" not in archive.read("xl/worksheets/sheet2.xml")
+
+
+XLSX_TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\ufffe\uffff\r"), max_size=12
+).filter(lambda t: all(c >= " " or c in "\t\n" for c in t))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    records=st.lists(st.tuples(XLSX_TEXT, XLSX_TEXT), min_size=1, max_size=9),
+    per_sheet=st.integers(min_value=1, max_value=4),
+    first_line=st.booleans(),
+)
+def test_an_xlsx_return_holds_any_text_as_sent_split_into_sheets(
+    tmp_path: Path, records: list[tuple[str, str]], per_sheet: int, first_line: bool
+) -> None:
+    """Any value comes back as the same text (leading zeros, spaces, "=...", "<&>"), an empty one as a blank
+    cell; every sheet holds at most ``per_sheet`` records after its own header row."""
+    target = tmp_path / f"r{per_sheet}{first_line}.xlsx"
+    columns = [pa.array(list(c), pa.string()) for c in zip(*records, strict=True)]
+    workbook = XlsxWorkbook(target, ["CPF", "NOME"] if first_line else None, rows_per_sheet=per_sheet)
+    workbook.write([c.slice(0, 2) for c in columns])
+    workbook.write([c.slice(2) for c in columns])
+    workbook.close()
+    read = CalamineWorkbook.from_path(str(target))
+    sheets = [read.get_sheet_by_index(i).to_python(skip_empty_area=False) for i in range(len(read.sheet_names))]
+    expected = [records[at : at + per_sheet] for at in range(0, len(records), per_sheet)]
+    assert len(sheets) == len(expected)
+    for sheet, want in zip(sheets, expected, strict=True):
+        rows = [tuple([*row, "", ""][:2]) for row in sheet]
+        if first_line:
+            assert rows[0] == ("CPF", "NOME")
+            rows = rows[1:]
+        # A reader ends a sheet at its last value: records all blank at its end are rows it does not show.
+        assert rows + [("", "")] * (len(want) - len(rows)) == want
+
+
+def test_an_xlsx_return_keeps_documents_as_text_and_writes_controls_as_excel_does(tmp_path: Path) -> None:
+    layout = LayoutSpec(
+        "f", "r", "xlsx", "csv", "delimited", ";", True, "people",
+        (LayoutRow("CPF", "document", 1, "", None, "entry"), LayoutRow("CPF", "document", 1, "", None, "exit"),
+         LayoutRow("NOME", "text", 2, "", None, "exit")),
+    )  # fmt: skip
+    columns = [pa.array(["01144477735", "00000000191", None]), pa.array(["a\x01b", " Ana ", "x"])]
+    target = write_return_file(layout, tmp_path / "r.xlsx", [columns])
+    rows = CalamineWorkbook.from_path(str(target)).get_sheet_by_index(0).to_python()
+    assert rows == [["CPF", "NOME"], ["01144477735", "a\x01b"], ["00000000191", " Ana "], ["", "x"]]
+    with zipfile.ZipFile(target) as archive:
+        assert archive.testzip() is None
+        sheet = archive.read("xl/worksheets/sheet1.xml")
+        assert b'<c t="inlineStr"><is><t>01144477735</t></is></c>' in sheet  # text, not a number
+        assert b"a_x0001_b" in sheet  # XML cannot hold the control: Excel's escape, read back as the control
+    again = write_return_file(layout, tmp_path / "again.xlsx", [columns])
+    assert again.read_bytes() == target.read_bytes(), "the same records give the same bytes"
 
 
 def test_a_delimited_layout_reads_and_returns_txt_files_delimited(tmp_path: Path) -> None:
