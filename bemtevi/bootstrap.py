@@ -213,6 +213,7 @@ def build_platform(
         settings.batches_dir,
         settings.demo_dataset_path,
         max_bytes=settings.batch_max_bytes,
+        max_records=settings.batch_max_records,
         max_open_per_group=settings.batch_max_open_per_group,
         webhook_allow_private=settings.webhook_allow_private,
         open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id))),
@@ -454,6 +455,7 @@ def build_enrichment_worker(settings: Settings) -> StreamWorker:
             settings.batches_dir,
             settings.demo_dataset_path,
             max_bytes=settings.batch_max_bytes,
+            max_records=settings.batch_max_records,
             max_open_per_group=settings.batch_max_open_per_group,
             webhook_allow_private=settings.webhook_allow_private,
         )

@@ -21,10 +21,11 @@ Several ways, each in its own process (its peak RSS read from ``wait4``; the ``a
 * ``dictloop``: the per-row loop DESIGN measured (45.7 s, 4 GB there): the dataset's documents first
   read into a Python dict, then every record of the file looked up in it (the whole file, load
   included; the load is also printed on its own). The faster of the two loops is the one the
-  target is held against.
+  target is held against;
+* ``returns``: the return file alone from the pipeline's chunks, as CSV then as XLSX (XLSX at most 2 x CSV).
 
     PYTHONPATH=. .venv/bin/python bench/batch.py [--records 1000000] [--people 5000000]
-        [--cache DIR] [--ways oneshot,pipeline,api,preview,loop,dictloop] [--rounds 1]
+        [--cache DIR] [--ways oneshot,pipeline,api,preview,loop,dictloop,returns] [--rounds 1]
 
 The dataset and the input file are generated once into ``--cache`` (default var/bench-cache; minutes
 the first time); each way's output goes to a temporary folder. Targets: pipeline and api ≤ 1.3 ×
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import datetime as dt
 import hashlib
 import os
@@ -60,8 +62,16 @@ from bemtevi.domain.documents import Document, cnpj_check_digits, format_cnpj
 from bemtevi.domain.enrichment_fields import exit_field, exit_value
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec, format_line, header_line
-from bemtevi.infra.batches.files import check_upload
-from bemtevi.infra.batches.pipeline import MEMORY_LIMIT, exit_plan, joined_sql, preview, run_batch
+from bemtevi.infra.batches.files import check_upload, write_return_file
+from bemtevi.infra.batches.pipeline import (
+    MEMORY_LIMIT,
+    _exit_columns,
+    _read_chunk,
+    exit_plan,
+    joined_sql,
+    preview,
+    run_batch,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXITS = ("CODIGO", "CPF", "NOME", "NASCIMENTO", "IDADE", "TELEFONE1", "CIDADE", "UF", "RENDA", "ENCONTRADO")
@@ -69,7 +79,7 @@ EXITS = ("CODIGO", "CPF", "NOME", "NASCIMENTO", "IDADE", "TELEFONE1", "CIDADE", 
 # file can be compared byte for byte with the ``pipeline`` way's.
 TODAY = dt.date.today()
 LOOP_SAMPLE = 5_000
-WAYS = ("oneshot", "pipeline", "api", "preview", "loop", "dictloop")
+WAYS = ("oneshot", "pipeline", "api", "preview", "loop", "dictloop", "returns")
 PASSWORD = "Bench!pass1"
 OWNER_PASSWORD = "N0va!Senha"
 
@@ -168,6 +178,28 @@ def run_pipeline(data: Path, source: Path, out: Path) -> None:
     )
     print(f"SHA256 {sha256_of(outcome.return_file)}")
     print(f"RESULT {done - started:.3f}")
+
+
+def run_returns(data: Path, source: Path, out: Path) -> None:
+    """The return file alone, CSV then XLSX, from the same chunks (the pipeline's, not timed): what a
+    customer who picks an XLSX return waits for against one who picks CSV (issue 32: at most twice)."""
+    spec = layout()
+    source = _uploaded(source, out)
+    check = check_upload(source, "CSV")
+    work = out / "work"
+    run_batch(source, check, spec, data, work, on_progress=lambda p: None, should_stop=lambda: False, today=TODAY)
+    chunks = sorted(work.glob("chunk-*.arrow"))
+    plan = exit_plan(spec)
+    seconds = []
+    for extension in ("csv", "xlsx"):
+        target_spec = dataclasses.replace(spec, return_extension=extension)
+        started = time.perf_counter()
+        target = write_return_file(
+            target_spec, out / f"return.{extension}", (_exit_columns(_read_chunk(c), plan) for c in chunks)
+        )
+        seconds.append(time.perf_counter() - started)
+        print(f"{extension} {seconds[-1]:.2f} s ({target.stat().st_size / 1e6:.1f} MB)")
+    print(f"RESULT {seconds[1]:.3f} {seconds[0]:.3f}")
 
 
 def run_preview(data: Path, source: Path, out: Path) -> None:
@@ -473,6 +505,8 @@ def main() -> None:
     if args.child:
         if args.child == "pipeline":
             run_pipeline(args.data, args.source, args.out)
+        elif args.child == "returns":
+            run_returns(args.data, args.source, args.out)
         elif args.child == "preview":
             run_preview(args.data, args.source, args.out)
         elif args.child == "oneshot":
@@ -491,6 +525,7 @@ def main() -> None:
     source = input_file(args.cache, data, args.records)
     print(f"load average {os.getloadavg()[0]:.2f} (2 cores shared); input {source.stat().st_size / 1e6:.1f} MB")
     rounds: dict[str, list[tuple[float, float]]] = {}
+    summary_returns: list[float] = []
     hashes: dict[str, str] = {}
     for number in range(1, args.rounds + 1):
         if args.rounds > 1:
@@ -507,6 +542,8 @@ def main() -> None:
             text, rss = child(way, data, source)
             values = result(text)
             seconds = values[0] * args.records / values[1] if way == "loop" else values[0]
+            if way == "returns":
+                summary_returns.append(values[0] / values[1])
             rounds.setdefault(way, []).append((seconds, rss))
             for line in text.splitlines():
                 if line.startswith("SHA256 "):
@@ -526,6 +563,8 @@ def main() -> None:
         for way in ("pipeline", "api"):
             if way in figures:
                 summary.append(f"faster loop / {way} {loop / figures[way][0]:.1f}x (target >= 10)")
+    if summary_returns:
+        summary.append(f"xlsx return / csv return {statistics.median(summary_returns):.2f}x (target <= 2)")
     if "pipeline" in figures:
         summary.append(f"pipeline peak {figures['pipeline'][1]:.0f} MB (target <= 1024)")
     if "api" in hashes and "pipeline" in hashes:

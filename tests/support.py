@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import os
 import signal
 import socket
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import zipfile
 import zlib
 from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator
@@ -416,3 +418,38 @@ def simulated_vendor(port: int, **changes: Any) -> VendorForm:
 
 def super_admin(platform: Platform) -> Principal:
     return platform.identity.authenticate(platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).token)
+
+
+def inflating_xlsx(rows: int, document: str = "52998224725") -> bytes:
+    """A small XLSX whose first sheet inflates to ``rows`` records of one document each (a header row first):
+    the rows differ only by an occasional row number, so the sheet compresses below the zip directory's ratio
+    rule (as the issue's file did) yet inflates to far more than its bytes suggest."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(
+            "[Content_Types].xml",
+            '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+        )
+        archive.writestr(
+            "xl/workbook.xml",
+            '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+            '<sheets><sheet name="S" sheetId="1"/></sheets></workbook>',
+        )
+        with archive.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as sheet:
+            sheet.write(
+                b'<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                b'<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>CPF</t></is></c></row>'
+            )
+            step = 100_000
+            for start in range(2, rows + 2, step):
+                sheet.write(
+                    "".join(
+                        # Row numbers are optional: one row in 16 carries its own, enough to keep the ratio
+                        # under the directory's rule.
+                        (f'<row r="{r}">' if r % 16 == 0 else "<row>")
+                        + f'<c t="inlineStr"><is><t>{document}</t></is></c></row>'
+                        for r in range(start, min(start + step, rows + 2))
+                    ).encode()
+                )
+            sheet.write(b"</sheetData></worksheet>")
+    return out.getvalue()

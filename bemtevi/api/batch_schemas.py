@@ -14,6 +14,13 @@ BatchKindName = Literal["batch", "manual"]
 ExtensionName = Literal["TXT", "CSV", "XLSX"]
 
 
+class BatchLimits(BaseModel):
+    """What one batch file may hold: its bytes and its records (both refused on upload past them)."""
+
+    maxBytes: int
+    maxRecords: int
+
+
 class BatchUpload(BaseModel):
     """An uploaded file, checked and previewed: nothing is charged until it is submitted."""
 

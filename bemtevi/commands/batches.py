@@ -104,6 +104,7 @@ class BatchCommands:
         dataset: Path,
         *,
         max_bytes: int = 10 * 1024 * 1024,
+        max_records: int = 1_000_000,
         max_open_per_group: int = 20,
         open_in_group: Callable[[UUID], int] = lambda group_id: 0,
         webhook_allow_private: bool = False,
@@ -115,6 +116,7 @@ class BatchCommands:
         self._work_dir = work_dir
         self._dataset = dataset
         self.max_bytes = max_bytes
+        self.max_records = max_records
         self.max_open_per_group = max_open_per_group
         # How many of a group's batches are waiting or processing (the read model's answer, wired by bootstrap).
         self._open_in_group = open_in_group
@@ -268,7 +270,7 @@ class BatchCommands:
                         raise FileTooLarge(field="file")
                     out.write(chunk)
             check = check_upload(path, spec.accepted_extension.upper())
-            shown = preview(path, check, spec, self._dataset)
+            shown = preview(path, check, spec, self._dataset, max_records=self.max_records)
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise

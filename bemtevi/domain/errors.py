@@ -381,6 +381,16 @@ class XlsxUnreadable(DomainError):
     code, message, status = "xlsx_unreadable", "Erro ao ler arquivo XLSX.", 422
 
 
+class TooManyRecords(DomainError):
+    """A batch file past the records a batch may hold (``BEMTEVI_BATCH_MAX_RECORDS``), found while reading it."""
+
+    code, message, status = "too_many_records", "The file has more records than a batch accepts", 413
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"The file has more than {limit:,} records, the most a batch accepts", field="file")
+        self.limit = limit
+
+
 class FileEncoding(DomainError):
     code, message, status = "file_encoding", "The file's text must be UTF-8 or Latin-1", 422
 

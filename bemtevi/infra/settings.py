@@ -143,6 +143,9 @@ class Settings(BaseSettings):
     # group's batches may wait or run at once ("Group has reached the maximum number of batch queries").
     # Files live under ``batches_dir`` (``var_dir``/batches): uploads, and per batch its sent file and work.
     batch_max_bytes: int = 10 * 1024 * 1024
+    # The most records one batch file may hold, counted while the file is read (an upload past it is refused
+    # before more is read): what bounds a file's cost, since a 10 MB XLSX inflates to millions of rows.
+    batch_max_records: int = 1_000_000
     batch_max_open_per_group: int = 20
     # Where batches' files live when not under ``var_dir``: every process that takes uploads, runs batches or
     # serves their files must see the same folder (`bemtevi cluster` gives its API processes and workers one).

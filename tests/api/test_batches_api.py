@@ -9,6 +9,7 @@ PostgreSQL (the ``platform`` fixture, ``api`` its client); the file checks and m
 from __future__ import annotations
 
 import io
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,7 @@ from uuid import UUID
 import pytest
 from customers_support import customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, sign_in
+from support import KNOWN_CPF, inflating_xlsx, sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
@@ -189,11 +190,39 @@ def test_bad_xlsx_files_are_refused_and_a_too_large_file_is_413(sqlite_platform:
         z.writestr("xl/worksheets/sheet1.xml", b"0" * (300 << 20))
     body = refused(upload(client, owner, xlsx, bomb.getvalue(), "bomba.xlsx"), 422, "xlsx_unreadable")
     assert body["message"] == "Erro ao ler arquivo XLSX."
-    refused(upload(client, owner, xlsx, b"not a zip at all", "texto.xlsx"), 422, "file_type_not_allowed")
+    # Someone who sent an .xlsx that is not a workbook is told it could not be read (the specification's words).
+    text = refused(upload(client, owner, xlsx, b"CPF;NOME\n52998224725;Ana\n", "texto.xlsx"), 422, "xlsx_unreadable")
+    assert text["message"] == "Erro ao ler arquivo XLSX."
     sqlite_platform.batches.max_bytes = 1000
     refused(upload(client, owner, xlsx, b"x" * 1001, "grande.xlsx"), 413, "file_too_large")
     assert reserved(sqlite_platform, UUID(group_id)) == 0
     assert not list((sqlite_platform.settings.batches_dir / "uploads").glob("*/*.xlsx")), "refused files are removed"
+
+
+def test_a_file_past_the_record_limit_is_refused_while_read_and_an_inflating_xlsx_fast(
+    sqlite_platform: Platform, client: TestClient
+) -> None:
+    admin = sign_in(client)
+    csv_layout = new_layout(client, admin)
+    xlsx = new_layout(client, admin, acceptedExtension="xlsx")
+    group_id, owner = new_customer(client, admin, 4, csv_layout)
+    xlsx_group, xlsx_owner = new_customer(client, admin, 5, xlsx)
+    assert ok(client.get("/api/batches/limits", headers=owner)) == {"maxBytes": 10 << 20, "maxRecords": 1_000_000}
+    sqlite_platform.batches.max_records = 1000
+    assert ok(client.get("/api/batches/limits", headers=owner))["maxRecords"] == 1000  # what the upload screen shows
+    at_limit = [cpf(n) for n in range(1, 1001)]
+    ok(upload(client, owner, csv_layout, csv_of(*at_limit)), 201)
+    body = refused(upload(client, owner, csv_layout, csv_of(*at_limit, cpf(1001))), 413, "too_many_records")
+    assert "1,000" in body["message"] and body["field"] == "file"
+    # A workbook of under 100 KB whose sheet inflates to 200,000 rows: refused once reading passes the limit.
+    bomb = inflating_xlsx(200_000)
+    assert len(bomb) < 100_000
+    started = time.monotonic()
+    refused(upload(client, xlsx_owner, xlsx, bomb, "bomba.xlsx"), 413, "too_many_records")
+    assert time.monotonic() - started < 20
+    assert reserved(sqlite_platform, UUID(group_id)) == reserved(sqlite_platform, UUID(xlsx_group)) == 0
+    refused_files = [p for p in (sqlite_platform.settings.batches_dir / "uploads").glob("*/*") if p.suffix == ".xlsx"]
+    assert not refused_files, "refused files are removed"
 
 
 def test_the_groups_rules_refuse_an_upload_or_a_submit(sqlite_platform: Platform, client: TestClient) -> None:

@@ -146,6 +146,8 @@ def test_a_batch_is_previewed_confirmed_processed_and_returned(
     sessions.resume(page)
     page.goto(f"{server_url}/batch-query")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Consulta em lote")
+    # The server's limits on one file, said under the file field before anything is sent.
+    expect(page.get_by_test_id("batch-file-error")).to_have_text("TXT, CSV ou XLSX, até 10 MB e 1.000.000 registros.")
 
     # The form's rules, before anything reaches the server.
     page.get_by_test_id("batch-preview-button").click()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import xlsxwriter
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
+from support import inflating_xlsx
 
 from bemtevi.domain.errors import (
     DomainError,
@@ -20,11 +23,13 @@ from bemtevi.domain.errors import (
     FileEncoding,
     FilePasswordProtected,
     FileTypeNotAllowed,
+    TooManyRecords,
     XlsxUnreadable,
 )
 from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec, format_line, header_line, parse_line
 from bemtevi.infra.batches.files import (
     XLSX_ROWS_PER_SHEET,
+    XlsxWorkbook,
     check_upload,
     delimited_lines,
     fixed_width_columns,
@@ -93,7 +98,7 @@ def zip_bomb() -> bytes:
         ("random.csv", b"CPF\n" + bytes(range(256)) * 8, "CSV", FileTypeNotAllowed),
         ("report.pdf", b"%PDF-1.7\n", "PDF", FileTypeNotAllowed),
         ("book.csv", b"PK\x03\x04" + os.urandom(100), "CSV", FileTypeNotAllowed),
-        ("text.xlsx", b"CPF;NOME\n1;a\n", "XLSX", FileTypeNotAllowed),
+        ("text.xlsx", b"CPF;NOME\n1;a\n", "XLSX", XlsxUnreadable),
         (
             "secret.xlsx",
             b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + os.urandom(1024),
@@ -224,6 +229,89 @@ def test_xlsx_reads_the_first_sheet_with_its_header_and_documents_keep_leading_z
     ]
 
 
+# -- the record limit, checked while reading ------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    records=st.integers(min_value=1, max_value=30),
+    limit=st.integers(min_value=1, max_value=30),
+    batch_rows=st.integers(min_value=1, max_value=8),
+    extension=st.sampled_from(["csv", "txt", "xlsx"]),
+)
+def test_any_file_is_read_whole_up_to_the_record_limit_and_refused_past_it(
+    tmp_path: Path, records: int, limit: int, batch_rows: int, extension: str
+) -> None:
+    documents = [f"{n:011d}" for n in range(1, records + 1)]
+    if extension == "xlsx":
+        data = xlsx_bytes([["CPF", "NOME", "VALOR"], *([d, "", ""] for d in documents)])
+        layout = spec("delimited", "xlsx")
+    elif extension == "txt":
+        data = "".join(f"{d}\n" for d in documents).encode()
+        layout = spec("fixed", "txt", first_line=False)
+    else:
+        data = ("CPF;NOME;VALOR\n" + "".join(f"{d};;\n" for d in documents)).encode()
+        layout = spec()
+    path = write(tmp_path, f"limit.{extension}", data)
+    reader = read_records(path, check_upload(path, extension), layout, batch_rows=batch_rows, max_records=limit)
+    if records <= limit:
+        assert reader.read_all().column("CPF").to_pylist() == documents
+    else:
+        with pytest.raises(TooManyRecords) as caught:
+            reader.read_all()
+        assert caught.value.code == "too_many_records" and caught.value.status == 413
+        assert f"{limit:,}" in caught.value.message
+
+
+def test_an_xlsx_row_or_column_far_away_is_read_without_making_up_what_lies_between(tmp_path: Path) -> None:
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/workbook.xml", f'<workbook xmlns="{main}"><sheets><sheet name="S"/></sheets></workbook>')
+        archive.writestr(
+            "xl/worksheets/sheet1.xml",
+            f'<x:worksheet xmlns:x="{main}"><x:sheetData>'
+            '<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>CPF</x:t></x:is></x:c></x:row>'
+            '<x:row r="1048576"><x:c r="A1048576" t="inlineStr"><x:is><x:t>01144477735</x:t></x:is></x:c>'
+            '<x:c r="XFD1048576"><x:v>7</x:v></x:c></x:row></x:sheetData></x:worksheet>',
+        )
+    path = write(tmp_path, "far.xlsx", out.getvalue())
+    got = read_records(path, check_upload(path, "XLSX"), spec("delimited", "xlsx"), max_records=1).read_all()
+    assert got.to_pylist() == [{"__row": 1, "CPF": "01144477735", "NOME": "", "VALOR": ""}]
+
+
+@pytest.mark.process
+def test_an_xlsx_inflating_to_millions_of_rows_is_refused_in_bounded_memory(tmp_path: Path) -> None:
+    """The issue's file: a sheet under the zip ratio rule inflating to 2,000,000 rows (here under 1 MB). The
+    reader stops at the limit; the process reading it grows by far less than the sheet inflates to."""
+    path = write(tmp_path, "bomb.xlsx", inflating_xlsx(2_000_000))
+    assert path.stat().st_size < 1 << 20
+    check_upload(path, "XLSX")  # under the directory's rules: only reading it can tell
+    script = f"""
+import resource
+from pathlib import Path
+from bemtevi.domain.layouts import LayoutRow, LayoutSpec
+from bemtevi.infra.batches.files import check_upload, read_records
+from bemtevi.domain.errors import TooManyRecords
+rows = tuple(LayoutRow("CPF", "document", 1, "", None, d) for d in ("entry", "exit"))
+layout = LayoutSpec("f", "r", "xlsx", "xlsx", "delimited", ";", True, "people", rows)
+path = Path({str(path)!r})
+check = check_upload(path, "XLSX")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    read_records(path, check, layout, max_records=200_000).read_all()
+    print("read whole")
+except TooManyRecords:
+    print("refused", (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+"""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    verdict, *grown = done.stdout.split()
+    assert verdict == "refused", done.stdout
+    assert int(grown[0]) < 100, f"the reading process grew by {grown[0]} MB"
+
+
 # -- writers against the codec -------------------------------------------------------------------
 
 
@@ -262,6 +350,60 @@ def test_xlsx_return_holds_65535_records_a_sheet_and_formulas_stay_text(tmp_path
     assert [r[0] for r in second[1:]] == ['=HYPERLINK("http://x")', "+1-1"]
     with zipfile.ZipFile(target) as archive:
         assert b"<f>" not in archive.read("xl/worksheets/sheet2.xml")
+
+
+XLSX_TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\ufffe\uffff\r"), max_size=12
+).filter(lambda t: all(c >= " " or c in "\t\n" for c in t))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    records=st.lists(st.tuples(XLSX_TEXT, XLSX_TEXT), min_size=1, max_size=9),
+    per_sheet=st.integers(min_value=1, max_value=4),
+    first_line=st.booleans(),
+)
+def test_an_xlsx_return_holds_any_text_as_sent_split_into_sheets(
+    tmp_path: Path, records: list[tuple[str, str]], per_sheet: int, first_line: bool
+) -> None:
+    """Any value comes back as the same text (leading zeros, spaces, "=...", "<&>"), an empty one as a blank
+    cell; every sheet holds at most ``per_sheet`` records after its own header row."""
+    target = tmp_path / f"r{per_sheet}{first_line}.xlsx"
+    columns = [pa.array(list(c), pa.string()) for c in zip(*records, strict=True)]
+    workbook = XlsxWorkbook(target, ["CPF", "NOME"] if first_line else None, rows_per_sheet=per_sheet)
+    workbook.write([c.slice(0, 2) for c in columns])
+    workbook.write([c.slice(2) for c in columns])
+    workbook.close()
+    read = CalamineWorkbook.from_path(str(target))
+    sheets = [read.get_sheet_by_index(i).to_python(skip_empty_area=False) for i in range(len(read.sheet_names))]
+    expected = [records[at : at + per_sheet] for at in range(0, len(records), per_sheet)]
+    assert len(sheets) == len(expected)
+    for sheet, want in zip(sheets, expected, strict=True):
+        rows = [tuple([*row, "", ""][:2]) for row in sheet]
+        if first_line:
+            assert rows[0] == ("CPF", "NOME")
+            rows = rows[1:]
+        # A reader ends a sheet at its last value: records all blank at its end are rows it does not show.
+        assert rows + [("", "")] * (len(want) - len(rows)) == want
+
+
+def test_an_xlsx_return_keeps_documents_as_text_and_writes_controls_as_excel_does(tmp_path: Path) -> None:
+    layout = LayoutSpec(
+        "f", "r", "xlsx", "csv", "delimited", ";", True, "people",
+        (LayoutRow("CPF", "document", 1, "", None, "entry"), LayoutRow("CPF", "document", 1, "", None, "exit"),
+         LayoutRow("NOME", "text", 2, "", None, "exit")),
+    )  # fmt: skip
+    columns = [pa.array(["01144477735", "00000000191", None]), pa.array(["a\x01b", " Ana ", "x"])]
+    target = write_return_file(layout, tmp_path / "r.xlsx", [columns])
+    rows = CalamineWorkbook.from_path(str(target)).get_sheet_by_index(0).to_python()
+    assert rows == [["CPF", "NOME"], ["01144477735", "a\x01b"], ["00000000191", " Ana "], ["", "x"]]
+    with zipfile.ZipFile(target) as archive:
+        assert archive.testzip() is None
+        sheet = archive.read("xl/worksheets/sheet1.xml")
+        assert b'<c t="inlineStr"><is><t>01144477735</t></is></c>' in sheet  # text, not a number
+        assert b"a_x0001_b" in sheet  # XML cannot hold the control: Excel's escape, read back as the control
+    again = write_return_file(layout, tmp_path / "again.xlsx", [columns])
+    assert again.read_bytes() == target.read_bytes(), "the same records give the same bytes"
 
 
 def test_a_delimited_layout_reads_and_returns_txt_files_delimited(tmp_path: Path) -> None:

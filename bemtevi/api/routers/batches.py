@@ -3,8 +3,8 @@ list and detail (tenant-scoped: another tenant's batch is a 404 on every route),
 the sent and returned files.
 
 The upload's body is the file itself (as the photo routes take theirs), read as it arrives and
-spooled to disk past 1 MB, refused at ``BEMTEVI_BATCH_MAX_BYTES``; the layout and the file's name
-are query parameters.
+spooled to disk past 1 MB, refused at ``BEMTEVI_BATCH_MAX_BYTES``, and past ``BEMTEVI_BATCH_MAX_RECORDS``
+records while it is read; the layout and the file's name are query parameters.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse
 from starlette.concurrency import run_in_threadpool
 
 from bemtevi.api.batch_schemas import (
+    BatchLimits,
     BatchListResponse,
     BatchResponse,
     BatchRow,
@@ -65,6 +66,12 @@ def _batch_id(value: str) -> UUID:
         return UUID(value)
     except ValueError as e:
         raise BatchNotFound() from e
+
+
+@router.get("/batches/limits", response_model=BatchLimits, responses={403: {"model": ErrorResponse}})
+def batch_limits(principal: BatchUser, platform: PlatformDep) -> BatchLimits:
+    """What one file may hold (the upload screen shows it): bytes, and records counted while it is read."""
+    return BatchLimits(maxBytes=platform.batches.max_bytes, maxRecords=platform.batches.max_records)
 
 
 @router.post(

@@ -47,7 +47,7 @@ from bemtevi.domain.enrichment_fields import (
     exit_value,
     fold,
 )
-from bemtevi.domain.errors import BatchStopped, InvalidLayout
+from bemtevi.domain.errors import BatchStopped, DomainError, InvalidLayout
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
 from bemtevi.infra.batches.files import ROW, UploadCheck, read_records, write_return_file
 
@@ -275,11 +275,17 @@ def _staged(path: Path, spec: LayoutSpec, dataset: Path, today: dt.date) -> pa.T
 
 
 def preview(
-    path: Path, check: UploadCheck, spec: LayoutSpec, dataset: Path, today: dt.date | None = None
+    path: Path,
+    check: UploadCheck,
+    spec: LayoutSpec,
+    dataset: Path,
+    today: dt.date | None = None,
+    max_records: int | None = None,
 ) -> BatchPreview:
     """What a run would do: records, valid and invalid documents, found in the dataset, credits
     needed (one per valid document), the exit rows that will stay empty. Free: nothing charged; the
-    joined records are staged beside the file (``staged_path``) for the run."""
+    joined records are staged beside the file (``staged_path``) for the run. A file past ``max_records``
+    is refused (``TooManyRecords``) as soon as reading it passes them."""
     plan = exit_plan(spec)
     today = today or dt.date.today()
     staged = staged_path(path)
@@ -287,20 +293,39 @@ def preview(
     records = valid = found = 0
     con = _connect(dataset, path.parent / "duckdb.tmp")
     try:
-        con.register("src", read_records(path, check, spec))
-        reader = con.execute(joined_sql(spec, plan, "src", today)).fetch_record_batch(CHUNK_ROWS)
-        schema = reader.schema.with_metadata({_STAGED_KEY: _stage_tag(spec, dataset, today)})
-        with pa.OSFile(str(partial), "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
-            for batch in reader:
-                n, v, f = _counts(pa.Table.from_batches([batch]))
-                records, valid, found = records + n, valid + v, found + f
-                writer.write_batch(pa.RecordBatch.from_arrays(batch.columns, schema=schema))
+        refusal: list[DomainError] = []
+        con.register("src", _refusals_kept(read_records(path, check, spec, max_records=max_records), refusal))
+        try:
+            reader = con.execute(joined_sql(spec, plan, "src", today)).fetch_record_batch(CHUNK_ROWS)
+            schema = reader.schema.with_metadata({_STAGED_KEY: _stage_tag(spec, dataset, today)})
+            with pa.OSFile(str(partial), "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
+                for batch in reader:
+                    n, v, f = _counts(pa.Table.from_batches([batch]))
+                    records, valid, found = records + n, valid + v, found + f
+                    writer.write_batch(pa.RecordBatch.from_arrays(batch.columns, schema=schema))
+        except (duckdb.Error, pa.ArrowException) as error:
+            if refusal:  # DuckDB answers the reader's refusal as an error of its own: the refusal is what happened
+                raise refusal[0] from error
+            raise
         os.replace(partial, staged)
     finally:
         con.close()
         partial.unlink(missing_ok=True)
         shutil.rmtree(path.parent / "duckdb.tmp", ignore_errors=True)
     return BatchPreview(records, valid, records - valid, found, valid, plan.unknown)
+
+
+def _refusals_kept(reader: pa.RecordBatchReader, refusal: list[DomainError]) -> pa.RecordBatchReader:
+    """The reader, keeping in ``refusal`` the refusal it raises (DuckDB, reading it, loses the error's type)."""
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        try:
+            yield from reader
+        except DomainError as error:
+            refusal.append(error)
+            raise
+
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 # -- the run -------------------------------------------------------------------------------------

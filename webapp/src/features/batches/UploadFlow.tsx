@@ -14,9 +14,9 @@ import { formatNumber } from '../../lib/format'
 import { errorInfo } from '../../lib/errors'
 import { useAppSelector } from '../../store/hooks'
 import { useEnabledLayoutsQuery, useListCustomersQuery, type LayoutView } from '../../store/generated/bemteviApi'
-import { useSubmitBatchMutation, useUploadBatchFileMutation, type BatchUpload } from './api'
+import { useBatchLimitsQuery, useSubmitBatchMutation, useUploadBatchFileMutation, type BatchUpload } from './api'
 import { batchErrorText } from './errors'
-import { EXTENSIONS, MAX_FILE_BYTES, uploadErrors } from './rules'
+import { EXTENSIONS, MAX_FILE_BYTES, fileLimitsValues, uploadErrors } from './rules'
 
 /** The customer choice that means the user's own group. */
 const OWN_GROUP = 'own'
@@ -31,6 +31,8 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
   const exists = (k: string) => i18n.exists(k)
   const me = useAppSelector((s) => s.auth.authUser)
   const layouts = useEnabledLayoutsQuery({})
+  // The records a file may hold are the server's setting: shown under the file field once known.
+  const limits = useBatchLimitsQuery()
   const customers = useListCustomersQuery({ perPage: 100 }, { skip: !manual })
   const [groupId, setGroupId] = useState(OWN_GROUP)
   const [layoutId, setLayoutId] = useState('')
@@ -183,7 +185,10 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
                 </Typography>
               </Stack>
               <Typography variant="caption" color={err('file') ? 'error' : 'text.secondary'} data-testid="batch-file-error">
-                {err('file') ?? t('batches.upload.fileHint', { max: MAX_FILE_BYTES })}
+                {err('file') ??
+                  (limits.data
+                    ? t('batches.upload.fileLimits', fileLimitsValues(limits.data, lang))
+                    : t('batches.upload.fileHint', { max: MAX_FILE_BYTES }))}
               </Typography>
             </Box>
             <TextField

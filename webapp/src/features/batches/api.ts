@@ -1,10 +1,12 @@
 /** The batch routes: the generated endpoints, and the URLs the browser reads itself (bearer token in a header). */
 export {
+  useBatchLimitsQuery,
   useCancelBatchMutation,
   useDeleteBatchMutation,
   useListBatchesQuery,
   useSubmitBatchMutation,
   useUploadBatchFileMutation,
+  type BatchLimits,
   type BatchRow,
   type BatchStatus,
   type BatchUpload,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { LayoutView } from '../../store/generated/bemteviApi'
-import { batchMessage, MAX_FILE_BYTES, parseProgress, percentDone, showEta, uploadErrors } from './rules'
+import { batchMessage, fileLimitsValues, MAX_FILE_BYTES, parseProgress, percentDone, showEta, uploadErrors } from './rules'
 
 function layout(directions: ('entry' | 'exit')[]): LayoutView {
   return {
@@ -50,6 +50,14 @@ describe('uploadErrors', () => {
     expect(uploadErrors({ layout: l, extension: 'CSV', file: file('a.csv', MAX_FILE_BYTES), webhookUrl: '' })).toEqual({})
     expect(uploadErrors({ layout: l, extension: 'CSV', file: file('a.txt', 10), webhookUrl: '' }).file).toBe('fileExtensionMismatch')
     expect(uploadErrors({ layout: l, extension: 'CSV', file: file('a.csv', 10), webhookUrl: 'ftp://x' }).webhookUrl).toBe('webhookUrl')
+  })
+})
+
+describe('file limits', () => {
+  it('shows the server\'s bytes and records in the language', () => {
+    const limits = { maxBytes: 10 * 1024 * 1024, maxRecords: 1_000_000 }
+    expect(fileLimitsValues(limits, 'pt-BR')).toEqual({ mb: '10', records: '1.000.000' })
+    expect(fileLimitsValues(limits, 'en-US')).toEqual({ mb: '10', records: '1,000,000' })
   })
 })
 

@@ -1,9 +1,15 @@
 import type { LayoutView } from '../../store/generated/bemteviApi'
-import type { BatchRow, BatchStatus } from './api'
+import { formatNumber } from '../../lib/format'
+import type { BatchLimits, BatchRow, BatchStatus } from './api'
 
 /** The specification's upload limit (10 MB), checked before sending. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024
 export const EXTENSIONS = ['TXT', 'CSV', 'XLSX'] as const
+
+/** The server's limits on one file, as the upload screen shows them (`batches.upload.fileLimits`). */
+export function fileLimitsValues(limits: BatchLimits, lang: string): { mb: string; records: string } {
+  return { mb: formatNumber(Math.floor(limits.maxBytes / (1024 * 1024)), lang), records: formatNumber(limits.maxRecords, lang) }
+}
 
 /** What the upload form holds. */
 export interface UploadForm {

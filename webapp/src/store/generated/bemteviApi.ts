@@ -125,6 +125,9 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.submitBatchRequest,
       }),
     }),
+    batchLimits: build.query<BatchLimitsApiResponse, BatchLimitsApiArg>({
+      query: () => ({ url: `/batches/limits` }),
+    }),
     uploadBatchFile: build.mutation<
       UploadBatchFileApiResponse,
       UploadBatchFileApiArg
@@ -821,6 +824,9 @@ export type SubmitBatchApiResponse =
 export type SubmitBatchApiArg = {
   submitBatchRequest: SubmitBatchRequest;
 };
+export type BatchLimitsApiResponse =
+  /** status 200 Successful Response */ BatchLimits;
+export type BatchLimitsApiArg = void;
 export type UploadBatchFileApiResponse =
   /** status 201 Successful Response */ BatchUpload;
 export type UploadBatchFileApiArg = {
@@ -1395,6 +1401,7 @@ export type ErrorCode =
   | "supplier_not_found"
   | "terms_not_accepted"
   | "too_many_attempts"
+  | "too_many_records"
   | "too_many_requests"
   | "unauthorized"
   | "unexpected_error"
@@ -1550,6 +1557,10 @@ export type SubmitBatchRequest = {
   uploadId: string;
   webhookSecret?: string | null;
   webhookUrl?: string | null;
+};
+export type BatchLimits = {
+  maxBytes: number;
+  maxRecords: number;
 };
 export type BatchUpload = {
   /** The group's batch credits available; null: unlimited */
@@ -2343,6 +2354,7 @@ export const {
   useVerifyCodeMutation,
   useListBatchesQuery,
   useSubmitBatchMutation,
+  useBatchLimitsQuery,
   useUploadBatchFileMutation,
   useDeleteBatchMutation,
   useGetBatchQuery,

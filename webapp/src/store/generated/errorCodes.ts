@@ -65,6 +65,7 @@ export const ERROR_CODES = [
   "supplier_not_found",
   "terms_not_accepted",
   "too_many_attempts",
+  "too_many_records",
   "too_many_requests",
   "unauthorized",
   "unexpected_error",
