@@ -27,16 +27,9 @@ from bemtevi.domain.errors import (
     XlsxUnreadable,
 )
 from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec, format_line, header_line, parse_line
-from bemtevi.infra.batches.files import (
-    XLSX_ROWS_PER_SHEET,
-    XlsxWorkbook,
-    check_upload,
-    delimited_lines,
-    fixed_width_columns,
-    fixed_width_lines,
-    read_records,
-    write_return_file,
-)
+from bemtevi.infra.batches.files import check_upload, fixed_width_columns, read_records
+from bemtevi.infra.batches.returns import delimited_lines, fixed_width_lines, write_return_file
+from bemtevi.infra.batches.xlsx_writer import XLSX_ROWS_PER_SHEET, XlsxWorkbook
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + os.urandom(64)
 

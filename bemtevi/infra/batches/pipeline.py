@@ -49,7 +49,8 @@ from bemtevi.domain.enrichment_fields import (
 )
 from bemtevi.domain.errors import BatchStopped, DomainError, InvalidLayout
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
-from bemtevi.infra.batches.files import ROW, UploadCheck, read_records, write_return_file
+from bemtevi.infra.batches.files import ROW, UploadCheck, read_records
+from bemtevi.infra.batches.returns import write_return_file
 
 CHUNK_ROWS = 100_000
 MEMORY_LIMIT = "512MB"
