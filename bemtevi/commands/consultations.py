@@ -32,13 +32,13 @@ from uuid import UUID
 from uuid_utils.compat import uuid7
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import Principal
 from bemtevi.commands.ledger import LedgerClient, ReserveLookup
 from bemtevi.commands.vendor_lookups import CACHE_SUPPLIER, Asked, Owner, VendorLookups
 from bemtevi.commands.vendors import VendorDirectory
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import DomainError, SearchFailed, SupplierFailed
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import QueryType, QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.vendors import VendorConfig

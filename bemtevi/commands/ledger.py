@@ -80,6 +80,7 @@ from bemtevi.domain.errors import (
 )
 from bemtevi.domain.groups import Group
 from bemtevi.domain.indexes import UniqueIndex, index_id
+from bemtevi.domain.principals import SYSTEM
 from bemtevi.domain.query_types import Category, QueryType, QueryTypeCatalogue, choose_query_type
 
 log = logging.getLogger(__name__)
@@ -87,13 +88,6 @@ log = logging.getLogger(__name__)
 CREDITS_PER_UNIT_QUERY = 1
 # The claim kind of a request id (grants, limits, batch movements): a redelivered request collides with it.
 REQUEST_CLAIM = "ledger-request"
-
-
-def _system() -> Actor:
-    """The system acting for the root group (imported late: ``commands.identity`` opens accounts here)."""
-    from bemtevi.commands.identity import SYSTEM
-
-    return SYSTEM
 
 
 # -- requests --------------------------------------------------------------------------------------
@@ -528,7 +522,7 @@ def _release_left_behind(account: CreditAccount, live_owner: str) -> None:
     """Release, as the system, the lookup reservations another (stopped) ledger left on ``account``."""
     abandoned = account.abandoned(live_owner)
     if abandoned:
-        with acting_as(_system()):
+        with acting_as(SYSTEM):
             for reservation_id in abandoned:
                 account.release(UUID(reservation_id))
 
@@ -846,7 +840,7 @@ class Ledger:
         account = ws.find(credit_account_id(request.group_id, Category.UNIT), CreditAccount)
         if account is None or account.holds(request.lease_id) is None:
             return
-        with acting_as(_system()):
+        with acting_as(SYSTEM):
             self._settle_lease(account, str(request.lease_id), request.charged)
 
     @staticmethod
@@ -878,7 +872,7 @@ class Ledger:
         if self.lease_log is None:
             return 0
         recovered = 0
-        with acting_as(_system()):
+        with acting_as(SYSTEM):
             for lease_id, since in leases.items():
                 first_seen = seen.setdefault(lease_id, now)
                 if now - first_seen < self.abandon_after:
@@ -899,7 +893,7 @@ class Ledger:
         before = self._abandoned_seen.get(account.id, {})
         leases = self._others_leases(account)
         seen = {r: before.get(r, now) for r in [*abandoned, *leases]}
-        with acting_as(_system()):
+        with acting_as(SYSTEM):
             for reservation_id in abandoned:
                 if now - seen[reservation_id] < self.abandon_after:
                     continue
@@ -921,7 +915,7 @@ class Ledger:
         release_all = final and self.release_on_stop
         if not release_all and not self.stale_after:
             return
-        with acting_as(_system()):
+        with acting_as(SYSTEM):
             for consultation_id, (account_id, since) in list(self._reserved.items()):
                 if not release_all and now - since < self.stale_after:
                     continue

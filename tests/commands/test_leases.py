@@ -35,7 +35,6 @@ from support import (
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.group_commit import GroupCommit
-from bemtevi.commands.identity import Principal
 from bemtevi.commands.leases import LeasingLedger
 from bemtevi.commands.ledger import (
     EmbeddedLedger,
@@ -49,6 +48,7 @@ from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import DomainError, SearchFailed
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 
 ABANDON_SECONDS = 0.3

@@ -29,7 +29,6 @@ from support import (
 
 import bemtevi
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.commands.ledger import (
     REQUEST_TYPES,
     FinishLookup,
@@ -55,6 +54,7 @@ from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import DuplicateValue, NotEnoughCredits, NotEnoughToProvide
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.indexes import GROUP_NAME, UniqueIndex
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 

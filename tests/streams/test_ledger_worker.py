@@ -42,7 +42,6 @@ from support import (
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.customers import DUPLICATES
-from bemtevi.commands.identity import ROOT_GROUP_ID, Principal
 from bemtevi.commands.leases import LeasingLedger
 from bemtevi.commands.ledger import Grant, ReserveWork
 from bemtevi.domain.audit import acting_as
@@ -52,6 +51,7 @@ from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import DomainError, DuplicateValue
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.indexes import GROUP_NAME, UniqueIndex
+from bemtevi.domain.principals import ROOT_GROUP_ID, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.users import Role, User
