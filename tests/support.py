@@ -27,8 +27,7 @@ from fastapi.testclient import TestClient
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.leases import LeasingLedger
-from bemtevi.commands.ledger import EmbeddedLedger, LedgerClient, ReserveLookup
+from bemtevi.commands.ledger import EmbeddedLedger, LeasingLedger, LedgerClient, ReserveLookup
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id

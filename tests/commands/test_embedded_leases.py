@@ -19,7 +19,7 @@ from support import KNOWN_CPF, charged_in_store, new_tenant, settlements_by_cons
 from test_consultations import account
 
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.leases import LeasingLedger
+from bemtevi.commands.ledger import LeasingLedger
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import ReasonKind
 from bemtevi.domain.errors import DomainError, NotEnoughCredits
