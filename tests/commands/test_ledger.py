@@ -280,6 +280,14 @@ def test_every_request_survives_its_encoding() -> None:
         assert request.partition_key == group
 
 
+def test_every_request_the_codec_knows_has_its_decision(platform: Platform) -> None:
+    """A request type added without its handler would be refused ("not a ledger request") only once sent."""
+    ledger = embedded_ledger(platform).ledger
+    assert set(ledger.handlers) == set(REQUEST_TYPES.values())
+    with pytest.raises(TypeError, match="not a ledger request"):
+        ledger.decide(object())  # type: ignore[arg-type]
+
+
 def test_a_refusal_survives_its_encoding() -> None:
     error = error_from_json(error_to_json(NotEnoughToProvide("Not enough enrichment query to provide to this group")))
     assert isinstance(error, NotEnoughToProvide)

@@ -167,7 +167,7 @@ def child_of(ws: Workspace, actor_group_id: UUID, child_group_id: UUID) -> Group
 def grant(request: Grant, ws: Workspace) -> None:
     category = Category(request.category)
     child_of(ws, request.group_id, request.child_group_id)
-    with acting_as(Actor(user_id=request.user_id, tenant_id=request.group_id)):
+    with acting_as(request.actor):
         parent = ws.find(credit_account_id(request.group_id, category), CreditAccount)
         if parent is None:
             if request.amount > 0:
@@ -182,7 +182,7 @@ def set_limit(request: SetLimit, ws: Workspace) -> None:
     if limit is not None and limit < 0:
         raise InvalidData("A credit limit cannot be negative", field="limit")
     child_of(ws, request.group_id, request.child_group_id)
-    with acting_as(Actor(user_id=request.user_id, tenant_id=request.group_id)):
+    with acting_as(request.actor):
         parent = ws.find(credit_account_id(request.group_id, category), CreditAccount)
         child = open_or_load(ws, request.child_group_id, category)
         if parent is not None and parent.unlimited:
@@ -199,19 +199,33 @@ def set_limit(request: SetLimit, ws: Workspace) -> None:
         parent.grant_to(child, difference)
 
 
-def move_work(request: ReserveWork | SettleWork | ReleaseWork, ws: Workspace) -> None:
+def _work_account(request: ReserveWork | SettleWork | ReleaseWork, ws: Workspace) -> CreditAccount:
     category = Category(request.category)
     account = ws.find(credit_account_id(request.group_id, category), CreditAccount)
     if account is None:
         raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[category])
-    with acting_as(Actor(user_id=request.user_id, tenant_id=request.tenant_id)):
-        if isinstance(request, ReserveWork):
-            account.reserve(request.reservation_id, request.amount, request.reason)
-        elif isinstance(request, SettleWork):
-            if account.holds(request.reservation_id) is None:
-                raise InvalidData("No such reservation", field="reservation_id")
-            account.settle(request.reservation_id, request.amount)
-        else:
-            if account.holds(request.reservation_id) is None:
-                raise InvalidData("No such reservation", field="reservation_id")
-            account.release(request.reservation_id)
+    return account
+
+
+def _held(account: CreditAccount, reservation_id: UUID) -> CreditAccount:
+    if account.holds(reservation_id) is None:
+        raise InvalidData("No such reservation", field="reservation_id")
+    return account
+
+
+def reserve_work(request: ReserveWork, ws: Workspace) -> None:
+    account = _work_account(request, ws)
+    with acting_as(request.actor):
+        account.reserve(request.reservation_id, request.amount, request.reason)
+
+
+def settle_work(request: SettleWork, ws: Workspace) -> None:
+    account = _held(_work_account(request, ws), request.reservation_id)
+    with acting_as(request.actor):
+        account.settle(request.reservation_id, request.amount)
+
+
+def release_work(request: ReleaseWork, ws: Workspace) -> None:
+    account = _held(_work_account(request, ws), request.reservation_id)
+    with acting_as(request.actor):
+        account.release(request.reservation_id)

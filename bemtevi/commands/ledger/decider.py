@@ -12,7 +12,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from bemtevi.commands.group_commit import Workspace
-from bemtevi.commands.ledger.accounts import grant, move_work, register, set_limit
+from bemtevi.commands.ledger.accounts import grant, register, release_work, reserve_work, set_limit, settle_work
 from bemtevi.commands.ledger.lease_log import LeaseLog
 from bemtevi.commands.ledger.requests import (
     CREDITS_PER_UNIT_QUERY,
@@ -32,7 +32,7 @@ from bemtevi.commands.ledger.requests import (
     SettleWork,
     consultation_of,
 )
-from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.audit import acting_as
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.errors import GroupInactive, GroupNotFound, NotEnoughCredits, SearchFailed
@@ -45,7 +45,22 @@ log = logging.getLogger(__name__)
 
 # The claim kind of a request id (grants, limits, batch movements): a redelivered request collides with it.
 REQUEST_CLAIM = "ledger-request"
-_WORK_REQUESTS = (Grant, SetLimit, ReserveWork, SettleWork, ReleaseWork)
+
+# A request type's decision: (the request, ``recorded``, the workspace) -> the answer's value. ``recorded``: the
+# request's consultation is known to be recorded already (a lookup's reservation or record delivered again
+# after its decision); only lookups' handlers read it.
+Handler = Callable[[Any, bool, Workspace], Any]
+# The requests decided once per request id (claimed in their decision's append).
+ClaimedOnce = Grant | SetLimit | ReserveWork | SettleWork | ReleaseWork
+
+
+def _plain(decision: Callable[[Any, Workspace], Any]) -> Handler:
+    """A decision that needs the request and the workspace only."""
+
+    def handler(request: Any, recorded: bool, ws: Workspace) -> Any:
+        return decision(request, ws)
+
+    return handler
 
 
 def _release_left_behind(account: CreditAccount, live_owner: str) -> None:
@@ -93,6 +108,21 @@ class Ledger:
         self._abandoned_seen: dict[UUID, dict[str, float]] = {}
         # Request ids claimed lately (a redelivery in the same batch, or soon after, answers without a read).
         self._claimed: OrderedDict[UUID, None] = OrderedDict()
+        # Each request type's decision (``decide`` looks it up by the request's type).
+        self.handlers: dict[type[Any], Handler] = {
+            ReserveLookup: self._reserve_lookup,
+            FinishLookup: _plain(self._finish_lookup),
+            RecordLookup: self._record_lookup,
+            LeaseUnits: _plain(self._lease_units),
+            ReturnLease: _plain(self._return_lease),
+            ReleaseAbandoned: _plain(self._release_abandoned),
+            OpenAccounts: _plain(register),
+            Grant: self._once(grant),
+            SetLimit: self._once(set_limit),
+            ReserveWork: self._once(reserve_work),
+            SettleWork: self._once(settle_work),
+            ReleaseWork: self._once(release_work),
+        }
 
     def forget(self) -> None:
         """Drop what this ledger keeps in memory about accounts (a Kafka rebalance: a partition's next
@@ -103,23 +133,10 @@ class Ledger:
     def decide(self, request: Request, *, recorded: bool = False) -> Callable[[Workspace], Any]:
         """The decision of ``request``; ``recorded``: its consultation is known to be recorded already
         (a lookup's reservation delivered again after its finish)."""
-        if isinstance(request, ReserveLookup):
-            return partial(self._reserve_lookup, request, recorded)
-        if isinstance(request, FinishLookup):
-            return partial(self._finish_lookup, request)
-        if isinstance(request, RecordLookup):
-            return partial(self._record_lookup, request, recorded)
-        if isinstance(request, ReleaseAbandoned):
-            return partial(self._release_abandoned, request)
-        if isinstance(request, LeaseUnits):
-            return partial(self._lease_units, request)
-        if isinstance(request, ReturnLease):
-            return partial(self._return_lease, request)
-        if isinstance(request, OpenAccounts):
-            return partial(register, request)
-        if isinstance(request, _WORK_REQUESTS):
-            return partial(self._claimed_once, request)
-        raise TypeError(f"not a ledger request: {request!r}")
+        handler = self.handlers.get(type(request))
+        if handler is None:
+            raise TypeError(f"not a ledger request: {request!r}")
+        return partial(handler, request, recorded)
 
     # lookups
 
@@ -316,23 +333,19 @@ class Ledger:
 
     # grants, limits, batches: claimed once by their request id
 
-    def _claimed_once(self, request: Grant | SetLimit | ReserveWork | SettleWork | ReleaseWork, ws: Workspace) -> None:
-        if self._claimed_before(request.request_id, ws):
-            return None  # delivered again: done already
-        if isinstance(request, Grant):
-            grant(request, ws)
-        elif isinstance(request, SetLimit):
-            set_limit(request, ws)
-        else:
-            move_work(request, ws)
-        actor = (
-            Actor(user_id=request.user_id, tenant_id=request.group_id)
-            if isinstance(request, Grant | SetLimit)
-            else Actor(user_id=request.user_id, tenant_id=request.tenant_id)
-        )
-        with acting_as(actor):
-            self._claim(request.request_id, request.group_id, ws)
-        return None
+    def _once(self, decision: Callable[[Any, Workspace], None]) -> Handler:
+        """``decision`` taken once per request id: the id is claimed in the same append, and a request
+        delivered again finds it claimed and changes nothing."""
+
+        def handler(request: ClaimedOnce, recorded: bool, ws: Workspace) -> None:
+            if self._claimed_before(request.request_id, ws):
+                return None  # delivered again: done already
+            decision(request, ws)
+            with acting_as(request.actor):
+                self._claim(request.request_id, request.group_id, ws)
+            return None
+
+        return handler
 
     def _claimed_before(self, request_id: UUID, ws: Workspace) -> bool:
         """Whether a request id was claimed by an earlier decision (remembered here, or in the store)."""

@@ -165,8 +165,33 @@ def _finish_of(
     )
 
 
+class _ByParent(_AnsweredByPosition):
+    """A parent's move on its child's accounts: its user acting for the parent group."""
+
+    __slots__ = ()
+    request_id: UUID
+    user_id: UUID
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user_id=self.user_id, tenant_id=self.group_id)
+
+
+class _Work(_AnsweredByPosition):
+    """A movement of work (a batch): its user (None: the system) acting for its tenant."""
+
+    __slots__ = ()
+    request_id: UUID
+    user_id: UUID | None
+    tenant_id: UUID
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user_id=self.user_id, tenant_id=self.tenant_id)
+
+
 @dataclass(frozen=True, slots=True)
-class Grant(_AnsweredByPosition):
+class Grant(_ByParent):
     """Credits from the acting user's group (``group_id``) to its child (negative: taken back)."""
 
     request_id: UUID
@@ -178,7 +203,7 @@ class Grant(_AnsweredByPosition):
 
 
 @dataclass(frozen=True, slots=True)
-class SetLimit(_AnsweredByPosition):
+class SetLimit(_ByParent):
     """A child's limit (None: unlimited); under a limited parent, a grant of the difference."""
 
     request_id: UUID
@@ -190,7 +215,7 @@ class SetLimit(_AnsweredByPosition):
 
 
 @dataclass(frozen=True, slots=True)
-class ReserveWork(_AnsweredByPosition):
+class ReserveWork(_Work):
     """Credits held for work other than a unit lookup (a batch)."""
 
     request_id: UUID
@@ -204,7 +229,7 @@ class ReserveWork(_AnsweredByPosition):
 
 
 @dataclass(frozen=True, slots=True)
-class SettleWork(_AnsweredByPosition):
+class SettleWork(_Work):
     """Charge what the work used; the rest of its reservation is released."""
 
     request_id: UUID
@@ -217,7 +242,7 @@ class SettleWork(_AnsweredByPosition):
 
 
 @dataclass(frozen=True, slots=True)
-class ReleaseWork(_AnsweredByPosition):
+class ReleaseWork(_Work):
     request_id: UUID
     user_id: UUID | None
     tenant_id: UUID
