@@ -21,8 +21,7 @@ from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
-from bemtevi.commands.leases import LeasingLedger
-from bemtevi.commands.ledger import EmbeddedLedger, Ledger, LedgerClient
+from bemtevi.commands.ledger import EmbeddedLedger, LeasingLedger, Ledger, LedgerClient
 from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands

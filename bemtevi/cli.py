@@ -379,9 +379,9 @@ def create_admin(
 ) -> None:
     """Create a super-admin in the default group."""
     from bemtevi.bootstrap import build_platform
-    from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
     from bemtevi.domain.errors import DomainError
     from bemtevi.domain.passwords import generate_password
+    from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
     from bemtevi.domain.users import Role
 
     settings = Settings()

@@ -155,8 +155,8 @@ def seed_tenants(env: dict[str, str], count: int) -> list[str]:
     Seeded through the product's own commands on an embedded platform over the deployment's store, before the
     deployment starts (its read side then projects them like any history)."""
     from bemtevi.bootstrap import build_platform
-    from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
     from bemtevi.domain.groups import GroupType
+    from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
     from bemtevi.domain.users import Role
     from bemtevi.infra.settings import Settings
 

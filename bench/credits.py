@@ -41,8 +41,8 @@ CREDITS_EACH = 50_000_000
 def prepare_store(var: Path, data: Path, database_url: str | None) -> list[str]:
     """100 companies with a user each, made before the server starts; returns their e-mails."""
     from bemtevi.bootstrap import build_platform
-    from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
     from bemtevi.domain.groups import GroupType
+    from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
     from bemtevi.infra.settings import Settings
 
     settings = Settings(

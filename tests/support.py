@@ -29,9 +29,7 @@ from fastapi.testclient import TestClient
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
-from bemtevi.commands.leases import LeasingLedger
-from bemtevi.commands.ledger import EmbeddedLedger, LedgerClient, ReserveLookup
+from bemtevi.commands.ledger import EmbeddedLedger, LeasingLedger, LedgerClient, ReserveLookup
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
@@ -39,6 +37,7 @@ from bemtevi.domain.customers import CustomerForm
 from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.groups import Group, GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.vendors import AuthMethod, HttpMethod, InputType, VendorForm

@@ -10,9 +10,9 @@ from fastapi import Depends, Query, Request
 from bemtevi.api.access_log import note_tenant
 from bemtevi.api.bounds import POSITION_MAX
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import AccessDenied, Unauthorized
 from bemtevi.domain.menus import may_open
+from bemtevi.domain.principals import Principal
 
 # Dependencies that do no I/O are ``async`` so FastAPI runs them on the event loop instead of
 # spending a thread-pool hop on each (measured on the lookup hot path).

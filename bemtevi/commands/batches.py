@@ -29,7 +29,6 @@ from uuid import UUID, uuid4
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
 from bemtevi.commands.credits import CreditCommands, available_credits
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.batches import (
     Batch,
@@ -62,6 +61,7 @@ from bemtevi.domain.errors import (
 )
 from bemtevi.domain.groups import ALLOW_DELETE_CANCEL, ALLOW_UPLOAD_MANUAL, Group
 from bemtevi.domain.layouts import Layout, LayoutSpec
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.infra.secrets import SecretBox

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
-from bemtevi.commands.identity import IdentityCommands, Principal
+from bemtevi.commands.identity import IdentityCommands
 from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.brand import (
     COLOUR_FIELDS,
@@ -27,6 +27,7 @@ from bemtevi.domain.brand import (
 from bemtevi.domain.errors import AccessDenied, GroupNotFound, InvalidData
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.menus import may_open
+from bemtevi.domain.principals import Principal
 from bemtevi.infra.images import inspect_image
 
 OWN_BRAND_ROUTE = "brand-settings"

@@ -15,7 +15,6 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.errors import (
     AccessDenied,
@@ -26,6 +25,7 @@ from bemtevi.domain.errors import (
 )
 from bemtevi.domain.groups import Group
 from bemtevi.domain.layouts import Layout, LayoutSpec
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import (
     DEFAULTS_ID,
     SEEDED,

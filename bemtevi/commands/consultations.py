@@ -9,7 +9,7 @@ The credit side is the ledger's (``bemtevi.commands.ledger``). Two ways, by what
   then the matching ``FinishLookup`` (settle if found, release otherwise, the consultation recorded in
   the same append).
 A busy account's lookups, either way, take a unit of a lease of its units instead and are recorded without a
-credit event of their own (``commands.leases.LeasingLedger``, the ledger client in front of this process's
+credit event of their own (``commands.ledger.leases.LeasingLedger``, the ledger client in front of this process's
 group commit, embedded, or of the ledger workers behind Kafka, cluster).
 
 Suppliers in order: the local dataset first; when it knows nothing of the document, a result kept
@@ -32,13 +32,13 @@ from uuid import UUID
 from uuid_utils.compat import uuid7
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import Principal
 from bemtevi.commands.ledger import LedgerClient, ReserveLookup
 from bemtevi.commands.vendor_lookups import CACHE_SUPPLIER, Asked, Owner, VendorLookups
 from bemtevi.commands.vendors import VendorDirectory
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import DomainError, SearchFailed, SupplierFailed
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import QueryType, QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.vendors import VendorConfig

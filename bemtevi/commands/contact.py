@@ -8,11 +8,12 @@ from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID, IdentityCommands, normalise_domain
+from bemtevi.commands.identity import IdentityCommands, normalise_domain
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.contact_requests import ContactForm, ContactRequest
 from bemtevi.domain.documents import format_cnpj, format_cpf
 from bemtevi.domain.mail import Mail
+from bemtevi.domain.principals import ROOT_GROUP_ID
 
 _SAO_PAULO = ZoneInfo("America/Sao_Paulo")
 

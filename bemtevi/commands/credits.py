@@ -11,11 +11,11 @@ from __future__ import annotations
 from uuid import UUID, uuid4
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import Principal
 from bemtevi.commands.ledger import Grant, LedgerClient, ReleaseWork, ReserveWork, SetLimit, SettleWork
 from bemtevi.domain.audit import Actor
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.errors import InvalidData
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 
 

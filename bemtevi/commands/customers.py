@@ -9,7 +9,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
-from bemtevi.commands.identity import IdentityCommands, Principal, normalise_domain
+from bemtevi.commands.identity import IdentityCommands, normalise_domain
 from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.brand import Brand
 from bemtevi.domain.customers import (
@@ -40,6 +40,7 @@ from bemtevi.domain.indexes import (
     index_id,
 )
 from bemtevi.domain.passwords import generate_password
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role, User, UserStatus
 

@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
@@ -34,14 +34,12 @@ from bemtevi.domain.errors import (
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.indexes import GROUP_DOMAIN, USER_EMAIL, UniqueIndex, index_id
 from bemtevi.domain.passwords import check_new_password, generate_password
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import SEEDED_KEYS, Category
 from bemtevi.domain.sessions import Session
 from bemtevi.domain.users import Role, User, UserStatus
 from bemtevi.infra.passwords import PasswordHasher
 from bemtevi.infra.tokens import TokenClaims, TokenIssuer
-
-ROOT_GROUP_ID = uuid5(NAMESPACE_URL, "https://bemtevi.example/groups/root")
-SYSTEM = Actor(user_id=None, tenant_id=ROOT_GROUP_ID)
 
 
 def email_key(email: str) -> str:
@@ -76,22 +74,6 @@ def domain_candidates(domain_url: str | None) -> list[str]:
         return []
     bare = domain.rsplit(":", 1)[0] if ":" in domain else domain
     return [domain] if bare == domain else [domain, bare]
-
-
-@dataclass(frozen=True, slots=True)
-class Principal:
-    """Who is calling, as established from a bearer token and an open session."""
-
-    user_id: UUID
-    group_id: UUID
-    role: Role
-    session_id: UUID
-    # A user at first access: only choosing a password (and logout) is allowed.
-    first_access: bool = False
-
-    @property
-    def actor(self) -> Actor:
-        return Actor(user_id=self.user_id, tenant_id=self.group_id)
 
 
 class _KnownPrincipals:

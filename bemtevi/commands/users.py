@@ -17,7 +17,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
-from bemtevi.commands.identity import IdentityCommands, Principal
+from bemtevi.commands.identity import IdentityCommands
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.contact import normalise_email
 from bemtevi.domain.errors import (
@@ -33,6 +33,7 @@ from bemtevi.domain.errors import (
 from bemtevi.domain.groups import Group
 from bemtevi.domain.indexes import USER_EMAIL, UniqueIndex, index_id
 from bemtevi.domain.passwords import check_new_password, generate_password
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.profiles import ASSIGNABLE_ROLES, UserDetails, clean_preferences
 from bemtevi.domain.sessions import Session
 from bemtevi.domain.users import Role, User, UserStatus

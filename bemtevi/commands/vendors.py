@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.errors import AccessDenied, DuplicateValue, SupplierNotFound
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role
 from bemtevi.domain.vendors import (
     DEFAULT_MAX_BODY_KB,

@@ -125,7 +125,7 @@ class Settings(BaseSettings):
     ledger_abandon_seconds: float = 30.0
     ledger_stale_seconds: float = 120.0
     # How long the server (embedded) or an API process (cluster mode) draws a busy account's lookups from one
-    # lease of its units (``commands.leases``) before returning it to the ledger; 0: no leases, every lookup
+    # lease of its units (``commands.ledger.leases``) before returning it to the ledger; 0: no leases, every lookup
     # asks the ledger.
     ledger_lease_seconds: float = 2.0
     # Where the read models' events come from: ``log``, the event store's log into one read store
@@ -169,7 +169,7 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _leases_end_before_the_ledger_takes_them_for_abandoned(self) -> Settings:
         # A lease is held up to twice its time (the next one's time starts when the open ones end, at most one
-        # lease time ahead; commands.leases), and the ledger settles a lease held longer than the abandon time as
+        # lease time ahead; commands.ledger.leases), and the ledger settles a lease held longer than the abandon time as
         # a dead process's, from the log: a live holder's lookups recorded after that would go uncharged.
         if self.ledger_lease_seconds > 0 and self.ledger_abandon_seconds < 2 * self.ledger_lease_seconds + 2:
             raise ValueError(

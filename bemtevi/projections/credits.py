@@ -251,7 +251,7 @@ def figures_by_group(cur: duckdb.DuckDBPyConnection, group_ids: list[str]) -> di
 class StoppedLeaseTimes:
     """When a unit lease still open is taken for one whose server stopped, and when its units come back.
 
-    A running server returns a lease at most two lease times after its grant (``commands.leases``); one still
+    A running server returns a lease at most two lease times after its grant (``commands.ledger.leases``); one still
     open ``stale_after`` after its grant (two lease times plus 2 s, which the abandon time is at least) is
     held by a server that stopped, or cannot reach the ledger. The ledger settles it from the log once it has
     stayed open the abandon time from when its sweep first saw it: ``back_after`` (the abandon time plus a

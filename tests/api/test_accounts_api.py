@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, sign_in
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role, UserStatus
 
 NEW_PASSWORD = "N0va!senha"

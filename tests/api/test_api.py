@@ -6,9 +6,9 @@ from fastapi.testclient import TestClient
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, sign_in
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.brand import Brand
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 PASSWORD = "Strong!pass1"

@@ -14,9 +14,9 @@ from test_batches_api import cpf, csv_of, new_customer, new_layout, ok, refused,
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.identity import SYSTEM
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.batches import CANCELED_BY_OWNER, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch, BatchStatus
+from bemtevi.domain.principals import SYSTEM
 from bemtevi.domain.users import Role
 
 LOCKED = {"allowUploadingManualQueries": True, "allowDeletedAndCancelled": False}

@@ -43,10 +43,10 @@ from support import (
 
 from bemtevi.bootstrap import build_platform, build_relay
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID
 from bemtevi.domain.batches import TIME_LIMIT_MESSAGE, Batch, BatchStatus, reservation_id
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
+from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.domain.query_types import Category
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer

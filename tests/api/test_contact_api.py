@@ -12,10 +12,10 @@ from support import KNOWN_CNPJ, KNOWN_CPF, contact_form, make_settings, sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.contact_requests import ContactRequest
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.mail import Mail
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ import pytest
 from support import KNOWN_CPF, make_settings, running_server, wait_until
 
 from bemtevi.bootstrap import build_platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.query_types import Category
 
 # A real server in a subprocess: end to end, outside the fast inner loop.

@@ -32,9 +32,9 @@ from support import (
 
 from bemtevi.bootstrap import build_platform
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.infra.settings import Settings

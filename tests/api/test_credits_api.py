@@ -15,8 +15,8 @@ from support import KNOWN_CPF, sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 PASSWORD = "Strong!pass1"

@@ -14,11 +14,11 @@ from support import sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.customers import CustomerForm
 from bemtevi.domain.errors import DuplicateValue
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role, User, UserStatus
 
@@ -142,7 +142,7 @@ def test_each_parent_lists_its_own_subtree_and_nothing_else(api: TestClient) -> 
 
 
 def test_concurrent_registrations_of_one_cnpj_give_exactly_one_customer(platform: Platform) -> None:
-    from bemtevi.commands.identity import Principal
+    from bemtevi.domain.principals import Principal
 
     admin = Principal(user_id=UUID(int=1), group_id=ROOT_GROUP_ID, role=Role.SUPER_ADMIN, session_id=UUID(int=2))
     outcomes: list[str] = []

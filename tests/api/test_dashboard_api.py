@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from support import KNOWN_CNPJ, KNOWN_CPF, sign_in
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.users import Role
 from bemtevi.projections.base import SAO_PAULO
 

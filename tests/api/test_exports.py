@@ -24,8 +24,8 @@ from support import examples, sign_in
 from bemtevi.api.app import create_app
 from bemtevi.api.exports import csv_bytes, xlsx_bytes
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 EVIL_COMPANY = '=HYPERLINK("http://evil.example","x")'

@@ -25,10 +25,10 @@ from bemtevi.api.routers.consultations import consultation_json, consultation_re
 from bemtevi.api.schemas import ConsultationRequest
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.consultations import ConsultationOutcome
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.documents import Document
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.query_types import COMPANY_COMPLETE, PERSON_COMPLETE
 
 PASSWORD = "Strong!pass1"

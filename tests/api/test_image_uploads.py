@@ -24,8 +24,8 @@ from support import sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 PASSWORD = "Strong!pass1"

@@ -22,9 +22,9 @@ from support import sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.api.deps import current_principal
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.menus import ALWAYS_ALLOWED_ROUTES, active_routes, menu_for
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 # Reachable without signing in: sign-in and account recovery, the brand of a site, the contact form,

@@ -25,8 +25,8 @@ from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, contact_form, make_s
 
 from bemtevi.api.app import create_app, openapi_document
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 # Generated examples per operation and caller. By hand, BEMTEVI_FUZZ_EXAMPLES searches deeper and

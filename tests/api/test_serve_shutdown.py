@@ -24,9 +24,9 @@ from support import (
 
 from bemtevi.bootstrap import build_platform
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.query_types import Category
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
 

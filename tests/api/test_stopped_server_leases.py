@@ -13,9 +13,9 @@ from support import make_settings, new_tenant, wait_until
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import build_platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.projections.credits import StoppedLeaseTimes, balances_view

@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.infra.suppliers import http as http_supplier

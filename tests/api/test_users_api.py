@@ -12,9 +12,9 @@ from PIL import Image
 from support import sign_in
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role, User, UserStatus
 
 PASSWORD = "S3nha!forte"

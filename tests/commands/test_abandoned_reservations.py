@@ -16,9 +16,9 @@ from support import KNOWN_CPF, embedded_ledger, left_by_a_dead_ledger, lookup_re
 from test_consultations import account, tenant
 
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.identity import SYSTEM
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
+from bemtevi.domain.principals import SYSTEM
 from bemtevi.domain.query_types import Category
 from bemtevi.infra.settings import Settings
 

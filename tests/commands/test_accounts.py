@@ -22,7 +22,6 @@ from support import ADMIN_EMAIL, ADMIN_PASSWORD, SmtpSink, make_settings, wait_u
 
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.accounts import SignUpForm
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.commands.throttle import Throttle
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.credits import CreditAccount, credit_account_id
@@ -45,6 +44,7 @@ from bemtevi.domain.errors import (
 )
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.mail import Mail
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.recovery import PasswordRecovery
 from bemtevi.domain.users import Role, User, UserStatus

@@ -11,7 +11,6 @@ import pytest
 from support import KNOWN_CPF, super_admin
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, Principal
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.batches import (
     TIME_LIMIT_CODE,
@@ -24,6 +23,7 @@ from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
+from bemtevi.domain.principals import ROOT_GROUP_ID, Principal
 from bemtevi.domain.query_types import Category
 
 ACTOR = Actor(user_id=None, tenant_id=uuid4())

@@ -8,7 +8,6 @@ import pytest
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CNPJ, KNOWN_CPF, new_tenant
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.errors import (
     AccessDenied,
     DefaultQueryRequired,
@@ -18,6 +17,7 @@ from bemtevi.domain.errors import (
 )
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import QueryTypeForm, form_of
 
 

@@ -12,7 +12,6 @@ from support import KNOWN_CNPJ, KNOWN_CPF
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.consultations import ConsultationCommands
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import (
@@ -23,6 +22,7 @@ from bemtevi.domain.errors import (
     SearchFailed,
 )
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.consultations import usage_summary
 from bemtevi.projections.credits import balances_of

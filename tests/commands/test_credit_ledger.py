@@ -54,12 +54,12 @@ from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.group_commit import GroupCommit
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.commands.ledger import EmbeddedLedger, ReleaseAbandoned
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.credits import LOOKUP_REASONS, CreditAccount, credit_account_id
 from bemtevi.domain.errors import AccessDenied, DomainError, InvalidData, NotEnoughCredits, NotEnoughToProvide
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.users import Role

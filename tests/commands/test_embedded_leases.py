@@ -19,11 +19,11 @@ from support import KNOWN_CPF, charged_in_store, new_tenant, settlements_by_cons
 from test_consultations import account
 
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, Principal
-from bemtevi.commands.leases import LeasingLedger
+from bemtevi.commands.ledger import LeasingLedger
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import ReasonKind
 from bemtevi.domain.errors import DomainError, NotEnoughCredits
+from bemtevi.domain.principals import ROOT_GROUP_ID, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.infra.settings import Settings

@@ -9,11 +9,11 @@ import pytest
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.group_commit import GroupCommit, Workspace, _Request
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import NotEnoughCredits
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.query_types import Category
 
 

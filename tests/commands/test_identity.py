@@ -11,7 +11,6 @@ import pytest
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.brand import DEFAULT_PRIMARY, DEFAULT_SECONDARY
 from bemtevi.domain.errors import (
@@ -25,6 +24,7 @@ from bemtevi.domain.errors import (
     WeakPassword,
 )
 from bemtevi.domain.groups import Group, GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role, User, UserStatus
 from bemtevi.infra.settings import Settings
 from bemtevi.projections import directory

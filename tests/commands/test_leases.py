@@ -1,4 +1,4 @@
-"""Unit leases (bemtevi.commands.leases): busy accounts' lookups recorded by the API process, the ledger apart.
+"""Unit leases (bemtevi.commands.ledger.leases): busy accounts' lookups recorded by the API process, the ledger apart.
 
 The ledger's decisions are the Kafka worker's whatever carries the requests, so here a ledger on a group
 commit of its own stands in for the worker (``worker``), with the log reader the worker has, and the
@@ -35,11 +35,10 @@ from support import (
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.group_commit import GroupCommit
-from bemtevi.commands.identity import Principal
-from bemtevi.commands.leases import LeasingLedger
 from bemtevi.commands.ledger import (
     EmbeddedLedger,
     LeaseUnits,
+    LeasingLedger,
     Ledger,
     ReleaseAbandoned,
     ReturnLease,
@@ -49,6 +48,7 @@ from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import DomainError, SearchFailed
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 
 ABANDON_SECONDS = 0.3
@@ -391,7 +391,7 @@ def test_a_ledger_out_of_reach_is_logged_once_not_every_round_and_the_lease_goes
         attempts += 1
         raise ConnectionError("the ledger is out of reach")
 
-    caplog.set_level("INFO", logger="bemtevi.commands.leases")
+    caplog.set_level("INFO", logger="bemtevi.commands.ledger.leases")
     monkeypatch.setattr(worker, "submit_async", out_of_reach)
     deadline = time.monotonic() + 10
     while attempts < 20:  # the lease's time runs out, and its return is tried every round

@@ -21,11 +21,11 @@ import bemtevi.domain
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.groups import Group, GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role, User, UserStatus
 from bemtevi.infra.settings import Settings

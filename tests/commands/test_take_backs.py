@@ -19,12 +19,12 @@ from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.group_commit import GroupCommit
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.commands.ledger import EmbeddedLedger
 from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import NotEnoughCredits
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.infra.settings import Settings

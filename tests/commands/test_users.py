@@ -10,7 +10,6 @@ import pytest
 from PIL import Image
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.errors import (
     AccessDenied,
@@ -30,6 +29,7 @@ from bemtevi.domain.errors import (
     WrongCurrentPassword,
 )
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.profiles import UserDetails
 from bemtevi.domain.users import Role, User, UserStatus
 from bemtevi.projections.users import user_detail, users_of_group

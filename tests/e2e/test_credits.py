@@ -8,8 +8,8 @@ from pathlib import Path
 from e2e_support import Sessions, screenshot, server_identity
 from playwright.sync_api import Page, expect
 
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 
 
 def register_child(var_dir: Path, name: str) -> None:

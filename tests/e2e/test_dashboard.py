@@ -17,8 +17,8 @@ from e2e_support import screenshot, server_identity, sign_in
 from playwright.sync_api import Browser, Page, expect
 from support import KNOWN_CNPJ, KNOWN_CPF
 
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 pytestmark = pytest.mark.e2e

@@ -18,8 +18,8 @@ import pytest
 from e2e_support import InFlight, Sessions, screenshot, server_identity, settle
 from playwright.sync_api import Browser, Page, expect
 
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 pytestmark = pytest.mark.e2e

@@ -18,8 +18,8 @@ from e2e_support import Sessions, screenshot, server_identity, settle
 from playwright.sync_api import Browser, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 
 pytestmark = pytest.mark.e2e
 

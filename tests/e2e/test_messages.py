@@ -11,8 +11,8 @@ from e2e_support import screenshot, server_identity, sign_in
 from playwright.sync_api import Page, expect
 from support import KNOWN_CPF
 
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 
 # A valid CPF (its check digits are right) that the demo dataset does not hold.
 UNKNOWN_CPF = "000.000.001-91"

@@ -16,7 +16,7 @@ from support import KNOWN_CNPJ, KNOWN_CPF, examples, make_settings, new_tenant, 
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.commands.identity import ROOT_GROUP_ID, SYSTEM
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.infra.settings import Settings
 from bemtevi.projections.base import PageFold
 from bemtevi.projections.catalogue import all_read_models

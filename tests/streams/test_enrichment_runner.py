@@ -21,9 +21,9 @@ from support import make_settings, wait_until
 from webhook_receiver import receiver
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.batches import TIME_LIMIT_MESSAGE, Batch, BatchStatus
+from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.infra.webhooks import WebhookSender, signature
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.enrichment import TRACKING_NAME, BatchRunner, BatchSide, Enrichment

@@ -44,9 +44,7 @@ from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.customers import DUPLICATES
-from bemtevi.commands.identity import ROOT_GROUP_ID, Principal
-from bemtevi.commands.leases import LeasingLedger
-from bemtevi.commands.ledger import Grant, ReserveWork
+from bemtevi.commands.ledger import Grant, LeasingLedger, ReserveWork
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.brand import Brand
 from bemtevi.domain.consultations import ConsultationStatus
@@ -54,6 +52,7 @@ from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import DomainError, DuplicateValue
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.indexes import GROUP_NAME, UniqueIndex
+from bemtevi.domain.principals import ROOT_GROUP_ID, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.users import Role, User
@@ -373,7 +372,7 @@ def test_an_idle_ledger_worker_spends_next_to_no_cpu(cluster_settings: Settings,
 def test_an_api_process_killed_holding_leases_has_each_recorded_lookup_charged_once(
     cluster_settings: Settings, tmp_path: Path
 ) -> None:
-    """An API process records busy accounts' lookups under leases of their units (commands.leases); killed
+    """An API process records busy accounts' lookups under leases of their units (commands.ledger.leases); killed
     with SIGKILL, it returns none of them. The ledger settles each from the consultations recorded under it:
     every found consultation charged once, nothing left reserved, and every answer given as charged is."""
     platform = build_platform(cluster_settings)  # the tenants; and its sweeper finds what the dead process held

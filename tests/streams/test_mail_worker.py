@@ -26,9 +26,9 @@ from support import SmtpSink, free_port, make_settings, wait_until
 
 from bemtevi.bootstrap import build_platform, build_relay
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.mail import Mail
+from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.mail_worker import tracking_name
 from bemtevi.streams.mailer import QUEUED_TOPIC

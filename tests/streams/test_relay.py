@@ -28,9 +28,9 @@ from support import KNOWN_CNPJ, KNOWN_CPF, make_settings, new_tenant, run_lookup
 
 from bemtevi.bootstrap import Platform, build_platform, build_relay
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import ROOT_GROUP_ID
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.mail import Mail
+from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.infra.kafka import topic_reader
 from bemtevi.infra.local_services import KafkaBroker
 from bemtevi.infra.settings import Settings

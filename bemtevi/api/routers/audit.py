@@ -18,8 +18,8 @@ from bemtevi.api.group_schemas import AuditActor, AuditResponse, AuditRow
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import ExportFailed, GroupNotFound, InvalidData
+from bemtevi.domain.principals import Principal
 from bemtevi.projections.audit import AUDIT_ORDER, audit_actors, audit_page, audit_types
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.credits import subtree_ids

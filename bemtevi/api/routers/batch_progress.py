@@ -23,9 +23,9 @@ from starlette.concurrency import run_in_threadpool
 
 from bemtevi.api.deps import PlatformDep, allowed_any_route
 from bemtevi.api.schemas import ErrorResponse
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.batches import TERMINAL_STATUSES
 from bemtevi.domain.errors import BatchNotFound
+from bemtevi.domain.principals import Principal
 from bemtevi.projections.batches import batch_row
 
 router = APIRouter(tags=["batches"])

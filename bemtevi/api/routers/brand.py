@@ -18,10 +18,10 @@ from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, wait
 from bemtevi.api.group_schemas import BrandRequest, BrandResponse, BrandValues, ImageUploaded
 from bemtevi.api.schemas import ErrorResponse, PositionResponse
 from bemtevi.commands.brand import CUSTOMERS_ROUTE, OWN_BRAND_ROUTE
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.brand import BRAND_FIELDS, IMAGE_SIZES, MAX_IMAGE_BYTES, Brand
 from bemtevi.domain.errors import AccessDenied, GroupNotFound, InvalidData
 from bemtevi.domain.menus import may_open
+from bemtevi.domain.principals import Principal
 from bemtevi.projections import directory
 
 router = APIRouter(prefix="/group", tags=["brand"])

@@ -28,9 +28,9 @@ from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, allo
 from bemtevi.api.group_schemas import StatusRequest
 from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ErrorResponse
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import LayoutNotFound, QueryNotFound
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec, preview
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import QueryTypeForm
 from bemtevi.projections import enrichment
 

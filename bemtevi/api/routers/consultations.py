@@ -16,7 +16,7 @@ from bemtevi.api.schemas import (
     utc_text,
 )
 from bemtevi.commands.consultations import ConsultationOutcome
-from bemtevi.commands.identity import Principal
+from bemtevi.domain.principals import Principal
 
 router = APIRouter(tags=["consultations"])
 

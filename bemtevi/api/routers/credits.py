@@ -25,8 +25,8 @@ from bemtevi.api.schemas import (
     Movement,
     PositionResponse,
 )
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import ExportFailed, GroupNotFound
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.credits import (

@@ -21,10 +21,10 @@ from bemtevi.api.schemas import (
     RegisteredCustomerResponse,
 )
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.customers import CustomerForm
 from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.credits import subtree_ids
 from bemtevi.projections.customers import customer_detail

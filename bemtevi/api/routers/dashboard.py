@@ -23,8 +23,8 @@ from bemtevi.api.schemas import (
     UsageData,
     UsageResponse,
 )
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import AccessDenied, InvalidData
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.consultations import recent_consultations, top_consumers, usage_in_period, usage_summary

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import UtcDateTime
-from bemtevi.commands.identity import Principal
+from bemtevi.domain.principals import Principal
 from bemtevi.projections.mail import OUTBOX_ORDER, outbox_page
 
 router = APIRouter(prefix="/mail", tags=["mail"])

@@ -17,8 +17,8 @@ from bemtevi.api.bounds import KEY_MAX, LIST_MAX, SEARCH_MAX, SHORT_TEXT_MAX, TE
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ConsultationData, ErrorResponse, PositionResponse, UtcDateTime
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import DomainError, ResultExpired, SupplierNotFound
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.vendors import DEFAULT_MAX_BODY_KB, AuthMethod, HttpMethod, InputType, VendorForm
 from bemtevi.projections.consultations import consultation_of_group
 from bemtevi.projections.suppliers import supplier_by_id, suppliers_page

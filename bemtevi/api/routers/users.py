@@ -30,8 +30,8 @@ from bemtevi.api.user_schemas import (
     UserSummary,
 )
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import Principal
 from bemtevi.domain.errors import GroupNotFound, ImageTooLarge, UserNotFound
+from bemtevi.domain.principals import Principal
 from bemtevi.domain.profiles import PHOTO_MAX_BYTES, UserDetails
 from bemtevi.domain.users import Role
 from bemtevi.projections.users import USERS_ORDER, open_sessions, user_detail, user_photo, users_of_group

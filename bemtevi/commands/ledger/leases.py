@@ -1,33 +1,8 @@
-"""Unit leases: a busy account's lookups without a decision of the ledger for each one.
+"""``LeasingLedger``: the API process's side of unit leases, in front of the ledger (README.md, "Leases").
 
-A lookup's credit is decided by the ledger that owns its group's account: in cluster mode the ledger worker
-that owns its group's partition (two crossings of the broker per lookup), embedded the server's own ledger on
-its group commit (a credit event beside each consultation). For a busy account the process that serves
-lookups asks that owner for a *lease* instead: a block of units held for this process (``LeaseUnits``: one
-reservation on the account, appended by the ledger, naming this process and the log position it was granted
-after). Each lookup then takes a unit of the lease here and records its consultation on this process's own
-group commit, naming the lease (``Consultation.lease_id``); no credit event is written here. When the lease
-is drawn out or its time is up (``BEMTEVI_LEDGER_LEASE_SECONDS``, counted from when the account's open leases
-end, at most one lease time ahead: a lease ends at most two lease times after its grant) and its lookups in
-flight are over, this process returns it with the consultations it charged (``ReturnLease``): the ledger
-settles one unit for each and releases the rest, in one event (one line of the balance history for the lease,
-naming its consultations).
-
-A process that dies holding a lease cannot return it. Once the lease has stayed open
-``BEMTEVI_LEDGER_ABANDON_SECONDS`` (at least twice the lease time plus 2 s, which ``Settings`` checks: a live
-holder's lease ends first; found by the reservation sweep; embedded, at the first sweep after the
-server starts again, since a lease of another holder is then a dead process's), the ledger settles it from
-the consultations recorded under it in the event store. Either way one unit is charged per found
-consultation, once (the first settlement closes the lease, a second finds nothing to settle), and
-never more than the lease held: the account's limit holds.
-
-The checks every lookup passes first (the group active, a query type it may run) are made here on the
-group as this process last saw it (kept current with its saves and the log); a lookup that does not
-pass them, or of an account with no lease, goes to the ledger as before, which decides or refuses it.
-A lookup still in flight when its lease was returned without it (the process stopping, or a lookup
-held past ``STUCK_SECONDS``), or, in cluster mode, finishing later than the abandon time less a second after
-its lease was asked for (the ledger may have settled the lease from the log by then), finds no lease at its
-finish and is answered ``SearchFailed``, uncharged.
+A busy account's lookups take units of a lease this process holds and are recorded on its own group commit,
+naming the lease; a lookup of an account with no open lease, or that fails the checks made here, goes to the
+ledger, which decides or refuses it.
 """
 
 from __future__ import annotations
@@ -36,67 +11,29 @@ import asyncio
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any, ClassVar
 from uuid import UUID, uuid4
 
-from bemtevi.commands.group_commit import GroupCommit, Outcome, Workspace
-from bemtevi.commands.ledger import (
+from bemtevi.commands.group_commit import GroupCommit, Outcome
+from bemtevi.commands.ledger.client import LedgerClient
+from bemtevi.commands.ledger.held_leases import HeldLease, LeasedAccount, LookupRate, record_leased
+from bemtevi.commands.ledger.requests import (
     LEASE_MIN,
     FinishLookup,
     LeaseUnits,
-    LedgerClient,
-    LookupRate,
     RecordLookup,
     Request,
     ReserveLookup,
     ReturnLease,
-    consultation_of,
 )
-from bemtevi.domain.audit import acting_as
 from bemtevi.domain.errors import DomainError, NotEnoughCredits
 from bemtevi.domain.groups import Group
 from bemtevi.domain.query_types import QueryTypeCatalogue, choose_query_type
 from bemtevi.infra.failure_log import RepeatedFailureLog
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(slots=True)
-class _Lease:
-    lease_id: UUID
-    account_id: UUID
-    group_id: UUID
-    units: int
-    until: float  # monotonic: no unit is drawn after it
-    asked: float  # monotonic: when it was asked for, before the ledger granted it
-    drawn: int = 0
-    in_flight: int = 0  # units drawn by lookups not over yet
-    recording: int = 0  # of those, lookups whose consultation is being appended now
-    returned: bool = False  # taken to be returned: no consultation is recorded under it any more
-    charged: list[str] = field(default_factory=list)
-
-    def open(self, now: float) -> bool:
-        return self.drawn < self.units and now < self.until
-
-
-@dataclass(slots=True)
-class _Account:
-    group_id: UUID
-    user_id: UUID
-    rate: LookupRate
-    asking: bool = False
-    leases: list[_Lease] = field(default_factory=list)
-
-
-def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
-    """On this process's group commit: the consultation of a lookup that took a unit of a lease."""
-    with acting_as(finish.actor):
-        consultation = consultation_of(finish, finish.query_type, finish.charged, lease_id=finish.block_id)
-    ws.add(consultation)
-    return consultation.created_on  # type: ignore[no-any-return]
 
 
 class LeasingLedger:
@@ -140,9 +77,9 @@ class LeasingLedger:
         self._tick = tick
         self.holder = holder or f"api-{uuid4()}"
         self._lock = threading.Lock()
-        self._accounts: dict[UUID, _Account] = {}
-        self._by_id: dict[str, _Lease] = {}
-        self._returning: list[_Lease] = []  # leases to return whose last return failed (or came unasked for)
+        self._accounts: dict[UUID, LeasedAccount] = {}
+        self._by_id: dict[str, HeldLease] = {}
+        self._returning: list[HeldLease] = []  # leases to return whose last return failed (or came unasked for)
         self.leased = 0  # leases granted, and lookups recorded under one (for the benches and tests)
         self.recorded = 0
         self._stopping = threading.Event()
@@ -244,11 +181,12 @@ class LeasingLedger:
 
     # -- lookups -----------------------------------------------------------------------------------------
 
-    def _count(self, request: ReserveLookup | RecordLookup, now: float) -> _Account:
+    def _count(self, request: ReserveLookup | RecordLookup, now: float) -> LeasedAccount:
         """Under the lock: the request's account, its rate counted, and marked for a lease when busy."""
         account = self._accounts.get(request.account_id)
         if account is None:
-            account = self._accounts[request.account_id] = _Account(request.group_id, request.user_id, LookupRate(now))
+            account = LeasedAccount(request.group_id, request.user_id, LookupRate(now))
+            self._accounts[request.account_id] = account
         account.rate.count(now)
         account.user_id = request.user_id  # a lease is asked for as the account's latest user
         return account
@@ -391,7 +329,7 @@ class LeasingLedger:
             now = time.monotonic()
             open_until = max([now, *(held.until for held in account.leases if held.open(now))]) if account else now
             starts = min(open_until, now + self.lease_seconds)
-            lease = _Lease(request.lease_id, account_id, request.group_id, units, starts + self.lease_seconds, asked)
+            lease = HeldLease(request.lease_id, account_id, request.group_id, units, starts + self.lease_seconds, asked)
             if account is None:
                 # Forgotten meanwhile: handed straight back (drawn out, nothing charged).
                 lease.drawn = lease.units
@@ -401,7 +339,7 @@ class LeasingLedger:
             self._by_id[str(lease.lease_id)] = lease
             self.leased += 1
 
-    def _take_returnable(self, *, final: bool) -> list[_Lease]:
+    def _take_returnable(self, *, final: bool) -> list[HeldLease]:
         """Leases no lookup will draw from any more and none is in flight on (stuck ones, and all of them
         ``final``, once no consultation is being appended under them)."""
         now = time.monotonic()
@@ -423,12 +361,12 @@ class LeasingLedger:
         with self._lock:
             return any(account.leases for account in self._accounts.values())
 
-    def _return_of(self, lease: _Lease) -> ReturnLease:
+    def _return_of(self, lease: HeldLease) -> ReturnLease:
         with self._lock:
             self._by_id.pop(str(lease.lease_id), None)
             return ReturnLease(lease.lease_id, lease.group_id, list(lease.charged))
 
-    async def _return(self, lease: _Lease) -> None:
+    async def _return(self, lease: HeldLease) -> None:
         request = self._return_of(lease)
         try:
             await self.remote.submit_async(request)

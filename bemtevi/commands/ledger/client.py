@@ -1,0 +1,26 @@
+"""Where a caller sends its requests: the embedded ledger, the Kafka client, or the leases in front of either."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from bemtevi.commands.group_commit import Outcome
+from bemtevi.commands.ledger.requests import Request, ReserveLookup
+
+
+class LedgerUnavailable(TimeoutError):
+    """The ledger did not answer in time (cluster mode: no ledger worker took the request, or the broker is
+    down); the request is not decided later."""
+
+
+class LedgerClient(Protocol):
+    """Where credit requests are decided: answers the decision's value and its append's position, or
+    raises its refusal (a ``DomainError``)."""
+
+    def submit(self, request: Request) -> Outcome[Any]: ...
+    async def submit_async(self, request: Request) -> Outcome[Any]: ...
+    def try_draw(self, request: ReserveLookup) -> tuple[str, str | None] | None:
+        """A lookup's credit taken here, without a round trip (a unit of a lease), or None."""
+        ...
+
+    def close(self) -> None: ...

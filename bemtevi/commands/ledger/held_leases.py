@@ -1,0 +1,73 @@
+"""What an API process keeps of its leases: the accounts it serves lookups of, their rates, the leases it holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from uuid import UUID
+
+from bemtevi.commands.group_commit import Workspace
+from bemtevi.commands.ledger.requests import FinishLookup, consultation_of
+from bemtevi.domain.audit import acting_as
+
+
+class LookupRate:
+    """One account's lookups a second, as leases size what they hold:
+    the count of the current one-second window, of the one before it (0 when there was a gap), and when the
+    account was last seen."""
+
+    __slots__ = ("last", "now", "seen", "start")
+
+    def __init__(self, now: float) -> None:
+        self.start = now
+        self.now = 0  # lookups since ``start``
+        self.last = 0  # lookups in the second before ``start``
+        self.seen = now
+
+    def count(self, now: float) -> int:
+        """Count one lookup at ``now``; answers the last whole second's count."""
+        if now - self.start >= 1.0:
+            self.last = self.now if now - self.start < 2.0 else 0
+            self.start, self.now = now, 0
+        self.now += 1
+        self.seen = now
+        return self.last
+
+
+@dataclass(slots=True)
+class HeldLease:
+    """A lease this process holds: units of one account's, drawn by its lookups until used up or its time."""
+
+    lease_id: UUID
+    account_id: UUID
+    group_id: UUID
+    units: int
+    until: float  # monotonic: no unit is drawn after it
+    asked: float  # monotonic: when it was asked for, before the ledger granted it
+    drawn: int = 0
+    in_flight: int = 0  # units drawn by lookups not over yet
+    recording: int = 0  # of those, lookups whose consultation is being appended now
+    returned: bool = False  # taken to be returned: no consultation is recorded under it any more
+    charged: list[str] = field(default_factory=list)
+
+    def open(self, now: float) -> bool:
+        return self.drawn < self.units and now < self.until
+
+
+@dataclass(slots=True)
+class LeasedAccount:
+    """An account whose lookups this process serves: its rate, and the leases it holds of it."""
+
+    group_id: UUID
+    user_id: UUID
+    rate: LookupRate
+    asking: bool = False
+    leases: list[HeldLease] = field(default_factory=list)
+
+
+def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
+    """On this process's group commit: the consultation of a lookup that took a unit of a lease."""
+    with acting_as(finish.actor):
+        consultation = consultation_of(finish, finish.query_type, finish.charged, lease_id=finish.block_id)
+    ws.add(consultation)
+    return consultation.created_on  # type: ignore[no-any-return]
