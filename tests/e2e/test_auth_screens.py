@@ -212,7 +212,7 @@ def test_first_access_lands_on_the_dashboard_and_a_saved_brand_applies_at_once(
         expect(page.get_by_text("Marca salva.")).to_be_visible()
         # Applied without a navigation: the frame's colour and the window title follow the save.
         primary = "getComputedStyle(document.documentElement).getPropertyValue('--primary').trim().toUpperCase()"
-        page.wait_for_function(f"{primary} === '#5B2C83'", timeout=15_000)
+        page.wait_for_function(f"{primary} === '#5B2C83'")
         expect(page).to_have_title("Vitrine Roxa")
         expect(page).to_have_url(re.compile(r"/brand-settings$"))
     finally:
