@@ -105,10 +105,12 @@ def server_process(
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        # Waits on the server's own answer: a busy machine slows its start and its first answers (a 1 s
+        # limit per ask timed every ask out there); a server that exits is noticed at once all the same.
+        deadline = time.monotonic() + 180
         while True:
             try:
-                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                if httpx.get(f"{url}/api/health", timeout=10).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
@@ -268,8 +270,9 @@ class SmtpSink:
         self._controller.stop()
 
 
-def wait_until(check: Callable[[], Any], timeout: float = 10.0, message: str = "condition not reached in time") -> Any:
-    """The first true value of ``check()``, asked every 50 ms; ``AssertionError(message)`` after ``timeout``."""
+def wait_until(check: Callable[[], Any], timeout: float = 30.0, message: str = "condition not reached in time") -> Any:
+    """The first true value of ``check()``, asked every 50 ms; ``AssertionError(message)`` after ``timeout`` (a
+    bound on a wait for an event, generous for a busy machine)."""
     deadline = time.monotonic() + timeout
     while True:
         value = check()

@@ -8,10 +8,15 @@ from pathlib import Path
 
 import pytest
 from e2e_support import Sessions
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from support import ADMIN_PASSWORD, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
+# Every expectation waits on what the screen does; on a machine busy with other work a screen can take
+# longer than Playwright's 5 s to get there, so the bound is generous (as for actions, 30 s): a passing
+# expectation returns as soon as it holds, only a failing one waits the bound out.
+EXPECT_TIMEOUT_MS = 30_000
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -65,10 +65,14 @@ _SETTLED = """async ([quietMs, limitMs]) => {
 }"""
 
 
+# A bound on waits for the screen, not a guess at how long it takes: a busy machine draws slowly.
+SETTLE_LIMIT_MS = 30_000
+
+
 def settle(page: Page, quiet_ms: int = 100) -> None:
     """Wait until the screen is at rest (see ``_SETTLED``): after a resize, before measuring or picturing it.
     What a fixed wait guessed at, waited on: 100 ms without a change covers MUI X's 60 ms resize throttle."""
-    page.evaluate(_SETTLED, [quiet_ms, 10_000])
+    page.evaluate(_SETTLED, [quiet_ms, SETTLE_LIMIT_MS])
 
 
 class InFlight:
@@ -90,7 +94,7 @@ class InFlight:
     def _ended(self, request: Request) -> None:
         self.open.discard(request)
 
-    def wait_until_answered(self, timeout_ms: int = 10_000) -> None:
+    def wait_until_answered(self, timeout_ms: int = SETTLE_LIMIT_MS) -> None:
         waited = 0
         while self.open:  # the events arrive while Playwright waits
             if waited > timeout_ms:

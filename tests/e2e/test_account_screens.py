@@ -39,7 +39,7 @@ def mail_server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
 
 
 def wait_for_mail(smtp: SmtpSink, to: str, count: int = 1) -> str:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # a bound on a wait for an event, generous for a busy machine
     while len(texts := smtp.texts_to(to)) < count:
         assert time.monotonic() < deadline, f"no mail for {to}"
         time.sleep(0.1)
@@ -75,7 +75,7 @@ def test_create_account_then_land_on_the_dashboard(page: Page, mail_server_url: 
     page.get_by_test_id("signup-confirmation").fill("D0ces!Mendes")
     page.get_by_test_id("signup-terms").check()
     page.get_by_test_id("signup-submit").click()
-    expect(page).to_have_url(re.compile(r"/dashboard$"), timeout=15_000)
+    expect(page).to_have_url(re.compile(r"/dashboard$"))
     screenshot(page, "accounts-created-dashboard")
     assert "Carla" in wait_for_mail(smtp, "carla@docesmendes.com.br")
 

@@ -282,7 +282,7 @@ def test_the_batch_screens_fit_and_speak_the_language(
     for path, shown, title_pt, title_en in SCREENS:
         page.goto(f"{server_url}/{path}")
         expect(page.get_by_role("heading", level=1)).to_contain_text(title_en if english else title_pt)
-        expect(page.get_by_test_id(shown).first).to_be_visible(timeout=10_000)
+        expect(page.get_by_test_id(shown).first).to_be_visible()
         if path == "batch-query":
             # the preview card on screen too
             choose(page, "batch-layout", layout)
@@ -363,7 +363,7 @@ def test_a_canceled_batch_says_why_in_the_language_and_offers_only_what_is_allow
     expect(page).not_to_have_url(re.compile(r"/login$"))  # signed in before going on
     page.goto(f"{server_url}/batch-query")
     canceled = page.get_by_test_id("batch-row").filter(has_text=re.compile("Canceled|Cancelado"))
-    expect(canceled.first).to_be_visible(timeout=10_000)
+    expect(canceled.first).to_be_visible()
     expect(canceled.first.get_by_test_id("batch-status")).to_have_text("Canceled" if english else "Cancelado")
     # Named: the super-admin who canceled it ("Administrador", the deployment's first).
     expect(canceled.first.get_by_test_id("batch-message")).to_have_text(

@@ -169,7 +169,7 @@ def test_the_catalogue_screens_fit_and_speak_the_language(
     for path, shown, title_pt, title_en in SCREENS:
         page.goto(f"{server_url}/{path}")
         expect(page.get_by_role("heading", level=1)).to_contain_text(title_en if english else title_pt)
-        expect(page.get_by_test_id(shown).first).to_be_visible(timeout=10_000)
+        expect(page.get_by_test_id(shown).first).to_be_visible()
         if path == "add-new-layout":
             page.get_by_test_id("layout-sample").fill("52998224725")
             expect(page.get_by_test_id("layout-preview-exit")).to_have_text("52998224725")

@@ -27,7 +27,7 @@ def test_grant_on_the_balances_screen_then_read_it_in_the_history(
     page.goto(f"{server_url}/balances")
     expect(page.get_by_test_id("balance-unit")).to_contain_text("Ilimitado")
     row = page.get_by_test_id("balance-child").filter(has_text="Revenda Aurora")
-    expect(row).to_be_visible(timeout=10_000)  # the server's projector picks the new group up
+    expect(row).to_be_visible()  # the server's projector picks the new group up
     row.get_by_test_id("grant-open").click()
     form = page.get_by_test_id("grant-form")
     form.get_by_test_id("grant-amount").fill("0")

@@ -100,7 +100,7 @@ def test_every_signed_in_screen_fits_every_width(
         page.set_viewport_size({"width": WIDTHS[0], "height": 900})
         page.goto(f"{server_url}{path}")
         # The screen is drawn (or the owner is sent to error-forbidden), the refresh over, its data in.
-        expect(page.locator("main.app-main > *").first).to_be_visible(timeout=10_000)
+        expect(page.locator("main.app-main > *").first).to_be_visible()
         expect(page.locator("main.app-main")).not_to_have_attribute("aria-busy", "true")
         requests.settle()
         for width in WIDTHS:

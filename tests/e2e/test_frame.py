@@ -141,12 +141,17 @@ def test_signed_in_dashboard_at_phone_and_desktop_widths(page: Page, server_url:
         # The sidebar stays beside the screen; a section folds and unfolds its links.
         expect(toggle).to_be_hidden()
         expect(page.get_by_test_id("nav-dashboard")).to_be_visible()
-        page.get_by_test_id("nav-register").click()
-        expect(page.get_by_test_id("nav-customers")).to_be_visible()
-        # Unfolded to the end first: a full-page screenshot taken while the section still grows made
-        # the next click on it go unheard.
+        section = page.get_by_test_id("nav-register")
+        expect(section).to_have_attribute("aria-expanded", "false")
+        section.click()
+        # Each step waits on what the click did, not on time: the section says it is unfolded, then its
+        # collapse finishes (a timer of its own, late on a busy machine), then its links show.
+        expect(section).to_have_attribute("aria-expanded", "true")
         expect(page.locator(".MuiCollapse-entered #nav-sub-register")).to_be_attached()
+        expect(page.get_by_test_id("nav-customers")).to_be_visible()
         screenshot(page, f"frame-dashboard-{width}-menu")
-        page.get_by_test_id("nav-register").click()
+        section.click()
+        expect(section).to_have_attribute("aria-expanded", "false")
+        expect(page.locator(".MuiCollapse-hidden #nav-sub-register")).to_be_attached()
         expect(page.get_by_test_id("nav-customers")).to_be_hidden()
         screenshot(page, f"frame-dashboard-{width}")

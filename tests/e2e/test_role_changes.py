@@ -109,7 +109,7 @@ def test_a_screen_removed_from_the_role_is_refused_on_the_next_navigation_withou
         f"{server_url}/api/users/{user_id}", headers=admin, json={**DETAILS, "role": "user"}, timeout=30
     )
     assert changed.status_code == 200, changed.text
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # a bound on a wait for an event, generous for a busy machine
     while "customer-list" in menu_routes(server_url, session):
         assert time.monotonic() < deadline, "the role change never reached the menu"
         time.sleep(0.1)
