@@ -1,10 +1,10 @@
 """`bemtevi cluster` survives the death of any one process, as an operator would try it: under lookups at the
 address from a few clients, each kind of process is killed in turn with SIGKILL (an API process, a ledger
-worker, the relay, the mailer, the broker). The address keeps answering (only requests in flight at the dead
-API process may fail; while the broker is started again, lookups that wait on the ledger past its timeout are
-refused 503 credits_unavailable, undecided), the supervisor starts the process again within 10 s, and at the end
-every lookup answered is recorded once and the ledger is exact: the credits used are the consultations recorded, and
-nothing stays reserved once the dead API process's leases are abandoned."""
+worker, the relay, the mailer, the enrichment worker, the broker). The address keeps answering (only requests in
+flight at the dead API process may fail; while the broker is started again, lookups that wait on the ledger past
+its timeout are refused 503 credits_unavailable, undecided), the supervisor starts the process again within 10 s,
+and at the end every lookup answered is recorded once and the ledger is exact: the credits used are the
+consultations recorded, and nothing stays reserved once the dead API process's leases are abandoned."""
 
 from __future__ import annotations
 
@@ -190,6 +190,7 @@ def test_the_cluster_keeps_answering_when_any_one_process_is_killed(
             ("ledger worker", b"bemtevi.cli worker ledger", None),
             ("relay", b"bemtevi.cli relay", None),
             ("mailer", b"bemtevi.cli worker mailer", None),
+            ("enrichment worker", b"bemtevi.cli worker enrichment", None),
             ("broker", b"kafka.Kafka", r"Kafka broker at \S+ again"),
         ]:
             since = len(output.lines)
