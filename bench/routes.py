@@ -154,11 +154,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=3, help="one window (default 3)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--against", type=Path, help="another checkout of the project, served beside this one")
+    parser.add_argument("--targets", default=",".join(TARGETS), help=f"some of {','.join(TARGETS)} (default all)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve_with_bare_route()
         return
+    targets = [t for t in TARGETS if t in args.targets.split(",")]
+    if "bare" not in targets:
+        targets.insert(0, "bare")  # every ratio is to it
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed (one connection, latency percentiles)")
     warn_if_busy()
@@ -201,14 +205,14 @@ def main() -> None:
             return wrk(url + path, seconds, token, str(script) if target == "lookup" else None)
 
         for label in urls:  # warm-up: caches, the session, the first lookups
-            for target in TARGETS:
+            for target in targets:
                 window(label, target, 1)
         p50: dict[tuple[str, str], list[float]] = {}
         p99: dict[tuple[str, str], list[float]] = {}
         cpu: dict[tuple[str, str], list[float]] = {}
         order = list(urls)
         for round_ in range(args.rounds):
-            for target in TARGETS:
+            for target in targets:
                 for label in order if round_ % 2 == 0 else reversed(order):
                     spent = cpu_seconds(pids[label])
                     a, b, requests, errors = window(label, target, args.seconds)
@@ -224,21 +228,24 @@ def main() -> None:
 
     print(f"\nmedians of {args.rounds} rounds of {args.seconds:g} s windows, 1 connection (wrk)")
     print("p50 / p99 ms, and the server's CPU per request (µs, all its threads)")
-    print(f"{'server':<20}" + "".join(f"{t:>22}" for t in TARGETS))
+    print(f"{'server':<20}" + "".join(f"{t:>22}" for t in targets))
     for label in urls:
         cells = "".join(
             f"{median(p50, label, t) * 1e3:>7.2f} /{median(p99, label, t) * 1e3:>6.2f}"
             f" /{median(cpu, label, t) * 1e6:>5.0f}"
-            for t in TARGETS
+            for t in targets
         )
         print(f"{label:<20}{cells}")
+    print(f"load average after: {load()}")
     print("\np50 ratios to the bare route in the same process (CPU per request ratios in brackets)")
     for label in urls:
         bare, bare_cpu = median(p50, label, "bare"), median(cpu, label, "bare")
         ratios = [
-            f"{t} {median(p50, label, t) / bare:.2f}x ({median(cpu, label, t) / bare_cpu:.1f}x)" for t in TARGETS[1:]
+            f"{t} {median(p50, label, t) / bare:.2f}x ({median(cpu, label, t) / bare_cpu:.1f}x)" for t in targets[1:]
         ]
         print(f"{label:<20}" + ", ".join(ratios))
+    if "lookup" not in targets:
+        return
     reference = next((label for label in order if label.endswith("hot path")), order[0])
     print(f"\nlookup ratios to '{reference}', round by round: p50, CPU per request")
     for label in order:
@@ -250,7 +257,6 @@ def main() -> None:
             f"{label:<20}p50 median {statistics.median(ratios):.2f}x ({', '.join(f'{r:.2f}' for r in ratios)}); "
             f"CPU median {statistics.median(cpus):.2f}x ({', '.join(f'{r:.2f}' for r in cpus)})"
         )
-    print(f"load average after: {load()}")
 
 
 if __name__ == "__main__":

@@ -82,6 +82,9 @@ def create_app(platform: Platform) -> BemteviAPI:
         docs_url=None,  # mount_api_docs: Swagger UI from the product's files, not a CDN
         openapi_url="/api/openapi.json",
         redoc_url=None,
+        # No OpenTelemetry in the product: without these, FastAPI asks OpenTelemetry's global providers
+        # on every request whether one was configured since.
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     app.state.platform = platform
     install_error_handlers(app)
