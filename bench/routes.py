@@ -240,10 +240,10 @@ def main() -> None:
     print("\np50 ratios to the bare route in the same process (CPU per request ratios in brackets)")
     for label in urls:
         bare, bare_cpu = median(p50, label, "bare"), median(cpu, label, "bare")
-        ratios = [
+        shares = [
             f"{t} {median(p50, label, t) / bare:.2f}x ({median(cpu, label, t) / bare_cpu:.1f}x)" for t in targets[1:]
         ]
-        print(f"{label:<20}" + ", ".join(ratios))
+        print(f"{label:<20}" + ", ".join(shares))
     if "lookup" not in targets:
         return
     reference = next((label for label in order if label.endswith("hot path")), order[0])

@@ -445,9 +445,7 @@ def test_a_lookup_the_ledger_does_not_answer_is_refused_503_credits_unavailable(
         token = embedded.identity.sign_in(email, "Strong!pass1", None).token
     finally:
         embedded.close()
-    settings = cluster_settings.model_copy(
-        update={"ledger_timeout_seconds": 1.0, "ledger_lease_seconds": 0.0}
-    )
+    settings = cluster_settings.model_copy(update={"ledger_timeout_seconds": 1.0, "ledger_lease_seconds": 0.0})
     platform = build_platform(settings)
     try:
         with TestClient(create_app(platform)) as api:
