@@ -104,16 +104,19 @@ def running_server(settings_env: dict[str, str], start_timeout: float = 120) -> 
 
 @contextmanager
 def server_process(
-    settings_env: dict[str, str], start_timeout: float = 120
+    settings_env: dict[str, str], start_timeout: float = 120, command: list[str] | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``running_server``, yielding the process too (to read its memory from ``/proc``)."""
+    """``running_server``, yielding the process too (to read its memory from ``/proc``). ``command``: what
+    runs instead of ``bemtevi serve`` (it must serve as that does, on ``PORT``)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "BEMTEVI_DATABASE_URL"}
     env.update(settings_env)
     env["PORT"] = str(port)
     log = os.path.join(temp_dir(), "server.log")
     with open(log, "wb") as out:
-        server = subprocess.Popen([sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=out, stderr=out)
+        server = subprocess.Popen(
+            command or [sys.executable, "-m", "bemtevi.cli", "serve"], env=env, stdout=out, stderr=out
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + start_timeout

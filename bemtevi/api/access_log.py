@@ -1,7 +1,7 @@
 """The access log: one structured line per HTTP request, JSON on stderr (structlog).
 
 ``{"method", "path", "status", "ms", "tenant"?, "event": "request", "level", "timestamp"}``. An
-ASGI layer in front of everything else (``BemteviAPI``), so the lookup hot path is logged too.
+ASGI layer in front of everything else (``BemteviAPI``), so every answer is logged, errors included.
 
 Nothing secret goes in: no query string, no header, no body; the tenant (the caller's group) only
 once its token was accepted (``note_tenant``); and of the web app's pages only the route's name,

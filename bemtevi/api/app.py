@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from functools import partial
+from inspect import iscoroutinefunction
 from types import SimpleNamespace
 from typing import Any, cast
 
 from fastapi import APIRouter, FastAPI
+from fastapi.dependencies.utils import get_typed_return_annotation, get_typed_signature
+from fastapi.routing import APIRoute
+from starlette._utils import get_route_path
+from starlette.concurrency import run_in_threadpool
+from starlette.routing import Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bemtevi.api.access_log import AccessLog
 from bemtevi.api.errors import ERROR_RESPONSES, install_error_handlers
-from bemtevi.api.hot_path import HotLookupMiddleware
 from bemtevi.api.routers import accounts as accounts_router
 from bemtevi.api.routers import audit as audit_router
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
@@ -27,14 +33,33 @@ from bemtevi.api.static import mount_api_docs, mount_webapp
 from bemtevi.bootstrap import Platform
 from bemtevi.infra.settings import Settings
 
+# The API's routers, in the order their routes are matched (under /api, after them GET /api/health).
+API_ROUTERS: tuple[APIRouter, ...] = (
+    auth.router,
+    accounts_router.router,
+    mail_router.router,
+    directory.router,
+    consultations.router,
+    dashboard.router,
+    credits.router,
+    customers.router,
+    brand_router.router,
+    audit_router.router,
+    contact.router,
+    users_router.router,
+    catalogue_router.router,
+    suppliers_router.router,
+    batches_router.router,
+    batch_progress_router.router,
+)
+
 
 class BemteviAPI(FastAPI):
     """FastAPI with the product's own ASGI layers in front of everything the framework does per
-    request: the access log (``bemtevi.api.access_log``), then the hot lookup path.
+    request: the access log (``bemtevi.api.access_log``).
 
     ``add_middleware`` would place them inside FastAPI's telemetry check and the error middleware,
-    which then ran on every lookup; the hot path answers its own errors (``bemtevi.api.hot_path``)
-    and hands every other request to the framework unchanged.
+    which then ran on every request.
     """
 
     front_layers: Sequence[Callable[[ASGIApp], ASGIApp]] = ()  # the outermost first
@@ -57,28 +82,15 @@ def create_app(platform: Platform) -> BemteviAPI:
         docs_url=None,  # mount_api_docs: Swagger UI from the product's files, not a CDN
         openapi_url="/api/openapi.json",
         redoc_url=None,
+        # No OpenTelemetry in the product: without these, FastAPI asks OpenTelemetry's global providers
+        # on every request whether one was configured since.
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     app.state.platform = platform
     install_error_handlers(app)
-    api = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
-    api.include_router(auth.router)
-    api.include_router(accounts_router.router)
-    api.include_router(mail_router.router)
-    api.include_router(directory.router)
-    api.include_router(consultations.router)
-    api.include_router(dashboard.router)
-    api.include_router(credits.router)
-    api.include_router(customers.router)
-    api.include_router(brand_router.router)
-    api.include_router(audit_router.router)
-    api.include_router(contact.router)
-    api.include_router(users_router.router)
-    api.include_router(catalogue_router.router)
-    api.include_router(suppliers_router.router)
-    api.include_router(batches_router.router)
-    api.include_router(batch_progress_router.router)
+    health_router = APIRouter(tags=["health"])
 
-    @api.get("/health", tags=["health"])
+    @health_router.get("/health")
     def health() -> dict[str, object]:
         projector = platform.projector
         return {
@@ -87,16 +99,96 @@ def create_app(platform: Platform) -> BemteviAPI:
             "projected": projector.position,
         }
 
-    app.include_router(api)
+    for router in (*API_ROUTERS, health_router):
+        include_flat(app, router, prefix="/api", responses=ERROR_RESPONSES)
     layers: list[Callable[[ASGIApp], ASGIApp]] = []
     if platform.settings.access_log:
         layers.append(AccessLog)
-    if platform.settings.hot_lookup_path:
-        layers.append(lambda stack: HotLookupMiddleware(stack, platform=platform))
     app.front_layers = layers
     mount_api_docs(app, platform.settings.webapp_dist)
     mount_webapp(app, platform.settings.webapp_dist)
     return app
+
+
+def include_flat(app: FastAPI, router: APIRouter, *, prefix: str, responses: dict[int | str, dict[str, Any]]) -> None:
+    """``app.include_router(router, prefix=prefix, responses=responses)``, with the router's routes added to the
+    app's own list, as FastAPI did before 0.116.
+
+    FastAPI now keeps an included router as a node of the app's routes and matches a request through each
+    node (twice per node, with its scope bookkeeping): with the API's 16 routers, finding a route cost more CPU
+    than most routes spend answering. A flat list is matched by one regular expression per route. The OpenAPI
+    schema is the same (tests/api/test_api_docs.py compares it with the included routers')."""
+    for route in router.routes:
+        if not isinstance(route, APIRoute):
+            raise TypeError(f"only API routes are included flat, not {route!r}")
+        app.router.add_api_route(
+            prefix + route.path,
+            route.endpoint if iscoroutinefunction(route.endpoint) else on_a_worker(route.endpoint),
+            response_model=route.response_model,
+            status_code=route.status_code,
+            tags=route.tags,
+            dependencies=route.dependencies,
+            summary=route.summary,
+            description=route.description,
+            response_description=route.response_description,
+            responses={**responses, **route.responses},
+            deprecated=route.deprecated,
+            methods=route.methods,
+            operation_id=route.operation_id,
+            response_model_include=route.response_model_include,
+            response_model_exclude=route.response_model_exclude,
+            response_model_by_alias=route.response_model_by_alias,
+            response_model_exclude_unset=route.response_model_exclude_unset,
+            response_model_exclude_defaults=route.response_model_exclude_defaults,
+            response_model_exclude_none=route.response_model_exclude_none,
+            include_in_schema=route.include_in_schema,
+            response_class=route.response_class,
+            name=route.name,
+            callbacks=route.callbacks,
+            openapi_extra=route.openapi_extra,
+            generate_unique_id_function=route.generate_unique_id_function,
+            strict_content_type=route.strict_content_type,
+            route_class_override=QuickRoute,
+        )
+
+
+class QuickRoute(APIRoute):
+    """An API route that refuses a path not starting with its pattern's literal start (the whole path for a
+    route without parameters) before matching: a request is matched against the routes in order, and
+    FastAPI's ``matches`` (the scope bookkeeping, then the regular expression) for each of the ~100 routes
+    cost a route near the end as much CPU as its own work. The pattern cannot match such a path anyway."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        super().__init__(path, endpoint, **options)
+        literal, parameter, _ = self.path_format.partition("{")
+        self._exact = None if parameter else literal
+        self._start = literal
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] == "http":
+            path = get_route_path(scope)
+            if path != self._exact if self._exact is not None else not path.startswith(self._start):
+                return Match.NONE, {}
+        return super().matches(scope)
+
+
+def on_a_worker(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """A blocking route as a coroutine that runs it on a worker thread: one hop to the thread pool per
+    request. FastAPI hops for a plain ``def`` route, then hops again to validate its answer; here the
+    answer is validated on the event loop (pydantic's core, no I/O). Same parameters, so the same schema."""
+    returns = get_typed_return_annotation(endpoint)
+    signature = get_typed_signature(endpoint).replace(
+        return_annotation=inspect.Signature.empty if returns is None else returns
+    )
+
+    async def run(**values: Any) -> Any:
+        return await run_in_threadpool(endpoint, **values)
+
+    # Not functools.wraps: FastAPI unwraps ``__wrapped__`` to decide whether a route is a coroutine.
+    run.__signature__ = signature  # type: ignore[attr-defined]
+    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(run, name, getattr(endpoint, name))
+    return run
 
 
 def openapi_document() -> dict[str, Any]:

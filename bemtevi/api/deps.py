@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Query, Request
 
@@ -14,8 +15,12 @@ from bemtevi.domain.errors import AccessDenied, Unauthorized
 from bemtevi.domain.menus import may_open
 from bemtevi.domain.principals import Principal
 
+T = TypeVar("T")
+
 # Dependencies that do no I/O are ``async`` so FastAPI runs them on the event loop instead of
-# spending a thread-pool hop on each (measured on the lookup hot path).
+# spending a thread-pool hop on each (bench/routes.py). The permission checks call
+# ``current_principal`` themselves rather than depend on it: each level of dependencies FastAPI
+# solves costs every request that uses it.
 
 
 async def get_platform(request: Request) -> Platform:
@@ -38,8 +43,10 @@ def token_of(authorization: str) -> str:
     return token.strip()
 
 
-async def current_principal(request: Request, platform: PlatformDep) -> Principal:
-    # On the event loop: a cached session check costs less than the thread-pool hop it saves.
+async def current_principal(request: Request) -> Principal:
+    # On the event loop: a cached session check costs less than the thread-pool hop it saves. The
+    # platform read here, not as a dependency: one level less for FastAPI to solve per request.
+    platform: Platform = request.app.state.platform
     principal = platform.identity.authenticate(bearer_token(request))
     note_tenant(request.scope, principal.group_id)
     return principal
@@ -48,8 +55,9 @@ async def current_principal(request: Request, platform: PlatformDep) -> Principa
 PrincipalDep = Annotated[Principal, Depends(current_principal)]
 
 
-async def first_access_principal(request: Request, platform: PlatformDep) -> Principal:
+async def first_access_principal(request: Request) -> Principal:
     """The caller, also when at first access: for choosing the password and for logout only."""
+    platform: Platform = request.app.state.platform
     principal = platform.identity.authenticate(bearer_token(request), allow_first_access=True)
     note_tenant(request.scope, principal.group_id)
     return principal
@@ -63,10 +71,11 @@ def client_address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
-def allowed_route(route: str) -> Callable[[Principal], Awaitable[Principal]]:
+def allowed_route(route: str) -> Callable[[Request], Awaitable[Principal]]:
     """The API enforces the same route permissions as the role menu shows."""
 
-    async def check(principal: PrincipalDep) -> Principal:
+    async def check(request: Request) -> Principal:
+        principal = await current_principal(request)
         if not may_open(principal.role, route):
             raise AccessDenied()
         return principal
@@ -76,17 +85,31 @@ def allowed_route(route: str) -> Callable[[Principal], Awaitable[Principal]]:
     return check
 
 
-def allowed_any_route(*routes: str) -> Callable[[Principal], Awaitable[Principal]]:
+def allowed_any_route(*routes: str) -> Callable[[Request], Awaitable[Principal]]:
     """For an endpoint two screens share (e.g. one's own brand and a customer's): any of them;
     the command still decides which one applies to the target."""
 
-    async def check(principal: PrincipalDep) -> Principal:
+    async def check(request: Request) -> Principal:
+        principal = await current_principal(request)
         if not any(may_open(principal.role, route) for route in routes):
             raise AccessDenied()
         return principal
 
     check.allowed_routes = routes  # type: ignore[attr-defined]
     return check
+
+
+def on_the_loop(kind: type[T]) -> Callable[..., Awaitable[T]]:
+    """A dependency class that does no I/O (query parameters read into an object), made ``async``: FastAPI
+    builds a class dependency on a worker thread, a hop per request. The same parameters, so the same schema."""
+
+    async def build(**values: Any) -> T:
+        return kind(**values)
+
+    build.__signature__ = inspect.signature(kind, eval_str=True).replace(return_annotation=kind)  # type: ignore[attr-defined]
+    build.__name__ = build.__qualname__ = kind.__name__
+    build.__doc__ = kind.__doc__
+    return build
 
 
 # Read-your-writes: a query may name the event-store position it must include (bounded wait).

@@ -65,8 +65,6 @@ class Settings(BaseSettings):
     # How often the lookups' reservations left by a ledger that died are looked for and released
     # (bemtevi.streams.reservations); also once at start.
     reservation_sweep_seconds: float = 2.0
-    # POST /api/consultations answered by bemtevi.api.hot_path (False: through the FastAPI route).
-    hot_lookup_path: bool = True
     # One JSON line per HTTP request on stderr (bemtevi.api.access_log).
     access_log: bool = True
     # Where the public site's contact and trial requests are sent (the product team).

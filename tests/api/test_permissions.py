@@ -75,7 +75,7 @@ def api_endpoints(app: FastAPI) -> list[tuple[str, str, list[str], list[Callable
 @pytest.fixture(scope="module")
 def app() -> FastAPI:
     # The routes only: no platform is needed to walk them.
-    settings = SimpleNamespace(webapp_dist=Path("missing"), hot_lookup_path=False, access_log=False)
+    settings = SimpleNamespace(webapp_dist=Path("missing"), access_log=False)
     return create_app(SimpleNamespace(settings=settings))  # type: ignore[arg-type]
 
 

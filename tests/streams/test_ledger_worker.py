@@ -434,10 +434,7 @@ def test_an_api_process_killed_holding_leases_has_each_recorded_lookup_charged_o
         platform.close()
 
 
-@pytest.mark.parametrize("hot_path", [True, False])
-def test_a_lookup_the_ledger_does_not_answer_is_refused_503_credits_unavailable(
-    cluster_settings: Settings, hot_path: bool
-) -> None:
+def test_a_lookup_the_ledger_does_not_answer_is_refused_503_credits_unavailable(cluster_settings: Settings) -> None:
     """No worker takes the request (cluster mode, the workers or the broker being started again): the client
     gets 503 with a code it can act on (try again), not an unexpected error."""
     embedded = build_platform(cluster_settings.model_copy(update={"ledger": "embedded"}))
@@ -447,9 +444,7 @@ def test_a_lookup_the_ledger_does_not_answer_is_refused_503_credits_unavailable(
         token = embedded.identity.sign_in(email, "Strong!pass1", None).token
     finally:
         embedded.close()
-    settings = cluster_settings.model_copy(
-        update={"ledger_timeout_seconds": 1.0, "ledger_lease_seconds": 0.0, "hot_lookup_path": hot_path}
-    )
+    settings = cluster_settings.model_copy(update={"ledger_timeout_seconds": 1.0, "ledger_lease_seconds": 0.0})
     platform = build_platform(settings)
     try:
         with TestClient(create_app(platform)) as api:

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Response
 
 from bemtevi.api.bounds import KEY_MAX, SHORT_TEXT_MAX
-from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
 from bemtevi.api.exports import Cell, csv_bytes
 from bemtevi.api.group_schemas import AuditActor, AuditResponse, AuditRow
 from bemtevi.api.paging import Page, ordering, paging
@@ -104,7 +104,7 @@ def _rows(
 def audit_log(
     principal: AuditReader,
     platform: PlatformDep,
-    filters: Annotated[AuditFilters, Depends()],
+    filters: Annotated[AuditFilters, Depends(on_the_loop(AuditFilters))],
     page: Annotated[Page, Depends(paging(default_size=50, max_size=200))],
     order: Annotated[str | None, Depends(ordering(AUDIT_ORDER))],
     position: PositionQuery = None,
@@ -131,7 +131,7 @@ def audit_log(
 def export_audit(
     principal: AuditReader,
     platform: PlatformDep,
-    filters: Annotated[AuditFilters, Depends()],
+    filters: Annotated[AuditFilters, Depends(on_the_loop(AuditFilters))],
     order: Annotated[str | None, Depends(ordering(AUDIT_ORDER))],
     lang: Annotated[str, Query(max_length=KEY_MAX)] = "pt-BR",
 ) -> Response:

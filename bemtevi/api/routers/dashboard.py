@@ -13,7 +13,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
 from bemtevi.api.schemas import (
     DashboardData,
     DashboardResponse,
@@ -76,7 +76,7 @@ class Period:
             raise InvalidData(f"The period is longer than {MAX_PERIOD_DAYS} days", field="from")
 
 
-PeriodQuery = Annotated[Period, Depends()]
+PeriodQuery = Annotated[Period, Depends(on_the_loop(Period))]
 
 
 @router.get("/dashboard/usage", response_model=UsageResponse, responses={403: {"model": ErrorResponse}})
