@@ -7,7 +7,7 @@ import { useNotify } from '../../components/feedback'
 import Spinner from '../../components/Spinner'
 import { errorInfo } from '../../lib/errors'
 import { useAppSelector } from '../../store/hooks'
-import BrandEditor from '../brand/BrandEditor'
+import BrandEditor from '../../components/brand/BrandEditor'
 import {
   useCustomerQuery,
   useEditCustomerMutation,
@@ -17,7 +17,7 @@ import {
   type RegisteredCustomerResponse,
   type Toggles,
 } from '../../store/generated/bemteviApi'
-import { allowedQueryTypes, allowedToggles, TOGGLE_NAMES } from '../brand/rules'
+import { allowedQueryTypes, allowedToggles, TOGGLE_NAMES } from '../../lib/brandRules'
 import { customerErrors, formOf, type CustomerForm } from './validation'
 
 const CATEGORIES = ['unit', 'batch', 'advanced', 'api'] as const

@@ -4,9 +4,9 @@ import { useNotify } from '../../components/feedback'
 import { useAppSelector } from '../../store/hooks'
 import Spinner from '../../components/Spinner'
 import Field from '../../components/FormField'
-import DetailsFields from './DetailsFields'
-import { EMPTY_DETAILS, detailsBody, detailsOf, type UserForm, type UserRole } from './details'
-import { userErrorText } from './serverError'
+import DetailsFields from '../../components/users/DetailsFields'
+import { EMPTY_DETAILS, detailsBody, detailsOf, type UserForm, type UserRole } from '../../lib/users/details'
+import { userErrorText } from '../../components/users/serverError'
 import {
   useAddUserMutation,
   useEditUserMutation,
@@ -14,7 +14,7 @@ import {
   type AddedUserResponse,
   type UserSummary,
 } from '../../store/generated/bemteviApi'
-import { userErrors } from './validation'
+import { userErrors } from '../../lib/users/validation'
 
 interface Props {
   user: UserSummary | null

@@ -14,9 +14,9 @@ import { formatCpf, formatPhone } from '../../lib/documents'
 import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import UserFormCard from './UserFormCard'
-import { userErrorText } from './serverError'
+import { userErrorText } from '../../components/users/serverError'
 import { useArchiveUserMutation, useChangeUserStatusMutation, useListUsersQuery, type UserSummary } from '../../store/generated/bemteviApi'
-import './users.css'
+import '../../components/users/users.css'
 
 const PAGE_SIZE = 20
 

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNotify } from '../../components/feedback'
-import { errorText } from '../../components/errorText'
+import { useNotify } from '../feedback'
+import { errorText } from '../errorText'
 import { type AnyError } from '../../lib/errors'
 import { capitalizeWords, DEFAULT_BRAND, textColorOn } from '../../lib/brand'
 import {
@@ -12,7 +12,7 @@ import {
   type BrandValues,
 } from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
-import { colourError, IMAGE_SIZES, IMAGE_TYPES, imageSizeError, normaliseColour, type BrandImageKind } from './rules'
+import { colourError, IMAGE_SIZES, IMAGE_TYPES, imageSizeError, normaliseColour, type BrandImageKind } from '../../lib/brandRules'
 import './brand.css'
 
 const COLOURS = ['primaryColor', 'secondaryColor', 'lighterColor'] as const

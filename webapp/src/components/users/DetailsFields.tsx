@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import Field from '../../components/FormField'
-import type { UserDetailsForm } from './details'
+import Field from '../FormField'
+import type { UserDetailsForm } from '../../lib/users/details'
 
 /** Full name, CPF, functions (required), phone, user name, social profile and biography. */
 export default function DetailsFields({
