@@ -30,7 +30,7 @@ const STATUS_COLOR: Record<UserSummary['status'], ChipProps['color']> = {
 export function StatusChip({ status }: { status: UserSummary['status'] }) {
   const { t } = useTranslation()
   return (
-    <Chip size="small" variant="outlined" color={STATUS_COLOR[status]} label={t(`users.statuses.${status}`)} data-testid="user-status" />
+    <Chip size="small" color={STATUS_COLOR[status]} label={t(`users.statuses.${status}`)} data-testid="user-status" />
   )
 }
 
