@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import Field from '../FormField'
+import { TextInput } from '../form/fields'
 import type { UserDetailsForm } from '../../lib/users/details'
 
 /** Full name, CPF, functions (required), phone, user name, social profile and biography. */
@@ -16,34 +16,21 @@ export default function DetailsFields({
   const err = (field: string) => (errors[field] ? t(errors[field]) : undefined)
   return (
     <>
-      <Field label={`${t('users.name')} *`} error={err('name')}>
-        <input value={form.name} onChange={(e) => onChange({ name: e.target.value })} data-testid="user-name" />
-      </Field>
-      <Field label={`${t('users.cpf')} *`} error={err('cpf')}>
-        <input value={form.cpf} inputMode="numeric" onChange={(e) => onChange({ cpf: e.target.value })} data-testid="user-cpf" />
-      </Field>
-      <Field label={`${t('users.functions')} *`} error={err('functions')}>
-        <input value={form.functions} onChange={(e) => onChange({ functions: e.target.value })} data-testid="user-functions" />
-      </Field>
-      <Field label={t('users.phone')} error={err('phone')}>
-        <input type="tel" value={form.phone} onChange={(e) => onChange({ phone: e.target.value })} data-testid="user-phone" />
-      </Field>
-      <Field label={t('users.userName')}>
-        <input value={form.userName} onChange={(e) => onChange({ userName: e.target.value })} data-testid="user-username" />
-      </Field>
-      <Field label={t('users.socialProfile')}>
-        <input value={form.socialProfile} onChange={(e) => onChange({ socialProfile: e.target.value })} data-testid="user-social" />
-      </Field>
-      <label className="form-field form-wide">
-        <span>{t('users.biography')}</span>
-        <textarea
-          rows={3}
-          maxLength={1000}
-          value={form.biography}
-          onChange={(e) => onChange({ biography: e.target.value })}
-          data-testid="user-biography"
-        />
-      </label>
+      <TextInput label={`${t('users.name')} *`} value={form.name} onChange={(name) => onChange({ name })} error={err('name')} testId="user-name" />
+      <TextInput label={`${t('users.cpf')} *`} value={form.cpf} onChange={(cpf) => onChange({ cpf })} error={err('cpf')} testId="user-cpf" />
+      <TextInput label={`${t('users.functions')} *`} value={form.functions} onChange={(functions) => onChange({ functions })} error={err('functions')} testId="user-functions" />
+      <TextInput label={t('users.phone')} type="tel" value={form.phone} onChange={(phone) => onChange({ phone })} error={err('phone')} testId="user-phone" />
+      <TextInput label={t('users.userName')} value={form.userName} onChange={(userName) => onChange({ userName })} testId="user-username" />
+      <TextInput label={t('users.socialProfile')} value={form.socialProfile} onChange={(socialProfile) => onChange({ socialProfile })} testId="user-social" />
+      <TextInput
+        label={t('users.biography')}
+        rows={3}
+        maxLength={1000}
+        value={form.biography}
+        onChange={(biography) => onChange({ biography })}
+        testId="user-biography"
+        wide
+      />
     </>
   )
 }
