@@ -31,6 +31,7 @@ const enUS: Messages = {
     home: 'Back to the start',
     cancel: 'Cancel',
     noFile: 'No file chosen',
+    chooseFile: 'Choose file',
   },
   menu: {
     register: 'Register',

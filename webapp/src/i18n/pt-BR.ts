@@ -29,6 +29,7 @@ const ptBR = {
     home: 'Voltar ao início',
     cancel: 'Cancelar',
     noFile: 'Nenhum arquivo escolhido',
+    chooseFile: 'Escolher arquivo',
   },
   menu: {
     register: 'Cadastro',

@@ -1,5 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import Button from '@mui/material/Button'
+import Stack from '@mui/material/Stack'
 import { useNotify } from '../feedback'
 import { errorText } from '../errorText'
 import { type AnyError } from '../../lib/errors'
@@ -156,9 +158,9 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
           </label>
         ))}
         <div className="actions">
-          <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={saving} data-testid="brand-save">
+          <Button variant="contained" onClick={() => void save()} disabled={saving} data-testid="brand-save">
             {t('brand.save')}
-          </button>
+          </Button>
         </div>
         {KINDS.map((kind) => {
           const [w, h] = IMAGE_SIZES[kind]
@@ -168,18 +170,27 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
               <span>
                 {t(`brand.images.${kind}`)} <small className="muted">({w}x{h} px)</small>
               </span>
-              <input
-                type="file"
-                accept={IMAGE_TYPES.join(',')}
-                disabled={busy !== null}
-                onChange={(e) => void pick(kind, e.target.files?.[0])}
-                data-testid={`brand-file-${kind}`}
-              />
-              {own ? (
-                <button type="button" className="btn btn-small" onClick={() => void remove({ groupId, kind })}>
-                  {t('brand.removeImage')}
-                </button>
-              ) : (
+              <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                <Button component="label" variant="outlined" size="small" disabled={busy !== null}>
+                  {t('app.chooseFile')}
+                  <input
+                    hidden
+                    type="file"
+                    accept={IMAGE_TYPES.join(',')}
+                    onChange={(e) => {
+                      void pick(kind, e.target.files?.[0])
+                      e.target.value = ''
+                    }}
+                    data-testid={`brand-file-${kind}`}
+                  />
+                </Button>
+                {own && (
+                  <Button size="small" color="error" onClick={() => void remove({ groupId, kind })}>
+                    {t('brand.removeImage')}
+                  </Button>
+                )}
+              </Stack>
+              {own ? null : (
                 <small className="muted">{image(kind) ? t('brand.inherited') : t('brand.defaultImage')}</small>
               )}
               {errors[kind] && <small className="field-error" data-testid={`brand-error-${kind}`}>{errors[kind]}</small>}
