@@ -29,6 +29,9 @@ const enUS: Messages = {
     retry: 'Try again',
     screenError: 'This screen could not be shown. Try again or go back to the start.',
     home: 'Back to the start',
+    cancel: 'Cancel',
+    noFile: 'No file chosen',
+    chooseFile: 'Choose file',
   },
   menu: {
     register: 'Register',

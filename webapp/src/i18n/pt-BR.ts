@@ -27,6 +27,9 @@ const ptBR = {
     retry: 'Tentar novamente',
     screenError: 'Não foi possível exibir esta tela. Tente novamente ou volte ao início.',
     home: 'Voltar ao início',
+    cancel: 'Cancelar',
+    noFile: 'Nenhum arquivo escolhido',
+    chooseFile: 'Escolher arquivo',
   },
   menu: {
     register: 'Cadastro',

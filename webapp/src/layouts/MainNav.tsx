@@ -4,8 +4,10 @@ import { useTranslation } from 'react-i18next'
 import Collapse from '@mui/material/Collapse'
 import List from '@mui/material/List'
 import ListItemButton from '@mui/material/ListItemButton'
+import ListItemIcon from '@mui/material/ListItemIcon'
 import ListItemText from '@mui/material/ListItemText'
 import { alpha, type Theme } from '@mui/material/styles'
+import MenuIcon from '../components/menuIcons'
 import { routeNameOf } from '../lib/permissions'
 import type { RoleMenuEntry } from '../types/api'
 
@@ -19,6 +21,15 @@ function holds(entry: RoleMenuEntry, routeName: string): boolean {
 }
 
 const ITEM = { listStyle: 'none' } as const
+
+/** An entry's icon in the colour of its text (the brand's primary on the followed link). */
+function EntryIcon({ entry }: { entry: RoleMenuEntry }) {
+  return (
+    <ListItemIcon sx={{ minWidth: 32, color: 'inherit' }}>
+      <MenuIcon name={entry.icon} />
+    </ListItemIcon>
+  )
+}
 
 /** The followed link wears the brand's primary colour (NavLink adds `active`). */
 const linkSx = (depth: number) => (theme: Theme) => ({
@@ -55,6 +66,7 @@ export default function MainNav({ roles, id }: { roles: RoleMenuEntry[]; id?: st
               return (
                 <li key={entry.name} style={ITEM}>
                   <ListItemButton component={NavLink} to={routePath(entry.route)} sx={linkSx(0)} data-testid={`nav-${entry.name}`}>
+                    <EntryIcon entry={entry} />
                     <ListItemText primary={label(entry)} />
                   </ListItemButton>
                 </li>
@@ -78,6 +90,7 @@ export default function MainNav({ roles, id }: { roles: RoleMenuEntry[]; id?: st
                     ...(current && { color: theme.palette.primary.main }),
                   })}
                 >
+                  <EntryIcon entry={entry} />
                   <ListItemText primary={label(entry)} slotProps={{ primary: { sx: { fontWeight: 600 } } }} />
                   <span aria-hidden="true" style={{ transition: 'transform .15s', transform: open ? 'rotate(180deg)' : 'none' }}>
                     ▾
@@ -88,6 +101,7 @@ export default function MainNav({ roles, id }: { roles: RoleMenuEntry[]; id?: st
                     {children.map((child) => (
                       <li key={child.name} style={ITEM}>
                         <ListItemButton component={NavLink} to={routePath(child.route!)} sx={linkSx(1)} data-testid={`nav-${child.name}`}>
+                          <EntryIcon entry={child} />
                           <ListItemText primary={label(child)} />
                         </ListItemButton>
                       </li>

@@ -72,3 +72,6 @@ export function formatZip(value: string | null | undefined): string {
   const d = onlyDigits(value)
   return d.length === 8 ? d.replace(/^(\d{5})(\d{3})$/, '$1-$2') : value
 }
+
+/** An e-mail address as the sign-in and registration forms accept it. */
+export const EMAIL_PATTERN = /^[A-Za-z0-9._-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/

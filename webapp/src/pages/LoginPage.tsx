@@ -12,13 +12,13 @@ import AuthScreen, { AuthBrand } from '../features/accounts/AuthScreen'
 import { accountErrorText } from '../features/accounts/errors'
 import GoogleButton from '../features/accounts/GoogleButton'
 import { REDIRECT_PARAM, safeRedirect } from '../routes/redirect'
+import { EMAIL_PATTERN } from '../lib/documents'
 import { useGoogleSignInMutation, useSignInMutation, type LoginResponse } from '../store/generated/bemteviApi'
 import { setCredentials } from '../store/authSlice'
 import { useAppDispatch } from '../store/hooks'
 
 // Sign-in accepts any 2+ letter ending: operator-created accounts such as the default
 // admin@bemtevi.local must get in; the strict 2-4 letter rule applies where e-mails are registered.
-export const EMAIL_PATTERN = /^[A-Za-z0-9._-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/
 
 interface FieldErrors {
   email?: string

@@ -1,6 +1,10 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import Alert from '@mui/material/Alert'
+import Button from '@mui/material/Button'
+import Paper from '@mui/material/Paper'
+import TextField from '@mui/material/TextField'
 import Breadcrumbs from '../components/Breadcrumbs'
 import ResultView from '../components/ResultView'
 import Spinner from '../components/Spinner'
@@ -48,55 +52,60 @@ export default function NormalQueryPage() {
     <div className="page normal-query">
       <Breadcrumbs items={[{ label: t('query.breadcrumbQueries') }, { label: t('query.breadcrumbUnit') }]} />
       <h1>{t('query.title')}</h1>
-      <form className="card query-form" onSubmit={(e) => void submit(e)} noValidate>
-        <label className="form-field">
-          <span>{t('query.documentLabel')}</span>
-          <input
-            type="text"
-            inputMode="numeric"
-            name="document"
-            autoComplete="off"
-            placeholder={t('query.documentPlaceholder')}
-            value={document}
-            maxLength={24}
-            onChange={(e) => {
-              setDocument(e.target.value)
-              setClientError(null)
-            }}
-            aria-invalid={!!clientError}
-            aria-describedby={clientError ? 'query-document-error' : undefined}
-            data-testid="query-document"
-          />
-          {clientError && (
-            <small id="query-document-error" className="field-error" data-testid="query-document-error">
-              {clientError}
-            </small>
-          )}
-        </label>
+      {/* One column on phones (the document field the whole width), one row from 600 px. */}
+      <Paper
+        component="form"
+        variant="outlined"
+        onSubmit={(e: FormEvent) => void submit(e)}
+        noValidate
+        sx={{ p: 2, mb: 2, display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, alignItems: { xs: 'stretch', sm: 'flex-start' }, gap: 2 }}
+      >
+        <TextField
+          label={t('query.documentLabel')}
+          name="document"
+          placeholder={t('query.documentPlaceholder')}
+          value={document}
+          onChange={(e) => {
+            setDocument(e.target.value)
+            setClientError(null)
+          }}
+          error={!!clientError}
+          helperText={clientError ?? undefined}
+          sx={{ flex: { sm: '1 1 16rem' }, minWidth: 0 }}
+          slotProps={{
+            inputLabel: { shrink: true },
+            htmlInput: { inputMode: 'numeric', autoComplete: 'off', maxLength: 24, 'data-testid': 'query-document', 'aria-invalid': !!clientError },
+            formHelperText: { 'data-testid': 'query-document-error' } as object,
+          }}
+        />
         {types.length > 0 && (
-          <label className="form-field">
-            <span>{t('query.typeLabel')}</span>
-            <select value={queryType} onChange={(e) => setQueryType(e.target.value)} data-testid="query-type">
-              <option value="">{t('query.defaultType')}</option>
-              {types.map((type) => (
-                <option key={type.key} value={type.key}>
-                  {type.badge} · {type.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <TextField
+            select
+            label={t('query.typeLabel')}
+            value={queryType}
+            onChange={(e) => setQueryType(e.target.value)}
+            sx={{ flex: { sm: '1 1 16rem' }, minWidth: 0 }}
+            slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'query-type' } }}
+          >
+            <option value="">{t('query.defaultType')}</option>
+            {types.map((type) => (
+              <option key={type.key} value={type.key}>
+                {type.badge} · {type.name}
+              </option>
+            ))}
+          </TextField>
         )}
-        <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="query-submit">
+        <Button type="submit" variant="contained" disabled={isLoading} data-testid="query-submit" sx={{ flexShrink: 0, height: 40, alignSelf: { xs: 'flex-start', sm: 'flex-start' } }}>
           {isLoading ? t('query.submitting') : t('query.submit')}
-        </button>
-      </form>
+        </Button>
+      </Paper>
 
       {isLoading && <Spinner />}
       {error && (
-        <div className="alert alert-error" role="alert" data-testid="query-error">
-          {noCredits && <strong>{t('query.notEnoughCredits')}</strong>}
+        <Alert severity="error" role="alert" data-testid="query-error" sx={{ mb: 2 }}>
+          {noCredits && <strong>{t('query.notEnoughCredits')} </strong>}
           <span>{errorText(error, t, (k) => i18n.exists(k))}</span>
-        </div>
+        </Alert>
       )}
       {data && !isLoading && data.data.status === 'done' && (
         <p className="muted small">

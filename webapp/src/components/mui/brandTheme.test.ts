@@ -31,6 +31,16 @@ describe('brandTheme', () => {
     expect(pagination(en)).toBeUndefined() // English is MUI's own default
   })
 
+  it("gives status colours and breakpoints from the specification, whatever the brand", () => {
+    const theme = brandTheme({ primaryColor: '#123456', secondaryColor: '#654321' }, 'en-US')
+    expect(theme.palette.success.main).toBe('#39D26D')
+    expect(theme.palette.error.main).toBe('#FF5630')
+    expect(theme.palette.info.main).toBe('#31CCEC')
+    expect(theme.palette.warning.main).toBe('#EDBD43')
+    expect(theme.breakpoints.values).toEqual({ xs: 0, sm: 600, md: 1024, lg: 1440, xl: 1920 })
+    expect(theme.breakpoints.up('md')).toBe('@media (min-width:1024px)')
+  })
+
   it('reads any other language as pt-BR', () => {
     expect(appLanguage('en-US')).toBe('en-US')
     expect(appLanguage('pt-BR')).toBe('pt-BR')

@@ -13,8 +13,8 @@ import {
   useSignOutOtherSessionsMutation,
 } from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
-import { userErrorText } from '../users/serverError'
-import '../users/users.css'
+import { userErrorText } from '../../components/users/serverError'
+import '../../components/users/users.css'
 import PasswordCard from './PasswordCard'
 import { usePhoto } from './usePhoto'
 

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNotify } from '../../components/feedback'
 import Field from '../../components/FormField'
-import { userErrorText } from '../users/serverError'
-import { passwordErrors, type PasswordForm } from '../users/validation'
+import { userErrorText } from '../../components/users/serverError'
+import { passwordErrors, type PasswordForm } from '../../lib/users/validation'
 import { useChangeMyPasswordMutation } from '../../store/generated/bemteviApi'
 
 const EMPTY: PasswordForm = { currentPassword: '', newPassword: '', confirmation: '' }

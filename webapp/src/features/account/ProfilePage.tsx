@@ -14,11 +14,11 @@ import {
   type UserDetail,
 } from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
-import DetailsFields from '../users/DetailsFields'
-import { detailsBody, detailsOf, type UserDetailsForm } from '../users/details'
-import { userErrorText } from '../users/serverError'
-import { detailsErrors, photoError, PHOTO_TYPES } from '../users/validation'
-import '../users/users.css'
+import DetailsFields from '../../components/users/DetailsFields'
+import { detailsBody, detailsOf, type UserDetailsForm } from '../../lib/users/details'
+import { userErrorText } from '../../components/users/serverError'
+import { detailsErrors, photoError, PHOTO_TYPES } from '../../lib/users/validation'
+import '../../components/users/users.css'
 import { usePhoto } from './usePhoto'
 
 /**

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 import { useTranslation } from 'react-i18next'
 import Typography from '@mui/material/Typography'
 import { useBrand } from '../../components/useBrand'
-import { BrandMark } from '../public/art'
+import { BrandMark } from '../../components/BrandMark'
 import { authArt, type AuthArt } from './authArt'
 import './accounts.css'
 

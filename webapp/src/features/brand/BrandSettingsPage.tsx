@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useAppSelector } from '../../store/hooks'
-import BrandEditor from './BrandEditor'
+import BrandEditor from '../../components/brand/BrandEditor'
 
 /** The brand of one's own group (white-labels). */
 export default function BrandSettingsPage() {

@@ -1,10 +1,16 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate, useParams } from 'react-router'
-import Field from '../../components/FormField'
-import Spinner from '../../components/Spinner'
+import { useParams } from 'react-router'
+import Alert from '@mui/material/Alert'
+import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
+import Paper from '@mui/material/Paper'
+import Typography from '@mui/material/Typography'
 import { errorText } from '../../components/errorText'
-import { useNotify } from '../../components/feedback'
+import FormPage from '../../components/form/FormPage'
+import { useLoadedForm, useSaveAndReturn } from '../../components/form/formHooks'
+import { CheckInput, FormSection, SelectInput, TextInput } from '../../components/form/fields'
+import { WIDE } from '../../components/form/formHooks'
 import { useAppSelector } from '../../store/hooks'
 import {
   useAddLayoutMutation,
@@ -34,12 +40,10 @@ const PREVIEW_DELAY = 250
 export default function LayoutFormPage() {
   const { t, i18n } = useTranslation()
   const { id } = useParams()
-  const navigate = useNavigate()
-  const notify = useNotify()
   const position = useAppSelector((s) => s.session.lastPosition)
   const editing = !!id
   const loaded = useGetLayoutQuery({ layoutId: id ?? '', position }, { skip: !id, refetchOnMountOrArgChange: true })
-  const [form, setForm] = useState<LayoutForm>(EMPTY_LAYOUT)
+  const [form, set, setForm] = useLoadedForm(EMPTY_LAYOUT, loaded.data?.data, (d) => d.id, layoutFormOf)
   // Shown once a save was tried; from then on they follow the typing.
   const [tried, setTried] = useState(false)
   const errors: Record<string, Message> = tried ? layoutErrors(form) : {}
@@ -48,7 +52,7 @@ export default function LayoutFormPage() {
   const [edit, editingState] = useEditLayoutMutation()
   const [preview, previewed] = usePreviewLayoutMutation()
   const { isLoading, error } = editing ? editingState : adding
-  const set = (patch: Partial<LayoutForm>) => setForm((f) => ({ ...f, ...patch }))
+  const saved = useSaveAndReturn('/layout-list', t('catalogue.layouts.saved'))
   const setRow = (index: number, patch: Partial<RowForm>) =>
     setForm((f) => ({ ...f, rows: f.rows.map((r, i) => (i === index ? { ...r, ...patch } : r)) }))
   const err = (field: string) => {
@@ -56,13 +60,6 @@ export default function LayoutFormPage() {
     if (!found) return undefined
     const values = found.values ? Object.fromEntries(Object.entries(found.values).map(([k, v]) => [k, t(v)])) : undefined
     return t(found.key, values)
-  }
-
-  const detail = loaded.data?.data
-  const [filledFor, setFilledFor] = useState<string | null>(null)
-  if (detail && detail.id !== filledFor) {
-    setFilledFor(detail.id)
-    setForm(layoutFormOf(detail))
   }
 
   // The live preview: the sample line read by the entry rows and written by the exit rows, by the
@@ -77,192 +74,160 @@ export default function LayoutFormPage() {
     return () => window.clearTimeout(timer)
   }, [requestText, sample, preview])
 
-  async function submit(event: FormEvent) {
-    event.preventDefault()
+  async function submit() {
     const found = layoutErrors(form)
     setTried(true)
     if (Object.keys(found).length > 0) return
-    const result = id ? await edit({ layoutId: id, layoutRequest: request }) : await add({ layoutRequest: request })
-    if ('data' in result && result.data) {
-      notify({ type: 'positive', message: t('catalogue.layouts.saved') })
-      void navigate('/layout-list')
-    }
+    saved(id ? await edit({ layoutId: id, layoutRequest: request }) : await add({ layoutRequest: request }))
   }
-
-  if (editing && loaded.isLoading) return <Spinner />
-  if (editing && loaded.isError)
-    return (
-      <div className="page catalogue-form">
-        <div className="alert alert-error" role="alert">
-          {errorText(loaded.error, t, (k) => i18n.exists(k))}
-        </div>
-        <Link to="/layout-list" className="btn">
-          {t('catalogue.backToList')}
-        </Link>
-      </div>
-    )
 
   const shown = sample ? previewed.data?.data : undefined
   const extensionSelect = (field: 'acceptedExtension' | 'returnExtension') => (
-    <Field label={t(`catalogue.layouts.${field}`)} error={err(field)}>
-      <select value={form[field]} onChange={(e) => set({ [field]: e.target.value })} data-testid={`layout-${field}`}>
-        {EXTENSIONS.map((ext) => (
-          <option key={ext} value={ext}>
-            {ext.toUpperCase()}
-          </option>
-        ))}
-      </select>
-    </Field>
+    <SelectInput
+      label={t(`catalogue.layouts.${field}`)}
+      value={form[field]}
+      onChange={(value) => set({ [field]: value })}
+      options={EXTENSIONS.map((ext) => ({ value: ext as string, label: ext.toUpperCase() }))}
+      error={err(field)}
+      testId={`layout-${field}`}
+    />
   )
   return (
-    <div className="page catalogue-form">
-      <div className="page-header">
-        <h1>{editing ? t('catalogue.layouts.editTitle') : t('catalogue.layouts.addTitle')}</h1>
-        <Link to="/layout-list" className="btn">
-          {t('catalogue.backToList')}
-        </Link>
-      </div>
-      <form className="card form-grid" onSubmit={(e) => void submit(e)} noValidate data-testid="layout-form">
-        <Field label={t('catalogue.layouts.fileName')} error={err('fileName')}>
-          <input value={form.fileName} maxLength={120} onChange={(e) => set({ fileName: e.target.value })} data-testid="layout-file-name" />
-        </Field>
-        <Field label={t('catalogue.layouts.finalFileName')} error={err('finalFileName')}>
-          <input
-            value={form.finalFileName}
-            maxLength={120}
-            onChange={(e) => set({ finalFileName: e.target.value })}
-            data-testid="layout-final-file-name"
-          />
-        </Field>
-        {extensionSelect('acceptedExtension')}
-        {extensionSelect('returnExtension')}
-        <Field label={t('catalogue.layouts.table')} error={err('table')}>
-          <input value={form.table} maxLength={120} onChange={(e) => set({ table: e.target.value })} data-testid="layout-table-name" />
-        </Field>
-        <Field label={t('catalogue.layouts.kind')}>
-          <select value={form.kind} onChange={(e) => set({ kind: e.target.value as LayoutForm['kind'] })} data-testid="layout-kind">
-            {(['delimited', 'fixed'] as const).map((kind) => (
-              <option key={kind} value={kind}>
-                {t(`catalogue.layouts.kinds.${kind}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        {form.kind === 'delimited' && (
-          <Field label={t('catalogue.layouts.delimiter')} error={err('delimiter')}>
-            <input value={form.delimiter} maxLength={4} onChange={(e) => set({ delimiter: e.target.value })} data-testid="layout-delimiter" />
-          </Field>
-        )}
-        <label className="check form-wide">
-          <input type="checkbox" checked={form.firstLine === true} onChange={(e) => set({ firstLine: e.target.checked })} />
-          {t('catalogue.layouts.firstLine')}
-        </label>
+    <FormPage
+      title={editing ? t('catalogue.layouts.editTitle') : t('catalogue.layouts.addTitle')}
+      backTo="/layout-list"
+      backLabel={t('catalogue.backToList')}
+      loading={editing && loaded.isLoading}
+      loadError={editing && loaded.isError ? loaded.error : undefined}
+      onSubmit={submit}
+      saving={isLoading}
+      submitLabel={editing ? t('catalogue.saveChanges') : t('catalogue.save')}
+      serverError={error ? errorText(error, t, (k) => i18n.exists(k)) : null}
+      testId="layout-form"
+      submitTestId="layout-save"
+      errorTestId="layout-error"
+    >
+      <TextInput label={t('catalogue.layouts.fileName')} value={form.fileName} maxLength={120} onChange={(fileName) => set({ fileName })} error={err('fileName')} testId="layout-file-name" />
+      <TextInput
+        label={t('catalogue.layouts.finalFileName')}
+        value={form.finalFileName}
+        maxLength={120}
+        onChange={(finalFileName) => set({ finalFileName })}
+        error={err('finalFileName')}
+        testId="layout-final-file-name"
+      />
+      {extensionSelect('acceptedExtension')}
+      {extensionSelect('returnExtension')}
+      <TextInput label={t('catalogue.layouts.table')} value={form.table} maxLength={120} onChange={(table) => set({ table })} error={err('table')} testId="layout-table-name" />
+      <SelectInput
+        label={t('catalogue.layouts.kind')}
+        value={form.kind}
+        onChange={(kind: LayoutForm['kind']) => set({ kind })}
+        options={(['delimited', 'fixed'] as const).map((kind) => ({ value: kind, label: t(`catalogue.layouts.kinds.${kind}`) }))}
+        testId="layout-kind"
+      />
+      {form.kind === 'delimited' && (
+        <TextInput label={t('catalogue.layouts.delimiter')} value={form.delimiter ?? ''} maxLength={4} onChange={(delimiter) => set({ delimiter })} error={err('delimiter')} testId="layout-delimiter" />
+      )}
+      <CheckInput label={t('catalogue.layouts.firstLine')} checked={form.firstLine === true} onChange={(firstLine) => set({ firstLine })} wide />
 
-        <section className="form-wide layout-rows" aria-label={t('catalogue.layouts.rows')} data-testid="layout-rows">
-          <h2>{t('catalogue.layouts.rows')}</h2>
-          {form.rows.map((row, index) => (
-            <div className="layout-row" key={index} data-testid="layout-row-form">
-              <Field label={t('catalogue.layouts.row.direction')}>
-                <select value={row.direction} onChange={(e) => setRow(index, { direction: e.target.value as RowForm['direction'] })}>
-                  {(['entry', 'exit'] as const).map((d) => (
-                    <option key={d} value={d}>
-                      {t(`catalogue.layouts.directions.${d}`)}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <Field label={t('catalogue.layouts.row.name')} error={err(`rows.${index}.name`)}>
-                <input value={row.name} maxLength={120} onChange={(e) => setRow(index, { name: e.target.value })} data-testid="layout-row-name" />
-              </Field>
-              <Field label={t('catalogue.layouts.row.type')}>
-                <select value={row.type} onChange={(e) => setRow(index, { type: e.target.value as RowForm['type'] })} data-testid="layout-row-type">
-                  {FIELD_TYPES.map((type) => (
-                    <option key={type} value={type}>
-                      {t(`catalogue.layouts.types.${type}`)}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <Field label={t('catalogue.layouts.row.order')} error={err(`rows.${index}.order`)}>
-                <input type="number" min={1} value={row.order} onChange={(e) => setRow(index, { order: e.target.value })} data-testid="layout-row-order" />
-              </Field>
-              <Field label={t('catalogue.layouts.row.size')} error={err(`rows.${index}.size`)}>
-                <input type="number" min={1} value={row.size} onChange={(e) => setRow(index, { size: e.target.value })} data-testid="layout-row-size" />
-              </Field>
-              <Field label={t('catalogue.layouts.row.format')}>
-                <input value={row.format} maxLength={120} onChange={(e) => setRow(index, { format: e.target.value })} />
-              </Field>
-              <button
-                type="button"
-                className="btn layout-row-remove"
-                onClick={() => set({ rows: form.rows.filter((_r, i) => i !== index) })}
-                data-testid="layout-row-remove"
-              >
-                {t('catalogue.layouts.row.remove')}
-              </button>
-            </div>
-          ))}
-          {err('rows') && (
-            <small className="field-error" data-testid="layout-rows-error">
-              {err('rows')}
-            </small>
-          )}
-          <button
-            type="button"
-            className="btn"
-            onClick={() => set({ rows: [...form.rows, { ...EMPTY_ROW, order: String(form.rows.filter((r) => r.direction === 'entry').length + 1) }] })}
-            data-testid="layout-row-add"
+      <Box component="section" sx={{ ...WIDE, display: 'grid', gap: 1.5, justifyItems: 'start' }} aria-label={t('catalogue.layouts.rows')} data-testid="layout-rows">
+        <FormSection>{t('catalogue.layouts.rows')}</FormSection>
+        {form.rows.map((row, index) => (
+          <Paper
+            variant="outlined"
+            key={index}
+            data-testid="layout-row-form"
+            sx={{
+              p: 1.5,
+              width: '100%',
+              boxSizing: 'border-box',
+              display: 'grid',
+              gap: 1.5,
+              alignItems: 'start',
+              gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(3, minmax(0, 1fr))', md: 'repeat(6, minmax(0, 1fr)) auto' },
+            }}
           >
-            {t('catalogue.layouts.addRow')}
-          </button>
-        </section>
-
-        <section className="form-wide layout-preview" aria-label={t('catalogue.layouts.preview')} data-testid="layout-preview">
-          <h2>{t('catalogue.layouts.preview')}</h2>
-          <p className="muted small">{t('catalogue.layouts.previewHint')}</p>
-          <Field label={t('catalogue.layouts.sample')}>
-            <input className="mono" value={sample} maxLength={1000} onChange={(e) => setSample(e.target.value)} data-testid="layout-sample" />
-          </Field>
-          {sample && previewed.error && (
-            <div className="alert alert-error" role="alert" data-testid="layout-preview-error">
-              {errorText(previewed.error, t, (k) => i18n.exists(k))}
-            </div>
-          )}
-          {shown && !previewed.error && (
-            <>
-              <h3>{t('catalogue.layouts.values')}</h3>
-              {Object.keys(shown.values).length === 0 ? (
-                <p className="muted">{t('catalogue.layouts.noValues')}</p>
-              ) : (
-                <dl className="preview-values" data-testid="layout-preview-values">
-                  {Object.entries(shown.values).map(([name, value]) => (
-                    <div key={name}>
-                      <dt>{name}</dt>
-                      <dd className="mono">{value === '' ? '-' : value}</dd>
-                    </div>
-                  ))}
-                </dl>
-              )}
-              <h3>{t('catalogue.layouts.exitLine')}</h3>
-              <pre className="mono preview-line" data-testid="layout-preview-exit">
-                {shown.exitLine}
-              </pre>
-              <small className="muted">{t('catalogue.layouts.lineLength', { count: shown.exitLine.length })}</small>
-            </>
-          )}
-        </section>
-
-        {error && (
-          <div className="alert alert-error form-wide" role="alert" data-testid="layout-error">
-            {errorText(error, t, (k) => i18n.exists(k))}
-          </div>
+            <SelectInput
+              label={t('catalogue.layouts.row.direction')}
+              value={row.direction}
+              onChange={(direction: RowForm['direction']) => setRow(index, { direction })}
+              options={(['entry', 'exit'] as const).map((d) => ({ value: d, label: t(`catalogue.layouts.directions.${d}`) }))}
+            />
+            <TextInput label={t('catalogue.layouts.row.name')} value={row.name} maxLength={120} onChange={(name) => setRow(index, { name })} error={err(`rows.${index}.name`)} testId="layout-row-name" />
+            <SelectInput
+              label={t('catalogue.layouts.row.type')}
+              value={row.type}
+              onChange={(type: RowForm['type']) => setRow(index, { type })}
+              options={FIELD_TYPES.map((type) => ({ value: type, label: t(`catalogue.layouts.types.${type}`) }))}
+              testId="layout-row-type"
+            />
+            <TextInput label={t('catalogue.layouts.row.order')} type="number" min={1} value={row.order} onChange={(order) => setRow(index, { order })} error={err(`rows.${index}.order`)} testId="layout-row-order" />
+            <TextInput label={t('catalogue.layouts.row.size')} type="number" min={1} value={row.size} onChange={(size) => setRow(index, { size })} error={err(`rows.${index}.size`)} testId="layout-row-size" />
+            <TextInput label={t('catalogue.layouts.row.format')} value={row.format ?? ''} maxLength={120} onChange={(format) => setRow(index, { format })} />
+            <Button
+              color="error"
+              onClick={() => set({ rows: form.rows.filter((_r, i) => i !== index) })}
+              data-testid="layout-row-remove"
+              sx={{ justifySelf: 'start', alignSelf: 'center' }}
+            >
+              {t('catalogue.layouts.row.remove')}
+            </Button>
+          </Paper>
+        ))}
+        {err('rows') && (
+          <Typography variant="caption" color="error" data-testid="layout-rows-error">
+            {err('rows')}
+          </Typography>
         )}
-        <div className="form-wide form-actions">
-          <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="layout-save">
-            {editing ? t('catalogue.saveChanges') : t('catalogue.save')}
-          </button>
-        </div>
-      </form>
-    </div>
+        <Button
+          variant="outlined"
+          onClick={() => set({ rows: [...form.rows, { ...EMPTY_ROW, order: String(form.rows.filter((r) => r.direction === 'entry').length + 1) }] })}
+          data-testid="layout-row-add"
+        >
+          {t('catalogue.layouts.addRow')}
+        </Button>
+      </Box>
+
+      <Box
+        component="section"
+        sx={{ ...WIDE, p: 2, border: 1, borderStyle: 'dashed', borderColor: 'primary.main', borderRadius: 1, minWidth: 0, display: 'grid', gap: 1 }}
+        aria-label={t('catalogue.layouts.preview')}
+        data-testid="layout-preview"
+      >
+        <FormSection>{t('catalogue.layouts.preview')}</FormSection>
+        <Typography variant="body2" color="text.secondary">
+          {t('catalogue.layouts.previewHint')}
+        </Typography>
+        <TextInput label={t('catalogue.layouts.sample')} value={sample} maxLength={1000} onChange={setSample} testId="layout-sample" />
+        {sample && previewed.error && (
+          <Alert severity="error" role="alert" data-testid="layout-preview-error">
+            {errorText(previewed.error, t, (k) => i18n.exists(k))}
+          </Alert>
+        )}
+        {shown && !previewed.error && (
+          <>
+            <h3>{t('catalogue.layouts.values')}</h3>
+            {Object.keys(shown.values).length === 0 ? (
+              <p className="muted">{t('catalogue.layouts.noValues')}</p>
+            ) : (
+              <dl className="preview-values" data-testid="layout-preview-values">
+                {Object.entries(shown.values).map(([name, value]) => (
+                  <div key={name}>
+                    <dt>{name}</dt>
+                    <dd className="mono">{value === '' ? '-' : value}</dd>
+                  </div>
+                ))}
+              </dl>
+            )}
+            <h3>{t('catalogue.layouts.exitLine')}</h3>
+            <pre className="mono preview-line" data-testid="layout-preview-exit">
+              {shown.exitLine}
+            </pre>
+            <small className="muted">{t('catalogue.layouts.lineLength', { count: shown.exitLine.length })}</small>
+          </>
+        )}
+      </Box>
+    </FormPage>
   )
 }

@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate, useParams } from 'react-router'
-import Field from '../../components/FormField'
-import Spinner from '../../components/Spinner'
+import { useParams } from 'react-router'
 import { errorText } from '../../components/errorText'
-import { useNotify } from '../../components/feedback'
+import FormPage from '../../components/form/FormPage'
+import { useLoadedForm, useSaveAndReturn } from '../../components/form/formHooks'
+import { CheckGroup, CheckInput, SelectInput, TextInput } from '../../components/form/fields'
 import { useAppSelector } from '../../store/hooks'
 import {
   useAddQueryTypeMutation,
@@ -34,164 +34,102 @@ function formOf(view: QueryTypeView): QueryTypeForm {
 export default function QueryTypeFormPage() {
   const { t, i18n } = useTranslation()
   const { key } = useParams()
-  const navigate = useNavigate()
-  const notify = useNotify()
   const position = useAppSelector((s) => s.session.lastPosition)
   const editing = !!key
   const loaded = useGetQueryTypeQuery({ key: key ?? '', position }, { skip: !key, refetchOnMountOrArgChange: true })
-  const [form, setForm] = useState<QueryTypeForm>(EMPTY_QUERY_TYPE)
+  const [form, set] = useLoadedForm<QueryTypeView, QueryTypeForm>(EMPTY_QUERY_TYPE, loaded.data?.data, (d) => d.key, formOf)
   // Shown once a save was tried; from then on they follow the typing.
   const [tried, setTried] = useState(false)
   const errors: Record<string, Message> = tried ? queryTypeErrors(form) : {}
   const [add, adding] = useAddQueryTypeMutation()
   const [edit, editingState] = useEditQueryTypeMutation()
   const { isLoading, error } = editing ? editingState : adding
-  const set = (patch: Partial<QueryTypeForm>) => setForm((f) => ({ ...f, ...patch }))
+  const saved = useSaveAndReturn('/queries-list', t('catalogue.queryTypes.saved'))
   const err = (field: string) => {
     const found = errors[field]
     return found ? t(found.key, found.values) : undefined
   }
 
-  // The loaded type fills the form once (while rendering); later answers never overwrite typing.
-  const detail = loaded.data?.data
-  const [filledFor, setFilledFor] = useState<string | null>(null)
-  if (detail && detail.key !== filledFor) {
-    setFilledFor(detail.key)
-    setForm(formOf(detail))
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault()
+  async function submit() {
     const found = queryTypeErrors(form)
     setTried(true)
     if (Object.keys(found).length > 0) return
     const body = queryTypeRequest(form)
-    const result = key ? await edit({ key, queryTypeRequest: body }) : await add({ queryTypeRequest: body })
-    if ('data' in result && result.data) {
-      notify({ type: 'positive', message: t('catalogue.queryTypes.saved') })
-      void navigate('/queries-list')
-    }
+    saved(key ? await edit({ key, queryTypeRequest: body }) : await add({ queryTypeRequest: body }))
   }
 
-  if (editing && loaded.isLoading) return <Spinner />
-  if (editing && loaded.isError)
-    return (
-      <div className="page catalogue-form">
-        <div className="alert alert-error" role="alert">
-          {errorText(loaded.error, t, (k) => i18n.exists(k))}
-        </div>
-        <Link to="/queries-list" className="btn">
-          {t('catalogue.backToList')}
-        </Link>
-      </div>
-    )
-
+  const days = (field: 'cacheDays' | 'validityDays', testId: string) => (
+    <TextInput
+      label={t(`catalogue.queryTypes.${field}`)}
+      type="number"
+      min={0}
+      max={3650}
+      value={form[field]}
+      onChange={(value) => set({ [field]: value })}
+      error={err(field)}
+      testId={testId}
+    />
+  )
   return (
-    <div className="page catalogue-form">
-      <div className="page-header">
-        <h1>{editing ? t('catalogue.queryTypes.editTitle') : t('catalogue.queryTypes.addTitle')}</h1>
-        <Link to="/queries-list" className="btn">
-          {t('catalogue.backToList')}
-        </Link>
-      </div>
-      <form className="card form-grid" onSubmit={(e) => void submit(e)} noValidate data-testid="query-type-form">
-        <Field label={t('catalogue.queryTypes.name')} error={err('name')}>
-          <input value={form.name} maxLength={120} onChange={(e) => set({ name: e.target.value })} data-testid="query-type-name" />
-        </Field>
-        {editing && (
-          <Field label={t('catalogue.queryTypes.key')}>
-            <input value={key} readOnly disabled />
-          </Field>
-        )}
-        <Field label={t('catalogue.queryTypes.badge')} error={err('badge')}>
-          <input value={form.badge} maxLength={120} onChange={(e) => set({ badge: e.target.value })} data-testid="query-type-badge" />
-        </Field>
-        <Field label={t('catalogue.queryTypes.icon')} error={err('icon')}>
-          <input value={form.icon} maxLength={120} placeholder="person" onChange={(e) => set({ icon: e.target.value })} data-testid="query-type-icon" />
-        </Field>
-        <Field label={t('catalogue.queryTypes.component')}>
-          <select
-            value={form.component}
-            onChange={(e) => set({ component: e.target.value as QueryTypeRequest['component'] })}
-            data-testid="query-type-component"
-          >
-            {(['person', 'company'] as const).map((c) => (
-              <option key={c} value={c}>
-                {t(`catalogue.queryTypes.components.${c}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <div className="form-wide">
-          <Field label={t('catalogue.queryTypes.description')} error={err('description')}>
-            <textarea
-              rows={3}
-              maxLength={1000}
-              value={form.description}
-              onChange={(e) => set({ description: e.target.value })}
-              data-testid="query-type-description"
-            />
-          </Field>
-        </div>
-        <Field label={t('catalogue.queryTypes.cacheDays')} error={err('cacheDays')}>
-          <input
-            type="number"
-            min={0}
-            max={3650}
-            value={form.cacheDays}
-            onChange={(e) => set({ cacheDays: e.target.value })}
-            data-testid="query-type-cache"
+    <FormPage
+      title={editing ? t('catalogue.queryTypes.editTitle') : t('catalogue.queryTypes.addTitle')}
+      backTo="/queries-list"
+      backLabel={t('catalogue.backToList')}
+      loading={editing && loaded.isLoading}
+      loadError={editing && loaded.isError ? loaded.error : undefined}
+      onSubmit={submit}
+      saving={isLoading}
+      submitLabel={editing ? t('catalogue.saveChanges') : t('catalogue.save')}
+      serverError={error ? errorText(error, t, (k) => i18n.exists(k)) : null}
+      testId="query-type-form"
+      submitTestId="query-type-save"
+      errorTestId="query-type-error"
+    >
+      <TextInput label={t('catalogue.queryTypes.name')} value={form.name} maxLength={120} onChange={(name) => set({ name })} error={err('name')} testId="query-type-name" />
+      {editing && <TextInput label={t('catalogue.queryTypes.key')} value={key ?? ''} readOnly disabled />}
+      <TextInput label={t('catalogue.queryTypes.badge')} value={form.badge} maxLength={120} onChange={(badge) => set({ badge })} error={err('badge')} testId="query-type-badge" />
+      <TextInput
+        label={t('catalogue.queryTypes.icon')}
+        value={form.icon}
+        maxLength={120}
+        placeholder="person"
+        onChange={(icon) => set({ icon })}
+        error={err('icon')}
+        testId="query-type-icon"
+      />
+      <SelectInput
+        label={t('catalogue.queryTypes.component')}
+        value={form.component}
+        onChange={(component: QueryTypeRequest['component']) => set({ component })}
+        options={(['person', 'company'] as const).map((c) => ({ value: c, label: t(`catalogue.queryTypes.components.${c}`) }))}
+        testId="query-type-component"
+      />
+      <TextInput
+        label={t('catalogue.queryTypes.description')}
+        rows={3}
+        maxLength={1000}
+        value={form.description}
+        onChange={(description) => set({ description })}
+        error={err('description')}
+        testId="query-type-description"
+        wide
+      />
+      {days('cacheDays', 'query-type-cache')}
+      {days('validityDays', 'query-type-validity')}
+      <CheckGroup legend={t('catalogue.queryTypes.toggles')} error={err('cpf')}>
+        {TOGGLES.map((name) => (
+          <CheckInput
+            key={name}
+            label={t(`catalogue.queryTypes.toggle.${name}`)}
+            checked={form.toggles[name] === true}
+            onChange={(on) => set({ toggles: { ...form.toggles, [name]: on } })}
+            testId={`query-type-toggle-${name}`}
           />
-        </Field>
-        <Field label={t('catalogue.queryTypes.validityDays')} error={err('validityDays')}>
-          <input
-            type="number"
-            min={0}
-            max={3650}
-            value={form.validityDays}
-            onChange={(e) => set({ validityDays: e.target.value })}
-            data-testid="query-type-validity"
-          />
-        </Field>
-        <fieldset className="form-wide">
-          <legend>{t('catalogue.queryTypes.toggles')}</legend>
-          {TOGGLES.map((name) => (
-            <label key={name} className="check">
-              <input
-                type="checkbox"
-                checked={form.toggles[name] === true}
-                onChange={(e) => set({ toggles: { ...form.toggles, [name]: e.target.checked } })}
-                data-testid={`query-type-toggle-${name}`}
-              />
-              {t(`catalogue.queryTypes.toggle.${name}`)}
-            </label>
-          ))}
-          {err('cpf') && <small className="field-error">{err('cpf')}</small>}
-        </fieldset>
-        <fieldset className="form-wide">
-          <legend>{t('catalogue.queryTypes.default')}</legend>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={form.default === true}
-              onChange={(e) => set({ default: e.target.checked })}
-              data-testid="query-type-default"
-            />
-            {t('catalogue.queryTypes.default')}
-          </label>
-          <small className="muted">{t('catalogue.queryTypes.defaultHint')}</small>
-        </fieldset>
-        {error && (
-          <div className="alert alert-error form-wide" role="alert" data-testid="query-type-error">
-            {errorText(error, t, (k) => i18n.exists(k))}
-          </div>
-        )}
-        <div className="form-wide form-actions">
-          <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="query-type-save">
-            {editing ? t('catalogue.saveChanges') : t('catalogue.save')}
-          </button>
-        </div>
-      </form>
-    </div>
+        ))}
+      </CheckGroup>
+      <CheckGroup legend={t('catalogue.queryTypes.default')} hint={t('catalogue.queryTypes.defaultHint')}>
+        <CheckInput label={t('catalogue.queryTypes.default')} checked={form.default === true} onChange={(on) => set({ default: on })} testId="query-type-default" />
+      </CheckGroup>
+    </FormPage>
   )
 }

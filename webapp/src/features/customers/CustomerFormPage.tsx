@@ -1,13 +1,17 @@
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate, useParams } from 'react-router'
+import { Link as RouterLink, useParams } from 'react-router'
+import Button from '@mui/material/Button'
+import Paper from '@mui/material/Paper'
+import Stack from '@mui/material/Stack'
+import Typography from '@mui/material/Typography'
 import { errorText } from '../../components/errorText'
-import Field from '../../components/FormField'
-import { useNotify } from '../../components/feedback'
-import Spinner from '../../components/Spinner'
+import FormPage from '../../components/form/FormPage'
+import { useSaveAndReturn } from '../../components/form/formHooks'
+import { CheckGroup, CheckInput, SelectInput, TextInput } from '../../components/form/fields'
 import { errorInfo } from '../../lib/errors'
 import { useAppSelector } from '../../store/hooks'
-import BrandEditor from '../brand/BrandEditor'
+import BrandEditor from '../../components/brand/BrandEditor'
 import {
   useCustomerQuery,
   useEditCustomerMutation,
@@ -17,7 +21,7 @@ import {
   type RegisteredCustomerResponse,
   type Toggles,
 } from '../../store/generated/bemteviApi'
-import { allowedQueryTypes, allowedToggles, TOGGLE_NAMES } from '../brand/rules'
+import { allowedQueryTypes, allowedToggles, TOGGLE_NAMES } from '../../lib/brandRules'
 import { customerErrors, formOf, type CustomerForm } from './validation'
 
 const CATEGORIES = ['unit', 'batch', 'advanced', 'api'] as const
@@ -45,8 +49,6 @@ const EMPTY: CustomerForm = {
 export default function CustomerFormPage() {
   const { t, i18n } = useTranslation()
   const { id } = useParams()
-  const navigate = useNavigate()
-  const notify = useNotify()
   const position = useAppSelector((s) => s.session.lastPosition)
   const editing = !!id
   const loaded = useCustomerQuery({ groupId: id ?? '', position }, { skip: !id, refetchOnMountOrArgChange: true })
@@ -63,6 +65,7 @@ export default function CustomerFormPage() {
   const [edit, editingState] = useEditCustomerMutation()
   const { isLoading, error } = editing ? editingState : registering
   const set = (patch: Partial<CustomerForm>) => setForm((f) => ({ ...f, ...patch }))
+  const saved = useSaveAndReturn('/customer-list', t('customers.saved'))
   const err = (field: string) => (errors[field] ? t(errors[field]) : undefined)
 
   // The loaded customer fills the form once (derived while rendering, not in an effect); later
@@ -95,8 +98,7 @@ export default function CustomerFormPage() {
   )
   const chosenLayouts = form.enabledLayouts ?? []
 
-  async function submit(event: FormEvent) {
-    event.preventDefault()
+  async function submit() {
     const found = customerErrors(form)
     if (editing) for (const key of Object.keys(found)) if (key.startsWith('quantities.')) delete found[key]
     setErrors(found)
@@ -104,11 +106,7 @@ export default function CustomerFormPage() {
     if (id) {
       const { quantities: _ignored, ...rest } = form
       void _ignored
-      const result = await edit({ groupId: id, customerEditRequest: { ...rest, toggles } })
-      if ('data' in result && result.data) {
-        notify({ type: 'positive', message: t('customers.saved') })
-        void navigate('/customer-list')
-      }
+      saved(await edit({ groupId: id, customerEditRequest: { ...rest, toggles } }))
       return
     }
     const result = await register({ customerRequest: form })
@@ -117,9 +115,11 @@ export default function CustomerFormPage() {
 
   if (registered)
     return (
-      <div className="page customer-form">
-        <h1>{t('customers.registeredTitle')}</h1>
-        <section className="card" data-testid="customer-registered">
+      <Stack spacing={2}>
+        <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
+          {t('customers.registeredTitle')}
+        </Typography>
+        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} data-testid="customer-registered">
           <p>{t('customers.registeredText')}</p>
           <dl className="figures">
             <dt>{t('customers.email')}</dt>
@@ -129,25 +129,14 @@ export default function CustomerFormPage() {
               <code data-testid="customer-password">{registered.data.generatedPassword}</code>
             </dd>
           </dl>
-          <p className="muted small">{t('customers.passwordOnce')}</p>
-          <Link to="/customer-list" className="btn btn-primary">
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {t('customers.passwordOnce')}
+          </Typography>
+          <Button component={RouterLink} to="/customer-list" variant="contained">
             {t('customers.backToList')}
-          </Link>
-        </section>
-      </div>
-    )
-
-  if (editing && loaded.isLoading) return <Spinner />
-  if (editing && loaded.isError)
-    return (
-      <div className="page customer-form">
-        <div className="alert alert-error" role="alert">
-          {errorText(loaded.error, t, (k) => i18n.exists(k))}
-        </div>
-        <Link to="/customer-list" className="btn">
-          {t('customers.backToList')}
-        </Link>
-      </div>
+          </Button>
+        </Paper>
+      </Stack>
     )
 
   const server = error ? errorInfo(error) : null
@@ -160,168 +149,138 @@ export default function CustomerFormPage() {
       : server.code && i18n.exists(`customers.serverErrors.${server.code}`)
         ? t(`customers.serverErrors.${server.code}`)
         : errorText(error, t, (k) => i18n.exists(k))
+  const text = (field: 'cnpj' | 'companyName' | 'tradeName' | 'personInCharge' | 'phone' | 'email', testId: string, type = 'text') => (
+    <TextInput label={t(`customers.${field}`)} type={type} value={form[field]} onChange={(value) => set({ [field]: value })} error={err(field)} testId={testId} />
+  )
   return (
-    <div className="page customer-form">
-      <div className="page-header">
-        <h1>{editing ? t('customers.editTitle') : t('customers.addTitle')}</h1>
-        <Link to="/customer-list" className="btn">
-          {t('customers.backToList')}
-        </Link>
-      </div>
-      <form className="card form-grid" onSubmit={submit} noValidate data-testid="customer-form">
-        <Field label={t('customers.type')}>
-          <select value={form.type} onChange={(e) => set({ type: e.target.value as CustomerForm['type'] })} data-testid="customer-type">
-            {(['company', 'reseller', 'white-label'] as const).map((type) => (
-              <option key={type} value={type}>
-                {t(`customers.types.${type}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label={t('customers.cnpj')} error={err('cnpj')}>
-          <input value={form.cnpj} onChange={(e) => set({ cnpj: e.target.value })} data-testid="customer-cnpj" />
-        </Field>
-        <Field label={t('customers.companyName')} error={err('companyName')}>
-          <input value={form.companyName} onChange={(e) => set({ companyName: e.target.value })} data-testid="customer-company-name" />
-        </Field>
-        <Field label={t('customers.tradeName')} error={err('tradeName')}>
-          <input value={form.tradeName} onChange={(e) => set({ tradeName: e.target.value })} data-testid="customer-trade-name" />
-        </Field>
-        <Field label={t('customers.personInCharge')} error={err('personInCharge')}>
-          <input value={form.personInCharge} onChange={(e) => set({ personInCharge: e.target.value })} data-testid="customer-person" />
-        </Field>
-        <Field label={t('customers.phone')} error={err('phone')}>
-          <input type="tel" value={form.phone} onChange={(e) => set({ phone: e.target.value })} data-testid="customer-phone" />
-        </Field>
-        <Field label={t('customers.email')} error={err('email')}>
-          <input type="email" value={form.email} onChange={(e) => set({ email: e.target.value })} data-testid="customer-email" />
-        </Field>
-        <Field label={t('customers.seller')}>
-          <input value={form.seller ?? ''} onChange={(e) => set({ seller: e.target.value || null })} />
-        </Field>
-        {form.type === 'white-label' && (
-          <Field label={t('customers.whiteLabelUrl')} error={err('whiteLabelUrl')}>
-            <input value={form.whiteLabelUrl ?? ''} onChange={(e) => set({ whiteLabelUrl: e.target.value || null })} data-testid="customer-url" />
-          </Field>
-        )}
-        <fieldset className="form-wide">
-          <legend>{t('customers.quantities')}</legend>
-          {editing && <p className="muted small">{t('customers.quantitiesOnEdit')}</p>}
-          {!editing && CATEGORIES.map((category) => (
-            <Field key={category} label={t(`credits.categories.${category}`)} error={err(`quantities.${category}`)}>
-              <input
+    <FormPage
+      title={editing ? t('customers.editTitle') : t('customers.addTitle')}
+      backTo="/customer-list"
+      backLabel={t('customers.backToList')}
+      loading={editing && loaded.isLoading}
+      loadError={editing && loaded.isError ? loaded.error : undefined}
+      onSubmit={submit}
+      saving={isLoading}
+      submitLabel={editing ? t('customers.saveChanges') : t('customers.save')}
+      savingLabel={t('credits.grant.saving')}
+      serverError={serverText}
+      testId="customer-form"
+      submitTestId="customer-submit"
+      errorTestId="customer-error"
+      aside={
+        editing &&
+        id && (
+          <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} data-testid="customer-brand">
+            <Typography variant="h6" component="h2">
+              {t('brand.section')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+              {t('brand.sectionHint')}
+            </Typography>
+            <BrandEditor groupId={id} />
+          </Paper>
+        )
+      }
+    >
+      <SelectInput
+        label={t('customers.type')}
+        value={form.type}
+        onChange={(type: CustomerForm['type']) => set({ type })}
+        options={(['company', 'reseller', 'white-label'] as const).map((type) => ({ value: type, label: t(`customers.types.${type}`) }))}
+        testId="customer-type"
+      />
+      {text('cnpj', 'customer-cnpj')}
+      {text('companyName', 'customer-company-name')}
+      {text('tradeName', 'customer-trade-name')}
+      {text('personInCharge', 'customer-person')}
+      {text('phone', 'customer-phone', 'tel')}
+      {text('email', 'customer-email', 'email')}
+      <TextInput label={t('customers.seller')} value={form.seller ?? ''} onChange={(value) => set({ seller: value || null })} />
+      {form.type === 'white-label' && (
+        <TextInput
+          label={t('customers.whiteLabelUrl')}
+          value={form.whiteLabelUrl ?? ''}
+          onChange={(value) => set({ whiteLabelUrl: value || null })}
+          error={err('whiteLabelUrl')}
+          testId="customer-url"
+        />
+      )}
+      <CheckGroup legend={t('customers.quantities')} hint={editing ? t('customers.quantitiesOnEdit') : undefined}>
+        {!editing && (
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ pt: 1, width: '100%' }}>
+            {CATEGORIES.map((category) => (
+              <TextInput
+                key={category}
+                label={t(`credits.categories.${category}`)}
                 type="number"
                 min={0}
-                step={1}
-                value={form.quantities[category]}
-                onChange={(e) => set({ quantities: { ...form.quantities, [category]: Number(e.target.value) } })}
-                data-testid={`customer-quantity-${category}`}
+                value={String(form.quantities[category])}
+                onChange={(value) => set({ quantities: { ...form.quantities, [category]: Number(value) } })}
+                error={err(`quantities.${category}`)}
+                testId={`customer-quantity-${category}`}
               />
-            </Field>
-          ))}
-        </fieldset>
-        <fieldset className="form-wide">
-          <legend>{t('customers.queryTypes')}</legend>
-          {shownTypes.map(({ key, name }) => (
-            <label key={key} className="check">
-              <input
-                type="checkbox"
-                checked={form.enabledQueryTypes.includes(key)}
-                disabled={!mayQuery.includes(key) && !form.enabledQueryTypes.includes(key)}
-                title={!mayQuery.includes(key) ? t('customers.parentLacks') : undefined}
-                onChange={(e) =>
-                  set({
-                    enabledQueryTypes: e.target.checked
-                      ? [...form.enabledQueryTypes, key]
-                      : form.enabledQueryTypes.filter((k) => k !== key),
-                  })
-                }
-              />
-              {name}
-            </label>
-          ))}
-          {err('enabledQueryTypes') && <small className="field-error">{err('enabledQueryTypes')}</small>}
-        </fieldset>
-        {layouts.length > 0 && (
-          <fieldset className="form-wide" data-testid="customer-layouts">
-            <legend>{t('customers.layouts')}</legend>
+            ))}
+          </Stack>
+        )}
+      </CheckGroup>
+      <CheckGroup legend={t('customers.queryTypes')} error={err('enabledQueryTypes')}>
+        {shownTypes.map(({ key, name }) => (
+          <CheckInput
+            key={key}
+            label={name}
+            checked={form.enabledQueryTypes.includes(key)}
+            disabled={!mayQuery.includes(key) && !form.enabledQueryTypes.includes(key)}
+            title={!mayQuery.includes(key) ? t('customers.parentLacks') : undefined}
+            onChange={(on) =>
+              set({ enabledQueryTypes: on ? [...form.enabledQueryTypes, key] : form.enabledQueryTypes.filter((k) => k !== key) })
+            }
+          />
+        ))}
+      </CheckGroup>
+      {layouts.length > 0 && (
+        <div data-testid="customer-layouts" style={{ gridColumn: '1 / -1' }}>
+          <CheckGroup legend={t('customers.layouts')}>
             {layouts.map((layout) => (
-              <label key={layout.id} className="check">
-                <input
-                  type="checkbox"
-                  checked={chosenLayouts.includes(layout.id)}
-                  disabled={!mayLayout.includes(layout.id) && !chosenLayouts.includes(layout.id)}
-                  title={!mayLayout.includes(layout.id) ? t('customers.parentLacks') : undefined}
-                  onChange={(e) =>
-                    set({
-                      enabledLayouts: e.target.checked
-                        ? [...chosenLayouts, layout.id]
-                        : chosenLayouts.filter((k) => k !== layout.id),
-                    })
-                  }
-                  data-testid="customer-layout"
-                />
-                {layout.fileName} ({layout.acceptedExtension.toUpperCase()} → {layout.returnExtension.toUpperCase()})
-              </label>
+              <CheckInput
+                key={layout.id}
+                label={`${layout.fileName} (${layout.acceptedExtension.toUpperCase()} → ${layout.returnExtension.toUpperCase()})`}
+                checked={chosenLayouts.includes(layout.id)}
+                disabled={!mayLayout.includes(layout.id) && !chosenLayouts.includes(layout.id)}
+                title={!mayLayout.includes(layout.id) ? t('customers.parentLacks') : undefined}
+                onChange={(on) => set({ enabledLayouts: on ? [...chosenLayouts, layout.id] : chosenLayouts.filter((k) => k !== layout.id) })}
+                testId="customer-layout"
+              />
             ))}
-          </fieldset>
-        )}
-        <fieldset className="form-wide">
-          <legend>{t('customers.options')}</legend>
-          <label className="check">
-            <input type="checkbox" checked={form.defaultQuery} onChange={(e) => set({ defaultQuery: e.target.checked })} />
-            {t('customers.defaultQuery')}
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={form.consultProtest} onChange={(e) => set({ consultProtest: e.target.checked })} />
-            {t('customers.consultProtest')}
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={form.panelAccess} onChange={(e) => set({ panelAccess: e.target.checked })} />
-            {t('customers.panel')}
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={form.apiAccess} onChange={(e) => set({ apiAccess: e.target.checked })} />
-            {t('customers.api')}
-          </label>
-          {err('access') && <small className="field-error">{err('access')}</small>}
-        </fieldset>
-        {editing && (
-          <fieldset className="form-wide" data-testid="customer-toggles">
-            <legend>{t('customers.permissions')}</legend>
-            {TOGGLE_NAMES.map((name) => (
-              <label key={name} className="check">
-                <input
-                  type="checkbox"
-                  checked={toggles[name] === true}
-                  disabled={!mayToggle[name] && toggles[name] !== true}
-                  onChange={(e) => setToggles({ ...toggles, [name]: e.target.checked })}
-                  data-testid={`customer-toggle-${name}`}
-                />
-                {t(`customers.toggles.${name}`)}
-                {!mayToggle[name] && <small className="muted"> ({t('customers.parentLacks')})</small>}
-              </label>
-            ))}
-          </fieldset>
-        )}
-        {serverText && (
-          <div className="alert alert-error form-wide" role="alert" data-testid="customer-error">
-            {serverText}
-          </div>
-        )}
-        <div className="actions form-wide">
-          <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="customer-submit">
-            {isLoading ? t('credits.grant.saving') : editing ? t('customers.saveChanges') : t('customers.save')}
-          </button>
+          </CheckGroup>
         </div>
-      </form>
-      {editing && id && (
-        <section className="card" data-testid="customer-brand">
-          <h2>{t('brand.section')}</h2>
-          <p className="muted small">{t('brand.sectionHint')}</p>
-          <BrandEditor groupId={id} />
-        </section>
       )}
-    </div>
+      <CheckGroup legend={t('customers.options')} error={err('access')}>
+        <CheckInput label={t('customers.defaultQuery')} checked={form.defaultQuery} onChange={(defaultQuery) => set({ defaultQuery })} />
+        <CheckInput label={t('customers.consultProtest')} checked={form.consultProtest} onChange={(consultProtest) => set({ consultProtest })} />
+        <CheckInput label={t('customers.panel')} checked={form.panelAccess} onChange={(panelAccess) => set({ panelAccess })} />
+        <CheckInput label={t('customers.api')} checked={form.apiAccess} onChange={(apiAccess) => set({ apiAccess })} />
+      </CheckGroup>
+      {editing && (
+        <div data-testid="customer-toggles" style={{ gridColumn: '1 / -1' }}>
+          <CheckGroup legend={t('customers.permissions')}>
+            {TOGGLE_NAMES.map((name) => (
+              <CheckInput
+                key={name}
+                label={
+                  <>
+                    {t(`customers.toggles.${name}`)}
+                    {!mayToggle[name] && <small className="muted"> ({t('customers.parentLacks')})</small>}
+                  </>
+                }
+                checked={toggles[name] === true}
+                disabled={!mayToggle[name] && toggles[name] !== true}
+                onChange={(on) => setToggles({ ...toggles, [name]: on })}
+                testId={`customer-toggle-${name}`}
+              />
+            ))}
+          </CheckGroup>
+        </div>
+      )}
+    </FormPage>
   )
 }

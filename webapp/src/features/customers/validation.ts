@@ -1,5 +1,5 @@
 import { isValidCnpj, onlyDigits } from '../../lib/documents'
-import { EMAIL_PATTERN } from '../../pages/LoginPage'
+import { EMAIL_PATTERN } from '../../lib/documents'
 import type { CustomerDetail, CustomerQuantities, CustomerRequest } from '../../store/generated/bemteviApi'
 
 /** The registration form: the API's request, with every category's quantity filled in. */

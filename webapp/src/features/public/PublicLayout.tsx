@@ -6,7 +6,7 @@ import LanguageSwitch from '../../components/LanguageSwitch'
 import { useBrand } from '../../components/useBrand'
 import { useIsMainDomain } from '../../routes/mainDomain'
 import { useAppSelector } from '../../store/hooks'
-import { BrandMark } from './art'
+import { BrandMark } from '../../components/BrandMark'
 import './public.css'
 
 const MENU = [

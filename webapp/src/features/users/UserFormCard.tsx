@@ -3,10 +3,15 @@ import { useTranslation } from 'react-i18next'
 import { useNotify } from '../../components/feedback'
 import { useAppSelector } from '../../store/hooks'
 import Spinner from '../../components/Spinner'
-import Field from '../../components/FormField'
-import DetailsFields from './DetailsFields'
-import { EMPTY_DETAILS, detailsBody, detailsOf, type UserForm, type UserRole } from './details'
-import { userErrorText } from './serverError'
+import Alert from '@mui/material/Alert'
+import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
+import Paper from '@mui/material/Paper'
+import { FormSection, SelectInput, TextInput } from '../../components/form/fields'
+import { WIDE } from '../../components/form/formHooks'
+import DetailsFields from '../../components/users/DetailsFields'
+import { EMPTY_DETAILS, detailsBody, detailsOf, type UserForm, type UserRole } from '../../lib/users/details'
+import { userErrorText } from '../../components/users/serverError'
 import {
   useAddUserMutation,
   useEditUserMutation,
@@ -14,7 +19,7 @@ import {
   type AddedUserResponse,
   type UserSummary,
 } from '../../store/generated/bemteviApi'
-import { userErrors } from './validation'
+import { userErrors } from '../../lib/users/validation'
 
 interface Props {
   user: UserSummary | null
@@ -81,52 +86,51 @@ function UserFormBody({ user, groupId, onClose, initial }: Props & { initial: Us
           </dd>
         </dl>
         <p className="muted small">{t('users.passwordOnce')}</p>
-        <button type="button" className="btn btn-primary" onClick={onClose} data-testid="user-added-done">
+        <Button variant="contained" onClick={onClose} data-testid="user-added-done">
           {t('users.done')}
-        </button>
+        </Button>
       </section>
     )
 
   return (
-    <form className="card form-grid" onSubmit={submit} noValidate data-testid="user-form">
-      <h2 className="form-wide">{adding ? t('users.addTitle') : t('users.editTitle')}</h2>
-      <Field label={`${t('users.email')}${adding ? ' *' : ''}`} error={errors.email ? t(errors.email) : undefined}>
-        <input
-          type="email"
-          value={form.email}
-          disabled={!adding}
-          title={adding ? undefined : t('users.emailFixed')}
-          onChange={(e) => setForm({ ...form, email: e.target.value })}
-          data-testid="user-email"
-        />
-      </Field>
-      <Field label={`${t('users.role')} *`}>
-        <select
-          value={form.role}
-          onChange={(e) => setForm({ ...form, role: e.target.value as UserRole })}
-          data-testid="user-role"
-        >
-          {roles.map((role) => (
-            <option key={role} value={role}>
-              {t(`users.roles.${role}`)}
-            </option>
-          ))}
-        </select>
-      </Field>
+    <Paper
+      component="form"
+      variant="outlined"
+      onSubmit={submit}
+      noValidate
+      data-testid="user-form"
+      sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}
+    >
+      <FormSection>{adding ? t('users.addTitle') : t('users.editTitle')}</FormSection>
+      <TextInput
+        label={`${t('users.email')}${adding ? ' *' : ''}`}
+        type="email"
+        value={form.email}
+        disabled={!adding}
+        hint={adding ? undefined : t('users.emailFixed')}
+        onChange={(email) => setForm({ ...form, email })}
+        error={errors.email ? t(errors.email) : undefined}
+        testId="user-email"
+      />
+      <SelectInput
+        label={`${t('users.role')} *`}
+        value={form.role}
+        onChange={(role: UserRole) => setForm({ ...form, role })}
+        options={roles.map((role) => ({ value: role, label: t(`users.roles.${role}`) }))}
+        testId="user-role"
+      />
       <DetailsFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
       {failure && (
-        <div className="alert alert-error form-wide" role="alert" data-testid="user-error">
+        <Alert severity="error" role="alert" data-testid="user-error" sx={WIDE}>
           {userErrorText(failure, t, (k) => i18n.exists(k))}
-        </div>
+        </Alert>
       )}
-      <div className="actions form-wide">
-        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="user-submit">
+      <Box sx={{ ...WIDE, display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+        <Button type="submit" variant="contained" disabled={busy} data-testid="user-submit">
           {busy ? t('users.saving') : t('users.save')}
-        </button>
-        <button type="button" className="btn" onClick={onClose}>
-          {t('users.cancel')}
-        </button>
-      </div>
-    </form>
+        </Button>
+        <Button onClick={onClose}>{t('users.cancel')}</Button>
+      </Box>
+    </Paper>
   )
 }

@@ -14,9 +14,9 @@ import { formatCpf, formatPhone } from '../../lib/documents'
 import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import UserFormCard from './UserFormCard'
-import { userErrorText } from './serverError'
+import { userErrorText } from '../../components/users/serverError'
 import { useArchiveUserMutation, useChangeUserStatusMutation, useListUsersQuery, type UserSummary } from '../../store/generated/bemteviApi'
-import './users.css'
+import '../../components/users/users.css'
 
 const PAGE_SIZE = 20
 
@@ -30,7 +30,15 @@ const STATUS_COLOR: Record<UserSummary['status'], ChipProps['color']> = {
 export function StatusChip({ status }: { status: UserSummary['status'] }) {
   const { t } = useTranslation()
   return (
-    <Chip size="small" variant="outlined" color={STATUS_COLOR[status]} label={t(`users.statuses.${status}`)} data-testid="user-status" />
+    <Chip
+      size="small"
+      color={STATUS_COLOR[status]}
+      label={t(`users.statuses.${status}`)}
+      // A narrow column cuts the label with an ellipsis; the full text stays readable on hover.
+      title={t(`users.statuses.${status}`)}
+      sx={{ maxWidth: '100%' }}
+      data-testid="user-status"
+    />
   )
 }
 
@@ -79,7 +87,7 @@ export default function UsersPage() {
       {
         field: 'status',
         headerName: t('users.status'),
-        minWidth: 130,
+        minWidth: 150,
         renderCell: ({ row }) => <StatusChip status={row.status} />,
       },
       { field: 'createdAt', headerName: t('users.createdAt'), minWidth: 150, valueFormatter: (v: string | null) => showDateTime(v, lang) },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allowedQueryTypes, allowedToggles, colourError, imageSizeError, normaliseColour } from './rules'
+import { allowedQueryTypes, allowedToggles, colourError, imageSizeError, normaliseColour } from './brandRules'
 
 describe('brand form rules', () => {
   it('accepts #rgb and #rrggbb colours and empty (falls back), refuses the rest', () => {

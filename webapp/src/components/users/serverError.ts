@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import { errorText } from '../../components/errorText'
+import { errorText } from '../errorText'
 import { errorInfo, type AnyError } from '../../lib/errors'
 
 /** A failed users/account call in the reader's language: our codes first, then the shared rule. */

@@ -1,4 +1,4 @@
-import type { BrandValues, Toggles } from '../../store/generated/bemteviApi'
+import type { BrandValues, Toggles } from '../store/generated/bemteviApi'
 
 /** A customer permission a parent passes down (the toggles of a customer's detail). */
 export type ToggleName = keyof Toggles

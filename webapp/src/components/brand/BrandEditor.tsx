@@ -1,7 +1,9 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNotify } from '../../components/feedback'
-import { errorText } from '../../components/errorText'
+import Button from '@mui/material/Button'
+import Stack from '@mui/material/Stack'
+import { useNotify } from '../feedback'
+import { errorText } from '../errorText'
 import { type AnyError } from '../../lib/errors'
 import { capitalizeWords, DEFAULT_BRAND, textColorOn } from '../../lib/brand'
 import {
@@ -12,7 +14,7 @@ import {
   type BrandValues,
 } from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
-import { colourError, IMAGE_SIZES, IMAGE_TYPES, imageSizeError, normaliseColour, type BrandImageKind } from './rules'
+import { colourError, IMAGE_SIZES, IMAGE_TYPES, imageSizeError, normaliseColour, type BrandImageKind } from '../../lib/brandRules'
 import './brand.css'
 
 const COLOURS = ['primaryColor', 'secondaryColor', 'lighterColor'] as const
@@ -156,9 +158,9 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
           </label>
         ))}
         <div className="actions">
-          <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={saving} data-testid="brand-save">
+          <Button variant="contained" onClick={() => void save()} disabled={saving} data-testid="brand-save">
             {t('brand.save')}
-          </button>
+          </Button>
         </div>
         {KINDS.map((kind) => {
           const [w, h] = IMAGE_SIZES[kind]
@@ -168,18 +170,27 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
               <span>
                 {t(`brand.images.${kind}`)} <small className="muted">({w}x{h} px)</small>
               </span>
-              <input
-                type="file"
-                accept={IMAGE_TYPES.join(',')}
-                disabled={busy !== null}
-                onChange={(e) => void pick(kind, e.target.files?.[0])}
-                data-testid={`brand-file-${kind}`}
-              />
-              {own ? (
-                <button type="button" className="btn btn-small" onClick={() => void remove({ groupId, kind })}>
-                  {t('brand.removeImage')}
-                </button>
-              ) : (
+              <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                <Button component="label" variant="outlined" size="small" disabled={busy !== null}>
+                  {t('app.chooseFile')}
+                  <input
+                    hidden
+                    type="file"
+                    accept={IMAGE_TYPES.join(',')}
+                    onChange={(e) => {
+                      void pick(kind, e.target.files?.[0])
+                      e.target.value = ''
+                    }}
+                    data-testid={`brand-file-${kind}`}
+                  />
+                </Button>
+                {own && (
+                  <Button size="small" color="error" onClick={() => void remove({ groupId, kind })}>
+                    {t('brand.removeImage')}
+                  </Button>
+                )}
+              </Stack>
+              {own ? null : (
                 <small className="muted">{image(kind) ? t('brand.inherited') : t('brand.defaultImage')}</small>
               )}
               {errors[kind] && <small className="field-error" data-testid={`brand-error-${kind}`}>{errors[kind]}</small>}

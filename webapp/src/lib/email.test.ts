@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EMAIL_PATTERN } from './LoginPage'
+import { EMAIL_PATTERN } from './documents'
 
 describe('login e-mail check', () => {
   it.each(['admin@bemtevi.local', 'ana.souza@empresa.com.br', 'joao_1@acme.io'])('accepts %s', (email) => {

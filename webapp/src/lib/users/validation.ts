@@ -1,5 +1,5 @@
-import { isValidCpf, onlyDigits } from '../../lib/documents'
-import { EMAIL_PATTERN } from '../../pages/LoginPage'
+import { isValidCpf, onlyDigits } from '../documents'
+import { EMAIL_PATTERN } from '../documents'
 import type { ChangePasswordRequest } from '../../store/generated/bemteviApi'
 import type { UserDetailsForm, UserForm } from './details'
 
