@@ -344,7 +344,7 @@ def test_a_steady_accounts_leases_are_drawn_out_rather_than_half_given_back(
     # A steady demand: the k-th lookup is due k intervals after the start, and one the machine was too busy to
     # make in time is made as soon as it can. Paced by a sleep after each lookup, a stall of the test's thread
     # would be demand lost, and the lease sized for it would go back with units unused whatever its start.
-    interval = 0.004
+    interval = 0.01
     start = time.monotonic()
     made = 0
     while (now := time.monotonic()) < start + 3.0:
