@@ -114,14 +114,20 @@ class InFlight:
 
 def follow_menu(page: Page, section: str, link: str) -> None:
     """Follow a link of the sidebar's ``section``: open the drawer (under 1024 px) and unfold the
-    section only when they are folded (the section holding the current screen starts unfolded)."""
+    section only when they are folded (the section holding the current screen starts unfolded). Each step
+    waits on what the screen says (``aria-expanded``, the section's unfolding ended), never on time: a link
+    clicked while the menu still loads or unfolds may be missed on a busy machine."""
     toggle = page.get_by_test_id("nav-toggle")
-    if toggle.is_visible() and not page.get_by_test_id(f"nav-{section}").is_visible():
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
-    target = page.get_by_test_id(f"nav-{link}")
-    if not target.is_visible():
-        page.get_by_test_id(f"nav-{section}").click()
-    target.click()
+        expect(toggle).to_have_attribute("aria-expanded", "true")
+    button = page.get_by_test_id(f"nav-{section}")
+    expect(button).to_be_visible()  # the menu comes from the server
+    if button.get_attribute("aria-expanded") != "true":
+        button.click()
+        expect(button).to_have_attribute("aria-expanded", "true")
+    expect(page.locator(f".MuiCollapse-entered #nav-sub-{section}")).to_be_attached()
+    page.get_by_test_id(f"nav-{link}").click()
 
 
 def sign_in(
