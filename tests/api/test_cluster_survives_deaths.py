@@ -220,10 +220,13 @@ def test_the_cluster_keeps_answering_when_any_one_process_is_killed(
                 answering_again[name] = round(time.monotonic() - killed, 1)
             lookups.progress(50)
             if name == "api":
-                # Only the requests the dead process had in flight (one a client at most) got no answer; the
-                # others went to the other process at once.
-                api_failures = len(lookups.failed) - failed_before
-                assert api_failures <= CLIENTS, lookups.failed[failed_before:]
+                # Only what the dead process held got no answer: a request a client had in flight there, and a
+                # connection the kernel had queued on its socket as it died (reset). Every failure comes at the
+                # kill; the requests after it went to the other process at once.
+                failures = lookups.failed[failed_before:]
+                api_failures = len(failures)
+                assert api_failures <= 2 * CLIENTS, failures
+                assert all(at < killed + 2.0 for at, _ in failures), (killed, failures)
             else:
                 assert len(lookups.failed) == failed_before, (name, lookups.failed[failed_before:])
         print(
