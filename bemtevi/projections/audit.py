@@ -38,6 +38,7 @@ from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.indexes import UniqueIndex
+from bemtevi.domain.leases import LeaseTally
 from bemtevi.domain.query_types import QueryTypeDefaults
 from bemtevi.domain.vendors import VendorList
 from bemtevi.projections.base import PageFold, ReadModel, first_row, order_clause, utc_wall_times
@@ -70,9 +71,17 @@ CREATE TABLE IF NOT EXISTS audit_values (
 """
 
 # Aggregates whose events the audit read model does not fold (see the module's docstring).
-# ``QueryTypeDefaults`` and ``VendorList`` are bookkeeping saved with the change they serve: a
-# default moving shows as each query type's ``DefaultChanged``, a supplier added as its ``Registered``.
-_SKIPPED_AGGREGATES: tuple[type[Any], ...] = (CreditAccount, Consultation, UniqueIndex, QueryTypeDefaults, VendorList)
+# ``QueryTypeDefaults``, ``VendorList`` and ``LeaseTally`` are bookkeeping saved with the change they serve: a
+# default moving shows as each query type's ``DefaultChanged``, a supplier added as its ``Registered``, a lease's
+# count as its consultations.
+_SKIPPED_AGGREGATES: tuple[type[Any], ...] = (
+    CreditAccount,
+    Consultation,
+    LeaseTally,
+    UniqueIndex,
+    QueryTypeDefaults,
+    VendorList,
+)
 # Fields every event has (they are columns), ids shown as the target, and fields never to show
 # (secrets, bytes, bodies, keys).
 _BASE_FIELDS = frozenset(

@@ -423,11 +423,6 @@ def test_a_ledger_out_of_reach_is_logged_once_not_every_round_and_the_lease_goes
     charged_once(platform, principal.group_id, found)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known money bug: the API process checks a lease's age by its own clock, then appends; a stall between "
-    "the two longer than the margin lets the ledger settle the lease from the log first (a free lookup)",
-)
 def test_a_consultation_whose_append_is_held_past_the_abandon_time_is_charged_or_refused(
     platform: Platform, leasing: Callable[..., LeasingLedger], worker: EmbeddedLedger
 ) -> None:

@@ -38,6 +38,7 @@ from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.errors import GroupInactive, GroupNotFound, NotEnoughCredits, SearchFailed
 from bemtevi.domain.groups import Group
 from bemtevi.domain.indexes import UniqueIndex, index_id
+from bemtevi.domain.leases import LeaseTally, lease_tally_id
 from bemtevi.domain.principals import SYSTEM
 from bemtevi.domain.query_types import Category, QueryType, QueryTypeCatalogue, choose_query_type
 
@@ -227,9 +228,9 @@ class Ledger:
         held = account.holds(request.lease_id)
         if held is not None:
             return held  # delivered again while open: the same lease
-        if self._claimed_before(request.lease_id, ws):
+        if ws.find(lease_tally_id(request.lease_id), LeaseTally) is not None:
             # Delivered again after the lease was settled: granted anew, it would be settled again from the
-            # consultations recorded under it.
+            # consultations counted under it.
             return 0
         available = account.available
         units = request.units if available is None else min(request.units, available)
@@ -239,7 +240,7 @@ class Ledger:
             account.reserve(
                 request.lease_id, units, ReasonKind.LEASE, owner=request.holder, since=self.lease_log.position()
             )
-            self._claim(request.lease_id, request.group_id, ws)
+            ws.add(LeaseTally(request.lease_id, request.group_id))
         return units
 
     def _return_lease(self, request: ReturnLease, ws: Workspace) -> None:
@@ -270,12 +271,13 @@ class Ledger:
         }
 
     def _recover_leases(
-        self, account: CreditAccount, leases: dict[str, int], now: float, seen: dict[str, float]
+        self, account: CreditAccount, leases: dict[str, int], now: float, seen: dict[str, float], ws: Workspace
     ) -> int:
         """Of ``leases`` (another holder's, ``_others_leases``), those whose holder has not returned them
         ``abandon_after`` after they were first seen here (the holder died, or cannot reach the ledger; embedded,
-        at once: a lease of another holder is a dead process's): settled from the consultations recorded under
-        them."""
+        at once: a lease of another holder is a dead process's): settled from the consultations counted on their
+        tally, which is closed in the same append. Should the holder count one more meanwhile, the store refuses
+        this append and the decision is taken again on the new tally."""
         if self.lease_log is None:
             return 0
         recovered = 0
@@ -285,7 +287,13 @@ class Ledger:
                 if now - first_seen < self.abandon_after:
                     continue
                 del seen[lease_id]
-                self._settle_lease(account, lease_id, self.lease_log.charged_under(lease_id, since))
+                tally = ws.find(lease_tally_id(UUID(lease_id)), LeaseTally)
+                if tally is None:  # granted before leases had a tally: its consultations are read from the log
+                    charged = self.lease_log.charged_under(lease_id, since)
+                else:
+                    charged = list(tally.charged)
+                    tally.close()
+                self._settle_lease(account, lease_id, charged)
                 recovered += 1
         return recovered
 
@@ -307,7 +315,9 @@ class Ledger:
                 del seen[reservation_id]
                 account.release(UUID(reservation_id))
                 released += 1
-        released += self._recover_leases(account, leases, now, seen)
+        released += self._recover_leases(account, leases, now, seen, ws)
+        # Refused by the store (a tally counted meanwhile), the decision is taken again: with what was seen before.
+        ws.on_undo(lambda: self._abandoned_seen.__setitem__(account.id, before))
         if seen:
             self._abandoned_seen[account.id] = seen
         else:

@@ -9,6 +9,8 @@ from uuid import UUID
 from bemtevi.commands.group_commit import Workspace
 from bemtevi.commands.ledger.requests import FinishLookup, consultation_of
 from bemtevi.domain.audit import acting_as
+from bemtevi.domain.errors import SearchFailed
+from bemtevi.domain.leases import LeaseTally, lease_tally_id
 
 
 class LookupRate:
@@ -66,8 +68,16 @@ class LeasedAccount:
 
 
 def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
-    """On this process's group commit: the consultation of a lookup that took a unit of a lease."""
+    """On this process's group commit: the consultation of a lookup that took a unit of a lease, counted on the
+    lease's tally in the same append. A lease the ledger settled meanwhile (it took this process for dead) has a
+    closed tally: the lookup is refused, uncharged, and its answer not given (``LeaseTally``)."""
+    assert finish.block_id is not None
+    tally = ws.find(lease_tally_id(UUID(finish.block_id)), LeaseTally)
+    if tally is None or tally.closed:
+        raise SearchFailed()
     with acting_as(finish.actor):
         consultation = consultation_of(finish, finish.query_type, finish.charged, lease_id=finish.block_id)
+        if finish.charged:
+            tally.count(str(finish.consultation_id))
     ws.add(consultation)
     return consultation.created_on  # type: ignore[no-any-return]
