@@ -45,7 +45,7 @@ from bemtevi.infra.settings import Settings
 KNOWN_CPF = "52998224725"
 
 
-class Timed:
+class Timed(LedgerClient):
     """A ledger client that times each request's round trip, by kind."""
 
     def __init__(self, inner: LedgerClient) -> None:
@@ -53,17 +53,14 @@ class Timed:
         self.times: dict[str, list[float]] = {"ReserveLookup": [], "FinishLookup": []}
         self._lock = threading.Lock()
 
-    def submit(self, request: Request) -> Outcome[Any]:
+    async def submit_async(self, request: Request) -> Outcome[Any]:
         began = time.perf_counter()
-        outcome = self.inner.submit(request)
+        outcome = await self.inner.submit_async(request)
         took = time.perf_counter() - began
         if isinstance(request, ReserveLookup | FinishLookup):
             with self._lock:
                 self.times[type(request).__name__].append(took)
         return outcome
-
-    async def submit_async(self, request: Request) -> Outcome[Any]:
-        return await self.inner.submit_async(request)
 
     def try_draw(self, request: ReserveLookup) -> tuple[str, str | None] | None:
         return self.inner.try_draw(request)

@@ -42,6 +42,7 @@ from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import QueryType, QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.vendors import VendorConfig
+from bemtevi.infra.blocking import blocking
 from bemtevi.infra.kept_results import KeptResults
 from bemtevi.infra.suppliers.http import VendorError, VendorPool
 
@@ -107,42 +108,10 @@ class ConsultationCommands:
             supplier=self._supplier.name,
         )
 
-    def run_unit_query(
-        self, principal: Principal, document: str, query_type: str | None = None, channel: str = "panel"
-    ) -> ConsultationOutcome:
-        parsed = Document.parse(document)
-        request = self._request(principal, parsed, query_type, channel)
-        asked: _Asked | None = None
-        if self._supplier.answers_at_once:
-            asked = self._ask_supplier(request)
-            if not self._may_ask_vendors(request, asked):
-                answered = self.ledger.submit(request.answered(asked[0]))
-                chosen, created_on = answered.value
-                return self._outcome(request, parsed, chosen, asked, created_on, answered.position)
-        drawn = self.ledger.try_draw(request)
-        chosen, block_id = drawn if drawn is not None else self.ledger.submit(request).value
-        if asked is None:
-            asked = self._ask_supplier(request)
-        vendors: list[VendorConfig] = []
-        try:
-            if asked[0] == ConsultationStatus.NOT_FOUND and self._lookups is not None:
-                vendors = self._lookups.vendors_for(chosen, request.document_type)
-                if vendors:
-                    answer = self._lookups.cached(request.document, chosen) or self._lookups.ask(
-                        request.document_type, request.document, vendors
-                    )
-                    asked = answer.as_tuple()
-        except Exception as e:
-            asked = self._failed_asking(request, vendors, e)
-        status, _result, _error, supplier = asked
-        recorded = self.ledger.submit(self._finish(request, chosen, block_id, status, supplier))
-        self._keep(request, chosen, asked, vendors)
-        return self._outcome(request, parsed, chosen, asked, recorded.value, recorded.position)
-
     async def run_unit_query_async(
         self, principal: Principal, document: str, query_type: str | None = None, channel: str = "panel"
     ) -> ConsultationOutcome:
-        """The same lookup for the API's event loop: no thread is parked while the ledger works."""
+        """A unit lookup, awaited on the API's event loop: no thread is parked while the ledger works."""
         parsed = Document.parse(document)
         request = self._request(principal, parsed, query_type, channel)
         asked: _Asked | None = None
@@ -172,6 +141,9 @@ class ConsultationCommands:
         recorded = await self.ledger.submit_async(self._finish(request, chosen, block_id, status, supplier))
         self._keep(request, chosen, asked, vendors)
         return self._outcome(request, parsed, chosen, asked, recorded.value, recorded.position)
+
+    # The same lookup from a thread with no event loop (the CLI, tests, benchmarks' client threads).
+    run_unit_query = blocking(run_unit_query_async)
 
     def _may_ask_vendors(self, request: ReserveLookup, asked: _Asked) -> bool:
         """Whether the local dataset's answer leaves an HTTP supplier (or a kept result) to ask: then the

@@ -2,7 +2,7 @@
 
 Why: one save per command is bounded by the store's commit rate (an fsync and, on PostgreSQL,
 the library's table lock per save), and concurrent commands on one hot account collide on its
-version and retry. Here request threads hand their decision to one writer thread. The writer
+version and retry. Here callers hand their decision to one writer thread. The writer
 keeps the aggregates it decides on in memory, runs every queued decision in turn against them
 (so the 32 lookups of one busy client reserve from the same, always-latest account object, with
 no conflict), and saves every aggregate with new events in one atomic append. Each caller gets
@@ -45,6 +45,7 @@ version, and the batch is evicted and decided again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
@@ -61,6 +62,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import AuditedAggregate
+from bemtevi.infra.blocking import blocking
 
 log = logging.getLogger(__name__)
 
@@ -152,9 +154,8 @@ class Workspace:
 @dataclass
 class _Request(Generic[T]):
     decide: Callable[[Workspace], T]
-    # A thread waits on ``done``; a coroutine on ``future`` (resolved on its own event loop);
-    # ``callback`` is called on the writer (a ledger worker answering over Kafka).
-    done: threading.Event | None = None
+    # A caller waits on ``future`` (resolved on its own event loop: the API's, or a blocking caller's,
+    # ``infra.blocking``); ``callback`` is called on the writer instead (a ledger worker answering over Kafka).
     future: asyncio.Future[None] | None = None
     callback: Callable[[_Request[Any]], None] | None = None
     result: Any = None
@@ -167,9 +168,9 @@ class _Request(Generic[T]):
         if self.callback is not None:
             self.callback(self)
         elif self.future is not None:
-            self.future.get_loop().call_soon_threadsafe(_resolve, self.future)
-        elif self.done is not None:
-            self.done.set()
+            # A loop closed meanwhile (its thread gave up waiting and ended) has nobody left to answer.
+            with contextlib.suppress(RuntimeError):
+                self.future.get_loop().call_soon_threadsafe(_resolve, self.future)
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
@@ -242,31 +243,9 @@ class GroupCommit:
 
     # -- submitting -----------------------------------------------------------------------------
 
-    def submit(self, decide: Callable[[Workspace], T], *, timeout: float = 30) -> Outcome[T]:
-        """Run ``decide`` on the writer; return its value (and the append's position) or raise its error."""
-        if self._thread is None:
-            self.start()
-        request: _Request[T] = _Request(decide, done=threading.Event())
-        self._queue.put(request)
-        assert request.done is not None
-        if not request.done.wait(timeout):
-            raise TimeoutError("the write side did not answer in time")
-        if request.error is not None:
-            raise request.error
-        return Outcome(request.result, request.position)
-
-    def enqueue_batch(
-        self, decisions: list[tuple[Callable[[Workspace], Any], Callable[[_Request[Any]], None]]]
-    ) -> None:
-        """Decide each ``(decide, callback)`` on the writer, all in one batch (one append, unless it
-        exceeds ``max_batch``), and call ``callback(request)`` there with its ``result``, ``error`` and
-        ``position`` (nobody waits): a ledger worker's batch of requests taken from Kafka."""
-        if self._thread is None:
-            self.start()
-        self._queue.put([_Request(decide, callback=callback) for decide, callback in decisions])
-
     async def submit_async(self, decide: Callable[[Workspace], T], *, timeout: float = 30) -> Outcome[T]:
-        """``submit`` for a coroutine: the event loop goes on serving while the writer works."""
+        """Run ``decide`` on the writer; answer its value (and the append's position) or raise its error. The
+        caller's event loop goes on serving while the writer works."""
         if self._thread is None:
             self.start()
         request: _Request[T] = _Request(decide, future=asyncio.get_running_loop().create_future())
@@ -278,6 +257,19 @@ class GroupCommit:
         if request.error is not None:
             raise request.error
         return Outcome(request.result, request.position)
+
+    # A thread with no event loop (a test, a tool) waits on one of its own.
+    submit = blocking(submit_async)
+
+    def enqueue_batch(
+        self, decisions: list[tuple[Callable[[Workspace], Any], Callable[[_Request[Any]], None]]]
+    ) -> None:
+        """Decide each ``(decide, callback)`` on the writer, all in one batch (one append, unless it
+        exceeds ``max_batch``), and call ``callback(request)`` there with its ``result``, ``error`` and
+        ``position`` (nobody waits): a ledger worker's batch of requests taken from Kafka."""
+        if self._thread is None:
+            self.start()
+        self._queue.put([_Request(decide, callback=callback) for decide, callback in decisions])
 
     # -- the writer -------------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 
 - ``vendors_for``: the active suppliers of a query type that take the document's kind, in their order;
 - ``cached``: a result kept within its cache days (answered instead of asking anyone);
-- ``ask`` / ``ask_async``: each supplier in turn until one finds the document; a supplier that fails
+- ``ask_async``: each supplier in turn until one finds the document; a supplier that fails
   (``VendorError``) is passed over, and the answer is FAILED only when one failed and none found it;
 - ``keep``: a supplier's found result kept (``infra.kept_results``) for the query type's cache and
   validity days, narrowed by the answering supplier's own, owned by the group (and user) it was asked
@@ -75,19 +75,6 @@ class VendorLookups:
         if kept is None:
             return None
         return Asked(ConsultationStatus.DONE, kept.result, None, CACHE_SUPPLIER)
-
-    def ask(self, document_kind: DocumentKind, document: str, vendors: list[VendorConfig]) -> Asked:
-        failure: Exception | None = None
-        for vendor in vendors:
-            try:
-                result = self.pool.lookup(vendor, document_kind, document)
-            except VendorError as e:
-                log.warning("%s", e)
-                failure = e
-                continue
-            if result is not None:
-                return Asked(ConsultationStatus.DONE, result, None, vendor.name)
-        return _nothing_found(failure, vendors)
 
     async def ask_async(self, document_kind: DocumentKind, document: str, vendors: list[VendorConfig]) -> Asked:
         failure: Exception | None = None

@@ -8,7 +8,8 @@ partition computed from the key as Kafka's default partitioner does), whose valu
 process's reply topic and lists the requests, each with its correlation id and its caller's
 deadline. The worker answers a batch with one record per reply topic: the list of answers (each
 request's value or refusal, and the position of its append). Callers wait, bounded
-(``BEMTEVI_LEDGER_TIMEOUT_SECONDS``): a thread on an event, a coroutine on a future of its own loop.
+(``BEMTEVI_LEDGER_TIMEOUT_SECONDS``), on a future of their own loop (a thread with none on one of its own,
+``bemtevi.infra.blocking``).
 
 The reply topic is this process's own (one partition, created at start, deleted at close), read on
 the same loop outside any consumer group from its first record. A request delivered twice (Kafka is
@@ -38,7 +39,7 @@ from kafka.partitioner.default import murmur2
 
 from bemtevi.commands import ledger
 from bemtevi.commands.group_commit import Outcome
-from bemtevi.commands.ledger import Request, ReserveLookup, error_from_json, request_to_json
+from bemtevi.commands.ledger import LedgerClient, Request, ReserveLookup, error_from_json, request_to_json
 from bemtevi.infra.failure_log import RepeatedFailureLog
 from bemtevi.infra.kafka import ensure_topic
 
@@ -54,7 +55,6 @@ class _Pending:
     request: Request
     correlation_id: int
     deadline: float
-    done: threading.Event | None = None
     future: asyncio.Future[None] | None = None
     answer: dict[str, Any] = field(default_factory=dict)
 
@@ -90,12 +90,13 @@ def encode_batch(reply_to: str, requests: list[tuple[int, float, Request]]) -> b
     )
 
 
-class KafkaLedgerClient:
-    """``LedgerClient`` over Kafka: ``submit`` / ``submit_async`` send a request and wait for its answer.
+class KafkaLedgerClient(LedgerClient):
+    """``LedgerClient`` over Kafka: ``submit_async`` sends a request and waits for its answer (``submit``, the
+    same from a thread with no event loop).
 
     Its Kafka side is aiokafka on one thread of its own running an asyncio loop: a producer of
     requests (idempotent, acks=all) and a consumer of the reply topic (assigned, no group). Callers on
-    any thread or event loop only queue their request and wait; the loop's sender takes what queued
+    any event loop only queue their request and wait; the loop's sender takes what queued
     while its previous send was in flight, and its reader hands each answer to its caller."""
 
     transport = "kafka"
@@ -138,15 +139,6 @@ class KafkaLedgerClient:
 
     def try_draw(self, request: ReserveLookup) -> tuple[str, str | None] | None:
         return None  # every lookup's credit is the worker's to decide
-
-    def submit(self, request: Request, *, timeout: float | None = None) -> Outcome[Any]:
-        wait = self.timeout if timeout is None else timeout
-        pending = _Pending(request, next(self._ids), time.time() + wait, done=threading.Event())
-        self._queue(pending)
-        assert pending.done is not None
-        if not pending.done.wait(wait):
-            self._abandon(pending)
-        return self._outcome(pending)
 
     async def submit_async(self, request: Request, *, timeout: float | None = None) -> Outcome[Any]:
         wait = self.timeout if timeout is None else timeout
@@ -304,8 +296,6 @@ class KafkaLedgerClient:
                         pending.answer = answer
                         if pending.future is not None:
                             futures[pending.future.get_loop()].append(pending.future)
-                        elif pending.done is not None:
-                            pending.done.set()
             for loop, waiting in futures.items():
                 with contextlib.suppress(RuntimeError):  # a closed loop: its callers are gone
                     loop.call_soon_threadsafe(_resolve_all, waiting)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from uuid import UUID, uuid4
 
@@ -35,7 +36,7 @@ def reserve(account_id: UUID, then_fail: bool = False) -> _Request[None]:
         if then_fail:
             raise RuntimeError("refused after changing the account")
 
-    return _Request(decide, done=threading.Event())
+    return _Request(decide)  # answered to nobody: the test reads its outcome
 
 
 def test_a_decision_that_fails_halfway_is_undone_and_its_batch_mates_are_saved(platform: Platform) -> None:
@@ -142,3 +143,22 @@ def test_a_save_made_elsewhere_while_a_batch_is_decided_loses_none_of_its_decisi
     account = stored(platform, account_id)
     assert (account.limit, account.reserved, account.available) == (10, 1, 9)
     assert decided == [1], "decided twice, the first undone with its refused append"
+
+
+def test_a_caller_gone_with_its_loop_leaves_the_writer_answering_the_others(platform: Platform) -> None:
+    """A caller that gave up waiting and whose event loop then closed (a blocking caller's thread that ended, a
+    batch's chunk run on a loop of its own) is answered to nobody: the writer goes on answering the others."""
+    writer = platform.writer
+    release = threading.Event()
+
+    def slow(ws: Workspace) -> str:
+        release.wait(10)
+        return "late"
+
+    async def give_up() -> None:
+        with pytest.raises(TimeoutError):
+            await writer.submit_async(slow, timeout=0.05)
+
+    asyncio.run(give_up())  # its loop is closed now
+    release.set()
+    assert writer.submit(lambda ws: "next", timeout=5).value == "next"

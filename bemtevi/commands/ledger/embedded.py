@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bemtevi.commands.group_commit import GroupCommit, Outcome
+from bemtevi.commands.ledger.client import LedgerClient
 from bemtevi.commands.ledger.decider import Ledger
 from bemtevi.commands.ledger.lease_log import StoredLeaseLog
 from bemtevi.commands.ledger.requests import Request, ReserveLookup
 from bemtevi.commands.query_types import StoredQueryTypes
 
 
-class EmbeddedLedger:
+class EmbeddedLedger(LedgerClient):
     """The ledger on this process's group commit (the embedded deployment): one writer per store. It grants
     leases (read from this store's log if their holder dies); ``leases.LeasingLedger`` in front of
     it draws busy accounts' lookups from them, as in cluster mode."""
@@ -27,9 +28,6 @@ class EmbeddedLedger:
     @property
     def owner(self) -> str:
         return self.ledger.owner
-
-    def submit(self, request: Request, *, timeout: float = 30) -> Outcome[Any]:
-        return self._writer.submit(self.ledger.decide(request), timeout=timeout)
 
     async def submit_async(self, request: Request, *, timeout: float = 30) -> Outcome[Any]:
         return await self._writer.submit_async(self.ledger.decide(request), timeout=timeout)

@@ -36,7 +36,7 @@ from bemtevi.infra.failure_log import RepeatedFailureLog
 log = logging.getLogger(__name__)
 
 
-class LeasingLedger:
+class LeasingLedger(LedgerClient):
     """``LedgerClient`` of the process that serves lookups: the ledger behind ``remote`` (the ledger workers
     in cluster mode, this process's own embedded), and this process's leases of busy accounts' units. A
     keeper thread (an asyncio loop of its own) asks for leases and returns them.
@@ -84,7 +84,7 @@ class LeasingLedger:
         self.recorded = 0
         self._stopping = threading.Event()
         self._failures = RepeatedFailureLog(log, "the lease keeper")
-        self._thread = threading.Thread(target=self._keep, name="bemtevi-leases", daemon=True)
+        self._thread = threading.Thread(target=asyncio.run, args=(self._keep(),), name="bemtevi-leases", daemon=True)
         self._thread.start()
 
     # -- LedgerClient --------------------------------------------------------------------------------
@@ -115,38 +115,14 @@ class LeasingLedger:
             lease.in_flight += 1
         return query_type, str(lease.lease_id)
 
-    def submit(self, request: Request) -> Outcome[Any]:
-        if isinstance(request, RecordLookup):
-            finish = self._drawn_finish(request)
-            if finish is not None:
-                recorded = self._record(finish)
-                return Outcome((finish.query_type, recorded.value), recorded.position)
-        if isinstance(request, FinishLookup) and self._recording(request):
-            return self._record(request)
-        try:
-            return self.remote.submit(request)
-        except NotEnoughCredits:
-            if not isinstance(request, RecordLookup | ReserveLookup):
-                raise
-            deadline = time.monotonic() + self.REFUSED_WAIT_SECONDS
-            while self._asking(request.account_id) and time.monotonic() < deadline:
-                time.sleep(0.005)
-            leased = self._leased_after_refusal(request)
-            if leased is None:
-                raise
-            if isinstance(leased, FinishLookup):
-                recorded = self._record(leased)
-                return Outcome((leased.query_type, recorded.value), recorded.position)
-            return Outcome(leased, 0)  # a reservation drawn here appends nothing (its lease is in the store)
-
     async def submit_async(self, request: Request) -> Outcome[Any]:
         if isinstance(request, RecordLookup):
             finish = self._drawn_finish(request)
             if finish is not None:
-                recorded = await self._record_async(finish)
+                recorded = await self._record(finish)
                 return Outcome((finish.query_type, recorded.value), recorded.position)
         if isinstance(request, FinishLookup) and self._recording(request):
-            return await self._record_async(request)
+            return await self._record(request)
         try:
             return await self.remote.submit_async(request)
         except NotEnoughCredits:
@@ -159,7 +135,7 @@ class LeasingLedger:
             if leased is None:
                 raise
             if isinstance(leased, FinishLookup):
-                recorded = await self._record_async(leased)
+                recorded = await self._record(leased)
                 return Outcome((leased.query_type, recorded.value), recorded.position)
             return Outcome(leased, 0)  # a reservation drawn here appends nothing (its lease is in the store)
 
@@ -230,16 +206,7 @@ class LeasingLedger:
             lease.recording += 1
             return True
 
-    def _record(self, finish: FinishLookup) -> Outcome[datetime]:
-        try:
-            outcome = self._writer.submit(partial(record_leased, finish))
-        except BaseException:
-            self._finished(finish, recorded=False)
-            raise
-        self._finished(finish, recorded=True)
-        return outcome
-
-    async def _record_async(self, finish: FinishLookup) -> Outcome[datetime]:
+    async def _record(self, finish: FinishLookup) -> Outcome[datetime]:
         try:
             outcome = await self._writer.submit_async(partial(record_leased, finish))
         except BaseException:
@@ -262,10 +229,7 @@ class LeasingLedger:
 
     # -- the keeper: asking for leases and returning them -------------------------------------------------
 
-    def _keep(self) -> None:
-        asyncio.run(self._keep_async())
-
-    async def _keep_async(self) -> None:
+    async def _keep(self) -> None:
         while not self._stopping.is_set():
             try:
                 await self._round()

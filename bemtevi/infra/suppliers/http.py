@@ -2,8 +2,8 @@
 
 A vendor call is awaited on its caller's event loop (the API's: ``lookup_async``, no loop of the pool's
 in between), with one HTTP client per loop (pooled connections, keep-alive); a
-thread without a loop (the CLI, batches) waits on the pool's own loop (``lookup``, a
-daemon thread started when first needed). Nothing blocks a loop while a vendor is slow. Per vendor:
+thread without a loop (the CLI, tests: ``lookup``, ``bemtevi.infra.blocking``) is answered from the pool's
+own loop (a daemon thread started when first needed). Nothing blocks a loop while a vendor is slow. Per vendor:
 
 - a whole-call deadline (``timeout``: connect, write, read and every retry together; each try's own
   timeout is the time left);
@@ -55,6 +55,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, sto
 from tenacity.stop import stop_base
 
 from bemtevi.domain.vendors import VendorConfig
+from bemtevi.infra.blocking import at_the_edge, blocking
 
 log = logging.getLogger(__name__)
 # How many dropped values one log line names (an answer may hold thousands).
@@ -377,18 +378,16 @@ class VendorPool:
         kept = self._breakers.get(vendor_id)
         return kept[1].state if kept is not None else "closed"
 
-    def lookup(self, config: VendorConfig, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
-        result: dict[str, Any] | None = self._run(self._lookup(config, kind, number)).result()
-        return result
-
     async def lookup_async(
         self, config: VendorConfig, kind: Literal["cpf", "cnpj"], number: str
     ) -> dict[str, Any] | None:
-        if self._on_callers_loop:
+        if self._on_callers_loop and not at_the_edge():
             result: dict[str, Any] | None = await self._lookup(config, kind, number)
-        else:
+        else:  # a loop that lives only for a blocking call holds no client: the pool's own loop calls
             result = await asyncio.wrap_future(self._run(self._lookup(config, kind, number)))
         return result
+
+    lookup = blocking(lookup_async)
 
     def close(self) -> None:
         """Close the pool's own loop and its session; a caller's loop closes its session when it ends."""
