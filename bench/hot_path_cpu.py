@@ -111,7 +111,7 @@ def _documents(dataset: Path) -> tuple[list[str], list[str]]:
 
 async def _post(app: Any, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
     """One ``POST /api/consultations`` through the ASGI app, as the server would make it."""
-    scope = {"type": "http", "method": "POST", "path": "/api/consultations", "headers": headers}
+    scope = {"type": "http", "method": "POST", "path": "/api/consultations", "headers": headers, "query_string": b""}
     messages = [{"type": "http.request", "body": body, "more_body": False}]
     status: list[int] = []
 
