@@ -24,17 +24,23 @@ def lease_tally_id(lease_id: UUID) -> UUID:
 
 
 class LeaseTally(AuditedAggregate):
-    """Opened by the ledger in the append that grants the lease (so a grant delivered again finds it)."""
+    """Opened by the ledger in the append that grants the lease (so a grant delivered again finds it).
+
+    ``counts``: whether the holder counts its consultations here. Not when the holder is the ledger's own
+    process (embedded): that ledger never settles its own live leases, so no late consultation can race a
+    settlement, and a dead run's leases are settled from the consultations the log holds under them; the
+    count's event would cost every leased lookup for nothing."""
 
     @event("Opened")
-    def __init__(self, lease_id: UUID, group_id: UUID) -> None:
+    def __init__(self, lease_id: UUID, group_id: UUID, counts: bool = True) -> None:
         self.lease_id = lease_id
         self.group_id = group_id
+        self.counts = counts
         self.charged: list[str] = []
         self.closed = False
 
     @staticmethod
-    def create_id(lease_id: UUID, group_id: UUID) -> UUID:
+    def create_id(lease_id: UUID, group_id: UUID, counts: bool = True) -> UUID:
         return lease_tally_id(lease_id)
 
     @event("Counted")

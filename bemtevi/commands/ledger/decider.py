@@ -240,7 +240,7 @@ class Ledger:
             account.reserve(
                 request.lease_id, units, ReasonKind.LEASE, owner=request.holder, since=self.lease_log.position()
             )
-            ws.add(LeaseTally(request.lease_id, request.group_id))
+            ws.add(LeaseTally(request.lease_id, request.group_id, counts=request.holder != self.owner))
         return units
 
     def _return_lease(self, request: ReturnLease, ws: Workspace) -> None:
@@ -288,10 +288,11 @@ class Ledger:
                     continue
                 del seen[lease_id]
                 tally = ws.find(lease_tally_id(UUID(lease_id)), LeaseTally)
-                if tally is None:  # granted before leases had a tally: its consultations are read from the log
-                    charged = self.lease_log.charged_under(lease_id, since)
-                else:
+                if tally is not None and tally.counts:
                     charged = list(tally.charged)
+                else:  # the holder did not count on it (see LeaseTally): its consultations are read from the log
+                    charged = self.lease_log.charged_under(lease_id, since)
+                if tally is not None:
                     tally.close()
                 self._settle_lease(account, lease_id, charged)
                 recovered += 1

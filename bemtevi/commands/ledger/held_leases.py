@@ -77,7 +77,7 @@ def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
         raise SearchFailed()
     with acting_as(finish.actor):
         consultation = consultation_of(finish, finish.query_type, finish.charged, lease_id=finish.block_id)
-        if finish.charged:
+        if finish.charged and tally.counts:
             tally.count(str(finish.consultation_id))
     ws.add(consultation)
     return consultation.created_on  # type: ignore[no-any-return]
