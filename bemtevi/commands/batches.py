@@ -30,6 +30,20 @@ from uuid import UUID, uuid4
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
 from bemtevi.commands.credits import CreditCommands, available_credits
 from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.batch_errors import (
+    BatchDisabled,
+    BatchLimitReached,
+    BatchNotCancellable,
+    BatchNotFound,
+    BatchNotRunnable,
+    EntryRequired,
+    FileTooLarge,
+    FileTypeNotAllowed,
+    NoValidDocuments,
+    ReturnRequired,
+    UploadNotFound,
+    WebhookNotAllowed,
+)
 from bemtevi.domain.batches import (
     Batch,
     BatchKind,
@@ -41,23 +55,11 @@ from bemtevi.domain.batches import (
 )
 from bemtevi.domain.errors import (
     AccessDenied,
-    BatchDisabled,
-    BatchLimitReached,
-    BatchNotCancellable,
-    BatchNotFound,
-    BatchNotRunnable,
-    EntryRequired,
-    FileTooLarge,
-    FileTypeNotAllowed,
     GroupNotFound,
     InvalidData,
     LayoutNotAllowed,
     LayoutNotFound,
-    NoValidDocuments,
     RequiredField,
-    ReturnRequired,
-    UploadNotFound,
-    WebhookNotAllowed,
 )
 from bemtevi.domain.groups import ALLOW_DELETE_CANCEL, ALLOW_UPLOAD_MANUAL, Group
 from bemtevi.domain.layouts import Layout, LayoutSpec

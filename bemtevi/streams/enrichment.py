@@ -34,8 +34,8 @@ from eventsourcing.persistence import Notification
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.vendor_lookups import Owner, VendorLookups
+from bemtevi.domain.batch_errors import BatchNotRunnable
 from bemtevi.domain.batches import TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch, kept_result_id
-from bemtevi.domain.errors import BatchNotRunnable
 from bemtevi.domain.layouts import Layout
 from bemtevi.domain.query_types import DocumentKind
 from bemtevi.infra.batches.files import UploadCheck

@@ -12,6 +12,7 @@ from support import KNOWN_CPF, super_admin
 
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.batch_errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
 from bemtevi.domain.batches import (
     TIME_LIMIT_CODE,
     TIME_LIMIT_MESSAGE,
@@ -21,7 +22,6 @@ from bemtevi.domain.batches import (
 )
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import cpf_check_digits
-from bemtevi.domain.errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
 from bemtevi.domain.principals import ROOT_GROUP_ID, Principal
 from bemtevi.domain.query_types import Category

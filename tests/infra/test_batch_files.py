@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
 from support import inflating_xlsx
 
-from bemtevi.domain.errors import (
-    DomainError,
+from bemtevi.domain.batch_errors import (
     FileEmpty,
     FileEncoding,
     FilePasswordProtected,
@@ -26,6 +25,7 @@ from bemtevi.domain.errors import (
     TooManyRecords,
     XlsxUnreadable,
 )
+from bemtevi.domain.errors import DomainError
 from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec, format_line, header_line, parse_line
 from bemtevi.infra.batches.files import check_upload, fixed_width_columns, read_records
 from bemtevi.infra.batches.returns import delimited_lines, fixed_width_lines, write_return_file
@@ -285,7 +285,7 @@ import resource
 from pathlib import Path
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
 from bemtevi.infra.batches.files import check_upload, read_records
-from bemtevi.domain.errors import TooManyRecords
+from bemtevi.domain.batch_errors import TooManyRecords
 rows = tuple(LayoutRow("CPF", "document", 1, "", None, d) for d in ("entry", "exit"))
 layout = LayoutSpec("f", "r", "xlsx", "xlsx", "delimited", ";", True, "people", rows)
 path = Path({str(path)!r})

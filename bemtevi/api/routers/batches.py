@@ -31,8 +31,9 @@ from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, wait
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse, PositionResponse
 from bemtevi.commands.batches import CHUNK
+from bemtevi.domain.batch_errors import BatchNotFound, FileTooLarge, ReturnNotReady, UploadNotFound
 from bemtevi.domain.batches import BatchStatus
-from bemtevi.domain.errors import BatchNotFound, FileTooLarge, GroupNotFound, ReturnNotReady, UploadNotFound
+from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role
 from bemtevi.projections.batches import BATCHES_ORDER, batch_row, batches_page

@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from bemtevi.domain.errors import (
+from bemtevi.domain.batch_errors import (
     FileEmpty,
     FileEncoding,
     FilePasswordProtected,

@@ -38,6 +38,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from bemtevi.domain.batch_errors import BatchStopped
 from bemtevi.domain.enrichment_fields import (
     FOUND,
     INVALID_DOCUMENT,
@@ -47,7 +48,7 @@ from bemtevi.domain.enrichment_fields import (
     exit_value,
     fold,
 )
-from bemtevi.domain.errors import BatchStopped, DomainError, InvalidLayout
+from bemtevi.domain.errors import DomainError, InvalidLayout
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
 from bemtevi.infra.batches.files import ROW, UploadCheck, read_records
 from bemtevi.infra.batches.returns import write_return_file
