@@ -86,7 +86,7 @@ def safe_file_name(name: str) -> str:
 class Uploaded:
     upload_id: UUID
     file_name: str
-    check: Any  # bemtevi.infra.batches.files.UploadCheck
+    check: Any  # bemtevi.infra.batches.upload_checks.UploadCheck
     preview: Any  # bemtevi.infra.batches.pipeline.BatchPreview
 
 
@@ -248,8 +248,8 @@ class BatchCommands:
         query_type: str | None = None,
     ) -> Uploaded:
         """Stream the file to disk (refused past ``max_bytes``), check it and preview it."""
-        from bemtevi.infra.batches.files import check_upload
         from bemtevi.infra.batches.pipeline import preview
+        from bemtevi.infra.batches.upload_checks import check_upload
 
         if not file_name:
             raise RequiredField(field="file")

@@ -38,7 +38,7 @@ from bemtevi.domain.batch_errors import BatchNotRunnable
 from bemtevi.domain.batches import TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch, kept_result_id
 from bemtevi.domain.layouts import Layout
 from bemtevi.domain.query_types import DocumentKind
-from bemtevi.infra.batches.files import UploadCheck
+from bemtevi.infra.batches.upload_checks import UploadCheck
 from bemtevi.infra.webhooks import WebhookSender
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.follower import TrackedFollower

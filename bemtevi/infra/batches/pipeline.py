@@ -50,8 +50,9 @@ from bemtevi.domain.enrichment_fields import (
 )
 from bemtevi.domain.errors import DomainError, InvalidLayout
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
-from bemtevi.infra.batches.files import ROW, UploadCheck, read_records
+from bemtevi.infra.batches.readers import ROW, read_records
 from bemtevi.infra.batches.returns import write_return_file
+from bemtevi.infra.batches.upload_checks import UploadCheck
 
 CHUNK_ROWS = 100_000
 MEMORY_LIMIT = "512MB"
