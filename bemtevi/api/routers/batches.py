@@ -27,9 +27,10 @@ from bemtevi.api.batch_schemas import (
     SubmittedBatch,
 )
 from bemtevi.api.bounds import KEY_MAX
+from bemtevi.api.credit_schemas import PositionResponse
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, wait_for_position
 from bemtevi.api.paging import Page, ordering, paging
-from bemtevi.api.schemas import ErrorResponse, PositionResponse
+from bemtevi.api.schemas import ErrorResponse
 from bemtevi.commands.batches import CHUNK
 from bemtevi.domain.batch_errors import BatchNotFound, FileTooLarge, ReturnNotReady, UploadNotFound
 from bemtevi.domain.batches import BatchStatus

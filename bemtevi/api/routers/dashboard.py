@@ -13,16 +13,16 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
-from bemtevi.api.schemas import (
+from bemtevi.api.dashboard_schemas import (
     DashboardData,
     DashboardResponse,
-    ErrorResponse,
     TopConsumersData,
     TopConsumersResponse,
     UsageData,
     UsageResponse,
 )
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
+from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import AccessDenied, InvalidData
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role
