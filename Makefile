@@ -18,7 +18,7 @@ run: install webapp
 cluster: install webapp postgresql java
 	$(BIN)/bemtevi cluster
 
-# The tests start the project's own PostgreSQL cluster and Kafka broker (bemtevi/infra/local_services.py) from
+# The tests start the project's own PostgreSQL cluster and Kafka broker (bemtevi/infra/local_services/) from
 # these packages, unless BEMTEVI_TEST_POSTGRES_URL / BEMTEVI_KAFKA_BOOTSTRAP name existing servers.
 # The web build comes first (the browser tests serve webapp/dist); then vitest and the browser tests (-m e2e,
 # niced: the timing-sensitive Python tests keep the CPU they ask for) run beside the other Python tests, which

@@ -52,7 +52,8 @@ from urllib.parse import urlparse, urlunparse
 import psycopg
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
+from bemtevi.infra.local_services.kafka import KafkaBroker
+from bemtevi.infra.local_services.postgres import ensure_postgres
 from bemtevi.infra.settings import Settings
 
 CLUSTER_DATABASE = "bemtevi"

@@ -32,7 +32,7 @@ from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.mail import Mail
 from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.infra.kafka import topic_reader
-from bemtevi.infra.local_services import KafkaBroker
+from bemtevi.infra.local_services.kafka import KafkaBroker
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.mailer import QUEUED_TOPIC
 from bemtevi.streams.relay import (
