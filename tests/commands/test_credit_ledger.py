@@ -65,7 +65,7 @@ from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.users import Role
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.suppliers.local import LocalDatasetSupplier
-from bemtevi.projections.credits import balances_of
+from bemtevi.projections.credit_queries import balances_of
 
 
 def acting(group_id: UUID, role: Role = Role.OWNER) -> Principal:

@@ -38,7 +38,7 @@ from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role
 from bemtevi.projections.batches import BATCHES_ORDER, batch_row, batches_page
-from bemtevi.projections.credits import subtree_ids
+from bemtevi.projections.credit_queries import subtree_ids
 
 router = APIRouter(tags=["batches"])
 

@@ -29,7 +29,7 @@ from bemtevi.domain.errors import ExportFailed, GroupNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
-from bemtevi.projections.credits import (
+from bemtevi.projections.credit_queries import (
     HISTORY_ORDER,
     StoppedLeaseTimes,
     balances_view,

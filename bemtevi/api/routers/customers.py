@@ -26,7 +26,7 @@ from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
-from bemtevi.projections.credits import subtree_ids
+from bemtevi.projections.credit_queries import subtree_ids
 from bemtevi.projections.customers import customer_detail
 from bemtevi.projections.directory import CUSTOMERS_ORDER, ancestor_ids, customers_of
 

@@ -28,7 +28,7 @@ from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.consultations import recent_consultations, top_consumers, usage_in_period, usage_summary
-from bemtevi.projections.credits import balances_of, figures_by_group, subtree_ids
+from bemtevi.projections.credit_queries import balances_of, figures_by_group, subtree_ids
 
 router = APIRouter(tags=["dashboard"])
 
