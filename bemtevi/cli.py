@@ -142,7 +142,7 @@ def relay() -> None:
     import signal
     import threading
 
-    from bemtevi.bootstrap import build_relay
+    from bemtevi.bootstrap.workers import build_relay
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("kafka").setLevel(logging.WARNING)
@@ -189,7 +189,7 @@ def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:
 @worker_app.command("mailer")
 def worker_mailer() -> None:
     """Deliver queued mails from the relay's Kafka topic (cluster mode; the servers run BEMTEVI_MAILER=worker)."""
-    from bemtevi.bootstrap import build_mailer_worker
+    from bemtevi.bootstrap.workers import build_mailer_worker
 
     run_worker_command(build_mailer_worker)
 
@@ -219,7 +219,7 @@ def cluster(
 @worker_app.command("enrichment")
 def worker_enrichment() -> None:
     """Run submitted batches from the relay's Kafka topic (cluster mode; the servers run BEMTEVI_ENRICHMENT=worker)."""
-    from bemtevi.bootstrap import build_enrichment_worker
+    from bemtevi.bootstrap.workers import build_enrichment_worker
 
     run_worker_command(build_enrichment_worker)
 

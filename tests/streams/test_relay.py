@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from kafka.consumer.fetcher import ConsumerRecord
 from support import KNOWN_CNPJ, KNOWN_CPF, make_settings, new_tenant, run_lookups, wait_until
 
-from bemtevi.bootstrap import Platform, build_platform, build_relay
+from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.bootstrap.workers import build_relay
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.mail import Mail
