@@ -342,14 +342,14 @@ def batch_runner(
 
     side = BatchSide(
         app,
-        batches,
-        pipeline_inputs(app, batches.sent_file, settings.demo_dataset_path, settings.batch_chunk_rows),
+        batches.steps,
+        pipeline_inputs(app, batches.files.sent_file, settings.demo_dataset_path, settings.batch_chunk_rows),
         open_secret=box.open,
     )
     return BatchRunner(
         side,
         run_batch,
-        batches.work_dir,
+        batches.files.work_dir,
         stopping,
         time_limit_seconds=settings.batch_time_limit_seconds,
         progress_seconds=settings.batch_progress_seconds,

@@ -67,7 +67,7 @@ class BatchJob:
 
 
 class RunnerSteps(Protocol):
-    """The batch commands' runner side (``bemtevi.commands.batches.BatchCommands``): each step appends the
+    """The batch commands' runner side (``bemtevi.commands.batch_steps.BatchSteps``): each step appends the
     batch's event (``finish`` settles first, ``fail`` releases first); a step the batch no longer allows (canceled
     under the runner) raises ``BatchNotRunnable``."""
 
