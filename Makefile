@@ -13,7 +13,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 run: install webapp
 	$(BIN)/bemtevi serve
 
-# Cluster mode on this machine (bemtevi/cluster.py); Ctrl-C stops everything. BEMTEVI_DATABASE_URL and
+# Cluster mode on this machine (bemtevi/cluster/); Ctrl-C stops everything. BEMTEVI_DATABASE_URL and
 # BEMTEVI_KAFKA_BOOTSTRAP point it at existing servers instead of the project's own.
 cluster: install webapp postgresql java
 	$(BIN)/bemtevi cluster

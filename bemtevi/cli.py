@@ -202,7 +202,7 @@ def cluster(
 ) -> None:
     """Cluster mode on this machine: PostgreSQL, a Kafka broker, the relay, the workers and API processes
     on one address, until Ctrl-C or SIGTERM (then everything stops, in order)."""
-    from bemtevi.cluster import ClusterSupervisor
+    from bemtevi.cluster.supervisor import ClusterSupervisor
 
     settings = Settings()
     if host:
