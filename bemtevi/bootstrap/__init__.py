@@ -7,8 +7,10 @@ its folder allows; the CLI, the server and the tests all start from here.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from uuid import UUID
 
 from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.application import BemteviApplication
@@ -194,17 +196,8 @@ def build_platform(
     vendor_pool = vendor_pool_of(settings)
     kept_results = KeptResults(settings.kept_results_path)
     credits = CreditCommands(ledger)
-    batches = BatchCommands(
-        app,
-        credits,
-        box,
-        settings.batches_dir,
-        settings.demo_dataset_path,
-        max_bytes=settings.batch_max_bytes,
-        max_records=settings.batch_max_records,
-        max_open_per_group=settings.batch_max_open_per_group,
-        webhook_allow_private=settings.webhook_allow_private,
-        open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id))),
+    batches = batch_commands(
+        settings, app, credits, box, open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id)))
     )
     platform = Platform(
         settings=settings,
@@ -326,6 +319,29 @@ def attempt_log(settings: Settings) -> AttemptLog:
     if settings.database_url:
         return PostgresAttemptLog(settings.database_url)
     return SqliteAttemptLog(settings.attempts_path)
+
+
+def batch_commands(
+    settings: Settings,
+    app: BemteviApplication,
+    credits: CreditCommands,
+    box: SecretBox,
+    open_in_group: Callable[[UUID], int] = lambda group_id: 0,
+) -> BatchCommands:
+    """The batch commands as the settings bound them, the same in a server and in a worker (which counts no
+    group's open batches: it only runs them)."""
+    return BatchCommands(
+        app,
+        credits,
+        box,
+        settings.batches_dir,
+        settings.demo_dataset_path,
+        max_bytes=settings.batch_max_bytes,
+        max_records=settings.batch_max_records,
+        max_open_per_group=settings.batch_max_open_per_group,
+        webhook_allow_private=settings.webhook_allow_private,
+        open_in_group=open_in_group,
+    )
 
 
 def batch_runner(

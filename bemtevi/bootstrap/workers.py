@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import threading
 
-from bemtevi.bootstrap import batch_runner, ledger_client, vendor_pool_of
+from bemtevi.bootstrap import batch_commands, batch_runner, ledger_client, vendor_pool_of
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.batches import BatchCommands
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.query_types import StoredQueryTypes
@@ -100,17 +99,7 @@ def build_enrichment_worker(settings: Settings) -> StreamWorker:
         faust_app = worker_app(
             "enrichment", settings, max_poll_interval=max(1000.0, settings.batch_time_limit_seconds + 300)
         )
-        batches = BatchCommands(
-            app,
-            CreditCommands(ledger),
-            box,
-            settings.batches_dir,
-            settings.demo_dataset_path,
-            max_bytes=settings.batch_max_bytes,
-            max_records=settings.batch_max_records,
-            max_open_per_group=settings.batch_max_open_per_group,
-            webhook_allow_private=settings.webhook_allow_private,
-        )
+        batches = batch_commands(settings, app, CreditCommands(ledger), box)
         lookups = VendorLookups(VendorDirectory(app, box), pool, kept, StoredQueryTypes(app))
         runner = batch_runner(settings, app, batches, box, stopping, lookups)
         worker = EnrichmentWorker(app, runner, stopping, settings.kafka_batch_topic)
