@@ -13,12 +13,12 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 run: install webapp
 	$(BIN)/bemtevi serve
 
-# Cluster mode on this machine (bemtevi/cluster.py); Ctrl-C stops everything. BEMTEVI_DATABASE_URL and
+# Cluster mode on this machine (bemtevi/cluster/); Ctrl-C stops everything. BEMTEVI_DATABASE_URL and
 # BEMTEVI_KAFKA_BOOTSTRAP point it at existing servers instead of the project's own.
 cluster: install webapp postgresql java
 	$(BIN)/bemtevi cluster
 
-# The tests start the project's own PostgreSQL cluster and Kafka broker (bemtevi/infra/local_services.py) from
+# The tests start the project's own PostgreSQL cluster and Kafka broker (bemtevi/infra/local_services/) from
 # these packages, unless BEMTEVI_TEST_POSTGRES_URL / BEMTEVI_KAFKA_BOOTSTRAP name existing servers.
 # The web build comes first (the browser tests serve webapp/dist); then vitest and the browser tests (-m e2e,
 # niced: the timing-sensitive Python tests keep the CPU they ask for) run beside the other Python tests, which

@@ -3,10 +3,7 @@ openapi."""
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.util
 import logging
-import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -15,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from bemtevi.infra.process_tuning import settle_process
 from bemtevi.infra.settings import Settings
 
 if TYPE_CHECKING:
@@ -144,7 +142,7 @@ def relay() -> None:
     import signal
     import threading
 
-    from bemtevi.bootstrap import build_relay
+    from bemtevi.bootstrap.workers import build_relay
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("kafka").setLevel(logging.WARNING)
@@ -173,54 +171,6 @@ def relay() -> None:
     typer.echo(f"Relay stopped after position {follower.position} ({follower.rounds} rounds that relayed events)")
 
 
-def settle_process() -> None:
-    """For a long-running process, once built: the collector's settings, and absent optional modules marked
-    absent."""
-    settle_heap()
-    mark_absent_modules()
-
-
-def settle_heap() -> None:
-    """What start-up made (modules, the app, its caches) lives as long as the process, so it is frozen out of
-    the collector's sight, and young collections come every 10,000 allocations instead of 700. Under lookups
-    the collector had cost about 9% of the server's CPU, mostly full collections walking start-up's objects
-    (docs/architecture.md, "API")."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
-
-
-# Optional modules a dependency keeps trying to import: DuckDB's Python binding (1.4) tries ``pandas`` for every
-# bound parameter of every query, and Python does not remember a failed import, so each try searched sys.path
-# again (stat calls on every entry) under the interpreter lock.
-OPTIONAL_MODULES = ("pandas",)
-
-
-class _AbsentModules(importlib.abc.MetaPathFinder):
-    """First on ``sys.meta_path``: an import of one of ``names`` (or of a module inside it) fails at once with
-    the error a missing module gives, instead of searching the path. (Not ``None`` in ``sys.modules``: Cython's
-    import, pyarrow's among them, takes that ``None`` for the module.)"""
-
-    def __init__(self, names: frozenset[str]) -> None:
-        self.names = names
-
-    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
-        if fullname.partition(".")[0] in self.names:
-            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
-        return None
-
-
-def mark_absent_modules(names: tuple[str, ...] = OPTIONAL_MODULES) -> list[str]:
-    """Make imports of the modules of ``names`` that are not installed fail at once; an installed one is left
-    alone. Answers the names marked."""
-    absent = [name for name in names if name not in sys.modules and importlib.util.find_spec(name) is None]
-    if absent:
-        sys.meta_path.insert(0, _AbsentModules(frozenset(absent)))
-    return absent
-
-
 def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:
     """What every `bemtevi worker NAME` does: JSON log lines on stderr, the worker built from the settings,
     run until SIGTERM or SIGINT, then closed."""
@@ -239,7 +189,7 @@ def run_worker_command(build: Callable[[Settings], StreamWorker]) -> None:
 @worker_app.command("mailer")
 def worker_mailer() -> None:
     """Deliver queued mails from the relay's Kafka topic (cluster mode; the servers run BEMTEVI_MAILER=worker)."""
-    from bemtevi.bootstrap import build_mailer_worker
+    from bemtevi.bootstrap.workers import build_mailer_worker
 
     run_worker_command(build_mailer_worker)
 
@@ -252,7 +202,7 @@ def cluster(
 ) -> None:
     """Cluster mode on this machine: PostgreSQL, a Kafka broker, the relay, the workers and API processes
     on one address, until Ctrl-C or SIGTERM (then everything stops, in order)."""
-    from bemtevi.cluster import ClusterSupervisor
+    from bemtevi.cluster.supervisor import ClusterSupervisor
 
     settings = Settings()
     if host:
@@ -269,7 +219,7 @@ def cluster(
 @worker_app.command("enrichment")
 def worker_enrichment() -> None:
     """Run submitted batches from the relay's Kafka topic (cluster mode; the servers run BEMTEVI_ENRICHMENT=worker)."""
-    from bemtevi.bootstrap import build_enrichment_worker
+    from bemtevi.bootstrap.workers import build_enrichment_worker
 
     run_worker_command(build_enrichment_worker)
 

@@ -19,7 +19,7 @@ from urllib.parse import urlparse, urlunparse
 import httpx
 import psycopg
 
-from bemtevi.infra.local_services import ensure_postgres
+from bemtevi.infra.local_services.postgres import ensure_postgres
 
 # "" stands for the server BEMTEVI_TEST_POSTGRES_URL names, else the project's own (started when it is not running).
 DEFAULT_POSTGRES = ""

@@ -62,17 +62,10 @@ from bemtevi.domain.documents import Document, cnpj_check_digits, format_cnpj
 from bemtevi.domain.enrichment_fields import exit_field, exit_value
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec, format_line, header_line
-from bemtevi.infra.batches.files import check_upload
-from bemtevi.infra.batches.pipeline import (
-    MEMORY_LIMIT,
-    _exit_columns,
-    _read_chunk,
-    exit_plan,
-    joined_sql,
-    preview,
-    run_batch,
-)
+from bemtevi.infra.batches.join_sql import exit_plan, joined_sql
+from bemtevi.infra.batches.pipeline import MEMORY_LIMIT, _exit_columns, _read_chunk, preview, run_batch
 from bemtevi.infra.batches.returns import write_return_file
+from bemtevi.infra.batches.upload_checks import check_upload
 
 ROOT = Path(__file__).resolve().parents[1]
 EXITS = ("CODIGO", "CPF", "NOME", "NASCIMENTO", "IDADE", "TELEFONE1", "CIDADE", "UF", "RENDA", "ENCONTRADO")

@@ -62,7 +62,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import free_port, multi_tenant_lookups_script, percentile, postgres_database, warn_if_busy
 from lookups import PASSWORD, ROOT, dataset, documents
 
-from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
+from bemtevi.infra.local_services.kafka import KafkaBroker
+from bemtevi.infra.local_services.postgres import ensure_postgres
 
 TENANT_PASSWORD = "Bench!tenant1"
 

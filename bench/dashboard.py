@@ -25,7 +25,7 @@ from typing import Any
 import duckdb
 
 from bemtevi.projections.consultations import USAGE_DDL, top_consumers, usage_in_period
-from bemtevi.projections.credits import subtree_ids
+from bemtevi.projections.credit_queries import subtree_ids
 from bemtevi.projections.directory import GROUPS_DDL
 
 WHITE_LABELS = 10

@@ -309,7 +309,7 @@ def main() -> None:
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     data = dataset(ROOT / "var" / "bench")
-    from bemtevi.infra.local_services import KafkaBroker
+    from bemtevi.infra.local_services.kafka import KafkaBroker
 
     bootstrap = os.environ.get("BEMTEVI_KAFKA_BOOTSTRAP")
     broker = None if bootstrap else KafkaBroker().start()

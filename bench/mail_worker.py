@@ -24,7 +24,7 @@ from kafka import KafkaAdminClient
 from kafka.errors import KafkaError
 
 from bemtevi.infra.kafka import ensure_topic, idempotent_producer
-from bemtevi.infra.local_services import KafkaBroker
+from bemtevi.infra.local_services.kafka import KafkaBroker
 
 
 def cpu_seconds(pid: int) -> float:

@@ -64,7 +64,7 @@ from bemtevi.infra.settings import Settings
 from bemtevi.projections.base import PRODUCT_TIME_ZONE, SAO_PAULO
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.consultations import recent_consultations, usage_summary
-from bemtevi.projections.credits import balances_of, movement_history, subtree_ids
+from bemtevi.projections.credit_queries import balances_of, movement_history, subtree_ids
 from bemtevi.projections.directory import customers_of
 from bemtevi.projections.store import ReadStore
 from bemtevi.projections.users import users_of_group

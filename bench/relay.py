@@ -34,7 +34,7 @@ from projector import seed
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.infra.kafka import ensure_topic, topic_reader
-from bemtevi.infra.local_services import KafkaBroker
+from bemtevi.infra.local_services.kafka import KafkaBroker
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.relay import Deduplicator, Relay, notification_id_of, tracking_name
 

@@ -34,7 +34,7 @@ from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount
 from bemtevi.domain.query_types import Category
-from bemtevi.infra.local_services import KafkaBroker
+from bemtevi.infra.local_services.kafka import KafkaBroker
 from bemtevi.infra.settings import Settings
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore

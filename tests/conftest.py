@@ -23,7 +23,8 @@ from support import make_settings
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
+from bemtevi.infra.local_services.kafka import KafkaBroker
+from bemtevi.infra.local_services.postgres import ensure_postgres
 from bemtevi.infra.settings import Settings
 
 E2E_DIR = Path(__file__).parent / "e2e"

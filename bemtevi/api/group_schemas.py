@@ -7,7 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bemtevi.api.bounds import LIST_MAX, CompanyName, DocumentText, Email, HostName, Key, PersonName, Phone, ShortText
-from bemtevi.api.schemas import CategoryFigures, CustomerSummary, UtcDateTime
+from bemtevi.api.credit_schemas import CategoryFigures
+from bemtevi.api.customer_schemas import CustomerSummary
+from bemtevi.api.schemas import UtcDateTime
 
 
 class Toggles(BaseModel):

@@ -21,7 +21,7 @@ from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
 from bemtevi.commands.customers import CustomerCommands, opening_quantities
-from bemtevi.commands.identity import IdentityCommands, SignedIn, normalise_domain
+from bemtevi.commands.identity import IdentityCommands, SignedIn
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.brand import Brand
 from bemtevi.domain.contact import normalise_email, normalise_phone
@@ -36,6 +36,7 @@ from bemtevi.domain.errors import (
     UserNotFoundCreateAccount,
 )
 from bemtevi.domain.groups import Group, GroupType
+from bemtevi.domain.hosts import normalise_domain
 from bemtevi.domain.indexes import GROUP_NAME, USER_EMAIL, UniqueIndex, index_id
 from bemtevi.domain.mail import Mail
 from bemtevi.domain.passwords import check_new_password

@@ -18,22 +18,31 @@ after a crash moves credits once:
 from __future__ import annotations
 
 import contextlib
-import json
-import re
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.commands.batch_files import BatchFiles, safe_file_name
+from bemtevi.commands.batch_steps import BatchSteps
+from bemtevi.commands.batch_uploads import BatchUploads, group_of, usable_layout
 from bemtevi.commands.credits import CreditCommands, available_credits
 from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.batch_errors import (
+    BatchDisabled,
+    BatchLimitReached,
+    BatchNotCancellable,
+    BatchNotFound,
+    NoValidDocuments,
+    UploadNotFound,
+    WebhookNotAllowed,
+)
 from bemtevi.domain.batches import (
     Batch,
     BatchKind,
-    BatchStatus,
     cancellable,
     deletable,
     ledger_request_id,
@@ -41,53 +50,19 @@ from bemtevi.domain.batches import (
 )
 from bemtevi.domain.errors import (
     AccessDenied,
-    BatchDisabled,
-    BatchLimitReached,
-    BatchNotCancellable,
-    BatchNotFound,
-    BatchNotRunnable,
-    EntryRequired,
-    FileTooLarge,
-    FileTypeNotAllowed,
     GroupNotFound,
     InvalidData,
-    LayoutNotAllowed,
-    LayoutNotFound,
-    NoValidDocuments,
-    RequiredField,
-    ReturnRequired,
-    UploadNotFound,
-    WebhookNotAllowed,
 )
 from bemtevi.domain.groups import ALLOW_DELETE_CANCEL, ALLOW_UPLOAD_MANUAL, Group
-from bemtevi.domain.layouts import Layout, LayoutSpec
+from bemtevi.domain.layouts import Layout
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.webhooks import WebhookAddressNotAllowed, require_public_host
 
-CHUNK = 1 << 20
 OBSERVATION_MAX = 500
 URL_MAX = 2000
-_SAFE_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
-
-
-def safe_file_name(name: str) -> str:
-    """A file name as kept on disk and shown: no directories, no control characters."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    cleaned = _SAFE_NAME.sub("_", base)[:200].strip(" .")
-    return cleaned or "file"
-
-
-@dataclass(frozen=True, slots=True)
-class Uploaded:
-    upload_id: UUID
-    file_name: str
-    check: Any  # bemtevi.infra.batches.files.UploadCheck
-    preview: Any  # bemtevi.infra.batches.pipeline.BatchPreview
-
-
 @dataclass(frozen=True, slots=True)
 class Submitted:
     batch_id: UUID
@@ -112,38 +87,19 @@ class BatchCommands:
         self._app = app
         self._webhook_allow_private = webhook_allow_private
         self._credits = credits
+        # The runner's steps (start, progress, finish, fail).
+        self.steps = BatchSteps(app, credits)
         self._box = box
-        self._work_dir = work_dir
-        self._dataset = dataset
-        self.max_bytes = max_bytes
-        self.max_records = max_records
+        self.files = BatchFiles(work_dir)
+        # Upload and preview: nothing charged.
+        self.uploads = BatchUploads(app, self.files, dataset, max_bytes=max_bytes, max_records=max_records)
         self.max_open_per_group = max_open_per_group
         # How many of a group's batches are waiting or processing (the read model's answer, wired by bootstrap).
         self._open_in_group = open_in_group
 
-    # -- where files live --------------------------------------------------------------------
-
-    def upload_dir(self, upload_id: UUID) -> Path:
-        return self._work_dir / "uploads" / str(upload_id)
-
-    def batch_dir(self, batch_id: UUID) -> Path:
-        """A batch's files: ``sent/<file name>`` and the runner's work (chunks, return file)."""
-        return self._work_dir / str(batch_id)
-
-    def sent_file(self, batch: Batch) -> Path:
-        return self.batch_dir(batch.id) / "sent" / batch.file_name
-
-    def work_dir(self, batch_id: UUID) -> Path:
-        """Where the runner keeps a batch's chunk files and assembles ``return.<ext>``."""
-        return self.batch_dir(batch_id) / "work"
-
-    def return_file(self, batch: Batch) -> Path | None:
-        found = sorted(self.work_dir(batch.id).glob("return.*"))
-        return next((p for p in found if p.suffix.lower() in (".csv", ".txt", ".xlsx")), None)
-
     def return_download_name(self, batch: Batch) -> str:
         """The return file's name for the user: the layout's final file name and return extension."""
-        path = self.return_file(batch)
+        path = self.files.return_file(batch)
         ext = path.suffix if path is not None else ""
         try:
             layout = self._app.find(UUID(batch.layout_id), Layout)
@@ -152,32 +108,11 @@ class BatchCommands:
         base = safe_file_name(layout.value().final_file_name) if layout is not None else Path(batch.file_name).stem
         return f"{base}{ext}"
 
-    def spool_dir(self) -> Path:
-        """Where an upload's body is spooled while it arrives (past 1 MB)."""
-        folder = self._work_dir / "uploads"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-
     def available_credits(self, group_id: UUID) -> int | None:
         """The group's batch credits available now (None: unlimited)."""
         return available_credits(self._app, group_id, Category.BATCH)
 
     # -- loading -------------------------------------------------------------------------------
-
-    def _group(self, group_id: UUID) -> Group:
-        group = self._app.find(group_id, Group)
-        if group is None:
-            raise GroupNotFound()
-        return group
-
-    def _layout(self, layout_id: str) -> Layout:
-        try:
-            layout = self._app.find(UUID(layout_id), Layout)
-        except ValueError:
-            layout = None
-        if layout is None:
-            raise LayoutNotFound(field="layoutId")
-        return layout
 
     def batch(self, batch_id: UUID) -> Batch:
         found = self._app.find(batch_id, Batch)
@@ -212,93 +147,6 @@ class BatchCommands:
             raise BatchNotFound()
         return batch
 
-    # -- upload and preview: nothing charged ----------------------------------------------------
-
-    @staticmethod
-    def _layout_rules(spec: LayoutSpec) -> None:
-        if not spec.rows_of("entry"):
-            raise EntryRequired(field="layoutId")
-        if not spec.rows_of("exit"):
-            raise ReturnRequired(field="layoutId")
-
-    def _usable_layout(self, group: Group, layout_id: str) -> Layout:
-        layout = self._layout(layout_id)
-        if not layout.active or layout_id not in group.current_layouts():
-            raise LayoutNotAllowed(field="layoutId")
-        self._layout_rules(layout.value())
-        return layout
-
-    def require_uploadable(self, principal: Principal, layout_id: str) -> None:
-        """The rules an upload is refused by before its body is read (batch query on, layout usable)."""
-        if not layout_id:
-            raise RequiredField(field="layoutId")
-        group = self._group(principal.group_id)
-        if not group.allows(ALLOW_UPLOAD_MANUAL):
-            raise BatchDisabled()
-        self._usable_layout(group, layout_id)
-
-    def upload(
-        self,
-        principal: Principal,
-        layout_id: str,
-        chunks: Iterable[bytes],
-        file_name: str,
-        query_type: str | None = None,
-    ) -> Uploaded:
-        """Stream the file to disk (refused past ``max_bytes``), check it and preview it."""
-        from bemtevi.infra.batches.files import check_upload
-        from bemtevi.infra.batches.pipeline import preview
-
-        if not file_name:
-            raise RequiredField(field="file")
-        self.require_uploadable(principal, layout_id)
-        spec = self._layout(layout_id).value()
-        # The file's own extension is one of TXT, CSV, XLSX and the layout's (its bytes are checked below).
-        if Path(file_name).suffix.lower().lstrip(".") != spec.accepted_extension.lower():
-            raise FileTypeNotAllowed(field="file")
-        upload_id = uuid4()
-        folder = self.upload_dir(upload_id)
-        folder.mkdir(parents=True, exist_ok=True)
-        name = safe_file_name(file_name)
-        path = folder / name
-        try:
-            size = 0
-            with path.open("wb") as out:
-                for chunk in chunks:
-                    size += len(chunk)
-                    if size > self.max_bytes:
-                        raise FileTooLarge(field="file")
-                    out.write(chunk)
-            check = check_upload(path, spec.accepted_extension.upper())
-            shown = preview(path, check, spec, self._dataset, max_records=self.max_records)
-        except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
-        meta = {
-            "user_id": str(principal.user_id),
-            "group_id": str(principal.group_id),
-            "layout_id": layout_id,
-            "query_type": query_type,
-            "file_name": name,
-            "extension": check.extension,
-            "encoding": check.encoding,
-            "size": check.size,
-            "records": shown.records,
-            "valid_documents": shown.valid_documents,
-            "credits_needed": shown.credits_needed,
-        }
-        (folder / "upload.json").write_text(json.dumps(meta), encoding="utf-8")
-        return Uploaded(upload_id, name, check, shown)
-
-    def _upload_meta(self, principal: Principal, upload_id: UUID) -> dict[str, Any]:
-        try:
-            meta: dict[str, Any] = json.loads((self.upload_dir(upload_id) / "upload.json").read_text("utf-8"))
-        except (OSError, ValueError):
-            raise UploadNotFound(field="uploadId") from None
-        if meta.get("user_id") != str(principal.user_id):
-            raise UploadNotFound(field="uploadId")
-        return meta
-
     # -- submit: reserve, then record ------------------------------------------------------------
 
     def submit(
@@ -310,7 +158,7 @@ class BatchCommands:
         webhook_url: str | None = None,
         webhook_secret: str | None = None,
     ) -> Submitted:
-        meta = self._upload_meta(principal, upload_id)
+        meta = self.uploads.meta(principal, upload_id)
         own = principal.group_id
         target = group_id or own
         kind = BatchKind.BATCH if group_id is None else BatchKind.MANUAL
@@ -319,11 +167,11 @@ class BatchCommands:
                 raise AccessDenied(field="groupId")
             if principal.role != Role.SUPER_ADMIN and not self._in_subtree(own, target):
                 raise GroupNotFound(field="groupId")
-        group = self._group(target)
+        group = group_of(self._app, target)
         if not group.allows(ALLOW_UPLOAD_MANUAL):
             raise BatchDisabled()
         layout_id = str(meta["layout_id"])
-        self._usable_layout(group, layout_id)
+        usable_layout(self._app, group, layout_id)
         credits_needed = int(meta["credits_needed"])
         if credits_needed <= 0:
             raise NoValidDocuments(field="file")
@@ -356,9 +204,9 @@ class BatchCommands:
             request_id=ledger_request_id(batch_id, "reserve"),
         )
         # The sent file moves under the batch before it is recorded: a runner never finds a batch without it.
-        folder = self.batch_dir(batch_id) / "sent"
+        folder = self.files.batch_dir(batch_id) / "sent"
         folder.mkdir(parents=True, exist_ok=True)
-        source = self.upload_dir(upload_id) / str(meta["file_name"])
+        source = self.files.upload_dir(upload_id) / str(meta["file_name"])
         try:
             source.replace(folder / str(meta["file_name"]))
         except OSError:
@@ -393,7 +241,7 @@ class BatchCommands:
                 webhook_secret_sealed=self._box.seal(secret) if secret else None,
             )
         position = self._app.save_all(batch)
-        shutil.rmtree(self.upload_dir(upload_id), ignore_errors=True)
+        shutil.rmtree(self.files.upload_dir(upload_id), ignore_errors=True)
         return Submitted(batch_id, position)
 
     # -- cancel and delete ---------------------------------------------------------------------
@@ -407,7 +255,7 @@ class BatchCommands:
         if user_id != principal.user_id and principal.role not in (Role.OWNER, Role.ADMIN):
             return False
         if group_id not in allows:
-            allows[group_id] = self._group(group_id).allows(ALLOW_DELETE_CANCEL)
+            allows[group_id] = group_of(self._app, group_id).allows(ALLOW_DELETE_CANCEL)
         return allows[group_id]
 
     def _may_cancel_or_delete(self, principal: Principal, batch: Batch) -> None:
@@ -439,7 +287,7 @@ class BatchCommands:
         if not batch.is_open:
             raise BatchNotCancellable()
         try:
-            self._release(batch, Actor(user_id=principal.user_id, tenant_id=batch.group_id))
+            self.steps.release(batch, Actor(user_id=principal.user_id, tenant_id=batch.group_id))
         except InvalidData:  # the reservation was settled meanwhile: the batch finished under the cancel
             if not self.batch(batch_id).is_open:
                 raise BatchNotCancellable() from None
@@ -465,70 +313,8 @@ class BatchCommands:
             return self._app.save_all(current)
 
         position = retry_on_conflict(decide)
-        shutil.rmtree(self.batch_dir(batch_id), ignore_errors=True)
+        shutil.rmtree(self.files.batch_dir(batch_id), ignore_errors=True)
         return position
-
-    # -- the runner's steps ----------------------------------------------------------------------
-
-    def _system(self, batch: Batch) -> Actor:
-        return Actor(user_id=None, tenant_id=batch.group_id)
-
-    def _step(self, batch_id: UUID, change: Any) -> int:
-        def decide() -> int:
-            batch = self._app.get(batch_id, Batch)
-            with acting_as(self._system(batch)):
-                change(batch)
-            return self._app.save_all(batch)
-
-        return retry_on_conflict(decide)
-
-    def start(self, batch_id: UUID) -> int:
-        """Start or resume (``Started(attempt)``); refused once the batch is over or deleted."""
-        return self._step(batch_id, lambda b: b.start())
-
-    def progress(self, batch_id: UUID, records_done: int, found: int, invalid: int) -> int:
-        return self._step(batch_id, lambda b: b.progress(records_done, found, invalid))
-
-    def finish(self, batch_id: UUID, records: int, found: int, invalid: int, return_file_name: str) -> int:
-        """Settle ``found`` credits (at most the reservation; the rest released), then ``Finished``.
-        Finishing again after a crash between the two settles once and finishes once."""
-        batch = self._app.get(batch_id, Batch)
-        if batch.status == BatchStatus.AVAILABLE:
-            return self._app.max_position()
-        if batch.status != BatchStatus.PROCESSING:
-            raise BatchNotRunnable()
-        charged = min(found, batch.credits_reserved)
-        if batch.reservation_id is not None:
-            self._credits.settle(
-                self._system(batch),
-                batch.group_id,
-                Category.BATCH,
-                batch.reservation_id,
-                charged,
-                request_id=ledger_request_id(batch_id, "settle"),
-            )
-        return self._step(batch_id, lambda b: b.finish(records, found, invalid, charged, return_file_name))
-
-    def fail(self, batch_id: UUID, code: str, message: str) -> int:
-        """Release the reservation, then ``Failed`` (the 1-hour limit: ``TIME_LIMIT_CODE``)."""
-        batch = self._app.get(batch_id, Batch)
-        if batch.status == BatchStatus.ERROR:
-            return self._app.max_position()
-        if not batch.is_open:
-            raise BatchNotRunnable()
-        self._release(batch, self._system(batch))
-        return self._step(batch_id, lambda b: b.fail(code, message))
-
-    def _release(self, batch: Batch, actor: Actor) -> None:
-        if batch.reservation_id is None:
-            return
-        self._credits.release(
-            actor,
-            batch.group_id,
-            Category.BATCH,
-            batch.reservation_id,
-            request_id=ledger_request_id(batch.id, "release"),
-        )
 
     def webhook_secret(self, batch: Batch) -> str | None:
         return self._box.open(batch.webhook_secret_sealed) if batch.webhook_secret_sealed else None

@@ -8,10 +8,11 @@ from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from bemtevi.commands.application import BemteviApplication
-from bemtevi.commands.identity import IdentityCommands, normalise_domain
+from bemtevi.commands.identity import IdentityCommands
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.contact_requests import ContactForm, ContactRequest
 from bemtevi.domain.documents import format_cnpj, format_cpf
+from bemtevi.domain.hosts import normalise_domain
 from bemtevi.domain.mail import Mail
 from bemtevi.domain.principals import ROOT_GROUP_ID
 

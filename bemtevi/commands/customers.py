@@ -9,7 +9,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
-from bemtevi.commands.identity import IdentityCommands, normalise_domain
+from bemtevi.commands.identity import IdentityCommands
 from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.brand import Brand
 from bemtevi.domain.customers import (
@@ -29,6 +29,7 @@ from bemtevi.domain.errors import (
     QueryNotAllowed,
 )
 from bemtevi.domain.groups import ALLOW_CREATE_WHITE_LABEL, Group, GroupType, default_toggles
+from bemtevi.domain.hosts import normalise_domain
 from bemtevi.domain.indexes import (
     GROUP_CNPJ,
     GROUP_DOMAIN,

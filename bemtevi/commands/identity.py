@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
@@ -13,11 +11,12 @@ from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
 from bemtevi.commands.group_commit import Outcome
+from bemtevi.commands.known_principals import KnownPrincipals
 from bemtevi.commands.ledger import LedgerClient, open_accounts
 from bemtevi.commands.throttle import Throttle
 from bemtevi.domain.audit import Actor, AuditedAggregate, acting_as
 from bemtevi.domain.brand import DEFAULT_BRAND, Brand
-from bemtevi.domain.contact import normalise_email
+from bemtevi.domain.contact import email_key, normalise_email
 from bemtevi.domain.errors import (
     DuplicateValue,
     ExpiredToken,
@@ -32,6 +31,7 @@ from bemtevi.domain.errors import (
     WeakPassword,
 )
 from bemtevi.domain.groups import Group, GroupType
+from bemtevi.domain.hosts import domain_candidates, normalise_domain
 from bemtevi.domain.indexes import GROUP_DOMAIN, USER_EMAIL, UniqueIndex, index_id
 from bemtevi.domain.passwords import check_new_password, generate_password
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
@@ -40,109 +40,6 @@ from bemtevi.domain.sessions import Session
 from bemtevi.domain.users import Role, User, UserStatus
 from bemtevi.infra.passwords import PasswordHasher
 from bemtevi.infra.tokens import TokenClaims, TokenIssuer
-
-
-def email_key(email: str) -> str:
-    """The sign-in key of an e-mail: trimmed and lower-cased.
-
-    The specification's strict format (2-4 letter ending) applies to e-mails people type into
-    registration forms; operator-configured addresses such as the default admin@bemtevi.local
-    must still sign in, so the key itself is lenient.
-    """
-    value = email.strip().lower()
-    if "@" not in value or value.startswith("@") or value.endswith("@"):
-        raise InvalidCredentials()
-    return value
-
-
-def normalise_domain(domain_url: str | None) -> str | None:
-    """'https://Acme.example:8443/x' → 'acme.example:8443'; empty → None."""
-    if not domain_url:
-        return None
-    value = domain_url.strip().lower()
-    for prefix in ("https://", "http://"):
-        if value.startswith(prefix):
-            value = value[len(prefix) :]
-    value = value.split("/", 1)[0]
-    return value or None
-
-
-def domain_candidates(domain_url: str | None) -> list[str]:
-    """A host matches its exact form first, then without the port."""
-    domain = normalise_domain(domain_url)
-    if domain is None:
-        return []
-    bare = domain.rsplit(":", 1)[0] if ":" in domain else domain
-    return [domain] if bare == domain else [domain, bare]
-
-
-class _KnownPrincipals:
-    """The principals of tokens that passed every check of ``authenticate``, each with the
-    aggregates it was decided on (the session, the user, the group and its ancestors).
-
-    Loading those (from the read cache) and building the principal on every call cost some
-    twenty times what finding a remembered one does (bench/hot_path_cpu.py). An entry is
-    forgotten at every save of one of its aggregates, by the same saves (in this process, or
-    read from the log for other processes' saves) that evict the application's read cache, and before the
-    save returns, so a logout or an inactivation is seen at once. An entry is used only until the
-    token's and the session's expiry, less a margin; after that the full checks decide, and
-    answer as they always did.
-    """
-
-    MAX_ENTRIES = 20_000
-    EXPIRY_MARGIN_SECONDS = 0.001
-
-    def __init__(self) -> None:
-        self._entries: dict[str, tuple[Principal, float, tuple[UUID, ...]]] = {}
-        self._tokens_of: dict[UUID, set[str]] = {}
-        self._lock = threading.Lock()
-        # Counts saves: an entry decided while one happened may rest on a copy it made stale.
-        self.generation = 0
-
-    def get(self, token: str) -> Principal | None:
-        entry = self._entries.get(token)
-        if entry is not None and time.time() < entry[1]:
-            return entry[0]
-        return None
-
-    def remember(
-        self, token: str, principal: Principal, expires: float, aggregate_ids: tuple[UUID, ...], generation: int
-    ) -> None:
-        with self._lock:
-            if generation != self.generation:
-                return
-            if len(self._entries) >= self.MAX_ENTRIES:
-                self._entries.clear()
-                self._tokens_of.clear()
-            self._drop(token)
-            self._entries[token] = (principal, expires - self.EXPIRY_MARGIN_SECONDS, aggregate_ids)
-            for aggregate_id in aggregate_ids:
-                self._tokens_of.setdefault(aggregate_id, set()).add(token)
-
-    def forget(self, aggregate_ids: Iterable[UUID]) -> None:
-        """After a save of ``aggregate_ids``: the entries decided on any of them."""
-        with self._lock:
-            self.generation += 1
-            for aggregate_id in aggregate_ids:
-                tokens = self._tokens_of.get(aggregate_id)
-                if tokens:
-                    for token in list(tokens):
-                        self._drop(token)
-
-    def forget_token(self, token: str) -> None:
-        with self._lock:
-            self._drop(token)
-
-    def _drop(self, token: str) -> None:
-        entry = self._entries.pop(token, None)
-        if entry is None:
-            return
-        for aggregate_id in entry[2]:
-            tokens = self._tokens_of.get(aggregate_id)
-            if tokens is not None:
-                tokens.discard(token)
-                if not tokens:
-                    del self._tokens_of[aggregate_id]
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +83,7 @@ class IdentityCommands:
         self._max_address_failures = max_address_failures
         # A real hash to verify against when the e-mail is unknown, so timing does not tell.
         self._dummy_hash = hasher.hash(generate_password())
-        self._known = _KnownPrincipals()
+        self._known = KnownPrincipals()
         app.on_stale(self._known.forget)
 
     # -- first start -------------------------------------------------------------------------
@@ -433,7 +330,7 @@ class IdentityCommands:
 
     def _check(self, token: str) -> Principal:
         """Every check of a token, its session, its group chain and its user; the principal is
-        remembered (``_KnownPrincipals``) until one of those is saved again or the token expires."""
+        remembered (``KnownPrincipals``) until one of those is saved again or the token expires."""
         generation = self._known.generation
         self._known.forget_token(token)
         claims, token_expires = self._tokens.read_expiring(token)

@@ -24,7 +24,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from bemtevi.domain.audit import AuditedAggregate
-from bemtevi.domain.errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
+from bemtevi.domain.batch_errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
 
 
 class BatchStatus(StrEnum):

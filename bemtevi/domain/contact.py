@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bemtevi.domain.documents import only_digits
-from bemtevi.domain.errors import InvalidEmail, InvalidPhone
+from bemtevi.domain.errors import InvalidCredentials, InvalidEmail, InvalidPhone
 
 # Letters, digits, dot, underscore and hyphen; then "@"; a domain of one or more labels; then a
 # dot and an ending of 2 to 4 letters. ASCII only.
@@ -42,3 +42,16 @@ def normalise_phone(value: str) -> str:
     if len(digits) > _NATIONAL_MAX_DIGITS and not digits.startswith(PHONE_COUNTRY_PREFIX):
         raise InvalidPhone(field="phone")
     return digits
+
+
+def email_key(email: str) -> str:
+    """The sign-in key of an e-mail: trimmed and lower-cased.
+
+    The specification's strict format (2-4 letter ending) applies to e-mails people type into
+    registration forms; operator-configured addresses such as the default admin@bemtevi.local
+    must still sign in, so the key itself is lenient.
+    """
+    value = email.strip().lower()
+    if "@" not in value or value.startswith("@") or value.endswith("@"):
+        raise InvalidCredentials()
+    return value

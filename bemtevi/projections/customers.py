@@ -9,7 +9,7 @@ import duckdb
 
 from bemtevi.domain.brand import BRAND_FIELDS, Brand
 from bemtevi.projections.base import first_row
-from bemtevi.projections.credits import figures_by_group
+from bemtevi.projections.credit_queries import figures_by_group
 from bemtevi.projections.directory import public_data
 
 

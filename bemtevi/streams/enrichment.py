@@ -34,11 +34,11 @@ from eventsourcing.persistence import Notification
 
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.vendor_lookups import Owner, VendorLookups
+from bemtevi.domain.batch_errors import BatchNotRunnable
 from bemtevi.domain.batches import TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch, kept_result_id
-from bemtevi.domain.errors import BatchNotRunnable
 from bemtevi.domain.layouts import Layout
 from bemtevi.domain.query_types import DocumentKind
-from bemtevi.infra.batches.files import UploadCheck
+from bemtevi.infra.batches.upload_checks import UploadCheck
 from bemtevi.infra.webhooks import WebhookSender
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.follower import TrackedFollower
@@ -67,7 +67,7 @@ class BatchJob:
 
 
 class RunnerSteps(Protocol):
-    """The batch commands' runner side (``bemtevi.commands.batches.BatchCommands``): each step appends the
+    """The batch commands' runner side (``bemtevi.commands.batch_steps.BatchSteps``): each step appends the
     batch's event (``finish`` settles first, ``fail`` releases first); a step the batch no longer allows (canceled
     under the runner) raises ``BatchNotRunnable``."""
 

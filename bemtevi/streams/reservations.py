@@ -20,7 +20,7 @@ import threading
 
 from bemtevi.commands.ledger import LedgerClient, ReleaseAbandoned
 from bemtevi.domain.query_types import Category
-from bemtevi.projections.credits import groups_holding_reservations
+from bemtevi.projections.credit_queries import groups_holding_reservations
 from bemtevi.projections.store import ReadStore
 
 log = logging.getLogger(__name__)

@@ -98,8 +98,8 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
     made = client.post("/api/batches", headers=admin, json={"uploadId": shown.json()["uploadId"]})
     assert made.status_code == 201, made.text
     batch_id = UUID(made.json()["id"])
-    platform.batches.start(batch_id)
-    platform.batches.finish(batch_id, 1, 1, 0, "return.csv")
+    platform.batches.steps.start(batch_id)
+    platform.batches.steps.finish(batch_id, 1, 1, 0, "return.csv")
     assert platform.projector.wait_for(platform.app.max_position(), 10)
 
     ids = {

@@ -75,8 +75,8 @@ def test_a_failure_has_its_code_beside_its_message(sqlite_platform: Platform, cl
     layout_id = new_layout(client, admin)
     _group_id, owner = new_customer(client, admin, 33, layout_id)
     batch_id = submit(client, owner, layout_id, 3)
-    sqlite_platform.batches.start(UUID(batch_id))
-    sqlite_platform.batches.fail(UUID(batch_id), TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
+    sqlite_platform.batches.steps.start(UUID(batch_id))
+    sqlite_platform.batches.steps.fail(UUID(batch_id), TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
     row = listed(client, owner, sqlite_platform)[batch_id]
     assert (row["status"], row["message"], row["messageCode"]) == ("error", TIME_LIMIT_MESSAGE, "time_limit")
     assert actions(row) == (False, True)

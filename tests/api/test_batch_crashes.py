@@ -41,7 +41,8 @@ from support import (
     wait_until,
 )
 
-from bemtevi.bootstrap import build_platform, build_relay
+from bemtevi.bootstrap import build_platform
+from bemtevi.bootstrap.workers import build_relay
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.batches import TIME_LIMIT_MESSAGE, Batch, BatchStatus, reservation_id
 from bemtevi.domain.credits import CreditAccount, credit_account_id

@@ -151,7 +151,7 @@ def test_an_upload_is_previewed_for_free_and_submit_reserves_exactly_what_it_nee
     assert sent.status_code == 200 and sent.content == csv_of(*documents)
     assert "lista.csv" in sent.headers["content-disposition"]
     # The preview's staged records went with the file: the run joins them instead of reading it again.
-    sent_path = platform.batches.batch_dir(UUID(submitted["id"])) / "sent" / "lista.csv"
+    sent_path = platform.batches.files.batch_dir(UUID(submitted["id"])) / "sent" / "lista.csv"
     assert staged_path(sent_path).exists()
     refused(api.get(f"/api/batches/{submitted['id']}/return", headers=owner), 404, "return_not_ready")
     # An upload is submitted once.
@@ -193,7 +193,7 @@ def test_bad_xlsx_files_are_refused_and_a_too_large_file_is_413(sqlite_platform:
     # Someone who sent an .xlsx that is not a workbook is told it could not be read (the specification's words).
     text = refused(upload(client, owner, xlsx, b"CPF;NOME\n52998224725;Ana\n", "texto.xlsx"), 422, "xlsx_unreadable")
     assert text["message"] == "Erro ao ler arquivo XLSX."
-    sqlite_platform.batches.max_bytes = 1000
+    sqlite_platform.batches.uploads.max_bytes = 1000
     refused(upload(client, owner, xlsx, b"x" * 1001, "grande.xlsx"), 413, "file_too_large")
     assert reserved(sqlite_platform, UUID(group_id)) == 0
     assert not list((sqlite_platform.settings.batches_dir / "uploads").glob("*/*.xlsx")), "refused files are removed"
@@ -208,7 +208,7 @@ def test_a_file_past_the_record_limit_is_refused_while_read_and_an_inflating_xls
     group_id, owner = new_customer(client, admin, 4, csv_layout)
     xlsx_group, xlsx_owner = new_customer(client, admin, 5, xlsx)
     assert ok(client.get("/api/batches/limits", headers=owner)) == {"maxBytes": 10 << 20, "maxRecords": 1_000_000}
-    sqlite_platform.batches.max_records = 1000
+    sqlite_platform.batches.uploads.max_records = 1000
     assert ok(client.get("/api/batches/limits", headers=owner))["maxRecords"] == 1000  # what the upload screen shows
     at_limit = [cpf(n) for n in range(1, 1001)]
     ok(upload(client, owner, csv_layout, csv_of(*at_limit)), 201)
@@ -387,13 +387,13 @@ def test_a_groups_open_batches_and_its_credits_bound_what_it_submits(platform: P
 
 
 def _run(platform: Platform, batch_id: str, found: int, *, fail: bool = False) -> int:
-    batches = platform.batches
+    steps = platform.batches.steps
     bid = UUID(batch_id)
-    batches.start(bid)
-    batches.progress(bid, 1, min(found, 1), 0)
+    steps.start(bid)
+    steps.progress(bid, 1, min(found, 1), 0)
     if fail:
-        return batches.fail(bid, "vendor_failed", "The supplier did not answer")
-    return batches.finish(bid, 2, found, 0, "retorno.csv")
+        return steps.fail(bid, "vendor_failed", "The supplier did not answer")
+    return steps.finish(bid, 2, found, 0, "retorno.csv")
 
 
 def test_the_list_sorts_filters_and_scopes_and_the_runner_steps_show(platform: Platform, api: TestClient) -> None:
@@ -422,7 +422,7 @@ def test_the_list_sorts_filters_and_scopes_and_the_runner_steps_show(platform: P
         (ids[0], 1, 1, "retorno.csv")
     ]
     # The return file (the runner's work dir) comes back named after the layout's final file name.
-    work = platform.batches.work_dir(UUID(ids[0]))
+    work = platform.batches.files.work_dir(UUID(ids[0]))
     work.mkdir(parents=True)
     (work / "return.csv").write_text("CPF;NOME\n", encoding="utf-8")
     returned = api.get(f"/api/batches/{ids[0]}/return", headers=owner)

@@ -18,7 +18,7 @@ from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
-from bemtevi.projections.credits import StoppedLeaseTimes, balances_view
+from bemtevi.projections.credit_queries import StoppedLeaseTimes, balances_view
 
 LEDGER = Actor(None, ROOT_GROUP_ID)  # the ledger acts as the system
 LEASE_SECONDS = 0.25  # held by a stopped server once open 2.5 s (two lease times plus 2 s)

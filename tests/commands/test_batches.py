@@ -12,6 +12,7 @@ from support import KNOWN_CPF, super_admin
 
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.batch_errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
 from bemtevi.domain.batches import (
     TIME_LIMIT_CODE,
     TIME_LIMIT_MESSAGE,
@@ -21,7 +22,6 @@ from bemtevi.domain.batches import (
 )
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import cpf_check_digits
-from bemtevi.domain.errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
 from bemtevi.domain.principals import ROOT_GROUP_ID, Principal
 from bemtevi.domain.query_types import Category
@@ -132,7 +132,7 @@ def a_batch(platform: Platform, principal: Principal, tmp_path: Path, documents:
     )
     layout_id = platform.catalogue.add_layout(principal, spec).id
     data = ("CPF\n" + "".join(f"{d}\n" for d in documents)).encode()
-    uploaded = platform.batches.upload(principal, layout_id, [data], "lista.csv")
+    uploaded = platform.batches.uploads.upload(principal, layout_id, [data], "lista.csv")
     return platform.batches.submit(principal, uploaded.upload_id).batch_id
 
 
@@ -145,7 +145,7 @@ def test_finishing_again_after_a_crash_between_settle_and_finished_charges_once(
     used_before, reserved_before = before.used, before.reserved
     batch_id = a_batch(platform, admin, tmp_path, [KNOWN_CPF, cpf(1), cpf(2)])
     assert account(platform).reserved == reserved_before + 3
-    platform.batches.start(batch_id)
+    platform.batches.steps.start(batch_id)
     # The runner settled, then died before appending Finished: the same settle request, sent by hand.
     batch = platform.app.get(batch_id, Batch)
     assert batch.reservation_id is not None
@@ -157,15 +157,15 @@ def test_finishing_again_after_a_crash_between_settle_and_finished_charges_once(
         1,
         request_id=ledger_request_id(batch_id, "settle"),
     )
-    platform.batches.start(batch_id)  # resumed
-    platform.batches.finish(batch_id, 3, 1, 0, "retorno.csv")
-    platform.batches.finish(batch_id, 3, 1, 0, "retorno.csv")  # and told twice
+    platform.batches.steps.start(batch_id)  # resumed
+    platform.batches.steps.finish(batch_id, 3, 1, 0, "retorno.csv")
+    platform.batches.steps.finish(batch_id, 3, 1, 0, "retorno.csv")  # and told twice
     after = account(platform)
     assert (after.used - used_before, after.reserved) == (1, reserved_before)
     finished = platform.app.get(batch_id, Batch)
     assert (finished.status, finished.charged, finished.attempts) == (BatchStatus.AVAILABLE, 1, 2)
     with pytest.raises(BatchNotRunnable):
-        platform.batches.fail(batch_id, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
+        platform.batches.steps.fail(batch_id, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
 
 
 def test_the_time_limit_fails_the_batch_and_releases_its_credits_once(
@@ -176,9 +176,9 @@ def test_the_time_limit_fails_the_batch_and_releases_its_credits_once(
     used_before = account(platform).used
     batch_id = a_batch(platform, admin, tmp_path, [cpf(3), cpf(4)])
     reserved = account(platform).reserved
-    platform.batches.start(batch_id)
-    platform.batches.fail(batch_id, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
-    platform.batches.fail(batch_id, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)  # told twice: nothing more
+    platform.batches.steps.start(batch_id)
+    platform.batches.steps.fail(batch_id, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)
+    platform.batches.steps.fail(batch_id, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE)  # told twice: nothing more
     assert (account(platform).reserved, account(platform).used) == (reserved - 2, used_before)
     failed = platform.app.get(batch_id, Batch)
     assert (failed.status, failed.error_code, failed.message) == (
@@ -187,6 +187,6 @@ def test_the_time_limit_fails_the_batch_and_releases_its_credits_once(
         "Process terminated after exceeding the 1 hour limit",
     )
     with pytest.raises(BatchNotRunnable):
-        platform.batches.finish(batch_id, 2, 2, 0, "r.csv")
+        platform.batches.steps.finish(batch_id, 2, 2, 0, "r.csv")
     with pytest.raises(BatchNotCancellable):
         platform.batches.cancel(admin, batch_id)

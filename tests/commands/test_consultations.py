@@ -25,7 +25,7 @@ from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.consultations import usage_summary
-from bemtevi.projections.credits import balances_of
+from bemtevi.projections.credit_queries import balances_of
 
 PASSWORD = "Strong!pass1"
 

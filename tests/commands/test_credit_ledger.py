@@ -56,7 +56,8 @@ from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.group_commit import GroupCommit
 from bemtevi.commands.ledger import EmbeddedLedger, ReleaseAbandoned
 from bemtevi.domain.consultations import ConsultationStatus
-from bemtevi.domain.credits import LOOKUP_REASONS, CreditAccount, credit_account_id
+from bemtevi.domain.credit_figures import LOOKUP_REASONS
+from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import AccessDenied, DomainError, InvalidData, NotEnoughCredits, NotEnoughToProvide
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
@@ -65,7 +66,7 @@ from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.users import Role
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.suppliers.local import LocalDatasetSupplier
-from bemtevi.projections.credits import balances_of
+from bemtevi.projections.credit_queries import balances_of
 
 
 def acting(group_id: UUID, role: Role = Role.OWNER) -> Principal:

@@ -201,9 +201,9 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
         made = api.post("/api/batches", headers=admin, json={"uploadId": shown.json()["uploadId"]})
         assert made.status_code == 201, made.text
         batch_id = UUID(made.json()["id"])
-        platform.batches.start(batch_id)
-        platform.batches.progress(batch_id, 1, 1, 0)
-        platform.batches.finish(batch_id, 1, 1, 0, "retorno.csv")
+        platform.batches.steps.start(batch_id)
+        platform.batches.steps.progress(batch_id, 1, 1, 0)
+        platform.batches.steps.finish(batch_id, 1, 1, 0, "retorno.csv")
     return {"group": UUID(group_id), "user": UUID(user_id)}
 
 

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
 from support import inflating_xlsx
 
-from bemtevi.domain.errors import (
-    DomainError,
+from bemtevi.domain.batch_errors import (
     FileEmpty,
     FileEncoding,
     FilePasswordProtected,
@@ -26,9 +25,11 @@ from bemtevi.domain.errors import (
     TooManyRecords,
     XlsxUnreadable,
 )
+from bemtevi.domain.errors import DomainError
 from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec, format_line, header_line, parse_line
-from bemtevi.infra.batches.files import check_upload, fixed_width_columns, read_records
+from bemtevi.infra.batches.readers import fixed_width_columns, read_records
 from bemtevi.infra.batches.returns import delimited_lines, fixed_width_lines, write_return_file
+from bemtevi.infra.batches.upload_checks import check_upload
 from bemtevi.infra.batches.xlsx_writer import XLSX_ROWS_PER_SHEET, XlsxWorkbook
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + os.urandom(64)
@@ -284,8 +285,9 @@ def test_an_xlsx_inflating_to_millions_of_rows_is_refused_in_bounded_memory(tmp_
 import resource
 from pathlib import Path
 from bemtevi.domain.layouts import LayoutRow, LayoutSpec
-from bemtevi.infra.batches.files import check_upload, read_records
-from bemtevi.domain.errors import TooManyRecords
+from bemtevi.infra.batches.readers import read_records
+from bemtevi.infra.batches.upload_checks import check_upload
+from bemtevi.domain.batch_errors import TooManyRecords
 rows = tuple(LayoutRow("CPF", "document", 1, "", None, d) for d in ("entry", "exit"))
 layout = LayoutSpec("f", "r", "xlsx", "xlsx", "delimited", ";", True, "people", rows)
 path = Path({str(path)!r})

@@ -15,12 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bemtevi.domain.batch_errors import BatchStopped
 from bemtevi.domain.documents import cnpj_check_digits, cpf_check_digits, is_valid_cnpj, is_valid_cpf
 from bemtevi.domain.enrichment_fields import FIELDS, exit_field, exit_value
-from bemtevi.domain.errors import BatchStopped
 from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec
-from bemtevi.infra.batches.files import check_upload
-from bemtevi.infra.batches.pipeline import BatchProgress, normalised_sql, preview, run_batch, staged_path
+from bemtevi.infra.batches.join_sql import normalised_sql
+from bemtevi.infra.batches.pipeline import BatchProgress, preview, run_batch, staged_path
+from bemtevi.infra.batches.upload_checks import check_upload
 
 TODAY = dt.date(2026, 1, 15)
 

@@ -12,8 +12,8 @@ from python_calamine import CalamineWorkbook
 
 from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec
-from bemtevi.infra.batches.files import check_upload
 from bemtevi.infra.batches.pipeline import run_batch
+from bemtevi.infra.batches.upload_checks import check_upload
 
 NAME = "José Conceição Łukasz"  # 'Ł' is not in Latin-1
 

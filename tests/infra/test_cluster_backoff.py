@@ -10,14 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import free_port
 
-from bemtevi.cluster import (
+from bemtevi.cluster.children import (
     FIRST_BACKOFF_SECONDS,
     MAX_BACKOFF_SECONDS,
     STABLE_SECONDS,
-    ClusterSupervisor,
     describe_exit,
     next_backoff,
 )
+from bemtevi.cluster.supervisor import ClusterSupervisor
 from bemtevi.infra.settings import Settings
 
 

@@ -13,13 +13,8 @@ from hypothesis import strategies as st
 from support import examples
 
 from bemtevi.infra import demo_names
-from bemtevi.infra.demo_data import (
-    KNOWN_CNPJS,
-    KNOWN_CPFS,
-    cnpj_check_digits,
-    cpf_check_digits,
-    generate_demo_dataset,
-)
+from bemtevi.infra.demo_data import generate_demo_dataset
+from bemtevi.infra.demo_values import KNOWN_CNPJS, KNOWN_CPFS, cnpj_check_digits, cpf_check_digits
 
 PEOPLE = 2_000
 COMPANIES = 400

@@ -11,7 +11,8 @@ import pytest
 from kafka import KafkaConsumer, KafkaProducer
 from kafka.admin import KafkaAdminClient, NewTopic
 
-from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
+from bemtevi.infra.local_services.kafka import KafkaBroker
+from bemtevi.infra.local_services.postgres import ensure_postgres
 
 
 def test_kafka_broker_carries_records_from_a_producer_to_a_consumer_group(kafka_broker: str) -> None:

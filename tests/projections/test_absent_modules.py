@@ -16,7 +16,7 @@ import sys
 
 import duckdb
 
-from bemtevi.cli import mark_absent_modules
+from bemtevi.infra.process_tuning import mark_absent_modules
 
 searched = []
 
@@ -65,7 +65,7 @@ def test_duckdb_queries_stop_searching_for_an_absent_pandas() -> None:
 
 def test_an_installed_module_is_left_importable() -> None:
     code = (
-        "import sys; from bemtevi.cli import mark_absent_modules; "
+        "import sys; from bemtevi.infra.process_tuning import mark_absent_modules; "
         "print(mark_absent_modules(('wave', 'no_such_module_here'))); import wave\n"
         "try:\n    import no_such_module_here.inner\nexcept ModuleNotFoundError as e:\n    print(e.name)"
     )

@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 from support import SmtpSink, free_port, make_settings, wait_until
 
-from bemtevi.bootstrap import build_platform, build_relay
+from bemtevi.bootstrap import build_platform
+from bemtevi.bootstrap.workers import build_relay
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.mail import Mail

@@ -26,13 +26,14 @@ from hypothesis import strategies as st
 from kafka.consumer.fetcher import ConsumerRecord
 from support import KNOWN_CNPJ, KNOWN_CPF, make_settings, new_tenant, run_lookups, wait_until
 
-from bemtevi.bootstrap import Platform, build_platform, build_relay
+from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.bootstrap.workers import build_relay
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.mail import Mail
 from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.infra.kafka import topic_reader
-from bemtevi.infra.local_services import KafkaBroker
+from bemtevi.infra.local_services.kafka import KafkaBroker
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.mailer import QUEUED_TOPIC
 from bemtevi.streams.relay import (

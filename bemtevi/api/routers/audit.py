@@ -20,9 +20,9 @@ from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.errors import ExportFailed, GroupNotFound, InvalidData
 from bemtevi.domain.principals import Principal
-from bemtevi.projections.audit import AUDIT_ORDER, audit_actors, audit_page, audit_types
+from bemtevi.projections.audit_queries import AUDIT_ORDER, audit_actors, audit_page, audit_types
 from bemtevi.projections.base import SAO_PAULO
-from bemtevi.projections.credits import subtree_ids
+from bemtevi.projections.credit_queries import subtree_ids
 
 router = APIRouter(prefix="/audit", tags=["audit"])
 

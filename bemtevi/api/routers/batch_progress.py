@@ -23,8 +23,8 @@ from starlette.concurrency import run_in_threadpool
 
 from bemtevi.api.deps import PlatformDep, allowed_any_route
 from bemtevi.api.schemas import ErrorResponse
+from bemtevi.domain.batch_errors import BatchNotFound
 from bemtevi.domain.batches import TERMINAL_STATUSES
-from bemtevi.domain.errors import BatchNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.projections.batches import batch_row
 

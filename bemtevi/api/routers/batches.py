@@ -27,16 +27,18 @@ from bemtevi.api.batch_schemas import (
     SubmittedBatch,
 )
 from bemtevi.api.bounds import KEY_MAX
+from bemtevi.api.credit_schemas import PositionResponse
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, wait_for_position
 from bemtevi.api.paging import Page, ordering, paging
-from bemtevi.api.schemas import ErrorResponse, PositionResponse
-from bemtevi.commands.batches import CHUNK
+from bemtevi.api.schemas import ErrorResponse
+from bemtevi.commands.batch_uploads import CHUNK
+from bemtevi.domain.batch_errors import BatchNotFound, FileTooLarge, ReturnNotReady, UploadNotFound
 from bemtevi.domain.batches import BatchStatus
-from bemtevi.domain.errors import BatchNotFound, FileTooLarge, GroupNotFound, ReturnNotReady, UploadNotFound
+from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role
 from bemtevi.projections.batches import BATCHES_ORDER, batch_row, batches_page
-from bemtevi.projections.credits import subtree_ids
+from bemtevi.projections.credit_queries import subtree_ids
 
 router = APIRouter(tags=["batches"])
 
@@ -71,7 +73,7 @@ def _batch_id(value: str) -> UUID:
 @router.get("/batches/limits", response_model=BatchLimits, responses={403: {"model": ErrorResponse}})
 def batch_limits(principal: BatchUser, platform: PlatformDep) -> BatchLimits:
     """What one file may hold (the upload screen shows it): bytes, and records counted while it is read."""
-    return BatchLimits(maxBytes=platform.batches.max_bytes, maxRecords=platform.batches.max_records)
+    return BatchLimits(maxBytes=platform.batches.uploads.max_bytes, maxRecords=platform.batches.uploads.max_records)
 
 
 @router.post(
@@ -89,19 +91,19 @@ async def upload_batch_file(
     needed): free, nothing reserved. Submit it with ``POST /batches`` and its ``uploadId``."""
     batches = platform.batches
     declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > batches.max_bytes:
+    if declared and declared.isdigit() and int(declared) > batches.uploads.max_bytes:
         raise FileTooLarge(field="file")
-    await run_in_threadpool(batches.require_uploadable, principal, layoutId)
-    with tempfile.SpooledTemporaryFile(max_size=CHUNK, dir=str(batches.spool_dir())) as spool:
+    await run_in_threadpool(batches.uploads.require_uploadable, principal, layoutId)
+    with tempfile.SpooledTemporaryFile(max_size=CHUNK, dir=str(batches.files.spool_dir())) as spool:
         size = 0
         async for chunk in request.stream():
             size += len(chunk)
-            if size > batches.max_bytes:
+            if size > batches.uploads.max_bytes:
                 raise FileTooLarge(field="file")
             spool.write(chunk)
         spool.seek(0)
         chunks = iter(lambda: spool.read(CHUNK), b"")
-        uploaded = await run_in_threadpool(batches.upload, principal, layoutId, chunks, fileName, queryType)
+        uploaded = await run_in_threadpool(batches.uploads.upload, principal, layoutId, chunks, fileName, queryType)
     shown = uploaded.preview
     return BatchUpload(
         uploadId=str(uploaded.upload_id),
@@ -222,7 +224,7 @@ _FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
 def download_sent_file(batch_id: str, principal: BatchUser, platform: PlatformDep) -> FileResponse:
     """The file as it was sent."""
     batch = platform.batches.visible_batch(principal, _batch_id(batch_id))
-    path = platform.batches.sent_file(batch)
+    path = platform.batches.files.sent_file(batch)
     if not path.is_file():
         raise BatchNotFound("The sent file is not on this server")
     return FileResponse(path, filename=batch.file_name, media_type="application/octet-stream")
@@ -232,7 +234,7 @@ def download_sent_file(batch_id: str, principal: BatchUser, platform: PlatformDe
 def download_return_file(batch_id: str, principal: BatchUser, platform: PlatformDep) -> FileResponse:
     """The return file, once the batch is available (404 ``return_not_ready`` before)."""
     batch = platform.batches.visible_batch(principal, _batch_id(batch_id))
-    path = platform.batches.return_file(batch)
+    path = platform.batches.files.return_file(batch)
     if batch.status != BatchStatus.AVAILABLE or path is None or not path.is_file():
         raise ReturnNotReady()
     name = platform.batches.return_download_name(batch)

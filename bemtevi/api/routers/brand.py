@@ -14,9 +14,10 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from bemtevi.api.bounds import KEY_MAX
+from bemtevi.api.credit_schemas import PositionResponse
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, wait_for_position
 from bemtevi.api.group_schemas import BrandRequest, BrandResponse, BrandValues, ImageUploaded
-from bemtevi.api.schemas import ErrorResponse, PositionResponse
+from bemtevi.api.schemas import ErrorResponse
 from bemtevi.commands.brand import CUSTOMERS_ROUTE, OWN_BRAND_ROUTE
 from bemtevi.domain.brand import BRAND_FIELDS, IMAGE_SIZES, MAX_IMAGE_BYTES, Brand
 from bemtevi.domain.errors import AccessDenied, GroupNotFound, InvalidData

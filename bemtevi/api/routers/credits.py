@@ -9,27 +9,27 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
-from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
-from bemtevi.api.exports import Cell, csv_bytes, xlsx_bytes
-from bemtevi.api.paging import Page, ordering, paging
-from bemtevi.api.schemas import (
+from bemtevi.api.credit_schemas import (
     BalancesData,
     BalancesResponse,
     CategoryName,
     ConsumptionDay,
     ConsumptionResponse,
-    ErrorResponse,
     GrantRequest,
     HistoryResponse,
     LimitRequest,
     Movement,
     PositionResponse,
 )
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
+from bemtevi.api.exports import Cell, csv_bytes, xlsx_bytes
+from bemtevi.api.paging import Page, ordering, paging
+from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import ExportFailed, GroupNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
-from bemtevi.projections.credits import (
+from bemtevi.projections.credit_queries import (
     HISTORY_ORDER,
     StoppedLeaseTimes,
     balances_view,

@@ -8,25 +8,25 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Query
 
 from bemtevi.api.bounds import SEARCH_MAX
-from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
-from bemtevi.api.group_schemas import CustomerDetail, CustomerDetailResponse, CustomerEditRequest, StatusRequest
-from bemtevi.api.paging import Page, ordering, paging
-from bemtevi.api.schemas import (
+from bemtevi.api.credit_schemas import PositionResponse
+from bemtevi.api.customer_schemas import (
     CustomerListResponse,
     CustomerRequest,
     CustomerSummary,
-    ErrorResponse,
-    PositionResponse,
     RegisteredCustomerData,
     RegisteredCustomerResponse,
 )
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
+from bemtevi.api.group_schemas import CustomerDetail, CustomerDetailResponse, CustomerEditRequest, StatusRequest
+from bemtevi.api.paging import Page, ordering, paging
+from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.customers import CustomerForm
 from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
-from bemtevi.projections.credits import subtree_ids
+from bemtevi.projections.credit_queries import subtree_ids
 from bemtevi.projections.customers import customer_detail
 from bemtevi.projections.directory import CUSTOMERS_ORDER, ancestor_ids, customers_of
 

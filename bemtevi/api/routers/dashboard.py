@@ -13,22 +13,22 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
-from bemtevi.api.schemas import (
+from bemtevi.api.dashboard_schemas import (
     DashboardData,
     DashboardResponse,
-    ErrorResponse,
     TopConsumersData,
     TopConsumersResponse,
     UsageData,
     UsageResponse,
 )
+from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
+from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import AccessDenied, InvalidData
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.consultations import recent_consultations, top_consumers, usage_in_period, usage_summary
-from bemtevi.projections.credits import balances_of, figures_by_group, subtree_ids
+from bemtevi.projections.credit_queries import balances_of, figures_by_group, subtree_ids
 
 router = APIRouter(tags=["dashboard"])
 

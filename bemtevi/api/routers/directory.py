@@ -17,8 +17,8 @@ from bemtevi.api.schemas import (
     RolesResponse,
 )
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.identity import domain_candidates
 from bemtevi.domain.errors import AccessDenied, DomainError, GroupNotFound, UserNotFound
+from bemtevi.domain.hosts import domain_candidates
 from bemtevi.domain.menus import menu_for
 from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.domain.users import Role

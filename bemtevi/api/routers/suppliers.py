@@ -14,9 +14,10 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field, StringConstraints
 
 from bemtevi.api.bounds import KEY_MAX, LIST_MAX, SEARCH_MAX, SHORT_TEXT_MAX, TEXT_MAX
+from bemtevi.api.credit_schemas import PositionResponse
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.paging import Page, paging
-from bemtevi.api.schemas import ConsultationData, ErrorResponse, PositionResponse, UtcDateTime
+from bemtevi.api.schemas import ConsultationData, ErrorResponse, UtcDateTime
 from bemtevi.domain.errors import DomainError, ResultExpired, SupplierNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.vendors import DEFAULT_MAX_BODY_KB, AuthMethod, HttpMethod, InputType, VendorForm

@@ -10,9 +10,10 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from bemtevi.api.bounds import KEY_MAX, SEARCH_MAX
+from bemtevi.api.credit_schemas import PositionResponse
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.paging import Page, ordering, paging
-from bemtevi.api.schemas import ErrorResponse, PositionResponse
+from bemtevi.api.schemas import ErrorResponse
 from bemtevi.api.user_schemas import (
     AddedUserData,
     AddedUserResponse,

@@ -17,7 +17,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bemtevi.domain.layouts import RIGHT_ALIGNED, LayoutRow, LayoutSpec
-from bemtevi.infra.batches.files import Encoding, delimiter_of
+from bemtevi.infra.batches.readers import delimiter_of
+from bemtevi.infra.batches.upload_checks import Encoding
 from bemtevi.infra.batches.xlsx_writer import XlsxWorkbook
 
 

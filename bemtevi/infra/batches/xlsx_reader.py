@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 from xml.parsers import expat
 
-from bemtevi.domain.errors import TooManyRecords, XlsxUnreadable
+from bemtevi.domain.batch_errors import TooManyRecords, XlsxUnreadable
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"

@@ -1,28 +1,9 @@
-"""The PostgreSQL server and the Apache Kafka broker the project starts for itself.
-
-`make test` (through the test fixtures), `make cluster` and the benches call these, so that a machine with
-nothing running is enough. Production never does: it points the same code at existing servers with
-`BEMTEVI_DATABASE_URL` and `BEMTEVI_KAFKA_BOOTSTRAP`.
-
-- PostgreSQL: the machine's own binaries (Debian's `postgresql` package, which the Makefile installs when
-  absent), a cluster of the project's own in its own folder and on its own port, trust on loopback only, so no
-  other cluster or its data is touched. Starting is idempotent and guarded by a file lock; the server is left
-  running for the next run (starting it again costs about a second).
-- Kafka: the broker's jars, pinned in `ops/kafka/pom.xml`, copied once by Maven into a cache folder; each
-  `KafkaBroker` is one KRaft node (broker and controller) on free loopback ports with its data in a temporary
-  folder, removed on stop; `restart()` stops it and starts it again on the same ports with the same data. Given
-  a `directory` (`bemtevi cluster` keeps one under var/), it formats it once and later starts keep its topics,
-  records and consumer offsets (`stop(keep_data=True)`), on new free ports.
-"""
+"""The Apache Kafka broker: its pinned jars (``ensure_kafka_jars``) and ``KafkaBroker``, one KRaft node."""
 
 from __future__ import annotations
 
 import base64
-import contextlib
-import fcntl
-import glob
 import os
-import pwd
 import shutil
 import signal
 import socket
@@ -30,155 +11,12 @@ import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import psycopg
+from bemtevi.infra.local_services import REPO_ROOT, LocalServiceError, file_lock, services_dir
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 KAFKA_POM = REPO_ROOT / "ops" / "kafka" / "pom.xml"
-
-DEFAULT_POSTGRES_PORT = 55432
-# Debian's package names this account; PostgreSQL refuses to run as root.
-POSTGRES_OS_USER = "postgres"
-
-
-class LocalServiceError(RuntimeError):
-    """A local server could not be installed or started; the message says what to do."""
-
-
-def services_dir() -> Path:
-    """Where the project's local servers keep their state: outside any checkout, so that every clone shares one
-    PostgreSQL cluster and one jar cache, and under /var/tmp, which the unprivileged postgres account can reach."""
-    configured = os.environ.get("BEMTEVI_SERVICES_DIR")
-    path = Path(configured) if configured else Path("/var/tmp") / f"bemtevi-services-{os.getuid()}"
-    path.mkdir(parents=True, exist_ok=True)
-    path.chmod(0o755)
-    return path
-
-
-@contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """Two test runs starting at once must not both run initdb or pg_ctl start."""
-    with open(path, "a+") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-# --- PostgreSQL -------------------------------------------------------------------------------------------------
-
-
-def postgres_bin_dir() -> Path:
-    """The newest installed PostgreSQL's binaries (Debian keeps them out of PATH, per major version)."""
-    found = sorted(
-        (Path(p).parent for p in glob.glob("/usr/lib/postgresql/*/bin/initdb")),
-        key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
-    )
-    if found:
-        return found[-1]
-    initdb = shutil.which("initdb")
-    if initdb:
-        return Path(initdb).parent
-    raise LocalServiceError(
-        "PostgreSQL's server binaries are not installed: `make test` installs Debian's `postgresql` package, "
-        "or set BEMTEVI_TEST_POSTGRES_URL to an existing server."
-    )
-
-
-def _as_server_user(args: list[str]) -> list[str]:
-    if os.geteuid() != 0:
-        return args
-    try:
-        pwd.getpwnam(POSTGRES_OS_USER)
-    except KeyError as e:
-        raise LocalServiceError(
-            f"PostgreSQL cannot run as root and there is no '{POSTGRES_OS_USER}' account to run it as"
-        ) from e
-    return ["runuser", "-u", POSTGRES_OS_USER, "--", *args]
-
-
-def _run(args: list[str], what: str) -> None:
-    done = subprocess.run(_as_server_user(args), capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise LocalServiceError(f"{what} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
-
-
-def postgres_url(port: int) -> str:
-    return f"postgresql://postgres@127.0.0.1:{port}/postgres"
-
-
-def _postgres_answers(url: str) -> bool:
-    try:
-        with psycopg.connect(url, connect_timeout=2) as con:
-            con.execute("SELECT 1")
-        return True
-    except psycopg.OperationalError:
-        return False
-
-
-def ensure_postgres(port: int | None = None) -> str:
-    """Start the project's own PostgreSQL cluster (creating it on first use) and answer its URL.
-
-    Safe to call any number of times, from several processes at once: a running server is left as it is."""
-    port = port or int(os.environ.get("BEMTEVI_LOCAL_POSTGRES_PORT", DEFAULT_POSTGRES_PORT))
-    url = postgres_url(port)
-    if _postgres_answers(url):
-        return url
-    base = services_dir()
-    data = base / f"postgres-{port}"
-    with _file_lock(base / f"postgres-{port}.lock"):
-        if _postgres_answers(url):
-            return url
-        bin_dir = postgres_bin_dir()
-        if not (data / "PG_VERSION").exists():
-            _init_cluster(bin_dir, data, port)
-        log = data / "server.log"
-        _run(
-            [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60", "start"],
-            f"Starting PostgreSQL (log: {log})",
-        )
-    if not _postgres_answers(url):
-        raise LocalServiceError(f"PostgreSQL started but does not answer at {url} (log: {data / 'server.log'})")
-    return url
-
-
-def _init_cluster(bin_dir: Path, data: Path, port: int) -> None:
-    if data.exists():
-        shutil.rmtree(data)  # a folder without PG_VERSION is a half-made cluster of ours: make it again
-    data.mkdir(mode=0o700)
-    if os.geteuid() == 0:
-        shutil.chown(data, POSTGRES_OS_USER, POSTGRES_OS_USER)
-    _run(
-        [
-            str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-            "--encoding=UTF8", "--no-locale", "--no-instructions",
-        ],
-        "initdb",
-    )  # fmt: skip
-    # Loopback only, the socket in the cluster's own folder (no shared /var/run), room for the tests' pools.
-    settings = (
-        f"\nlisten_addresses = '127.0.0.1'\nport = {port}\nunix_socket_directories = '{data}'\n"
-        "max_connections = 300\nshared_buffers = 128MB\n"
-    )
-    with open(data / "postgresql.conf", "a") as handle:
-        handle.write(settings)
-
-
-def stop_postgres(port: int | None = None) -> bool:
-    """Stop the project's own cluster if it runs; answers whether it did."""
-    port = port or int(os.environ.get("BEMTEVI_LOCAL_POSTGRES_PORT", DEFAULT_POSTGRES_PORT))
-    data = services_dir() / f"postgres-{port}"
-    if not (data / "postmaster.pid").exists():
-        return False
-    _run([str(postgres_bin_dir() / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], "Stopping PostgreSQL")
-    return True
-
-
-# --- Kafka ------------------------------------------------------------------------------------------------------
 
 
 def _pom_property(name: str) -> str:
@@ -201,7 +39,7 @@ def ensure_kafka_jars() -> Path:
     done = libs.parent / "complete"
     if done.exists():
         return libs
-    with _file_lock(services_dir() / "kafka-jars.lock"):
+    with file_lock(services_dir() / "kafka-jars.lock"):
         if done.exists():
             return libs
         if shutil.which("mvn") is None:
@@ -409,22 +247,3 @@ class KafkaBroker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def main(argv: list[str] | None = None) -> None:
-    """`python -m bemtevi.infra.local_services postgres|stop|kafka-jars`: the same steps the tests take, by hand."""
-    import sys
-
-    command = (argv if argv is not None else sys.argv[1:]) or ["postgres"]
-    if command[0] == "postgres":
-        print(ensure_postgres())
-    elif command[0] == "stop":
-        print("stopped" if stop_postgres() else "not running")
-    elif command[0] == "kafka-jars":
-        print(ensure_kafka_jars())
-    else:
-        raise SystemExit("usage: python -m bemtevi.infra.local_services [postgres|stop|kafka-jars]")
-
-
-if __name__ == "__main__":
-    main()

@@ -7,8 +7,10 @@ its folder allows; the CLI, the server and the tests all start from here.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from uuid import UUID
 
 from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.application import BemteviApplication
@@ -41,23 +43,12 @@ from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.batches import open_batches
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
-from bemtevi.streams.enrichment import (
-    SUBMITTED_TOPIC,
-    BatchRunner,
-    BatchSide,
-    Enrichment,
-    VendorResolver,
-    pipeline_inputs,
-)
-from bemtevi.streams.enrichment_worker import EnrichmentWorker
+from bemtevi.streams.enrichment import BatchRunner, BatchSide, Enrichment, VendorResolver, pipeline_inputs
 from bemtevi.streams.invalidator import CacheInvalidator
 from bemtevi.streams.kafka_feed import KafkaFeed
-from bemtevi.streams.mail_worker import MailWorker
-from bemtevi.streams.mailer import QUEUED_TOPIC, MailDelivery, Mailer
+from bemtevi.streams.mailer import Mailer
 from bemtevi.streams.projector import NotificationSource, Projector
-from bemtevi.streams.relay import Relay
 from bemtevi.streams.reservations import ReservationSweeper
-from bemtevi.streams.workers import StreamWorker, batch_topic, mail_topic, worker_app
 
 
 @dataclass
@@ -205,17 +196,8 @@ def build_platform(
     vendor_pool = vendor_pool_of(settings)
     kept_results = KeptResults(settings.kept_results_path)
     credits = CreditCommands(ledger)
-    batches = BatchCommands(
-        app,
-        credits,
-        box,
-        settings.batches_dir,
-        settings.demo_dataset_path,
-        max_bytes=settings.batch_max_bytes,
-        max_records=settings.batch_max_records,
-        max_open_per_group=settings.batch_max_open_per_group,
-        webhook_allow_private=settings.webhook_allow_private,
-        open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id))),
+    batches = batch_commands(
+        settings, app, credits, box, open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id)))
     )
     platform = Platform(
         settings=settings,
@@ -339,51 +321,27 @@ def attempt_log(settings: Settings) -> AttemptLog:
     return SqliteAttemptLog(settings.attempts_path)
 
 
-def build_relay(settings: Settings, app: BemteviApplication | None = None) -> Relay:
-    """The Kafka relay of cluster mode over the settings' event store (or ``app``'s), not started.
-
-    It needs only the event store: no read store, supplier or writer (``bemtevi relay`` runs it
-    in a process of its own, woken by PostgreSQL's NOTIFY of every append)."""
-    if not settings.kafka_bootstrap:
-        raise ValueError("BEMTEVI_KAFKA_BOOTSTRAP names no Kafka cluster to relay the event log to")
-    return Relay(
-        app or BemteviApplication(env=settings.event_store_env()),
-        settings.kafka_bootstrap,
-        settings.kafka_events_topic,
-        partitions=settings.kafka_events_partitions,
-        replication_factor=settings.kafka_replication_factor,
-        page_size=settings.relay_page_size,
-        gather_seconds=settings.relay_gather_seconds,
-        routes={QUEUED_TOPIC: settings.kafka_mail_topic, SUBMITTED_TOPIC: settings.kafka_batch_topic},
+def batch_commands(
+    settings: Settings,
+    app: BemteviApplication,
+    credits: CreditCommands,
+    box: SecretBox,
+    open_in_group: Callable[[UUID], int] = lambda group_id: 0,
+) -> BatchCommands:
+    """The batch commands as the settings bound them, the same in a server and in a worker (which counts no
+    group's open batches: it only runs them)."""
+    return BatchCommands(
+        app,
+        credits,
+        box,
+        settings.batches_dir,
+        settings.demo_dataset_path,
+        max_bytes=settings.batch_max_bytes,
+        max_records=settings.batch_max_records,
+        max_open_per_group=settings.batch_max_open_per_group,
+        webhook_allow_private=settings.webhook_allow_private,
+        open_in_group=open_in_group,
     )
-
-
-def build_mailer_worker(settings: Settings) -> StreamWorker:
-    """`bemtevi worker mailer`: cluster mode's mailer, a faust agent over the relay's mail topic delivering the
-    queued mails with the settings' SMTP server (``streams.mail_worker``); its positions are kept in the
-    event store, so it needs the event store and Kafka, nothing else."""
-    app = BemteviApplication(env=settings.event_store_env())
-    try:
-        faust_app = worker_app("mailer", settings)
-        stopping = threading.Event()
-        delivery = MailDelivery(
-            app,
-            sender_from_settings(settings),
-            stopping,
-            attempts=settings.mail_attempts,
-            retry_seconds=settings.mail_retry_seconds,
-        )
-        mails = MailWorker(app, delivery, stopping, settings.kafka_mail_topic)
-        mails.attach(faust_app, mail_topic(faust_app, settings))
-    except BaseException:
-        app.close()
-        raise
-
-    def close() -> None:
-        mails.close()
-        app.close()
-
-    return StreamWorker(faust_app, close, stopping=stopping.set)
 
 
 def batch_runner(
@@ -400,14 +358,14 @@ def batch_runner(
 
     side = BatchSide(
         app,
-        batches,
-        pipeline_inputs(app, batches.sent_file, settings.demo_dataset_path, settings.batch_chunk_rows),
+        batches.steps,
+        pipeline_inputs(app, batches.files.sent_file, settings.demo_dataset_path, settings.batch_chunk_rows),
         open_secret=box.open,
     )
     return BatchRunner(
         side,
         run_batch,
-        batches.work_dir,
+        batches.files.work_dir,
         stopping,
         time_limit_seconds=settings.batch_time_limit_seconds,
         progress_seconds=settings.batch_progress_seconds,
@@ -419,55 +377,3 @@ def batch_runner(
         ),
         resolve_missing=VendorResolver(lookups).for_batch,
     )
-
-
-def build_enrichment_worker(settings: Settings) -> StreamWorker:
-    """`bemtevi worker enrichment`: cluster mode's enrichment processor, a faust agent over the relay's batch
-    topic running each submitted batch to its end (``streams.enrichment_worker``). It needs the event store, the
-    ledger (this process's group commit, or the ledger workers with BEMTEVI_LEDGER=kafka), Kafka, the dataset,
-    the batches' folder and the HTTP suppliers; no read store."""
-    app = BemteviApplication(env=settings.event_store_env())
-    writer = GroupCommit(app, max_batch=settings.write_batch_max)
-    ledger = ledger_client(settings, app, writer)
-    box = SecretBox(settings.vendor_secrets_key)
-    pool = vendor_pool_of(settings)
-    kept = KeptResults(settings.kept_results_path)
-    stopping = threading.Event()
-
-    def close_all() -> None:
-        ledger.close()
-        writer.stop()
-        pool.close()
-        kept.close()
-        app.close()
-
-    try:
-        # A batch's record is held unacked for as long as the batch runs (up to its time limit): the consumer must
-        # not be taken for stuck meanwhile.
-        faust_app = worker_app(
-            "enrichment", settings, max_poll_interval=max(1000.0, settings.batch_time_limit_seconds + 300)
-        )
-        batches = BatchCommands(
-            app,
-            CreditCommands(ledger),
-            box,
-            settings.batches_dir,
-            settings.demo_dataset_path,
-            max_bytes=settings.batch_max_bytes,
-            max_records=settings.batch_max_records,
-            max_open_per_group=settings.batch_max_open_per_group,
-            webhook_allow_private=settings.webhook_allow_private,
-        )
-        lookups = VendorLookups(VendorDirectory(app, box), pool, kept, StoredQueryTypes(app))
-        runner = batch_runner(settings, app, batches, box, stopping, lookups)
-        worker = EnrichmentWorker(app, runner, stopping, settings.kafka_batch_topic)
-        worker.attach(faust_app, batch_topic(faust_app, settings))
-    except BaseException:
-        close_all()
-        raise
-
-    def close() -> None:
-        worker.close()
-        close_all()
-
-    return StreamWorker(faust_app, close, stopping=stopping.set)

@@ -1,45 +1,12 @@
-"""`bemtevi cluster` (`make cluster`): cluster mode on one machine, started and stopped as one.
-
-A composition root above the layers, like ``bootstrap`` and ``ledger_process``. It starts, in order:
-
-1. PostgreSQL: ``BEMTEVI_DATABASE_URL``'s, else the project's own server (``infra.local_services``,
-   shared with the tests and left running, as they leave it) with a database ``bemtevi`` on it;
-2. Kafka: ``BEMTEVI_KAFKA_BOOTSTRAP``'s, else one broker whose data is kept under
-   ``<var>/cluster/kafka`` (topics, records and consumer groups' offsets survive the next start; its
-   ports are new free ones each time, which KRaft accepts);
-3. the relay (`bemtevi relay`) and every worker command registered under `bemtevi worker`
-   (the mailer, the enrichment processor, and two ledger workers once `bemtevi worker ledger` exists);
-4. the API processes (`bemtevi serve --reuse-port`), one after the other (the first start creates the
-   super-admin), each accepting from a listening socket of its own that it binds at the address with
-   ``SO_REUSEPORT`` once it can serve (the kernel spreads new connections over them), each with its own read
-   store under ``<var>/cluster/api-N`` (a DuckDB file has one owner).
-
-Every child gets the same event store, Kafka and signing key, ``BEMTEVI_MAILER=worker`` and
-``BEMTEVI_ENRICHMENT=worker`` (the workers deliver mail and run batches), ``BEMTEVI_LEDGER=kafka`` when the
-ledger worker runs and ``BEMTEVI_READ_FEED=kafka`` when the settings know it. Children run in sessions of
-their own (a Ctrl-C in the terminal reaches only this process) and are told SIGTERM by the kernel if this
-process dies. Their standard output is shown here prefixed with their name; their logs (JSON lines) go to
-``<var>/cluster/logs/<name>.log``.
-
-The address is printed once every API process has started and the address answers. From then on the cluster
-survives the death of any one process, as a process manager keeps a service: a child that ends is logged (name,
-exit status or signal) and started again after a back-off (0.5 s, doubling to 10 s, back to 0.5 s once it has
-run a minute); a dead API process's socket leaves the port with it, so the kernel sends new connections to the
-others at once, and the one started again binds a new one once it can serve. A broker this process started is
-started again on its ports, with its data; while the event store's PostgreSQL does not answer, restarts wait
-for it (said once, and again when it answers). SIGINT or SIGTERM stops everything in order: API processes,
-workers, relay, broker; each SIGTERM, then SIGKILL after a bound, and nothing is started again meanwhile.
-"""
+"""``ClusterSupervisor``: cluster mode's processes started in order, kept running, stopped in order (what it
+starts and how it keeps them: the package's docstring)."""
 
 from __future__ import annotations
 
-import ctypes
 import os
 import select
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
@@ -47,89 +14,31 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
-from urllib.parse import urlparse, urlunparse
+from urllib.parse import urlparse
 
 import psycopg
 
-from bemtevi.commands.application import BemteviApplication
-from bemtevi.infra.local_services import KafkaBroker, ensure_postgres
+from bemtevi.cluster.children import (
+    STOP_SECONDS,
+    Child,
+    describe_exit,
+    next_backoff,
+    start_process,
+    stop_children,
+)
+from bemtevi.cluster.databases import cluster_database, prepare_event_store
+from bemtevi.infra.local_services.kafka import KafkaBroker
+from bemtevi.infra.local_services.postgres import ensure_postgres
 from bemtevi.infra.settings import Settings
 
-CLUSTER_DATABASE = "bemtevi"
 # How many processes of a worker the cluster runs (one unless named here).
 WORKER_PROCESSES = {"ledger": 2}
-STOP_SECONDS = 20.0
 READY_SECONDS = 300.0
-_PR_SET_PDEATHSIG = 1
-# Loaded before any fork: a child must not load a library between fork and exec (the supervisor has threads).
-_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+DATABASE_CHECK_SECONDS = 5.0
 
 
 class Stopped(Exception):
     """SIGINT or SIGTERM arrived while the cluster was starting."""
-
-
-FIRST_BACKOFF_SECONDS = 0.5
-MAX_BACKOFF_SECONDS = 10.0
-# A child that ran this long before it ended is started again after the first back-off, not a longer one.
-STABLE_SECONDS = 60.0
-DATABASE_CHECK_SECONDS = 5.0
-
-
-def next_backoff(previous: float, ran_seconds: float) -> float:
-    """How long to wait before starting again a child that ended after ``ran_seconds``, the last wait having
-    been ``previous`` (0 before any): 0.5 s, doubling up to 10 s while it keeps ending soon after its start."""
-    if previous <= 0 or ran_seconds >= STABLE_SECONDS:
-        return FIRST_BACKOFF_SECONDS
-    return min(previous * 2, MAX_BACKOFF_SECONDS)
-
-
-def describe_exit(returncode: int) -> str:
-    """``-9`` as "signal SIGKILL", ``1`` as "exit status 1"."""
-    if returncode < 0:
-        try:
-            return f"signal {signal.Signals(-returncode).name}"
-        except ValueError:
-            return f"signal {-returncode}"
-    return f"exit status {returncode}"
-
-
-@dataclass
-class Child:
-    name: str
-    process: subprocess.Popen[bytes]
-    log: Path
-    args: list[str] = field(default_factory=list)
-    env: dict[str, str] = field(default_factory=dict)
-    started: float = field(default_factory=time.monotonic)
-    backoff: float = 0.0
-    restart_at: float | None = None  # set while it is dead and waits for its back-off
-    ready_fd: int = -1  # an API process started again: readable once it serves
-
-
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """The kernel sends the child SIGTERM when the supervisor dies, even by SIGKILL (Linux)."""
-    if _LIBC is not None:
-        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-
-
-def prepare_event_store(database_url: str) -> None:
-    """Create the event store's tables (events, snapshots, tracking) before any child starts: the relay, the
-    workers and the first API process each create what is missing, and on a new database they raced
-    (PostgreSQL's ``CREATE TABLE IF NOT EXISTS`` refuses a second creator meanwhile) and the relay died."""
-    app = BemteviApplication(env=Settings(database_url=database_url).event_store_env())
-    try:
-        app.factory.tracking_recorder()
-    finally:
-        app.close()
-
-
-def cluster_database(server_url: str, name: str = CLUSTER_DATABASE) -> str:
-    """The URL of database ``name`` on ``server_url``'s server, created when missing."""
-    with psycopg.connect(server_url, autocommit=True) as con:
-        if con.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None:
-            con.execute(f'CREATE DATABASE "{name}"')
-    return urlunparse(urlparse(server_url)._replace(path=f"/{name}"))
 
 
 @dataclass
@@ -377,17 +286,7 @@ class ClusterSupervisor:
 
     def _spawn(self, name: str, args: list[str], env: dict[str, str], pass_fds: tuple[int, ...] = ()) -> Child:
         log = self.directory / "logs" / f"{name}.log"
-        with log.open("ab") as err:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "bemtevi.cli", *args],
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=err,
-                pass_fds=pass_fds,
-                start_new_session=True,
-                preexec_fn=_die_with_parent,
-            )
+        process = start_process(args, env, log, pass_fds)
         # What it is started again with, should it end (an API process's ready pipe is a new one each time).
         kept = args[: args.index("--ready-fd")] if "--ready-fd" in args else args
         child = Child(name, process, log, args=list(kept), env=env)
@@ -463,7 +362,7 @@ class ClusterSupervisor:
         workers = [c for c in self.children if "-worker" in c.name]
         relays = [c for c in self.children if c.name == "relay"]
         for tier in (apis, workers, relays):
-            self._stop_children(tier)
+            stop_children(tier, self.say)
         if self.broker is not None:
             starting = self._broker_thread
             if starting is not None and starting.is_alive():
@@ -476,16 +375,3 @@ class ClusterSupervisor:
             self.broker.stop(keep_data=True)
             self.broker = None
         self.children.clear()
-
-    def _stop_children(self, children: list[Child]) -> None:
-        for child in children:
-            if child.process.poll() is None:
-                child.process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + STOP_SECONDS
-        for child in children:
-            try:
-                child.process.wait(max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                self.say(f"{child.name} did not stop within {STOP_SECONDS:.0f} s: killed")
-                child.process.kill()
-                child.process.wait()

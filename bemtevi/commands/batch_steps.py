@@ -1,0 +1,92 @@
+"""The runner's steps on a batch (start, progress, finish, fail): each appends the batch's event as the system,
+in the batch's group. Credits move first, through the ledger, with a request id derived from the batch id, so a
+step repeated after a crash moves them once: ``finish`` settles ``found`` (the rest released), ``fail`` releases.
+A step the batch no longer allows (canceled under the runner) raises ``BatchNotRunnable``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.commands.credits import CreditCommands
+from bemtevi.domain.audit import Actor, acting_as
+from bemtevi.domain.batch_errors import (
+    BatchNotRunnable,
+)
+from bemtevi.domain.batches import (
+    Batch,
+    BatchStatus,
+    ledger_request_id,
+)
+from bemtevi.domain.query_types import Category
+
+
+class BatchSteps:
+    def __init__(self, app: BemteviApplication, credits: CreditCommands) -> None:
+        self._app = app
+        self._credits = credits
+
+    @staticmethod
+    def system(batch: Batch) -> Actor:
+        """The actor of a runner's step: the system, in the batch's group."""
+        return Actor(user_id=None, tenant_id=batch.group_id)
+
+    def _step(self, batch_id: UUID, change: Any) -> int:
+        def decide() -> int:
+            batch = self._app.get(batch_id, Batch)
+            with acting_as(self.system(batch)):
+                change(batch)
+            return self._app.save_all(batch)
+
+        return retry_on_conflict(decide)
+
+    def start(self, batch_id: UUID) -> int:
+        """Start or resume (``Started(attempt)``); refused once the batch is over or deleted."""
+        return self._step(batch_id, lambda b: b.start())
+
+    def progress(self, batch_id: UUID, records_done: int, found: int, invalid: int) -> int:
+        return self._step(batch_id, lambda b: b.progress(records_done, found, invalid))
+
+    def finish(self, batch_id: UUID, records: int, found: int, invalid: int, return_file_name: str) -> int:
+        """Settle ``found`` credits (at most the reservation; the rest released), then ``Finished``.
+        Finishing again after a crash between the two settles once and finishes once."""
+        batch = self._app.get(batch_id, Batch)
+        if batch.status == BatchStatus.AVAILABLE:
+            return self._app.max_position()
+        if batch.status != BatchStatus.PROCESSING:
+            raise BatchNotRunnable()
+        charged = min(found, batch.credits_reserved)
+        if batch.reservation_id is not None:
+            self._credits.settle(
+                self.system(batch),
+                batch.group_id,
+                Category.BATCH,
+                batch.reservation_id,
+                charged,
+                request_id=ledger_request_id(batch_id, "settle"),
+            )
+        return self._step(batch_id, lambda b: b.finish(records, found, invalid, charged, return_file_name))
+
+    def fail(self, batch_id: UUID, code: str, message: str) -> int:
+        """Release the reservation, then ``Failed`` (the 1-hour limit: ``TIME_LIMIT_CODE``)."""
+        batch = self._app.get(batch_id, Batch)
+        if batch.status == BatchStatus.ERROR:
+            return self._app.max_position()
+        if not batch.is_open:
+            raise BatchNotRunnable()
+        self.release(batch, self.system(batch))
+        return self._step(batch_id, lambda b: b.fail(code, message))
+
+    def release(self, batch: Batch, actor: Actor) -> None:
+        """Release what the batch holds (nothing if it holds nothing), as ``actor``."""
+        if batch.reservation_id is None:
+            return
+        self._credits.release(
+            actor,
+            batch.group_id,
+            Category.BATCH,
+            batch.reservation_id,
+            request_id=ledger_request_id(batch.id, "release"),
+        )
