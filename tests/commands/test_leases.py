@@ -333,40 +333,6 @@ def test_finance_sees_a_lease_as_one_block_of_lookups_in_the_balance_history(
             assert export.status_code == 200 and label in export.text
 
 
-def test_a_steady_accounts_leases_are_drawn_out_rather_than_half_given_back(
-    platform: Platform, leasing: Callable[..., LeasingLedger]
-) -> None:
-    """The next lease is asked for while the current one still has units; its time must start when the current
-    one's ends. Were it counted from its grant, it would run out of time with about half its units unused, and a
-    steady account would cost the ledger twice the leases (each a grant and a return)."""
-    principal = new_tenant(platform, "Empresa", 100_000)
-    client = leasing(lease_seconds=0.4)
-    # A steady demand: the k-th lookup is due k intervals after the start, and one the machine was too busy to
-    # make in time is made as soon as it can. Paced by a sleep after each lookup, a stall of the test's thread
-    # would be demand lost, and the lease sized for it would go back with units unused whatever its start.
-    interval = 0.01
-    start = time.monotonic()
-    made = 0
-    while (now := time.monotonic()) < start + 3.0:
-        if made * interval > now - start:
-            time.sleep(made * interval - (now - start))
-            continue
-        platform.consultations.run_unit_query(principal, KNOWN_CPF)  # found: each one charged
-        made += 1
-    client.close()
-    settled = [
-        e
-        for e in platform.app.repository.event_store.get(credit_account_id(principal.group_id, Category.UNIT))
-        if isinstance(e, CreditAccount.LeaseSettled)
-    ]
-    # The last leases went back when the lookups stopped, drawn or not.
-    steady = settled[:-2]
-    assert len(steady) >= 3, settled
-    used = sum(e.amount for e in steady)
-    held = sum(e.amount + e.released for e in steady)
-    assert used >= 0.75 * held, [(e.amount, e.released) for e in steady]
-
-
 def test_leases_asked_while_others_are_open_end_within_two_lease_times_of_their_grant(
     platform: Platform, leasing: Callable[..., LeasingLedger]
 ) -> None:

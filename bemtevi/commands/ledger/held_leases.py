@@ -67,6 +67,18 @@ class LeasedAccount:
     leases: list[HeldLease] = field(default_factory=list)
 
 
+def next_lease_end(open_ends: list[float], now: float, lease_seconds: float) -> float:
+    """When a lease granted ``now`` stops lending units, the account's open leases ending at ``open_ends``.
+
+    A lease is asked for ahead (before the open ones run out), so its time starts when they end: from its grant it
+    would be drawn for only the second half of its time and go back half unused, and a steady account would cost
+    the ledger twice the leases. But at most one lease time ahead: when demand outruns each lease's units, the next
+    is asked for while the last is open, and ends chained on ends would drift further with every ask, until a lease
+    still drawn from outlived the ledger's wait before it settles another process's lease as abandoned."""
+    starts = min(max([now, *open_ends]), now + lease_seconds)
+    return starts + lease_seconds
+
+
 def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
     """On this process's group commit: the consultation of a lookup that took a unit of a lease, counted on the
     lease's tally in the same append. A lease the ledger settled meanwhile (it took this process for dead) has a

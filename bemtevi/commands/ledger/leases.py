@@ -18,7 +18,13 @@ from uuid import UUID, uuid4
 
 from bemtevi.commands.group_commit import GroupCommit, Outcome
 from bemtevi.commands.ledger.client import LedgerClient
-from bemtevi.commands.ledger.held_leases import HeldLease, LeasedAccount, LookupRate, record_leased
+from bemtevi.commands.ledger.held_leases import (
+    HeldLease,
+    LeasedAccount,
+    LookupRate,
+    next_lease_end,
+    record_leased,
+)
 from bemtevi.commands.ledger.requests import (
     LEASE_MIN,
     FinishLookup,
@@ -284,16 +290,10 @@ class LeasingLedger(LedgerClient):
                 account.asking = False
             if not units:
                 return
-            # Asked for ahead (see _take_asks), so its time starts when the account's open leases run out: from
-            # its grant it would be drawn for only the second half of its time and go back half unused, and a
-            # steady account would cost the ledger twice the leases. But at most one lease time ahead: when demand
-            # outruns each lease's units, the next is asked for while the last is open, and ends chained on ends
-            # drifted further with every ask, until a lease still drawn from outlived the ledger's wait before it
-            # settles another process's lease from the log as abandoned (what was recorded after went uncharged).
             now = time.monotonic()
-            open_until = max([now, *(held.until for held in account.leases if held.open(now))]) if account else now
-            starts = min(open_until, now + self.lease_seconds)
-            lease = HeldLease(request.lease_id, account_id, request.group_id, units, starts + self.lease_seconds, asked)
+            open_ends = [held.until for held in account.leases if held.open(now)] if account else []
+            until = next_lease_end(open_ends, now, self.lease_seconds)
+            lease = HeldLease(request.lease_id, account_id, request.group_id, units, until, asked)
             if account is None:
                 # Forgotten meanwhile: handed straight back (drawn out, nothing charged).
                 lease.drawn = lease.units
