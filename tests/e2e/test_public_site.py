@@ -189,10 +189,17 @@ def test_screenshots_at_375_and_1440(browser: Browser, server_url: str) -> None:
                     }
                 }"""
             )
-            # Every figure at its target (the count-up done) and the page at rest, instead of a fixed 1.2 s.
+            # Every figure at its target (the count-up done) and the page at rest, instead of a fixed 1.2 s. A busy
+            # machine may draw no frame while a figure passes through the view: the first still counting is brought
+            # into view again until none is left.
             page.wait_for_function(
-                """() => [...document.querySelectorAll('.pub-count')].every(
-                    (figure) => figure.textContent.replace(/\\D/g, '') === figure.dataset.target)"""
+                """() => {
+                    const counting = [...document.querySelectorAll('.pub-count')].filter(
+                        (figure) => figure.textContent.replace(/\\D/g, '') !== figure.dataset.target)
+                    if (counting.length) counting[0].scrollIntoView({ block: 'center' })
+                    return counting.length === 0
+                }""",
+                polling=250,
             )
             settle(page)
             page.evaluate("window.scrollTo(0, 0)")
