@@ -9,7 +9,7 @@ from inspect import iscoroutinefunction
 from types import SimpleNamespace
 from typing import Any, cast
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, params
 from fastapi.dependencies.utils import get_typed_return_annotation, get_typed_signature
 from fastapi.routing import APIRoute
 from starlette._utils import get_route_path
@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bemtevi.api.access_log import AccessLog
 from bemtevi.api.errors import ERROR_RESPONSES, install_error_handlers
+from bemtevi.api.route_handler import RouteHandler, plan_of
 from bemtevi.api.routers import accounts as accounts_router
 from bemtevi.api.routers import audit as audit_router
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
@@ -86,6 +87,8 @@ def create_app(platform: Platform) -> BemteviAPI:
         # on every request whether one was configured since.
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
+    # Every route of the app a QuickRoute, those added after these too (the docs page, the web app's).
+    app.router.route_class = QuickRoute
     app.state.platform = platform
     install_error_handlers(app)
     health_router = APIRouter(tags=["health"])
@@ -156,10 +159,18 @@ class QuickRoute(APIRoute):
     """An API route that refuses a path not starting with its pattern's literal start (the whole path for a
     route without parameters) before matching: a request is matched against the routes in order, and
     FastAPI's ``matches`` (the scope bookkeeping, then the regular expression) for each of the ~100 routes
-    cost a route near the end as much CPU as its own work. The pattern cannot match such a path anyway."""
+    cost a route near the end as much CPU as its own work. The pattern cannot match such a path anyway.
+
+    Its requests are answered by a ``RouteHandler`` (``bemtevi.api.route_handler``), FastAPI's steps planned
+    once for the route, when the route uses only what a plan covers."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
         super().__init__(path, endpoint, **options)
+        body_is_form = self.body_field is not None and isinstance(self.body_field.field_info, params.Form)
+        streamed = self.is_sse_stream or self.is_json_stream
+        plan = None if body_is_form or streamed else plan_of(self.dependant)
+        if plan is not None:
+            self.app = RouteHandler(self, plan, self.app)
         literal, parameter, _ = self.path_format.partition("{")
         self._exact = None if parameter else literal
         self._start = literal
