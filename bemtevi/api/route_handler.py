@@ -34,7 +34,7 @@ from fastapi.dependencies.models import (
     _is_gen_callable,
 )
 from fastapi.dependencies.utils import request_body_to_args, request_params_to_args
-from fastapi.exceptions import RequestValidationError
+from fastapi.exceptions import EndpointContext, RequestValidationError
 from fastapi.routing import _extract_endpoint_context, serialize_response
 from fastapi.telemetry._api import _validation_failed
 from fastapi.types import DependencyCacheKey
@@ -211,9 +211,9 @@ class RouteHandler:
         response = await self.answer(request)
         await response(scope, receive, send)
 
-    def _context(self, request: Request) -> dict[str, Any]:
+    def _context(self, request: Request) -> EndpointContext:
         """The endpoint's place for error messages (``get_request_handler``'s ``endpoint_ctx``)."""
-        context: dict[str, Any] = dict(_extract_endpoint_context(self.call))
+        context = _extract_endpoint_context(self.call).copy()
         mount_path = request.scope.get("root_path", "").rstrip("/")
         context["path"] = f"{request.method} {mount_path}{self.route.dependant.path}"
         return context
