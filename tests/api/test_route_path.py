@@ -11,9 +11,12 @@ import anyio.to_thread
 import pytest
 from fastapi import APIRouter, FastAPI
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.routing import Match
 from support import sign_in
 
-from bemtevi.api.app import API_ROUTERS, create_app
+from bemtevi.api.app import API_ROUTERS, RouteIndex, create_app
 from bemtevi.api.errors import ERROR_RESPONSES
 
 
@@ -156,3 +159,42 @@ def test_the_planned_handler_answers_as_fastapis_own(
 
 def _never_used() -> None:
     raise AssertionError("no route depends on this")
+
+
+def _app_routes_index() -> tuple[FastAPI, RouteIndex]:
+    settings = SimpleNamespace(webapp_dist=Path("missing"), access_log=False)
+    app = create_app(SimpleNamespace(settings=settings))  # type: ignore[arg-type]
+    index = app.router.middleware_stack
+    assert isinstance(index, RouteIndex)
+    return app, index
+
+
+_APP, _INDEX = _app_routes_index()
+_STARTS = sorted({getattr(r, "path_format", "/").partition("{")[0] for r in _APP.router.routes})
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    start=st.sampled_from(_STARTS),
+    rest=st.sampled_from(["", "x", "/", "1", "/x", "/1/x", "3fa85f64-5717-4562-b3fc-2c963f66afa6", "a/b/c"]),
+    method=st.sampled_from(["GET", "POST", "PUT", "PATCH", "DELETE"]),
+)
+def test_the_route_index_finds_the_route_the_router_walk_finds(start: str, rest: str, method: str) -> None:
+    """For any path and method, the first route the router's walk matches fully (ordering matters: the web
+    app's catch-all matches everything) is the one the index finds, with the same path parameters."""
+    path = start + rest
+    scope = {"type": "http", "path": path, "root_path": "", "method": method, "headers": []}
+    walked = next(
+        (
+            (route, child)
+            for route in _APP.router.routes
+            for match, child in [route.matches(scope)]
+            if match is Match.FULL
+        ),
+        None,
+    )
+    found = _INDEX.full_match(scope)
+    assert (walked and walked[0], walked and walked[1].get("path_params")) == (
+        found and found[0],
+        found and found[1].get("path_params"),
+    )
