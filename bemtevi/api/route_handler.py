@@ -72,6 +72,7 @@ class Plan:
     cookie_params: list[ModelField]
     body_params: list[ModelField]
     request_names: tuple[str, ...]  # the parameters given the request itself
+    request_only: bool  # the request is all this dependant reads
 
 
 def plan_of(dependant: Dependant) -> Plan | None:
@@ -102,6 +103,13 @@ def plan_of(dependant: Dependant) -> Plan | None:
         steps.append(
             Step(plan, call, sub.name, _get_cache_key(dependant=sub), sub.use_cache, _is_coroutine_callable(call))
         )
+    reads = (
+        dependant.path_params,
+        dependant.query_params,
+        dependant.header_params,
+        dependant.cookie_params,
+        dependant.body_params,
+    )
     return Plan(
         steps=tuple(steps),
         path_params=dependant.path_params,
@@ -112,6 +120,7 @@ def plan_of(dependant: Dependant) -> Plan | None:
         request_names=tuple(
             name for name in (dependant.request_param_name, dependant.http_connection_param_name) if name
         ),
+        request_only=not steps and not any(reads),
     )
 
 
@@ -122,11 +131,14 @@ async def solve(
     ``embed``: the route's ``_embed_body_fields``."""
     values: dict[str, Any] = {}
     for step in plan.steps:
-        step_errors: list[Any] = []
-        arguments = await solve(step.plan, request, body, embed, cache, step_errors)
-        if step_errors:
-            errors.extend(step_errors)
-            continue
+        if step.plan.request_only:  # the common dependency (the caller, the platform): no level to solve
+            arguments = dict.fromkeys(step.plan.request_names, request)
+        else:
+            step_errors: list[Any] = []
+            arguments = await solve(step.plan, request, body, embed, cache, step_errors)
+            if step_errors:
+                errors.extend(step_errors)
+                continue
         if step.use_cache and step.key in cache:
             solved = cache[step.key]
         elif step.is_coroutine:
