@@ -214,6 +214,7 @@ class RouteHandler:
         strict = route.strict_content_type
         self.strict_content_type: bool = strict.value if isinstance(strict, DefaultPlaceholder) else strict
         self.overrides = route.dependency_overrides_provider
+        self._contexts: dict[tuple[str, str], EndpointContext] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.overrides is not None and getattr(self.overrides, "dependency_overrides", None):
@@ -224,10 +225,14 @@ class RouteHandler:
         await response(scope, receive, send)
 
     def _context(self, request: Request) -> EndpointContext:
-        """The endpoint's place for error messages (``get_request_handler``'s ``endpoint_ctx``)."""
-        context = _extract_endpoint_context(self.call).copy()
-        mount_path = request.scope.get("root_path", "").rstrip("/")
-        context["path"] = f"{request.method} {mount_path}{self.route.dependant.path}"
+        """The endpoint's place for error messages (``get_request_handler``'s ``endpoint_ctx``), kept per
+        method and mount path: FastAPI builds it for every request, for the rare answer that fails."""
+        key = (request.scope["method"], request.scope.get("root_path", ""))
+        context = self._contexts.get(key)
+        if context is None:
+            context = _extract_endpoint_context(self.call).copy()
+            context["path"] = f"{key[0]} {key[1].rstrip('/')}{self.route.dependant.path}"
+            self._contexts[key] = context
         return context
 
     async def answer(self, request: Request) -> Response:
