@@ -32,7 +32,12 @@ PlatformDep = Annotated[Platform, Depends(get_platform)]
 
 
 def bearer_token(request: Request) -> str:
-    return token_of(request.headers.get("authorization", ""))
+    # Read from the scope's header list as Starlette's ``request.headers.get`` reads it (ASGI names are
+    # lower-case; the first one counts): building the headers mapping cost more than the cached session check.
+    for name, value in request.scope["headers"]:
+        if name == b"authorization":
+            return token_of(value.decode("latin-1"))
+    return token_of("")
 
 
 def token_of(authorization: str) -> str:

@@ -11,9 +11,12 @@ import anyio.to_thread
 import pytest
 from fastapi import APIRouter, FastAPI
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.routing import Match
 from support import sign_in
 
-from bemtevi.api.app import API_ROUTERS, create_app
+from bemtevi.api.app import API_ROUTERS, RouteIndex, create_app
 from bemtevi.api.errors import ERROR_RESPONSES
 
 
@@ -68,3 +71,130 @@ def test_the_schema_is_the_one_the_routers_included_under_api_give() -> None:
     assert {p: v for p, v in flat["paths"].items() if p != "/api/health"} == included["paths"]
     assert list(flat["paths"])[:-1] == list(included["paths"])
     assert flat["components"] == included["components"]
+
+
+@pytest.fixture
+def solved_by_fastapi(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The paths whose dependencies FastAPI's own handler solved (``solve_dependencies``, per request)."""
+    import fastapi.routing
+
+    seen: list[str] = []
+    solve = fastapi.routing.solve_dependencies
+
+    async def counting(**kwargs: Any) -> Any:
+        seen.append(kwargs["request"].url.path)
+        return await solve(**kwargs)
+
+    monkeypatch.setattr(fastapi.routing, "solve_dependencies", counting)
+    yield seen
+
+
+def test_every_route_is_answered_by_its_planned_handler(client: TestClient, solved_by_fastapi: list[str]) -> None:
+    """Signed-in reads, a write with a body, a query and a path parameter, a refused request and a route added
+    to the app after it was built: none goes through FastAPI's per-request solving (bemtevi.api.route_handler)."""
+    headers = sign_in(client)
+
+    async def added(item: int, size: int = 1) -> dict[str, int]:
+        return {"item": item, "size": size}
+
+    app: FastAPI = client.app  # type: ignore[assignment]
+    app.add_api_route("/added/{item}", added, methods=["GET"])
+    app.router.routes.insert(0, app.router.routes.pop())  # in front of the web app's catch-all
+    solved_by_fastapi.clear()
+    assert client.get("/api/me", headers=headers).status_code == 200
+    assert client.post("/api/consultations", json={"document": "52998224725"}, headers=headers).status_code == 200
+    assert client.get("/api/users?page=1&page_size=5&order=-name", headers=headers).status_code == 200
+    assert client.get("/api/me").status_code == 401
+    assert client.get("/added/3?size=2").json() == {"item": 3, "size": 2}
+    assert solved_by_fastapi == []
+
+
+# Requests whose answers (status, body) must be the same through the planned handler and FastAPI's own.
+SAME_ANSWERS: list[tuple[str, str, dict[str, Any]]] = [
+    ("GET", "/api/me", {}),
+    ("GET", "/api/health", {}),
+    ("GET", "/api/users?page=0", {}),
+    ("GET", "/api/users?page=x&page_size=1000&order=nope", {}),
+    ("GET", "/api/users?page=1&page_size=5&order=-name", {}),
+    ("POST", "/api/consultations", {"json": {"document": "52998224725"}}),
+    ("POST", "/api/consultations", {"json": {"document": "123"}}),
+    ("POST", "/api/consultations", {"json": {}}),
+    ("POST", "/api/consultations", {"json": [1, 2]}),
+    ("POST", "/api/consultations", {"content": b"{not json"}),
+    ("POST", "/api/consultations", {"content": b'{"document":"52998224725"}'}),
+    ("POST", "/api/consultations", {"content": b"", "headers": {"content-type": "application/json"}}),
+    ("POST", "/api/consultations", {"content": b'{"document":1}', "headers": {"content-type": "text/plain"}}),
+    (
+        "POST",
+        "/api/consultations",
+        {"json": {"document": "52998224725"}, "headers": {"content-type": "application/vnd.x+json; charset=utf-8"}},
+    ),
+    ("POST", "/api/auth/auth", {"json": {"email": "nobody", "password": ""}}),
+    ("GET", "/api/catalogue/query-types/" + "k" * 500, {}),
+    ("DELETE", "/api/me", {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "options"), SAME_ANSWERS, ids=[f"{m} {p[:60]} {o}" for m, p, o in SAME_ANSWERS]
+)
+def test_the_planned_handler_answers_as_fastapis_own(
+    client: TestClient, method: str, path: str, options: dict[str, Any]
+) -> None:
+    """With any dependency override set the route takes FastAPI's own handler: both give the same answer."""
+    headers = sign_in(client)
+    options = {**options, "headers": {**headers, **options.get("headers", {})}}
+    answers = []
+    for overrides in ({}, {_never_used: _never_used}):
+        client.app.dependency_overrides = overrides  # type: ignore[attr-defined]
+        answer = client.request(method, path, **options)
+        body = answer.json() if answer.headers.get("content-type", "").startswith("application/json") else answer.text
+        if isinstance(body, dict) and isinstance(body.get("data"), dict):
+            body["data"].pop("id", None)  # each lookup has its own
+            body["data"].pop("createdAt", None)
+            body.pop("position", None)
+        answers.append((answer.status_code, body))
+    assert answers[0] == answers[1]
+
+
+def _never_used() -> None:
+    raise AssertionError("no route depends on this")
+
+
+def _app_routes_index() -> tuple[FastAPI, RouteIndex]:
+    settings = SimpleNamespace(webapp_dist=Path("missing"), access_log=False)
+    app = create_app(SimpleNamespace(settings=settings))  # type: ignore[arg-type]
+    index = app.router.middleware_stack
+    assert isinstance(index, RouteIndex)
+    return app, index
+
+
+_APP, _INDEX = _app_routes_index()
+_STARTS = sorted({getattr(r, "path_format", "/").partition("{")[0] for r in _APP.router.routes})
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    start=st.sampled_from(_STARTS),
+    rest=st.sampled_from(["", "x", "/", "1", "/x", "/1/x", "3fa85f64-5717-4562-b3fc-2c963f66afa6", "a/b/c"]),
+    method=st.sampled_from(["GET", "POST", "PUT", "PATCH", "DELETE"]),
+)
+def test_the_route_index_finds_the_route_the_router_walk_finds(start: str, rest: str, method: str) -> None:
+    """For any path and method, the first route the router's walk matches fully (ordering matters: the web
+    app's catch-all matches everything) is the one the index finds, with the same path parameters."""
+    path = start + rest
+    scope = {"type": "http", "path": path, "root_path": "", "method": method, "headers": []}
+    walked = next(
+        (
+            (route, child)
+            for route in _APP.router.routes
+            for match, child in [route.matches(scope)]
+            if match is Match.FULL
+        ),
+        None,
+    )
+    found = _INDEX.full_match(scope)
+    assert (walked and walked[0], walked and walked[1].get("path_params")) == (
+        found and found[0],
+        found and found[1].get("path_params"),
+    )

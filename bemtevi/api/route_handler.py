@@ -1,0 +1,312 @@
+"""The request handler of every API route: FastAPI's steps, planned once per route instead of per request.
+
+FastAPI's handler (``fastapi.routing.get_request_handler`` inside ``request_response``) works out again on
+every request what a route needs: two exit stacks, an exception wrapper, a throw-away ``Response`` per level
+of dependencies, each dependency's cache key and kind, the query string, headers and cookies parsed at each
+level whether a parameter reads them or not, the content type parsed with ``email.message``, and lookups of
+OpenTelemetry's context. For the API's small routes that was most of their CPU. ``plan_of`` reads the route's
+dependency tree once; ``RouteHandler`` then does per request only what the tree asks for, in FastAPI's order
+and with FastAPI's own functions for each step (parameters, body, answer), so answers and errors are the same.
+
+Cost to a reader: this module follows FastAPI's handler step by step (the names below say which part), and
+must follow it when FastAPI changes it. What it does not plan (a dependency with ``yield``, background tasks,
+a ``Response`` parameter, security scopes, form bodies, streamed answers) gets FastAPI's own handler, as does
+every request while ``app.dependency_overrides`` names something.
+"""
+
+from __future__ import annotations
+
+import email.message
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from fastapi import params
+from fastapi._compat import ModelField, Undefined
+from fastapi.datastructures import DefaultPlaceholder
+from fastapi.dependencies.models import (
+    Dependant,
+    _get_cache_key,
+    _is_async_gen_callable,
+    _is_coroutine_callable,
+    _is_gen_callable,
+)
+from fastapi.dependencies.utils import request_body_to_args, request_params_to_args
+from fastapi.exceptions import EndpointContext, RequestValidationError
+from fastapi.routing import _extract_endpoint_context, serialize_response
+from fastapi.telemetry._api import _validation_failed
+from fastapi.types import DependencyCacheKey
+from fastapi.utils import is_body_allowed_for_status_code
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+if TYPE_CHECKING:
+    from fastapi.routing import APIRoute
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One dependency of a dependant (``solve_dependencies``' loop body), with what FastAPI works out per request."""
+
+    plan: Plan
+    call: Callable[..., Any]
+    name: str | None
+    key: DependencyCacheKey
+    use_cache: bool
+    is_coroutine: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A dependant: its dependencies in order, then the parameters it reads (``solve_dependencies``)."""
+
+    steps: tuple[Step, ...]
+    path_params: list[ModelField]
+    query_params: list[ModelField]
+    header_params: list[ModelField]
+    cookie_params: list[ModelField]
+    body_params: list[ModelField]
+    request_names: tuple[str, ...]  # the parameters given the request itself
+    request_only: bool  # the request is all this dependant reads
+
+
+def plan_of(dependant: Dependant) -> Plan | None:
+    """The plan of ``dependant``, or None when it uses what ``solve_dependencies`` does that a plan does not."""
+    if (
+        dependant.background_tasks_param_name
+        or dependant.response_param_name
+        or dependant.security_scopes_param_name
+        or dependant.websocket_param_name
+        or dependant.own_oauth_scopes
+        or dependant.parent_oauth_scopes
+        or any(isinstance(f.field_info, params.Form) for f in dependant.body_params)
+    ):
+        return None
+    steps = []
+    for sub in dependant.dependencies:
+        plan = plan_of(sub)
+        call = sub.call
+        if (
+            plan is None
+            or call is None
+            or sub.scope is not None
+            or sub.concurrency is not None
+            or _is_gen_callable(call)
+            or _is_async_gen_callable(call)
+        ):
+            return None
+        steps.append(
+            Step(plan, call, sub.name, _get_cache_key(dependant=sub), sub.use_cache, _is_coroutine_callable(call))
+        )
+    reads = (
+        dependant.path_params,
+        dependant.query_params,
+        dependant.header_params,
+        dependant.cookie_params,
+        dependant.body_params,
+    )
+    return Plan(
+        steps=tuple(steps),
+        path_params=dependant.path_params,
+        query_params=dependant.query_params,
+        header_params=dependant.header_params,
+        cookie_params=dependant.cookie_params,
+        body_params=dependant.body_params,
+        request_names=tuple(
+            name for name in (dependant.request_param_name, dependant.http_connection_param_name) if name
+        ),
+        request_only=not steps and not any(reads),
+    )
+
+
+async def solve(
+    plan: Plan, request: Request, body: Any, embed: bool, cache: dict[DependencyCacheKey, Any], errors: list[Any]
+) -> dict[str, Any]:
+    """``solve_dependencies`` for a plan: the values of its parameters; their errors appended to ``errors``.
+    ``embed``: the route's ``_embed_body_fields``."""
+    values: dict[str, Any] = {}
+    for step in plan.steps:
+        if step.plan.request_only:  # the common dependency (the caller, the platform): no level to solve
+            arguments = dict.fromkeys(step.plan.request_names, request)
+        else:
+            step_errors: list[Any] = []
+            arguments = await solve(step.plan, request, body, embed, cache, step_errors)
+            if step_errors:
+                errors.extend(step_errors)
+                continue
+        if step.use_cache and step.key in cache:
+            solved = cache[step.key]
+        elif step.is_coroutine:
+            solved = await step.call(**arguments)
+        else:
+            solved = await run_in_threadpool(step.call, **arguments)
+        if step.name is not None:
+            values[step.name] = solved
+        if step.key not in cache:
+            cache[step.key] = solved
+    # Each source is read only when a parameter reads it (FastAPI parses all four at every level).
+    if plan.path_params:
+        found, wrong = request_params_to_args(plan.path_params, request.path_params)
+        values.update(found)
+        errors += wrong
+    if plan.query_params:
+        found, wrong = request_params_to_args(plan.query_params, request.query_params)
+        values.update(found)
+        errors += wrong
+    if plan.header_params:
+        found, wrong = request_params_to_args(plan.header_params, request.headers)
+        values.update(found)
+        errors += wrong
+    if plan.cookie_params:
+        found, wrong = request_params_to_args(plan.cookie_params, request.cookies)
+        values.update(found)
+        errors += wrong
+    if plan.body_params:
+        found, wrong = await request_body_to_args(
+            body_fields=plan.body_params, received_body=body, embed_body_fields=embed
+        )
+        values.update(found)
+        errors.extend(wrong)
+    for name in plan.request_names:
+        values[name] = request
+    return values
+
+
+@lru_cache(maxsize=256)
+def is_json_content_type(value: str) -> bool:
+    """FastAPI's test of a request's content type for a JSON body (``email.message`` parses it), remembered
+    per header value: the parse cost more than validating a small body."""
+    message = email.message.Message()
+    message["content-type"] = value
+    if message.get_content_maintype() != "application":
+        return False
+    subtype = message.get_content_subtype()
+    return subtype == "json" or subtype.endswith("+json")
+
+
+class RouteHandler:
+    """The ASGI app of one API route (``APIRoute.app``): ``request_response`` and ``get_request_handler``
+    for a planned route.
+
+    Unlike ``request_response`` it neither opens the two exit stacks (nothing planned registers on them) nor
+    wraps the route in the app's exception handlers: an error goes up to the app's ``ExceptionMiddleware``
+    just outside the router, which answers it with the same handlers (the routes are the app's own, not a
+    mounted app's)."""
+
+    def __init__(self, route: APIRoute, plan: Plan, framework: Callable[[Scope, Receive, Send], Any]) -> None:
+        self.route = route
+        self.plan = plan
+        self.framework = framework  # FastAPI's own app of the route, for dependency overrides
+        self.call: Callable[..., Any] = route.dependant.call  # type: ignore[assignment]
+        self.is_coroutine = _is_coroutine_callable(self.call)
+        self.body_field = route.body_field
+        self.embed = route._embed_body_fields
+        response_class = route.response_class
+        self.use_dump_json = route.response_field is not None and isinstance(response_class, DefaultPlaceholder)
+        self.response_class: type[Response] = (
+            response_class.value if isinstance(response_class, DefaultPlaceholder) else response_class
+        )
+        strict = route.strict_content_type
+        self.strict_content_type: bool = strict.value if isinstance(strict, DefaultPlaceholder) else strict
+        self.overrides = route.dependency_overrides_provider
+        self._contexts: dict[tuple[str, str], EndpointContext] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.overrides is not None and getattr(self.overrides, "dependency_overrides", None):
+            await self.framework(scope, receive, send)
+            return
+        request = Request(scope, receive, send)
+        response = await self.answer(request)
+        await response(scope, receive, send)
+
+    def _context(self, request: Request) -> EndpointContext:
+        """The endpoint's place for error messages (``get_request_handler``'s ``endpoint_ctx``), kept per
+        method and mount path: FastAPI builds it for every request, for the rare answer that fails."""
+        key = (request.scope["method"], request.scope.get("root_path", ""))
+        context = self._contexts.get(key)
+        if context is None:
+            context = _extract_endpoint_context(self.call).copy()
+            context["path"] = f"{key[0]} {key[1].rstrip('/')}{self.route.dependant.path}"
+            self._contexts[key] = context
+        return context
+
+    async def answer(self, request: Request) -> Response:
+        body: Any = Undefined
+        if self.body_field is not None:
+            body = await self._body(request)
+        errors: list[Any] = []
+        values = await solve(self.plan, request, body, self.embed, {}, errors)
+        if errors:
+            error = RequestValidationError(
+                errors, body=None if body is Undefined else body, endpoint_ctx=self._context(request)
+            )
+            _validation_failed(error)
+            raise error
+        route = self.route
+        if self.is_coroutine:
+            raw = await self.call(**values)
+        else:
+            raw = await run_in_threadpool(self.call, **values)
+        if isinstance(raw, Response):
+            return raw
+        arguments: dict[str, Any] = {"background": None}
+        if route.status_code is not None:
+            arguments["status_code"] = route.status_code
+        content = await serialize_response(
+            field=route.response_field,
+            response_content=raw,
+            include=route.response_model_include,
+            exclude=route.response_model_exclude,
+            by_alias=route.response_model_by_alias,
+            exclude_unset=route.response_model_exclude_unset,
+            exclude_defaults=route.response_model_exclude_defaults,
+            exclude_none=route.response_model_exclude_none,
+            is_coroutine=self.is_coroutine,
+            endpoint_ctx=self._context(request),
+            dump_json=self.use_dump_json,
+        )
+        if self.use_dump_json:
+            response = Response(content=content, media_type="application/json", **arguments)
+        else:
+            response = self.response_class(content, **arguments)
+        if not is_body_allowed_for_status_code(response.status_code):
+            response.body = b""
+        return response
+
+    async def _body(self, request: Request) -> Any:
+        """The request's body as ``get_request_handler`` reads it for a JSON body field."""
+        try:
+            body_bytes = await request.body()
+            if not body_bytes:
+                return Undefined
+            content_type = request.headers.get("content-type")
+            if not content_type:
+                return body_bytes if self.strict_content_type else await request.json()
+            if is_json_content_type(content_type):
+                return await request.json()
+            return body_bytes
+        except json.JSONDecodeError as e:
+            error = RequestValidationError(
+                [
+                    {
+                        "type": "json_invalid",
+                        "loc": ("body", e.pos),
+                        "msg": "JSON decode error",
+                        "input": {},
+                        "ctx": {"error": e.msg},
+                    }
+                ],
+                body=e.doc,
+                endpoint_ctx=self._context(request),
+            )
+            _validation_failed(error)
+            raise error from e
+        except HTTPException:
+            raise
+        except Exception as e:
+            raise HTTPException(status_code=400, detail="There was an error parsing the body") from e
