@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from bemtevi.commands.accounts import AccountCommands
+from bemtevi.commands.api_tokens import ApiTokenCommands
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.batches import BatchCommands
 from bemtevi.commands.brand import BrandCommands
@@ -27,7 +28,9 @@ from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
 from bemtevi.commands.vendor_lookups import VendorLookups
 from bemtevi.commands.vendors import VendorCommands, VendorDirectory
+from bemtevi.domain.api_tokens import TokenLimits
 from bemtevi.domain.suppliers import Supplier
+from bemtevi.infra.api_secrets import ApiSecrets
 from bemtevi.infra.attempts import AttemptLog, PostgresAttemptLog, SqliteAttemptLog
 from bemtevi.infra.google import GoogleIdTokenVerifier
 from bemtevi.infra.kept_results import KeptResults
@@ -90,6 +93,8 @@ class Platform:
     vendors: VendorCommands
     vendor_pool: VendorPool
     kept_results: KeptResults
+    # API clients' tokens (issue 34): management, and the check of every /api/v1 call.
+    api_tokens: ApiTokenCommands
     bootstrap_result: BootstrapResult | None = field(default=None)
     # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
     replica_slot: Slot | None = field(default=None)
@@ -247,6 +252,9 @@ def build_platform(
         vendors=VendorCommands(app, box),
         vendor_pool=vendor_pool,
         kept_results=kept_results,
+        api_tokens=ApiTokenCommands(
+            app, ApiSecrets(settings.signing_key), TokenLimits(settings.api_max_per_second, settings.api_max_per_day)
+        ),
     )
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:

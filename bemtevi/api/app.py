@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from bemtevi.api.access_log import AccessLog
 from bemtevi.api.errors import ERROR_RESPONSES, install_error_handlers
 from bemtevi.api.routers import accounts as accounts_router
+from bemtevi.api.routers import api_tokens as api_tokens_router
 from bemtevi.api.routers import audit as audit_router
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
 from bemtevi.api.routers import batch_progress as batch_progress_router
@@ -51,6 +52,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     suppliers_router.router,
     batches_router.router,
     batch_progress_router.router,
+    api_tokens_router.router,
 )
 
 
