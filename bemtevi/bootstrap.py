@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from bemtevi.commands.accounts import AccountCommands
+from bemtevi.commands.api_lookups import ApiLookups
 from bemtevi.commands.api_tokens import ApiTokenCommands
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.batches import BatchCommands
@@ -95,6 +96,7 @@ class Platform:
     kept_results: KeptResults
     # API clients' tokens (issue 34): management, and the check of every /api/v1 call.
     api_tokens: ApiTokenCommands
+    api_lookups: ApiLookups
     bootstrap_result: BootstrapResult | None = field(default=None)
     # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
     replica_slot: Slot | None = field(default=None)
@@ -222,13 +224,14 @@ def build_platform(
         webhook_allow_private=settings.webhook_allow_private,
         open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id))),
     )
+    consultations = ConsultationCommands(
+        app, supplier, ledger, query_types, vendors=VendorDirectory(app, box), pool=vendor_pool, kept=kept_results
+    )
     platform = Platform(
         settings=settings,
         app=app,
         identity=identity,
-        consultations=ConsultationCommands(
-            app, supplier, ledger, query_types, vendors=VendorDirectory(app, box), pool=vendor_pool, kept=kept_results
-        ),
+        consultations=consultations,
         credits=credits,
         batches=batches,
         customers=customers,
@@ -255,6 +258,7 @@ def build_platform(
         api_tokens=ApiTokenCommands(
             app, ApiSecrets(settings.signing_key), TokenLimits(settings.api_max_per_second, settings.api_max_per_day)
         ),
+        api_lookups=ApiLookups(consultations, query_types),
     )
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:

@@ -31,6 +31,8 @@ from bemtevi.api.routers import mail as mail_router
 from bemtevi.api.routers import suppliers as suppliers_router
 from bemtevi.api.routers import users as users_router
 from bemtevi.api.static import mount_api_docs, mount_webapp
+from bemtevi.api.v1.app import PREFIX as V1_PREFIX
+from bemtevi.api.v1.app import create_v1_app
 from bemtevi.bootstrap import Platform
 from bemtevi.infra.settings import Settings
 
@@ -107,6 +109,8 @@ def create_app(platform: Platform) -> BemteviAPI:
     if platform.settings.access_log:
         layers.append(AccessLog)
     app.front_layers = layers
+    # The public API for token holders: its own application and schema, before the web app's catch-all.
+    app.mount(V1_PREFIX, create_v1_app(platform))
     mount_api_docs(app, platform.settings.webapp_dist)
     mount_webapp(app, platform.settings.webapp_dist)
     return app
