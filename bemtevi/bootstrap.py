@@ -22,6 +22,7 @@ from bemtevi.commands.contact import ContactCommands
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
+from bemtevi.commands.idempotency import IdempotentRequests
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
 from bemtevi.commands.ledger import EmbeddedLedger, LeasingLedger, Ledger, LedgerClient
 from bemtevi.commands.query_types import StoredQueryTypes
@@ -258,7 +259,7 @@ def build_platform(
         api_tokens=ApiTokenCommands(
             app, ApiSecrets(settings.signing_key), TokenLimits(settings.api_max_per_second, settings.api_max_per_day)
         ),
-        api_lookups=ApiLookups(consultations, query_types),
+        api_lookups=ApiLookups(app, consultations, query_types, supplier, IdempotentRequests(app)),
     )
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:

@@ -3,6 +3,7 @@ credits through the lookup's own command path, apiAccess/panelAccess, and tenant
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
@@ -10,7 +11,7 @@ from uuid import UUID
 import pytest
 from customers_support import customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CNPJ, KNOWN_CPF, sign_in
+from support import KNOWN_CNPJ, KNOWN_CPF, sign_in, super_admin
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
@@ -160,3 +161,60 @@ def test_the_api_tokens_screen_lists_a_groups_tokens_with_their_use_and_never_a_
     assert again["accessKey"] == token["accessKey"]
     assert api.get("/api/v1/balances", headers=_bearer(token)).status_code == 401
     assert api.get("/api/v1/balances", headers=_bearer(again)).status_code == 200
+
+
+def _charged(platform: Platform, group_id: str) -> int:
+    return _account(platform, group_id, Category.API).used
+
+
+def test_a_retried_lookup_with_the_same_key_answers_the_first_outcome_charged_once(
+    platform: Platform, api: TestClient
+) -> None:
+    group_id, owner = _customer(api, 8)
+    headers = {**_bearer(_token(api, owner)), "Idempotency-Key": "pedido-123"}
+    first = api.post("/api/v1/lookups", headers=headers, json={"document": KNOWN_CPF})
+    again = api.post("/api/v1/lookups", headers=headers, json={"document": KNOWN_CPF})
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.json()["data"] == first.json()["data"]
+    assert _charged(platform, group_id) == 1
+    other = api.post("/api/v1/lookups", headers=headers, json={"document": KNOWN_CNPJ})
+    assert (other.status_code, other.json()["code"]) == (422, "idempotency_key_reused")
+    fresh = api.post(
+        "/api/v1/lookups", headers={**headers, "Idempotency-Key": "pedido-124"}, json={"document": KNOWN_CPF}
+    )
+    assert fresh.json()["data"]["id"] != first.json()["data"]["id"]
+    assert _charged(platform, group_id) == 2
+
+
+def test_32_concurrent_retries_with_one_key_are_charged_once(platform: Platform, api: TestClient) -> None:
+    group_id, owner = _customer(api, 9)
+    headers = {**_bearer(_token(api, owner)), "Idempotency-Key": "6f1c0a52-retry"}
+    answers: list[Any] = []
+    start = threading.Barrier(32)
+
+    def retry() -> None:
+        start.wait()
+        answers.append(api.post("/api/v1/lookups", headers=headers, json={"document": KNOWN_CPF}))
+
+    threads = [threading.Thread(target=retry) for _ in range(32)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [a.status_code for a in answers] == [200] * 32, [a.text for a in answers if a.status_code != 200]
+    assert len({a.json()["data"]["id"] for a in answers}) == 1
+    assert _charged(platform, group_id) == 1
+    consultations = [
+        n for n in platform.app.recorder.select_notifications(0, 100_000) if n.topic.endswith("Consultation.Recorded")
+    ]
+    assert len([n for n in consultations if n.originator_id == UUID(answers[0].json()["data"]["id"])]) == 1
+
+
+def test_a_refused_request_frees_its_key_for_a_retry(platform: Platform, api: TestClient) -> None:
+    group_id, owner = _customer(api, 10, quantities={"unit": 0, "batch": 0, "advanced": 0, "api": 0})
+    headers = {**_bearer(_token(api, owner)), "Idempotency-Key": "sem-credito"}
+    refused = api.post("/api/v1/lookups", headers=headers, json={"document": KNOWN_CPF})
+    assert refused.status_code == 402, refused.text
+    platform.credits.set_limit(super_admin(platform), UUID(group_id), Category.API, 1)
+    assert api.post("/api/v1/lookups", headers=headers, json={"document": KNOWN_CPF}).status_code == 200
+    assert _charged(platform, group_id) == 1

@@ -5,8 +5,9 @@ on the ``api`` channel, charged to the group's API credits."""
 from __future__ import annotations
 
 from typing import Annotated, Any
+from uuid import UUID
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import FileResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -25,6 +26,7 @@ from bemtevi.api.v1.schemas import BatchSubmitRequest, LookupRequest, TokenInfo,
 from bemtevi.domain.errors import DomainError
 
 router = APIRouter()
+BATCH_OPERATION = "POST /api/v1/batches"
 
 
 def _platform(request: Request) -> Any:
@@ -55,10 +57,29 @@ def token_info(caller: CallerDep, request: Request) -> TokenInfo:
     )
 
 
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        max_length=255,
+        description="A key of your own (a UUID): a retry with the same key and body answers the first outcome, "
+        "never charged again (kept 24 h)",
+    ),
+]
+
+
 @router.post("/lookups", response_model=ConsultationResponse, tags=["lookups"])
-async def lookup(body: LookupRequest, caller: CallerDep, request: Request) -> Response:
+async def lookup(
+    body: LookupRequest, caller: CallerDep, request: Request, idempotency_key: IdempotencyKey = None
+) -> Response:
     """A unit lookup by CPF or CNPJ: one API credit when found (`data.credits`), nothing otherwise."""
-    outcome = await _platform(request).api_lookups.lookup(caller, body.document, body.queryType)
+    outcome = await _platform(request).api_lookups.lookup(
+        caller,
+        body.document,
+        body.queryType,
+        idempotency_key=idempotency_key,
+        body=body.model_dump_json().encode(),
+    )
     return Response(consultation_json(outcome), media_type="application/json")
 
 
@@ -85,15 +106,36 @@ async def upload_batch(
 
 
 @router.post("/batches", status_code=201, response_model=SubmittedBatch, tags=["batches"])
-async def submit_batch(body: BatchSubmitRequest, caller: CallerDep, request: Request) -> Any:
+async def submit_batch(
+    body: BatchSubmitRequest, caller: CallerDep, request: Request, idempotency_key: IdempotencyKey = None
+) -> Any:
     """Submit an uploaded file: one batch credit per valid document reserved now, charged for those found."""
+    platform = _platform(request)
     panel_body = SubmitBatchRequest(
         uploadId=body.uploadId,
         observation=body.observation,
         webhookUrl=body.webhookUrl,
         webhookSecret=body.webhookSecret,
     )
-    return await run_in_threadpool(panel_batches.submit_batch, panel_body, caller.principal, _platform(request))
+
+    async def first(_: UUID | None = None) -> SubmittedBatch:
+        submitted: SubmittedBatch = await run_in_threadpool(
+            panel_batches.submit_batch, panel_body, caller.principal, platform
+        )
+        return submitted
+
+    if idempotency_key is None:
+        return await first()
+    return await platform.api_lookups.idempotency.run(
+        caller,
+        idempotency_key,
+        BATCH_OPERATION,
+        body.model_dump_json().encode(),
+        first,
+        lambda batch_id: SubmittedBatch(id=str(batch_id), position=platform.app.max_position()),
+        lambda submitted: UUID(submitted.id),
+        lambda _: False,  # a batch's id is its command's own: a dead claim's submission is tried again
+    )
 
 
 @router.get("/batches/{batch_id}", response_model=BatchResponse, tags=["batches"])
