@@ -26,6 +26,7 @@ from bemtevi.commands.idempotency import IdempotentRequests
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
 from bemtevi.commands.ledger import EmbeddedLedger, LeasingLedger, Ledger, LedgerClient
 from bemtevi.commands.query_types import StoredQueryTypes
+from bemtevi.commands.rate_limits import RateLimiter
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
 from bemtevi.commands.vendor_lookups import VendorLookups
@@ -38,6 +39,7 @@ from bemtevi.infra.google import GoogleIdTokenVerifier
 from bemtevi.infra.kept_results import KeptResults
 from bemtevi.infra.mail import sender_from_settings
 from bemtevi.infra.passwords import PasswordHasher
+from bemtevi.infra.rate_windows import PostgresRateWindows, RateWindows, SqliteRateWindows
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.slots import Slot, claim_slot
@@ -98,6 +100,8 @@ class Platform:
     # API clients' tokens (issue 34): management, and the check of every /api/v1 call.
     api_tokens: ApiTokenCommands
     api_lookups: ApiLookups
+    # Per-token rate limits, counted beside the event store for every API process.
+    api_limits: RateLimiter
     bootstrap_result: BootstrapResult | None = field(default=None)
     # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
     replica_slot: Slot | None = field(default=None)
@@ -127,6 +131,7 @@ class Platform:
         if close_supplier is not None:
             close_supplier()
         self.attempts.close()
+        self.api_limits.close()
         self.app.close()
 
 
@@ -260,6 +265,7 @@ def build_platform(
             app, ApiSecrets(settings.signing_key), TokenLimits(settings.api_max_per_second, settings.api_max_per_day)
         ),
         api_lookups=ApiLookups(app, consultations, query_types, supplier, IdempotentRequests(app)),
+        api_limits=RateLimiter(rate_windows(settings)),
     )
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:
@@ -343,6 +349,13 @@ def read_side(settings: Settings, app: BemteviApplication) -> tuple[ReadStore, N
         slot.release()
         raise
     return store, KafkaFeed(store, settings.kafka_bootstrap, settings.kafka_events_topic), slot
+
+
+def rate_windows(settings: Settings) -> RateWindows:
+    """Where API tokens' requests are counted: beside the event store, shared by every API process."""
+    if settings.database_url:
+        return PostgresRateWindows(settings.database_url)
+    return SqliteRateWindows(settings.var_dir / "rate_windows.sqlite")
 
 
 def attempt_log(settings: Settings) -> AttemptLog:

@@ -448,6 +448,8 @@ class RateLimited(DomainError):
     def __init__(self, retry_after: int = 1, *, field: str | None = None) -> None:
         super().__init__(field=field)
         self.retry_after = retry_after
+        # Headers the answer carries besides Retry-After (the limits' policy).
+        self.headers: dict[str, str] = {}
 
 
 class IdempotencyKeyReused(DomainError):

@@ -218,3 +218,19 @@ def test_a_refused_request_frees_its_key_for_a_retry(platform: Platform, api: Te
     platform.credits.set_limit(super_admin(platform), UUID(group_id), Category.API, 1)
     assert api.post("/api/v1/lookups", headers=headers, json={"document": KNOWN_CPF}).status_code == 200
     assert _charged(platform, group_id) == 1
+
+
+def test_a_token_past_its_limit_gets_429_with_retry_after_and_the_ratelimit_headers(api: TestClient) -> None:
+    _, owner = _customer(api, 11)
+    token = _token(api, owner, limits={"perSecond": 50, "perDay": 2})
+    answers = [api.get("/api/v1/balances", headers=_bearer(token)) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert answers[0].headers["RateLimit-Policy"] == '"second";q=50;w=1, "day";q=2;w=86400'
+    assert '"day";r=1;' in answers[0].headers["RateLimit"]
+    assert '"day";r=0;' in answers[1].headers["RateLimit"]
+    refused = answers[2]
+    assert refused.json()["code"] == "rate_limited"
+    assert 1 <= int(refused.headers["Retry-After"]) <= 86_400
+    assert refused.headers["RateLimit-Policy"] == answers[0].headers["RateLimit-Policy"]
+    # Another token of the group has limits of its own.
+    assert api.get("/api/v1/balances", headers=_bearer(_token(api, owner))).status_code == 200

@@ -9,7 +9,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from bemtevi.api.access_log import note_tenant
 from bemtevi.commands.api_tokens import ApiCaller
-from bemtevi.domain.errors import ApiTokenInvalid
+from bemtevi.domain.errors import ApiTokenInvalid, RateLimited
+
+# Where a request's rate-limit figures wait for its answer's headers (``app.RateLimitHeaders``).
+RATE_LIMIT_KEY = "bemtevi.rate_limit"
 
 # Declares the scheme in the schema (the docs' "Authorize"); the check is ``api_caller``'s.
 _bearer = HTTPBearer(auto_error=False, description="The access token shown once when it was generated")
@@ -23,7 +26,19 @@ async def api_caller(
     platform: Any = request.app.state.platform  # the Platform (api takes it from app.state, never builds it)
     caller = platform.api_tokens.authenticate(credentials.credentials)
     note_tenant(request.scope, caller.principal.group_id)
+    limits = caller.limits
+    try:
+        remaining = platform.api_limits.admit(caller.token_id, limits.per_second, limits.per_day)
+    except RateLimited as refused:
+        refused.headers = {"RateLimit-Policy": _policy(limits.per_second, limits.per_day)}
+        raise
+    request.scope[RATE_LIMIT_KEY] = remaining
     return caller
+
+
+def _policy(per_second: int | None, per_day: int | None) -> str:
+    quotas = [(name, q, w) for name, q, w in (("second", per_second, 1), ("day", per_day, 86_400)) if q]
+    return ", ".join(f'"{name}";q={q};w={w}' for name, q, w in quotas)
 
 
 CallerDep = Annotated[ApiCaller, Depends(api_caller)]
