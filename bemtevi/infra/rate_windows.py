@@ -74,23 +74,24 @@ class PostgresRateWindows:
         with self._pool.connection() as con:
             con.execute(
                 "CREATE TABLE IF NOT EXISTS bemtevi_rate_windows (key TEXT NOT NULL, window_start BIGINT NOT NULL, "
-                "used INTEGER NOT NULL, PRIMARY KEY (key, window_start))"
+                "used INTEGER NOT NULL, granted INTEGER NOT NULL, PRIMARY KEY (key, window_start))"
             )
         self._takes = 0
 
     def take(self, key: str, window: int, want: int, limit: int) -> tuple[int, int]:
-        # One statement: the row locked by the upsert, what is granted computed from what it held.
+        # One UPDATE: its SET expressions all read the row as it was, under the row's lock, so the grant and the
+        # new total are decided together whatever the other processes do at the same moment.
         with self._pool.connection() as con:
             con.execute(
-                "INSERT INTO bemtevi_rate_windows (key, window_start, used) VALUES (%s, %s, 0) ON CONFLICT DO NOTHING",
+                "INSERT INTO bemtevi_rate_windows (key, window_start, used, granted) VALUES (%s, %s, 0, 0) "
+                "ON CONFLICT DO NOTHING",
                 (key, window),
             )
             row = con.execute(
-                "UPDATE bemtevi_rate_windows r SET used = r.used + g.granted "
-                "FROM (SELECT GREATEST(0, LEAST(%s, %s - used)) AS granted FROM bemtevi_rate_windows "
-                "      WHERE key = %s AND window_start = %s FOR UPDATE) g "
-                "WHERE r.key = %s AND r.window_start = %s RETURNING g.granted, r.used",
-                (want, limit, key, window, key, window),
+                "UPDATE bemtevi_rate_windows SET used = used + GREATEST(0, LEAST(%s, %s - used)), "
+                "granted = GREATEST(0, LEAST(%s, %s - used)) "
+                "WHERE key = %s AND window_start = %s RETURNING granted, used",
+                (want, limit, want, limit, key, window),
             ).fetchone()
             self._takes += 1
             if self._takes % _PRUNE_EVERY == 0:

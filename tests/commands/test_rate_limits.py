@@ -3,6 +3,7 @@ interleaving of the processes' requests, and short of it only by what a process 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import uuid4
@@ -102,3 +103,19 @@ def test_no_interleaving_of_three_processes_passes_the_limit(
     assert admitted >= min(len(order), limit) - 2 * max(1, limit // 10)
     for limiter in limiters:
         limiter.close()
+
+
+def test_concurrent_takes_from_two_stores_never_grant_beyond_the_limit(store_factory: object) -> None:
+    stores = [store_factory(), store_factory()]  # type: ignore[operator]
+    granted: list[int] = []
+
+    def take(store: RateWindows) -> None:
+        for _ in range(30):
+            granted.append(store.take("token:second", 4_000_000, 3, 100)[0])
+
+    threads = [threading.Thread(target=take, args=(stores[i % 2],)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(granted) == 100
