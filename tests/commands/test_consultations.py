@@ -45,8 +45,8 @@ def tenant(platform: Platform, limit: int | None, query_types: list[str] | None 
     return platform.identity.authenticate(platform.identity.sign_in(email, PASSWORD, None).token)
 
 
-def account(platform: Platform, group_id: UUID) -> CreditAccount:
-    return platform.app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
+def account(platform: Platform, group_id: UUID, category: Category = Category.UNIT) -> CreditAccount:
+    return platform.app.get(credit_account_id(group_id, category), CreditAccount)
 
 
 def test_found_person_is_charged_and_recorded(platform: Platform) -> None:

@@ -260,10 +260,11 @@ class ReleaseWork(_Work):
 
 @dataclass(frozen=True, slots=True)
 class ReleaseAbandoned(_KeyedByGroup):
-    """Release the lookup reservations on a group's unit account that another (stopped) owner left
-    (answer: how many were released)."""
+    """Release the lookup reservations on a group's lookup account (unit, or API: ``lookup_category``) that
+    another (stopped) owner left (answer: how many were released)."""
 
     group_id: UUID
+    category: str = Category.UNIT.value
 
     @staticmethod
     def value_from_json(raw: Any) -> int:
