@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import Alert from '@mui/material/Alert'
+import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import Checkbox from '@mui/material/Checkbox'
 import Chip from '@mui/material/Chip'
@@ -103,7 +104,8 @@ export default function ApiQueryPage() {
         {tokens.isError && <Alert severity="error">{errorText(tokens.error as never, t, (k) => i18n.exists(k))}</Alert>}
         {tokens.data && tokens.data.data.length === 0 && <p>{t('api.empty')}</p>}
         {tokens.data && tokens.data.data.length > 0 && (
-          <Table size="small" data-testid="token-table">
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" data-testid="token-table">
             <TableHead>
               <TableRow>
                 <TableCell>{t('api.name')}</TableCell>
@@ -154,13 +156,14 @@ export default function ApiQueryPage() {
                 </TableRow>
               ))}
             </TableBody>
-          </Table>
+            </Table>
+          </Box>
         )}
       </section>
 
       <section className="card">
         <h2>{t('api.available')}</h2>
-        <ul data-testid="token-query-types">
+        <ul data-testid="token-query-types" style={{ overflowWrap: 'anywhere' }}>
           {(types.data?.data ?? []).map((type) => (
             <li key={type.key}>
               <strong>{type.name}</strong> (<code>{type.key}</code>) — {type.description}
@@ -171,8 +174,9 @@ export default function ApiQueryPage() {
 
       <section className="card">
         <h2>{t('api.docs')}</h2>
-        <p>{t('api.docsIntro')}</p>
-        <Table size="small" data-testid="api-docs">
+        <p style={{ overflowWrap: 'anywhere' }}>{t('api.docsIntro')}</p>
+        <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" data-testid="api-docs">
           <TableBody>
             {operations.map((op) => (
               <TableRow key={`${op.method} ${op.path}`}>
@@ -188,7 +192,8 @@ export default function ApiQueryPage() {
               </TableRow>
             ))}
           </TableBody>
-        </Table>
+          </Table>
+        </Box>
         <a href={`${V1_BASE}/openapi.json`} target="_blank" rel="noreferrer">
           {t('api.schema')}
         </a>

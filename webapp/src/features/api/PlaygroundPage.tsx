@@ -12,6 +12,9 @@ import { lastIssued } from './issued'
 import { asCurl, asJavaScript, asPython, lookupBody, type LookupCall } from './snippets'
 import { callV1, type V1Answer } from './v1'
 
+// Long tokens and JSON wrap instead of widening the page on a phone.
+const WRAPPED = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxWidth: '100%' } as const
+
 export default function PlaygroundPage() {
   const { t } = useTranslation()
   const tokens = useListTokensQuery({}, { refetchOnMountOrArgChange: true })
@@ -116,10 +119,10 @@ export default function PlaygroundPage() {
           {credits !== undefined && <p data-testid="play-charge">{t('api.play.charge', { credits })}</p>}
           {answer.rateLimit && (
             <p>
-              {t('api.play.rateLimit')}: <code>{answer.rateLimit}</code>
+              {t('api.play.rateLimit')}: <code style={WRAPPED}>{answer.rateLimit}</code>
             </p>
           )}
-          <pre className="code-block">{JSON.stringify(answer.body, null, 2)}</pre>
+          <pre className="code-block" style={WRAPPED}>{JSON.stringify(answer.body, null, 2)}</pre>
         </section>
       )}
       <section className="card">
@@ -129,7 +132,7 @@ export default function PlaygroundPage() {
           <CopyButton text={asPython(call)} label="Python" />
           <CopyButton text={asJavaScript(call)} label="JavaScript" />
         </Stack>
-        <pre className="code-block">{asCurl(call)}</pre>
+        <pre className="code-block" style={WRAPPED}>{asCurl(call)}</pre>
       </section>
     </div>
   )
