@@ -195,13 +195,15 @@ def lookup_record(group_id: UUID) -> InFlight:
     )
 
 
-def left_by_a_dead_ledger(settings: Settings, group_id: UUID, own: int, block: int) -> str:
+def left_by_a_dead_ledger(
+    settings: Settings, group_id: UUID, own: int, block: int, category: Category = Category.UNIT
+) -> str:
     """What a lookups' ledger killed with lookups in flight leaves in the store: ``own`` reservations
     of their own credit and, unless ``block`` is 0, an open block of that size, all naming it (a
     save by another process: the platform's writer is not told). The dead owner's name."""
     app = BemteviApplication(env=settings.event_store_env())
     try:
-        account = app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
+        account = app.get(credit_account_id(group_id, category), CreditAccount)
         owner = str(uuid4())
         with acting_as(Actor(user_id=uuid4(), tenant_id=group_id)):
             for _ in range(own):

@@ -22,6 +22,7 @@ from bemtevi.api.access_log import AccessLog
 from bemtevi.api.errors import ERROR_RESPONSES, install_error_handlers
 from bemtevi.api.route_handler import RouteHandler, plan_of
 from bemtevi.api.routers import accounts as accounts_router
+from bemtevi.api.routers import api_tokens as api_tokens_router
 from bemtevi.api.routers import audit as audit_router
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
 from bemtevi.api.routers import batch_progress as batch_progress_router
@@ -32,6 +33,8 @@ from bemtevi.api.routers import mail as mail_router
 from bemtevi.api.routers import suppliers as suppliers_router
 from bemtevi.api.routers import users as users_router
 from bemtevi.api.static import mount_api_docs, mount_webapp
+from bemtevi.api.v1.app import PREFIX as V1_PREFIX
+from bemtevi.api.v1.app import create_v1_app
 from bemtevi.bootstrap import Platform
 from bemtevi.infra.settings import Settings
 
@@ -53,6 +56,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     suppliers_router.router,
     batches_router.router,
     batch_progress_router.router,
+    api_tokens_router.router,
 )
 
 
@@ -109,6 +113,8 @@ def create_app(platform: Platform) -> BemteviAPI:
     if platform.settings.access_log:
         layers.append(AccessLog)
     app.front_layers = layers
+    # The public API for token holders: its own application and schema, before the web app's catch-all.
+    app.mount(V1_PREFIX, create_v1_app(platform))
     mount_api_docs(app, platform.settings.webapp_dist)
     mount_webapp(app, platform.settings.webapp_dist)
     app.router.middleware_stack = RouteIndex(app.router, app.router.middleware_stack)

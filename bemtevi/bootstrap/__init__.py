@@ -13,6 +13,8 @@ from datetime import timedelta
 from uuid import UUID
 
 from bemtevi.commands.accounts import AccountCommands
+from bemtevi.commands.api_lookups import ApiLookups
+from bemtevi.commands.api_tokens import ApiTokenCommands
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.batches import BatchCommands
 from bemtevi.commands.brand import BrandCommands
@@ -22,19 +24,24 @@ from bemtevi.commands.contact import ContactCommands
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.customers import CustomerCommands
 from bemtevi.commands.group_commit import GroupCommit
+from bemtevi.commands.idempotency import IdempotentRequests
 from bemtevi.commands.identity import BootstrapResult, IdentityCommands
 from bemtevi.commands.ledger import EmbeddedLedger, LeasingLedger, Ledger, LedgerClient
 from bemtevi.commands.query_types import StoredQueryTypes
+from bemtevi.commands.rate_limits import RateLimiter
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
 from bemtevi.commands.vendor_lookups import VendorLookups
 from bemtevi.commands.vendors import VendorCommands, VendorDirectory
+from bemtevi.domain.api_tokens import TokenLimits
 from bemtevi.domain.suppliers import Supplier
+from bemtevi.infra.api_secrets import ApiSecrets
 from bemtevi.infra.attempts import AttemptLog, PostgresAttemptLog, SqliteAttemptLog
 from bemtevi.infra.google import GoogleIdTokenVerifier
 from bemtevi.infra.kept_results import KeptResults
 from bemtevi.infra.mail import sender_from_settings
 from bemtevi.infra.passwords import PasswordHasher
+from bemtevi.infra.rate_windows import PostgresRateWindows, RateWindows, SqliteRateWindows
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.slots import Slot, claim_slot
@@ -81,6 +88,11 @@ class Platform:
     vendors: VendorCommands
     vendor_pool: VendorPool
     kept_results: KeptResults
+    # API clients' tokens (issue 34): management, and the check of every /api/v1 call.
+    api_tokens: ApiTokenCommands
+    api_lookups: ApiLookups
+    # Per-token rate limits, counted beside the event store for every API process.
+    api_limits: RateLimiter
     bootstrap_result: BootstrapResult | None = field(default=None)
     # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
     replica_slot: Slot | None = field(default=None)
@@ -110,6 +122,7 @@ class Platform:
         if close_supplier is not None:
             close_supplier()
         self.attempts.close()
+        self.api_limits.close()
         self.app.close()
 
 
@@ -199,13 +212,14 @@ def build_platform(
     batches = batch_commands(
         settings, app, credits, box, open_in_group=lambda group_id: len(open_batches(store.cursor(), str(group_id)))
     )
+    consultations = ConsultationCommands(
+        app, supplier, ledger, query_types, vendors=VendorDirectory(app, box), pool=vendor_pool, kept=kept_results
+    )
     platform = Platform(
         settings=settings,
         app=app,
         identity=identity,
-        consultations=ConsultationCommands(
-            app, supplier, ledger, query_types, vendors=VendorDirectory(app, box), pool=vendor_pool, kept=kept_results
-        ),
+        consultations=consultations,
         credits=credits,
         batches=batches,
         customers=customers,
@@ -229,6 +243,11 @@ def build_platform(
         vendors=VendorCommands(app, box),
         vendor_pool=vendor_pool,
         kept_results=kept_results,
+        api_tokens=ApiTokenCommands(
+            app, ApiSecrets(settings.signing_key), TokenLimits(settings.api_max_per_second, settings.api_max_per_day)
+        ),
+        api_lookups=ApiLookups(app, consultations, query_types, supplier, IdempotentRequests(app)),
+        api_limits=RateLimiter(rate_windows(settings)),
     )
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:
@@ -312,6 +331,13 @@ def read_side(settings: Settings, app: BemteviApplication) -> tuple[ReadStore, N
         slot.release()
         raise
     return store, KafkaFeed(store, settings.kafka_bootstrap, settings.kafka_events_topic), slot
+
+
+def rate_windows(settings: Settings) -> RateWindows:
+    """Where API tokens' requests are counted: beside the event store, shared by every API process."""
+    if settings.database_url:
+        return PostgresRateWindows(settings.database_url)
+    return SqliteRateWindows(settings.var_dir / "rate_windows.sqlite")
 
 
 def attempt_log(settings: Settings) -> AttemptLog:

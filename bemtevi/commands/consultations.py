@@ -92,13 +92,20 @@ class ConsultationCommands:
     def vendor_lookups(self) -> VendorLookups | None:
         return self._lookups
 
-    def _request(self, principal: Principal, parsed: Document, query_type: str | None, channel: str) -> ReserveLookup:
+    def _request(
+        self,
+        principal: Principal,
+        parsed: Document,
+        query_type: str | None,
+        channel: str,
+        consultation_id: UUID | None = None,
+    ) -> ReserveLookup:
         return ReserveLookup(
             # Time-ordered (UUIDv7), not random: a consultation is a new aggregate, and the event store's
             # index on aggregate ids, the kept results' and the read store's then grow at their end (one page
             # written per batch of lookups, not one random page per lookup). The id shows when it was made,
             # to the millisecond, which the consultation shows anyway.
-            consultation_id=uuid7(),
+            consultation_id=consultation_id or uuid7(),
             group_id=principal.group_id,
             user_id=principal.user_id,
             document=parsed.number,
@@ -109,11 +116,18 @@ class ConsultationCommands:
         )
 
     async def run_unit_query_async(
-        self, principal: Principal, document: str, query_type: str | None = None, channel: str = "panel"
+        self,
+        principal: Principal,
+        document: str,
+        query_type: str | None = None,
+        channel: str = "panel",
+        *,
+        consultation_id: UUID | None = None,
     ) -> ConsultationOutcome:
-        """A unit lookup, awaited on the API's event loop: no thread is parked while the ledger works."""
+        """A unit lookup, awaited on the API's event loop: no thread is parked while the ledger works.
+        ``consultation_id``: the id to record it under, chosen beforehand (an ``Idempotency-Key``'s claim)."""
         parsed = Document.parse(document)
-        request = self._request(principal, parsed, query_type, channel)
+        request = self._request(principal, parsed, query_type, channel, consultation_id)
         asked: _Asked | None = None
         if self._supplier.answers_at_once:
             # The local supplier answers in a fraction of a millisecond: cheaper inline than a thread hop.

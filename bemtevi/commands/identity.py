@@ -14,6 +14,7 @@ from bemtevi.commands.group_commit import Outcome
 from bemtevi.commands.known_principals import KnownPrincipals
 from bemtevi.commands.ledger import LedgerClient, open_accounts
 from bemtevi.commands.throttle import Throttle
+from bemtevi.domain.api_tokens import panel_access
 from bemtevi.domain.audit import Actor, AuditedAggregate, acting_as
 from bemtevi.domain.brand import DEFAULT_BRAND, Brand
 from bemtevi.domain.contact import email_key, normalise_email
@@ -24,7 +25,9 @@ from bemtevi.domain.errors import (
     GroupInactive,
     GroupNotFound,
     InvalidCredentials,
+    PanelAccessDisabled,
     SessionGroupInactive,
+    SessionPanelAccessDisabled,
     SessionUserInactive,
     Unauthorized,
     UserInactive,
@@ -298,6 +301,8 @@ class IdentityCommands:
         group = self._app.get(user.group_id, Group)
         if not group.active or self.inactive_in_chain(group.id) is not None:
             raise GroupInactive()
+        if not panel_access(group.profile):
+            raise PanelAccessDisabled()  # an API-only customer: its tokens work, its users stay out
         # On a tenant's own domain only that tenant's subtree may sign in.
         site = self.find_group_by_domain(domain_url)
         if site is not None and not self._is_within(group, site.id):
@@ -343,6 +348,9 @@ class IdentityCommands:
         inactive, groups = self._chain_check(session.group_id)
         if inactive is not None:
             raise SessionGroupInactive()
+        group = self._app.find_readonly(session.group_id, Group)
+        if group is not None and not panel_access(group.profile):
+            raise SessionPanelAccessDisabled()
         # Inactivating or archiving a user stops their open sessions at once, and a role an
         # admin changed applies from the next call (the caches are evicted by every save).
         user = self._app.find_readonly(session.user_id, User)

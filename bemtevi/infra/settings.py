@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     # loop thread (false; what a thread-run route would need; kept to measure the hand-over's cost).
     vendor_on_api_loop: bool = True
     token_ttl_hours: int = 12
+    # The most an API token may be set to: requests per second and per day (a token's own limits are set
+    # within these on the api-query screen).
+    api_max_per_second: int = 50
+    api_max_per_day: int = 100_000
     # Hosts that serve the product's own site (root path shows the public home there).
     main_domains: str = "localhost,127.0.0.1"
     demo_people: int = 100_000

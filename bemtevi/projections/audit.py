@@ -37,6 +37,7 @@ import bemtevi.domain
 from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount
+from bemtevi.domain.idempotency import IdempotentRequest
 from bemtevi.domain.indexes import UniqueIndex
 from bemtevi.domain.leases import LeaseTally
 from bemtevi.domain.query_types import QueryTypeDefaults
@@ -73,7 +74,8 @@ CREATE TABLE IF NOT EXISTS audit_values (
 # Aggregates whose events the audit read model does not fold (see the module's docstring).
 # ``QueryTypeDefaults``, ``VendorList`` and ``LeaseTally`` are bookkeeping saved with the change they serve: a
 # default moving shows as each query type's ``DefaultChanged``, a supplier added as its ``Registered``, a lease's
-# count as its consultations.
+# count as its consultations. ``IdempotentRequest``: a client's retry bookkeeping; the lookup or batch it made is
+# the audit row.
 _SKIPPED_AGGREGATES: tuple[type[Any], ...] = (
     CreditAccount,
     Consultation,
@@ -81,6 +83,7 @@ _SKIPPED_AGGREGATES: tuple[type[Any], ...] = (
     UniqueIndex,
     QueryTypeDefaults,
     VendorList,
+    IdempotentRequest,
 )
 # Fields every event has (they are columns), ids shown as the target, and fields never to show
 # (secrets, bytes, bodies, keys).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bemtevi.projections.api_tokens import ApiTokensReadModel
 from bemtevi.projections.audit import AuditReadModel
 from bemtevi.projections.base import ReadModel
 from bemtevi.projections.batches import BatchesReadModel
@@ -25,4 +26,5 @@ def all_read_models() -> list[ReadModel]:
         EnrichmentCatalogueReadModel(),
         SuppliersReadModel(),
         BatchesReadModel(),
+        ApiTokensReadModel(),
     ]

@@ -35,9 +35,11 @@ class ReservationSweeper:
         self._thread: threading.Thread | None = None
 
     def sweep(self) -> None:
-        """One round: the groups whose unit account holds credits, each a request to the ledger."""
-        for group_id in groups_holding_reservations(self._store.cursor(), Category.UNIT.value):
-            self._ledger.submit(ReleaseAbandoned(group_id))
+        """One round: the groups whose lookup accounts (unit, and API: the public API's lookups) hold credits,
+        each a request to the ledger."""
+        for category in (Category.UNIT.value, Category.API.value):
+            for group_id in groups_holding_reservations(self._store.cursor(), category):
+                self._ledger.submit(ReleaseAbandoned(group_id, category))
 
     def start(self) -> None:
         if self._thread is not None:

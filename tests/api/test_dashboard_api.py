@@ -8,11 +8,12 @@ from uuid import UUID
 
 import pytest
 from fastapi.testclient import TestClient
-from support import KNOWN_CNPJ, KNOWN_CPF, sign_in
+from support import KNOWN_CNPJ, KNOWN_CPF, sign_in, super_admin
 
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
+from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.projections.base import SAO_PAULO
 
@@ -42,7 +43,7 @@ def tree(sqlite_platform: Platform, client: TestClient) -> dict[str, object]:
     kiosk, _ = register(SYSTEM, name="Quiosque", group_type=GroupType.COMPANY, parent_id=shop, unit_credit_limit=2)
     stranger, _ = register(SYSTEM, name="Outra Empresa", group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID,
                            unit_credit_limit=5)  # fmt: skip
-    _, reseller_owner = person(platform, reseller, "Revenda Sul", Role.OWNER)
+    reseller_owner_id, reseller_owner = person(platform, reseller, "Revenda Sul", Role.OWNER)
     shop_owner_id, shop_owner = person(platform, shop, "Loja Centro", Role.OWNER)
     _, shop_admin = person(platform, shop, "Loja Centro", Role.ADMIN)
     _, shop_user = person(platform, shop, "Loja Centro", Role.USER)
@@ -72,6 +73,10 @@ def tree(sqlite_platform: Platform, client: TestClient) -> dict[str, object]:
         lookup("stranger")
     # One lookup through the API channel, as an integration's key makes it.
     api_caller = Principal(user_id=shop_owner_id, group_id=shop, role=Role.OWNER, session_id=shop_owner_id)
+    # Charged to the shop's API credits (issue 34), granted down the tree.
+    platform.credits.set_limit(super_admin(platform), reseller, Category.API, 1)
+    reseller_caller = Principal(user_id=reseller_owner_id, group_id=reseller, role=Role.OWNER, session_id=shop_owner_id)
+    platform.credits.set_limit(reseller_caller, shop, Category.API, 1)
     outcome = platform.consultations.run_unit_query(api_caller, KNOWN_CPF, channel="api")
     assert platform.projector.wait_for(outcome.position, timeout=5)
     return {"headers": headers, "shop": str(shop), "kiosk": str(kiosk), "reseller": str(reseller)}
@@ -100,8 +105,10 @@ def test_usage_counts_the_group_per_day_query_type_and_channel(client: TestClien
     ]
     assert shares(body["byChannel"]) == {"panel": 3, "api": 1}
     unit = next(f for f in body["balances"] if f["category"] == "unit")
-    # 8 given to the shop, 2 of them given on to the kiosk, 4 used.
-    assert (unit["limit"], unit["used"], unit["reserved"], unit["granted"], unit["available"]) == (8, 4, 0, 2, 2)
+    # 8 given to the shop, 2 of them given on to the kiosk, 3 used on the panel; the API's lookup is the API's.
+    assert (unit["limit"], unit["used"], unit["reserved"], unit["granted"], unit["available"]) == (8, 3, 0, 2, 3)
+    api = next(f for f in body["balances"] if f["category"] == "api")
+    assert (api["limit"], api["used"]) == (1, 1)
     assert [f["category"] for f in body["balances"]] == ["unit", "advanced", "batch", "api"]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from uuid import uuid4
 
-from support import KNOWN_CPF, embedded_ledger, left_by_a_dead_ledger, lookup_record, wait_until
+from support import KNOWN_CPF, embedded_ledger, left_by_a_dead_ledger, lookup_record, super_admin, wait_until
 from test_consultations import account, tenant
 
 from bemtevi.bootstrap import Platform, build_platform
@@ -81,3 +81,13 @@ def test_an_account_snapshotted_before_owners_were_named_loads_with_none(platfor
     assert isinstance(loaded, CreditAccount) and loaded.owners == {}
     assert loaded.abandoned("any") == []
     assert platform.consultations.run_unit_query(principal, KNOWN_CPF).status == ConsultationStatus.DONE
+
+
+def test_what_a_dead_ledger_held_on_the_api_account_comes_back_too(platform: Platform, settings: Settings) -> None:
+    principal = tenant(platform, limit=0)
+    group_id = principal.group_id
+    platform.credits.set_limit(super_admin(platform), group_id, Category.API, 10)
+    left_by_a_dead_ledger(settings, group_id, own=3, block=0, category=Category.API)
+    assert account(platform, group_id, Category.API).reserved == 3
+    wait_until(lambda: account(platform, group_id, Category.API).reserved == 0, SWEEP_WAIT, "API reservations released")
+    assert account(platform, group_id, Category.API).available == 10

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from uuid import UUID
 
 import pytest
-from support import KNOWN_CNPJ, KNOWN_CPF
+from support import KNOWN_CNPJ, KNOWN_CPF, super_admin
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.consultations import ConsultationCommands
@@ -45,8 +45,8 @@ def tenant(platform: Platform, limit: int | None, query_types: list[str] | None 
     return platform.identity.authenticate(platform.identity.sign_in(email, PASSWORD, None).token)
 
 
-def account(platform: Platform, group_id: UUID) -> CreditAccount:
-    return platform.app.get(credit_account_id(group_id, Category.UNIT), CreditAccount)
+def account(platform: Platform, group_id: UUID, category: Category = Category.UNIT) -> CreditAccount:
+    return platform.app.get(credit_account_id(group_id, category), CreditAccount)
 
 
 def test_found_person_is_charged_and_recorded(platform: Platform) -> None:
@@ -162,7 +162,9 @@ def test_concurrent_lookups_never_exceed_the_limit(platform: Platform) -> None:
 
 
 def test_the_consultation_row_carries_who_what_and_when(platform: Platform) -> None:
-    principal = tenant(platform, limit=3)
+    principal = tenant(platform, limit=0)
+    # A lookup on the API's channel is charged to the group's API credits (issue 34).
+    platform.credits.set_limit(super_admin(platform), principal.group_id, Category.API, 3)
     outcome = platform.consultations.run_unit_query(principal, KNOWN_CNPJ, channel="api")
     assert platform.projector.wait_for(outcome.position, timeout=5)
     row = (
@@ -181,7 +183,7 @@ def test_the_consultation_row_carries_who_what_and_when(platform: Platform) -> N
         KNOWN_CNPJ,
         "cnpj",
         "cnpj-complete",
-        "unit",
+        "api",
         "local",
         "done",
         1,

@@ -175,6 +175,17 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
         _ok(api.post(f"/api/users/{user_id}/status", headers=admin, json={"active": True}))
         person = sign_in(api, "pessoa@bemtevi.com.br", PASSWORD)
         _ok(api.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF}))
+        # An API token's life, and a lookup on the public API with an Idempotency-Key.
+        created = api.post("/api/api-tokens", headers=admin, json={"name": "ERP", "queryTypes": ["cpf-complete"]})
+        assert created.status_code == 201, created.text
+        token_id = created.json()["id"]
+        form = {"name": "ERP 2", "queryTypes": ["cpf-complete"], "limits": {"perSecond": 5}}
+        _ok(api.put(f"/api/api-tokens/{token_id}", headers=admin, json=form))
+        token = _ok(api.post(f"/api/api-tokens/{token_id}/regenerate", headers=admin))["accessToken"]
+        _ok(api.post(f"/api/api-tokens/{token_id}/inactivate", headers=admin))
+        _ok(api.post(f"/api/api-tokens/{token_id}/activate", headers=admin))
+        bearer = {"Authorization": f"Bearer {token}", "Idempotency-Key": "pedido-1"}
+        _ok(api.post("/api/v1/lookups", headers=bearer, json={"document": KNOWN_CPF}))
         supplier = _ok(api.post("/api/suppliers", headers=admin, json=SUPPLIER))
         _ok(api.put(f"/api/suppliers/{supplier['id']}", headers=admin, json={**SUPPLIER, "token": None, "port": 8443}))
         _ok(api.post(f"/api/suppliers/{supplier['id']}/status", headers=admin, json={"active": False}))

@@ -29,6 +29,8 @@ def request_from_json(data: dict[str, Any]) -> Request:
     fields = {
         f.name: (UUID(data[f.name]) if f.name in uuids and data[f.name] is not None else data[f.name])
         for f in dataclasses.fields(kind)
+        # A field added since with a default (ReleaseAbandoned's category) may be absent from an older request.
+        if f.name in data or f.default is dataclasses.MISSING
     }
     request: Request = kind(**fields)
     return request

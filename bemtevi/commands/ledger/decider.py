@@ -299,7 +299,7 @@ class Ledger:
         return recovered
 
     def _release_abandoned(self, request: ReleaseAbandoned, ws: Workspace) -> int:
-        account = ws.find(credit_account_id(request.group_id, Category.UNIT), CreditAccount)
+        account = ws.find(credit_account_id(request.group_id, Category(request.category)), CreditAccount)
         if account is None:
             return 0
         released = 0

@@ -26,6 +26,7 @@ from bemtevi.commands.ledger.held_leases import (
     record_leased,
 )
 from bemtevi.commands.ledger.requests import (
+    API_CHANNEL,
     LEASE_MIN,
     FinishLookup,
     LeaseUnits,
@@ -97,7 +98,10 @@ class LeasingLedger(LedgerClient):
 
     def try_draw(self, request: ReserveLookup | RecordLookup) -> tuple[str, str] | None:
         """A unit of one of this process's leases of the account (and the query type the lookup runs), or
-        None: the ledger decides the lookup. Counts the lookup towards its account's rate."""
+        None: the ledger decides the lookup. Counts the lookup towards its account's rate. An API lookup is
+        never drawn from a lease (leases are of unit accounts; its own account is decided by the ledger)."""
+        if request.channel == API_CHANNEL:
+            return None
         now = time.monotonic()
         account_id = request.account_id
         with self._lock:

@@ -19,6 +19,12 @@ from bemtevi.domain.documents import DocumentKind
 from bemtevi.domain.query_types import Category
 
 CREDITS_PER_UNIT_QUERY = 1
+# A lookup made through the public API (/api/v1) is charged to its group's API credits; any other, unit credits.
+API_CHANNEL = "api"
+
+
+def lookup_category(channel: str) -> Category:
+    return Category.API if channel == API_CHANNEL else Category.UNIT
 # The fewest units a lease is granted with: an account with fewer free has its lookups decided one by one.
 LEASE_MIN = 4
 
@@ -52,7 +58,8 @@ class _UnitLookup(_KeyedByGroup):
 
     @property
     def account_id(self) -> UUID:
-        return credit_account_id(self.group_id, Category.UNIT)
+        # ``LeaseUnits`` has no channel: leases are of unit accounts only (API lookups never draw from one).
+        return credit_account_id(self.group_id, lookup_category(getattr(self, "channel", "")))
 
     @property
     def actor(self) -> Actor:
@@ -253,10 +260,11 @@ class ReleaseWork(_Work):
 
 @dataclass(frozen=True, slots=True)
 class ReleaseAbandoned(_KeyedByGroup):
-    """Release the lookup reservations on a group's unit account that another (stopped) owner left
-    (answer: how many were released)."""
+    """Release the lookup reservations on a group's lookup account (unit, or API: ``lookup_category``) that
+    another (stopped) owner left (answer: how many were released)."""
 
     group_id: UUID
+    category: str = Category.UNIT.value
 
     @staticmethod
     def value_from_json(raw: Any) -> int:
@@ -369,7 +377,7 @@ def consultation_of(
         document=request.document,
         document_type=request.document_type,
         query_type=query_type,
-        category=Category.UNIT.value,
+        category=lookup_category(request.channel).value,
         supplier=request.supplier,
         status=request.status,
         credits=charged,

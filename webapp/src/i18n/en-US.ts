@@ -3,6 +3,7 @@ import { frameEnUS } from '../routes/i18n'
 import { catalogueEnUS } from '../features/catalogue/i18n'
 import { batchesEnUS } from '../features/batches/i18n'
 import { customersEnUS } from '../features/customers/i18n'
+import { apiEnUS } from '../features/api/i18n'
 import { suppliersEnUS } from '../features/suppliers/i18n'
 import { usersEnUS } from '../features/users/i18n'
 import { accountEnUS } from '../features/account/i18n'
@@ -171,6 +172,7 @@ const enUS: Messages = {
   credits: creditsEnUS,
   customers: customersEnUS,
   suppliers: suppliersEnUS,
+  api: apiEnUS,
   users: usersEnUS,
   myAccount: accountEnUS,
   brand: brandEnUS,

@@ -3,6 +3,7 @@ import { framePtBR } from '../routes/i18n'
 import { cataloguePtBR } from '../features/catalogue/i18n'
 import { batchesPtBR } from '../features/batches/i18n'
 import { customersPtBR } from '../features/customers/i18n'
+import { apiPtBR } from '../features/api/i18n'
 import { suppliersPtBR } from '../features/suppliers/i18n'
 import { usersPtBR } from '../features/users/i18n'
 import { accountPtBR } from '../features/account/i18n'
@@ -169,6 +170,7 @@ const ptBR = {
   credits: creditsPtBR,
   customers: customersPtBR,
   suppliers: suppliersPtBR,
+  api: apiPtBR,
   users: usersPtBR,
   myAccount: accountPtBR,
   brand: brandPtBR,

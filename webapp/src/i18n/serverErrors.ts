@@ -6,6 +6,15 @@ import type { ErrorCode } from '../store/generated/bemteviApi'
 // Values from the answer's body are interpolated (too_many_attempts: {{minutes}}).
 
 export const serverErrorsPtBR: Record<ErrorCode, string> = {
+  api_token_not_found: 'Token de API não encontrado',
+  api_token_invalid: 'Token de API inválido',
+  api_token_inactive: 'Este token de API está inativo',
+  api_access_disabled: 'O acesso por API não está habilitado para este grupo',
+  panel_access_disabled: 'O acesso ao painel não está habilitado para este grupo',
+  token_query_not_allowed: 'Este token de API não pode executar este tipo de consulta',
+  rate_limited: 'Muitas requisições para este token de API; tente novamente mais tarde',
+  idempotency_key_reused: 'Esta Idempotency-Key já foi usada com outra requisição',
+  idempotency_in_progress: 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes',
   batch_not_found: 'Lote não encontrado',
   batch_disabled: 'A consulta em lote está desabilitada',
   batch_limit_reached: 'O grupo atingiu o número máximo de consultas em lote',
@@ -86,6 +95,15 @@ export const serverErrorsPtBR: Record<ErrorCode, string> = {
 }
 
 export const serverErrorsEnUS: Record<ErrorCode, string> = {
+  api_token_not_found: 'API token not found',
+  api_token_invalid: 'Invalid API token',
+  api_token_inactive: 'This API token is inactive',
+  api_access_disabled: 'API access is not enabled for this group',
+  panel_access_disabled: 'Panel access is not enabled for this group',
+  token_query_not_allowed: 'This API token may not run this query type',
+  rate_limited: 'Too many requests for this API token; try again later',
+  idempotency_key_reused: 'This Idempotency-Key was already used with a different request',
+  idempotency_in_progress: 'A request with this Idempotency-Key is still being processed; try again shortly',
   batch_not_found: 'Batch not found',
   batch_disabled: 'Batch query is disabled',
   batch_limit_reached: 'Group has reached the maximum number of batch queries',

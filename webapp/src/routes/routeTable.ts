@@ -58,6 +58,8 @@ const NewManualEnrichmentPage = lazy(() => import('../features/batches/NewManual
 const ForbiddenPage = lazy(() => import('../pages/ForbiddenPage'))
 /** Screens nobody has built yet: an honest page inside the signed-in layout. */
 const NotAvailablePage = lazy(() => import('../pages/NotAvailablePage'))
+const ApiQueryPage = lazy(() => import('../features/api/ApiQueryPage'))
+const PlaygroundPage = lazy(() => import('../features/api/PlaygroundPage'))
 
 const RESULT_PARAMS = ':document?/:documentType?/:queryType?/:supplyId?/:queryId?/:componentUsedId?'
 
@@ -115,8 +117,8 @@ export const routeTable: RouteEntry[] = [
     component: NewManualEnrichmentPage,
   },
   { name: 'reports', path: 'reports', layout: 'signed-in', breadcrumb: ['frame.crumbs.reports'], component: NotAvailablePage },
-  { name: 'api-query', path: 'api-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.apiQuery'], component: NotAvailablePage },
-  { name: 'playground', path: 'playground', layout: 'signed-in', breadcrumb: ['frame.crumbs.playground'], component: NotAvailablePage },
+  { name: 'api-query', path: 'api-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.apiQuery'], component: ApiQueryPage },
+  { name: 'playground', path: 'playground', layout: 'signed-in', breadcrumb: ['frame.crumbs.playground'], component: PlaygroundPage },
   { name: 'mail-outbox', path: 'mail-outbox', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.mailOutbox'], component: MailOutboxPage },
   { name: 'users', path: 'users/:groupUniqueKey?/:groupId?', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.users'], component: UsersPage },
   // My account draws its own trail (title Registration, breadcrumb Manage my information).

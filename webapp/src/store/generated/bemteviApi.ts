@@ -2,6 +2,58 @@
 import { api } from "../api";
 const injectedRtkApi = api.injectEndpoints({
   endpoints: (build) => ({
+    listTokens: build.query<ListTokensApiResponse, ListTokensApiArg>({
+      query: (queryArg) => ({
+        url: `/api-tokens`,
+        params: {
+          position: queryArg.position,
+        },
+      }),
+    }),
+    generateToken: build.mutation<
+      GenerateTokenApiResponse,
+      GenerateTokenApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/api-tokens`,
+        method: "POST",
+        body: queryArg.apiTokenForm,
+      }),
+    }),
+    editToken: build.mutation<EditTokenApiResponse, EditTokenApiArg>({
+      query: (queryArg) => ({
+        url: `/api-tokens/${queryArg.tokenId}`,
+        method: "PUT",
+        body: queryArg.apiTokenForm,
+      }),
+    }),
+    activateToken: build.mutation<
+      ActivateTokenApiResponse,
+      ActivateTokenApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/api-tokens/${queryArg.tokenId}/activate`,
+        method: "POST",
+      }),
+    }),
+    inactivateToken: build.mutation<
+      InactivateTokenApiResponse,
+      InactivateTokenApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/api-tokens/${queryArg.tokenId}/inactivate`,
+        method: "POST",
+      }),
+    }),
+    regenerateToken: build.mutation<
+      RegenerateTokenApiResponse,
+      RegenerateTokenApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/api-tokens/${queryArg.tokenId}/regenerate`,
+        method: "POST",
+      }),
+    }),
     auditLog: build.query<AuditLogApiResponse, AuditLogApiArg>({
       query: (queryArg) => ({
         url: `/audit`,
@@ -724,6 +776,38 @@ const injectedRtkApi = api.injectEndpoints({
   overrideExisting: false,
 });
 export { injectedRtkApi as bemteviApi };
+export type ListTokensApiResponse =
+  /** status 200 Successful Response */ ApiTokenListResponse;
+export type ListTokensApiArg = {
+  /** Wait until the read side has this event */
+  position?: number | null;
+};
+export type GenerateTokenApiResponse =
+  /** status 201 Successful Response */ IssuedTokenResponse;
+export type GenerateTokenApiArg = {
+  apiTokenForm: ApiTokenForm;
+};
+export type EditTokenApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type EditTokenApiArg = {
+  tokenId: string;
+  apiTokenForm: ApiTokenForm;
+};
+export type ActivateTokenApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type ActivateTokenApiArg = {
+  tokenId: string;
+};
+export type InactivateTokenApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type InactivateTokenApiArg = {
+  tokenId: string;
+};
+export type RegenerateTokenApiResponse =
+  /** status 200 Successful Response */ IssuedTokenResponse;
+export type RegenerateTokenApiArg = {
+  tokenId: string;
+};
 export type AuditLogApiResponse =
   /** status 200 Successful Response */ AuditResponse;
 export type AuditLogApiArg = {
@@ -1287,6 +1371,158 @@ export type ChangeUserStatusApiArg = {
   userId: string;
   userStatusRequest: UserStatusRequest;
 };
+export type TokenLimitsBody = {
+  /** Requests per day; empty: the most allowed */
+  perDay?: number | null;
+  /** Requests per second; empty: the most allowed */
+  perSecond?: number | null;
+};
+export type ApiTokenRow = {
+  accessKey: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  createdBy: string | null;
+  createdByName: string | null;
+  /** API credits charged in the last 30 days */
+  credits30Days: number;
+  id: string;
+  lastUsedAt: string | null;
+  limits: TokenLimitsBody;
+  name: string;
+  queryTypes: string[];
+  regeneratedAt: string | null;
+  /** active or inactive */
+  status: string;
+  /** Lookups in the last 30 days */
+  used30Days: number;
+  /** Lookups today (São Paulo time) */
+  usedToday: number;
+};
+export type ApiTokenListResponse = {
+  data: ApiTokenRow[];
+  /** The most a token of this group may be set to */
+  limits: TokenLimitsBody;
+  upToDate: boolean;
+};
+export type ErrorCode =
+  | "access_denied"
+  | "api_access_disabled"
+  | "api_token_inactive"
+  | "api_token_invalid"
+  | "api_token_not_found"
+  | "batch_disabled"
+  | "batch_limit_reached"
+  | "batch_not_cancellable"
+  | "batch_not_deletable"
+  | "batch_not_found"
+  | "batch_not_runnable"
+  | "batch_stopped"
+  | "bearer_token_required"
+  | "cache_exceeds_validity"
+  | "cannot_change_your_role"
+  | "cannot_change_your_status"
+  | "cannot_delete_yourself"
+  | "credits_unavailable"
+  | "default_query_not_found"
+  | "default_query_required"
+  | "duplicate"
+  | "entry_required"
+  | "expired_token"
+  | "export_failed"
+  | "file_empty"
+  | "file_encoding"
+  | "file_password_protected"
+  | "file_too_large"
+  | "file_type_not_allowed"
+  | "first_access_required"
+  | "google_token_invalid"
+  | "group_inactive"
+  | "group_not_found"
+  | "http_400"
+  | "http_404"
+  | "http_405"
+  | "http_error"
+  | "idempotency_in_progress"
+  | "idempotency_key_reused"
+  | "image_dimensions_too_large"
+  | "image_too_large"
+  | "invalid_code"
+  | "invalid_credentials"
+  | "invalid_data"
+  | "invalid_document"
+  | "invalid_document_type"
+  | "invalid_email"
+  | "invalid_image"
+  | "invalid_layout"
+  | "invalid_phone"
+  | "invalid_request_body"
+  | "layout_not_allowed"
+  | "layout_not_found"
+  | "name_too_short"
+  | "no_valid_documents"
+  | "not_enough_credits"
+  | "not_enough_to_provide"
+  | "panel_access_disabled"
+  | "parent_does_not_allow"
+  | "passwords_do_not_match"
+  | "query_not_allowed"
+  | "query_not_found"
+  | "query_type_inactive"
+  | "rate_limited"
+  | "required_field"
+  | "result_expired"
+  | "return_not_ready"
+  | "return_required"
+  | "search_failed"
+  | "supplier_failed"
+  | "supplier_not_found"
+  | "terms_not_accepted"
+  | "token_query_not_allowed"
+  | "too_many_attempts"
+  | "too_many_records"
+  | "too_many_requests"
+  | "unauthorized"
+  | "unexpected_error"
+  | "upload_not_found"
+  | "user_inactive"
+  | "user_not_found"
+  | "user_not_found_create_account"
+  | "weak_password"
+  | "webhook_not_allowed"
+  | "wrong_current_password"
+  | "xlsx_unreadable";
+export type ErrorItem = {
+  constraint?: string | null;
+  isEnum?: string | null;
+  isNotEmpty?: string | null;
+  property: string;
+};
+export type ErrorResponse = {
+  code: ErrorCode;
+  errors?: ErrorItem[] | null;
+  field?: string | null;
+  /** The error in English, for API clients; screens translate the code */
+  message: string;
+  /** too_many_attempts: when to try again */
+  minutes?: number | null;
+  statusCode: number;
+};
+export type IssuedTokenResponse = {
+  accessKey: string;
+  /** Send as `Authorization: Bearer <accessToken>`; shown only once */
+  accessToken: string;
+  id: string;
+  position: number;
+};
+export type ApiTokenForm = {
+  limits?: TokenLimitsBody;
+  name: string;
+  /** Query type keys the token may run */
+  queryTypes: string[];
+};
+export type PositionResponse = {
+  position: number;
+};
 export type AuditActor = {
   id: string;
   name: string;
@@ -1334,100 +1570,6 @@ export type AuditResponse = {
   total: number;
   types: string[];
   upToDate: boolean;
-};
-export type ErrorCode =
-  | "access_denied"
-  | "batch_disabled"
-  | "batch_limit_reached"
-  | "batch_not_cancellable"
-  | "batch_not_deletable"
-  | "batch_not_found"
-  | "batch_not_runnable"
-  | "batch_stopped"
-  | "bearer_token_required"
-  | "cache_exceeds_validity"
-  | "cannot_change_your_role"
-  | "cannot_change_your_status"
-  | "cannot_delete_yourself"
-  | "credits_unavailable"
-  | "default_query_not_found"
-  | "default_query_required"
-  | "duplicate"
-  | "entry_required"
-  | "expired_token"
-  | "export_failed"
-  | "file_empty"
-  | "file_encoding"
-  | "file_password_protected"
-  | "file_too_large"
-  | "file_type_not_allowed"
-  | "first_access_required"
-  | "google_token_invalid"
-  | "group_inactive"
-  | "group_not_found"
-  | "http_400"
-  | "http_404"
-  | "http_405"
-  | "http_error"
-  | "image_dimensions_too_large"
-  | "image_too_large"
-  | "invalid_code"
-  | "invalid_credentials"
-  | "invalid_data"
-  | "invalid_document"
-  | "invalid_document_type"
-  | "invalid_email"
-  | "invalid_image"
-  | "invalid_layout"
-  | "invalid_phone"
-  | "invalid_request_body"
-  | "layout_not_allowed"
-  | "layout_not_found"
-  | "name_too_short"
-  | "no_valid_documents"
-  | "not_enough_credits"
-  | "not_enough_to_provide"
-  | "parent_does_not_allow"
-  | "passwords_do_not_match"
-  | "query_not_allowed"
-  | "query_not_found"
-  | "query_type_inactive"
-  | "required_field"
-  | "result_expired"
-  | "return_not_ready"
-  | "return_required"
-  | "search_failed"
-  | "supplier_failed"
-  | "supplier_not_found"
-  | "terms_not_accepted"
-  | "too_many_attempts"
-  | "too_many_records"
-  | "too_many_requests"
-  | "unauthorized"
-  | "unexpected_error"
-  | "upload_not_found"
-  | "user_inactive"
-  | "user_not_found"
-  | "user_not_found_create_account"
-  | "weak_password"
-  | "webhook_not_allowed"
-  | "wrong_current_password"
-  | "xlsx_unreadable";
-export type ErrorItem = {
-  constraint?: string | null;
-  isEnum?: string | null;
-  isNotEmpty?: string | null;
-  property: string;
-};
-export type ErrorResponse = {
-  code: ErrorCode;
-  errors?: ErrorItem[] | null;
-  field?: string | null;
-  /** The error in English, for API clients; screens translate the code */
-  message: string;
-  /** too_many_attempts: when to try again */
-  minutes?: number | null;
-  statusCode: number;
 };
 export type AuthUser = {
   email: string;
@@ -1577,9 +1719,6 @@ export type BatchUpload = {
   unknownExitFields: string[];
   uploadId: string;
   validDocuments: number;
-};
-export type PositionResponse = {
-  position: number;
 };
 export type BatchResponse = {
   data: BatchRow;
@@ -2341,6 +2480,12 @@ export type UserStatusRequest = {
   active: boolean;
 };
 export const {
+  useListTokensQuery,
+  useGenerateTokenMutation,
+  useEditTokenMutation,
+  useActivateTokenMutation,
+  useInactivateTokenMutation,
+  useRegenerateTokenMutation,
   useAuditLogQuery,
   useExportAuditQuery,
   useSignInMutation,

@@ -1,0 +1,44 @@
+"""The public API's caller: the access token of ``Authorization: Bearer <accessToken>``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from bemtevi.api.access_log import note_tenant
+from bemtevi.commands.api_tokens import ApiCaller
+from bemtevi.domain.errors import ApiTokenInvalid, RateLimited
+
+# Where a request's rate-limit figures wait for its answer's headers (``app.RateLimitHeaders``).
+RATE_LIMIT_KEY = "bemtevi.rate_limit"
+
+# Declares the scheme in the schema (the docs' "Authorize"); the check is ``api_caller``'s.
+_bearer = HTTPBearer(auto_error=False, description="The access token shown once when it was generated")
+
+
+async def api_caller(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> ApiCaller:
+    if credentials is None:
+        raise ApiTokenInvalid()
+    platform: Any = request.app.state.platform  # the Platform (api takes it from app.state, never builds it)
+    caller = platform.api_tokens.authenticate(credentials.credentials)
+    note_tenant(request.scope, caller.principal.group_id)
+    limits = caller.limits
+    try:
+        remaining = platform.api_limits.admit(caller.token_id, limits.per_second, limits.per_day)
+    except RateLimited as refused:
+        refused.headers = {"RateLimit-Policy": _policy(limits.per_second, limits.per_day)}
+        raise
+    request.scope[RATE_LIMIT_KEY] = remaining
+    return caller
+
+
+def _policy(per_second: int | None, per_day: int | None) -> str:
+    quotas = [(name, q, w) for name, q, w in (("second", per_second, 1), ("day", per_day, 86_400)) if q]
+    return ", ".join(f'"{name}";q={q};w={w}' for name, q, w in quotas)
+
+
+CallerDep = Annotated[ApiCaller, Depends(api_caller)]

@@ -1,0 +1,65 @@
+"""Schemathesis over the public API's own schema (/api/v1), in process, with an API token: no answer is a
+server error, and every answer is one the schema documents (status, content type, body)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, settings
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, make_settings
+from test_schema_fuzz import CHECKS, DERANDOMIZED, EXAMPLES
+
+from bemtevi.api.app import create_app
+from bemtevi.api.v1.app import v1_openapi_document
+from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.infra.settings import Settings
+
+
+def _schema() -> Any:
+    config = schemathesis.Config.from_dict(
+        {
+            "generation": {"max-examples": EXAMPLES, "deterministic": DERANDOMIZED},
+            "phases": {"coverage": {"enabled": True}, "stateful": {"enabled": False}},
+        }
+    )
+    return schemathesis.openapi.from_dict(v1_openapi_document(SimpleNamespace(settings=Settings())), config=config)
+
+
+v1_schema = _schema()
+
+
+@pytest.fixture(scope="module")
+def v1_fuzzing(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path) -> Iterator[tuple[Any, str, Platform]]:
+    settings_ = make_settings(tmp_path_factory.mktemp("fuzz-v1") / "var", dataset_path).model_copy(
+        update={"read_wait_seconds": 0.01, "api_max_per_second": 1_000_000, "api_max_per_day": 100_000_000}
+    )
+    platform = build_platform(settings_)
+    try:
+        app = create_app(platform)
+        with TestClient(app) as api:
+            login = api.post("/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD})
+            panel = {"Authorization": f"Bearer {login.json()['token']}"}
+            issued = api.post(
+                "/api/api-tokens", headers=panel, json={"name": "fuzz", "queryTypes": ["cpf-complete", "cnpj-complete"]}
+            ).json()
+            token = issued["accessToken"]
+            found = api.post(
+                "/api/v1/lookups", headers={"Authorization": f"Bearer {token}"}, json={"document": KNOWN_CPF}
+            )
+            assert found.status_code == 200, found.text
+        yield app, token, platform
+    finally:
+        platform.close()
+
+
+@v1_schema.parametrize()
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
+def test_the_public_api_with_a_token(case: schemathesis.Case, v1_fuzzing: tuple[Any, str, Platform]) -> None:
+    app, token, _ = v1_fuzzing
+    case.call_and_validate(app=app, headers={"Authorization": f"Bearer {token}"}, checks=CHECKS)
