@@ -16,8 +16,8 @@ from bemtevi.api.api_token_schemas import (
     IssuedTokenResponse,
     TokenLimitsBody,
 )
+from bemtevi.api.credit_schemas import PositionResponse
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
-from bemtevi.api.schemas import PositionResponse
 from bemtevi.commands.api_tokens import IssuedToken
 from bemtevi.domain.api_tokens import TokenForm, TokenLimits
 from bemtevi.domain.errors import ApiTokenNotFound

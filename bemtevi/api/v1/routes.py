@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from bemtevi.api.batch_schemas import BatchResponse, BatchUpload, SubmitBatchRequest, SubmittedBatch
 from bemtevi.api.bounds import KEY_MAX
+from bemtevi.api.credit_schemas import BalancesResponse
 from bemtevi.api.deps import PositionQuery
 from bemtevi.api.routers import batches as panel_batches
 from bemtevi.api.routers import credits as panel_credits
@@ -20,7 +21,7 @@ from bemtevi.api.routers import suppliers as panel_results
 from bemtevi.api.routers.batches import UPLOAD_BODY
 from bemtevi.api.routers.consultations import consultation_json
 from bemtevi.api.routers.suppliers import KeptResultResponse
-from bemtevi.api.schemas import BalancesResponse, ConsultationResponse
+from bemtevi.api.schemas import ConsultationResponse
 from bemtevi.api.v1.deps import CallerDep
 from bemtevi.api.v1.schemas import BatchSubmitRequest, LookupRequest, TokenInfo, TokenQueryType
 from bemtevi.domain.errors import DomainError
