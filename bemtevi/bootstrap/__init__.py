@@ -38,7 +38,8 @@ from bemtevi.infra.passwords import PasswordHasher
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.slots import Slot, claim_slot
-from bemtevi.infra.suppliers.http import VendorLimits, VendorPool
+from bemtevi.infra.suppliers.call_policy import VendorLimits
+from bemtevi.infra.suppliers.vendor_pool import VendorPool
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.batches import open_batches
 from bemtevi.projections.catalogue import all_read_models
