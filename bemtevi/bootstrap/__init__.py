@@ -45,7 +45,8 @@ from bemtevi.infra.rate_windows import PostgresRateWindows, RateWindows, SqliteR
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.slots import Slot, claim_slot
-from bemtevi.infra.suppliers.http import VendorLimits, VendorPool
+from bemtevi.infra.suppliers.call_policy import VendorLimits
+from bemtevi.infra.suppliers.vendor_pool import VendorPool
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.batches import open_batches
 from bemtevi.projections.catalogue import all_read_models

@@ -44,7 +44,8 @@ from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.vendors import VendorConfig
 from bemtevi.infra.blocking import blocking
 from bemtevi.infra.kept_results import KeptResults
-from bemtevi.infra.suppliers.http import VendorError, VendorPool
+from bemtevi.infra.suppliers.vendor_error import VendorError
+from bemtevi.infra.suppliers.vendor_pool import VendorPool
 
 _Asked = tuple[ConsultationStatus, dict[str, Any] | None, Exception | None, str]
 

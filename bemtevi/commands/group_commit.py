@@ -58,16 +58,16 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import DomainEvent, DomainEventProtocol
-from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.workspace import Workspace
 from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.infra.blocking import blocking
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-A = TypeVar("A", bound=AuditedAggregate)
 
 _RETRIES = 10
 
@@ -77,78 +77,6 @@ class _Everything(tuple[UUID, ...]):
 
 
 _EVERYTHING = _Everything()
-
-
-class Workspace:
-    """What a decision sees: the writer's aggregates, and a place to add new ones."""
-
-    def __init__(self, writer: GroupCommit) -> None:
-        self._writer = writer
-        # Aggregate id -> its number of unsaved events when this decision first touched it.
-        self.marks: dict[UUID, int] = {}
-        self.added: list[AuditedAggregate] = []
-        self.events: list[DomainEventProtocol[UUID]] = []
-        self._undo: list[Callable[[], Any]] = []
-
-    def find(self, aggregate_id: UUID, kind: type[A]) -> A | None:
-        aggregate = self._writer._load(aggregate_id)
-        if aggregate is None:
-            return None
-        if not isinstance(aggregate, kind):
-            return None
-        if aggregate_id not in self.marks:
-            self.marks[aggregate_id] = len(aggregate._pending_events)
-        return aggregate
-
-    def get(self, aggregate_id: UUID, kind: type[A]) -> A:
-        aggregate = self.find(aggregate_id, kind)
-        if aggregate is None:
-            raise AggregateNotFoundError(aggregate_id)
-        return aggregate
-
-    def peek(self, aggregate_id: UUID, kind: type[A]) -> A | None:
-        """An aggregate as stored, neither kept in memory nor saved with the batch: what a decision
-        only checks and other processes write (a registration's claims)."""
-        try:
-            aggregate: object = self._writer._app.repository.get(aggregate_id)
-        except AggregateNotFoundError:
-            return None
-        return aggregate if isinstance(aggregate, kind) else None
-
-    def add(self, *aggregates: AuditedAggregate) -> None:
-        """New aggregates to save with this batch (they join the writer's cache once saved)."""
-        self.added.extend(aggregates)
-
-    def add_events(self, *events: DomainEventProtocol[UUID]) -> None:
-        """Ready events decided elsewhere, to save with this batch (before its aggregates)."""
-        self.events.extend(events)
-
-    def adds_events_of(self, aggregate_id: UUID) -> bool:
-        """Whether an earlier decision of this batch adds ready events of this aggregate (two
-        registrations claiming one value in one batch: the second is refused, not the batch's append)."""
-        return aggregate_id in self._writer._batch_event_ids
-
-    def to_domain_event(self, stored: StoredEvent) -> DomainEventProtocol[UUID]:
-        """A stored event as the application's mapper reads it back."""
-        return self._writer._app.mapper.to_domain_event(stored)
-
-    def on_undo(self, inverse: Callable[[], Any]) -> None:
-        """Undo a change this decision made outside aggregates, should the decision raise or its
-        batch's append be refused (inverses run last registered first)."""
-        self._undo.append(inverse)
-
-    def undo_outside(self) -> None:
-        """The changes made outside aggregates, undone (the aggregates are the writer's to reload)."""
-        undo, self._undo = self._undo, []
-        for inverse in reversed(undo):
-            inverse()
-
-    def undo(self) -> None:
-        self.undo_outside()
-        for aggregate_id, mark in self.marks.items():
-            aggregate = self._writer._cache.get(aggregate_id)
-            if aggregate is not None and len(aggregate._pending_events) != mark:
-                self._writer._rebuild(aggregate, mark)
 
 
 @dataclass

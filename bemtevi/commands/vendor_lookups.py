@@ -23,7 +23,8 @@ from bemtevi.domain.consultations import ConsultationStatus
 from bemtevi.domain.query_types import DocumentKind, QueryTypeCatalogue
 from bemtevi.domain.vendors import VendorConfig
 from bemtevi.infra.kept_results import DAY, KeptResult, KeptResults
-from bemtevi.infra.suppliers.http import VendorError, VendorPool
+from bemtevi.infra.suppliers.vendor_error import VendorError
+from bemtevi.infra.suppliers.vendor_pool import VendorPool
 
 CACHE_SUPPLIER = "cache"
 

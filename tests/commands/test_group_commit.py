@@ -9,7 +9,8 @@ from uuid import UUID, uuid4
 import pytest
 
 from bemtevi.bootstrap import Platform
-from bemtevi.commands.group_commit import GroupCommit, Workspace, _Request
+from bemtevi.commands.group_commit import GroupCommit, _Request
+from bemtevi.commands.workspace import Workspace
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import NotEnoughCredits

@@ -18,8 +18,11 @@ from raw_vendor import RawVendor
 from support import run_on_a_loop_of_its_own
 
 from bemtevi.domain.vendors import VendorConfig
-from bemtevi.infra.suppliers.http import VendorError, VendorLimits, VendorPool, request_parts
+from bemtevi.infra.suppliers.call_policy import VendorLimits
+from bemtevi.infra.suppliers.http import request_parts
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
+from bemtevi.infra.suppliers.vendor_error import VendorError
+from bemtevi.infra.suppliers.vendor_pool import VendorPool
 
 CPF = "39053344705"
 CNPJ = "11444777000161"

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import examples
 
-from bemtevi.infra.suppliers.http import Dropped, VendorError, map_record
 from bemtevi.infra.suppliers.simulator import company, person
+from bemtevi.infra.suppliers.vendor_error import VendorError
+from bemtevi.infra.suppliers.vendor_mapping import Dropped, map_record
 
 CPF = "39053344705"
 CNPJ = "11444777000161"

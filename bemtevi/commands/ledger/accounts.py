@@ -13,7 +13,6 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from bemtevi.commands.group_commit import Workspace
 from bemtevi.commands.ledger.requests import (
     Grant,
     OpenAccounts,
@@ -22,6 +21,7 @@ from bemtevi.commands.ledger.requests import (
     SetLimit,
     SettleWork,
 )
+from bemtevi.commands.workspace import Workspace
 from bemtevi.domain.audit import Actor, AuditedAggregate, acting_as
 from bemtevi.domain.credits import (
     NOT_ENOUGH_MESSAGES,

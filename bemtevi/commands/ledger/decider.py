@@ -11,7 +11,6 @@ from functools import partial
 from typing import Any
 from uuid import UUID, uuid4
 
-from bemtevi.commands.group_commit import Workspace
 from bemtevi.commands.ledger.accounts import grant, register, release_work, reserve_work, set_limit, settle_work
 from bemtevi.commands.ledger.lease_log import LeaseLog
 from bemtevi.commands.ledger.requests import (
@@ -32,6 +31,7 @@ from bemtevi.commands.ledger.requests import (
     SettleWork,
     consultation_of,
 )
+from bemtevi.commands.workspace import Workspace
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id

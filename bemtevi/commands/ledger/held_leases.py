@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
-from bemtevi.commands.group_commit import Workspace
 from bemtevi.commands.ledger.requests import FinishLookup, consultation_of
+from bemtevi.commands.workspace import Workspace
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.errors import SearchFailed
 from bemtevi.domain.leases import LeaseTally, lease_tally_id

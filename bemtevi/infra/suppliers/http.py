@@ -25,9 +25,9 @@ cookie jar, no auto headers, no decompression and no per-call timer within the n
 155-167 µs, most of it off the interpreter lock. httpx 0.28's ``AsyncClient`` had spent 1.1-2.8 ms per
 request (its connection pool's cost grows with the calls in flight).
 
-The vendor's JSON (pt-BR keys, see ``map_person``/``map_company`` and the simulator) is mapped to the
-unified record the local dataset gives and the web app's result view shows; a value that does not map is
-dropped and logged with its reason.
+The vendor's JSON is mapped to the unified record by ``vendor_mapping``; a value that does not map is
+dropped and logged here with its reason. The limits, breaker and retry stop are ``call_policy``'s; the
+clients per event loop and the breakers per supplier, ``vendor_pool``'s (``VendorPool``).
 """
 
 from __future__ import annotations
@@ -37,92 +37,25 @@ import base64
 import datetime as dt
 import logging
 import random
-import threading
 import time
-from collections.abc import AsyncGenerator, Coroutine
-from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote, urlsplit, urlunsplit
-from uuid import UUID
 
 import orjson
 from pyreqwest.bytes import Bytes
-from pyreqwest.client import Client, ClientBuilder
+from pyreqwest.client import Client
 from pyreqwest.exceptions import RequestError
 from pyreqwest.response import Response
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
-from tenacity.stop import stop_base
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
 from bemtevi.domain.vendors import VendorConfig
-from bemtevi.infra.blocking import at_the_edge, blocking
+from bemtevi.infra.suppliers.call_policy import CircuitBreaker, PastDeadline, Retryable, VendorLimits
+from bemtevi.infra.suppliers.vendor_error import VendorError
+from bemtevi.infra.suppliers.vendor_mapping import Dropped, map_record
 
 log = logging.getLogger(__name__)
 # How many dropped values one log line names (an answer may hold thousands).
 _DROPPED_LOGGED = 20
-
-
-class VendorError(Exception):
-    """A vendor could not answer: ``reason`` is timeout, server_error, client_error, unreachable,
-    circuit_open, bad_answer, too_large (a body past the supplier's cap) or redirect (never followed)."""
-
-    def __init__(self, vendor: str, reason: str, detail: str = "") -> None:
-        super().__init__(f"supplier {vendor}: {reason}{': ' + detail if detail else ''}")
-        self.vendor = vendor
-        self.reason = reason
-
-
-class _Retryable(Exception):
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(detail)
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class VendorLimits:
-    timeout: float = 5.0
-    retries: int = 2
-    backoff: float = 0.05
-    max_in_flight: int = 64
-    breaker_failures: int = 5
-    open_seconds: float = 30.0
-
-
-class CircuitBreaker:
-    """Closed → open after ``failures`` failed lookups in a row → half-open after ``open_seconds``
-    (one trial call; the others still fail fast) → closed on a success, open again on a failure."""
-
-    def __init__(self, failures: int, open_seconds: float) -> None:
-        self._threshold = failures
-        self._open_seconds = open_seconds
-        self._failures = 0
-        self._open_until = 0.0
-        self._trial = False
-
-    @property
-    def state(self) -> Literal["closed", "open", "half-open"]:
-        if self._failures < self._threshold:
-            return "closed"
-        return "open" if time.monotonic() < self._open_until else "half-open"
-
-    def allow(self) -> bool:
-        state = self.state
-        if state == "closed":
-            return True
-        if state == "half-open" and not self._trial:
-            self._trial = True
-            return True
-        return False
-
-    def succeeded(self) -> None:
-        self._failures = 0
-        self._trial = False
-
-    def failed(self) -> None:
-        self._failures += 1
-        self._trial = False
-        if self._failures >= self._threshold:
-            self._open_until = time.monotonic() + self._open_seconds
 
 
 def request_parts(config: VendorConfig, number: str) -> tuple[str, dict[str, str], bytes | None]:
@@ -176,7 +109,7 @@ class HttpVendor:
         except TimeoutError:
             self.breaker.failed()
             raise VendorError(self.name, "timeout") from None
-        except _Retryable as e:
+        except Retryable as e:
             self.breaker.failed()
             raise VendorError(self.name, e.reason, str(e)) from None
         except VendorError:
@@ -212,16 +145,16 @@ class HttpVendor:
         # the call's CPU); after a retryable failure the same pauses as one tenacity loop over every try.
         try:
             return await self._call_once(url, headers, body, deadline)
-        except _Retryable:
+        except Retryable:
             backoff = self._limits.backoff
             pause = backoff + random.uniform(0, backoff)  # tenacity's pause after the first try
             if self._limits.retries < 1 or time.monotonic() + pause >= deadline:
                 raise
         await asyncio.sleep(pause)
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(self._limits.retries) | _Past(deadline),
+            stop=stop_after_attempt(self._limits.retries) | PastDeadline(deadline),
             wait=wait_exponential_jitter(multiplier=backoff * 2, max=backoff * 16, jitter=backoff),
-            retry=retry_if_exception_type(_Retryable),
+            retry=retry_if_exception_type(Retryable),
             reraise=True,
         )
         async for attempt in retrying:
@@ -241,13 +174,13 @@ class HttpVendor:
                 status = response.status
                 content = await self._body(response)
         except TimeoutError as e:  # one try's own timeout (the whole call's deadline cancels instead)
-            raise _Retryable("timeout", type(e).__name__) from None
+            raise Retryable("timeout", type(e).__name__) from None
         except RequestError as e:
-            raise _Retryable("unreachable", type(e).__name__) from None
+            raise Retryable("unreachable", type(e).__name__) from None
         if status == 404:
             return None
         if status >= 500:
-            raise _Retryable("server_error", f"HTTP {status}")
+            raise Retryable("server_error", f"HTTP {status}")
         if status >= 400:
             raise VendorError(self.name, "client_error", f"HTTP {status}")
         if status >= 300:  # never followed: it could point anywhere, this server's own port included
@@ -274,410 +207,3 @@ class HttpVendor:
                 raise VendorError(self.name, "too_large", f"over {self._max_body} bytes")
             chunks.append(chunk)
         return b"".join(chunks)
-
-
-class _Past(stop_base):
-    """A tenacity stop: the next try would start after ``deadline`` (``time.monotonic``)."""
-
-    def __init__(self, deadline: float) -> None:
-        self._deadline = deadline
-
-    def __call__(self, retry_state: RetryCallState) -> bool:
-        return time.monotonic() + (retry_state.upcoming_sleep or 0.0) >= self._deadline
-
-
-class _OnLoop:
-    """One event loop's HTTP client (its futures complete on the loop that awaited them) and vendors."""
-
-    def __init__(self, client: Client) -> None:
-        self.client = client
-        self.vendors: dict[UUID, HttpVendor] = {}
-        self.holder: AsyncGenerator[None, None] | None = None
-
-
-async def _closed_with_the_loop(client: Client) -> AsyncGenerator[None, None]:
-    """Held open while its loop runs: ``asyncio.run`` closes a loop's open async generators when it
-    ends (``shutdown_asyncgens``), and with this one the client made on that loop."""
-    try:
-        yield
-    finally:
-        await client.close()
-
-
-class VendorPool:
-    """Vendor calls on the caller's event loop (the API's: no hand-over to another thread), or, for a
-    caller without one (a thread: the CLI, batches) or with ``on_callers_loop=False``, on one loop of
-    the pool's own (a daemon thread, started when first needed). One HTTP client per loop, one
-    ``HttpVendor`` per supplier version on each (an edit makes a new one: new settings); a supplier's
-    breaker is one per process (shared by the loops), its bound on calls in flight one per loop."""
-
-    def __init__(self, limits: VendorLimits, *, on_callers_loop: bool = True) -> None:
-        self._limits = limits
-        self._on_callers_loop = on_callers_loop
-        self._lock = threading.Lock()
-        self._loops: dict[asyncio.AbstractEventLoop, _OnLoop] = {}
-        self._breakers: dict[UUID, tuple[VendorConfig, CircuitBreaker]] = {}
-        self._own: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-
-    def _new_client(self) -> Client:
-        # Per-try timeouts inside the whole-call deadline; no cap on connections (each vendor's semaphore bounds
-        # them); no proxy from the environment and no cookie store (a vendor's answer never depends on them).
-        return (
-            ClientBuilder()
-            .timeout(dt.timedelta(seconds=self._limits.timeout))
-            .connect_timeout(dt.timedelta(seconds=min(2.0, self._limits.timeout)))
-            .pool_idle_timeout(dt.timedelta(seconds=30))
-            .follow_redirects(False)
-            .no_proxy()
-            .build()
-        )
-
-    async def _on_this_loop(self) -> _OnLoop:
-        loop = asyncio.get_running_loop()
-        state = self._loops.get(loop)
-        if state is None:
-            with self._lock:  # a loop that ended (asyncio.run of a batch's chunk) left its closed session here
-                for ended in [known for known in self._loops if known.is_closed()]:
-                    del self._loops[ended]
-            state = self._loops[loop] = _OnLoop(self._new_client())
-            if loop is not self._own:
-                state.holder = _closed_with_the_loop(state.client)
-                await anext(state.holder)
-        return state
-
-    def _own_loop(self) -> asyncio.AbstractEventLoop:
-        with self._lock:
-            if self._own is None:
-                self._own = asyncio.new_event_loop()
-                self._thread = threading.Thread(target=self._own.run_forever, name="bemtevi-vendors", daemon=True)
-                self._thread.start()
-            return self._own
-
-    def _run(self, coro: Coroutine[Any, Any, Any]) -> Future[Any]:
-        return asyncio.run_coroutine_threadsafe(coro, self._own_loop())
-
-    def _breaker(self, config: VendorConfig) -> CircuitBreaker:
-        with self._lock:
-            kept = self._breakers.get(config.id)
-            if kept is None or kept[0] != config:
-                kept = self._breakers[config.id] = (
-                    config,
-                    CircuitBreaker(self._limits.breaker_failures, self._limits.open_seconds),
-                )
-            return kept[1]
-
-    async def _lookup(self, config: VendorConfig, kind: Literal["cpf", "cnpj"], number: str) -> Any:
-        state = self._loops.get(asyncio.get_running_loop()) or await self._on_this_loop()
-        vendor = state.vendors.get(config.id)
-        if vendor is None or vendor.config != config:
-            vendor = state.vendors[config.id] = HttpVendor(config, state.client, self._limits, self._breaker(config))
-        return await vendor.lookup(kind, number)
-
-    def breaker_state(self, vendor_id: UUID) -> str:
-        kept = self._breakers.get(vendor_id)
-        return kept[1].state if kept is not None else "closed"
-
-    async def lookup_async(
-        self, config: VendorConfig, kind: Literal["cpf", "cnpj"], number: str
-    ) -> dict[str, Any] | None:
-        if self._on_callers_loop and not at_the_edge():
-            result: dict[str, Any] | None = await self._lookup(config, kind, number)
-        else:  # a loop that lives only for a blocking call holds no client: the pool's own loop calls
-            result = await asyncio.wrap_future(self._run(self._lookup(config, kind, number)))
-        return result
-
-    lookup = blocking(lookup_async)
-
-    def close(self) -> None:
-        """Close the pool's own loop and its session; a caller's loop closes its session when it ends."""
-        own = self._own
-        if own is None or own.is_closed():
-            return
-        state = self._loops.pop(own, None)
-        if state is not None:
-            self._run(state.client.close()).result(timeout=5)
-        own.call_soon_threadsafe(own.stop)
-        assert self._thread is not None
-        self._thread.join(timeout=5)
-        own.close()
-
-
-# -- the vendor's JSON → the unified record ------------------------------------------------------
-#
-# A vendor's answer is untrusted input: every value either maps to the unified record's type or is dropped
-# (None, or left out of its list) with a reason, collected in ``dropped`` as (field of the record, reason)
-# and logged by the caller. Absent values (missing, null, "") are not drops. Nothing here raises but
-# ``VendorError`` (bad_answer) for an answer with no data section.
-
-Dropped = list[tuple[str, str]]
-
-# Numbers a JavaScript client reads exactly (the web app shows them).
-_NUMBER_MAX = 2**53
-
-
-def _at(within: str, name: str) -> str:
-    """A value's place in the record (made only when it is dropped: most answers drop nothing)."""
-    return f"{within}.{name}" if within else name
-
-
-def _date(value: Any, name: str, dropped: Dropped, within: str = "") -> str | None:
-    """DD/MM/YYYY or YYYY-MM-DD → YYYY-MM-DD; anything else dropped."""
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        dropped.append((_at(within, name), "not a date"))
-        return None
-    try:
-        if "/" in value:
-            day, month, year = value.split("/")
-            return dt.date(int(year), int(month), int(day)).isoformat()
-        return dt.date.fromisoformat(value[:10]).isoformat()
-    except (ValueError, OverflowError):  # a year of 20 digits overflows the C int dt.date takes
-        dropped.append((_at(within, name), "not a valid date"))
-        return None
-
-
-def _age(birth: str | None, today: dt.date) -> int | None:
-    if birth is None:
-        return None
-    born = dt.date.fromisoformat(birth)
-    return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
-
-
-def _text(value: Any, name: str, dropped: Dropped, within: str = "") -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        text = value.strip()
-    elif isinstance(value, int | float) and not isinstance(value, bool):
-        text = str(value)
-    else:
-        dropped.append((_at(within, name), "not text"))
-        return None
-    if "\x00" in text:  # PostgreSQL's text and JSONB refuse it where the result is kept
-        dropped.append((_at(within, name), "contains a NUL character"))
-        return None
-    return text or None
-
-
-def _number(value: Any, name: str, dropped: Dropped, within: str = "") -> int | float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        dropped.append((_at(within, name), "not a number"))
-        return None
-    if not -_NUMBER_MAX <= value <= _NUMBER_MAX:  # orjson gives finite floats only
-        dropped.append((_at(within, name), "out of range"))
-        return None
-    return value
-
-
-def _count(value: Any, name: str, dropped: Dropped, within: str = "") -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _NUMBER_MAX:
-        dropped.append((_at(within, name), "not a count"))
-        return None
-    return value
-
-
-def _object(value: Any, name: str, dropped: Dropped, within: str = "") -> dict[str, Any] | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        dropped.append((_at(within, name), "not an object"))
-        return None
-    return value
-
-
-def _items(value: Any, where: str, dropped: Dropped) -> list[tuple[str, dict[str, Any]]]:
-    """The objects of a list, each with its place in the record."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        dropped.append((where, "not a list"))
-        return []
-    items = []
-    for i, item in enumerate(value):
-        if isinstance(item, dict):
-            items.append((f"{where}[{i}]", item))
-        else:
-            dropped.append((f"{where}[{i}]", "not an object"))
-    return items
-
-
-def _address(a: dict[str, Any], where: str, dropped: Dropped) -> dict[str, Any]:
-    return {
-        "street": _text(a.get("logradouro"), "street", dropped, where),
-        "number": _text(a.get("numero"), "number", dropped, where),
-        "complement": _text(a.get("complemento"), "complement", dropped, where),
-        "neighborhood": _text(a.get("bairro"), "neighborhood", dropped, where),
-        "city": _text(a.get("cidade"), "city", dropped, where),
-        "state": _text(a.get("uf"), "state", dropped, where),
-        "zip": _text(a.get("cep"), "zip", dropped, where),
-    }
-
-
-# The vendor's phone kinds as the unified record names them (others are kept as written).
-_PHONE_TYPES = {"celular": "mobile", "móvel": "mobile", "fixo": "landline", "residencial": "landline"}
-
-
-def _phones(value: Any, dropped: Dropped) -> list[dict[str, Any]]:
-    phones = []
-    for where, p in _items(value, "phones", dropped):
-        kind = _text(p.get("tipo"), "type", dropped, where)
-        phones.append(
-            {
-                "number": _text(p.get("numero"), "number", dropped, where),
-                "type": _PHONE_TYPES.get(kind.casefold(), kind) if kind else None,
-            }
-        )
-    return phones
-
-
-def _protests(value: Any, dropped: Dropped) -> list[dict[str, Any]]:
-    return [
-        {
-            "date": _date(p.get("data"), "date", dropped, where),
-            "amount": _number(p.get("valor"), "amount", dropped, where),
-            "notary": _text(p.get("cartorio"), "notary", dropped, where),
-            "city": _text(p.get("cidade"), "city", dropped, where),
-            "state": _text(p.get("uf"), "state", dropped, where),
-        }
-        for where, p in _items(value, "protests", dropped)
-    ]
-
-
-def _emails(value: Any, dropped: Dropped) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        dropped.append(("emails", "not a list"))
-        return []
-    emails = []
-    for i, e in enumerate(value):
-        if not isinstance(e, str):
-            dropped.append((f"emails[{i}]", "not text"))
-            continue
-        email = e.strip()
-        if "\x00" in email:
-            dropped.append((f"emails[{i}]", "contains a NUL character"))
-        elif email:
-            emails.append(email)
-    return emails
-
-
-def map_person(cpf: str, p: dict[str, Any], dropped: Dropped, today: dt.date | None = None) -> dict[str, Any]:
-    today = today or dt.date.today()
-    birth = _date(p.get("nascimento"), "birth_date", dropped)
-    if birth is not None and birth > today.isoformat():
-        dropped.append(("birth_date", "in the future"))
-        birth = None
-    death = _object(p.get("obito"), "death", dropped)
-    return {
-        "kind": "person",
-        "cpf": cpf,
-        "name": _text(p.get("nome"), "name", dropped),
-        "gender": _text(p.get("sexo"), "gender", dropped),
-        "birth_date": birth,
-        "age": _age(birth, today),
-        "sign": _text(p.get("signo"), "sign", dropped),
-        "mother": _text(p.get("mae"), "mother", dropped),
-        "father": _text(p.get("pai"), "father", dropped),
-        "marital_status": _text(p.get("estado_civil"), "marital_status", dropped),
-        "education": _text(p.get("escolaridade"), "education", dropped),
-        "profession": _text(p.get("profissao"), "profession", dropped),
-        "income": _number(p.get("renda"), "income", dropped),
-        "social_class": _text(p.get("classe_social"), "social_class", dropped),
-        "score": _number(p.get("score"), "score", dropped),
-        "phones": _phones(p.get("telefones"), dropped),
-        "emails": _emails(p.get("emails"), dropped),
-        "addresses": [_address(a, where, dropped) for where, a in _items(p.get("enderecos"), "addresses", dropped)],
-        "societies": [
-            {
-                "cnpj": _text(s.get("cnpj"), "cnpj", dropped, where) or "",
-                "company_name": _text(s.get("razao_social"), "company_name", dropped, where),
-                "role": _text(s.get("cargo"), "role", dropped, where),
-                "since": _date(s.get("desde"), "since", dropped, where),
-            }
-            for where, s in _items(p.get("sociedades"), "societies", dropped)
-        ],
-        "protests": _protests(p.get("protestos"), dropped),
-        "financial_pendings": [
-            {
-                "creditor": _text(f.get("credor"), "creditor", dropped, where),
-                "amount": _number(f.get("valor"), "amount", dropped, where),
-                "date": _date(f.get("data"), "date", dropped, where),
-            }
-            for where, f in _items(p.get("pendencias"), "financial_pendings", dropped)
-        ],
-        "check_inquiries": _count(p.get("ccf"), "check_inquiries", dropped),
-        "death": (
-            {
-                "date": _date(death.get("data"), "death.date", dropped),
-                "book": _text(death.get("livro"), "death.book", dropped),
-                "sheet": _text(death.get("folha"), "death.sheet", dropped),
-                "registry_office": _text(death.get("cartorio"), "death.registry_office", dropped),
-            }
-            if death is not None
-            else None
-        ),
-    }
-
-
-def map_company(cnpj: str, c: dict[str, Any], dropped: Dropped) -> dict[str, Any]:
-    activity = _object(c.get("cnae"), "main_activity", dropped)
-    address = _object(c.get("endereco"), "address", dropped)
-    return {
-        "kind": "company",
-        "cnpj": cnpj,
-        "company_name": _text(c.get("razao_social"), "company_name", dropped),
-        "trade_name": _text(c.get("nome_fantasia"), "trade_name", dropped),
-        "opening_date": _date(c.get("abertura"), "opening_date", dropped),
-        "status": _text(c.get("situacao"), "status", dropped),
-        "legal_nature": _text(c.get("natureza_juridica"), "legal_nature", dropped),
-        "main_activity": (
-            {
-                "code": _text(activity.get("codigo"), "main_activity.code", dropped),
-                "description": _text(activity.get("descricao"), "main_activity.description", dropped),
-            }
-            if activity is not None
-            else None
-        ),
-        "size": _text(c.get("porte"), "size", dropped),
-        "share_capital": _number(c.get("capital_social"), "share_capital", dropped),
-        "address": _address(address, "address", dropped) if address is not None else None,
-        "phones": _phones(c.get("telefones"), dropped),
-        "emails": _emails(c.get("emails"), dropped),
-        "partners": [
-            {
-                "name": _text(s.get("nome"), "name", dropped, where),
-                "document": _text(s.get("documento"), "document", dropped, where),
-                "role": _text(s.get("qualificacao"), "role", dropped, where),
-                "since": _date(s.get("desde"), "since", dropped, where),
-            }
-            for where, s in _items(c.get("socios"), "partners", dropped)
-        ],
-        "score": _number(c.get("score"), "score", dropped),
-        "protests": _protests(c.get("protestos"), dropped),
-    }
-
-
-def map_record(
-    kind: Literal["cpf", "cnpj"], number: str, answer: Any, vendor: str, dropped: Dropped | None = None
-) -> dict[str, Any] | None:
-    """The unified record from a vendor's answer; None for "not found"; ``VendorError`` (bad_answer)
-    for JSON that is not the vendor's shape. The values dropped are added to ``dropped``."""
-    if not isinstance(answer, dict):
-        raise VendorError(vendor, "bad_answer", "not an object")
-    if answer.get("status") == "nao_encontrado":
-        return None
-    section = answer.get("pessoa" if kind == "cpf" else "empresa")
-    if not isinstance(section, dict):
-        raise VendorError(vendor, "bad_answer", "no data section")
-    if dropped is None:
-        dropped = []
-    if kind == "cpf":
-        return map_person(number, section, dropped)
-    return map_company(number, section, dropped)
