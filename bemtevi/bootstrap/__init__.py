@@ -6,12 +6,10 @@ its folder allows; the CLI, the server and the tests all start from here.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from uuid import UUID
 
+from bemtevi.bootstrap.batches import batch_commands, batch_runner
 from bemtevi.commands.accounts import AccountCommands
 from bemtevi.commands.api_lookups import ApiLookups
 from bemtevi.commands.api_tokens import ApiTokenCommands
@@ -31,7 +29,6 @@ from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.commands.rate_limits import RateLimiter
 from bemtevi.commands.throttle import Throttle
 from bemtevi.commands.users import UserCommands
-from bemtevi.commands.vendor_lookups import VendorLookups
 from bemtevi.commands.vendors import VendorCommands, VendorDirectory
 from bemtevi.domain.api_tokens import TokenLimits
 from bemtevi.domain.suppliers import Supplier
@@ -51,7 +48,7 @@ from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.batches import open_batches
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
-from bemtevi.streams.enrichment import BatchRunner, BatchSide, Enrichment, VendorResolver, pipeline_inputs
+from bemtevi.streams.enrichment import Enrichment
 from bemtevi.streams.invalidator import CacheInvalidator
 from bemtevi.streams.kafka_feed import KafkaFeed
 from bemtevi.streams.mailer import Mailer
@@ -346,61 +343,3 @@ def attempt_log(settings: Settings) -> AttemptLog:
     if settings.database_url:
         return PostgresAttemptLog(settings.database_url)
     return SqliteAttemptLog(settings.attempts_path)
-
-
-def batch_commands(
-    settings: Settings,
-    app: BemteviApplication,
-    credits: CreditCommands,
-    box: SecretBox,
-    open_in_group: Callable[[UUID], int] = lambda group_id: 0,
-) -> BatchCommands:
-    """The batch commands as the settings bound them, the same in a server and in a worker (which counts no
-    group's open batches: it only runs them)."""
-    return BatchCommands(
-        app,
-        credits,
-        box,
-        settings.batches_dir,
-        settings.demo_dataset_path,
-        max_bytes=settings.batch_max_bytes,
-        max_records=settings.batch_max_records,
-        max_open_per_group=settings.batch_max_open_per_group,
-        webhook_allow_private=settings.webhook_allow_private,
-        open_in_group=open_in_group,
-    )
-
-
-def batch_runner(
-    settings: Settings,
-    app: BemteviApplication,
-    batches: BatchCommands,
-    box: SecretBox,
-    stopping: threading.Event,
-    lookups: VendorLookups,
-) -> BatchRunner:
-    """The enrichment processor's runner (``streams.enrichment``), the same in a server and in a worker."""
-    from bemtevi.infra.batches.pipeline import run_batch
-    from bemtevi.infra.webhooks import WebhookSender
-
-    side = BatchSide(
-        app,
-        batches.steps,
-        pipeline_inputs(app, batches.files.sent_file, settings.demo_dataset_path, settings.batch_chunk_rows),
-        open_secret=box.open,
-    )
-    return BatchRunner(
-        side,
-        run_batch,
-        batches.files.work_dir,
-        stopping,
-        time_limit_seconds=settings.batch_time_limit_seconds,
-        progress_seconds=settings.batch_progress_seconds,
-        webhooks=WebhookSender(
-            retries=settings.webhook_retries,
-            backoff=settings.webhook_backoff_seconds,
-            timeout=settings.webhook_timeout_seconds,
-            allow_private=settings.webhook_allow_private,
-        ),
-        resolve_missing=VendorResolver(lookups).for_batch,
-    )

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import threading
 
-from bemtevi.bootstrap import batch_commands, batch_runner, ledger_client, vendor_pool_of
+from bemtevi.bootstrap import ledger_client, vendor_pool_of
+from bemtevi.bootstrap.batches import batch_commands, batch_runner
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.group_commit import GroupCommit

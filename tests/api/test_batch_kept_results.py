@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from support import sign_in, simulated_vendor, super_admin, unknown_cpfs
 from test_batches_api import LAYOUT
 
-from bemtevi.bootstrap import Platform, batch_runner
+from bemtevi.bootstrap import Platform
+from bemtevi.bootstrap.batches import batch_runner
 from bemtevi.commands.consultations import CACHE_SUPPLIER
 from bemtevi.domain.batches import kept_result_id
 from bemtevi.domain.consultations import Consultation
