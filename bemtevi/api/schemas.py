@@ -250,7 +250,7 @@ class Movement(BaseModel):
     groupId: str
     groupName: str | None
     category: CategoryName
-    kind: Literal["reservation", "settlement", "release", "limit_change", "grant", "grant_received"]
+    kind: Literal["opening", "reservation", "settlement", "release", "limit_change", "grant", "grant_received"]
     amount: int
     reason: str | None
     reasonId: str | None
@@ -263,6 +263,10 @@ class Movement(BaseModel):
     reserved: int
     granted: int
     balance: int | None = Field(description="Available after the movement; null when unlimited")
+    released: int = Field(description="What of its reservation a settlement gave back (0 otherwise)")
+    change: int | None = Field(
+        description="The movement's effect on the available balance (balance is the running sum); null when unlimited"
+    )
 
 
 class HistoryResponse(BaseModel):

@@ -3,6 +3,11 @@
 Every movement event carries the account's figures after it, so a page folds into the last
 figures per account (balances, upserted) and one row per movement (history, appended): two
 statements per page whatever its size.
+
+Each history line also says what it did to the available balance (``change``), so that a limited
+account's balances are the running sum of its lines: an account opened with credits (a registration's
+quantities) has an ``opening`` line, and a settlement says what of its reservation came back
+(``released``): the reservation is the charge, its settlement gives back the rest.
 """
 
 from __future__ import annotations
@@ -52,7 +57,11 @@ CREATE TABLE IF NOT EXISTS credit_movements (
     reserved BIGINT NOT NULL,
     granted BIGINT NOT NULL,
     -- What may still be spent after the movement; NULL when the account is unlimited.
-    balance BIGINT
+    balance BIGINT,
+    -- What of a reservation its settlement gave back (0 for other movements).
+    released BIGINT NOT NULL,
+    -- The movement's effect on ``balance`` (the running sum); NULL when the account is or was unlimited.
+    change BIGINT
 )
 """
 
@@ -68,14 +77,37 @@ MOVEMENT_KINDS: dict[type[Any], str] = {
     CreditAccount.Granted: "grant",
     CreditAccount.GrantReceived: "grant_received",
 }
+# The kinds of the history, with ``opening``: the credits an account was opened with (no event of its own).
+HISTORY_KINDS = ("opening", *dict.fromkeys(MOVEMENT_KINDS.values()))
 
 
 _KIND_BY_TOPIC = {get_topic(event_type): kind for event_type, kind in MOVEMENT_KINDS.items()}
 
+# Event class -> its effect on the available balance, as SQL over the event's JSON ``s``: a reservation
+# or a charge without one takes its amount, a settlement gives back what it did not charge (a block's
+# settlement moves reserved credits to used: no change), a grant takes what it gives (an unlimited
+# giver's balance bounds nothing), a limit change moves the balance by the change.
+_CHANGE_BY_TOPIC = {
+    get_topic(event_type): sql
+    for event_type, sql in {
+        CreditAccount.Reserved: "-(s->>'amount')::BIGINT",
+        CreditAccount.Settled: "(s->>'released')::BIGINT",
+        CreditAccount.SettledFromBlock: "0",
+        CreditAccount.LeaseSettled: "(s->>'released')::BIGINT",
+        CreditAccount.Charged: "-(s->>'amount')::BIGINT",
+        CreditAccount.Released: "(s->>'amount')::BIGINT",
+        CreditAccount.LimitChanged: "(s->>'limit_after')::BIGINT - (s->>'previous_limit')::BIGINT",
+        CreditAccount.Granted: "-(s->>'amount')::BIGINT",
+        CreditAccount.GrantReceived: "(s->>'amount')::BIGINT",
+    }.items()
+}
+_CHANGE_SQL = "CASE m.topic " + " ".join(f"WHEN '{t}' THEN {sql}" for t, sql in _CHANGE_BY_TOPIC.items()) + " END"
+
 # The stored JSON of a movement event (the library's transcoder: UUIDs as {"_type_": "uuid_hex",
 # "_data_": hex}, times as {"_type_": "datetime_iso", "_data_": ISO with offset}), read by DuckDB.
 # Times land as UTC wall time: the store's sessions run with TimeZone = 'UTC'.
-_MOVEMENT_COLUMNS = """
+_MOVEMENT_COLUMNS = (
+    """
     m.position, m.account_id, b.group_id, b.category, m.kind,
     -- A limit change's amount is the change (none when it goes to or from unlimited).
     coalesce((s->>'amount')::BIGINT, (s->>'limit_after')::BIGINT - (s->>'previous_limit')::BIGINT, 0) AS amount,
@@ -87,24 +119,41 @@ _MOVEMENT_COLUMNS = """
     (s->>'limit_after')::BIGINT AS credit_limit,
     (s->>'used_after')::BIGINT AS used,
     (s->>'reserved_after')::BIGINT AS reserved,
-    (s->>'granted_after')::BIGINT AS granted
+    (s->>'granted_after')::BIGINT AS granted,
+    CASE WHEN (s->>'limit_after') IS NULL THEN NULL
+         ELSE (s->>'limit_after')::BIGINT - (s->>'used_after')::BIGINT - (s->>'reserved_after')::BIGINT
+              - (s->>'granted_after')::BIGINT END AS balance,
+    coalesce((s->>'released')::BIGINT, 0) AS released,
+    CASE WHEN (s->>'limit_after') IS NULL THEN NULL ELSE """
+    + _CHANGE_SQL
+    + """ END AS change
 """
+)
 
 
 class _CreditsFold(PageFold):
     def __init__(self) -> None:
-        # account_id -> (group_id, category, limit, time) for accounts opened in this page.
-        self.opened: dict[UUID, tuple[str, str, int | None, datetime]] = {}
+        # account_id -> (group_id, category, limit, time, position, actor) for accounts opened in this page.
+        self.opened: dict[UUID, tuple[str, str, int | None, datetime, int, str | None]] = {}
         self.positions: list[int] = []
         self.accounts: list[str] = []
         self.kinds: list[str] = []
+        self.topics: list[str] = []
         self.states: list[bytes] = []
         # A page touches few accounts many times: format each id once.
         self._ids: dict[UUID, str] = {}
 
     def apply(self, event: Any, position: int) -> None:
         # Decoded: only Opened (rare); movements come raw.
-        self.opened[event.originator_id] = (str(event.group_id), event.category, event.limit, event.timestamp)
+        actor = getattr(event, "actor_id", None)
+        self.opened[event.originator_id] = (
+            str(event.group_id),
+            event.category,
+            event.limit,
+            event.timestamp,
+            position,
+            None if actor is None else str(actor),
+        )
 
     def apply_raw(self, notification: Notification) -> None:
         account = self._ids.get(notification.originator_id)
@@ -113,6 +162,7 @@ class _CreditsFold(PageFold):
         self.positions.append(notification.id)
         self.accounts.append(account)
         self.kinds.append(_KIND_BY_TOPIC[notification.topic])
+        self.topics.append(notification.topic)
         self.states.append(notification.state)
 
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
@@ -126,6 +176,8 @@ class _CreditsFold(PageFold):
                     "category": [r[1] for r in rows],
                     "credit_limit": pa.array([r[2] for r in rows], type=pa.int64()),
                     "updated_at": utc_wall_times([r[3] for r in rows]),
+                    "position": pa.array([r[4] for r in rows], type=pa.int64()),
+                    "actor_id": pa.array([r[5] for r in rows], type=pa.string()),
                 }
             )
             cur.register("page_opened", page)
@@ -133,6 +185,15 @@ class _CreditsFold(PageFold):
                 cur.execute(
                     "INSERT INTO credit_balances SELECT account_id, group_id, category, credit_limit, 0, 0, 0, "
                     "updated_at FROM page_opened"
+                )
+                # Credits an account is opened with (a registration's quantities) are its first movement.
+                cur.execute(
+                    """
+                    INSERT INTO credit_movements
+                    SELECT position, account_id, group_id, category, 'opening', credit_limit, NULL, NULL, NULL,
+                           actor_id, updated_at, credit_limit, 0, 0, 0, credit_limit, 0, credit_limit
+                    FROM page_opened WHERE credit_limit > 0
+                    """
                 )
             finally:
                 cur.unregister("page_opened")
@@ -143,6 +204,7 @@ class _CreditsFold(PageFold):
                 "position": pa.array(self.positions, type=pa.int64()),
                 "account_id": self.accounts,
                 "kind": self.kinds,
+                "topic": self.topics,
                 "state": pa.array(self.states, type=pa.binary()),
             }
         )
@@ -152,13 +214,9 @@ class _CreditsFold(PageFold):
             cur.execute(
                 f"""
                 INSERT INTO credit_movements
-                SELECT *, CASE WHEN credit_limit IS NULL THEN NULL
-                               ELSE credit_limit - used - reserved - granted END
-                FROM (
-                    SELECT {_MOVEMENT_COLUMNS}
-                    FROM (SELECT position, account_id, kind, decode(state)::JSON AS s FROM page_movements) m
-                    JOIN credit_balances b ON b.account_id = m.account_id
-                )
+                SELECT {_MOVEMENT_COLUMNS}
+                FROM (SELECT position, account_id, kind, topic, decode(state)::JSON AS s FROM page_movements) m
+                JOIN credit_balances b ON b.account_id = m.account_id
                 """
             )
             # Each account's figures after its last movement of the page.
@@ -181,7 +239,7 @@ class _CreditsFold(PageFold):
 
 class CreditsReadModel(ReadModel):
     name = "credits"
-    version = 2  # 2: figures after each movement, grants, and the movement history
+    version = 3  # 2: figures after each movement, grants, and the movement history; 3: openings, change, released
     tables = ("credit_balances", "credit_movements")
     event_types = (CreditAccount.Opened,)
     raw_event_types = MOVEMENT_EVENTS
@@ -244,6 +302,20 @@ def figures_by_group(cur: duckdb.DuckDBPyConnection, group_ids: list[str]) -> di
         [group_ids],
     ).fetchall()
     found = {(g, c): (limit, used, reserved, granted) for g, c, limit, used, reserved, granted in rows}
+    # An unlimited account keeps no count of what it gives (its figures bound nothing): what it granted
+    # its customers is what their accounts hold from it, their limits (a limited parent's ``granted``).
+    unlimited = [g for (g, _c), figures in found.items() if figures[0] is None]
+    if unlimited:
+        given = cur.execute(
+            "SELECT g.parent_id, b.category, sum(b.credit_limit) FROM credit_balances b "
+            "JOIN groups g ON g.group_id = b.group_id "
+            "WHERE g.parent_id IN (SELECT unnest(?::VARCHAR[])) AND b.credit_limit IS NOT NULL GROUP BY ALL",
+            [unlimited],
+        ).fetchall()
+        for parent, category, total in given:
+            figures = found.get((parent, category))
+            if figures is not None and figures[0] is None:
+                found[(parent, category)] = (None, figures[1], figures[2], int(total))
     return {g: [_figures(found.get((g, c)), c) for c in CATEGORY_ORDER] for g in group_ids}
 
 
@@ -388,12 +460,14 @@ def movement_history(
     rows = cur.execute(
         f"""
         SELECT m.position, m.created_at, m.group_id, g.name, m.category, m.kind, m.amount, m.reason,
-               m.reason_id, m.actor_id, u.name, m.counterparty_group_id, cp.name,
-               m.credit_limit, m.used, m.reserved, m.granted, m.balance
+               m.reason_id, m.actor_id, u.name, coalesce(m.counterparty_group_id, cp.group_id), cp.name,
+               m.credit_limit, m.used, m.reserved, m.granted, m.balance, m.released, m.change
         FROM credit_movements m
         LEFT JOIN groups g ON g.group_id = m.group_id
         LEFT JOIN users u ON u.user_id = m.actor_id
-        LEFT JOIN groups cp ON cp.group_id = m.counterparty_group_id
+        -- An opening's credits came from the parent.
+        LEFT JOIN groups cp ON cp.group_id = coalesce(
+            m.counterparty_group_id, CASE WHEN m.kind = 'opening' THEN g.parent_id END)
         WHERE {condition}
         {order_clause(order, HISTORY_ORDER, "m.position DESC")}
         {page}
@@ -419,6 +493,8 @@ def movement_history(
         "reserved",
         "granted",
         "balance",
+        "released",
+        "change",
     )
     return [dict(zip(keys, row, strict=True)) for row in rows], int(total[0]) if total else 0
 

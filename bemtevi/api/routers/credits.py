@@ -143,8 +143,11 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
             "Grupo relacionado",
             "Motivo",
             "Referência",
+            "Variação do saldo",
+            "Liberado",
         ),
         "kinds": {
+            "opening": "Crédito inicial",
             "reservation": "Reserva",
             "settlement": "Consumo",
             "release": "Liberação",
@@ -180,8 +183,11 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
             "Related group",
             "Reason",
             "Reference",
+            "Balance change",
+            "Released",
         ),
         "kinds": {
+            "opening": "Opening credits",
             "reservation": "Reservation",
             "settlement": "Settlement",
             "release": "Release",
@@ -218,6 +224,8 @@ def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> list[lis
                 row["counterpartyName"] or "-",
                 labels["reasons"].get(row["reason"], "-") if row["reason"] else "-",
                 row["reasonId"] or "-",
+                "-" if row["change"] is None else row["change"],
+                row["released"],
             ]
         )
     return out

@@ -77,7 +77,27 @@ export default function BalanceHistoryPage() {
       { field: 'groupName', headerName: t('credits.group'), flex: 1, minWidth: 140, valueFormatter: (v: string | null) => v ?? '-' },
       { field: 'category', headerName: t('credits.category'), minWidth: 110, valueFormatter: (v: string) => t(`credits.categories.${v}`) },
       { field: 'kind', headerName: t('credits.movement'), minWidth: 130, valueFormatter: (v: string) => t(`credits.kinds.${v}`) },
-      { field: 'amount', headerName: t('credits.amount'), type: 'number', minWidth: 90, valueFormatter: (v: number) => num(v) },
+      {
+        field: 'amount',
+        headerName: t('credits.amount'),
+        type: 'number',
+        minWidth: 90,
+        // A settlement charges part of its reservation and gives the rest back: both on its line.
+        renderCell: ({ row }) =>
+          row.released > 0 ? `${num(row.amount)} (${t('credits.released', { amount: num(row.released) })})` : num(row.amount),
+      },
+      {
+        field: 'change',
+        headerName: t('credits.change'),
+        type: 'number',
+        minWidth: 90,
+        sortable: false,
+        renderCell: ({ row }) => (
+          <span data-testid="history-change">
+            {row.change === null ? '-' : row.change > 0 ? `+${num(row.change)}` : num(row.change)}
+          </span>
+        ),
+      },
       {
         field: 'balance',
         headerName: t('credits.balance'),

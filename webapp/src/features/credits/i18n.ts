@@ -9,6 +9,7 @@ export const creditsPtBR = {
   noChildren: 'Nenhum cliente abaixo deste grupo.',
   categories: { unit: 'Consulta manual', advanced: 'Consulta avançada', batch: 'Enriquecimento', api: 'API' },
   kinds: {
+    opening: 'Crédito inicial',
     reservation: 'Reserva',
     settlement: 'Consumo',
     release: 'Liberação',
@@ -39,6 +40,8 @@ export const creditsPtBR = {
   movement: 'Movimento',
   amount: 'Quantidade',
   balance: 'Saldo',
+  change: 'Variação',
+  released: '{{amount}} liberado(s)',
   actor: 'Usuário',
   reason: 'Motivo',
   movements: 'Movimentações ({{count}})',
@@ -80,6 +83,7 @@ export const creditsEnUS: typeof creditsPtBR = {
   noChildren: 'No customers below this group.',
   categories: { unit: 'Manual query', advanced: 'Advanced query', batch: 'Enrichment', api: 'API' },
   kinds: {
+    opening: 'Opening credits',
     reservation: 'Reservation',
     settlement: 'Settlement',
     release: 'Release',
@@ -110,6 +114,8 @@ export const creditsEnUS: typeof creditsPtBR = {
   movement: 'Movement',
   amount: 'Amount',
   balance: 'Balance',
+  change: 'Change',
+  released: '{{amount}} released',
   actor: 'User',
   reason: 'Reason',
   movements: 'Movements ({{count}})',

@@ -1691,6 +1691,8 @@ export type Movement = {
   /** Available after the movement; null when unlimited */
   balance: number | null;
   category: "unit" | "advanced" | "batch" | "api";
+  /** The movement's effect on the available balance (balance is the running sum); null when unlimited */
+  change: number | null;
   counterpartyGroupId: string | null;
   counterpartyName: string | null;
   /** UTC, e.g. 2024-06-01T15:30:00Z */
@@ -1699,6 +1701,7 @@ export type Movement = {
   groupId: string;
   groupName: string | null;
   kind:
+    | "opening"
     | "reservation"
     | "settlement"
     | "release"
@@ -1709,6 +1712,8 @@ export type Movement = {
   position: number;
   reason: string | null;
   reasonId: string | null;
+  /** What of its reservation a settlement gave back (0 otherwise) */
+  released: number;
   reserved: number;
   used: number;
 };
