@@ -60,7 +60,8 @@ CREATE TABLE IF NOT EXISTS credit_movements (
     balance BIGINT,
     -- What of a reservation its settlement gave back (0 for other movements).
     released BIGINT NOT NULL,
-    -- The movement's effect on ``balance`` (the running sum); NULL when the account is or was unlimited.
+    -- The movement's effect on ``balance`` (the running sum; an unlimited account's flow); NULL for a limit
+    -- change to or from unlimited.
     change BIGINT
 )
 """
@@ -124,9 +125,9 @@ _MOVEMENT_COLUMNS = (
          ELSE (s->>'limit_after')::BIGINT - (s->>'used_after')::BIGINT - (s->>'reserved_after')::BIGINT
               - (s->>'granted_after')::BIGINT END AS balance,
     coalesce((s->>'released')::BIGINT, 0) AS released,
-    CASE WHEN (s->>'limit_after') IS NULL THEN NULL ELSE """
+    """
     + _CHANGE_SQL
-    + """ END AS change
+    + """ AS change
 """
 )
 

@@ -267,6 +267,34 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.limitRequest,
       }),
     }),
+    financeStatement: build.query<
+      FinanceStatementApiResponse,
+      FinanceStatementApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/credits/statement`,
+        params: {
+          position: queryArg.position,
+          from: queryArg["from"],
+          to: queryArg.to,
+          groupId: queryArg.groupId,
+        },
+      }),
+    }),
+    exportStatement: build.query<
+      ExportStatementApiResponse,
+      ExportStatementApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/credits/statement/export`,
+        params: {
+          lang: queryArg.lang,
+          from: queryArg["from"],
+          to: queryArg.to,
+          groupId: queryArg.groupId,
+        },
+      }),
+    }),
     listCustomers: build.query<ListCustomersApiResponse, ListCustomersApiArg>({
       query: (queryArg) => ({
         url: `/customers`,
@@ -944,6 +972,29 @@ export type SetLimitApiResponse =
   /** status 200 Successful Response */ PositionResponse;
 export type SetLimitApiArg = {
   limitRequest: LimitRequest;
+};
+export type FinanceStatementApiResponse =
+  /** status 200 Successful Response */ StatementResponse;
+export type FinanceStatementApiArg = {
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** First day (America/Sao_Paulo) */
+  from?: string | null;
+  /** Last day, inclusive (America/Sao_Paulo) */
+  to?: string | null;
+  /** One group of the caller's subtree */
+  groupId?: string | null;
+};
+export type ExportStatementApiResponse =
+  /** status 200 Successful Response */ string;
+export type ExportStatementApiArg = {
+  lang?: "pt-BR" | "en-US";
+  /** First day (America/Sao_Paulo) */
+  from?: string | null;
+  /** Last day, inclusive (America/Sao_Paulo) */
+  to?: string | null;
+  /** One group of the caller's subtree */
+  groupId?: string | null;
 };
 export type ListCustomersApiResponse =
   /** status 200 Successful Response */ CustomerListResponse;
@@ -1691,7 +1742,7 @@ export type Movement = {
   /** Available after the movement; null when unlimited */
   balance: number | null;
   category: "unit" | "advanced" | "batch" | "api";
-  /** The movement's effect on the available balance (balance is the running sum); null when unlimited */
+  /** The movement's effect on the available balance (balance is the running sum); null for a limit change to or from unlimited */
   change: number | null;
   counterpartyGroupId: string | null;
   counterpartyName: string | null;
@@ -1729,6 +1780,43 @@ export type LimitRequest = {
   groupId: string;
   /** null: unlimited (only under an unlimited parent) */
   limit: number | null;
+};
+export type StatementCategory = {
+  category: "unit" | "advanced" | "batch" | "api";
+  /** Reserved or charged for work */
+  charged: number;
+  /** Available at the end of the period; null while unlimited */
+  closingBalance: number | null;
+  /** Settled (used) in the period */
+  consumed: number;
+  /** Granted to customers */
+  granted: number;
+  /** Net change of limits set outright */
+  limitChanges: number;
+  /** Balance history lines in the period */
+  lines: number;
+  /** Available before the period; null while unlimited */
+  openingBalance: number | null;
+  /** Opened with or received from the parent */
+  received: number;
+  /** Given back by settlements and releases */
+  released: number;
+  /** Taken back by the parent */
+  returned: number;
+  /** Taken back from customers */
+  takenBack: number;
+};
+export type StatementData = {
+  categories: StatementCategory[];
+  groupId: string;
+  groupName: string | null;
+  /** Last day, inclusive (America/Sao_Paulo) */
+  periodEnd: string;
+  /** First day (America/Sao_Paulo) */
+  periodStart: string;
+};
+export type StatementResponse = {
+  data: StatementData;
 };
 export type CustomerSummary = {
   active: boolean;
@@ -2376,6 +2464,8 @@ export const {
   useHistoryQuery,
   useExportHistoryQuery,
   useSetLimitMutation,
+  useFinanceStatementQuery,
+  useExportStatementQuery,
   useListCustomersQuery,
   useRegisterCustomerMutation,
   useCustomerQuery,
