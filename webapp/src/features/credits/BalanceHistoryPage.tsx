@@ -13,6 +13,7 @@ import { formatNumber, showDateTime, todayInSaoPaulo } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import ChartCard from '../../components/ChartCard'
 import ConsumptionChart from './ConsumptionChart'
+import StatementCard from './StatementCard'
 import { consumptionPeriod, consumptionSeries } from './consumption'
 import { exportUrl } from '../../store/endpoints'
 import {
@@ -203,6 +204,7 @@ export default function BalanceHistoryPage() {
       >
         {() => <ConsumptionChart data={chart} />}
       </ChartCard>
+      <StatementCard from={filters.from} to={filters.to} groupId={filters.groupId} />
     </ListPage>
   )
 }
