@@ -20,6 +20,30 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    dataSubjectReport: build.query<
+      DataSubjectReportApiResponse,
+      DataSubjectReportApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/audit/data-subject`,
+        params: {
+          document: queryArg.document,
+          position: queryArg.position,
+        },
+      }),
+    }),
+    exportDataSubjectReport: build.query<
+      ExportDataSubjectReportApiResponse,
+      ExportDataSubjectReportApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/audit/data-subject/export`,
+        params: {
+          document: queryArg.document,
+          lang: queryArg.lang,
+        },
+      }),
+    }),
     exportAudit: build.query<ExportAuditApiResponse, ExportAuditApiArg>({
       query: (queryArg) => ({
         url: `/audit/export`,
@@ -773,6 +797,21 @@ export type AuditLogApiArg = {
   /** Sort column (actorName, createdAt, event, targetName, tenantName); '-' descending */
   order?: string | null;
 };
+export type DataSubjectReportApiResponse =
+  /** status 200 Successful Response */ DataSubjectResponse;
+export type DataSubjectReportApiArg = {
+  /** A CPF or CNPJ, with or without punctuation */
+  document: string;
+  /** Wait until the read side has this event */
+  position?: number | null;
+};
+export type ExportDataSubjectReportApiResponse =
+  /** status 200 Successful Response */ string;
+export type ExportDataSubjectReportApiArg = {
+  /** A CPF or CNPJ, with or without punctuation */
+  document: string;
+  lang?: "pt-BR" | "en-US";
+};
 export type ExportAuditApiResponse =
   /** status 200 Successful Response */ string;
 export type ExportAuditApiArg = {
@@ -1479,6 +1518,26 @@ export type ErrorResponse = {
   /** too_many_attempts: when to try again */
   minutes?: number | null;
   statusCode: number;
+};
+export type DataSubjectConsultation = {
+  channel: string;
+  consultationId: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  groupId: string;
+  groupName: string | null;
+  queryType: string;
+  status: string;
+  userEmail: string | null;
+  userId: string | null;
+  userName: string | null;
+};
+export type DataSubjectResponse = {
+  data: DataSubjectConsultation[];
+  document: string;
+  documentType: "cpf" | "cnpj";
+  /** The report's run, recorded in the audit log */
+  position: number;
 };
 export type AuthUser = {
   email: string;
@@ -2435,6 +2494,8 @@ export type UserStatusRequest = {
 };
 export const {
   useAuditLogQuery,
+  useDataSubjectReportQuery,
+  useExportDataSubjectReportQuery,
   useExportAuditQuery,
   useSignInMutation,
   useSignOutMutation,
