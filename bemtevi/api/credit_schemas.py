@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 from uuid import UUID
 
@@ -57,7 +58,7 @@ class Movement(BaseModel):
     groupId: str
     groupName: str | None
     category: CategoryName
-    kind: Literal["reservation", "settlement", "release", "limit_change", "grant", "grant_received"]
+    kind: Literal["opening", "reservation", "settlement", "release", "limit_change", "grant", "grant_received"]
     amount: int
     reason: str | None
     reasonId: str | None
@@ -70,6 +71,11 @@ class Movement(BaseModel):
     reserved: int
     granted: int
     balance: int | None = Field(description="Available after the movement; null when unlimited")
+    released: int = Field(description="What of its reservation a settlement gave back (0 otherwise)")
+    change: int | None = Field(
+        description="The movement's effect on the available balance (balance is the running sum); "
+        "null for a limit change to or from unlimited"
+    )
 
 
 class HistoryResponse(BaseModel):
@@ -88,6 +94,33 @@ class ConsumptionDay(BaseModel):
 
 class ConsumptionResponse(BaseModel):
     data: list[ConsumptionDay]
+
+
+class StatementCategory(BaseModel):
+    category: CategoryName
+    openingBalance: int | None = Field(description="Available before the period; null while unlimited")
+    received: int = Field(description="Opened with or received from the parent")
+    returned: int = Field(description="Taken back by the parent")
+    granted: int = Field(description="Granted to customers")
+    takenBack: int = Field(description="Taken back from customers")
+    charged: int = Field(description="Reserved or charged for work")
+    released: int = Field(description="Given back by settlements and releases")
+    limitChanges: int = Field(description="Net change of limits set outright")
+    closingBalance: int | None = Field(description="Available at the end of the period; null while unlimited")
+    consumed: int = Field(description="Settled (used) in the period")
+    lines: int = Field(description="Balance history lines in the period")
+
+
+class StatementData(BaseModel):
+    groupId: str
+    groupName: str | None
+    periodStart: date = Field(description="First day (America/Sao_Paulo)")
+    periodEnd: date = Field(description="Last day, inclusive (America/Sao_Paulo)")
+    categories: list[StatementCategory]
+
+
+class StatementResponse(BaseModel):
+    data: StatementData
 
 
 class GrantRequest(BaseModel):

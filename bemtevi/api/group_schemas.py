@@ -139,3 +139,23 @@ class AuditResponse(BaseModel):
     actors: list[AuditActor]
     types: list[str]
     upToDate: bool
+
+
+class DataSubjectConsultation(BaseModel):
+    createdAt: UtcDateTime
+    consultationId: str
+    groupId: str
+    groupName: str | None
+    userId: str | None
+    userName: str | None
+    userEmail: str | None
+    channel: str
+    queryType: str
+    status: str
+
+
+class DataSubjectResponse(BaseModel):
+    document: str
+    documentType: Literal["cpf", "cnpj"]
+    data: list[DataSubjectConsultation]
+    position: int = Field(description="The report's run, recorded in the audit log")

@@ -63,6 +63,20 @@ def figures_by_group(cur: duckdb.DuckDBPyConnection, group_ids: list[str]) -> di
         [group_ids],
     ).fetchall()
     found = {(g, c): (limit, used, reserved, granted) for g, c, limit, used, reserved, granted in rows}
+    # An unlimited account keeps no count of what it gives (its figures bound nothing): what it granted
+    # its customers is what their accounts hold from it, their limits (a limited parent's ``granted``).
+    unlimited = [g for (g, _c), figures in found.items() if figures[0] is None]
+    if unlimited:
+        given = cur.execute(
+            "SELECT g.parent_id, b.category, sum(b.credit_limit) FROM credit_balances b "
+            "JOIN groups g ON g.group_id = b.group_id "
+            "WHERE g.parent_id IN (SELECT unnest(?::VARCHAR[])) AND b.credit_limit IS NOT NULL GROUP BY ALL",
+            [unlimited],
+        ).fetchall()
+        for parent, category, total in given:
+            figures = found.get((parent, category))
+            if figures is not None and figures[0] is None:
+                found[(parent, category)] = (None, figures[1], figures[2], int(total))
     return {g: [_figures(found.get((g, c)), c) for c in CATEGORY_ORDER] for g in group_ids}
 
 
@@ -207,12 +221,14 @@ def movement_history(
     rows = cur.execute(
         f"""
         SELECT m.position, m.created_at, m.group_id, g.name, m.category, m.kind, m.amount, m.reason,
-               m.reason_id, m.actor_id, u.name, m.counterparty_group_id, cp.name,
-               m.credit_limit, m.used, m.reserved, m.granted, m.balance
+               m.reason_id, m.actor_id, u.name, coalesce(m.counterparty_group_id, cp.group_id), cp.name,
+               m.credit_limit, m.used, m.reserved, m.granted, m.balance, m.released, m.change
         FROM credit_movements m
         LEFT JOIN groups g ON g.group_id = m.group_id
         LEFT JOIN users u ON u.user_id = m.actor_id
-        LEFT JOIN groups cp ON cp.group_id = m.counterparty_group_id
+        -- An opening's credits came from the parent.
+        LEFT JOIN groups cp ON cp.group_id = coalesce(
+            m.counterparty_group_id, CASE WHEN m.kind = 'opening' THEN g.parent_id END)
         WHERE {condition}
         {order_clause(order, HISTORY_ORDER, "m.position DESC")}
         {page}
@@ -238,6 +254,8 @@ def movement_history(
         "reserved",
         "granted",
         "balance",
+        "released",
+        "change",
     )
     return [dict(zip(keys, row, strict=True)) for row in rows], int(total[0]) if total else 0
 

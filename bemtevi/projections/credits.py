@@ -3,6 +3,11 @@
 Every movement event carries the account's figures after it, so a page folds into the last
 figures per account (balances, upserted) and one row per movement (history, appended): two
 statements per page whatever its size.
+
+Each history line also says what it did to the available balance (``change``), so that a limited
+account's balances are the running sum of its lines: an account opened with credits (a registration's
+quantities) has an ``opening`` line, and a settlement says what of its reservation came back
+(``released``): the reservation is the charge, its settlement gives back the rest.
 """
 
 from __future__ import annotations
@@ -51,7 +56,12 @@ CREATE TABLE IF NOT EXISTS credit_movements (
     reserved BIGINT NOT NULL,
     granted BIGINT NOT NULL,
     -- What may still be spent after the movement; NULL when the account is unlimited.
-    balance BIGINT
+    balance BIGINT,
+    -- What of a reservation its settlement gave back (0 for other movements).
+    released BIGINT NOT NULL,
+    -- The movement's effect on ``balance`` (the running sum; an unlimited account's flow); NULL for a limit
+    -- change to or from unlimited.
+    change BIGINT
 )
 """
 
@@ -71,10 +81,31 @@ MOVEMENT_KINDS: dict[type[Any], str] = {
 
 _KIND_BY_TOPIC = {get_topic(event_type): kind for event_type, kind in MOVEMENT_KINDS.items()}
 
+# Event class -> its effect on the available balance, as SQL over the event's JSON ``s``: a reservation
+# or a charge without one takes its amount, a settlement gives back what it did not charge (a block's
+# settlement moves reserved credits to used: no change), a grant takes what it gives (an unlimited
+# giver's balance bounds nothing), a limit change moves the balance by the change.
+_CHANGE_BY_TOPIC = {
+    get_topic(event_type): sql
+    for event_type, sql in {
+        CreditAccount.Reserved: "-(s->>'amount')::BIGINT",
+        CreditAccount.Settled: "(s->>'released')::BIGINT",
+        CreditAccount.SettledFromBlock: "0",
+        CreditAccount.LeaseSettled: "(s->>'released')::BIGINT",
+        CreditAccount.Charged: "-(s->>'amount')::BIGINT",
+        CreditAccount.Released: "(s->>'amount')::BIGINT",
+        CreditAccount.LimitChanged: "(s->>'limit_after')::BIGINT - (s->>'previous_limit')::BIGINT",
+        CreditAccount.Granted: "-(s->>'amount')::BIGINT",
+        CreditAccount.GrantReceived: "(s->>'amount')::BIGINT",
+    }.items()
+}
+_CHANGE_SQL = "CASE m.topic " + " ".join(f"WHEN '{t}' THEN {sql}" for t, sql in _CHANGE_BY_TOPIC.items()) + " END"
+
 # The stored JSON of a movement event (the library's transcoder: UUIDs as {"_type_": "uuid_hex",
 # "_data_": hex}, times as {"_type_": "datetime_iso", "_data_": ISO with offset}), read by DuckDB.
 # Times land as UTC wall time: the store's sessions run with TimeZone = 'UTC'.
-_MOVEMENT_COLUMNS = """
+_MOVEMENT_COLUMNS = (
+    """
     m.position, m.account_id, b.group_id, b.category, m.kind,
     -- A limit change's amount is the change (none when it goes to or from unlimited).
     coalesce((s->>'amount')::BIGINT, (s->>'limit_after')::BIGINT - (s->>'previous_limit')::BIGINT, 0) AS amount,
@@ -86,24 +117,41 @@ _MOVEMENT_COLUMNS = """
     (s->>'limit_after')::BIGINT AS credit_limit,
     (s->>'used_after')::BIGINT AS used,
     (s->>'reserved_after')::BIGINT AS reserved,
-    (s->>'granted_after')::BIGINT AS granted
+    (s->>'granted_after')::BIGINT AS granted,
+    CASE WHEN (s->>'limit_after') IS NULL THEN NULL
+         ELSE (s->>'limit_after')::BIGINT - (s->>'used_after')::BIGINT - (s->>'reserved_after')::BIGINT
+              - (s->>'granted_after')::BIGINT END AS balance,
+    coalesce((s->>'released')::BIGINT, 0) AS released,
+    """
+    + _CHANGE_SQL
+    + """ AS change
 """
+)
 
 
 class _CreditsFold(PageFold):
     def __init__(self) -> None:
-        # account_id -> (group_id, category, limit, time) for accounts opened in this page.
-        self.opened: dict[UUID, tuple[str, str, int | None, datetime]] = {}
+        # account_id -> (group_id, category, limit, time, position, actor) for accounts opened in this page.
+        self.opened: dict[UUID, tuple[str, str, int | None, datetime, int, str | None]] = {}
         self.positions: list[int] = []
         self.accounts: list[str] = []
         self.kinds: list[str] = []
+        self.topics: list[str] = []
         self.states: list[bytes] = []
         # A page touches few accounts many times: format each id once.
         self._ids: dict[UUID, str] = {}
 
     def apply(self, event: Any, position: int) -> None:
         # Decoded: only Opened (rare); movements come raw.
-        self.opened[event.originator_id] = (str(event.group_id), event.category, event.limit, event.timestamp)
+        actor = getattr(event, "actor_id", None)
+        self.opened[event.originator_id] = (
+            str(event.group_id),
+            event.category,
+            event.limit,
+            event.timestamp,
+            position,
+            None if actor is None else str(actor),
+        )
 
     def apply_raw(self, notification: Notification) -> None:
         account = self._ids.get(notification.originator_id)
@@ -112,6 +160,7 @@ class _CreditsFold(PageFold):
         self.positions.append(notification.id)
         self.accounts.append(account)
         self.kinds.append(_KIND_BY_TOPIC[notification.topic])
+        self.topics.append(notification.topic)
         self.states.append(notification.state)
 
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
@@ -125,6 +174,8 @@ class _CreditsFold(PageFold):
                     "category": [r[1] for r in rows],
                     "credit_limit": pa.array([r[2] for r in rows], type=pa.int64()),
                     "updated_at": utc_wall_times([r[3] for r in rows]),
+                    "position": pa.array([r[4] for r in rows], type=pa.int64()),
+                    "actor_id": pa.array([r[5] for r in rows], type=pa.string()),
                 }
             )
             cur.register("page_opened", page)
@@ -132,6 +183,15 @@ class _CreditsFold(PageFold):
                 cur.execute(
                     "INSERT INTO credit_balances SELECT account_id, group_id, category, credit_limit, 0, 0, 0, "
                     "updated_at FROM page_opened"
+                )
+                # Credits an account is opened with (a registration's quantities) are its first movement.
+                cur.execute(
+                    """
+                    INSERT INTO credit_movements
+                    SELECT position, account_id, group_id, category, 'opening', credit_limit, NULL, NULL, NULL,
+                           actor_id, updated_at, credit_limit, 0, 0, 0, credit_limit, 0, credit_limit
+                    FROM page_opened WHERE credit_limit > 0
+                    """
                 )
             finally:
                 cur.unregister("page_opened")
@@ -142,6 +202,7 @@ class _CreditsFold(PageFold):
                 "position": pa.array(self.positions, type=pa.int64()),
                 "account_id": self.accounts,
                 "kind": self.kinds,
+                "topic": self.topics,
                 "state": pa.array(self.states, type=pa.binary()),
             }
         )
@@ -151,13 +212,9 @@ class _CreditsFold(PageFold):
             cur.execute(
                 f"""
                 INSERT INTO credit_movements
-                SELECT *, CASE WHEN credit_limit IS NULL THEN NULL
-                               ELSE credit_limit - used - reserved - granted END
-                FROM (
-                    SELECT {_MOVEMENT_COLUMNS}
-                    FROM (SELECT position, account_id, kind, decode(state)::JSON AS s FROM page_movements) m
-                    JOIN credit_balances b ON b.account_id = m.account_id
-                )
+                SELECT {_MOVEMENT_COLUMNS}
+                FROM (SELECT position, account_id, kind, topic, decode(state)::JSON AS s FROM page_movements) m
+                JOIN credit_balances b ON b.account_id = m.account_id
                 """
             )
             # Each account's figures after its last movement of the page.
@@ -180,7 +237,7 @@ class _CreditsFold(PageFold):
 
 class CreditsReadModel(ReadModel):
     name = "credits"
-    version = 2  # 2: figures after each movement, grants, and the movement history
+    version = 3  # 2: figures after each movement, grants, and the movement history; 3: openings, change, released
     tables = ("credit_balances", "credit_movements")
     event_types = (CreditAccount.Opened,)
     raw_event_types = MOVEMENT_EVENTS
@@ -191,5 +248,3 @@ class CreditsReadModel(ReadModel):
 
     def fold(self) -> PageFold:
         return _CreditsFold()
-
-

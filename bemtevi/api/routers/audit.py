@@ -7,22 +7,32 @@ reads everything. A group outside one's subtree is 'not found'.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Response
 
 from bemtevi.api.bounds import KEY_MAX, SHORT_TEXT_MAX
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
 from bemtevi.api.exports import Cell, csv_bytes
-from bemtevi.api.group_schemas import AuditActor, AuditResponse, AuditRow
+from bemtevi.api.group_schemas import (
+    AuditActor,
+    AuditResponse,
+    AuditRow,
+    DataSubjectConsultation,
+    DataSubjectResponse,
+)
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
-from bemtevi.domain.errors import ExportFailed, GroupNotFound, InvalidData
+from bemtevi.commands.data_subject import record_data_subject_report
+from bemtevi.domain.documents import Document
+from bemtevi.domain.errors import AccessDenied, ExportFailed, GroupNotFound, InvalidData
 from bemtevi.domain.principals import Principal
+from bemtevi.domain.users import Role
 from bemtevi.projections.audit_queries import AUDIT_ORDER, audit_actors, audit_page, audit_types
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.credit_queries import subtree_ids
+from bemtevi.projections.data_subject import consultations_of_document
 
 router = APIRouter(prefix="/audit", tags=["audit"])
 
@@ -162,4 +172,85 @@ def export_audit(
         content,
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="audit_{stamp}.csv"'},
+    )
+
+
+# -- the data-subject report (LGPD art. 18, 37): the super-admin's, across every tenant; each run is audited --
+
+DATA_SUBJECT_COLUMNS = {
+    "pt-BR": ["Data/hora", "Empresa", "Usuário", "E-mail", "Canal", "Tipo de consulta", "Situação", "Consulta"],
+    "en-US": ["Date/time", "Company", "User", "E-mail", "Channel", "Query type", "Status", "Consultation"],
+}
+
+
+def _data_subject(
+    platform: Platform, principal: Principal, document: str, export: str | None
+) -> tuple[Document, list[dict[str, Any]], int]:
+    if principal.role != Role.SUPER_ADMIN:
+        raise AccessDenied()
+    parsed = Document.parse(document)
+    rows = consultations_of_document(platform.store.cursor(), parsed.number)
+    position = record_data_subject_report(platform.app, principal.actor, parsed, len(rows), export)
+    return parsed, rows, position
+
+
+DocumentQuery = Annotated[
+    str, Query(max_length=SHORT_TEXT_MAX, description="A CPF or CNPJ, with or without punctuation")
+]
+
+
+@router.get(
+    "/data-subject",
+    response_model=DataSubjectResponse,
+    responses={403: {"model": ErrorResponse}},
+)
+def data_subject_report(
+    principal: AuditReader, platform: PlatformDep, document: DocumentQuery, position: PositionQuery = None
+) -> DataSubjectResponse:
+    """Every consultation of a CPF or CNPJ in every tenant: who, which group, when, channel, query type."""
+    wait_for_position(platform, position)
+    parsed, rows, position = _data_subject(platform, principal, document, None)
+    return DataSubjectResponse(
+        document=parsed.number,
+        documentType=parsed.kind,
+        data=[DataSubjectConsultation.model_validate(r) for r in rows],
+        position=position,
+    )
+
+
+@router.get(
+    "/data-subject/export",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}}}, 400: {"model": ErrorResponse}, 403: {"model": ErrorResponse}},
+)
+def export_data_subject_report(
+    principal: AuditReader,
+    platform: PlatformDep,
+    document: DocumentQuery,
+    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+) -> Response:
+    parsed, rows, _ = _data_subject(platform, principal, document, "csv")
+    try:
+        table: list[list[Cell]] = [
+            [
+                r["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO).strftime("%d/%m/%Y %H:%M:%S"),
+                r["groupName"] or r["groupId"],
+                r["userName"] or "-",
+                r["userEmail"] or "-",
+                r["channel"],
+                r["queryType"],
+                r["status"],
+                r["consultationId"],
+            ]
+            for r in rows
+        ]
+        content = csv_bytes(DATA_SUBJECT_COLUMNS[lang], table)
+    except Exception as e:  # a file the user asked for must fail with the specification's message
+        raise ExportFailed() from e
+    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
+    base = "relatorio_titular" if lang == "pt-BR" else "data_subject_report"
+    return Response(
+        content,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{base}_{parsed.number}_{stamp}.csv"'},
     )

@@ -1,11 +1,17 @@
 import type { FetchArgs } from '@reduxjs/toolkit/query'
 import { API_BASE_URL } from './api'
-import { bemteviApi, type ExportAuditApiArg, type ExportHistoryApiArg } from './generated/bemteviApi'
+import {
+  bemteviApi,
+  type ExportAuditApiArg,
+  type ExportHistoryApiArg,
+  type ExportStatementApiArg,
+} from './generated/bemteviApi'
 
 /** The file exports: the browser fetches them itself (see features/credits/download.ts). */
 interface ExportArgs {
   exportAudit: ExportAuditApiArg
   exportHistory: ExportHistoryApiArg
+  exportStatement: ExportStatementApiArg
 }
 const exportRequests: { [K in keyof ExportArgs]?: (arg: ExportArgs[K]) => string | FetchArgs } = {}
 
@@ -43,6 +49,7 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     balances: { providesTags: ['Credits'] },
     history: { providesTags: ['Credits'] },
     consumption: { providesTags: ['Credits'] },
+    financeStatement: { providesTags: ['Credits'] },
     grant: { invalidatesTags: ['Credits', 'Dashboard'] },
     setLimit: { invalidatesTags: ['Credits', 'Dashboard'] },
     // customers and their brands
@@ -82,6 +89,9 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     },
     exportHistory: (definition) => {
       exportRequests.exportHistory = definition.query
+    },
+    exportStatement: (definition) => {
+      exportRequests.exportStatement = definition.query
     },
   },
 })

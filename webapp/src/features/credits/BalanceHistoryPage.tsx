@@ -13,6 +13,7 @@ import { formatNumber, showDateTime, todayInSaoPaulo } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import ChartCard from '../../components/ChartCard'
 import ConsumptionChart from './ConsumptionChart'
+import StatementCard from './StatementCard'
 import { consumptionPeriod, consumptionSeries } from './consumption'
 import { exportUrl } from '../../store/endpoints'
 import {
@@ -77,7 +78,27 @@ export default function BalanceHistoryPage() {
       { field: 'groupName', headerName: t('credits.group'), flex: 1, minWidth: 140, valueFormatter: (v: string | null) => v ?? '-' },
       { field: 'category', headerName: t('credits.category'), minWidth: 110, valueFormatter: (v: string) => t(`credits.categories.${v}`) },
       { field: 'kind', headerName: t('credits.movement'), minWidth: 130, valueFormatter: (v: string) => t(`credits.kinds.${v}`) },
-      { field: 'amount', headerName: t('credits.amount'), type: 'number', minWidth: 90, valueFormatter: (v: number) => num(v) },
+      {
+        field: 'amount',
+        headerName: t('credits.amount'),
+        type: 'number',
+        minWidth: 90,
+        // A settlement charges part of its reservation and gives the rest back: both on its line.
+        renderCell: ({ row }) =>
+          row.released > 0 ? `${num(row.amount)} (${t('credits.released', { amount: num(row.released) })})` : num(row.amount),
+      },
+      {
+        field: 'change',
+        headerName: t('credits.change'),
+        type: 'number',
+        minWidth: 90,
+        sortable: false,
+        renderCell: ({ row }) => (
+          <span data-testid="history-change">
+            {row.change === null ? '-' : row.change > 0 ? `+${num(row.change)}` : num(row.change)}
+          </span>
+        ),
+      },
       {
         field: 'balance',
         headerName: t('credits.balance'),
@@ -183,6 +204,7 @@ export default function BalanceHistoryPage() {
       >
         {() => <ConsumptionChart data={chart} />}
       </ChartCard>
+      <StatementCard from={filters.from} to={filters.to} groupId={filters.groupId} />
     </ListPage>
   )
 }

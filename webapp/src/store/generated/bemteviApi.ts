@@ -72,6 +72,30 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    dataSubjectReport: build.query<
+      DataSubjectReportApiResponse,
+      DataSubjectReportApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/audit/data-subject`,
+        params: {
+          document: queryArg.document,
+          position: queryArg.position,
+        },
+      }),
+    }),
+    exportDataSubjectReport: build.query<
+      ExportDataSubjectReportApiResponse,
+      ExportDataSubjectReportApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/audit/data-subject/export`,
+        params: {
+          document: queryArg.document,
+          lang: queryArg.lang,
+        },
+      }),
+    }),
     exportAudit: build.query<ExportAuditApiResponse, ExportAuditApiArg>({
       query: (queryArg) => ({
         url: `/audit/export`,
@@ -317,6 +341,34 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/credits/limits`,
         method: "PUT",
         body: queryArg.limitRequest,
+      }),
+    }),
+    financeStatement: build.query<
+      FinanceStatementApiResponse,
+      FinanceStatementApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/credits/statement`,
+        params: {
+          position: queryArg.position,
+          from: queryArg["from"],
+          to: queryArg.to,
+          groupId: queryArg.groupId,
+        },
+      }),
+    }),
+    exportStatement: build.query<
+      ExportStatementApiResponse,
+      ExportStatementApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/credits/statement/export`,
+        params: {
+          lang: queryArg.lang,
+          from: queryArg["from"],
+          to: queryArg.to,
+          groupId: queryArg.groupId,
+        },
       }),
     }),
     listCustomers: build.query<ListCustomersApiResponse, ListCustomersApiArg>({
@@ -829,6 +881,21 @@ export type AuditLogApiArg = {
   /** Sort column (actorName, createdAt, event, targetName, tenantName); '-' descending */
   order?: string | null;
 };
+export type DataSubjectReportApiResponse =
+  /** status 200 Successful Response */ DataSubjectResponse;
+export type DataSubjectReportApiArg = {
+  /** A CPF or CNPJ, with or without punctuation */
+  document: string;
+  /** Wait until the read side has this event */
+  position?: number | null;
+};
+export type ExportDataSubjectReportApiResponse =
+  /** status 200 Successful Response */ string;
+export type ExportDataSubjectReportApiArg = {
+  /** A CPF or CNPJ, with or without punctuation */
+  document: string;
+  lang?: "pt-BR" | "en-US";
+};
 export type ExportAuditApiResponse =
   /** status 200 Successful Response */ string;
 export type ExportAuditApiArg = {
@@ -1028,6 +1095,29 @@ export type SetLimitApiResponse =
   /** status 200 Successful Response */ PositionResponse;
 export type SetLimitApiArg = {
   limitRequest: LimitRequest;
+};
+export type FinanceStatementApiResponse =
+  /** status 200 Successful Response */ StatementResponse;
+export type FinanceStatementApiArg = {
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** First day (America/Sao_Paulo) */
+  from?: string | null;
+  /** Last day, inclusive (America/Sao_Paulo) */
+  to?: string | null;
+  /** One group of the caller's subtree */
+  groupId?: string | null;
+};
+export type ExportStatementApiResponse =
+  /** status 200 Successful Response */ string;
+export type ExportStatementApiArg = {
+  lang?: "pt-BR" | "en-US";
+  /** First day (America/Sao_Paulo) */
+  from?: string | null;
+  /** Last day, inclusive (America/Sao_Paulo) */
+  to?: string | null;
+  /** One group of the caller's subtree */
+  groupId?: string | null;
 };
 export type ListCustomersApiResponse =
   /** status 200 Successful Response */ CustomerListResponse;
@@ -1571,6 +1661,26 @@ export type AuditResponse = {
   types: string[];
   upToDate: boolean;
 };
+export type DataSubjectConsultation = {
+  channel: string;
+  consultationId: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  groupId: string;
+  groupName: string | null;
+  queryType: string;
+  status: string;
+  userEmail: string | null;
+  userId: string | null;
+  userName: string | null;
+};
+export type DataSubjectResponse = {
+  data: DataSubjectConsultation[];
+  document: string;
+  documentType: "cpf" | "cnpj";
+  /** The report's run, recorded in the audit log */
+  position: number;
+};
 export type AuthUser = {
   email: string;
   groupId: string;
@@ -1830,6 +1940,8 @@ export type Movement = {
   /** Available after the movement; null when unlimited */
   balance: number | null;
   category: "unit" | "advanced" | "batch" | "api";
+  /** The movement's effect on the available balance (balance is the running sum); null for a limit change to or from unlimited */
+  change: number | null;
   counterpartyGroupId: string | null;
   counterpartyName: string | null;
   /** UTC, e.g. 2024-06-01T15:30:00Z */
@@ -1838,6 +1950,7 @@ export type Movement = {
   groupId: string;
   groupName: string | null;
   kind:
+    | "opening"
     | "reservation"
     | "settlement"
     | "release"
@@ -1848,6 +1961,8 @@ export type Movement = {
   position: number;
   reason: string | null;
   reasonId: string | null;
+  /** What of its reservation a settlement gave back (0 otherwise) */
+  released: number;
   reserved: number;
   used: number;
 };
@@ -1863,6 +1978,43 @@ export type LimitRequest = {
   groupId: string;
   /** null: unlimited (only under an unlimited parent) */
   limit: number | null;
+};
+export type StatementCategory = {
+  category: "unit" | "advanced" | "batch" | "api";
+  /** Reserved or charged for work */
+  charged: number;
+  /** Available at the end of the period; null while unlimited */
+  closingBalance: number | null;
+  /** Settled (used) in the period */
+  consumed: number;
+  /** Granted to customers */
+  granted: number;
+  /** Net change of limits set outright */
+  limitChanges: number;
+  /** Balance history lines in the period */
+  lines: number;
+  /** Available before the period; null while unlimited */
+  openingBalance: number | null;
+  /** Opened with or received from the parent */
+  received: number;
+  /** Given back by settlements and releases */
+  released: number;
+  /** Taken back by the parent */
+  returned: number;
+  /** Taken back from customers */
+  takenBack: number;
+};
+export type StatementData = {
+  categories: StatementCategory[];
+  groupId: string;
+  groupName: string | null;
+  /** Last day, inclusive (America/Sao_Paulo) */
+  periodEnd: string;
+  /** First day (America/Sao_Paulo) */
+  periodStart: string;
+};
+export type StatementResponse = {
+  data: StatementData;
 };
 export type CustomerSummary = {
   active: boolean;
@@ -2487,6 +2639,8 @@ export const {
   useInactivateTokenMutation,
   useRegenerateTokenMutation,
   useAuditLogQuery,
+  useDataSubjectReportQuery,
+  useExportDataSubjectReportQuery,
   useExportAuditQuery,
   useSignInMutation,
   useSignOutMutation,
@@ -2516,6 +2670,8 @@ export const {
   useHistoryQuery,
   useExportHistoryQuery,
   useSetLimitMutation,
+  useFinanceStatementQuery,
+  useExportStatementQuery,
   useListCustomersQuery,
   useRegisterCustomerMutation,
   useCustomerQuery,

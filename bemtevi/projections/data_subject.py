@@ -1,0 +1,37 @@
+"""The data-subject report's read: every consultation of one document, in every tenant, newest first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+
+def consultations_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> list[dict[str, Any]]:
+    """Who consulted ``document`` (digits only), from which group, when (UTC wall time), by which channel and
+    query type, and whether it was found."""
+    rows = cur.execute(
+        """
+        SELECT c.created_at, c.consultation_id, c.group_id, g.name, c.user_id, u.name, u.email, c.channel,
+               c.query_type, c.status
+        FROM consultations c
+        LEFT JOIN groups g ON g.group_id = c.group_id
+        LEFT JOIN users u ON u.user_id = c.user_id
+        WHERE c.document = ?
+        ORDER BY c.position DESC
+        """,
+        [document],
+    ).fetchall()
+    keys = (
+        "createdAt",
+        "consultationId",
+        "groupId",
+        "groupName",
+        "userId",
+        "userName",
+        "userEmail",
+        "channel",
+        "queryType",
+        "status",
+    )
+    return [dict(zip(keys, row, strict=True)) for row in rows]

@@ -1,0 +1,111 @@
+"""The finance statement of a group for a period, per category, read off the balance history.
+
+Opening balance, then what moved the balance in the period by kind, then the closing balance: the closing is
+the opening plus the period's movements, as on a bank statement. Each figure is a sum of history lines
+(``credit_movements``), so the statement reconciles with the history and, through it, with the ledger.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import duckdb
+
+from bemtevi.projections.credit_queries import CATEGORY_ORDER
+
+# The period's flows, each a sum over its lines; ``sign`` is its effect on the available balance.
+FLOWS: tuple[tuple[str, int, str], ...] = (
+    # Credits an account was opened with, or received from its parent.
+    ("received", 1, "(kind = 'opening' OR (kind = 'grant_received' AND amount > 0)) THEN amount"),
+    # Taken back by the parent.
+    ("returned", -1, "kind = 'grant_received' AND amount < 0 THEN -amount"),
+    ("granted", -1, "kind = 'grant' AND amount > 0 THEN amount"),
+    # Unused credits taken back from a child.
+    ("takenBack", 1, "kind = 'grant' AND amount < 0 THEN -amount"),
+    # A reservation is the charge (a lookup charged without one too); its settlement gives back the rest.
+    ("charged", -1, "(kind = 'reservation' OR (kind = 'settlement' AND change < 0)) THEN -change"),
+    ("released", 1, "kind = 'release' THEN amount WHEN kind = 'settlement' THEN released"),
+    ("limitChanges", 1, "kind = 'limit_change' THEN change"),
+)
+
+
+def statement(cur: duckdb.DuckDBPyConnection, group_id: str, start: datetime, end: datetime) -> list[dict[str, Any]]:
+    """Per category: the balance before ``start``, the flows of [``start``, ``end``), the balance at ``end``
+    (UTC wall times), what was consumed (settled) in the period, and the number of lines. A balance is None
+    while the account is unlimited."""
+    flows = ",\n".join(f"coalesce(sum(CASE WHEN {sql} ELSE 0 END) FILTER (in_period), 0)" for _, _, sql in FLOWS)
+    rows = cur.execute(
+        f"""
+        SELECT category,
+               arg_max(balance, position) FILTER (created_at < ?) AS opening,
+               count(*) FILTER (created_at < ?) AS before,
+               arg_max(balance, position) FILTER (created_at < ?) AS closing,
+               count(*) FILTER (created_at < ?) AS until_end,
+               count(*) FILTER (in_period) AS lines,
+               coalesce(sum(amount) FILTER (in_period AND kind = 'settlement'), 0) AS consumed,
+               {flows}
+        FROM (SELECT *, created_at >= ? AND created_at < ? AS in_period FROM credit_movements WHERE group_id = ?)
+        GROUP BY category
+        """,
+        [start, start, end, end, start, end, group_id],
+    ).fetchall()
+    found = {row[0]: row for row in rows}
+    out = []
+    for category in CATEGORY_ORDER:
+        row = found.get(category)
+        if row is None:
+            empty = None if _unlimited_before_lines(cur, group_id, category) else 0
+            zeros = {name: 0 for name, _, _ in FLOWS}
+            out.append(
+                {"category": category, "openingBalance": empty, "closingBalance": empty, "consumed": 0, "lines": 0}
+                | zeros
+            )
+            continue
+        _, opening, before, closing, until_end, lines, consumed, *sums = row
+        if not before:
+            opening = None if _unlimited_before_lines(cur, group_id, category) else 0
+        if not until_end:
+            closing = opening
+        out.append(
+            {
+                "category": category,
+                "openingBalance": opening,
+                "closingBalance": closing,
+                "consumed": int(consumed),
+                "lines": int(lines),
+                **{name: int(total) for (name, _, _), total in zip(FLOWS, sums, strict=True)},
+            }
+        )
+    return out
+
+
+def _unlimited_before_lines(cur: duckdb.DuckDBPyConnection, group_id: str, category: str) -> bool:
+    """Whether the account was unlimited before its first line (an account opened unlimited has no opening line)."""
+    row = cur.execute(
+        "SELECT kind, credit_limit, change FROM credit_movements WHERE group_id = ? AND category = ? "
+        "ORDER BY position LIMIT 1",
+        [group_id, category],
+    ).fetchone()
+    if row is None:
+        current = cur.execute(
+            "SELECT credit_limit FROM credit_balances WHERE group_id = ? AND category = ?", [group_id, category]
+        ).fetchone()
+        return current is not None and current[0] is None
+    kind, limit, change = row
+    if kind == "limit_change" and change is None:  # to or from unlimited: it was the other way before
+        return limit is not None
+    return limit is None
+
+
+def group_name(cur: duckdb.DuckDBPyConnection, group_id: str) -> str | None:
+    row = cur.execute("SELECT name FROM groups WHERE group_id = ?", [group_id]).fetchone()
+    return None if row is None else str(row[0])
+
+
+def reconciles(category: dict[str, Any]) -> bool:
+    """The closing balance is the opening plus the period's flows (both limited)."""
+    if category["openingBalance"] is None or category["closingBalance"] is None:
+        return True
+    moved = sum(sign * category[name] for name, sign, _ in FLOWS)
+    return bool(category["openingBalance"] + moved == category["closingBalance"])

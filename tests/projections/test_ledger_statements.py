@@ -1,0 +1,206 @@
+"""The balance history and the finance statement reconcile with the ledger: for any sequence of ledger movements
+(grants and take-backs, reservations, settlements, releases, block draws, leases, charges, limit changes), each
+history line's balance is the running sum of the lines' changes and the last is the account's available balance;
+a statement of any period is what a fold of the stored events says."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support import examples
+
+from bemtevi.bootstrap import Platform
+from bemtevi.domain.audit import acting_as
+from bemtevi.domain.credits import CreditAccount, ReasonKind
+from bemtevi.domain.errors import DomainError
+from bemtevi.domain.principals import SYSTEM
+from bemtevi.domain.query_types import Category
+from bemtevi.projections.credit_queries import movement_history
+from bemtevi.projections.statements import reconciles, statement
+
+amounts = st.integers(min_value=1, max_value=40)
+picks = st.integers(min_value=0, max_value=10)
+movements = st.one_of(
+    st.tuples(st.just("reserve"), amounts, st.sampled_from([ReasonKind.BATCH, ReasonKind.BLOCK, ReasonKind.LEASE])),
+    st.tuples(st.just("settle"), picks, st.integers(min_value=0, max_value=40)),
+    st.tuples(st.just("release"), picks, st.just(0)),
+    st.tuples(st.just("draw"), picks, amounts),
+    st.tuples(st.just("settle_lease"), picks, st.integers(min_value=0, max_value=5)),
+    st.tuples(st.just("charge"), amounts, st.just(0)),
+    st.tuples(st.just("grant"), amounts, st.just(0)),
+    st.tuples(st.just("take_back"), amounts, st.just(0)),
+    st.tuples(st.just("limit"), st.integers(min_value=0, max_value=200), st.just(0)),
+)
+
+
+def apply(movement: tuple[str, int, Any], parent: CreditAccount, child: CreditAccount) -> list[CreditAccount]:
+    """Apply one movement (to the child, or between the two); the accounts it changed."""
+    name, a, b = movement
+    open_ids = [UUID(r) for r in child.reservations]
+    pick = open_ids[a % len(open_ids)] if open_ids and name in {"settle", "release", "draw", "settle_lease"} else None
+    if name == "reserve":
+        child.reserve(uuid4(), a, b)
+    elif name == "charge":
+        child.charge(uuid4(), min(a, 3), a)
+    elif name == "grant":
+        parent.grant_to(child, a)
+        return [parent, child]
+    elif name == "take_back":
+        parent.grant_to(child, -a)
+        return [parent, child]
+    elif name == "limit":
+        parent.change_limit(a)
+        return [parent]
+    elif pick is None:
+        return []
+    elif name == "settle":
+        child.settle(pick, min(b, child.reservations[str(pick)]))
+    elif name == "release":
+        child.release(pick)
+    elif name == "draw":
+        child.settle_from_block(pick, uuid4(), min(b, child.reservations[str(pick)]))
+    else:
+        child.settle_lease(pick, [str(uuid4()) for _ in range(min(b, child.reservations[str(pick)]))])
+    return [child]
+
+
+def play(platform: Platform, opening: int, steps: list[tuple[str, int, Any]]) -> tuple[CreditAccount, CreditAccount]:
+    """A parent opened with ``opening`` credits and its child, moved by ``steps`` (refused ones skipped), each
+    movement its own append; answers once the read side has caught up."""
+    with acting_as(SYSTEM):
+        parent = CreditAccount.open(uuid4(), Category.BATCH, opening)  # a registration's quantity
+        child = CreditAccount.open(uuid4(), Category.BATCH, 0)
+        position = platform.app.save_all(parent, child)
+        for step in steps:
+            try:
+                changed = apply(step, parent, child)
+            except DomainError:
+                continue  # refused: nothing moved
+            if changed:
+                position = platform.app.save_all(*changed)
+    assert platform.projector.wait_for(position, timeout=10)
+    return parent, child
+
+
+def test_each_line_balance_is_the_running_sum_of_changes(sqlite_platform: Platform) -> None:
+    platform = sqlite_platform
+
+    @settings(
+        max_examples=examples(40),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(opening=st.integers(min_value=0, max_value=300), steps=st.lists(movements, max_size=25))
+    def check(opening: int, steps: list[tuple[str, int, Any]]) -> None:
+        parent, child = play(platform, opening, steps)
+        cur = platform.store.cursor()
+        for account in (parent, child):
+            lines, total = movement_history(cur, [str(account.group_id)], order="createdAt", limit=None)
+            assert total == len(lines)
+            running = 0
+            for line in lines:
+                running += line["change"]
+                assert line["balance"] == running, line
+                assert line["balance"] == line["limit"] - line["used"] - line["reserved"] - line["granted"]
+            assert running == account.available
+            used = sum(line["amount"] for line in lines if line["kind"] == "settlement")
+            assert used == account.used
+
+    check()
+
+
+def _balance(event: Any) -> int | None:
+    if isinstance(event, CreditAccount.Opened):
+        return event.limit  # type: ignore[no-any-return]
+    if event.limit_after is None:
+        return None
+    return int(event.limit_after - event.used_after - event.reserved_after - event.granted_after)
+
+
+def folded_statement(platform: Platform, account: CreditAccount, start: datetime, end: datetime) -> dict[str, Any]:
+    """The statement of [start, end) as a fold of the account's stored events says it."""
+    events = [platform.app.mapper.to_domain_event(e) for e in platform.app.recorder.select_events(account.id)]
+    flows = dict.fromkeys(("received", "returned", "granted", "takenBack", "charged", "released", "limitChanges"), 0)
+    opening: int | None = 0
+    closing: int | None = 0
+    consumed = lines = 0
+    for event in events:
+        when = event.timestamp.astimezone(UTC).replace(tzinfo=None)
+        if when < start:
+            opening = _balance(event)
+        if when < end:
+            closing = _balance(event)
+        if not start <= when < end:
+            continue
+        amount = getattr(event, "amount", 0)
+        match event:
+            case CreditAccount.Opened():
+                flows["received"] += event.limit or 0
+                lines += bool(event.limit)
+                continue
+            case CreditAccount.GrantReceived() if amount > 0:
+                flows["received"] += amount
+            case CreditAccount.GrantReceived():
+                flows["returned"] -= amount
+            case CreditAccount.Granted() if amount > 0:
+                flows["granted"] += amount
+            case CreditAccount.Granted():
+                flows["takenBack"] -= amount
+            case CreditAccount.Reserved():
+                flows["charged"] += amount
+            case CreditAccount.Charged():
+                flows["charged"] += amount
+                consumed += amount
+            case CreditAccount.Settled() | CreditAccount.LeaseSettled():
+                flows["released"] += event.released
+                consumed += amount
+            case CreditAccount.SettledFromBlock():
+                consumed += amount
+            case CreditAccount.Released():
+                flows["released"] += amount
+            case CreditAccount.LimitChanged():
+                flows["limitChanges"] += event.limit_after - event.previous_limit
+        lines += 1
+    return {
+        "category": "batch",
+        "openingBalance": opening,
+        "closingBalance": closing,
+        "consumed": consumed,
+        "lines": lines,
+        **flows,
+    }
+
+
+def test_a_statement_of_any_period_is_the_fold_of_the_ledger(sqlite_platform: Platform) -> None:
+    platform = sqlite_platform
+
+    @settings(
+        max_examples=examples(40),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(
+        opening=st.integers(min_value=0, max_value=300),
+        steps=st.lists(movements, max_size=25),
+        cuts=st.tuples(st.integers(min_value=0, max_value=30), st.integers(min_value=0, max_value=30)),
+    )
+    def check(opening: int, steps: list[tuple[str, int, Any]], cuts: tuple[int, int]) -> None:
+        parent, child = play(platform, opening, steps)
+        cur = platform.store.cursor()
+        for account in (parent, child):
+            times = [
+                e.timestamp.astimezone(UTC).replace(tzinfo=None)
+                for e in map(platform.app.mapper.to_domain_event, platform.app.recorder.select_events(account.id))
+            ]
+            first, last = sorted(min(c, len(times)) for c in cuts)
+            start = times[first] if first < len(times) else datetime.max
+            end = times[last] if last < len(times) else datetime.max
+            [batch] = [c for c in statement(cur, str(account.group_id), start, end) if c["category"] == "batch"]
+            assert batch == folded_statement(platform, account, start, end)
+            assert reconciles(batch)
+
+    check()
