@@ -24,7 +24,7 @@ from bemtevi.api.route_handler import RouteHandler, plan_of
 from bemtevi.api.routers import accounts as accounts_router
 from bemtevi.api.routers import api_tokens as api_tokens_router
 from bemtevi.api.routers import audit as audit_router
-from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory
+from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory, statements
 from bemtevi.api.routers import batch_progress as batch_progress_router
 from bemtevi.api.routers import batches as batches_router
 from bemtevi.api.routers import brand as brand_router
@@ -47,6 +47,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     consultations.router,
     dashboard.router,
     credits.router,
+    statements.router,
     customers.router,
     brand_router.router,
     audit_router.router,

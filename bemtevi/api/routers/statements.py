@@ -1,0 +1,142 @@
+"""A group's finance statement for a period (the balance history summed per category), and its export."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import Response
+
+from bemtevi.api.credit_schemas import StatementData, StatementResponse
+from bemtevi.api.deps import PlatformDep, PositionQuery, wait_for_position
+from bemtevi.api.exports import Cell, csv_bytes
+from bemtevi.api.routers.credits import EXPORT_LABELS, HistoryReader, _utc_bounds, _visible_groups
+from bemtevi.api.schemas import ErrorResponse
+from bemtevi.domain.errors import ExportFailed, InvalidData
+from bemtevi.domain.principals import Principal
+from bemtevi.projections.base import SAO_PAULO
+from bemtevi.projections.statements import group_name, statement
+
+router = APIRouter(prefix="/credits", tags=["credits"])
+
+
+class StatementPeriod:
+    """A group of the caller's subtree (its own by default) and São Paulo days, this month by default."""
+
+    def __init__(
+        self,
+        start: Annotated[date | None, Query(alias="from", description="First day (America/Sao_Paulo)")] = None,
+        end: Annotated[date | None, Query(alias="to", description="Last day, inclusive (America/Sao_Paulo)")] = None,
+        group_id: Annotated[
+            UUID | None, Query(alias="groupId", description="One group of the caller's subtree")
+        ] = None,
+    ) -> None:
+        today = datetime.now(SAO_PAULO).date()
+        self.end = end or today
+        self.start = start or self.end.replace(day=1)
+        if self.start > self.end:
+            raise InvalidData("The period must start before it ends", field="from")
+        self.group_id = group_id
+
+
+def _statement(platform: PlatformDep, principal: Principal, period: StatementPeriod) -> StatementData:
+    [group_id] = _visible_groups(platform, principal, period.group_id or principal.group_id)
+    start, end = _utc_bounds(period.start, period.end)
+    cur = platform.store.cursor()
+    return StatementData(
+        groupId=group_id,
+        groupName=group_name(cur, group_id),
+        periodStart=period.start,
+        periodEnd=period.end,
+        categories=statement(cur, group_id, start, end),  # type: ignore[arg-type]
+    )
+
+
+@router.get("/statement", response_model=StatementResponse, responses={404: {"model": ErrorResponse}})
+def finance_statement(
+    principal: HistoryReader,
+    platform: PlatformDep,
+    period: Annotated[StatementPeriod, Depends()],
+    position: PositionQuery = None,
+) -> StatementResponse:
+    """The finance statement of a group for a period, per category: opening balance, the period's grants,
+    take-backs, charges, releases and limit changes, closing balance (the opening plus those)."""
+    wait_for_position(platform, position)
+    return StatementResponse(data=_statement(platform, principal, period))
+
+
+STATEMENT_LABELS: dict[str, dict[str, Any]] = {
+    "pt-BR": {
+        "base": "extrato_financeiro",
+        "columns": {
+            "category": "Categoria",
+            "openingBalance": "Saldo inicial",
+            "received": "Recebidos do grupo superior",
+            "returned": "Recolhidos pelo grupo superior",
+            "granted": "Concedidos a clientes",
+            "takenBack": "Recolhidos de clientes",
+            "charged": "Cobrados",
+            "released": "Liberados",
+            "limitChanges": "Alterações de limite",
+            "closingBalance": "Saldo final",
+            "consumed": "Consumidos",
+            "lines": "Movimentações",
+        },
+    },
+    "en-US": {
+        "base": "finance_statement",
+        "columns": {
+            "category": "Category",
+            "openingBalance": "Opening balance",
+            "received": "Received from the parent",
+            "returned": "Taken back by the parent",
+            "granted": "Granted to customers",
+            "takenBack": "Taken back from customers",
+            "charged": "Charged",
+            "released": "Released",
+            "limitChanges": "Limit changes",
+            "closingBalance": "Closing balance",
+            "consumed": "Consumed",
+            "lines": "Movements",
+        },
+    },
+}
+
+
+@router.get(
+    "/statement/export",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}}}, 404: {"model": ErrorResponse}},
+)
+def export_statement(
+    principal: HistoryReader,
+    platform: PlatformDep,
+    period: Annotated[StatementPeriod, Depends()],
+    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+) -> Response:
+    data = _statement(platform, principal, period)
+    labels = STATEMENT_LABELS[lang]
+    unlimited = EXPORT_LABELS[lang]["unlimited"]
+    categories = EXPORT_LABELS[lang]["categories"]
+    try:
+        rows: list[list[Cell]] = []
+        for figures in data.categories:
+            row = figures.model_dump()
+            rows.append(
+                [
+                    categories[row["category"]] if name == "category" else unlimited if row[name] is None else row[name]
+                    for name in labels["columns"]
+                ]
+            )
+        content = csv_bytes(list(labels["columns"].values()), rows)
+    except Exception as e:  # a file the user asked for must fail with the specification's message
+        raise ExportFailed() from e
+    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
+    filename = f"{labels['base']}_{stamp}.csv"
+    return Response(
+        content,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
