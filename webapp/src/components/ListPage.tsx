@@ -18,6 +18,7 @@ import {
   type GridValidRowModel,
 } from '@mui/x-data-grid'
 import { exportCsv, type CsvColumn } from '../lib/csv'
+import { textCell } from './textCell'
 
 /** Server paging: the total the API reports, the page on screen (from 1) and its size. */
 export interface ServerPaging {
@@ -111,9 +112,12 @@ export default function ListPage<Row extends GridValidRowModel>({
   const shown = useMemo<GridColDef<Row>[]>(() => {
     const allowed = sortable === undefined ? null : new Set(sortable.split(','))
     const sorted = allowed ? columns.map((c) => (allowed.has(c.field) ? c : { ...c, sortable: false })) : columns
+    // A text column's value never runs past its cell unseen: three lines at most, then an ellipsis and the
+    // whole text on hover or a long press (components/CellText.tsx); columns that draw themselves keep that.
+    const texts = sorted.map((c) => (c.renderCell || c.type === 'number' ? c : { ...c, renderCell: textCell<Row>() }))
     return narrow
-      ? sorted.map((c) => ({ ...c, flex: c.flex ?? 1, minWidth: Math.min(c.minWidth ?? NARROW_MIN_WIDTH, NARROW_MIN_WIDTH) }))
-      : sorted
+      ? texts.map((c) => ({ ...c, flex: c.flex ?? 1, minWidth: Math.min(c.minWidth ?? NARROW_MIN_WIDTH, NARROW_MIN_WIDTH) }))
+      : texts
   }, [narrow, columns, sortable])
 
   let exportButton: ReactNode = null
