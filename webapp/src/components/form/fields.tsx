@@ -174,6 +174,7 @@ export function FilePicker({
   error,
   hint,
   disabled,
+  errorTestId,
 }: {
   label: string
   accept?: string
@@ -185,6 +186,8 @@ export function FilePicker({
   error?: string
   hint?: ReactNode
   disabled?: boolean
+  /** The test id of the error under the button (there only while there is one). */
+  errorTestId?: string
 }) {
   return (
     <FormControl error={!!error} sx={WIDE}>
@@ -213,7 +216,7 @@ export function FilePicker({
           {fileName || noFile}
         </Typography>
       </Stack>
-      {(error ?? hint) && <FormHelperText>{error ?? hint}</FormHelperText>}
+      {(error ?? hint) && <FormHelperText data-testid={error ? errorTestId : undefined}>{error ?? hint}</FormHelperText>}
     </FormControl>
   )
 }
