@@ -124,7 +124,8 @@ export function CheckInput({
 }: Omit<Common, 'error' | 'hint' | 'label'> & { label: ReactNode; checked: boolean; onChange: (checked: boolean) => void; title?: string }) {
   return (
     <FormControlLabel
-      sx={wide ? WIDE : undefined}
+      // A long name (a layout's file name) breaks inside the label instead of widening a phone's page.
+      sx={{ ...(wide ? WIDE : {}), minWidth: 0, '& .MuiFormControlLabel-label': { minWidth: 0, overflowWrap: 'anywhere' } }}
       title={title}
       disabled={disabled}
       control={

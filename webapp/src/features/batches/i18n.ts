@@ -67,7 +67,8 @@ export const batchesPtBR = {
     confirmDelete: 'Excluir {{name}}? Isto não pode ser desfeito.',
     canceled: 'Processamento cancelado.',
     deleted: 'Arquivo excluído.',
-    progressText: '{{done}} de {{records}} · {{found}} encontrados',
+    progressText_one: '{{done}} de {{records}} · {{found}} encontrado',
+    progressText_other: '{{done}} de {{records}} · {{found}} encontrados',
     eta: 'faltam {{eta}}',
   },
   status: {
@@ -181,7 +182,8 @@ export const batchesEnUS: BatchesTexts = {
     confirmDelete: 'Delete {{name}}? This cannot be undone.',
     canceled: 'Processing canceled.',
     deleted: 'File deleted.',
-    progressText: '{{done}} of {{records}} · {{found}} found',
+    progressText_one: '{{done}} of {{records}} · {{found}} found',
+    progressText_other: '{{done}} of {{records}} · {{found}} found',
     eta: '{{eta}} left',
   },
   status: {

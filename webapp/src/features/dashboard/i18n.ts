@@ -14,7 +14,8 @@ export const dashboardPtBR = {
   noData: 'Nenhuma consulta no período',
   period: {
     label: 'Período',
-    days: '{{count}} dias',
+    days_one: '{{count}} dia',
+    days_other: '{{count}} dias',
     custom: 'Personalizado',
     from: 'De',
     to: 'Até',
@@ -69,7 +70,8 @@ export const dashboardEnUS: typeof dashboardPtBR = {
   noData: 'No consultations in the period',
   period: {
     label: 'Period',
-    days: '{{count}} days',
+    days_one: '{{count}} day',
+    days_other: '{{count}} days',
     custom: 'Custom',
     from: 'From',
     to: 'To',
@@ -80,7 +82,7 @@ export const dashboardEnUS: typeof dashboardPtBR = {
   },
   scope: {
     label: 'Include customers',
-    hint: 'Add the lookups of the groups below yours',
+    hint: 'Add the consultations of the groups below yours',
   },
   periodConsultations: 'Consultations in the period',
   periodCredits: 'Credits used in the period',
