@@ -18,6 +18,7 @@ import {
   type GridValidRowModel,
 } from '@mui/x-data-grid'
 import { exportCsv, type CsvColumn } from '../lib/csv'
+import EmptyState from './EmptyState'
 import { textCell } from './textCell'
 
 /** Server paging: the total the API reports, the page on screen (from 1) and its size. */
@@ -53,6 +54,8 @@ export interface ListPageProps<Row extends GridValidRowModel> {
   error?: string | null
   onRetry?: () => void
   emptyText?: string
+  /** Under the empty text: the action that fills the list (e.g. add the first one). */
+  emptyAction?: ReactNode
   /** Without it the grid pages the rows it has (all of them are given). */
   paging?: ServerPaging
   /** Server-side sorting (`useServerSorting`): the API orders every page; only `fields` are sortable.
@@ -89,6 +92,7 @@ export default function ListPage<Row extends GridValidRowModel>({
   error,
   onRetry,
   emptyText,
+  emptyAction,
   paging,
   sorting,
   csv,
@@ -154,11 +158,7 @@ export default function ListPage<Row extends GridValidRowModel>({
       </Alert>
     )
   } else if (!loading && list.length === 0) {
-    body = (
-      <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }} data-testid="list-empty">
-        {emptyText ?? t('frame.list.empty')}
-      </Typography>
-    )
+    body = <EmptyState text={emptyText ?? t('frame.list.empty')} action={emptyAction} testId="list-empty" />
   } else {
     body = (
       <Box sx={{ width: '100%', minWidth: 0 }} data-testid={testId}>

@@ -27,10 +27,13 @@ describe('plural texts', () => {
     ['en-US', 'users.total', 1, '1 user'],
     ['en-US', 'users.total', 3, '3 users'],
     ['pt-BR', 'dashboard.period.days', 1, '1 dia'],
+    ['pt-BR', 'dashboard.consultationsCount', 0, 'nenhuma consulta'],
+    ['pt-BR', 'dashboard.consultationsCount', 1, '1 consulta'],
+    ['en-US', 'dashboard.creditsCount', 0, 'no credits'],
     ['en-US', 'dashboard.period.days', 7, '7 days'],
     ['pt-BR', 'catalogue.layouts.lineLength', 1, '1 caractere'],
   ])('%s %s with %i reads "%s"', (lng, key, count, expected) => {
-    expect(i18n.getFixedT(lng)(key, { count })).toBe(expected)
+    expect(i18n.getFixedT(lng)(key, { count, n: count })).toBe(expected)
   })
 
   it.each([

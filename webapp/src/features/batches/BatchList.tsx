@@ -44,6 +44,7 @@ export default function BatchList({
   actions,
   top,
   subtreeChoice = false,
+  emptyAction,
 }: {
   kind: BatchKind
   title: ReactNode
@@ -51,6 +52,8 @@ export default function BatchList({
   actions?: ReactNode
   top?: ReactNode
   subtreeChoice?: boolean
+  /** Under the text of a kind with no batch yet: the way to send the first. */
+  emptyAction?: ReactNode
 }) {
   const { t, i18n } = useTranslation()
   const lang = i18n.language
@@ -223,7 +226,8 @@ export default function BatchList({
       loading={isFetching && !data}
       error={isError ? batchErrorText(error, t, exists) : null}
       onRetry={() => void refetch()}
-      emptyText={t('batches.list.empty')}
+      emptyText={status === 'all' ? t(kind === 'manual' ? 'batches.list.noneManual' : 'batches.list.noneBatch') : t('batches.list.empty')}
+      emptyAction={status === 'all' ? emptyAction : undefined}
       paging={{ total: data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
       narrowHidden={['createdAt', 'layoutName', 'userName', 'creditsCharged', 'groupName', 'status']}
       testId="batch-table"

@@ -174,7 +174,15 @@ export default function UsersPage() {
       loading={isFetching && !data}
       error={isError ? userErrorText(error, t, (k) => i18n.exists(k)) : null}
       onRetry={() => void refetch()}
-      emptyText={t('users.empty')}
+      emptyText={search.trim() ? t('users.empty') : t('users.none')}
+      emptyAction={
+        !search.trim() &&
+        editing === null && (
+          <Button variant="contained" onClick={() => setEditing('new')} data-testid="user-add-first">
+            {t('users.add')}
+          </Button>
+        )
+      }
       paging={{ total: data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
       sorting={sorting}
       csv={{ base: 'usuarios', columns: csvColumns }}
