@@ -8,7 +8,7 @@ NODE_STAMP := webapp/node_modules/.installed-$(shell cksum webapp/package-lock.j
 WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html webapp/package.json \
 	webapp/vite.config.ts $(wildcard webapp/tsconfig*.json) webapp/eslint.config.js
 
-.PHONY: run cluster test test-side test-fast install webapp lint bench chromium wrk postgresql java clean
+.PHONY: run cluster test test-side test-packages test-fast install webapp lint bench chromium wrk postgresql java clean
 
 run: install webapp
 	$(BIN)/bemtevi serve
@@ -27,7 +27,7 @@ cluster: install webapp postgresql java
 # timing-sensitive Python tests keep the CPU they ask for. A failed check fails `make test` all the same.
 # --durations=25 prints each run's slowest tests (docs/architecture.md, "Tests and benchmarks").
 PYTEST_ARGS := -q --hypothesis-profile=full --durations=25
-test: install chromium postgresql java
+test: install test-packages
 	@side_log=$$(mktemp); \
 	$(MAKE) --no-print-directory test-side >$$side_log 2>&1 & side=$$!; \
 	$(BIN)/pytest $(PYTEST_ARGS) -m "not e2e"; python=$$?; \
@@ -67,6 +67,19 @@ webapp: webapp/dist/index.html
 
 webapp/dist/index.html: $(NODE_STAMP) $(WEB_SOURCES)
 	cd webapp && npm run build
+
+# What `make test` needs of Debian's packages, when the machine has none (as the three targets below check):
+# Chromium, PostgreSQL's server binaries, Java and Maven, with one package index update for all of them.
+test-packages:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+		test -n "$$BEMTEVI_TEST_POSTGRES_URL" || missing="$$missing postgresql"; \
+	{ command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; } || \
+		test -n "$$BEMTEVI_KAFKA_BOOTSTRAP" || missing="$$missing default-jre-headless maven"; \
+	test -z "$$missing" || { \
+		echo "Installing$$missing for the tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }
 
 # End-to-end tests drive Debian's Chromium; install it when the machine has none.
 chromium:
