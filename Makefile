@@ -8,7 +8,7 @@ NODE_STAMP := webapp/node_modules/.installed-$(shell cksum webapp/package-lock.j
 WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html webapp/package.json \
 	webapp/vite.config.ts $(wildcard webapp/tsconfig*.json) webapp/eslint.config.js
 
-.PHONY: run cluster test test-fast install webapp lint bench chromium wrk postgresql java clean
+.PHONY: run cluster test test-side test-packages test-fast install webapp lint bench chromium wrk postgresql java clean
 
 run: install webapp
 	$(BIN)/bemtevi serve
@@ -20,26 +20,32 @@ cluster: install webapp postgresql java
 
 # The tests start the project's own PostgreSQL cluster and Kafka broker (bemtevi/infra/local_services/) from
 # these packages, unless BEMTEVI_TEST_POSTGRES_URL / BEMTEVI_KAFKA_BOOTSTRAP name existing servers.
-# The web build comes first (the browser tests serve webapp/dist); then vitest and the browser tests (-m e2e,
-# niced: the timing-sensitive Python tests keep the CPU they ask for) run beside the other Python tests, which
-# mostly wait on PostgreSQL, Kafka and subprocesses, so the two cores have room. Their output follows pytest's.
+# `pytest -m "not e2e"` starts at once: those tests mostly wait on PostgreSQL, Kafka and subprocesses, so the
+# second core has room for the other side of the run (`test-side`, its output after pytest's): the checks
+# (ruff, import contracts, the generated client, eslint), vitest once the client is checked, then the web build
+# and the browser tests (-m e2e), which serve webapp/dist. The side runs niced but for vitest (as before): the
+# timing-sensitive Python tests keep the CPU they ask for. A failed check fails `make test` all the same.
 # --durations=25 prints each run's slowest tests (docs/architecture.md, "Tests and benchmarks").
 PYTEST_ARGS := -q --hypothesis-profile=full --durations=25
-test: install chromium postgresql java
-	$(BIN)/ruff check bemtevi tests bench
-	$(BIN)/lint-imports --no-cache
-	@# The committed RTK Query client must be the one the API's current schema generates.
-	cd webapp && npm run --silent codegen >/dev/null && git diff --exit-code --stat -- src/store/generated \
-		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }
-	cd webapp && npm run lint
-	$(MAKE) --no-print-directory webapp
-	@web_log=$$(mktemp); e2e_log=$$(mktemp); \
-	{ cd webapp && npm test; } >$$web_log 2>&1 & web=$$!; \
-	nice -n 10 $(BIN)/pytest $(PYTEST_ARGS) -m e2e >$$e2e_log 2>&1 & e2e=$$!; \
+test: install test-packages
+	@side_log=$$(mktemp); \
+	$(MAKE) --no-print-directory test-side >$$side_log 2>&1 & side=$$!; \
 	$(BIN)/pytest $(PYTEST_ARGS) -m "not e2e"; python=$$?; \
-	wait $$web; web_status=$$?; echo "--- vitest (ran beside pytest)"; cat $$web_log; \
-	wait $$e2e; e2e_status=$$?; echo "--- the browser tests, pytest -m e2e (ran beside pytest)"; cat $$e2e_log; \
-	rm -f $$web_log $$e2e_log; test $$python -eq 0 && test $$web_status -eq 0 && test $$e2e_status -eq 0
+	wait $$side; side_status=$$?; \
+	echo "--- the checks, vitest, the web build and the browser tests, pytest -m e2e (ran beside pytest)"; \
+	cat $$side_log; rm -f $$side_log; test $$python -eq 0 && test $$side_status -eq 0
+
+test-side:
+	nice -n 10 $(BIN)/ruff check bemtevi tests bench
+	nice -n 10 $(BIN)/lint-imports --no-cache
+	@# The committed RTK Query client must be the one the API's current schema generates (vitest reads it: after).
+	cd webapp && nice -n 10 npm run --silent codegen >/dev/null && git diff --exit-code --stat -- src/store/generated \
+		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }
+	@web_log=$$(mktemp); { cd webapp && npm test; } >$$web_log 2>&1 & web=$$!; \
+	(cd webapp && nice -n 10 npm run lint) && nice -n 10 $(MAKE) --no-print-directory webapp \
+		&& nice -n 10 $(BIN)/pytest $(PYTEST_ARGS) -m e2e; browser=$$?; \
+	wait $$web; web_status=$$?; echo "--- vitest (ran beside eslint, the web build and the browser tests)"; \
+	cat $$web_log; rm -f $$web_log; test $$browser -eq 0 && test $$web_status -eq 0
 
 # The inner loop (well under a minute): no PostgreSQL, broker, subprocess or browser, hypothesis's `dev`
 # profile (a tenth of the examples). `make test` runs everything with the full profile.
@@ -61,6 +67,19 @@ webapp: webapp/dist/index.html
 
 webapp/dist/index.html: $(NODE_STAMP) $(WEB_SOURCES)
 	cd webapp && npm run build
+
+# What `make test` needs of Debian's packages, when the machine has none (as the three targets below check):
+# Chromium, PostgreSQL's server binaries, Java and Maven, with one package index update for all of them.
+test-packages:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+		test -n "$$BEMTEVI_TEST_POSTGRES_URL" || missing="$$missing postgresql"; \
+	{ command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; } || \
+		test -n "$$BEMTEVI_KAFKA_BOOTSTRAP" || missing="$$missing default-jre-headless maven"; \
+	test -z "$$missing" || { \
+		echo "Installing$$missing for the tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }
 
 # End-to-end tests drive Debian's Chromium; install it when the machine has none.
 chromium:

@@ -12,6 +12,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
@@ -205,3 +206,42 @@ def sqlite_platform(tmp_path: Path, dataset_path: Path) -> Iterator[Platform]:
 def client(sqlite_platform: Platform) -> Iterator[TestClient]:
     with TestClient(create_app(sqlite_platform)) as test_client:
         yield test_client
+
+
+@contextmanager
+def api_on(
+    backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
+) -> Iterator[tuple[TestClient, Platform]]:
+    """A platform on ``backend`` (a database of the pool for PostgreSQL) and a client of its API."""
+    pool: DatabasePool | None = request.getfixturevalue("database_pool") if backend == "postgres" else None
+    database = pool.take() if pool is not None else None
+    database_url = pool.url(database) if pool is not None and database is not None else None
+    platform = build_platform(make_settings(tmp_path_factory.mktemp("var"), dataset_path, database_url))
+    try:
+        with TestClient(create_app(platform)) as test_client:
+            yield test_client, platform
+    finally:
+        platform.close()
+        if pool is not None and database is not None:
+            pool.give_back(database)
+
+
+# A platform and its app cost ~0.4 s of CPU to build (FastAPI builds ~250 routes' models): a module's refusals
+# share one. A refusal changes nothing the next one looks at, so each finds the state the first one did; a test
+# that changes state keeps its own `client` or `platform`.
+@pytest.fixture(scope="module")
+def refusing_client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
+) -> Iterator[tuple[TestClient, Platform]]:
+    """One SQLite platform and client for a module's refusals."""
+    with api_on("sqlite", request, tmp_path_factory, dataset_path) as shared:
+        yield shared
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def refusing_backend_api(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
+) -> Iterator[tuple[TestClient, Platform]]:
+    """One platform and client per backend for a module's refusals."""
+    with api_on(str(request.param), request, tmp_path_factory, dataset_path) as shared:
+        yield shared

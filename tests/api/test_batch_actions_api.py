@@ -84,6 +84,19 @@ def test_a_failure_has_its_code_beside_its_message(sqlite_platform: Platform, cl
     assert listed(client, owner, sqlite_platform)[running]["messageCode"] is None
 
 
+@pytest.fixture(scope="module")
+def webhook_customer(
+    refusing_client: tuple[TestClient, Platform],
+) -> tuple[TestClient, Platform, str, str, dict[str, str]]:
+    """One customer for the refused webhooks, with credit for each corrected batch it then submits (batches are
+    not run in an in-process platform: each stays reserved, and a refusal must add nothing to that)."""
+    client, platform = refusing_client
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    group_id, owner = new_customer(client, admin, 34, layout_id, batch=100)
+    return client, platform, layout_id, group_id, owner
+
+
 @pytest.mark.parametrize(
     "url",
     [
@@ -100,19 +113,18 @@ def test_a_failure_has_its_code_beside_its_message(sqlite_platform: Platform, cl
     ],
 )
 def test_a_webhook_url_into_the_deployments_network_is_refused_at_submit_and_nothing_reserved(
-    sqlite_platform: Platform, client: TestClient, url: str
+    webhook_customer: tuple[TestClient, Platform, str, str, dict[str, str]], url: str
 ) -> None:
-    admin = sign_in(client)
-    layout_id = new_layout(client, admin)
-    group_id, owner = new_customer(client, admin, 34, layout_id)
+    client, platform, layout_id, group_id, owner = webhook_customer
     shown = ok(upload(client, owner, layout_id, csv_of(cpf(5))), 201)
+    before = reserved(platform, UUID(group_id))
     body = refused(
         client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"], "webhookUrl": url}),
         422,
         "webhook_not_allowed",
     )
     assert body["field"] == "webhookUrl"
-    assert reserved(sqlite_platform, UUID(group_id)) == 0
+    assert reserved(platform, UUID(group_id)) == before
     # The upload is still there: the user corrects the URL and submits it.
     ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
 

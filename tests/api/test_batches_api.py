@@ -158,6 +158,18 @@ def test_an_upload_is_previewed_for_free_and_submit_reserves_exactly_what_it_nee
     refused(api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 404, "upload_not_found")
 
 
+@pytest.fixture(scope="module")
+def bad_file_customer(
+    refusing_client: tuple[TestClient, Platform],
+) -> tuple[TestClient, Platform, str, str, dict[str, str]]:
+    """A customer and its layout on the module's refusals platform, for the bad files (none is kept)."""
+    client, platform = refusing_client
+    admin = sign_in(client)
+    layout_id = new_layout(client, admin)
+    group_id, owner = new_customer(client, admin, 2, layout_id)
+    return client, platform, layout_id, group_id, owner
+
+
 @pytest.mark.parametrize(
     ("name", "data", "status", "code"),
     [
@@ -169,14 +181,18 @@ def test_an_upload_is_previewed_for_free_and_submit_reserves_exactly_what_it_nee
     ],
 )
 def test_a_bad_file_is_refused_with_a_clear_message_and_nothing_reserved(
-    sqlite_platform: Platform, client: TestClient, name: str, data: bytes, status: int, code: str
+    bad_file_customer: tuple[TestClient, Platform, str, str, dict[str, str]],
+    name: str,
+    data: bytes,
+    status: int,
+    code: str,
 ) -> None:
-    admin = sign_in(client)
-    layout_id = new_layout(client, admin)
-    group_id, owner = new_customer(client, admin, 2, layout_id)
+    client, platform, layout_id, group_id, owner = bad_file_customer
+    before = platform.app.max_position()
     body = refused(upload(client, owner, layout_id, data, name), status, code)
     assert body["message"]
-    assert reserved(sqlite_platform, UUID(group_id)) == 0
+    assert reserved(platform, UUID(group_id)) == 0
+    assert platform.app.max_position() == before  # nothing saved
 
 
 def test_bad_xlsx_files_are_refused_and_a_too_large_file_is_413(sqlite_platform: Platform, client: TestClient) -> None:

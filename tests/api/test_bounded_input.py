@@ -14,6 +14,7 @@ from support import examples, sign_in
 
 from bemtevi.api.app import openapi_document
 from bemtevi.api.bounds import PAGE_MAX
+from bemtevi.bootstrap import Platform
 
 SCHEMA = openapi_document()
 # The page size's name is part of each list's contract (the users list had it first).
@@ -69,7 +70,10 @@ def _refused(response: Any, prop: str) -> None:
 
 
 @pytest.mark.parametrize("path", LISTS)
-def test_a_page_out_of_bounds_is_invalid_input_never_a_server_error(client: TestClient, path: str) -> None:
+def test_a_page_out_of_bounds_is_invalid_input_never_a_server_error(
+    refusing_client: tuple[TestClient, Platform], path: str
+) -> None:
+    client, _ = refusing_client
     admin = sign_in(client)
     size = _size_name(path)
     for value in ABSURD:
@@ -84,7 +88,10 @@ def test_a_page_out_of_bounds_is_invalid_input_never_a_server_error(client: Test
 
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(LISTS), page=st.integers())
-def test_any_page_number_answers_a_page_or_invalid_input(client: TestClient, path: str, page: int) -> None:
+def test_any_page_number_answers_a_page_or_invalid_input(
+    refusing_client: tuple[TestClient, Platform], path: str, page: int
+) -> None:
+    client, _ = refusing_client
     response = client.get(path, headers=sign_in(client), params={"page": page})
     if 1 <= page <= PAGE_MAX:
         assert response.status_code == 200, response.text

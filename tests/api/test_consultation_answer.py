@@ -63,8 +63,13 @@ def test_a_lookup_answers_json_with_the_documents_kind(client: TestClient) -> No
     ],
 )
 def test_a_refusal_has_its_status_and_the_error_shape(
-    client: TestClient, headers: dict[str, str] | None, body: dict[str, Any], status: int | None, code: str | None
+    refusing_client: tuple[TestClient, Platform],
+    headers: dict[str, str] | None,
+    body: dict[str, Any],
+    status: int | None,
+    code: str | None,
 ) -> None:
+    client, _ = refusing_client
     answer = client.post("/api/consultations", json=body, headers=sign_in(client) if headers is None else headers)
     assert answer.status_code >= 400
     if status is not None:

@@ -57,6 +57,14 @@ def test_a_reseller_is_registered_with_its_owner_and_credits(platform: Platform,
     register(api, reseller, customer(3, quantities={"unit": 70}))
 
 
+@pytest.fixture(scope="module")
+def customer_10(refusing_backend_api: tuple[TestClient, Platform]) -> tuple[TestClient, Platform]:
+    """The refusals' platform with customer 10 registered, once for the module's duplicates."""
+    api, _ = refusing_backend_api
+    register(api, sign_in(api), customer(10))
+    return refusing_backend_api
+
+
 @pytest.mark.parametrize(
     ("changes", "message", "field"),
     [
@@ -67,13 +75,15 @@ def test_a_reseller_is_registered_with_its_owner_and_credits(platform: Platform,
     ],
 )
 def test_values_already_registered_are_refused_with_their_message(
-    api: TestClient, changes: dict[str, Any], message: str, field: str
+    customer_10: tuple[TestClient, Platform], changes: dict[str, Any], message: str, field: str
 ) -> None:
+    api, platform = customer_10
     admin = sign_in(api)
-    register(api, admin, customer(10))
+    before = platform.app.max_position()
     response = api.post("/api/customers", headers=admin, json=customer(11, **changes))
     assert response.status_code == 409
     assert response.json()["message"] == message and response.json()["field"] == field
+    assert platform.app.max_position() == before  # nothing saved
 
 
 def test_a_white_label_needs_its_own_unused_url(api: TestClient) -> None:
@@ -101,12 +111,16 @@ def test_a_white_label_needs_its_own_unused_url(api: TestClient) -> None:
     ],
 )
 def test_the_form_rules_of_the_specification(
-    api: TestClient, changes: dict[str, Any], status: int, message: str | None
+    refusing_backend_api: tuple[TestClient, Platform], changes: dict[str, Any], status: int, message: str | None
 ) -> None:
-    response = api.post("/api/customers", headers=sign_in(api), json=customer(30, **changes))
+    api, platform = refusing_backend_api
+    admin = sign_in(api)
+    before = platform.app.max_position()
+    response = api.post("/api/customers", headers=admin, json=customer(30, **changes))
     assert response.status_code == status, response.text
     if message:
         assert response.json()["message"] == message
+    assert platform.app.max_position() == before  # nothing saved
 
 
 def test_who_may_register_what(api: TestClient) -> None:

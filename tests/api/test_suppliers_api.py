@@ -107,11 +107,15 @@ def test_super_admin_adds_edits_lists_and_inactivates_a_supplier(client: TestCli
     ],
 )
 def test_validation_messages(
-    client: TestClient, admin: dict[str, str], changes: dict[str, Any], code: str, field: str
+    refusing_client: tuple[TestClient, Platform], changes: dict[str, Any], code: str, field: str
 ) -> None:
+    client, platform = refusing_client
+    admin = sign_in(client)
+    before = platform.app.max_position()
     answer = client.post("/api/suppliers", json=body(**changes), headers=admin)
     assert answer.status_code == 422, answer.text
     assert answer.json()["code"] == code and answer.json()["field"] == field
+    assert platform.app.max_position() == before  # nothing saved
 
 
 def test_the_answer_size_cap_is_a_setting_of_its_own(

@@ -270,5 +270,6 @@ def test_my_profile_photo_password_preferences_and_sessions(client: TestClient) 
 
 
 @pytest.mark.parametrize("path", ["/api/me", "/api/users", "/api/me/sessions"])
-def test_signed_out_calls_are_refused(client: TestClient, path: str) -> None:
+def test_signed_out_calls_are_refused(refusing_client: tuple[TestClient, Platform], path: str) -> None:
+    client, _ = refusing_client
     assert client.get(path).status_code == 401

@@ -18,6 +18,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from eventsourcing.utils import get_topic
+from fastapi.testclient import TestClient
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, SmtpSink, make_settings, wait_until
 
 from bemtevi.bootstrap import Platform, build_platform
@@ -141,7 +142,10 @@ def test_create_account_refuses_taken_email_and_company_name(platform: Platform)
         ({"accept_terms": False}, TermsNotAccepted),
     ],
 )
-def test_create_account_validation(platform: Platform, changes: dict[str, Any], error: type[Exception]) -> None:
+def test_create_account_validation(
+    refusing_backend_api: tuple[TestClient, Platform], changes: dict[str, Any], error: type[Exception]
+) -> None:
+    _, platform = refusing_backend_api
     before = platform.app.max_position()
     with pytest.raises(error):
         platform.accounts.create_account(form(**changes))

@@ -15,7 +15,7 @@ import xlsxwriter
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
-from support import inflating_xlsx
+from support import examples, inflating_xlsx
 
 from bemtevi.domain.batch_errors import (
     FileEmpty,
@@ -145,7 +145,7 @@ FIELD_TEXT = st.text(st.characters(blacklist_categories=["Cs"], blacklist_charac
 LINE_TEXT = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00\r\n"), max_size=30)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(lines=st.lists(LINE_TEXT, max_size=20))
 def test_the_vectorised_fixed_width_reader_cuts_any_line_as_parse_line(lines: list[str]) -> None:
     layout = spec("fixed", "txt")
@@ -161,7 +161,7 @@ def _decodes_as_utf8(data: bytes) -> bool:
     return True
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     lines=st.lists(LINE_TEXT.filter(lambda s: s.strip("\ufeff") == s), max_size=12),
     crlf=st.booleans(),
@@ -185,7 +185,7 @@ def test_a_txt_file_reads_as_parse_line_reads_each_non_empty_line(
     assert [r["__row"] for r in got] == list(range(1, len(expected) + 1))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(records=st.lists(st.tuples(FIELD_TEXT, FIELD_TEXT, FIELD_TEXT), max_size=12), ragged=st.booleans())
 def test_a_csv_file_reads_each_record_as_parse_line_reads_format_lines_output(
     tmp_path: Path, records: list[tuple[str, str, str]], ragged: bool
@@ -226,7 +226,7 @@ def test_xlsx_reads_the_first_sheet_with_its_header_and_documents_keep_leading_z
 # -- the record limit, checked while reading ------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     records=st.integers(min_value=1, max_value=30),
     limit=st.integers(min_value=1, max_value=30),
@@ -310,7 +310,7 @@ except TooManyRecords:
 # -- writers against the codec -------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(records=st.lists(st.tuples(FIELD_TEXT, FIELD_TEXT, FIELD_TEXT), min_size=1, max_size=10))
 def test_the_vectorised_writers_write_any_record_as_format_line(records: list[tuple[str, str, str]]) -> None:
     columns = [pa.array(list(c), pa.string()) for c in zip(*records, strict=True)]
@@ -352,7 +352,7 @@ XLSX_TEXT = st.text(
 ).filter(lambda t: all(c >= " " or c in "\t\n" for c in t))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     records=st.lists(st.tuples(XLSX_TEXT, XLSX_TEXT), min_size=1, max_size=9),
     per_sheet=st.integers(min_value=1, max_value=4),

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from bemtevi.domain.batch_errors import BatchStopped
 from bemtevi.domain.documents import cnpj_check_digits, cpf_check_digits, is_valid_cnpj, is_valid_cpf
@@ -70,7 +71,7 @@ def sql_validity(values: list[str]) -> list[tuple[str, bool]]:
         con.close()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     noise=st.lists(st.text(st.sampled_from("0123456789.-/ x"), max_size=18), max_size=40),
     cpf_bases=st.lists(DIGITS, max_size=20),
