@@ -33,8 +33,9 @@ E2E_DIR = Path(__file__).parent / "e2e"
 
 # Hypothesis: `dev` (the default, the inner loop) runs a tenth of the examples; `make test` passes
 # `--hypothesis-profile=full`. Tests naming their own count scale it with `support.examples(n)`.
-hypothesis.settings.register_profile("full", max_examples=100)
-hypothesis.settings.register_profile("dev", max_examples=10)
+# No deadline: hypothesis's per-example deadline (200 ms) judges how busy the machine is, not the code.
+hypothesis.settings.register_profile("full", max_examples=100, deadline=None)
+hypothesis.settings.register_profile("dev", max_examples=10, deadline=None)
 hypothesis.settings.load_profile("dev")
 
 # Markers that keep a test out of the inner loop `pytest -m "not e2e and not postgres and not kafka and not process"`.

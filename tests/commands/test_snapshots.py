@@ -21,6 +21,7 @@ import bemtevi.domain
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.ledger import LeaseUnits
 from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import cpf_check_digits
@@ -175,6 +176,13 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
         _ok(api.post(f"/api/users/{user_id}/status", headers=admin, json={"active": True}))
         person = sign_in(api, "pessoa@bemtevi.com.br", PASSWORD)
         _ok(api.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF}))
+        # A busy account's units leased to an API process (the lease's tally; an in-process platform has no
+        # leases of its own).
+        busy, _ = platform.identity.register_group(
+            SYSTEM, name="Empresa Ocupada", group_type=GroupType.COMPANY, parent_id=ROOT_GROUP_ID, unit_credit_limit=100
+        )
+        assert platform.consultations.ledger.submit(LeaseUnits(uuid4(), busy, uuid4(), 20, "api-elsewhere")).value
+        _ok(api.get("/api/audit/data-subject", headers=admin, params={"document": KNOWN_CPF}))  # its run, audited
         # An API token's life, and a lookup on the public API with an Idempotency-Key.
         created = api.post("/api/api-tokens", headers=admin, json={"name": "ERP", "queryTypes": ["cpf-complete"]})
         assert created.status_code == 201, created.text
