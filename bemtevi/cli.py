@@ -262,6 +262,36 @@ def demo_data(
     )
 
 
+@app.command("import-cnpj")
+def import_cnpj_command(
+    directory: Annotated[Path, typer.Argument(help="Folder of one monthly release's zip files")],
+    release: Annotated[str | None, typer.Option(help="Release name (default: the folder's name)")] = None,
+    path: Annotated[Path | None, typer.Option(help="The local dataset (DuckDB file)")] = None,
+) -> None:
+    """Import the Receita Federal's open CNPJ data (Empresas, Estabelecimentos, Socios, Simples and the code
+    tables) into the local dataset; a stopped import goes on where it was, the same release twice changes
+    nothing."""
+    from bemtevi.infra.receita import import_cnpj
+
+    settings = Settings()
+    summary = import_cnpj(
+        directory,
+        path or settings.demo_dataset_path,
+        release,
+        on_member=lambda member, rows: typer.echo(f"{member}: {rows:,} rows"),
+    )
+    if summary.already_imported:
+        typer.echo(f"Release {summary.release} is already imported; nothing changed.")
+        return
+    for r in summary.rejected:
+        typer.echo(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}", err=True)
+    typer.echo(
+        f"Release {summary.release}: {summary.rows:,} rows from {summary.members_loaded} files "
+        f"({summary.members_skipped} already loaded), {summary.companies:,} companies, "
+        f"{len(summary.rejected)} lines skipped, in {summary.seconds:.1f} s."
+    )
+
+
 @app.command("vendor-simulator")
 def vendor_simulator(
     port: Annotated[int, typer.Option(help="Port to listen on (loopback)")] = 8900,
