@@ -264,32 +264,13 @@ def demo_data(
 
 @app.command("import-cnpj")
 def import_cnpj_command(
-    directory: Annotated[Path, typer.Argument(help="Folder of one monthly release's zip files")],
+    directory: Annotated[Path, typer.Argument(help="One monthly release's zip files")],
     release: Annotated[str | None, typer.Option(help="Release name (default: the folder's name)")] = None,
-    path: Annotated[Path | None, typer.Option(help="The local dataset (DuckDB file)")] = None,
 ) -> None:
-    """Import the Receita Federal's open CNPJ data (Empresas, Estabelecimentos, Socios, Simples and the code
-    tables) into the local dataset; a stopped import goes on where it was, the same release twice changes
-    nothing."""
+    """Import the Receita Federal's open CNPJ data into the local dataset, BEMTEVI_DATASET_PATH (resumable)."""
     from bemtevi.infra.receita import import_cnpj
 
-    settings = Settings()
-    summary = import_cnpj(
-        directory,
-        path or settings.demo_dataset_path,
-        release,
-        on_member=lambda member, rows: typer.echo(f"{member}: {rows:,} rows"),
-    )
-    if summary.already_imported:
-        typer.echo(f"Release {summary.release} is already imported; nothing changed.")
-        return
-    for r in summary.rejected:
-        typer.echo(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}", err=True)
-    typer.echo(
-        f"Release {summary.release}: {summary.rows:,} rows from {summary.members_loaded} files "
-        f"({summary.members_skipped} already loaded), {summary.companies:,} companies, "
-        f"{len(summary.rejected)} lines skipped, in {summary.seconds:.1f} s."
-    )
+    typer.echo(import_cnpj(directory, Settings().demo_dataset_path, release, progress=typer.echo).report())
 
 
 @app.command("vendor-simulator")

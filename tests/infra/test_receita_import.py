@@ -99,7 +99,7 @@ def test_a_stopped_import_goes_on_from_where_it_was(tmp_path: Path) -> None:
     assert staged == (2,)
 
     resumed: list[str] = []
-    summary = import_cnpj(release, dataset, on_member=lambda member, rows: resumed.append(member))
+    summary = import_cnpj(release, dataset, progress=lambda text: resumed.append(text.split(": ")[0]))
     assert summary.members_skipped == 2
     assert resumed[0] == seen[2]  # the stopped file is read again, whole
     assert seen[:2] == [m for m in seen[:2] if m not in resumed]
