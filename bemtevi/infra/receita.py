@@ -65,6 +65,8 @@ CODE_LAYOUT = ("codigo", "descricao")
 # File name prefix (lower case) → staging kind; "simples" before "socios" is irrelevant, prefixes differ.
 _KINDS = tuple(LAYOUTS) + CODE_TABLES
 _COPY_CHUNK = 1 << 20
+# Establishments turned into records per statement (see receita_build.BUILD_SQL).
+_SLICE_ROWS = 200_000
 
 STATE_DDL = """
 CREATE TABLE IF NOT EXISTS rf_state (release VARCHAR NOT NULL);
@@ -212,15 +214,19 @@ def _load_member(
 
 
 def _build(con: duckdb.DuckDBPyConnection, release: str) -> int:
+    staged = con.execute("SELECT count(*) FROM rf_estabelecimentos").fetchone()
+    slices = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
+    companies = 0
     con.execute("BEGIN")
     try:
-        con.execute(BUILD_SQL)
-        con.execute("DELETE FROM company_docs WHERE cnpj IN (SELECT cnpj FROM rf_built)")
-        con.execute("DELETE FROM companies WHERE cnpj IN (SELECT cnpj FROM rf_built)")
-        con.execute("INSERT INTO companies BY NAME SELECT * FROM rf_built")
-        con.execute(f"INSERT INTO company_docs SELECT cnpj, {COMPANY_DOC_COLUMNS} FROM rf_built ORDER BY cnpj")
-        row = con.execute("SELECT count(*) FROM rf_built").fetchone()
-        companies = int(row[0]) if row else 0
+        for part in range(slices):
+            con.execute(BUILD_SQL.replace("__SLICES__", str(slices)).replace("__SLICE__", str(part)))
+            con.execute("DELETE FROM company_docs WHERE cnpj IN (SELECT cnpj FROM rf_built)")
+            con.execute("DELETE FROM companies WHERE cnpj IN (SELECT cnpj FROM rf_built)")
+            con.execute("INSERT INTO companies BY NAME SELECT * FROM rf_built")
+            con.execute(f"INSERT INTO company_docs SELECT cnpj, {COMPANY_DOC_COLUMNS} FROM rf_built ORDER BY cnpj")
+            row = con.execute("SELECT count(*) FROM rf_built").fetchone()
+            companies += int(row[0]) if row else 0
         con.execute("INSERT INTO rf_releases VALUES (?, ?, now()::TIMESTAMP)", [release, companies])
         # The staging rows served their release; the next one is a full snapshot of its own.
         for kind in LAYOUTS:

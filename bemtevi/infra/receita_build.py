@@ -22,6 +22,10 @@ def _text(column: str) -> str:
     return f"NULLIF(trim({column}), '')"
 
 
+# Run once per slice of the companies (``__SLICE__`` of ``__SLICES__``, by a hash of the CNPJ root, so a
+# company's establishments, partners and Simples line fall in the same slice): each statement's joins and
+# aggregations then hold a slice, not the release, within the memory limit. A duplicated line (by key) is
+# taken once, the first read, by its rowid: a window over whole rows would hold them all.
 BUILD_SQL = f"""
 CREATE OR REPLACE TEMP TABLE rf_built AS
 WITH
@@ -35,7 +39,7 @@ partners AS (
                role := q.descricao,
                since := {_date("s.data_entrada_sociedade")}
            ) ORDER BY s.nome_socio_razao_social, s.cnpj_cpf_socio) AS partners
-    FROM rf_socios s
+    FROM (SELECT * FROM rf_socios WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__) s
     LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'qualificacoes') q ON q.codigo = s.qualificacao_socio
     GROUP BY s.cnpj_basico
 ),
@@ -43,7 +47,7 @@ secondary AS (
     SELECT cnpj, list(struct_pack(code := code, description := cnae.descricao) ORDER BY pos) AS activities
     FROM (
         SELECT cnpj_basico || cnpj_ordem || cnpj_dv AS cnpj, trim(code) AS code, pos
-        FROM rf_estabelecimentos,
+        FROM (SELECT * FROM rf_estabelecimentos WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__),
              unnest(string_split(cnae_fiscal_secundaria, ',')) WITH ORDINALITY AS t(code, pos)
         WHERE trim(code) <> ''
     ) s LEFT JOIN cnae ON cnae.codigo = s.code
@@ -55,7 +59,9 @@ simples AS (
         simples_until := {_date("data_exclusao_simples")}, mei := opcao_mei = 'S',
         mei_since := {_date("data_opcao_mei")}, mei_until := {_date("data_exclusao_mei")}
     )::{SIMPLES_TYPE} AS simples
-    FROM (SELECT * FROM rf_simples QUALIFY row_number() OVER (PARTITION BY cnpj_basico) = 1)
+    FROM rf_simples
+    WHERE rowid IN (SELECT min(rowid) FROM rf_simples WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+                    GROUP BY cnpj_basico)
 )
 SELECT
     e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv AS cnpj,
@@ -92,9 +98,12 @@ SELECT
     [] AS protests,
     coalesce(sec.activities, []) AS secondary_activities,
     sim.simples
-FROM (SELECT * FROM rf_estabelecimentos
-      QUALIFY row_number() OVER (PARTITION BY cnpj_basico, cnpj_ordem, cnpj_dv) = 1) e
-LEFT JOIN (SELECT * FROM rf_empresas QUALIFY row_number() OVER (PARTITION BY cnpj_basico) = 1) m
+FROM (SELECT * FROM rf_estabelecimentos WHERE rowid IN (
+          SELECT min(rowid) FROM rf_estabelecimentos WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+          GROUP BY cnpj_basico, cnpj_ordem, cnpj_dv)) e
+LEFT JOIN (SELECT * FROM rf_empresas WHERE rowid IN (
+          SELECT min(rowid) FROM rf_empresas WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+          GROUP BY cnpj_basico)) m
     ON m.cnpj_basico = e.cnpj_basico
 LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'naturezas') nat ON nat.codigo = m.natureza_juridica
 LEFT JOIN cnae ON cnae.codigo = e.cnae_fiscal_principal

@@ -10,6 +10,7 @@ import duckdb
 import pytest
 from receita_files import ACME, ACME_CNPJ, estabelecimento, line, write_release, write_zip
 
+from bemtevi.infra import receita
 from bemtevi.infra.demo_data import generate_demo_dataset
 from bemtevi.infra.receita import import_cnpj, kind_of
 from bemtevi.infra.suppliers.local import LocalDatasetSupplier
@@ -158,3 +159,11 @@ def test_files_are_told_apart_by_their_published_names() -> None:
     assert kind_of("Qualificacoes.zip") == "qualificacoes"
     assert kind_of("LAYOUT_DADOS_ABERTOS_CNPJ.pdf") is None
     assert line(["A", 'B "C"']) == b'"A";"B ""C"""\n'
+
+
+def test_a_release_built_in_slices_gives_the_same_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=9)
+    import_cnpj(release, tmp_path / "whole.duckdb")
+    monkeypatch.setattr(receita, "_SLICE_ROWS", 3)  # some four slices
+    import_cnpj(release, tmp_path / "sliced.duckdb")
+    assert _docs_digest(tmp_path / "sliced.duckdb") == _docs_digest(tmp_path / "whole.duckdb")
