@@ -160,9 +160,12 @@ def main() -> None:
         started = time.perf_counter()
         child = subprocess.Popen(
             [sys.executable, "-m", "bemtevi.cli", "import-cnpj", str(release)],
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            text=True,
             env={**os.environ, "BEMTEVI_DATASET_PATH": str(dataset)},
         )
+        assert child.stdout is not None
+        report = child.stdout.read().splitlines()[-1:]
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -173,6 +176,7 @@ def main() -> None:
         f"import: {lines:,} lines in {seconds:.1f} s = {lines / seconds:,.0f} rows/s; "
         f"peak RSS {usage.ru_maxrss / 1024:,.0f} MB; dataset {size:,.0f} MB"
     )
+    print(*report)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

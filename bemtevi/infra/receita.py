@@ -115,6 +115,7 @@ class ImportSummary:
     companies: int = 0
     rejected: list[Rejected] = field(default_factory=list)
     seconds: float = 0.0
+    phases: dict[str, float] = field(default_factory=dict)  # seconds spent reading, building, copying
 
     def report(self) -> str:
         if self.already_imported:
@@ -122,7 +123,8 @@ class ImportSummary:
         return (
             f"Release {self.release}: {self.rows:,} rows from {self.members_loaded} files "
             f"({self.members_skipped} loaded before), {self.companies:,} companies, "
-            f"{len(self.rejected)} lines skipped, in {self.seconds:.1f} s."
+            f"{len(self.rejected)} lines skipped, in {self.seconds:.1f} s "
+            f"({', '.join(f'{k} {v:.1f} s' for k, v in self.phases.items())})."
         )
 
 
@@ -296,13 +298,17 @@ def import_cnpj(
                     progress(f"{zip_path.name}/{info.filename}: {rows:,} rows")
                     for r in rejected:
                         progress(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}")
+        summary.phases["files"] = time.perf_counter() - started
         summary.companies = _build(con, release)
+        summary.phases["records"] = time.perf_counter() - started - summary.phases["files"]
         con.execute("CHECKPOINT")
     finally:
         con.close()
     # The dataset changed: refresh the lookup copy now rather than on the first lookup.
     from bemtevi.infra.suppliers.local import build_lookup_file
 
+    copying = time.perf_counter()
     build_lookup_file(dataset)
+    summary.phases["lookup copy"] = time.perf_counter() - copying
     summary.seconds = time.perf_counter() - started
     return summary
