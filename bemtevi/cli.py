@@ -262,6 +262,17 @@ def demo_data(
     )
 
 
+@app.command("import-cnpj")
+def import_cnpj_command(
+    directory: Annotated[Path, typer.Argument(help="One monthly release's zip files")],
+    release: Annotated[str | None, typer.Option(help="Release name (default: the folder's name)")] = None,
+) -> None:
+    """Import the Receita Federal's open CNPJ data into the local dataset, BEMTEVI_DATASET_PATH (resumable)."""
+    from bemtevi.infra.receita import import_cnpj
+
+    typer.echo(import_cnpj(directory, Settings().demo_dataset_path, release, progress=typer.echo).report())
+
+
 @app.command("vendor-simulator")
 def vendor_simulator(
     port: Annotated[int, typer.Option(help="Port to listen on (loopback)")] = 8900,

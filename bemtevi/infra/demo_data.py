@@ -80,7 +80,10 @@ CREATE TABLE companies (
     emails VARCHAR[],
     partners STRUCT(name VARCHAR, document VARCHAR, role VARCHAR, since DATE)[],
     score INTEGER,
-    protests STRUCT(date DATE, amount DECIMAL(12, 2), notary VARCHAR, city VARCHAR, state VARCHAR)[]
+    protests STRUCT(date DATE, amount DECIMAL(12, 2), notary VARCHAR, city VARCHAR, state VARCHAR)[],
+    secondary_activities STRUCT(code VARCHAR, description VARCHAR)[],
+    simples STRUCT(simples BOOLEAN, simples_since DATE, simples_until DATE, mei BOOLEAN, mei_since DATE,
+                   mei_until DATE)
 )
 """
 
@@ -113,7 +116,7 @@ SELECT cnpj, to_json(struct_pack(
     opening_date := opening_date, status := status, legal_nature := legal_nature,
     main_activity := main_activity, size := size, share_capital := share_capital,
     address := address, phones := phones, emails := emails, partners := partners, score := score,
-    protests := protests
+    protests := protests, secondary_activities := secondary_activities, simples := simples
 ))::VARCHAR
 FROM companies ORDER BY cnpj
 """

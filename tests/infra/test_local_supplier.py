@@ -59,6 +59,8 @@ COMPANY_KEYS = [
     "partners",
     "score",
     "protests",
+    "secondary_activities",
+    "simples",
 ]
 ADDRESS_KEYS = {"street", "number", "complement", "neighborhood", "city", "state", "zip"}
 PHONE_KEYS = {"number", "type"}

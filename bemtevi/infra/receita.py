@@ -1,0 +1,314 @@
+"""Import of the Receita Federal's open CNPJ data into the local dataset (``bemtevi import-cnpj DIR``).
+
+The published layout (the "Dicionário de Dados do Cadastro Nacional da Pessoa Jurídica"): zip files,
+each holding one member of ``;``-separated lines, every field double-quoted, Latin-1, no header.
+Files are told apart by name: ``Empresas*``, ``Estabelecimentos*``, ``Socios*``, ``Simples*`` and the
+code tables ``Cnaes``, ``Municipios``, ``Naturezas``, ``Qualificacoes``, ``Paises``, ``Motivos``.
+
+How it runs:
+
+* each zip member is copied, streamed, to a temporary file beside the dataset and read by DuckDB's CSV
+  reader with explicit columns (DuckDB cannot read inside a zip; a copy streamed in 1 MiB pieces keeps
+  memory flat whatever the member's size) into a staging table of the dataset, all as text;
+* each member loads in one transaction together with its line in ``rf_members``: a stop mid-member
+  leaves nothing of it, and the next run skips the members already there (resume);
+* once every member is staged, one transaction turns the staging tables into the company records
+  (``companies`` / ``company_docs``, the shape ``bemtevi.infra.demo_data`` writes, plus
+  ``secondary_activities`` and ``simples``), replacing the records of the CNPJs it has, and marks the
+  release imported; the same release again changes nothing;
+* a malformed line (wrong number of fields, an unclosed quote) is skipped and reported with its zip,
+  member and line: the published files are large and a stray line must not cost the month's import,
+  and the report (also kept in ``rf_rejects``) says exactly what was left out.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL
+from bemtevi.infra.receita_build import BUILD_SQL, COMPANY_DOC_COLUMNS, SIMPLES_TYPE
+
+# Column layouts, in file order (Dicionário de Dados do CNPJ).
+LAYOUTS: dict[str, tuple[str, ...]] = {
+    "empresas": (
+        "cnpj_basico", "razao_social", "natureza_juridica", "qualificacao_responsavel", "capital_social",
+        "porte_empresa", "ente_federativo",
+    ),
+    "estabelecimentos": (
+        "cnpj_basico", "cnpj_ordem", "cnpj_dv", "identificador_matriz_filial", "nome_fantasia",
+        "situacao_cadastral", "data_situacao_cadastral", "motivo_situacao_cadastral", "nome_cidade_exterior",
+        "pais", "data_inicio_atividade", "cnae_fiscal_principal", "cnae_fiscal_secundaria", "tipo_logradouro",
+        "logradouro", "numero", "complemento", "bairro", "cep", "uf", "municipio", "ddd_1", "telefone_1",
+        "ddd_2", "telefone_2", "ddd_fax", "fax", "correio_eletronico", "situacao_especial",
+        "data_situacao_especial",
+    ),
+    "socios": (
+        "cnpj_basico", "identificador_socio", "nome_socio_razao_social", "cnpj_cpf_socio", "qualificacao_socio",
+        "data_entrada_sociedade", "pais", "representante_legal", "nome_do_representante",
+        "qualificacao_representante_legal", "faixa_etaria",
+    ),
+    "simples": (
+        "cnpj_basico", "opcao_pelo_simples", "data_opcao_simples", "data_exclusao_simples", "opcao_mei",
+        "data_opcao_mei", "data_exclusao_mei",
+    ),
+}  # fmt: skip
+CODE_TABLES = ("cnaes", "municipios", "naturezas", "qualificacoes", "paises", "motivos")
+CODE_LAYOUT = ("codigo", "descricao")
+# File name prefix (lower case) → staging kind; "simples" before "socios" is irrelevant, prefixes differ.
+_KINDS = tuple(LAYOUTS) + CODE_TABLES
+_COPY_CHUNK = 1 << 20
+# Establishments turned into records per statement (see receita_build.BUILD_SQL).
+_SLICE_ROWS = 200_000
+
+STATE_DDL = """
+CREATE TABLE IF NOT EXISTS rf_state (release VARCHAR NOT NULL);
+CREATE TABLE IF NOT EXISTS rf_releases (release VARCHAR PRIMARY KEY, companies BIGINT, imported_at TIMESTAMP);
+CREATE TABLE IF NOT EXISTS rf_members (
+    zip VARCHAR, member VARCHAR, crc BIGINT, size BIGINT, rows BIGINT, rejected BIGINT,
+    PRIMARY KEY (zip, member)
+);
+CREATE TABLE IF NOT EXISTS rf_rejects (release VARCHAR, zip VARCHAR, member VARCHAR, line BIGINT, error VARCHAR);
+CREATE TABLE IF NOT EXISTS rf_codes (kind VARCHAR, codigo VARCHAR, descricao VARCHAR);
+"""
+
+
+def _staging_ddl() -> str:
+    return "\n".join(
+        f"CREATE TABLE IF NOT EXISTS rf_{kind} ({', '.join(f'{c} VARCHAR' for c in columns)});"
+        for kind, columns in LAYOUTS.items()
+    )
+
+
+def kind_of(name: str) -> str | None:
+    """The staging kind of a published file, by its name (``K3241.K03200Y0.D40511.EMPRECSV`` names
+    its members; the zips are named ``Empresas0.zip`` ... ``Cnaes.zip``)."""
+    lowered = Path(name).name.lower()
+    for kind in _KINDS:
+        if lowered.startswith(kind):
+            return kind
+    return None
+
+
+@dataclass(frozen=True)
+class Rejected:
+    zip: str
+    member: str
+    line: int
+    error: str
+
+
+@dataclass
+class ImportSummary:
+    release: str
+    already_imported: bool = False
+    members_loaded: int = 0
+    members_skipped: int = 0
+    rows: int = 0
+    companies: int = 0
+    rejected: list[Rejected] = field(default_factory=list)
+    seconds: float = 0.0
+    phases: dict[str, float] = field(default_factory=dict)  # seconds spent reading, building, copying
+
+    def report(self) -> str:
+        if self.already_imported:
+            return f"Release {self.release} is already imported; nothing changed."
+        return (
+            f"Release {self.release}: {self.rows:,} rows from {self.members_loaded} files "
+            f"({self.members_skipped} loaded before), {self.companies:,} companies, "
+            f"{len(self.rejected)} lines skipped, in {self.seconds:.1f} s "
+            f"({', '.join(f'{k} {v:.1f} s' for k, v in self.phases.items())})."
+        )
+
+
+def _ensure_dataset(con: duckdb.DuckDBPyConnection) -> None:
+    tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    if "companies" not in tables:
+        # A dataset made by the import alone: the local supplier's tables, with no people in them.
+        con.execute(PEOPLE_DDL)
+        con.execute(COMPANIES_DDL)
+        con.execute(DOCS_DDL)
+        con.execute(INFO_DDL)
+    columns = {r[0] for r in con.execute("SELECT column_name FROM duckdb_columns() WHERE table_name = 'companies'")
+               .fetchall()}  # fmt: skip
+    # Datasets generated before the import existed lack the two columns only the import fills.
+    if "secondary_activities" not in columns:
+        con.execute("ALTER TABLE companies ADD COLUMN secondary_activities STRUCT(code VARCHAR, description VARCHAR)[]")
+    if "simples" not in columns:
+        con.execute(f"ALTER TABLE companies ADD COLUMN simples {SIMPLES_TYPE}")
+    con.execute(STATE_DDL)
+    con.execute(_staging_ddl())
+
+
+def _members(directory: Path) -> list[tuple[Path, zipfile.ZipInfo, str]]:
+    found = []
+    for path in sorted(directory.iterdir()):
+        if path.suffix.lower() != ".zip" or kind_of(path.name) is None:
+            continue
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if not info.is_dir():
+                    found.append((path, info, kind_of(path.name) or ""))
+    return found
+
+
+def _read_csv(path: Path, columns: tuple[str, ...]) -> str:
+    spec = ", ".join(f"'{c}': 'VARCHAR'" for c in columns)
+    return (
+        f"read_csv('{path.as_posix()}', columns = {{{spec}}}, delim = ';', quote = '\"', escape = '\"', "
+        "header = false, encoding = 'latin-1', auto_detect = false, strict_mode = true, "
+        "ignore_errors = true, store_rejects = true, rejects_table = 'rf_rejected_now', "
+        "rejects_scan = 'rf_rejected_scan')"
+    )
+
+
+def _load_member(
+    con: duckdb.DuckDBPyConnection,
+    release: str,
+    zip_path: Path,
+    info: zipfile.ZipInfo,
+    kind: str,
+    scratch: Path,
+    before_commit: Callable[[str], None] | None,
+) -> tuple[int, list[Rejected]]:
+    staged = scratch / "member.csv"
+    with zipfile.ZipFile(zip_path) as archive, archive.open(info) as source, open(staged, "wb") as sink:
+        shutil.copyfileobj(source, sink, _COPY_CHUNK)
+    try:
+        con.execute("BEGIN")
+        con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
+        if kind in CODE_TABLES:
+            count = con.execute(
+                f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {_read_csv(staged, CODE_LAYOUT)}"
+            ).fetchone()
+        else:
+            count = con.execute(f"INSERT INTO rf_{kind} SELECT * FROM {_read_csv(staged, LAYOUTS[kind])}").fetchone()
+        rows = int(count[0]) if count else 0
+        rejected = [
+            Rejected(zip_path.name, info.filename, int(line), str(error))
+            for line, error in con.execute(
+                # one row per wrong field: a line is reported once, with its first error
+                "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now GROUP BY line ORDER BY line"
+            ).fetchall()
+        ]
+        for r in rejected:
+            con.execute("INSERT INTO rf_rejects VALUES (?, ?, ?, ?, ?)", [release, r.zip, r.member, r.line, r.error])
+        con.execute(
+            "INSERT INTO rf_members VALUES (?, ?, ?, ?, ?, ?)",
+            [zip_path.name, info.filename, info.CRC, info.file_size, rows, len(rejected)],
+        )
+        if before_commit is not None:
+            before_commit(f"{zip_path.name}/{info.filename}")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        staged.unlink(missing_ok=True)
+    return rows, rejected
+
+
+def _build(con: duckdb.DuckDBPyConnection, release: str) -> int:
+    staged = con.execute("SELECT count(*) FROM rf_estabelecimentos").fetchone()
+    slices = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
+    companies = 0
+    con.execute("BEGIN")
+    try:
+        for part in range(slices):
+            con.execute(BUILD_SQL.replace("__SLICES__", str(slices)).replace("__SLICE__", str(part)))
+            con.execute("DELETE FROM company_docs WHERE cnpj IN (SELECT cnpj FROM rf_built)")
+            con.execute("DELETE FROM companies WHERE cnpj IN (SELECT cnpj FROM rf_built)")
+            con.execute("INSERT INTO companies BY NAME SELECT * FROM rf_built")
+            con.execute(f"INSERT INTO company_docs SELECT cnpj, {COMPANY_DOC_COLUMNS} FROM rf_built ORDER BY cnpj")
+            row = con.execute("SELECT count(*) FROM rf_built").fetchone()
+            companies += int(row[0]) if row else 0
+        con.execute("INSERT INTO rf_releases VALUES (?, ?, now()::TIMESTAMP)", [release, companies])
+        # The staging rows served their release; the next one is a full snapshot of its own.
+        for kind in LAYOUTS:
+            con.execute(f"DELETE FROM rf_{kind}")
+        con.execute("DELETE FROM rf_codes")
+        con.execute("DELETE FROM rf_members")
+        con.execute("DELETE FROM rf_state")
+        con.execute("DROP TABLE rf_built")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return companies
+
+
+def import_cnpj(
+    directory: Path,
+    dataset: Path,
+    release: str | None = None,
+    *,
+    memory_limit: str = "700MB",
+    before_commit: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> ImportSummary:
+    """Import the release in ``directory`` (named after it unless ``release`` is given) into ``dataset``.
+
+    ``before_commit`` is called with each member's name once its rows are read and before they are
+    committed (an exception there leaves the member out, as a stopped process would)."""
+    started = time.perf_counter()
+    directory = Path(directory)
+    dataset = Path(dataset)
+    release = release or directory.resolve().name
+    summary = ImportSummary(release)
+    members = _members(directory)
+    if not members:
+        raise FileNotFoundError(f"no Receita Federal zip files in {directory}")
+    dataset.parent.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(str(dataset), config={"memory_limit": memory_limit, "preserve_insertion_order": False})
+    try:
+        _ensure_dataset(con)
+        if con.execute("SELECT 1 FROM rf_releases WHERE release = ?", [release]).fetchone():
+            summary.already_imported = True
+            return summary
+        current = con.execute("SELECT release FROM rf_state").fetchone()
+        if current is None or current[0] != release:
+            # A different release was left half-staged: it is dropped, this one starts afresh.
+            con.execute("BEGIN")
+            for kind in LAYOUTS:
+                con.execute(f"DELETE FROM rf_{kind}")
+            con.execute("DELETE FROM rf_codes")
+            con.execute("DELETE FROM rf_members")
+            con.execute("DELETE FROM rf_state")
+            con.execute("INSERT INTO rf_state VALUES (?)", [release])
+            con.execute("COMMIT")
+        done = {(z, m): (crc, size) for z, m, crc, size in
+                con.execute("SELECT zip, member, crc, size FROM rf_members").fetchall()}  # fmt: skip
+        with tempfile.TemporaryDirectory(prefix=".import-cnpj-", dir=dataset.parent) as scratch:
+            for zip_path, info, kind in members:
+                if done.get((zip_path.name, info.filename)) == (info.CRC, info.file_size):
+                    summary.members_skipped += 1
+                    continue
+                rows, rejected = _load_member(con, release, zip_path, info, kind, Path(scratch), before_commit)
+                summary.members_loaded += 1
+                summary.rows += rows
+                summary.rejected.extend(rejected)
+                if progress is not None:
+                    progress(f"{zip_path.name}/{info.filename}: {rows:,} rows")
+                    for r in rejected:
+                        progress(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}")
+        summary.phases["files"] = time.perf_counter() - started
+        summary.companies = _build(con, release)
+        summary.phases["records"] = time.perf_counter() - started - summary.phases["files"]
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    # The dataset changed: refresh the lookup copy now rather than on the first lookup.
+    from bemtevi.infra.suppliers.local import build_lookup_file
+
+    copying = time.perf_counter()
+    build_lookup_file(dataset)
+    summary.phases["lookup copy"] = time.perf_counter() - copying
+    summary.seconds = time.perf_counter() - started
+    return summary

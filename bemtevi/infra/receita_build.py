@@ -1,0 +1,123 @@
+"""The SQL turning the staged Receita Federal files (``bemtevi.infra.receita``) into the local dataset's
+company records, in the shape ``bemtevi.infra.demo_data`` writes.
+
+Codes are read as the data dictionary gives them: situação cadastral 01 nula, 02 ativa, 03 suspensa,
+04 inapta, 08 baixada; porte 01 ME, 03 EPP, 05 demais (00 not informed); dates YYYYMMDD, 00000000 for
+none; capital with a decimal comma; secondary CNAEs comma-separated.
+"""
+
+from __future__ import annotations
+
+SIMPLES_TYPE = (
+    "STRUCT(simples BOOLEAN, simples_since DATE, simples_until DATE, mei BOOLEAN, mei_since DATE, mei_until DATE)"
+)
+
+
+def _date(column: str) -> str:
+    # "00000000" and "" stand for no date in the published files.
+    return f"try_strptime(NULLIF({column}, ''), '%Y%m%d')::DATE"
+
+
+def _text(column: str) -> str:
+    return f"NULLIF(trim({column}), '')"
+
+
+# Run once per slice of the companies (``__SLICE__`` of ``__SLICES__``, by a hash of the CNPJ root, so a
+# company's establishments, partners and Simples line fall in the same slice): each statement's joins and
+# aggregations then hold a slice, not the release, within the memory limit. A duplicated line (by key) is
+# taken once, the first read, by its rowid: a window over whole rows would hold them all.
+BUILD_SQL = f"""
+CREATE OR REPLACE TEMP TABLE rf_built AS
+WITH
+codes AS (SELECT kind, codigo, descricao FROM rf_codes),
+cnae AS (SELECT codigo, descricao FROM codes WHERE kind = 'cnaes'),
+partners AS (
+    SELECT s.cnpj_basico,
+           list(struct_pack(
+               name := {_text("s.nome_socio_razao_social")},
+               document := {_text("s.cnpj_cpf_socio")},
+               role := q.descricao,
+               since := {_date("s.data_entrada_sociedade")}
+           ) ORDER BY s.nome_socio_razao_social, s.cnpj_cpf_socio) AS partners
+    FROM (SELECT * FROM rf_socios WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__) s
+    LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'qualificacoes') q ON q.codigo = s.qualificacao_socio
+    GROUP BY s.cnpj_basico
+),
+secondary AS (
+    SELECT cnpj, list(struct_pack(code := code, description := cnae.descricao) ORDER BY pos) AS activities
+    FROM (
+        SELECT cnpj_basico || cnpj_ordem || cnpj_dv AS cnpj, trim(code) AS code, pos
+        FROM (SELECT * FROM rf_estabelecimentos WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__),
+             unnest(string_split(cnae_fiscal_secundaria, ',')) WITH ORDINALITY AS t(code, pos)
+        WHERE trim(code) <> ''
+    ) s LEFT JOIN cnae ON cnae.codigo = s.code
+    GROUP BY cnpj
+),
+simples AS (
+    SELECT cnpj_basico, struct_pack(
+        simples := opcao_pelo_simples = 'S', simples_since := {_date("data_opcao_simples")},
+        simples_until := {_date("data_exclusao_simples")}, mei := opcao_mei = 'S',
+        mei_since := {_date("data_opcao_mei")}, mei_until := {_date("data_exclusao_mei")}
+    )::{SIMPLES_TYPE} AS simples
+    FROM rf_simples
+    WHERE rowid IN (SELECT min(rowid) FROM rf_simples WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+                    GROUP BY cnpj_basico)
+)
+SELECT
+    e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv AS cnpj,
+    coalesce({_text("m.razao_social")}, '') AS company_name,
+    {_text("e.nome_fantasia")} AS trade_name,
+    {_date("e.data_inicio_atividade")} AS opening_date,
+    CASE e.situacao_cadastral
+        WHEN '01' THEN 'NULA' WHEN '1' THEN 'NULA' WHEN '02' THEN 'ATIVA' WHEN '2' THEN 'ATIVA'
+        WHEN '03' THEN 'SUSPENSA' WHEN '3' THEN 'SUSPENSA' WHEN '04' THEN 'INAPTA' WHEN '4' THEN 'INAPTA'
+        WHEN '08' THEN 'BAIXADA' WHEN '8' THEN 'BAIXADA' ELSE e.situacao_cadastral END AS status,
+    coalesce(nat.descricao, m.natureza_juridica, '') AS legal_nature,
+    CASE WHEN {_text("e.cnae_fiscal_principal")} IS NULL THEN NULL
+         ELSE struct_pack(code := e.cnae_fiscal_principal, description := cnae.descricao) END AS main_activity,
+    CASE m.porte_empresa WHEN '01' THEN 'ME' WHEN '03' THEN 'EPP' WHEN '05' THEN 'DEMAIS' END AS size,
+    TRY_CAST(replace(m.capital_social, ',', '.') AS DECIMAL(15, 2)) AS share_capital,
+    struct_pack(
+        street := {_text("concat_ws(' ', NULLIF(trim(e.tipo_logradouro), ''), NULLIF(trim(e.logradouro), ''))")},
+        number := {_text("e.numero")}, complement := {_text("e.complemento")},
+        neighborhood := {_text("e.bairro")},
+        city := coalesce(mun.descricao, {_text("e.nome_cidade_exterior")}),
+        state := {_text("e.uf")}, zip := {_text("e.cep")}
+    ) AS address,
+    list_filter([
+        struct_pack(number := {_text("e.ddd_1")} || {_text("e.telefone_1")},
+                    type := CASE WHEN length(trim(e.telefone_1)) = 9 THEN 'mobile' ELSE 'landline' END),
+        struct_pack(number := {_text("e.ddd_2")} || {_text("e.telefone_2")},
+                    type := CASE WHEN length(trim(e.telefone_2)) = 9 THEN 'mobile' ELSE 'landline' END),
+        struct_pack(number := {_text("e.ddd_fax")} || {_text("e.fax")}, type := 'fax')
+    ], p -> p.number IS NOT NULL) AS phones,
+    CASE WHEN {_text("e.correio_eletronico")} IS NULL THEN []::VARCHAR[]
+         ELSE [lower(trim(e.correio_eletronico))] END AS emails,
+    coalesce(p.partners, []) AS partners,
+    NULL::INTEGER AS score,
+    [] AS protests,
+    coalesce(sec.activities, []) AS secondary_activities,
+    sim.simples
+FROM (SELECT * FROM rf_estabelecimentos WHERE rowid IN (
+          SELECT min(rowid) FROM rf_estabelecimentos WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+          GROUP BY cnpj_basico, cnpj_ordem, cnpj_dv)) e
+LEFT JOIN (SELECT * FROM rf_empresas WHERE rowid IN (
+          SELECT min(rowid) FROM rf_empresas WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+          GROUP BY cnpj_basico)) m
+    ON m.cnpj_basico = e.cnpj_basico
+LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'naturezas') nat ON nat.codigo = m.natureza_juridica
+LEFT JOIN cnae ON cnae.codigo = e.cnae_fiscal_principal
+LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'municipios') mun ON mun.codigo = e.municipio
+LEFT JOIN partners p ON p.cnpj_basico = e.cnpj_basico
+LEFT JOIN secondary sec ON sec.cnpj = e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv
+LEFT JOIN simples sim ON sim.cnpj_basico = e.cnpj_basico
+WHERE length(e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv) = 14
+"""
+
+COMPANY_DOC_COLUMNS = """to_json(struct_pack(
+    kind := 'company', cnpj := cnpj, company_name := company_name, trade_name := trade_name,
+    opening_date := opening_date, status := status, legal_nature := legal_nature,
+    main_activity := main_activity, size := size, share_capital := share_capital,
+    address := address, phones := phones, emails := emails, partners := partners, score := score,
+    protests := protests, secondary_activities := secondary_activities, simples := simples
+))::VARCHAR"""

@@ -1,0 +1,184 @@
+"""``bemtevi import-cnpj`` over N synthetic establishments in the Receita Federal's published layout.
+
+Writes (once, cached under ``--cache``, default var/bench-cache) a release of N establishments, N
+companies, about 1.5 N partners and N / 2 Simples lines (zipped, ``;``-separated, quoted, Latin-1, no
+header, with accents, split into several zips as published), then imports it into an empty dataset in a
+child process and prints rows/s (all lines of all files over the whole import, lookup copy included)
+and the child's peak RSS (``wait4``). Target in issue 36: ≥ 300,000 rows/s, ≤ 1 GB.
+
+``--readers`` also times, in the same run, reading the Estabelecimentos members only, by the two ways
+considered: DuckDB's CSV reader on each member copied out of its zip to a temporary file (what the
+import does) and pyarrow's streaming CSV reader on the zip member itself.
+
+    PYTHONPATH=$PWD .venv/bin/python bench/cnpj_import.py --rows 1000000 --readers
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+import duckdb
+
+from bemtevi.infra.receita import LAYOUTS
+
+_PARTS = 4  # zips per kind, as the Receita splits its large files
+
+GENERATE = {
+    "empresas": """SELECT lpad(i::VARCHAR, 8, '0'), 'EMPRESA ' || i || ' COMÉRCIO E SERVIÇOS LTDA', '2062', '49',
+        (i % 100000)::VARCHAR || ',00', ['01', '03', '05'][i % 3 + 1], '' FROM range({n}) t(i)""",
+    "estabelecimentos": """SELECT lpad(i::VARCHAR, 8, '0'), '0001', lpad((i % 100)::VARCHAR, 2, '0'), '1',
+        'LOJA ' || i, '02', '20100101', '00', '', '', '20100101', ['1091102', '4721102', '5611203'][i % 3 + 1],
+        '4721102,5611203', 'RUA', 'DAS ACÁCIAS ' || (i % 500), (i % 2000)::VARCHAR, '', 'CENTRO',
+        lpad((i % 99999999)::VARCHAR, 8, '0'), 'SP', '7107', '11', (30000000 + i % 9999999)::VARCHAR, '', '', '',
+        '', 'contato' || i || '@exemplo.com.br', '', '' FROM range({n}) t(i)""",
+    "socios": """SELECT lpad((i * 2 // 3)::VARCHAR, 8, '0'), '2', 'SÓCIO ' || i || ' CONCEIÇÃO', '***'
+        || lpad((i % 999999)::VARCHAR, 6, '0') || '**', '49', '20100101', '', '***000000**', '', '00', '4'
+        FROM range({n} * 3 // 2) t(i)""",
+    "simples": """SELECT lpad((i * 2)::VARCHAR, 8, '0'), 'S', '20100101', '00000000', ['N', 'S'][i % 2 + 1],
+        '00000000', '00000000' FROM range({n} // 2) t(i)""",
+}
+CODES = {
+    "cnaes": [("1091102", "Fabricação de produtos de padaria"), ("4721102", "Padaria e confeitaria"),
+              ("5611203", "Lanchonetes, casas de chá, de sucos e similares")],
+    "municipios": [("7107", "SAO PAULO")],
+    "naturezas": [("2062", "Sociedade Empresária Limitada")],
+    "qualificacoes": [("49", "Sócio-Administrador")],
+    "paises": [("105", "BRASIL")],
+    "motivos": [("00", "SEM MOTIVO")],
+}  # fmt: skip
+
+
+def _zip_utf8_as_latin1(csv_utf8: Path, target: Path, member: str) -> None:
+    with (
+        open(csv_utf8, encoding="utf-8", newline="") as source,
+        zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive,
+        archive.open(member, "w", force_zip64=True) as sink,
+    ):
+        while chunk := source.read(1 << 22):
+            sink.write(chunk.encode("latin-1"))
+
+
+def generate(directory: Path, n: int) -> int:
+    """The release's files (once per N); the number of lines in them."""
+    done = directory / ".complete"
+    if done.exists():
+        return int(done.read_text())
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    con = duckdb.connect()
+    lines = 0
+    with tempfile.TemporaryDirectory(dir=directory) as scratch:
+        for kind, sql in GENERATE.items():
+            con.execute(f"CREATE OR REPLACE TABLE t AS {sql.format(n=n)}")
+            total = con.execute("SELECT count(*) FROM t").fetchone()[0]  # type: ignore[index]
+            lines += total
+            parts = _PARTS if kind != "simples" else 1
+            for part in range(parts):
+                csv = Path(scratch) / "part.csv"
+                con.execute(
+                    f"COPY (SELECT * FROM t LIMIT {total // parts + parts} OFFSET {part * (total // parts + parts)}) "
+                    f"TO '{csv.as_posix()}' (FORMAT csv, DELIMITER ';', HEADER false, FORCE_QUOTE *, QUOTE '\"')"
+                )
+                name = "Simples.zip" if kind == "simples" else f"{kind.capitalize()}{part}.zip"
+                _zip_utf8_as_latin1(csv, directory / name, f"K3241.K03200Y{part}.D41109.{kind.upper()[:8]}")
+        for kind, rows in CODES.items():
+            lines += len(rows)
+            with zipfile.ZipFile(directory / f"{kind.capitalize()}.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+                body = "".join(f'"{c}";"{d}"\n' for c, d in rows)
+                archive.writestr(f"F.K03200$Z.D41109.{kind.upper()}", body.encode("latin-1"))
+    con.close()
+    done.write_text(str(lines))
+    return lines
+
+
+def time_readers(directory: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    members = sorted(directory.glob("Estabelecimentos*.zip"))
+    columns = LAYOUTS["estabelecimentos"]
+
+    started = time.perf_counter()
+    rows = 0
+    con = duckdb.connect()
+    with tempfile.TemporaryDirectory(dir=directory) as scratch:
+        for path in members:
+            with zipfile.ZipFile(path) as archive:
+                info = archive.infolist()[0]
+                staged = Path(scratch) / "m.csv"
+                with archive.open(info) as source, open(staged, "wb") as sink:
+                    shutil.copyfileobj(source, sink, 1 << 20)
+                spec = ", ".join(f"'{c}': 'VARCHAR'" for c in columns)
+                rows += con.execute(
+                    f"SELECT count(*) FROM read_csv('{staged.as_posix()}', columns = {{{spec}}}, delim = ';', "
+                    "quote = '\"', header = false, encoding = 'latin-1', auto_detect = false)"
+                ).fetchone()[0]  # type: ignore[index]
+    duck = time.perf_counter() - started
+
+    started = time.perf_counter()
+    arrow_rows = 0
+    for path in members:
+        with zipfile.ZipFile(path) as archive, archive.open(archive.infolist()[0]) as source:
+            reader = pacsv.open_csv(
+                source,
+                read_options=pacsv.ReadOptions(column_names=list(columns), encoding="latin-1", block_size=1 << 22),
+                parse_options=pacsv.ParseOptions(delimiter=";", quote_char='"'),
+                convert_options=pacsv.ConvertOptions(column_types={c: pa.string() for c in columns}),
+            )
+            for batch in reader:
+                arrow_rows += batch.num_rows
+    arrow = time.perf_counter() - started
+    print(f"read Estabelecimentos ({rows:,} rows): duckdb, member extracted to a file {rows / duck:,.0f} rows/s; "
+          f"pyarrow streaming from the zip {arrow_rows / arrow:,.0f} rows/s")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=500_000, help="establishments (other files scale with it)")
+    parser.add_argument("--cache", type=Path, default=Path("var/bench-cache"))
+    parser.add_argument("--readers", action="store_true", help="also time the two CSV readers on the same files")
+    args = parser.parse_args()
+
+    release = args.cache / f"cnpj-{args.rows}"
+    started = time.perf_counter()
+    lines = generate(release, args.rows)
+    print(f"{lines:,} lines in {release} (ready in {time.perf_counter() - started:.1f} s)")
+    print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.readers:
+        time_readers(release)
+
+    with tempfile.TemporaryDirectory(dir=args.cache) as work:
+        dataset = Path(work) / "dataset.duckdb"
+        started = time.perf_counter()
+        child = subprocess.Popen(
+            [sys.executable, "-m", "bemtevi.cli", "import-cnpj", str(release)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "BEMTEVI_DATASET_PATH": str(dataset)},
+        )
+        assert child.stdout is not None
+        report = child.stdout.read().splitlines()[-1:]
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            raise SystemExit(f"the import failed ({child.returncode})")
+        size = dataset.stat().st_size / 1e6
+    print(
+        f"import: {lines:,} lines in {seconds:.1f} s = {lines / seconds:,.0f} rows/s; "
+        f"peak RSS {usage.ru_maxrss / 1024:,.0f} MB; dataset {size:,.0f} MB"
+    )
+    print(*report)
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""``bemtevi import-cnpj``: the Receita Federal's open CNPJ files, in their published layout, become the
+local supplier's company records."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import duckdb
+import pytest
+from receita_files import ACME, ACME_CNPJ, estabelecimento, line, write_release, write_zip
+
+from bemtevi.infra import receita
+from bemtevi.infra.demo_data import generate_demo_dataset
+from bemtevi.infra.receita import import_cnpj, kind_of
+from bemtevi.infra.suppliers.local import LocalDatasetSupplier
+
+
+class Stop(Exception):
+    pass
+
+
+def _docs_digest(dataset: Path) -> str:
+    con = duckdb.connect(str(dataset), read_only=True)
+    try:
+        rows = con.execute("SELECT cnpj, doc FROM company_docs ORDER BY cnpj").fetchall()
+        companies = con.execute("SELECT count(*) FROM companies").fetchone()
+    finally:
+        con.close()
+    return hashlib.sha256(repr((rows, companies)).encode()).hexdigest()
+
+
+def test_a_lookup_answers_partners_cnaes_address_and_simples(tmp_path: Path) -> None:
+    summary = import_cnpj(write_release(tmp_path / "2024-11", extra_companies=6), tmp_path / "dataset.duckdb")
+    assert (summary.release, summary.companies, summary.rejected) == ("2024-11", 7, [])
+
+    with LocalDatasetSupplier(tmp_path / "dataset.duckdb") as supplier:
+        company = supplier.lookup_company("12.345.678/0001-95")
+        assert supplier.lookup_company(f"{20000000:08d}000100") is not None
+    assert company is not None
+    assert company["company_name"] == "PADARIA E CONFEITARIA SÃO JOÃO LTDA"
+    assert company["trade_name"] == "PADARIA SÃO JOÃO"
+    assert (company["status"], company["opening_date"], company["size"]) == ("ATIVA", "2005-03-15", "EPP")
+    assert company["legal_nature"] == "Sociedade Empresária Limitada"
+    assert company["share_capital"] == 150000.0
+    assert company["partners"] == [
+        {"name": "JOSÉ DA CONCEIÇÃO", "document": "***123456**", "role": "Sócio-Administrador", "since": "2005-03-15"},
+        {"name": "MARIA APARECIDA GONÇALVES", "document": "***654321**", "role": "Sócio", "since": "2010-08-01"},
+    ]
+    assert company["main_activity"]["code"] == "1091102"
+    assert [a["code"] for a in company["secondary_activities"]] == ["4721102", "5611203"]
+    assert company["secondary_activities"][0]["description"] == "Padaria e confeitaria com predominância de revenda"
+    assert company["address"] == {
+        "street": "RUA DAS ACÁCIAS", "number": "120", "complement": "LOJA 2", "neighborhood": "CENTRO",
+        "city": "SAO PAULO", "state": "SP", "zip": "01310100",
+    }  # fmt: skip
+    assert company["phones"] == [
+        {"number": "1132145678", "type": "landline"},
+        {"number": "11987654321", "type": "mobile"},
+    ]
+    assert company["emails"] == ["contato@padariasaojoao.com.br"]
+    assert company["simples"] == {
+        "simples": True, "simples_since": "2007-07-01", "simples_until": None,
+        "mei": False, "mei_since": None, "mei_until": None,
+    }  # fmt: skip
+
+
+def test_the_import_lands_in_a_demo_dataset_beside_its_records(tmp_path: Path) -> None:
+    dataset = tmp_path / "dataset.duckdb"
+    generate_demo_dataset(dataset, people=200, companies=40, seed=3)
+    with LocalDatasetSupplier(dataset) as supplier:
+        assert supplier.lookup_company(ACME_CNPJ) is None
+    import_cnpj(write_release(tmp_path / "2024-11"), dataset)
+    con = duckdb.connect(str(dataset), read_only=True)
+    demo_cnpj = con.execute("SELECT cnpj FROM companies WHERE score IS NOT NULL LIMIT 1").fetchone()
+    con.close()
+    assert demo_cnpj is not None
+    with LocalDatasetSupplier(dataset) as supplier:  # the lookup copy is newer than the import
+        imported = supplier.lookup_company(ACME_CNPJ)
+        demo = supplier.lookup_company(demo_cnpj[0])
+    assert imported is not None and demo is not None
+    assert list(imported) == list(demo)  # one record shape
+
+
+def test_a_stopped_import_goes_on_from_where_it_was(tmp_path: Path) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=4)
+    dataset = tmp_path / "dataset.duckdb"
+    seen: list[str] = []
+
+    def stop_in_the_third_file(member: str) -> None:
+        seen.append(member)
+        if len(seen) == 3:
+            raise Stop  # the third member's rows are read, not committed: a process killed mid-file
+
+    with pytest.raises(Stop):
+        import_cnpj(release, dataset, before_commit=stop_in_the_third_file)
+    con = duckdb.connect(str(dataset), read_only=True)
+    staged = con.execute("SELECT count(*) FROM rf_members").fetchone()
+    con.close()
+    assert staged == (2,)
+
+    resumed: list[str] = []
+    summary = import_cnpj(release, dataset, progress=lambda text: resumed.append(text.split(": ")[0]))
+    assert summary.members_skipped == 2
+    assert resumed[0] == seen[2]  # the stopped file is read again, whole
+    assert seen[:2] == [m for m in seen[:2] if m not in resumed]
+    fresh = tmp_path / "fresh.duckdb"
+    import_cnpj(release, fresh)
+    assert _docs_digest(dataset) == _docs_digest(fresh)
+
+
+def test_the_same_release_twice_changes_nothing(tmp_path: Path) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=4)
+    dataset = tmp_path / "dataset.duckdb"
+    import_cnpj(release, dataset)
+    before = _docs_digest(dataset)
+    again = import_cnpj(release, dataset)
+    assert again.already_imported and again.rows == 0
+    assert _docs_digest(dataset) == before
+
+
+def test_a_new_release_replaces_the_records_it_has(tmp_path: Path) -> None:
+    dataset = tmp_path / "dataset.duckdb"
+    import_cnpj(write_release(tmp_path / "2024-11"), dataset)
+    december = write_release(tmp_path / "2024-12")
+    write_zip(december, "Estabelecimentos0.zip", "K3241.K03200Y0.D41210.ESTABELE",
+              [estabelecimento(ACME, situacao_cadastral="08", logradouro="NOVA")])  # fmt: skip
+    import_cnpj(december, dataset)
+    with LocalDatasetSupplier(dataset) as supplier:
+        company = supplier.lookup_company(ACME_CNPJ)
+    assert company is not None
+    assert (company["status"], company["address"]["street"]) == ("BAIXADA", "RUA NOVA")
+    con = duckdb.connect(str(dataset), read_only=True)
+    assert con.execute("SELECT count(*) FROM companies WHERE cnpj = ?", [ACME_CNPJ]).fetchone() == (1,)
+    con.close()
+
+
+def test_a_malformed_line_is_reported_with_its_file_and_line_and_skipped(tmp_path: Path) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=2)
+    good = estabelecimento("30000000", dv="00")
+    write_zip(release, "Estabelecimentos1.zip", "K3241.K03200Y1.D41109.ESTABELE", [
+        estabelecimento("20000001", dv="00"),
+        b'"30000001";"0001";"00";"1";"LINHA QUEBRADA"\n',  # too few fields
+        good,
+    ])  # fmt: skip
+    summary = import_cnpj(release, tmp_path / "dataset.duckdb")
+    assert [(r.zip, r.member, r.line) for r in summary.rejected] == [
+        ("Estabelecimentos1.zip", "K3241.K03200Y1.D41109.ESTABELE", 2)
+    ]
+    with LocalDatasetSupplier(tmp_path / "dataset.duckdb") as supplier:
+        assert supplier.lookup_company("30000000000100") is not None  # the lines after it are read
+        assert supplier.lookup_company("30000001000100") is None
+
+
+def test_files_are_told_apart_by_their_published_names() -> None:
+    assert kind_of("Estabelecimentos9.zip") == "estabelecimentos"
+    assert kind_of("Socios0.zip") == "socios"
+    assert kind_of("Simples.zip") == "simples"
+    assert kind_of("Qualificacoes.zip") == "qualificacoes"
+    assert kind_of("LAYOUT_DADOS_ABERTOS_CNPJ.pdf") is None
+    assert line(["A", 'B "C"']) == b'"A";"B ""C"""\n'
+
+
+def test_a_release_built_in_slices_gives_the_same_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=9)
+    import_cnpj(release, tmp_path / "whole.duckdb")
+    monkeypatch.setattr(receita, "_SLICE_ROWS", 3)  # some four slices
+    import_cnpj(release, tmp_path / "sliced.duckdb")
+    assert _docs_digest(tmp_path / "sliced.duckdb") == _docs_digest(tmp_path / "whole.duckdb")
