@@ -85,7 +85,7 @@ export default function BalanceHistoryPage() {
         minWidth: 90,
         // A settlement charges part of its reservation and gives the rest back: both on its line.
         renderCell: ({ row }) =>
-          row.released > 0 ? `${num(row.amount)} (${t('credits.released', { amount: num(row.released) })})` : num(row.amount),
+          row.released > 0 ? `${num(row.amount)} (${t('credits.released', { count: row.released, amount: num(row.released) })})` : num(row.amount),
       },
       {
         field: 'change',
