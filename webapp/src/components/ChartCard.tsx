@@ -4,7 +4,6 @@ import Alert from '@mui/material/Alert'
 import Button from '@mui/material/Button'
 import Paper from '@mui/material/Paper'
 import Skeleton from '@mui/material/Skeleton'
-import EmptyState from './EmptyState'
 import Typography from '@mui/material/Typography'
 
 /**
@@ -21,7 +20,6 @@ export default function ChartCard({
   onRetry,
   empty,
   emptyText,
-  emptyAction,
   testId,
   actions,
   children,
@@ -34,8 +32,6 @@ export default function ChartCard({
   onRetry?: () => void
   empty: boolean
   emptyText: string
-  /** Under the empty text: what to do so the chart has something to show. */
-  emptyAction?: ReactNode
   testId: string
   actions?: ReactNode
   children: () => ReactNode
@@ -72,7 +68,11 @@ export default function ChartCard({
             {error}
           </Alert>
         )}
-        {state === 'empty' && <EmptyState text={emptyText} action={emptyAction} testId={`${testId}-empty`} />}
+        {state === 'empty' && (
+          <Typography color="text.secondary" align="center" data-testid={`${testId}-empty`}>
+            {emptyText}
+          </Typography>
+        )}
         {state === 'ready' && children()}
       </div>
     </Paper>

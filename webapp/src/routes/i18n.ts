@@ -12,7 +12,6 @@ export const framePtBR = {
     ok: 'OK',
     yes: 'Sim',
     no: 'Não',
-    cancel: 'Cancelar',
     close: 'Fechar',
   },
   list: {
@@ -62,7 +61,6 @@ export const frameEnUS: FrameTexts = {
     ok: 'OK',
     yes: 'Yes',
     no: 'No',
-    cancel: 'Cancel',
     close: 'Close',
   },
   list: {

@@ -27,7 +27,6 @@ export default function FormPage({
   submitLabel,
   savingLabel,
   serverError,
-  saveError,
   testId,
   submitTestId,
   errorTestId,
@@ -45,10 +44,8 @@ export default function FormPage({
   saving: boolean
   submitLabel: string
   savingLabel?: string
-  /** The server's refusal of the last save, in the reader's language (a screen that words it itself). */
+  /** The server's refusal of the last save, in the reader's language. */
   serverError?: string | null
-  /** The failed save itself: FormPage says it with the error catalogue's text for its code. */
-  saveError?: unknown
   testId: string
   submitTestId?: string
   errorTestId?: string
@@ -57,7 +54,6 @@ export default function FormPage({
   children: ReactNode
 }) {
   const { t, i18n } = useTranslation()
-  const refusal = serverError ?? (saveError ? errorText(saveError as AnyError, t, (k) => i18n.exists(k)) : null)
   const back = (
     <Button component={RouterLink} to={backTo} variant="outlined" sx={{ flexShrink: 0 }}>
       {backLabel}
@@ -93,9 +89,9 @@ export default function FormPage({
         sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}
       >
         {children}
-        {refusal && (
+        {serverError && (
           <Alert severity="error" role="alert" data-testid={errorTestId} sx={{ gridColumn: '1 / -1' }}>
-            {refusal}
+            {serverError}
           </Alert>
         )}
         <Box sx={{ gridColumn: '1 / -1', display: 'flex', gap: 1, flexWrap: 'wrap' }}>

@@ -124,8 +124,7 @@ export function CheckInput({
 }: Omit<Common, 'error' | 'hint' | 'label'> & { label: ReactNode; checked: boolean; onChange: (checked: boolean) => void; title?: string }) {
   return (
     <FormControlLabel
-      // A long name (a layout's file name) breaks inside the label instead of widening a phone's page.
-      sx={{ ...(wide ? WIDE : {}), minWidth: 0, '& .MuiFormControlLabel-label': { minWidth: 0, overflowWrap: 'anywhere' } }}
+      sx={wide ? WIDE : undefined}
       title={title}
       disabled={disabled}
       control={
@@ -175,7 +174,6 @@ export function FilePicker({
   error,
   hint,
   disabled,
-  errorTestId,
 }: {
   label: string
   accept?: string
@@ -187,8 +185,6 @@ export function FilePicker({
   error?: string
   hint?: ReactNode
   disabled?: boolean
-  /** The test id of the error under the button (there only while there is one). */
-  errorTestId?: string
 }) {
   return (
     <FormControl error={!!error} sx={WIDE}>
@@ -217,7 +213,7 @@ export function FilePicker({
           {fileName || noFile}
         </Typography>
       </Stack>
-      {(error ?? hint) && <FormHelperText data-testid={error ? errorTestId : undefined}>{error ?? hint}</FormHelperText>}
+      {(error ?? hint) && <FormHelperText>{error ?? hint}</FormHelperText>}
     </FormControl>
   )
 }

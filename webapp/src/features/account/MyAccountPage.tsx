@@ -1,9 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import Alert from '@mui/material/Alert'
-import Button from '@mui/material/Button'
 import Breadcrumbs from '../../components/Breadcrumbs'
-import { CheckInput } from '../../components/form/fields'
 import Spinner from '../../components/Spinner'
 import { useConfirm, useNotify } from '../../components/feedback'
 import { formatDateTimeBR } from '../../lib/format'
@@ -60,9 +57,9 @@ export default function MyAccountPage() {
   if (me.isLoading) return <Spinner />
   if (!data)
     return (
-      <Alert severity="error" role="alert">
+      <div className="alert alert-error" role="alert">
         {userErrorText(me.error, t, exists)}
-      </Alert>
+      </div>
     )
   const others = (sessions.data?.data ?? []).filter((s) => !s.current).length
   return (
@@ -89,9 +86,9 @@ export default function MyAccountPage() {
             </div>
           </div>
           <p className="muted small">{t('myAccount.sections.personalText')}</p>
-          <Button component={Link} to="/edit-my-profile/my-account" variant="contained" data-testid="account-edit-profile">
+          <Link to="/edit-my-profile/my-account" className="btn btn-primary" data-testid="account-edit-profile">
             {t('myAccount.editProfile')}
-          </Button>
+          </Link>
         </section>
 
         <section className="card" data-testid="account-security">
@@ -115,14 +112,15 @@ export default function MyAccountPage() {
             ))}
           </ul>
           {others > 0 ? (
-            <Button
-              variant="outlined"
+            <button
+              type="button"
+              className="btn"
               onClick={() => void endOthers()}
               disabled={signOutState.isLoading}
               data-testid="account-sign-out-others"
             >
               {t('myAccount.signOutOthers')}
-            </Button>
+            </button>
           ) : (
             <p className="muted small">{t('myAccount.noOtherSessions')}</p>
           )}
@@ -132,9 +130,9 @@ export default function MyAccountPage() {
           <h2>{t('myAccount.sections.payments')}</h2>
           <p className="muted small">{t('myAccount.sections.paymentsText')}</p>
           {mayOpenBalances ? (
-            <Button component={Link} to="/balances" variant="outlined">
+            <Link to="/balances" className="btn">
               {t('myAccount.openBalances')}
-            </Button>
+            </Link>
           ) : (
             <p className="muted small">{t('myAccount.noBalances')}</p>
           )}
@@ -146,12 +144,15 @@ export default function MyAccountPage() {
             <ul className="toggle-list">
               {section.toggles.map((key) => (
                 <li key={key}>
-                  <CheckInput
-                    label={t(`myAccount.preferences.${key}`)}
-                    checked={!!data.preferences?.[key]}
-                    onChange={(value) => void toggle(key, value)}
-                    testId={`pref-${key}`}
-                  />
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={!!data.preferences?.[key]}
+                      onChange={(e) => void toggle(key, e.target.checked)}
+                      data-testid={`pref-${key}`}
+                    />
+                    {t(`myAccount.preferences.${key}`)}
+                  </label>
                 </li>
               ))}
             </ul>

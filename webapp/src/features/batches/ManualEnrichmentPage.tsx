@@ -17,11 +17,6 @@ export default function ManualEnrichmentPage() {
           {t('batches.newManual')}
         </Button>
       }
-      emptyAction={
-        <Button variant="outlined" component={Link} to="/new-manual-enrichment" data-testid="manual-add-first">
-          {t('batches.newManual')}
-        </Button>
-      }
     />
   )
 }

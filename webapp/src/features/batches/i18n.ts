@@ -44,9 +44,7 @@ export const batchesPtBR = {
   },
   list: {
     title: 'Arquivos enviados',
-    empty: 'Nenhum arquivo nesta situação.',
-    noneBatch: 'Nenhum arquivo enviado ainda. Escolha o layout e o arquivo acima e pré-visualize: a prévia é grátis e nada é cobrado antes de confirmar.',
-    noneManual: 'Nenhum enriquecimento enviado ainda. Envie o arquivo de um cliente em Novo enriquecimento.',
+    empty: 'Nenhum arquivo enviado.',
     createdAt: 'Enviado em',
     customer: 'Cliente',
     user: 'Usuário',
@@ -69,8 +67,7 @@ export const batchesPtBR = {
     confirmDelete: 'Excluir {{name}}? Isto não pode ser desfeito.',
     canceled: 'Processamento cancelado.',
     deleted: 'Arquivo excluído.',
-    progressText_one: '{{done}} de {{records}} · {{found}} encontrado',
-    progressText_other: '{{done}} de {{records}} · {{found}} encontrados',
+    progressText: '{{done}} de {{records}} · {{found}} encontrados',
     eta: 'faltam {{eta}}',
   },
   status: {
@@ -161,9 +158,7 @@ export const batchesEnUS: BatchesTexts = {
   },
   list: {
     title: 'Files sent',
-    empty: 'No file with this status.',
-    noneBatch: 'No file sent yet. Choose the layout and the file above and preview it: the preview is free and nothing is charged before you confirm.',
-    noneManual: 'No enrichment sent yet. Send a customer’s file with New enrichment.',
+    empty: 'No file sent.',
     createdAt: 'Sent at',
     customer: 'Customer',
     user: 'User',
@@ -186,8 +181,7 @@ export const batchesEnUS: BatchesTexts = {
     confirmDelete: 'Delete {{name}}? This cannot be undone.',
     canceled: 'Processing canceled.',
     deleted: 'File deleted.',
-    progressText_one: '{{done}} of {{records}} · {{found}} found',
-    progressText_other: '{{done}} of {{records}} · {{found}} found',
+    progressText: '{{done}} of {{records}} · {{found}} found',
     eta: '{{eta}} left',
   },
   status: {

@@ -1,4 +1,3 @@
-import { maskCpf, maskPhone } from '../masks'
 import type { UserDetailsRequest, UserSummary } from '../../store/generated/bemteviApi'
 
 export type UserRole = UserSummary['role']
@@ -23,9 +22,9 @@ export const EMPTY_DETAILS: UserDetailsForm = {
 export function detailsOf(user: { name: string } & { [K in Exclude<keyof UserDetailsForm, 'name'>]?: string | null }): UserDetailsForm {
   return {
     name: user.name,
-    cpf: maskCpf(user.cpf ?? ''),
+    cpf: user.cpf ?? '',
     functions: user.functions ?? '',
-    phone: maskPhone(user.phone ?? ''),
+    phone: user.phone ?? '',
     socialProfile: user.socialProfile ?? '',
     biography: user.biography ?? '',
     userName: user.userName ?? '',
