@@ -10,7 +10,7 @@ import duckdb
 import orjson
 
 from bemtevi.domain.api_tokens import ApiToken
-from bemtevi.projections.base import SAO_PAULO, PageFold, ReadModel, naive_utc
+from bemtevi.projections.base import SAO_PAULO, PageFold, ReadModel, RowFold, naive_utc
 
 API_TOKENS_DDL = """
 CREATE TABLE IF NOT EXISTS api_tokens (
@@ -44,62 +44,42 @@ _COLUMNS = (
 )
 
 
-class _TokensFold(PageFold):
-    def __init__(self) -> None:
-        self.events: list[Any] = []
+class _TokensFold(RowFold):
+    table, columns = "api_tokens", _COLUMNS
 
-    def apply(self, event: Any, position: int) -> None:
-        self.events.append(event)
-
-    def write(self, cur: duckdb.DuckDBPyConnection) -> None:
-        if not self.events:
-            return
-        ids = sorted({str(e.originator_id) for e in self.events})
-        rows = {
-            str(r[0]): dict(zip(_COLUMNS, r, strict=True))
-            for r in cur.execute(f"SELECT {', '.join(_COLUMNS)} FROM api_tokens WHERE token_id IN ?", [ids]).fetchall()
-        }
-        for event in self.events:
-            key = str(event.originator_id)
-            at = naive_utc(event.timestamp)
-            if isinstance(event, ApiToken.Generated):  # type: ignore[attr-defined]
-                rows[key] = {
-                    "token_id": key,
-                    "group_id": str(event.group_id),
-                    "name": event.name,
-                    "access_key": event.access_key,
-                    "active": True,
-                    "query_types": orjson.dumps(event.query_types).decode(),
-                    "per_second": event.per_second,
-                    "per_day": event.per_day,
-                    "created_by": str(event.created_by) if event.created_by else None,
-                    "created_at": at,
-                    "regenerated_at": None,
-                    "updated_at": at,
-                }
-                continue
-            row = rows.get(key)
-            if row is None:
-                continue
-            row["updated_at"] = at
-            if isinstance(event, ApiToken.Regenerated):  # type: ignore[attr-defined]
-                row["regenerated_at"] = at
-            elif isinstance(event, ApiToken.Edited):  # type: ignore[attr-defined]
-                row.update(
-                    name=event.name,
-                    query_types=orjson.dumps(event.query_types).decode(),
-                    per_second=event.per_second,
-                    per_day=event.per_day,
-                )
-            elif isinstance(event, ApiToken.Activated):  # type: ignore[attr-defined]
-                row["active"] = True
-            elif isinstance(event, ApiToken.Inactivated):  # type: ignore[attr-defined]
-                row["active"] = False
-        cur.execute("DELETE FROM api_tokens WHERE token_id IN ?", [list(rows)])
-        cur.executemany(
-            f"INSERT INTO api_tokens ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
-            [[r[c] for c in _COLUMNS] for r in rows.values()],
-        )
+    def change(self, row: dict[str, Any] | None, key: str, event: Any, at: datetime) -> dict[str, Any] | None:
+        if isinstance(event, ApiToken.Generated):  # type: ignore[attr-defined]
+            return {
+                "token_id": key,
+                "group_id": str(event.group_id),
+                "name": event.name,
+                "access_key": event.access_key,
+                "active": True,
+                "query_types": orjson.dumps(event.query_types).decode(),
+                "per_second": event.per_second,
+                "per_day": event.per_day,
+                "created_by": str(event.created_by) if event.created_by else None,
+                "created_at": at,
+                "regenerated_at": None,
+                "updated_at": at,
+            }
+        if row is None:
+            return None
+        row["updated_at"] = at
+        if isinstance(event, ApiToken.Regenerated):  # type: ignore[attr-defined]
+            row["regenerated_at"] = at
+        elif isinstance(event, ApiToken.Edited):  # type: ignore[attr-defined]
+            row.update(
+                name=event.name,
+                query_types=orjson.dumps(event.query_types).decode(),
+                per_second=event.per_second,
+                per_day=event.per_day,
+            )
+        elif isinstance(event, ApiToken.Activated):  # type: ignore[attr-defined]
+            row["active"] = True
+        elif isinstance(event, ApiToken.Inactivated):  # type: ignore[attr-defined]
+            row["active"] = False
+        return row
 
 
 class ApiTokensReadModel(ReadModel):

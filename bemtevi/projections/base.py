@@ -9,7 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -86,6 +86,43 @@ def rewrite_rows(
         cur.execute(f"INSERT INTO {table} SELECT {', '.join(columns)} FROM {name}")
     finally:
         cur.unregister(name)
+
+
+class RowFold(PageFold):
+    """A page of events that each change one row of ``table``, keyed by the event's originator id (the first
+    of ``columns``): the rows the page touches are read in one query, every event changes its row in turn
+    (``change``), and the rows are written back with ``rewrite_rows``."""
+
+    table: ClassVar[str]
+    columns: ClassVar[tuple[str, ...]]
+    schema: ClassVar[pa.Schema | None] = None
+
+    def __init__(self) -> None:
+        self.events: list[Any] = []
+
+    def apply(self, event: Any, position: int) -> None:
+        self.events.append(event)
+
+    @abstractmethod
+    def change(self, row: dict[str, Any] | None, key: str, event: Any, at: datetime) -> dict[str, Any] | None:
+        """The row after ``event`` (``row`` is None when there is none yet); None: there is no row (an event
+        about a row never made is ignored), or it is gone. ``at`` is the event's time as naive UTC."""
+
+    def write(self, cur: duckdb.DuckDBPyConnection) -> None:
+        if not self.events:
+            return
+        key_column = self.columns[0]
+        ids = sorted({str(e.originator_id) for e in self.events})
+        found = cur.execute(
+            f"SELECT {', '.join(self.columns)} FROM {self.table} WHERE {key_column} IN ?", [ids]
+        ).fetchall()
+        rows: dict[str, dict[str, Any] | None] = {str(r[0]): dict(zip(self.columns, r, strict=True)) for r in found}
+        for event in self.events:
+            key = str(event.originator_id)
+            changed = self.change(rows.get(key), key, event, naive_utc(event.timestamp))
+            if changed is not None or key in rows:
+                rows[key] = changed
+        rewrite_rows(cur, self.table, key_column, self.columns, rows, self.schema)
 
 
 class ReadModel(ABC):

@@ -9,13 +9,14 @@ replay from the log gives the same rows as following it. A deleted batch's row i
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import duckdb
 import pyarrow as pa
 
 from bemtevi.domain.batches import OPEN_STATUSES, Batch, BatchStatus, cancel_code
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause, rewrite_rows
+from bemtevi.projections.base import PageFold, ReadModel, RowFold, first_row, order_clause
 
 BATCHES_DDL = """
 CREATE TABLE IF NOT EXISTS batches (
@@ -95,85 +96,69 @@ _EVENTS = (
 )
 
 
-class _Fold(PageFold):
-    def __init__(self) -> None:
-        self.events: list[Any] = []
+class _Fold(RowFold):
+    table, columns, schema = "batches", _COLUMNS, _SCHEMA
 
-    def apply(self, event: Any, position: int) -> None:
-        self.events.append(event)
-
-    def write(self, cur: duckdb.DuckDBPyConnection) -> None:
-        if not self.events:
-            return
-        ids = sorted({str(e.originator_id) for e in self.events})
-        rows: dict[str, dict[str, Any] | None] = {
-            str(r[0]): dict(zip(_COLUMNS, r, strict=True))
-            for r in cur.execute(f"SELECT {', '.join(_COLUMNS)} FROM batches WHERE batch_id IN ?", [ids]).fetchall()
-        }
-        for event in self.events:
-            batch_id = str(event.originator_id)
-            at = naive_utc(event.timestamp)
-            if isinstance(event, Batch.Submitted):
-                rows[batch_id] = {
-                    "batch_id": batch_id,
-                    "group_id": str(event.group_id),
-                    "user_id": str(event.user_id) if event.user_id else None,
-                    "kind": event.kind,
-                    "status": BatchStatus.WAITING.value,
-                    "layout_id": event.layout_id,
-                    "query_type": event.query_type,
-                    "observation": event.observation,
-                    "file_name": event.file_name,
-                    "extension": event.extension,
-                    "records": event.records,
-                    "done": 0,
-                    "found": 0,
-                    "invalid": 0,
-                    "credits_reserved": event.credits_reserved,
-                    "credits_charged": 0,
-                    "return_file_name": None,
-                    "message": None,
-                    "message_code": None,
-                    "canceled_by": None,
-                    "canceled_by_role": None,
-                    "created_at": at,
-                    "started_at": None,
-                    "finished_at": None,
-                    "updated_at": at,
-                }
-                continue
-            row = rows.get(batch_id)
-            if row is None:
-                continue
-            row["updated_at"] = at
-            if isinstance(event, Batch.Deleted):
-                rows[batch_id] = None
-            elif isinstance(event, Batch.Started):
-                row["status"] = BatchStatus.PROCESSING.value
-                row["started_at"] = row["started_at"] or at
-            elif isinstance(event, Batch.Progressed):
-                row["done"], row["found"], row["invalid"] = event.records_done, event.found, event.invalid
-            elif isinstance(event, Batch.Finished):
-                row["status"] = BatchStatus.AVAILABLE.value
-                row["records"] = row["done"] = event.records
-                row["found"], row["invalid"] = event.found, event.invalid
-                row["credits_charged"] = event.charged
-                row["return_file_name"] = event.return_file_name
-                row["finished_at"] = at
-            elif isinstance(event, Batch.Failed):
-                row["status"] = BatchStatus.ERROR.value
-                row["message"] = event.message
-                row["message_code"] = event.code
-                row["finished_at"] = at
-            elif isinstance(event, Batch.Canceled):
-                row["status"] = BatchStatus.CANCELED.value
-                row["message"] = event.message
-                row["message_code"] = cancel_code(event.message)
-                # Who canceled is the event's actor (older events too); their role is known since version 2.
-                row["canceled_by"] = str(event.actor_id) if event.actor_id else None
-                row["canceled_by_role"] = event.role
-                row["finished_at"] = at
-        rewrite_rows(cur, "batches", "batch_id", _COLUMNS, rows, _SCHEMA)
+    def change(self, row: dict[str, Any] | None, key: str, event: Any, at: datetime) -> dict[str, Any] | None:
+        if isinstance(event, Batch.Submitted):
+            return {
+                "batch_id": key,
+                "group_id": str(event.group_id),
+                "user_id": str(event.user_id) if event.user_id else None,
+                "kind": event.kind,
+                "status": BatchStatus.WAITING.value,
+                "layout_id": event.layout_id,
+                "query_type": event.query_type,
+                "observation": event.observation,
+                "file_name": event.file_name,
+                "extension": event.extension,
+                "records": event.records,
+                "done": 0,
+                "found": 0,
+                "invalid": 0,
+                "credits_reserved": event.credits_reserved,
+                "credits_charged": 0,
+                "return_file_name": None,
+                "message": None,
+                "message_code": None,
+                "canceled_by": None,
+                "canceled_by_role": None,
+                "created_at": at,
+                "started_at": None,
+                "finished_at": None,
+                "updated_at": at,
+            }
+        if row is None:
+            return None
+        row["updated_at"] = at
+        if isinstance(event, Batch.Deleted):
+            return None
+        if isinstance(event, Batch.Started):
+            row["status"] = BatchStatus.PROCESSING.value
+            row["started_at"] = row["started_at"] or at
+        elif isinstance(event, Batch.Progressed):
+            row["done"], row["found"], row["invalid"] = event.records_done, event.found, event.invalid
+        elif isinstance(event, Batch.Finished):
+            row["status"] = BatchStatus.AVAILABLE.value
+            row["records"] = row["done"] = event.records
+            row["found"], row["invalid"] = event.found, event.invalid
+            row["credits_charged"] = event.charged
+            row["return_file_name"] = event.return_file_name
+            row["finished_at"] = at
+        elif isinstance(event, Batch.Failed):
+            row["status"] = BatchStatus.ERROR.value
+            row["message"] = event.message
+            row["message_code"] = event.code
+            row["finished_at"] = at
+        elif isinstance(event, Batch.Canceled):
+            row["status"] = BatchStatus.CANCELED.value
+            row["message"] = event.message
+            row["message_code"] = cancel_code(event.message)
+            # Who canceled is the event's actor (older events too); their role is known since version 2.
+            row["canceled_by"] = str(event.actor_id) if event.actor_id else None
+            row["canceled_by_role"] = event.role
+            row["finished_at"] = at
+        return row
 
 
 class BatchesReadModel(ReadModel):

@@ -5,12 +5,13 @@ Without an SMTP server mails are "kept" here, and this is where they are read.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import duckdb
 
 from bemtevi.domain.mail import Mail
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause, rewrite_rows
+from bemtevi.projections.base import PageFold, ReadModel, RowFold, first_row, order_clause
 
 OUTBOX_DDL = """
 CREATE TABLE IF NOT EXISTS mail_outbox (
@@ -46,52 +47,36 @@ _COLUMNS = (
 _EVENTS = (Mail.Queued, Mail.Sent, Mail.Failed)
 
 
-class _OutboxFold(PageFold):
-    def __init__(self) -> None:
-        self.events: list[Any] = []
+class _OutboxFold(RowFold):
+    table, columns = "mail_outbox", _COLUMNS
 
-    def apply(self, event: Any, position: int) -> None:
-        self.events.append(event)
-
-    def write(self, cur: duckdb.DuckDBPyConnection) -> None:
-        if not self.events:
-            return
-        ids = sorted({str(e.originator_id) for e in self.events})
-        rows = {
-            str(r[0]): dict(zip(_COLUMNS, r, strict=True))
-            for r in cur.execute(f"SELECT {', '.join(_COLUMNS)} FROM mail_outbox WHERE mail_id IN ?", [ids]).fetchall()
-        }
-        for event in self.events:
-            key = str(event.originator_id)
-            at = naive_utc(event.timestamp)
-            if isinstance(event, Mail.Queued):
-                rows[key] = {
-                    "mail_id": key,
-                    "tenant_id": str(event.tenant_id),
-                    "recipient": event.to,
-                    "subject": event.subject,
-                    "body": event.text,
-                    "reason": event.reason,
-                    "status": "queued",
-                    "transport": None,
-                    "attempts": 0,
-                    "last_error": None,
-                    "queued_at": at,
-                    "updated_at": at,
-                }
-                continue
-            row = rows.get(key)
-            if row is None:  # an outcome without its mail cannot happen; never invent a row
-                continue
-            row["attempts"] += 1
-            row["updated_at"] = at
-            if isinstance(event, Mail.Sent):
-                row["transport"] = event.transport
-                row["status"] = "sent" if event.transport == "smtp" else "kept"
-            else:
-                row["last_error"] = event.error
-                row["status"] = "failed" if event.final else "queued"
-        rewrite_rows(cur, "mail_outbox", "mail_id", _COLUMNS, rows)
+    def change(self, row: dict[str, Any] | None, key: str, event: Any, at: datetime) -> dict[str, Any] | None:
+        if isinstance(event, Mail.Queued):
+            return {
+                "mail_id": key,
+                "tenant_id": str(event.tenant_id),
+                "recipient": event.to,
+                "subject": event.subject,
+                "body": event.text,
+                "reason": event.reason,
+                "status": "queued",
+                "transport": None,
+                "attempts": 0,
+                "last_error": None,
+                "queued_at": at,
+                "updated_at": at,
+            }
+        if row is None:  # an outcome without its mail cannot happen; never invent a row
+            return None
+        row["attempts"] += 1
+        row["updated_at"] = at
+        if isinstance(event, Mail.Sent):
+            row["transport"] = event.transport
+            row["status"] = "sent" if event.transport == "smtp" else "kept"
+        else:
+            row["last_error"] = event.error
+            row["status"] = "failed" if event.final else "queued"
+        return row
 
 
 class MailOutboxReadModel(ReadModel):

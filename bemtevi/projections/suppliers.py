@@ -6,13 +6,14 @@ nothing of them but their presence).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import duckdb
 import orjson
 
 from bemtevi.domain.vendors import Vendor
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc
+from bemtevi.projections.base import PageFold, ReadModel, RowFold, first_row
 
 SUPPLIERS_DDL = """
 CREATE TABLE IF NOT EXISTS suppliers (
@@ -29,44 +30,23 @@ CREATE TABLE IF NOT EXISTS suppliers (
 _COLUMNS = ("supplier_id", "name", "config", "password_set", "token_set", "active", "created_at", "updated_at")
 
 
-class _SuppliersFold(PageFold):
-    def __init__(self) -> None:
-        self.events: list[Any] = []
+class _SuppliersFold(RowFold):
+    table, columns = "suppliers", _COLUMNS
 
-    def apply(self, event: Any, position: int) -> None:
-        self.events.append(event)
-
-    def write(self, cur: duckdb.DuckDBPyConnection) -> None:
-        if not self.events:
-            return
-        ids = sorted({str(e.originator_id) for e in self.events})
-        rows = {
-            str(r[0]): dict(zip(_COLUMNS, r, strict=True))
-            for r in cur.execute(
-                f"SELECT {', '.join(_COLUMNS)} FROM suppliers WHERE supplier_id IN ?", [ids]
-            ).fetchall()
-        }
-        for event in self.events:
-            key = str(event.originator_id)
-            at = naive_utc(event.timestamp)
-            if isinstance(event, Vendor.Registered | Vendor.Edited):
-                row = rows.get(key) or {"supplier_id": key, "active": True, "created_at": at}
-                sealed = event.secrets_sealed
-                row.update(
-                    name=event.config["name"],
-                    config=orjson.dumps(event.config).decode(),
-                    password_set=bool(sealed.get("password")),
-                    token_set=bool(sealed.get("token")),
-                    updated_at=at,
-                )
-                rows[key] = row
-            elif isinstance(event, Vendor.StatusChanged) and key in rows:
-                rows[key].update(active=event.active, updated_at=at)
-        cur.execute("DELETE FROM suppliers WHERE supplier_id IN ?", [list(rows)])
-        cur.executemany(
-            f"INSERT INTO suppliers ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
-            [[r[c] for c in _COLUMNS] for r in rows.values()],
-        )
+    def change(self, row: dict[str, Any] | None, key: str, event: Any, at: datetime) -> dict[str, Any] | None:
+        if isinstance(event, Vendor.Registered | Vendor.Edited):
+            row = row or {"supplier_id": key, "active": True, "created_at": at}
+            sealed = event.secrets_sealed
+            row.update(
+                name=event.config["name"],
+                config=orjson.dumps(event.config).decode(),
+                password_set=bool(sealed.get("password")),
+                token_set=bool(sealed.get("token")),
+                updated_at=at,
+            )
+        elif isinstance(event, Vendor.StatusChanged) and row is not None:
+            row.update(active=event.active, updated_at=at)
+        return row
 
 
 class SuppliersReadModel(ReadModel):
