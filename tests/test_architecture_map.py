@@ -98,3 +98,17 @@ def test_no_module_is_past_the_line_limit() -> None:
     # An allowed module that is gone or back within the limit leaves the list, so that it cannot grow again.
     stale = [name for name in LONG_MODULES if sizes.get(name, 0) <= MODULE_MOST_LINES]
     assert not stale, f"no longer past {MODULE_MOST_LINES} lines, to take off LONG_MODULES: {stale}"
+
+
+def test_the_read_side_never_leaves_a_result_open() -> None:
+    """A DuckDB result read with ``fetchone``/``fetchmany`` keeps its cursor's transaction open until the thread's
+    next query, and the projector's rewrites then fail on every retry: read models and the API read through
+    ``fetchall`` or ``projections.base.first_row``."""
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in ("projections", "api")
+        for path in sorted((ROOT / "bemtevi" / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\.fetch(one|many)\(", line)
+    ]
+    assert offenders == []

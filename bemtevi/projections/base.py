@@ -70,20 +70,29 @@ def rewrite_rows(
     rows: Mapping[str, dict[str, Any] | None],
     schema: pa.Schema | None = None,
 ) -> None:
-    """Replace the rows of ``table`` whose ``key`` is among ``rows``' keys by ``rows``' values (a None value: the
-    row is gone): one DELETE and one INSERT from an Arrow page of ``columns`` (typed by ``schema`` when given, for
-    columns a page of Nones would not type)."""
+    """Make the rows of ``table`` whose ``key`` is among ``rows``' keys ``rows``' values (a None value: the row is
+    gone): one DELETE of the gone ones and one upsert of the others from an Arrow page of ``columns`` (typed by
+    ``schema`` when given, for columns a page of Nones would not type).
+
+    Upserted in place, never deleted and inserted again: DuckDB refuses a second delete-and-insert of one key
+    while any reader holds a transaction begun before the first (a result left open on a cursor does),
+    "write-write conflict on key" at every retry, and the projector would stop."""
     if not rows:
         return
-    cur.execute(f"DELETE FROM {table} WHERE {key} IN ?", [list(rows)])
+    gone = [k for k, row in rows.items() if row is None]
+    if gone:
+        cur.execute(f"DELETE FROM {table} WHERE {key} IN ?", [gone])
     kept = [row for row in rows.values() if row is not None]
     if not kept:
         return
     page = pa.Table.from_pylist(kept, schema=schema) if schema is not None else pa.Table.from_pylist(kept)
     name = f"page_{table}"
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != key)
     cur.register(name, page.select(list(columns)))
     try:
-        cur.execute(f"INSERT INTO {table} SELECT {', '.join(columns)} FROM {name}")
+        cur.execute(
+            f"INSERT INTO {table} SELECT {', '.join(columns)} FROM {name} ON CONFLICT ({key}) DO UPDATE SET {updates}"
+        )
     finally:
         cur.unregister(name)
 

@@ -6,12 +6,11 @@ import json
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
 from bemtevi.domain.brand import Brand, resolve_brand
 from bemtevi.domain.groups import Group, default_toggles
 from bemtevi.domain.users import User, UserStatus
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause
+from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause, rewrite_rows
 
 GROUPS_DDL = """
 CREATE TABLE IF NOT EXISTS groups (
@@ -150,8 +149,8 @@ class _DirectoryFold(PageFold):
                 users[key]["role"] = event.role
             elif isinstance(event, User.StatusChanged):
                 users[key]["status"] = event.status
-        _replace(cur, "groups", "group_id", _GROUP_COLUMNS, groups)
-        _replace(cur, "users", "user_id", _USER_COLUMNS, users)
+        rewrite_rows(cur, "groups", "group_id", _GROUP_COLUMNS, groups)
+        rewrite_rows(cur, "users", "user_id", _USER_COLUMNS, users)
 
 
 def _load(
@@ -167,31 +166,6 @@ def _load(
         return {}
     rows = cur.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE {key} IN ?", [ids]).fetchall()
     return {str(r[0]): dict(zip(columns, r, strict=True)) for r in rows}
-
-
-def _replace(
-    cur: duckdb.DuckDBPyConnection,
-    table: str,
-    key: str,
-    columns: tuple[str, ...],
-    rows: dict[str, dict[str, Any]],
-) -> None:
-    if not rows:
-        return
-    values = list(rows.values())
-    page = pa.Table.from_pylist(values).select(list(columns))
-    # Upserted in place, not deleted and inserted again: DuckDB refuses a second delete-and-insert
-    # of one key while any reader still holds a transaction that saw an older version (a cursor
-    # left after fetchone() does), "write-write conflict on key" at commit, and the projector stops.
-    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != key)
-    cur.register("page_rows", page)
-    try:
-        cur.execute(
-            f"INSERT INTO {table} SELECT {', '.join(columns)} FROM page_rows "
-            f"ON CONFLICT ({key}) DO UPDATE SET {updates}"
-        )
-    finally:
-        cur.unregister("page_rows")
 
 
 class DirectoryReadModel(ReadModel):

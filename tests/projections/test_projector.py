@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,17 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import KNOWN_CNPJ, KNOWN_CPF, examples, make_settings, new_tenant, run_lookups, sign_in
+from support import (
+    KNOWN_CNPJ,
+    KNOWN_CPF,
+    examples,
+    make_settings,
+    new_tenant,
+    run_lookups,
+    sign_in,
+    simulated_vendor,
+    super_admin,
+)
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
@@ -20,6 +32,7 @@ from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.infra.settings import Settings
 from bemtevi.projections.base import PageFold
 from bemtevi.projections.catalogue import all_read_models
+from bemtevi.projections.statements import group_name, statement
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.projector import TRACKING_NAME, Projector
 
@@ -264,3 +277,36 @@ def test_read_models_that_do_not_say_which_event_store_they_follow_are_rebuilt(
         assert snapshot(store) == expected
     finally:
         store.close()
+
+
+def test_a_statement_read_on_an_idle_thread_never_stops_the_read_models(platform: Platform) -> None:
+    """An API thread that read a finance statement and then sat idle must not hold a transaction open: DuckDB
+    then refuses the second rewrite of any row (here a supplier's, switched off and on) with "write-write
+    conflict" on every retry, and every read model stops (new groups and users unseen) until that thread runs
+    another query."""
+    principal = new_tenant(platform, "Extrato", limit=5)
+    run_lookups(platform, principal, [KNOWN_CPF])
+    admin = super_admin(platform)
+    vendor_id = platform.vendors.register(admin, simulated_vendor(9)).vendor_id
+    assert platform.projector.wait_for(platform.app.max_position(), timeout=10)
+    read, release = threading.Event(), threading.Event()
+
+    def statement_then_idle() -> None:
+        start, end = datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC)
+        statement(platform.store.cursor(), str(principal.group_id), start, end)
+        group_name(platform.store.cursor(), str(principal.group_id))
+        read.set()
+        release.wait(30)  # an idle pool thread: its cursor is used again only by its next request
+
+    reader = threading.Thread(target=statement_then_idle)
+    reader.start()
+    try:
+        assert read.wait(10)
+        for active in (False, True):
+            platform.vendors.set_active(admin, vendor_id, active)
+            assert platform.projector.wait_for(platform.app.max_position(), timeout=10), platform.projector.error
+        row = platform.store.cursor().execute("SELECT active FROM suppliers WHERE supplier_id = ?", [str(vendor_id)])
+        assert row.fetchall() == [(True,)]
+    finally:
+        release.set()
+        reader.join()
