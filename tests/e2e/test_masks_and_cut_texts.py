@@ -49,7 +49,8 @@ def test_masks_while_typing_at_375_px(browser: Browser, server_url: str, session
 def test_customer_actions_fit_the_list_at_1440_px(page: Page, server_url: str, sessions: Sessions) -> None:
     sessions.resume(page)
     page.goto(f"{server_url}/add-new-customer")
-    page.get_by_test_id("customer-cnpj").fill("45.723.174/0001-10")
+    # A CNPJ no other test registers: all browser tests share one server, and a taken one is refused.
+    page.get_by_test_id("customer-cnpj").fill("38.615.294/0001-39")
     page.get_by_test_id("customer-company-name").fill("Sabiá Laranjeira Comércio de Alimentos e Bebidas Ltda")
     page.get_by_test_id("customer-trade-name").fill("Sabiá Laranjeira")
     page.get_by_test_id("customer-person").fill("Rita Sabiá")
