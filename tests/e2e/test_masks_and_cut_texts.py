@@ -49,12 +49,12 @@ def test_masks_while_typing_at_375_px(browser: Browser, server_url: str, session
 def test_customer_actions_fit_the_list_at_1440_px(page: Page, server_url: str, sessions: Sessions) -> None:
     sessions.resume(page)
     page.goto(f"{server_url}/add-new-customer")
-    # A CNPJ no other test registers: all browser tests share one server, and a taken one is refused.
+    # A CNPJ and phone no other test registers: all browser tests share one server, which refuses taken ones.
     page.get_by_test_id("customer-cnpj").fill("38.615.294/0001-39")
     page.get_by_test_id("customer-company-name").fill("Sabiá Laranjeira Comércio de Alimentos e Bebidas Ltda")
     page.get_by_test_id("customer-trade-name").fill("Sabiá Laranjeira")
     page.get_by_test_id("customer-person").fill("Rita Sabiá")
-    page.get_by_test_id("customer-phone").fill("11912345678")
+    page.get_by_test_id("customer-phone").fill("11932107654")
     page.get_by_test_id("customer-email").fill("rita@sabia-laranjeira.com.br")
     page.get_by_test_id("customer-submit").click()
     expect(page.get_by_test_id("customer-registered")).to_be_visible()
