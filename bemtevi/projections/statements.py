@@ -12,6 +12,7 @@ from typing import Any
 
 import duckdb
 
+from bemtevi.projections.base import first_row
 from bemtevi.projections.credit_queries import CATEGORY_ORDER
 
 # The period's flows, each a sum over its lines; ``sign`` is its effect on the available balance.
@@ -82,15 +83,19 @@ def statement(cur: duckdb.DuckDBPyConnection, group_id: str, start: datetime, en
 
 def _unlimited_before_lines(cur: duckdb.DuckDBPyConnection, group_id: str, category: str) -> bool:
     """Whether the account was unlimited before its first line (an account opened unlimited has no opening line)."""
-    row = cur.execute(
-        "SELECT kind, credit_limit, change FROM credit_movements WHERE group_id = ? AND category = ? "
-        "ORDER BY position LIMIT 1",
-        [group_id, category],
-    ).fetchone()
+    row = first_row(
+        cur.execute(
+            "SELECT kind, credit_limit, change FROM credit_movements WHERE group_id = ? AND category = ? "
+            "ORDER BY position LIMIT 1",
+            [group_id, category],
+        )
+    )
     if row is None:
-        current = cur.execute(
-            "SELECT credit_limit FROM credit_balances WHERE group_id = ? AND category = ?", [group_id, category]
-        ).fetchone()
+        current = first_row(
+            cur.execute(
+                "SELECT credit_limit FROM credit_balances WHERE group_id = ? AND category = ?", [group_id, category]
+            )
+        )
         return current is not None and current[0] is None
     kind, limit, change = row
     if kind == "limit_change" and change is None:  # to or from unlimited: it was the other way before
@@ -99,7 +104,7 @@ def _unlimited_before_lines(cur: duckdb.DuckDBPyConnection, group_id: str, categ
 
 
 def group_name(cur: duckdb.DuckDBPyConnection, group_id: str) -> str | None:
-    row = cur.execute("SELECT name FROM groups WHERE group_id = ?", [group_id]).fetchone()
+    row = first_row(cur.execute("SELECT name FROM groups WHERE group_id = ?", [group_id]))
     return None if row is None else str(row[0])
 
 
