@@ -57,11 +57,14 @@ def statement(cur: duckdb.DuckDBPyConnection, group_id: str, start: datetime, en
         row = found.get(category)
         if row is None:
             empty = None if _unlimited_before_lines(cur, group_id, category) else 0
-            zeros = {name: 0 for name, _, _ in FLOWS}
-            out.append(
-                {"category": category, "openingBalance": empty, "closingBalance": empty, "consumed": 0, "lines": 0}
-                | zeros
-            )
+            blank: dict[str, Any] = {
+                "category": category,
+                "openingBalance": empty,
+                "closingBalance": empty,
+                "consumed": 0,
+                "lines": 0,
+            }
+            out.append(blank | {name: 0 for name, _, _ in FLOWS})
             continue
         _, opening, before, closing, until_end, lines, consumed, *sums = row
         if not before:

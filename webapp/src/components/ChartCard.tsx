@@ -4,6 +4,7 @@ import Alert from '@mui/material/Alert'
 import Button from '@mui/material/Button'
 import Paper from '@mui/material/Paper'
 import Skeleton from '@mui/material/Skeleton'
+import EmptyState from './EmptyState'
 import Typography from '@mui/material/Typography'
 
 /**
@@ -20,6 +21,7 @@ export default function ChartCard({
   onRetry,
   empty,
   emptyText,
+  emptyAction,
   testId,
   actions,
   children,
@@ -32,6 +34,8 @@ export default function ChartCard({
   onRetry?: () => void
   empty: boolean
   emptyText: string
+  /** Under the empty text: what to do so the chart has something to show. */
+  emptyAction?: ReactNode
   testId: string
   actions?: ReactNode
   children: () => ReactNode
@@ -68,11 +72,7 @@ export default function ChartCard({
             {error}
           </Alert>
         )}
-        {state === 'empty' && (
-          <Typography color="text.secondary" align="center" data-testid={`${testId}-empty`}>
-            {emptyText}
-          </Typography>
-        )}
+        {state === 'empty' && <EmptyState text={emptyText} action={emptyAction} testId={`${testId}-empty`} />}
         {state === 'ready' && children()}
       </div>
     </Paper>

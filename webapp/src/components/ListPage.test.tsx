@@ -70,6 +70,30 @@ describe('ListPage', () => {
     expect(screen.queryByRole('grid')).not.toBeInTheDocument()
   })
 
+  it('an empty list says what to do next, with the action that does it', () => {
+    const add = vi.fn()
+    render(
+      <ListPage<Row>
+        title="Pessoas"
+        columns={columns}
+        rows={[]}
+        loading={false}
+        emptyText="Nenhuma pessoa ainda: cadastre a primeira."
+        emptyAction={<button onClick={add}>Nova pessoa</button>}
+      />,
+    )
+    expect(screen.getByTestId('list-empty-text')).toHaveTextContent('Nenhuma pessoa ainda: cadastre a primeira.')
+    fireEvent.click(within(screen.getByTestId('list-empty')).getByRole('button', { name: 'Nova pessoa' }))
+    expect(add).toHaveBeenCalled()
+  })
+
+  it('a cut cell text keeps the whole text for its tooltip', () => {
+    const long = 'clientes_com_nome_de_arquivo_muito_comprido.csv'
+    render(<ListPage<Row> title="Arquivos" columns={columns} rows={[{ id: '1', name: long }]} loading={false} />)
+    // The default text cell (components/textCell.tsx): one span with the whole text, clamped by CSS.
+    expect(screen.getByText(long).tagName).toBe('SPAN')
+  })
+
   it('shows the error and retries on request', () => {
     const retry = vi.fn()
     render(<ListPage<Row> title="Pessoas" columns={columns} rows={undefined} loading={false} error="Sem conexão" onRetry={retry} />)

@@ -18,6 +18,8 @@ import {
   type GridValidRowModel,
 } from '@mui/x-data-grid'
 import { exportCsv, type CsvColumn } from '../lib/csv'
+import EmptyState from './EmptyState'
+import { textCell } from './textCell'
 
 /** Server paging: the total the API reports, the page on screen (from 1) and its size. */
 export interface ServerPaging {
@@ -52,6 +54,8 @@ export interface ListPageProps<Row extends GridValidRowModel> {
   error?: string | null
   onRetry?: () => void
   emptyText?: string
+  /** Under the empty text: the action that fills the list (e.g. add the first one). */
+  emptyAction?: ReactNode
   /** Without it the grid pages the rows it has (all of them are given). */
   paging?: ServerPaging
   /** Server-side sorting (`useServerSorting`): the API orders every page; only `fields` are sortable.
@@ -88,6 +92,7 @@ export default function ListPage<Row extends GridValidRowModel>({
   error,
   onRetry,
   emptyText,
+  emptyAction,
   paging,
   sorting,
   csv,
@@ -111,9 +116,12 @@ export default function ListPage<Row extends GridValidRowModel>({
   const shown = useMemo<GridColDef<Row>[]>(() => {
     const allowed = sortable === undefined ? null : new Set(sortable.split(','))
     const sorted = allowed ? columns.map((c) => (allowed.has(c.field) ? c : { ...c, sortable: false })) : columns
+    // A text column's value never runs past its cell unseen: three lines at most, then an ellipsis and the
+    // whole text on hover or a long press (components/CellText.tsx); columns that draw themselves keep that.
+    const texts = sorted.map((c) => (c.renderCell || c.type === 'number' ? c : { ...c, renderCell: textCell<Row>() }))
     return narrow
-      ? sorted.map((c) => ({ ...c, flex: c.flex ?? 1, minWidth: Math.min(c.minWidth ?? NARROW_MIN_WIDTH, NARROW_MIN_WIDTH) }))
-      : sorted
+      ? texts.map((c) => ({ ...c, flex: c.flex ?? 1, minWidth: Math.min(c.minWidth ?? NARROW_MIN_WIDTH, NARROW_MIN_WIDTH) }))
+      : texts
   }, [narrow, columns, sortable])
 
   let exportButton: ReactNode = null
@@ -150,11 +158,7 @@ export default function ListPage<Row extends GridValidRowModel>({
       </Alert>
     )
   } else if (!loading && list.length === 0) {
-    body = (
-      <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }} data-testid="list-empty">
-        {emptyText ?? t('frame.list.empty')}
-      </Typography>
-    )
+    body = <EmptyState text={emptyText ?? t('frame.list.empty')} action={emptyAction} testId="list-empty" />
   } else {
     body = (
       <Box sx={{ width: '100%', minWidth: 0 }} data-testid={testId}>

@@ -30,6 +30,22 @@ describe('ResultView', () => {
     expect(within(result).getByText(/R\$\s?4\.500,50/)).toBeInTheDocument()
   })
 
+  it.each([
+    ['pt-BR', null, '--'],
+    ['pt-BR', '', '--'],
+    ['pt-BR', '1985-02-30', 'Invalid date'],
+    ['en-US', null, '--'],
+    ['en-US', 'ontem', 'Invalid date'],
+  ])('shows a %s birth date of %j as %s', async (lng, birth, shown) => {
+    await i18n.changeLanguage(lng)
+    try {
+      render(<ResultView consultation={consultationOf({ ...person, birth_date: birth })} />)
+      expect(screen.getByTestId('result-birth-date')).toHaveTextContent(new RegExp(`^${shown}$`))
+    } finally {
+      await i18n.changeLanguage('pt-BR')
+    }
+  })
+
   it('renders the death data when present', () => {
     const dead = { ...person, death: { date: '2020-12-31', book: 'C-12', sheet: '34', registry_office: null } }
     render(<ResultView consultation={consultationOf(dead)} />)

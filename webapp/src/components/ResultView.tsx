@@ -1,15 +1,16 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Address, CompanyResult, Consultation, PersonResult, Phone, Protest } from '../types/api'
-import { display, formatDateBR, formatDateTimeBR, formatMoney } from '../lib/format'
+import { display, formatDateTimeBR, formatMoney, MISSING_DATE, showDate } from '../lib/format'
 import { formatCnpj, formatCpf, formatDocument, formatPhone, formatZip } from '../lib/documents'
 import { translateValue } from '../lib/values'
 
+/** A date of the result: '--' when missing, 'Invalid date' when unreadable (spec section 8's display rule). */
 function useDate() {
-  const { t, i18n } = useTranslation()
+  const { i18n } = useTranslation()
   return (value: string | null | undefined): string => {
-    if (display(value) === '-') return '-'
-    return formatDateBR(value, i18n.language) ?? t('result.invalidDate')
+    if (display(value) === '-') return MISSING_DATE
+    return showDate(value, i18n.language)
   }
 }
 

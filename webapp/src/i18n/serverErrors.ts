@@ -162,7 +162,7 @@ export const serverErrorsEnUS: Record<ErrorCode, string> = {
   query_not_found: 'Query not found or not available',
   default_query_not_found: 'Default query not found',
   default_query_required: 'At least one default query required',
-  query_type_inactive: 'This query type is inactive: it runs no new lookups',
+  query_type_inactive: 'This query type is inactive: it runs no new queries',
   name_too_short: 'The name must have at least 3 characters',
   layout_not_found: 'Layout not found',
   invalid_layout: "The layout's rows are invalid",

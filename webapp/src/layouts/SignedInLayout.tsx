@@ -2,6 +2,7 @@ import { useContext, useState } from 'react'
 import { Link, Navigate, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import AppBar from '@mui/material/AppBar'
+import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import Drawer from '@mui/material/Drawer'
@@ -95,12 +96,17 @@ function Frame() {
   else if (decision === 'forbid') content = <Navigate to="/error-forbidden" replace />
   else if (decision === 'error') {
     content = (
-      <div className="card error-box" role="alert">
-        <p>{errorText(roles.error, t, (k) => i18n.exists(k))}</p>
-        <button type="button" className="btn" onClick={() => void refetch()}>
-          {t('app.retry')}
-        </button>
-      </div>
+      <Alert
+        severity="error"
+        role="alert"
+        action={
+          <Button color="inherit" size="small" onClick={() => void refetch()}>
+            {t('app.retry')}
+          </Button>
+        }
+      >
+        {errorText(roles.error, t, (k) => i18n.exists(k))}
+      </Alert>
     )
   } else content = <Spinner />
 

@@ -1,15 +1,7 @@
-import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
+import StatusPage from './StatusPage'
 
 export default function ForbiddenPage() {
   const { t } = useTranslation()
-  return (
-    <div className="page status-page" data-testid="forbidden">
-      <h1>{t('forbidden.title')}</h1>
-      <p>{t('forbidden.text')}</p>
-      <Link to="/dashboard" className="btn btn-primary">
-        {t('forbidden.back')}
-      </Link>
-    </div>
-  )
+  return <StatusPage title={t('forbidden.title')} text={t('forbidden.text')} to="/dashboard" action={t('forbidden.back')} testId="forbidden" />
 }

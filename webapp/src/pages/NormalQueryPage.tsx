@@ -10,6 +10,7 @@ import ResultView from '../components/ResultView'
 import Spinner from '../components/Spinner'
 import { errorText } from '../components/errorText'
 import { checkDocument } from '../lib/documents'
+import { maskDocument } from '../lib/masks'
 import { errorInfo } from '../lib/errors'
 import { useAppSelector } from '../store/hooks'
 import { useEnabledQueryTypesQuery, useRunConsultationMutation } from '../store/generated/bemteviApi'
@@ -66,7 +67,7 @@ export default function NormalQueryPage() {
           placeholder={t('query.documentPlaceholder')}
           value={document}
           onChange={(e) => {
-            setDocument(e.target.value)
+            setDocument(maskDocument(e.target.value))
             setClientError(null)
           }}
           error={!!clientError}

@@ -1,16 +1,13 @@
-import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
+import MuiProvider from '../components/mui/MuiProvider'
+import StatusPage from './StatusPage'
 
+/** Any path no route has; outside the layouts, so it brings the theme itself. */
 export default function NotFoundPage() {
   const { t } = useTranslation()
   return (
-    <div className="page status-page not-found" data-testid="not-found">
-      <p className="status-code">{t('notFound.code')}</p>
-      <h1>{t('notFound.title')}</h1>
-      <p>{t('notFound.text')}</p>
-      <Link to="/" className="btn btn-primary">
-        {t('notFound.back')}
-      </Link>
-    </div>
+    <MuiProvider>
+      <StatusPage code={t('notFound.code')} title={t('notFound.title')} text={t('notFound.text')} to="/" action={t('notFound.back')} testId="not-found" />
+    </MuiProvider>
   )
 }

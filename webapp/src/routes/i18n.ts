@@ -12,6 +12,7 @@ export const framePtBR = {
     ok: 'OK',
     yes: 'Sim',
     no: 'Não',
+    cancel: 'Cancelar',
     close: 'Fechar',
   },
   list: {
@@ -61,6 +62,7 @@ export const frameEnUS: FrameTexts = {
     ok: 'OK',
     yes: 'Yes',
     no: 'No',
+    cancel: 'Cancel',
     close: 'Close',
   },
   list: {

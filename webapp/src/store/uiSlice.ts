@@ -27,7 +27,11 @@ export interface ConfirmRequest {
   /** null: the translated default ('Confirmation' / 'You are sure?'). */
   title: string | null
   message: string | null
-  variant: 'ok' | 'yesNo'
+  /** 'prompt': a text field, OK (disabled while the asker's check refuses the text) and Cancel. */
+  variant: 'ok' | 'yesNo' | 'prompt'
+  /** The prompt's field label and first value. */
+  label?: string
+  initial?: string
 }
 
 export const DEFAULT_LOADING_GROUP = 'default'

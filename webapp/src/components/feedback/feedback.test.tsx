@@ -1,19 +1,20 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { Provider } from 'react-redux'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import i18n from '../../i18n'
 import { makeStore } from '../../store'
-import { ConfirmDialog, LoadingOverlay, Notifications, useConfirm, useHandleError, useLoading, useNotify } from '.'
+import { ConfirmDialog, LoadingOverlay, Notifications, useConfirm, useHandleError, useLoading, useNotify, usePrompt } from '.'
 
 type Api = {
   confirm: ReturnType<typeof useConfirm>
+  prompt: ReturnType<typeof usePrompt>
   notify: ReturnType<typeof useNotify>
   loading: ReturnType<typeof useLoading>
   handleError: ReturnType<typeof useHandleError>
 }
 
 function Probe({ expose }: { expose: (api: Api) => void }) {
-  expose({ confirm: useConfirm(), notify: useNotify(), loading: useLoading(), handleError: useHandleError() })
+  expose({ confirm: useConfirm(), prompt: usePrompt(), notify: useNotify(), loading: useLoading(), handleError: useHandleError() })
   return null
 }
 
@@ -49,13 +50,13 @@ describe('useConfirm', () => {
     act(() => {
       answer = api().confirm()
     })
-    expect(screen.getByText(title)).toBeInTheDocument()
+    expect(await screen.findByText(title)).toBeInTheDocument()
     expect(screen.getByText(text)).toBeInTheDocument()
     expect(screen.getByTestId('confirm-yes')).toHaveTextContent(yes)
     expect(screen.getByTestId('confirm-no')).toHaveTextContent(no)
     fireEvent.click(screen.getByTestId('confirm-no'))
     await expect(answer!).resolves.toBe(false)
-    expect(screen.queryByTestId('confirm-dialog')).not.toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByTestId('confirm-dialog')).not.toBeInTheDocument())
   })
 
   it('OK-only variant with its own title and message answers true', async () => {
@@ -64,18 +65,19 @@ describe('useConfirm', () => {
     act(() => {
       answer = api().confirm({ title: 'Inativar', message: 'Inativar a empresa?', variant: 'ok' })
     })
-    expect(screen.getByText('Inativar')).toBeInTheDocument()
+    expect(await screen.findByText('Inativar')).toBeInTheDocument()
     expect(screen.getByText('Inativar a empresa?')).toBeInTheDocument()
     expect(screen.queryByTestId('confirm-no')).not.toBeInTheDocument()
     fireEvent.click(screen.getByTestId('confirm-ok'))
     await expect(answer!).resolves.toBe(true)
   })
 
-  it('is persistent: backdrop click and Escape leave it open', () => {
+  it('is persistent: backdrop click and Escape leave it open', async () => {
     const { api } = setup()
     act(() => {
       void api().confirm()
     })
+    await screen.findByTestId('confirm-dialog')
     fireEvent.click(screen.getByTestId('confirm-backdrop'))
     fireEvent.keyDown(screen.getByTestId('confirm-dialog'), { key: 'Escape' })
     expect(screen.getByTestId('confirm-dialog')).toBeInTheDocument()
@@ -88,12 +90,45 @@ describe('useConfirm', () => {
       first = api().confirm({ message: 'um' })
       second = api().confirm({ message: 'dois' })
     })
-    expect(screen.getByText('um')).toBeInTheDocument()
+    expect(await screen.findByText('um')).toBeInTheDocument()
     fireEvent.click(screen.getByTestId('confirm-yes'))
     expect(await screen.findByText('dois')).toBeInTheDocument()
     fireEvent.click(screen.getByTestId('confirm-no'))
     await expect(first!).resolves.toBe(true)
     await expect(second!).resolves.toBe(false)
+  })
+})
+
+describe('usePrompt', () => {
+  const sixDigits = (value: string) => (/^\d{6}$/.test(value) ? null : 'Seis dígitos')
+
+  it('keeps OK disabled while its check fails, then answers the text', async () => {
+    const { api } = setup()
+    let answer: Promise<string | null>
+    act(() => {
+      answer = api().prompt({ title: 'Código', label: 'Código recebido', check: sixDigits })
+    })
+    const input = await screen.findByTestId('prompt-input')
+    expect(screen.getByTestId('prompt-ok')).toBeDisabled()
+    fireEvent.change(input, { target: { value: '12a' } })
+    expect(screen.getByTestId('prompt-ok')).toBeDisabled()
+    expect(screen.getByTestId('prompt-error')).toHaveTextContent('Seis dígitos')
+    fireEvent.change(input, { target: { value: '123456' } })
+    expect(screen.getByTestId('prompt-ok')).toBeEnabled()
+    fireEvent.click(screen.getByTestId('prompt-ok'))
+    await expect(answer!).resolves.toBe('123456')
+  })
+
+  it('answers null on Cancel', async () => {
+    await i18n.changeLanguage('en-US')
+    const { api } = setup()
+    let answer: Promise<string | null>
+    act(() => {
+      answer = api().prompt({ label: 'Name', initial: 'x', check: sixDigits })
+    })
+    expect(await screen.findByTestId('prompt-cancel')).toHaveTextContent('Cancel')
+    fireEvent.click(screen.getByTestId('prompt-cancel'))
+    await expect(answer!).resolves.toBeNull()
   })
 })
 

@@ -16,12 +16,20 @@ export const NOTIFY_TIMEOUT_MS = 5000
 
 let nextId = 1
 /** Answers of the confirm dialogs still open, by dialog id (promises cannot live in the store). */
-const pendingConfirms = new Map<number, (answer: boolean) => void>()
+const pendingConfirms = new Map<number, (answer: boolean | string | null) => void>()
+/** The prompts' checks, by dialog id (functions cannot live in the store either). */
+const promptChecks = new Map<number, (value: string) => string | null>()
 
-/** Settles an open confirm dialog's promise (called by <ConfirmDialog/>). */
-export function settleConfirm(id: number, answer: boolean): void {
+/** Settles an open dialog's promise (called by <ConfirmDialog/>): true/false, or a prompt's text (null: canceled). */
+export function settleConfirm(id: number, answer: boolean | string | null): void {
   pendingConfirms.get(id)?.(answer)
   pendingConfirms.delete(id)
+  promptChecks.delete(id)
+}
+
+/** What an open prompt's check says of `value`: null when OK may be pressed, else the reason (shown under the field). */
+export function checkPrompt(id: number, value: string): string | null {
+  return promptChecks.get(id)?.(value) ?? null
 }
 
 /** The loading overlay: `start(group)` holds it, `stop(group)` releases it; it hides when every group is released. */
@@ -56,6 +64,39 @@ export interface ConfirmOptions {
   variant?: 'ok' | 'yesNo'
 }
 
+export interface PromptOptions {
+  title?: string
+  message?: string
+  label: string
+  initial?: string
+  /** null when the text may be sent; else what is wrong with it (OK stays disabled meanwhile). */
+  check?: (value: string) => string | null
+}
+
+/** A prompt dialog: `await prompt({ label, check })` is the text on OK, null on Cancel. */
+export function usePrompt(): (options: PromptOptions) => Promise<string | null> {
+  const dispatch = useAppDispatch()
+  return useCallback(
+    (options: PromptOptions) =>
+      new Promise<string | null>((resolve) => {
+        const id = nextId++
+        pendingConfirms.set(id, (answer) => resolve(typeof answer === 'string' ? answer : null))
+        if (options.check) promptChecks.set(id, options.check)
+        dispatch(
+          confirmAsked({
+            id,
+            title: options.title ?? null,
+            message: options.message ?? null,
+            variant: 'prompt',
+            label: options.label,
+            initial: options.initial ?? '',
+          }),
+        )
+      }),
+    [dispatch],
+  )
+}
+
 /** Confirm dialogs: `await confirm({ title?, message?, variant? })` is true for OK/Sim, false for Não. */
 export function useConfirm(): (options?: ConfirmOptions) => Promise<boolean> {
   const dispatch = useAppDispatch()
@@ -63,7 +104,7 @@ export function useConfirm(): (options?: ConfirmOptions) => Promise<boolean> {
     (options: ConfirmOptions = {}) =>
       new Promise<boolean>((resolve) => {
         const id = nextId++
-        pendingConfirms.set(id, resolve)
+        pendingConfirms.set(id, (answer) => resolve(answer === true))
         dispatch(
           confirmAsked({
             id,

@@ -27,6 +27,7 @@ export default function FormPage({
   submitLabel,
   savingLabel,
   serverError,
+  saveError,
   testId,
   submitTestId,
   errorTestId,
@@ -44,8 +45,10 @@ export default function FormPage({
   saving: boolean
   submitLabel: string
   savingLabel?: string
-  /** The server's refusal of the last save, in the reader's language. */
+  /** The server's refusal of the last save, in the reader's language (a screen that words it itself). */
   serverError?: string | null
+  /** The failed save itself: FormPage says it with the error catalogue's text for its code. */
+  saveError?: unknown
   testId: string
   submitTestId?: string
   errorTestId?: string
@@ -54,6 +57,7 @@ export default function FormPage({
   children: ReactNode
 }) {
   const { t, i18n } = useTranslation()
+  const refusal = serverError ?? (saveError ? errorText(saveError as AnyError, t, (k) => i18n.exists(k)) : null)
   const back = (
     <Button component={RouterLink} to={backTo} variant="outlined" sx={{ flexShrink: 0 }}>
       {backLabel}
@@ -89,9 +93,9 @@ export default function FormPage({
         sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}
       >
         {children}
-        {serverError && (
+        {refusal && (
           <Alert severity="error" role="alert" data-testid={errorTestId} sx={{ gridColumn: '1 / -1' }}>
-            {serverError}
+            {refusal}
           </Alert>
         )}
         <Box sx={{ gridColumn: '1 / -1', display: 'flex', gap: 1, flexWrap: 'wrap' }}>

@@ -124,7 +124,8 @@ export function CheckInput({
 }: Omit<Common, 'error' | 'hint' | 'label'> & { label: ReactNode; checked: boolean; onChange: (checked: boolean) => void; title?: string }) {
   return (
     <FormControlLabel
-      sx={wide ? WIDE : undefined}
+      // A long name (a layout's file name) breaks inside the label instead of widening a phone's page.
+      sx={{ ...(wide ? WIDE : {}), minWidth: 0, '& .MuiFormControlLabel-label': { minWidth: 0, overflowWrap: 'anywhere' } }}
       title={title}
       disabled={disabled}
       control={
@@ -174,6 +175,7 @@ export function FilePicker({
   error,
   hint,
   disabled,
+  errorTestId,
 }: {
   label: string
   accept?: string
@@ -185,6 +187,8 @@ export function FilePicker({
   error?: string
   hint?: ReactNode
   disabled?: boolean
+  /** The test id of the error under the button (there only while there is one). */
+  errorTestId?: string
 }) {
   return (
     <FormControl error={!!error} sx={WIDE}>
@@ -213,7 +217,7 @@ export function FilePicker({
           {fileName || noFile}
         </Typography>
       </Stack>
-      {(error ?? hint) && <FormHelperText>{error ?? hint}</FormHelperText>}
+      {(error ?? hint) && <FormHelperText data-testid={error ? errorTestId : undefined}>{error ?? hint}</FormHelperText>}
     </FormControl>
   )
 }

@@ -1,6 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import Alert from '@mui/material/Alert'
+import Button from '@mui/material/Button'
 import Breadcrumbs from '../../components/Breadcrumbs'
+import { CheckInput } from '../../components/form/fields'
 import Spinner from '../../components/Spinner'
 import { useConfirm, useNotify } from '../../components/feedback'
 import { formatDateTimeBR } from '../../lib/format'
@@ -57,9 +60,9 @@ export default function MyAccountPage() {
   if (me.isLoading) return <Spinner />
   if (!data)
     return (
-      <div className="alert alert-error" role="alert">
+      <Alert severity="error" role="alert">
         {userErrorText(me.error, t, exists)}
-      </div>
+      </Alert>
     )
   const others = (sessions.data?.data ?? []).filter((s) => !s.current).length
   return (
@@ -86,9 +89,9 @@ export default function MyAccountPage() {
             </div>
           </div>
           <p className="muted small">{t('myAccount.sections.personalText')}</p>
-          <Link to="/edit-my-profile/my-account" className="btn btn-primary" data-testid="account-edit-profile">
+          <Button component={Link} to="/edit-my-profile/my-account" variant="contained" data-testid="account-edit-profile">
             {t('myAccount.editProfile')}
-          </Link>
+          </Button>
         </section>
 
         <section className="card" data-testid="account-security">
@@ -112,15 +115,14 @@ export default function MyAccountPage() {
             ))}
           </ul>
           {others > 0 ? (
-            <button
-              type="button"
-              className="btn"
+            <Button
+              variant="outlined"
               onClick={() => void endOthers()}
               disabled={signOutState.isLoading}
               data-testid="account-sign-out-others"
             >
               {t('myAccount.signOutOthers')}
-            </button>
+            </Button>
           ) : (
             <p className="muted small">{t('myAccount.noOtherSessions')}</p>
           )}
@@ -130,9 +132,9 @@ export default function MyAccountPage() {
           <h2>{t('myAccount.sections.payments')}</h2>
           <p className="muted small">{t('myAccount.sections.paymentsText')}</p>
           {mayOpenBalances ? (
-            <Link to="/balances" className="btn">
+            <Button component={Link} to="/balances" variant="outlined">
               {t('myAccount.openBalances')}
-            </Link>
+            </Button>
           ) : (
             <p className="muted small">{t('myAccount.noBalances')}</p>
           )}
@@ -144,15 +146,12 @@ export default function MyAccountPage() {
             <ul className="toggle-list">
               {section.toggles.map((key) => (
                 <li key={key}>
-                  <label className="check">
-                    <input
-                      type="checkbox"
-                      checked={!!data.preferences?.[key]}
-                      onChange={(e) => void toggle(key, e.target.checked)}
-                      data-testid={`pref-${key}`}
-                    />
-                    {t(`myAccount.preferences.${key}`)}
-                  </label>
+                  <CheckInput
+                    label={t(`myAccount.preferences.${key}`)}
+                    checked={!!data.preferences?.[key]}
+                    onChange={(value) => void toggle(key, value)}
+                    testId={`pref-${key}`}
+                  />
                 </li>
               ))}
             </ul>

@@ -1,7 +1,12 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNotify } from '../../components/feedback'
-import Field from '../../components/FormField'
+import Alert from '@mui/material/Alert'
+import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
+import Typography from '@mui/material/Typography'
+import { TextInput } from '../../components/form/fields'
+import { WIDE } from '../../components/form/formHooks'
 import { userErrorText } from '../../components/users/serverError'
 import { passwordErrors, type PasswordForm } from '../../lib/users/validation'
 import { useChangeMyPasswordMutation } from '../../store/generated/bemteviApi'
@@ -31,46 +36,57 @@ export default function PasswordCard() {
   }
 
   return (
-    <form className="form-grid" onSubmit={submit} noValidate data-testid="password-form">
-      <h3 className="form-wide">{t('myAccount.changePassword')}</h3>
-      <Field label={t('myAccount.currentPassword')} error={err('currentPassword')}>
-        <input
-          type="password"
-          autoComplete="current-password"
-          value={form.currentPassword}
-          onChange={(e) => setForm({ ...form, currentPassword: e.target.value })}
-          data-testid="password-current"
-        />
-      </Field>
-      <Field label={t('myAccount.newPassword')} error={err('newPassword')}>
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={form.newPassword}
-          onChange={(e) => setForm({ ...form, newPassword: e.target.value })}
-          data-testid="password-new"
-        />
-      </Field>
-      <Field label={t('myAccount.confirmation')} error={err('confirmation')}>
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={form.confirmation}
-          onChange={(e) => setForm({ ...form, confirmation: e.target.value })}
-          data-testid="password-confirmation"
-        />
-      </Field>
-      <p className="muted small form-wide">{t('myAccount.passwordHint')}</p>
+    <Box
+      component="form"
+      onSubmit={submit}
+      noValidate
+      data-testid="password-form"
+      sx={{ display: 'grid', gap: 2, my: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}
+    >
+      <Typography variant="h6" component="h3" sx={WIDE}>
+        {t('myAccount.changePassword')}
+      </Typography>
+      <TextInput
+        type="password"
+        autoComplete="current-password"
+        label={t('myAccount.currentPassword')}
+        value={form.currentPassword}
+        onChange={(v) => setForm({ ...form, currentPassword: v })}
+        error={err('currentPassword')}
+        testId="password-current"
+        wide
+      />
+      <TextInput
+        type="password"
+        autoComplete="new-password"
+        label={t('myAccount.newPassword')}
+        value={form.newPassword}
+        onChange={(v) => setForm({ ...form, newPassword: v })}
+        error={err('newPassword')}
+        testId="password-new"
+      />
+      <TextInput
+        type="password"
+        autoComplete="new-password"
+        label={t('myAccount.confirmation')}
+        value={form.confirmation}
+        onChange={(v) => setForm({ ...form, confirmation: v })}
+        error={err('confirmation')}
+        testId="password-confirmation"
+      />
+      <Typography variant="body2" color="text.secondary" sx={WIDE}>
+        {t('myAccount.passwordHint')}
+      </Typography>
       {error && (
-        <div className="alert alert-error form-wide" role="alert" data-testid="password-error">
+        <Alert severity="error" role="alert" sx={WIDE} data-testid="password-error">
           {userErrorText(error, t, (k) => i18n.exists(k))}
-        </div>
+        </Alert>
       )}
-      <div className="actions form-wide">
-        <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="password-submit">
+      <Box sx={WIDE}>
+        <Button type="submit" variant="contained" disabled={isLoading} data-testid="password-submit">
           {isLoading ? t('myAccount.saving') : t('myAccount.changePassword')}
-        </button>
-      </div>
-    </form>
+        </Button>
+      </Box>
+    </Box>
   )
 }

@@ -1,7 +1,10 @@
-import { useEffect, useMemo, useState, type ChangeEvent, type FormEvent } from 'react'
+import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
+import Alert from '@mui/material/Alert'
+import Button from '@mui/material/Button'
 import Breadcrumbs from '../../components/Breadcrumbs'
+import { FilePicker } from '../../components/form/fields'
 import Spinner from '../../components/Spinner'
 import { useNotify } from '../../components/feedback'
 import {
@@ -65,15 +68,13 @@ function ProfileForm({ loaded, other }: { loaded: UserDetail; other: boolean }) 
   useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview])
   const back = `/${previousRoute && /^[a-z-]+$/.test(previousRoute) ? previousRoute : 'my-account'}`
 
-  function choose(event: ChangeEvent<HTMLInputElement>) {
-    const chosen = event.target.files?.[0] ?? null
+  function choose(chosen: File | null) {
     const problem = chosen ? photoError(chosen) : null
     setErrors((current) => {
       const rest = Object.fromEntries(Object.entries(current).filter(([key]) => key !== 'photo'))
       return problem ? { ...rest, photo: problem } : rest
     })
     setFile(problem ? null : chosen)
-    if (problem) event.target.value = ''
   }
 
   async function submit(event: FormEvent) {
@@ -104,9 +105,9 @@ function ProfileForm({ loaded, other }: { loaded: UserDetail; other: boolean }) 
       <Breadcrumbs items={[{ label: t('myAccount.title'), to: '/my-account' }, { label: t('myAccount.profileTitle') }]} />
       <div className="page-header">
         <h1>{t('myAccount.profileTitle')}</h1>
-        <Link to={back} className="btn">
+        <Button component={Link} to={back} variant="outlined">
           {t('myAccount.back')}
-        </Link>
+        </Button>
       </div>
       <form className="card form-grid" onSubmit={submit} noValidate data-testid="profile-form">
         <div className="form-wide photo-row">
@@ -117,16 +118,17 @@ function ProfileForm({ loaded, other }: { loaded: UserDetail; other: boolean }) 
               {loaded.name.charAt(0).toUpperCase()}
             </div>
           )}
-          <label className="form-field">
-            <span>{t('myAccount.choosePhoto')}</span>
-            <input type="file" accept={PHOTO_TYPES.join(',')} onChange={choose} data-testid="profile-photo-input" />
-            <small className="muted">{t('myAccount.photoHint')}</small>
-            {errors.photo && (
-              <small className="field-error" data-testid="profile-photo-error">
-                {t(errors.photo)}
-              </small>
-            )}
-          </label>
+          <FilePicker
+            label={t('myAccount.choosePhoto')}
+            accept={PHOTO_TYPES.join(',')}
+            fileName={file?.name}
+            noFile={t('myAccount.noPhotoChosen')}
+            onChange={choose}
+            testId="profile-photo-input"
+            error={errors.photo ? t(errors.photo) : undefined}
+            hint={t('myAccount.photoHint')}
+            errorTestId="profile-photo-error"
+          />
           <div className="muted small">
             <div>{loaded.email}</div>
             <div>{t(`users.roles.${loaded.role}`)}</div>
@@ -134,14 +136,14 @@ function ProfileForm({ loaded, other }: { loaded: UserDetail; other: boolean }) 
         </div>
         <DetailsFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
         {failure && (
-          <div className="alert alert-error form-wide" role="alert" data-testid="profile-error">
+          <Alert severity="error" role="alert" className="form-wide" data-testid="profile-error">
             {userErrorText(failure, t, exists)}
-          </div>
+          </Alert>
         )}
         <div className="actions form-wide">
-          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="profile-submit">
+          <Button type="submit" variant="contained" disabled={busy} data-testid="profile-submit">
             {busy ? t('myAccount.saving') : t('myAccount.save')}
-          </button>
+          </Button>
         </div>
       </form>
     </div>

@@ -110,7 +110,7 @@ export const accountsEnUS: typeof accountsPtBR = {
     companyName: 'Company name already registered',
   },
   auth: {
-    tagline: 'CPF, CNPJ and phone lookups with credits under control, for you and your clients.',
+    tagline: 'CPF, CNPJ and phone queries with credits under control, for you and your clients.',
   },
   createAccount: {
     title: 'Create account',

@@ -9,7 +9,10 @@ import Switch from '@mui/material/Switch'
 import TextField from '@mui/material/TextField'
 import Tooltip from '@mui/material/Tooltip'
 import Typography from '@mui/material/Typography'
+import useMediaQuery from '@mui/material/useMediaQuery'
+import { useTheme } from '@mui/material/styles'
 import type { GridColDef } from '@mui/x-data-grid'
+import { textCell } from '../../components/textCell'
 import ListPage from '../../components/ListPage'
 import { useConfirm, useNotify } from '../../components/feedback'
 import { downloadFile } from '../../lib/download'
@@ -41,6 +44,7 @@ export default function BatchList({
   actions,
   top,
   subtreeChoice = false,
+  emptyAction,
 }: {
   kind: BatchKind
   title: ReactNode
@@ -48,6 +52,8 @@ export default function BatchList({
   actions?: ReactNode
   top?: ReactNode
   subtreeChoice?: boolean
+  /** Under the text of a kind with no batch yet: the way to send the first. */
+  emptyAction?: ReactNode
 }) {
   const { t, i18n } = useTranslation()
   const lang = i18n.language
@@ -57,6 +63,8 @@ export default function BatchList({
   const position = useAppSelector((s) => s.session.lastPosition)
   const [page, setPage] = useState(1)
   const [status, setStatus] = useState<BatchStatus | 'all'>('all')
+  // On a phone the status chip sits above the progress (one column less), so the downloads keep their width.
+  const narrow = useMediaQuery(useTheme().breakpoints.down('sm'))
   const superAdmin = me?.role === 'super-admin'
   const owner = me?.role === 'owner'
   // Owners and super-admins see their customers' enrichments too, unless they switch them off.
@@ -91,39 +99,48 @@ export default function BatchList({
       if ('error' in result) notify({ type: 'negative', message: batchErrorText(result.error, t, exists) })
       else notify({ type: 'positive', message: t(action === 'cancel' ? 'batches.list.canceled' : 'batches.list.deleted') })
     }
+    function statusCell(row: BatchRow) {
+      const chip = <Chip size="small" color={statusColor(row.status)} label={t(`batches.status.${row.status}`)} data-testid="batch-status" />
+      const message = batchMessage(row, t, exists)
+      if (!message) return chip
+      return (
+        <Tooltip title={message}>
+          <Stack sx={{ py: 0.5, alignItems: 'flex-start', gap: 0.25 }}>
+            {chip}
+            <Typography variant="caption" color="text.secondary" sx={{ lineHeight: 1.2, whiteSpace: 'normal' }} data-testid="batch-message">
+              {message}
+            </Typography>
+          </Stack>
+        </Tooltip>
+      )
+    }
     return [
       { field: 'createdAt', headerName: t('batches.list.createdAt'), minWidth: 130, valueFormatter: (v: string) => showDateTime(v, lang) },
-      ...(kind === 'manual' ? [{ field: 'groupName', headerName: t('batches.list.customer'), flex: 1, minWidth: 130 } as GridColDef<BatchRow>] : []),
-      { field: 'fileName', headerName: t('batches.list.file'), flex: 1.2, minWidth: 120 },
-      { field: 'layoutName', headerName: t('batches.list.layout'), flex: 1, minWidth: 100 },
-      { field: 'userName', headerName: t('batches.list.user'), flex: 1, minWidth: 100 },
+      ...(kind === 'manual' ? [{ field: 'groupName', headerName: t('batches.list.customer'), flex: 1, minWidth: 130, renderCell: textCell<BatchRow>(2) } as GridColDef<BatchRow>] : []),
+      { field: 'fileName', headerName: t('batches.list.file'), flex: 1.2, minWidth: 120, renderCell: textCell<BatchRow>(1) },
+      { field: 'layoutName', headerName: t('batches.list.layout'), flex: 1, minWidth: 100, renderCell: textCell<BatchRow>(1) },
+      { field: 'userName', headerName: t('batches.list.user'), flex: 1, minWidth: 100, renderCell: textCell<BatchRow>(1) },
       {
         field: 'status',
         headerName: t('batches.list.status'),
         minWidth: 120,
-        renderCell: ({ row }) => {
-          const chip = <Chip size="small" color={statusColor(row.status)} label={t(`batches.status.${row.status}`)} data-testid="batch-status" />
-          const message = batchMessage(row, t, exists)
-          if (!message) return chip
-          return (
-            <Tooltip title={message}>
-              <Stack sx={{ py: 0.5, alignItems: 'flex-start', gap: 0.25 }}>
-                {chip}
-                <Typography variant="caption" color="text.secondary" sx={{ lineHeight: 1.2, whiteSpace: 'normal' }} data-testid="batch-message">
-                  {message}
-                </Typography>
-              </Stack>
-            </Tooltip>
-          )
-        },
+        renderCell: ({ row }) => statusCell(row),
       },
       {
         field: 'done',
-        headerName: t('batches.list.progress'),
+        headerName: narrow ? t('batches.list.status') : t('batches.list.progress'),
         flex: 1.4,
         minWidth: 170,
         sortable: false,
-        renderCell: ({ row }) => <BatchProgress row={row} onOver={() => void refetch()} />,
+        renderCell: ({ row }) =>
+          narrow ? (
+            <Stack sx={{ py: 0.5, gap: 0.5, width: '100%', alignItems: 'flex-start' }}>
+              {statusCell(row)}
+              <BatchProgress row={row} onOver={() => void refetch()} />
+            </Stack>
+          ) : (
+            <BatchProgress row={row} onOver={() => void refetch()} />
+          ),
       },
       {
         field: 'creditsCharged',
@@ -168,7 +185,7 @@ export default function BatchList({
         },
       },
     ]
-  }, [t, lang, kind, token, confirm, notify, cancel, remove, refetch, exists])
+  }, [t, lang, kind, token, confirm, notify, cancel, remove, refetch, exists, narrow])
 
   return (
     <ListPage<BatchRow>
@@ -209,9 +226,10 @@ export default function BatchList({
       loading={isFetching && !data}
       error={isError ? batchErrorText(error, t, exists) : null}
       onRetry={() => void refetch()}
-      emptyText={t('batches.list.empty')}
+      emptyText={status === 'all' ? t(kind === 'manual' ? 'batches.list.noneManual' : 'batches.list.noneBatch') : t('batches.list.empty')}
+      emptyAction={status === 'all' ? emptyAction : undefined}
       paging={{ total: data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
-      narrowHidden={['createdAt', 'layoutName', 'userName', 'creditsCharged', 'groupName']}
+      narrowHidden={['createdAt', 'layoutName', 'userName', 'creditsCharged', 'groupName', 'status']}
       testId="batch-table"
       rowTestId="batch-row"
       top={top}

@@ -29,7 +29,7 @@ export default function BatchProgress({ row, onOver }: { row: BatchRow; onOver: 
         />
       )}
       <Typography variant="caption" component="div" sx={{ lineHeight: 1.3, whiteSpace: 'normal' }}>
-        {t('batches.list.progressText', { done: formatNumber(done, lang), records: formatNumber(records, lang), found: formatNumber(found, lang) })}
+        {t('batches.list.progressText', { done: formatNumber(done, lang), records: formatNumber(records, lang), found: formatNumber(found, lang), count: found })}
         {running && eta ? ` · ${t('batches.list.eta', { eta })}` : ''}
       </Typography>
     </Box>

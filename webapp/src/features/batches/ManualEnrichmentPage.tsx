@@ -17,6 +17,11 @@ export default function ManualEnrichmentPage() {
           {t('batches.newManual')}
         </Button>
       }
+      emptyAction={
+        <Button variant="outlined" component={Link} to="/new-manual-enrichment" data-testid="manual-add-first">
+          {t('batches.newManual')}
+        </Button>
+      }
     />
   )
 }

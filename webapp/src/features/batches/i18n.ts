@@ -44,7 +44,9 @@ export const batchesPtBR = {
   },
   list: {
     title: 'Arquivos enviados',
-    empty: 'Nenhum arquivo enviado.',
+    empty: 'Nenhum arquivo nesta situação.',
+    noneBatch: 'Nenhum arquivo enviado ainda. Escolha o layout e o arquivo acima e pré-visualize: a prévia é grátis e nada é cobrado antes de confirmar.',
+    noneManual: 'Nenhum enriquecimento enviado ainda. Envie o arquivo de um cliente em Novo enriquecimento.',
     createdAt: 'Enviado em',
     customer: 'Cliente',
     user: 'Usuário',
@@ -67,7 +69,8 @@ export const batchesPtBR = {
     confirmDelete: 'Excluir {{name}}? Isto não pode ser desfeito.',
     canceled: 'Processamento cancelado.',
     deleted: 'Arquivo excluído.',
-    progressText: '{{done}} de {{records}} · {{found}} encontrados',
+    progressText_one: '{{done}} de {{records}} · {{found}} encontrado',
+    progressText_other: '{{done}} de {{records}} · {{found}} encontrados',
     eta: 'faltam {{eta}}',
   },
   status: {
@@ -158,7 +161,9 @@ export const batchesEnUS: BatchesTexts = {
   },
   list: {
     title: 'Files sent',
-    empty: 'No file sent.',
+    empty: 'No file with this status.',
+    noneBatch: 'No file sent yet. Choose the layout and the file above and preview it: the preview is free and nothing is charged before you confirm.',
+    noneManual: 'No enrichment sent yet. Send a customer’s file with New enrichment.',
     createdAt: 'Sent at',
     customer: 'Customer',
     user: 'User',
@@ -181,7 +186,8 @@ export const batchesEnUS: BatchesTexts = {
     confirmDelete: 'Delete {{name}}? This cannot be undone.',
     canceled: 'Processing canceled.',
     deleted: 'File deleted.',
-    progressText: '{{done}} of {{records}} · {{found}} found',
+    progressText_one: '{{done}} of {{records}} · {{found}} found',
+    progressText_other: '{{done}} of {{records}} · {{found}} found',
     eta: '{{eta}} left',
   },
   status: {

@@ -102,7 +102,7 @@ export default function LayoutFormPage() {
       onSubmit={submit}
       saving={isLoading}
       submitLabel={editing ? t('catalogue.saveChanges') : t('catalogue.save')}
-      serverError={error ? errorText(error, t, (k) => i18n.exists(k)) : null}
+      saveError={error}
       testId="layout-form"
       submitTestId="layout-save"
       errorTestId="layout-error"

@@ -24,6 +24,7 @@ export default function LayoutsPage() {
   const position = useAppSelector((s) => s.session.lastPosition)
   const [search, setSearch] = useState('')
   const [status, setStatus] = useState<StatusChoice>('all')
+  const filtered = search.trim() !== '' || status !== 'all'
   const [page, setPage] = useState(1)
   const { data, error, isFetching, isError, refetch } = useListLayoutsQuery(
     { search: search.trim() || undefined, active: statusParam(status), page, perPage: PER_PAGE, position },
@@ -136,7 +137,14 @@ export default function LayoutsPage() {
       loading={isFetching && !data}
       error={isError ? errorText(error, t, (k) => i18n.exists(k)) : null}
       onRetry={() => void refetch()}
-      emptyText={t('catalogue.layouts.empty')}
+      emptyText={filtered ? t('catalogue.layouts.empty') : t('catalogue.layouts.none')}
+      emptyAction={
+        !filtered && (
+          <Button variant="contained" component={Link} to="/add-new-layout" data-testid="layout-add-first">
+            {t('catalogue.layouts.add')}
+          </Button>
+        )
+      }
       paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
       csv={{ base: 'layouts', columns: csvColumns }}
       narrowHidden={['finalFileName', 'kind', 'extensions', 'table', 'rowCount']}

@@ -1,7 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
-import { errorText } from '../../components/errorText'
 import FormPage from '../../components/form/FormPage'
 import { useLoadedForm, useSaveAndReturn } from '../../components/form/formHooks'
 import { CheckGroup, CheckInput, SelectInput, TextInput } from '../../components/form/fields'
@@ -32,7 +31,7 @@ function formOf(view: QueryTypeView): QueryTypeForm {
 
 /** add-new-query/:key?: register a query type, or edit the one named. */
 export default function QueryTypeFormPage() {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const { key } = useParams()
   const position = useAppSelector((s) => s.session.lastPosition)
   const editing = !!key
@@ -80,7 +79,7 @@ export default function QueryTypeFormPage() {
       onSubmit={submit}
       saving={isLoading}
       submitLabel={editing ? t('catalogue.saveChanges') : t('catalogue.save')}
-      serverError={error ? errorText(error, t, (k) => i18n.exists(k)) : null}
+      saveError={error}
       testId="query-type-form"
       submitTestId="query-type-save"
       errorTestId="query-type-error"

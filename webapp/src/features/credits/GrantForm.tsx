@@ -1,6 +1,13 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import Alert from '@mui/material/Alert'
+import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
+import Paper from '@mui/material/Paper'
+import Typography from '@mui/material/Typography'
 import { errorText } from '../../components/errorText'
+import { SelectInput, TextInput } from '../../components/form/fields'
+import { WIDE } from '../../components/form/formHooks'
 import { errorInfo } from '../../lib/errors'
 import { useGrantMutation, type GroupBalances } from '../../store/generated/bemteviApi'
 import { CATEGORIES, type CategoryName } from './categories'
@@ -35,43 +42,43 @@ export default function GrantForm({ child, onDone }: { child: GroupBalances; onD
         : null
 
   return (
-    <form className="grant-form" onSubmit={submit} noValidate data-testid="grant-form">
-      <p>{t('credits.grant.to', { name: child.name })}</p>
-      <label>
-        {t('credits.category')}
-        <select value={category} onChange={(e) => setCategory(e.target.value as CategoryName)}>
-          {CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {t(`credits.categories.${c}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {t('credits.grant.amount')}
-        <input
-          type="number"
-          step={1}
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-          aria-invalid={!!invalid}
-          data-testid="grant-amount"
-        />
-      </label>
-      <p className="muted small">{t('credits.grant.hint')}</p>
-      {(invalid || message) && (
-        <p className="field-error" role="alert" data-testid="grant-error">
-          {invalid ?? message}
-        </p>
+    <Paper
+      component="form"
+      variant="outlined"
+      onSubmit={submit}
+      noValidate
+      data-testid="grant-form"
+      className="grant-form"
+      sx={{ p: 2, display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}
+    >
+      <Typography sx={WIDE}>{t('credits.grant.to', { name: child.name })}</Typography>
+      <SelectInput<CategoryName>
+        label={t('credits.category')}
+        value={category}
+        onChange={setCategory}
+        options={CATEGORIES.map((c) => ({ value: c, label: t(`credits.categories.${c}`) }))}
+        testId="grant-category"
+      />
+      <TextInput
+        type="number"
+        label={t('credits.grant.amount')}
+        value={amount}
+        onChange={setAmount}
+        error={invalid ?? undefined}
+        hint={t('credits.grant.hint')}
+        testId="grant-amount"
+      />
+      {message && (
+        <Alert severity="error" role="alert" sx={WIDE} data-testid="grant-error">
+          {message}
+        </Alert>
       )}
-      <div className="actions">
-        <button type="button" className="btn" onClick={onDone}>
-          {t('credits.grant.cancel')}
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={isLoading} data-testid="grant-submit">
+      <Box sx={{ ...WIDE, display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+        <Button type="submit" variant="contained" disabled={isLoading} data-testid="grant-submit">
           {isLoading ? t('credits.grant.saving') : t('credits.grant.submit')}
-        </button>
-      </div>
-    </form>
+        </Button>
+        <Button onClick={onDone}>{t('credits.grant.cancel')}</Button>
+      </Box>
+    </Paper>
   )
 }

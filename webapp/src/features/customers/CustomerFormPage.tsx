@@ -22,6 +22,10 @@ import {
   type Toggles,
 } from '../../store/generated/bemteviApi'
 import { allowedQueryTypes, allowedToggles, TOGGLE_NAMES } from '../../lib/brandRules'
+import { maskCnpj, maskPhone } from '../../lib/masks'
+
+/** The fields shown in their usual masks while typed. */
+const MASKS: Partial<Record<string, (value: string) => string>> = { cnpj: maskCnpj, phone: maskPhone }
 import { customerErrors, formOf, type CustomerForm } from './validation'
 
 const CATEGORIES = ['unit', 'batch', 'advanced', 'api'] as const
@@ -150,7 +154,7 @@ export default function CustomerFormPage() {
         ? t(`customers.serverErrors.${server.code}`)
         : errorText(error, t, (k) => i18n.exists(k))
   const text = (field: 'cnpj' | 'companyName' | 'tradeName' | 'personInCharge' | 'phone' | 'email', testId: string, type = 'text') => (
-    <TextInput label={t(`customers.${field}`)} type={type} value={form[field]} onChange={(value) => set({ [field]: value })} error={err(field)} testId={testId} />
+    <TextInput label={t(`customers.${field}`)} type={type} value={form[field]} onChange={(value) => set({ [field]: MASKS[field]?.(value) ?? value })} error={err(field)} testId={testId} />
   )
   return (
     <FormPage

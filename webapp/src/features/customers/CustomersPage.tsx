@@ -54,10 +54,10 @@ export default function CustomersPage() {
       {
         field: 'cnpj',
         headerName: t('customers.cnpj'),
-        minWidth: 170,
+        minWidth: 160,
         valueFormatter: (v: string | null) => (v ? formatCnpj(v) : '-'),
       },
-      { field: 'type', headerName: t('customers.type'), minWidth: 110, valueFormatter: (v: string) => t(`customers.types.${v}`) },
+      { field: 'type', headerName: t('customers.type'), minWidth: 100, valueFormatter: (v: string) => t(`customers.types.${v}`) },
       { field: 'parentName', headerName: t('customers.parent'), flex: 1, minWidth: 140, valueFormatter: (v) => display(v) },
       {
         field: 'active',
@@ -67,14 +67,15 @@ export default function CustomersPage() {
           <Chip size="small" color={value ? 'success' : 'default'} label={value ? t('customers.active') : t('customers.inactive')} />
         ),
       },
-      { field: 'createdAt', headerName: t('customers.createdAt'), minWidth: 150, valueFormatter: (v: string) => showDateTime(v, lang) },
+      { field: 'createdAt', headerName: t('customers.createdAt'), minWidth: 140, valueFormatter: (v: string) => showDateTime(v, lang) },
       {
         field: 'actions',
         headerName: t('customers.actions'),
         sortable: false,
-        minWidth: 190,
+        // Narrow enough that every column fits a 1440 px screen beside the menu: the buttons stack.
+        minWidth: 130,
         renderCell: ({ row }) => (
-          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+          <Stack sx={{ gap: 0.75, py: 0.5, alignItems: 'stretch' }}>
             <Button
               size="small"
               variant="outlined"

@@ -1,3 +1,4 @@
+import { maskCnpj, maskPhone } from '../../lib/masks'
 import { isValidCnpj, onlyDigits } from '../../lib/documents'
 import { EMAIL_PATTERN } from '../../lib/documents'
 import type { CustomerDetail, CustomerQuantities, CustomerRequest } from '../../store/generated/bemteviApi'
@@ -28,11 +29,11 @@ export function customerErrors(form: CustomerForm): Record<string, string> {
 export function formOf(detail: CustomerDetail): CustomerForm {
   return {
     type: detail.type as CustomerRequest['type'],
-    cnpj: detail.cnpj ?? '',
+    cnpj: maskCnpj(detail.cnpj ?? ''),
     companyName: detail.companyName,
     tradeName: detail.tradeName ?? '',
     personInCharge: detail.personInCharge ?? '',
-    phone: detail.phone ?? '',
+    phone: maskPhone(detail.phone ?? ''),
     email: detail.email ?? '',
     seller: detail.seller ?? null,
     defaultQuery: detail.defaultQuery ?? true,

@@ -16,6 +16,8 @@ import type { AnyError } from '../../lib/errors'
 import { formatNumber, showDate } from '../../lib/format'
 import { useDashboardTopConsumersQuery, useDashboardUsageQuery, type UsageShare } from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
+import Button from '@mui/material/Button'
+import { Link } from 'react-router'
 import { balanceSeries, dayAxis, hasCredits, ranked, shortDay, slices, type Period, type PeriodProblem } from './chartData'
 
 // Colours beside the brand's two for the third and fourth series (readable on white).
@@ -104,7 +106,14 @@ export default function DashboardCharts({
           error={failure(usage)}
           onRetry={() => void usage.refetch()}
           empty={!chosen || !usageData || usageData.consultations === 0}
-          emptyText={chosen ? t('dashboard.noData') : pickText}
+          emptyText={chosen ? t('dashboard.noConsultations') : pickText}
+          emptyAction={
+            chosen && (
+              <Button variant="contained" component={Link} to="/normal-query" data-testid="dashboard-run-query">
+                {t('dashboard.runQuery')}
+              </Button>
+            )
+          }
           testId="chart-by-day"
         >
           {() =>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import Button from '@mui/material/Button'
 import Chip, { type ChipProps } from '@mui/material/Chip'
+import Tooltip from '@mui/material/Tooltip'
 import Stack from '@mui/material/Stack'
 import TextField from '@mui/material/TextField'
 import type { GridColDef } from '@mui/x-data-grid'
@@ -29,16 +30,19 @@ const STATUS_COLOR: Record<UserSummary['status'], ChipProps['color']> = {
 
 export function StatusChip({ status }: { status: UserSummary['status'] }) {
   const { t } = useTranslation()
+  const label = t(`users.statuses.${status}`)
+  // A narrow column cuts the label with an ellipsis; the whole label shows on hover or a long press.
   return (
-    <Chip
-      size="small"
-      color={STATUS_COLOR[status]}
-      label={t(`users.statuses.${status}`)}
-      // A narrow column cuts the label with an ellipsis; the full text stays readable on hover.
-      title={t(`users.statuses.${status}`)}
-      sx={{ maxWidth: '100%' }}
-      data-testid="user-status"
-    />
+    <Tooltip title={label} enterTouchDelay={300}>
+      <Chip
+        size="small"
+        color={STATUS_COLOR[status]}
+        label={label}
+        // Two short lines in a phone's narrow column rather than a cut label.
+        sx={{ maxWidth: '100%', height: 'auto', minHeight: 24, '& .MuiChip-label': { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.25, py: 0.25 } }}
+        data-testid="user-status"
+      />
+    </Tooltip>
   )
 }
 
@@ -170,7 +174,15 @@ export default function UsersPage() {
       loading={isFetching && !data}
       error={isError ? userErrorText(error, t, (k) => i18n.exists(k)) : null}
       onRetry={() => void refetch()}
-      emptyText={t('users.empty')}
+      emptyText={search.trim() ? t('users.empty') : t('users.none')}
+      emptyAction={
+        !search.trim() &&
+        editing === null && (
+          <Button variant="contained" onClick={() => setEditing('new')} data-testid="user-add-first">
+            {t('users.add')}
+          </Button>
+        )
+      }
       paging={{ total: data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
       sorting={sorting}
       csv={{ base: 'usuarios', columns: csvColumns }}

@@ -1,3 +1,4 @@
+import { maskCpf, maskPhone } from '../masks'
 import type { UserDetailsRequest, UserSummary } from '../../store/generated/bemteviApi'
 
 export type UserRole = UserSummary['role']
@@ -22,9 +23,9 @@ export const EMPTY_DETAILS: UserDetailsForm = {
 export function detailsOf(user: { name: string } & { [K in Exclude<keyof UserDetailsForm, 'name'>]?: string | null }): UserDetailsForm {
   return {
     name: user.name,
-    cpf: user.cpf ?? '',
+    cpf: maskCpf(user.cpf ?? ''),
     functions: user.functions ?? '',
-    phone: user.phone ?? '',
+    phone: maskPhone(user.phone ?? ''),
     socialProfile: user.socialProfile ?? '',
     biography: user.biography ?? '',
     userName: user.userName ?? '',
