@@ -131,8 +131,8 @@ def server_process(
             server.kill()
 
 
-def reserved_in_store(app: BemteviApplication, group_id: UUID) -> int:
-    return app.get(credit_account_id(group_id, Category.UNIT), CreditAccount).reserved
+def reserved_in_store(app: BemteviApplication, group_id: UUID, category: Category = Category.UNIT) -> int:
+    return app.get(credit_account_id(group_id, category), CreditAccount).reserved
 
 
 def settlements_by_consultation(
