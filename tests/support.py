@@ -131,13 +131,15 @@ def server_process(
             server.kill()
 
 
-def reserved_in_store(app: BemteviApplication, group_id: UUID) -> int:
-    return app.get(credit_account_id(group_id, Category.UNIT), CreditAccount).reserved
+def reserved_in_store(app: BemteviApplication, group_id: UUID, category: Category = Category.UNIT) -> int:
+    return app.get(credit_account_id(group_id, category), CreditAccount).reserved
 
 
-def settlements_by_consultation(app: BemteviApplication, group_id: UUID) -> Counter[str]:
-    """How many settlements of the group's unit account name each consultation."""
-    events = list(app.repository.event_store.get(credit_account_id(group_id, Category.UNIT)))
+def settlements_by_consultation(
+    app: BemteviApplication, group_id: UUID, category: Category = Category.UNIT
+) -> Counter[str]:
+    """How many settlements of the group's account of ``category`` (unit unless told) name each consultation."""
+    events = list(app.repository.event_store.get(credit_account_id(group_id, category)))
     settled = Counter(
         e.reservation_id
         for e in events
@@ -148,11 +150,13 @@ def settlements_by_consultation(app: BemteviApplication, group_id: UUID) -> Coun
     return settled
 
 
-def charged_in_store(app: BemteviApplication, group_id: UUID) -> Counter[str]:
-    """The group's consultations the store records as charged one credit."""
+def charged_in_store(app: BemteviApplication, group_id: UUID, category: Category | None = None) -> Counter[str]:
+    """The group's consultations (of ``category``, or any) the store records as charged one credit."""
     charged: Counter[str] = Counter()
     for notification in app.recorder.select_notifications(1, 10_000_000, topics=[get_topic(Consultation.Recorded)]):
         event = app.mapper.to_domain_event(notification)
+        if category is not None and event.category != category.value:
+            continue
         if event.group_id == group_id and event.credits == 1:
             charged[str(event.originator_id)] += 1
     return charged

@@ -1,6 +1,7 @@
 """The runner's steps on a batch (start, progress, finish, fail): each appends the batch's event as the system,
-in the batch's group. Credits move first, through the ledger, with a request id derived from the batch id, so a
-step repeated after a crash moves them once: ``finish`` settles ``found`` (the rest released), ``fail`` releases.
+in the batch's group. Credits move first, through the ledger, on the account of the batch's category
+(``Batch.category``: API for a batch sent through the public API), with a request id derived from the batch id,
+so a step repeated after a crash moves them once: ``finish`` settles ``found`` (the rest released), ``fail`` releases.
 A step the batch no longer allows (canceled under the runner) raises ``BatchNotRunnable``.
 """
 
@@ -20,7 +21,6 @@ from bemtevi.domain.batches import (
     BatchStatus,
     ledger_request_id,
 )
-from bemtevi.domain.query_types import Category
 
 
 class BatchSteps:
@@ -62,7 +62,7 @@ class BatchSteps:
             self._credits.settle(
                 self.system(batch),
                 batch.group_id,
-                Category.BATCH,
+                batch.category,
                 batch.reservation_id,
                 charged,
                 request_id=ledger_request_id(batch_id, "settle"),
@@ -86,7 +86,7 @@ class BatchSteps:
         self._credits.release(
             actor,
             batch.group_id,
-            Category.BATCH,
+            batch.category,
             batch.reservation_id,
             request_id=ledger_request_id(batch.id, "release"),
         )

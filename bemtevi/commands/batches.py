@@ -8,7 +8,8 @@ the same figures the user saw. Credits move only through the ledger (``CreditCom
 movement with a request id derived from the batch id (``ledger_request_id``), so a step repeated
 after a crash moves credits once:
 
-- submit: reserve ``credits_needed`` on the group's BATCH account, THEN append ``Submitted`` (a crash
+- submit: reserve ``credits_needed`` on the group's account of the batch's category (BATCH from the panel, API
+  from the public API; recorded on ``Submitted``), THEN append ``Submitted`` (a crash
   between the two leaves a reservation no batch names; submitting again makes a new batch);
 - finish: settle ``found`` (the rest released), THEN ``Finished`` (finishing again after a crash is
   claimed once by the ledger and appends ``Finished`` once);
@@ -63,6 +64,8 @@ from bemtevi.infra.webhooks import WebhookAddressNotAllowed, require_public_host
 
 OBSERVATION_MAX = 500
 URL_MAX = 2000
+
+
 @dataclass(frozen=True, slots=True)
 class Submitted:
     batch_id: UUID
@@ -108,9 +111,9 @@ class BatchCommands:
         base = safe_file_name(layout.value().final_file_name) if layout is not None else Path(batch.file_name).stem
         return f"{base}{ext}"
 
-    def available_credits(self, group_id: UUID) -> int | None:
-        """The group's batch credits available now (None: unlimited)."""
-        return available_credits(self._app, group_id, Category.BATCH)
+    def available_credits(self, group_id: UUID, category: Category = Category.BATCH) -> int | None:
+        """The group's credits of ``category`` available now (None: unlimited)."""
+        return available_credits(self._app, group_id, category)
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -157,7 +160,10 @@ class BatchCommands:
         observation: str | None = None,
         webhook_url: str | None = None,
         webhook_secret: str | None = None,
+        category: Category = Category.BATCH,
     ) -> Submitted:
+        """``category``: the credits the batch is charged to (the public API's batches: ``Category.API``), recorded
+        on ``Submitted`` so that every later step (settle, release, cancel, a resumed run) moves the same account."""
         meta = self.uploads.meta(principal, upload_id)
         own = principal.group_id
         target = group_id or own
@@ -198,7 +204,7 @@ class BatchCommands:
         self._credits.reserve(
             actor,
             target,
-            Category.BATCH,
+            category,
             reservation,
             credits_needed,
             request_id=ledger_request_id(batch_id, "reserve"),
@@ -211,7 +217,7 @@ class BatchCommands:
             source.replace(folder / str(meta["file_name"]))
         except OSError:
             self._credits.release(
-                actor, target, Category.BATCH, reservation, request_id=ledger_request_id(batch_id, "release")
+                actor, target, category, reservation, request_id=ledger_request_id(batch_id, "release")
             )
             raise UploadNotFound(field="uploadId") from None
         # The preview's staged records go along (the run joins them instead of reading the file again);
@@ -239,6 +245,7 @@ class BatchCommands:
                 observation=note,
                 webhook_url=url,
                 webhook_secret_sealed=self._box.seal(secret) if secret else None,
+                category=category.value,
             )
         position = self._app.save_all(batch)
         shutil.rmtree(self.files.upload_dir(upload_id), ignore_errors=True)

@@ -25,6 +25,7 @@ from eventsourcing.domain import event
 
 from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.batch_errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
+from bemtevi.domain.query_types import Category
 
 
 class BatchStatus(StrEnum):
@@ -101,7 +102,7 @@ def kept_result_id(batch_id: UUID, document: str) -> UUID:
 
 
 def reservation_id(batch_id: UUID) -> UUID:
-    """The reservation a batch holds on its group's batch account."""
+    """The reservation a batch holds on its group's account of the batch's category."""
     return uuid5(_NAMESPACE, f"{batch_id}:reservation")
 
 
@@ -125,6 +126,9 @@ class Batch(AuditedAggregate):
         observation: str,
         webhook_url: str | None,
         webhook_secret_sealed: str | None,
+        # The credit category the batch's reservation is on: a batch sent through the public API is charged to
+        # the API credits. Events stored before it was recorded load with the default (the panel's BATCH).
+        category: str = Category.BATCH.value,
     ) -> None:
         self.group_id = group_id
         self.user_id = user_id
@@ -142,6 +146,7 @@ class Batch(AuditedAggregate):
         self.observation = observation
         self.webhook_url = webhook_url
         self.webhook_secret_sealed = webhook_secret_sealed
+        self.category = Category(category)
         self.status = BatchStatus.WAITING
         self.attempts = 0
         self.records_done = 0
@@ -158,6 +163,7 @@ class Batch(AuditedAggregate):
     @classmethod
     def submit(cls, batch_id: UUID, **fields: Any) -> Batch:
         """A batch with a chosen id: the ledger's reservation is named after it before it exists."""
+        fields.setdefault("category", Category.BATCH.value)  # the event class knows no defaults of its own
         return cls._create(cls.Submitted, id=batch_id, **fields)
 
     # -- figures -------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from support import (
     lookup_record,
     new_tenant,
     settlements_by_consultation,
+    super_admin,
     unknown_cpfs,
 )
 
@@ -115,13 +116,16 @@ def charged_once(platform: Platform, group_id: UUID, found: int) -> Counter[str]
     return charged
 
 
-def look_up_until_leased(platform: Platform, client: LeasingLedger, principal: Principal, documents: list[str]) -> int:
-    """Lookups one after another until some were recorded under a lease; how many were found."""
+def look_up_until_leased(
+    platform: Platform, client: LeasingLedger, principal: Principal, documents: list[str], channel: str = "panel"
+) -> int:
+    """Lookups one after another (on ``channel``: ``api`` for the public API's) until some were recorded under a
+    lease; how many were found."""
     found = 0
     deadline = time.monotonic() + 20
     for i in range(100_000):
         try:
-            outcome = platform.consultations.run_unit_query(principal, documents[i % len(documents)])
+            outcome = platform.consultations.run_unit_query(principal, documents[i % len(documents)], channel=channel)
         except DomainError:
             continue
         found += outcome.status == ConsultationStatus.DONE
@@ -431,3 +435,104 @@ def test_a_consultation_whose_append_is_held_past_the_abandon_time_is_charged_or
         thread.join(10)
     client.close()
     charged_once(platform, principal.group_id, found + (not isinstance(outcome[0], SearchFailed)))
+
+
+# -- the public API's lookups: leases of the group's API account ---------------------------------------------
+
+
+def api_tenant(platform: Platform, api_credits: int, unit_credits: int = 0) -> Principal:
+    """A company with ``api_credits`` API credits (granted by the root) and ``unit_credits`` unit credits."""
+    principal = new_tenant(platform, "Empresa API", unit_credits)
+    platform.credits.grant(super_admin(platform), principal.group_id, Category.API, api_credits)
+    return principal
+
+
+def charged_once_on(platform: Platform, group_id: UUID, category: Category, found: int) -> Counter[str]:
+    """``charged_once`` on the group's account of ``category``: ``found`` of its consultations charged there, each
+    settled once on that account, nothing reserved."""
+    balance = platform.app.get(credit_account_id(group_id, category), CreditAccount)
+    charged = charged_in_store(platform.app, group_id, category)
+    assert (balance.used, balance.reserved, sum(charged.values())) == (found, 0, found)
+    assert settlements_by_consultation(platform.app, group_id, category) == charged
+    return charged
+
+
+def leased_consultations(platform: Platform, charged: Counter[str]) -> list[Consultation]:
+    consultations = (platform.app.get(UUID(c), Consultation) for c in charged)
+    return [c for c in consultations if c.lease_id is not None]
+
+
+def test_the_public_apis_lookups_are_drawn_from_a_lease_of_the_api_account_and_charged_exactly(
+    platform: Platform, leasing: Callable[..., LeasingLedger]
+) -> None:
+    principal = api_tenant(platform, 10_000)
+    client = leasing()
+    documents = [KNOWN_CPF, *unknown_cpfs(platform.supplier, 3)]
+    found = look_up_until_leased(platform, client, principal, documents, channel="api")
+    client.close()
+    charged = charged_once_on(platform, principal.group_id, Category.API, found)
+    leased = leased_consultations(platform, charged)
+    assert leased and all((c.category, c.channel) == ("api", "api") for c in leased)
+    unit = account(platform, principal.group_id)
+    assert (unit.used, unit.reserved) == (0, 0)
+
+
+def test_an_api_lease_whose_process_died_is_settled_exactly_from_what_was_recorded_under_it(
+    platform: Platform, worker: EmbeddedLedger, leasing: Callable[..., LeasingLedger]
+) -> None:
+    principal = api_tenant(platform, 10_000)
+    group_id = principal.group_id
+    client = leasing(lease_seconds=30.0)
+    found = look_up_until_leased(platform, client, principal, [KNOWN_CPF, *unknown_cpfs(platform.supplier, 2)], "api")
+    client._stopping.set()  # the process dies: its keeper stops, and nothing is returned
+    client._thread.join(timeout=5)
+    held = platform.app.get(credit_account_id(group_id, Category.API), CreditAccount)
+    assert held.leases() and held.reserved > 0
+    # The unit account's sweep does not touch it; the API account's settles it once its wait is over.
+    assert worker.submit(ReleaseAbandoned(group_id, Category.API.value)).value == 0
+    time.sleep(ABANDON_SECONDS + 0.1)
+    assert worker.submit(ReleaseAbandoned(group_id)).value == 0
+    assert worker.submit(ReleaseAbandoned(group_id, Category.API.value)).value >= 1
+    charged = charged_once_on(platform, group_id, Category.API, found)
+    for lease_id in held.leases():  # the holder's late return finds it settled
+        worker.submit(ReturnLease(UUID(lease_id), group_id, list(charged), Category.API.value))
+    assert platform.app.get(credit_account_id(group_id, Category.API), CreditAccount).used == found
+
+
+def test_a_groups_unit_and_api_leases_never_mix(
+    platform: Platform, worker: EmbeddedLedger, leasing: Callable[..., LeasingLedger]
+) -> None:
+    """Panel and public API lookups of one group, interleaved and both busy: each drawn from a lease of its own
+    account and charged there; a return naming the other account settles nothing."""
+    principal = api_tenant(platform, 10_000, unit_credits=10_000)
+    group_id = principal.group_id
+    client = leasing()
+    documents = [KNOWN_CPF, *unknown_cpfs(platform.supplier, 3)]
+    found: Counter[str] = Counter()
+    leased: Counter[str] = Counter()
+    deadline = time.monotonic() + 20
+    for i in range(100_000):
+        channel = ("panel", "api")[i % 2]
+        outcome = platform.consultations.run_unit_query(principal, documents[(i // 2) % 4], channel=channel)
+        found[channel] += outcome.status == ConsultationStatus.DONE
+        leased[channel] += platform.app.get(outcome.consultation_id, Consultation).lease_id is not None
+        if i % 50 == 49 and leased["panel"] >= 20 and leased["api"] >= 20:
+            break
+        assert time.monotonic() < deadline, f"both accounts were not leased: {leased}"
+    # A lease of the API account returned as the unit account's settles nothing, on either.
+    stray = LeaseUnits(uuid4(), group_id, principal.user_id, 10, "api-test", Category.API.value)
+    assert worker.submit(stray).value == 10
+    worker.submit(ReturnLease(stray.lease_id, group_id, [str(uuid4())]))
+    assert platform.app.get(credit_account_id(group_id, Category.API), CreditAccount).holds(stray.lease_id) == 10
+    worker.submit(ReturnLease(stray.lease_id, group_id, [], Category.API.value))
+    client.close()
+    unit = charged_once_on(platform, group_id, Category.UNIT, found["panel"])
+    api = charged_once_on(platform, group_id, Category.API, found["api"])
+    assert not set(unit) & set(api)
+    for category, charged in ((Category.UNIT, unit), (Category.API, api)):
+        leases = {
+            e.reservation_id
+            for e in platform.app.repository.event_store.get(credit_account_id(group_id, category))
+            if isinstance(e, CreditAccount.LeaseSettled)  # type: ignore[attr-defined]
+        }
+        assert {c.lease_id for c in leased_consultations(platform, charged)} <= leases

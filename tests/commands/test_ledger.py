@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
+import orjson
 import pytest
 from support import (
     KNOWN_CPF,
@@ -256,7 +257,9 @@ def test_every_request_survives_its_encoding() -> None:
         ReleaseWork(uuid4(), None, ROOT_GROUP_ID, group, "batch", uuid4()),
         ReleaseAbandoned(group),
         LeaseUnits(uuid4(), group, uuid4(), 64, "api-1"),
+        LeaseUnits(uuid4(), group, uuid4(), 64, "api-1", "api"),
         ReturnLease(uuid4(), group, [str(uuid4()), str(uuid4())]),
+        ReturnLease(uuid4(), group, [str(uuid4())], "api"),
         OpenAccounts(
             child,
             group,
@@ -278,6 +281,16 @@ def test_every_request_survives_its_encoding() -> None:
     for request in requests:
         assert decode_request(encode_request(request)) == request
         assert request.partition_key == group
+
+
+def test_lease_requests_encoded_before_api_leases_read_as_the_unit_accounts() -> None:
+    group, lease_id = uuid4(), uuid4()
+    for request in (LeaseUnits(lease_id, group, uuid4(), 64, "api-1"), ReturnLease(lease_id, group, [])):
+        older = orjson.loads(encode_request(request))
+        del older["category"]
+        assert decode_request(orjson.dumps(older)) == request
+    assert LeaseUnits(lease_id, group, uuid4(), 64, "api-1").account_id == credit_account_id(group, Category.UNIT)
+    assert LeaseUnits(lease_id, group, uuid4(), 64, "h", "api").account_id == credit_account_id(group, Category.API)
 
 
 def test_every_request_the_codec_knows_has_its_decision(platform: Platform) -> None:

@@ -18,6 +18,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -37,6 +38,7 @@ from support import (
     run_on_a_loop_of_its_own,
     server_process,
     settlements_by_consultation,
+    super_admin,
     wait_until,
 )
 
@@ -45,6 +47,7 @@ from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.commands.consultations import ConsultationCommands
 from bemtevi.commands.customers import DUPLICATES
 from bemtevi.commands.ledger import Grant, LeasingLedger, ReserveWork
+from bemtevi.domain.api_tokens import TokenForm
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.brand import Brand
 from bemtevi.domain.consultations import ConsultationStatus
@@ -195,15 +198,17 @@ def lookups(platform: Platform, tenants: list[Any], stop: threading.Event, charg
         thread.join(120)
 
 
-def each_charged_once(platform: Platform, tenants: list[Principal], answered: list[str]) -> None:
-    """Every consultation recorded as charged has exactly one settlement, credits used are those consultations,
-    nothing stays reserved, and every answer given as charged is among them."""
+def each_charged_once(
+    platform: Platform, tenants: list[Principal], answered: list[str], category: Category = Category.UNIT
+) -> None:
+    """Every consultation recorded as charged has exactly one settlement (on the account of ``category``), credits
+    used are those consultations, nothing stays reserved, and every answer given as charged is among them."""
     total = 0
     for principal in tenants:
         charged = charged_in_store(platform.app, principal.group_id)
-        assert settlements_by_consultation(platform.app, principal.group_id) == charged
+        assert settlements_by_consultation(platform.app, principal.group_id, category) == charged
         assert not charged or max(charged.values()) == 1
-        account = platform.app.get(credit_account_id(principal.group_id, Category.UNIT), CreditAccount)
+        account = platform.app.get(credit_account_id(principal.group_id, category), CreditAccount)
         assert (account.used, account.reserved, account.available) == (len(charged), 0, CREDITS - len(charged))
         total += len(charged)
     assert set(answered) <= {c for p in tenants for c in charged_in_store(platform.app, p.group_id)}
@@ -369,22 +374,34 @@ def test_an_idle_ledger_worker_spends_next_to_no_cpu(cluster_settings: Settings,
     assert spent < 0.2, f"an idle ledger worker spent {spent:.2f} s of CPU in 5 s"
 
 
+@pytest.mark.parametrize("channel", ["panel", "api"])
 def test_an_api_process_killed_holding_leases_has_each_recorded_lookup_charged_once(
-    cluster_settings: Settings, tmp_path: Path
+    cluster_settings: Settings, tmp_path: Path, channel: str
 ) -> None:
     """An API process records busy accounts' lookups under leases of their units (commands.ledger.leases); killed
     with SIGKILL, it returns none of them. The ledger settles each from the consultations recorded under it:
-    every found consultation charged once, nothing left reserved, and every answer given as charged is."""
+    every found consultation charged once, nothing left reserved, and every answer given as charged is. The
+    public API's lookups (``api``: with API tokens) are leased from, and charged to, the API accounts."""
+    category = Category.API if channel == "api" else Category.UNIT
+    path = "/api/v1/lookups" if channel == "api" else "/api/consultations"
     platform = build_platform(cluster_settings)  # the tenants; and its sweeper finds what the dead process held
     try:
         with ledger_workers(cluster_settings, tmp_path, 1):
             wait_until(lambda: shared_by(cluster_settings, 1), 90, "the worker owns every partition")
-            tenants = [new_tenant(platform, f"Empresa {n}", CREDITS) for n in range(4)]
+            unit_credits = CREDITS if channel == "panel" else 0
+            tenants = [new_tenant(platform, f"Empresa {n}", unit_credits) for n in range(4)]
             tokens = []
             for principal in tenants:
+                if channel == "api":
+                    platform.credits.grant(super_admin(platform), principal.group_id, Category.API, CREDITS)
+                    owner = replace(principal, role=Role.OWNER)
+                    form = TokenForm("ERP", ("cpf-complete", "cnpj-complete"))
+                    tokens.append(platform.api_tokens.generate(owner, form).access_token)
+                    continue
                 user = platform.app.get(principal.user_id, User)
                 tokens.append(platform.identity.sign_in(user.email, "Strong!pass1", None).token)
             env = {
+                "BEMTEVI_API_MAX_PER_SECOND": "1000000",
                 **{k: v for k, v in worker_env(cluster_settings).items() if k.startswith("BEMTEVI_")},
                 "BEMTEVI_LEDGER": "kafka",
                 "BEMTEVI_SECRET_KEY": cluster_settings.signing_key,
@@ -400,7 +417,7 @@ def test_an_api_process_killed_holding_leases_has_each_recorded_lookup_charged_o
                     with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}) as http:
                         while not stop.is_set():
                             try:
-                                answer = http.post("/api/consultations", json={"document": KNOWN_CPF}, timeout=10)
+                                answer = http.post(path, json={"document": KNOWN_CPF}, timeout=10)
                             except httpx.HTTPError:
                                 continue  # the process is gone
                             if answer.status_code == 200 and answer.json()["data"]["status"] == "done":
@@ -409,7 +426,7 @@ def test_an_api_process_killed_holding_leases_has_each_recorded_lookup_charged_o
                 threads = [threading.Thread(target=client, args=(tokens[n % len(tokens)],)) for n in range(8)]
                 for thread in threads:
                     thread.start()
-                accounts = [credit_account_id(p.group_id, Category.UNIT) for p in tenants]
+                accounts = [credit_account_id(p.group_id, category) for p in tenants]
                 wait_until(
                     lambda: len(answered) > 500 and any(platform.app.get(a, CreditAccount).leases() for a in accounts),
                     120,
@@ -424,12 +441,12 @@ def test_an_api_process_killed_holding_leases_has_each_recorded_lookup_charged_o
             assert any(account.leases() for account in held), "the killed process held leases"
             for principal in tenants:  # the sweep finds them; the worker settles them after the grace
                 wait_until(
-                    lambda group_id=principal.group_id: reserved_in_store(platform.app, group_id) == 0,
+                    lambda group_id=principal.group_id: reserved_in_store(platform.app, group_id, category) == 0,
                     60,
                     "the dead process's leases are settled",
                 )
         assert len(answered) > 500
-        each_charged_once(platform, tenants, answered)
+        each_charged_once(platform, tenants, answered, category)
     finally:
         platform.close()
 

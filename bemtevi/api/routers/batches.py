@@ -36,6 +36,7 @@ from bemtevi.domain.batch_errors import BatchNotFound, FileTooLarge, ReturnNotRe
 from bemtevi.domain.batches import BatchStatus
 from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.principals import Principal
+from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
 from bemtevi.projections.batches import BATCHES_ORDER, batch_row, batches_page
 from bemtevi.projections.credit_queries import subtree_ids
@@ -89,6 +90,20 @@ async def upload_batch_file(
 ) -> BatchUpload:
     """Check and preview a file (records read, valid documents, found in the dataset, credits
     needed): free, nothing reserved. Submit it with ``POST /batches`` and its ``uploadId``."""
+    return await upload_preview(request, principal, platform, layoutId, fileName, queryType, Category.BATCH)
+
+
+async def upload_preview(
+    request: Request,
+    principal: Principal,
+    platform: Any,
+    layoutId: str,
+    fileName: str,
+    queryType: str | None,
+    category: Category,
+) -> BatchUpload:
+    """The upload's check and preview, with the credits available in ``category`` (the account a submit of it
+    would reserve on: the public API's batches are charged to the API credits)."""
     batches = platform.batches
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > batches.uploads.max_bytes:
@@ -116,7 +131,7 @@ async def upload_batch_file(
         invalidDocuments=shown.invalid_documents,
         foundInDataset=shown.found_in_dataset,
         creditsNeeded=shown.credits_needed,
-        creditsAvailable=await run_in_threadpool(batches.available_credits, principal.group_id),
+        creditsAvailable=await run_in_threadpool(batches.available_credits, principal.group_id, category),
         unknownExitFields=list(shown.unknown_exit_fields),
     )
 
@@ -125,6 +140,11 @@ async def upload_batch_file(
 def submit_batch(body: SubmitBatchRequest, principal: BatchUser, platform: PlatformDep) -> SubmittedBatch:
     """Submit an uploaded file: its credits (one per valid document) are reserved now, charged for
     the records found when it finishes, the rest released."""
+    return submit_upload(body, principal, platform, Category.BATCH)
+
+
+def submit_upload(body: SubmitBatchRequest, principal: Principal, platform: Any, category: Category) -> SubmittedBatch:
+    """Submit as the panel does, charged to ``category`` (BATCH from the panel, API from the public API)."""
     try:
         upload_id = UUID(body.uploadId)
     except ValueError as e:
@@ -142,6 +162,7 @@ def submit_batch(body: SubmitBatchRequest, principal: BatchUser, platform: Platf
         observation=body.observation,
         webhook_url=body.webhookUrl,
         webhook_secret=body.webhookSecret,
+        category=category,
     )
     return SubmittedBatch(id=str(submitted.batch_id), position=submitted.position)
 

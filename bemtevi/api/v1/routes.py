@@ -1,6 +1,6 @@
 """The public API's operations. Each is the panel's own path for the same thing (the lookup's command, the
 batch routes, the balances), called with the token's principal: no rule is written twice. A lookup goes
-on the ``api`` channel, charged to the group's API credits."""
+on the ``api`` channel and a batch is submitted on the API category: both are charged to the group's API credits."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from bemtevi.api.schemas import ConsultationResponse
 from bemtevi.api.v1.deps import CallerDep
 from bemtevi.api.v1.schemas import BatchSubmitRequest, LookupRequest, TokenInfo, TokenQueryType
 from bemtevi.domain.errors import DomainError
+from bemtevi.domain.query_types import Category
 
 router = APIRouter()
 BATCH_OPERATION = "POST /api/v1/batches"
@@ -101,8 +102,8 @@ async def upload_batch(
     queryType: Annotated[str | None, Query(max_length=KEY_MAX)] = None,
 ) -> Any:
     """Check and preview a file (the body is the file): free. Submit it with `POST /batches`."""
-    return await panel_batches.upload_batch_file(
-        request, caller.principal, _platform(request), layoutId, fileName, queryType
+    return await panel_batches.upload_preview(
+        request, caller.principal, _platform(request), layoutId, fileName, queryType, Category.API
     )
 
 
@@ -110,7 +111,7 @@ async def upload_batch(
 async def submit_batch(
     body: BatchSubmitRequest, caller: CallerDep, request: Request, idempotency_key: IdempotencyKey = None
 ) -> Any:
-    """Submit an uploaded file: one batch credit per valid document reserved now, charged for those found."""
+    """Submit an uploaded file: one API credit per valid document reserved now, charged for those found."""
     platform = _platform(request)
     panel_body = SubmitBatchRequest(
         uploadId=body.uploadId,
@@ -121,7 +122,7 @@ async def submit_batch(
 
     async def first(_: UUID | None = None) -> SubmittedBatch:
         submitted: SubmittedBatch = await run_in_threadpool(
-            panel_batches.submit_batch, panel_body, caller.principal, platform
+            panel_batches.submit_upload, panel_body, caller.principal, platform, Category.API
         )
         return submitted
 

@@ -16,6 +16,7 @@ from bemtevi.commands.ledger.lease_log import LeaseLog
 from bemtevi.commands.ledger.requests import (
     CREDITS_PER_UNIT_QUERY,
     LEASE_MIN,
+    LEASED_CATEGORIES,
     FinishLookup,
     Grant,
     LeaseUnits,
@@ -216,9 +217,12 @@ class Ledger:
         return chosen.key, consultation.created_on
 
     def _lease_units(self, request: LeaseUnits, ws: Workspace) -> int:
-        """Lease units of an active group's unit account to an API process (delivered again: the same lease)."""
+        """Lease units of an active group's lookup account (unit or API) to an API process (delivered again: the
+        same lease)."""
         if self.lease_log is None:
             return 0  # this ledger cannot settle a lease whose holder died: none granted
+        if request.category not in LEASED_CATEGORIES:
+            return 0
         group = ws.find(request.group_id, Group)
         if group is None or not group.active:
             return 0  # the holder's lookups go one by one, and are refused with the group's own message
@@ -245,7 +249,7 @@ class Ledger:
 
     def _return_lease(self, request: ReturnLease, ws: Workspace) -> None:
         """Settle a lease from its holder's account of it (delivered again, or settled already: nothing)."""
-        account = ws.find(credit_account_id(request.group_id, Category.UNIT), CreditAccount)
+        account = ws.find(credit_account_id(request.group_id, Category(request.category)), CreditAccount)
         if account is None or account.holds(request.lease_id) is None:
             return
         with acting_as(SYSTEM):

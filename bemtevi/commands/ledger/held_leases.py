@@ -43,6 +43,7 @@ class HeldLease:
     lease_id: UUID
     account_id: UUID
     group_id: UUID
+    category: str  # of the account leased (unit, or API): its return names it
     units: int
     until: float  # monotonic: no unit is drawn after it
     asked: float  # monotonic: when it was asked for, before the ledger granted it
@@ -62,6 +63,7 @@ class LeasedAccount:
 
     group_id: UUID
     user_id: UUID
+    category: str  # unit, or API (the public API's lookups): a group's two accounts are leased apart
     rate: LookupRate
     asking: bool = False
     leases: list[HeldLease] = field(default_factory=list)

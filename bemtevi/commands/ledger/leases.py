@@ -26,7 +26,6 @@ from bemtevi.commands.ledger.held_leases import (
     record_leased,
 )
 from bemtevi.commands.ledger.requests import (
-    API_CHANNEL,
     LEASE_MIN,
     FinishLookup,
     LeaseUnits,
@@ -34,6 +33,7 @@ from bemtevi.commands.ledger.requests import (
     Request,
     ReserveLookup,
     ReturnLease,
+    lookup_category,
 )
 from bemtevi.domain.errors import DomainError, NotEnoughCredits
 from bemtevi.domain.groups import Group
@@ -98,10 +98,8 @@ class LeasingLedger(LedgerClient):
 
     def try_draw(self, request: ReserveLookup | RecordLookup) -> tuple[str, str] | None:
         """A unit of one of this process's leases of the account (and the query type the lookup runs), or
-        None: the ledger decides the lookup. Counts the lookup towards its account's rate. An API lookup is
-        never drawn from a lease (leases are of unit accounts; its own account is decided by the ledger)."""
-        if request.channel == API_CHANNEL:
-            return None
+        None: the ledger decides the lookup. Counts the lookup towards its account's rate. The account is the
+        lookup's channel's (unit, or API for the public API's lookups): a lookup draws only from leases of it."""
         now = time.monotonic()
         account_id = request.account_id
         with self._lock:
@@ -171,7 +169,9 @@ class LeasingLedger(LedgerClient):
         """Under the lock: the request's account, its rate counted, and marked for a lease when busy."""
         account = self._accounts.get(request.account_id)
         if account is None:
-            account = LeasedAccount(request.group_id, request.user_id, LookupRate(now))
+            account = LeasedAccount(
+                request.group_id, request.user_id, lookup_category(request.channel).value, LookupRate(now)
+            )
             self._accounts[request.account_id] = account
         account.rate.count(now)
         account.user_id = request.user_id  # a lease is asked for as the account's latest user
@@ -277,7 +277,8 @@ class LeasingLedger(LedgerClient):
                     continue
                 units = min(self.MAX_UNITS, max(LEASE_MIN, int(rate * self.lease_seconds)))
                 account.asking = True
-                asks.append((account_id, LeaseUnits(uuid4(), account.group_id, account.user_id, units, self.holder)))
+                ask = LeaseUnits(uuid4(), account.group_id, account.user_id, units, self.holder, account.category)
+                asks.append((account_id, ask))
         return asks
 
     async def _ask(self, account_id: UUID, request: LeaseUnits) -> None:
@@ -297,7 +298,7 @@ class LeasingLedger(LedgerClient):
             now = time.monotonic()
             open_ends = [held.until for held in account.leases if held.open(now)] if account else []
             until = next_lease_end(open_ends, now, self.lease_seconds)
-            lease = HeldLease(request.lease_id, account_id, request.group_id, units, until, asked)
+            lease = HeldLease(request.lease_id, account_id, request.group_id, request.category, units, until, asked)
             if account is None:
                 # Forgotten meanwhile: handed straight back (drawn out, nothing charged).
                 lease.drawn = lease.units
@@ -332,7 +333,7 @@ class LeasingLedger(LedgerClient):
     def _return_of(self, lease: HeldLease) -> ReturnLease:
         with self._lock:
             self._by_id.pop(str(lease.lease_id), None)
-            return ReturnLease(lease.lease_id, lease.group_id, list(lease.charged))
+            return ReturnLease(lease.lease_id, lease.group_id, list(lease.charged), lease.category)
 
     async def _return(self, lease: HeldLease) -> None:
         request = self._return_of(lease)

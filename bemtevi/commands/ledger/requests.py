@@ -25,6 +25,11 @@ API_CHANNEL = "api"
 
 def lookup_category(channel: str) -> Category:
     return Category.API if channel == API_CHANNEL else Category.UNIT
+
+
+# The accounts whose units may be leased: those of lookups (unit, and API for the public API's).
+LEASED_CATEGORIES = frozenset({Category.UNIT.value, Category.API.value})
+
 # The fewest units a lease is granted with: an account with fewer free has its lookups decided one by one.
 LEASE_MIN = 4
 
@@ -58,7 +63,6 @@ class _UnitLookup(_KeyedByGroup):
 
     @property
     def account_id(self) -> UUID:
-        # ``LeaseUnits`` has no channel: leases are of unit accounts only (API lookups never draw from one).
         return credit_account_id(self.group_id, lookup_category(getattr(self, "channel", "")))
 
     @property
@@ -273,15 +277,21 @@ class ReleaseAbandoned(_KeyedByGroup):
 
 @dataclass(frozen=True, slots=True)
 class LeaseUnits(_UnitLookup):
-    """Lease up to ``units`` of a busy group's unit account to the API process ``holder`` (cluster mode,
-    ``leases``): held for it as one reservation, the lease (answer: the units leased, 0 when the
-    account has fewer than ``LEASE_MIN`` free or the group may not look up)."""
+    """Lease up to ``units`` of a busy group's lookup account (``category``: unit, or API for the public API's
+    lookups) to the API process ``holder`` (``leases``): held for it as one reservation, the lease (answer: the
+    units leased, 0 when the account has fewer than ``LEASE_MIN`` free or the group may not look up)."""
 
     lease_id: UUID
     group_id: UUID
     user_id: UUID
     units: int
     holder: str
+    # Absent from a request of before API leases: the unit account.
+    category: str = Category.UNIT.value
+
+    @property
+    def account_id(self) -> UUID:
+        return credit_account_id(self.group_id, Category(self.category))
 
     @staticmethod
     def value_from_json(raw: Any) -> int:
@@ -291,11 +301,12 @@ class LeaseUnits(_UnitLookup):
 @dataclass(frozen=True, slots=True)
 class ReturnLease(_AnsweredByPosition):
     """A lease's holder is done with it: one unit is settled for each consultation in ``charged`` (recorded
-    under the lease and found), and the rest goes back."""
+    under the lease and found), and the rest goes back to the account of ``category`` it was leased from."""
 
     lease_id: UUID
     group_id: UUID
     charged: list[str]
+    category: str = Category.UNIT.value  # absent from a request of before API leases: the unit account
 
 
 @dataclass(frozen=True, slots=True)
