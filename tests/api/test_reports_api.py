@@ -126,7 +126,9 @@ def test_the_public_api_answers_the_tokens_group(client: TestClient, world: dict
 def test_periods_are_checked(client: TestClient, world: dict[str, Any]) -> None:
     headers = world["owner_a"]
     for params in ({"period": "custom", "from": "2026-01-01"}, {"from": "2026-02-01", "to": "2026-01-01"},
-                   {"from": "2024-01-01", "to": "2026-01-01"}):  # fmt: skip
+                   {"from": "2024-01-01", "to": "2026-01-01"},
+                   # Days past which the São Paulo day's UTC bounds do not exist (a 500 before).
+                   {"from": "9999-12-31", "to": "9999-12-31"}, {"from": "1999-12-31", "to": "2000-01-01"}):  # fmt: skip
         refused(client.get("/api/reports", headers=headers, params=params), 422, "invalid_period")
     refused(client.get("/api/reports", headers=headers, params={"groupBy": "group"}), 400, "invalid_data")
     assert report(client, headers, period="yesterday")["totals"]["consultations"] == 0

@@ -28,6 +28,9 @@ router = APIRouter(tags=["reports"])
 
 ReportReader = Annotated[Principal, Depends(allowed_route("reports"))]
 MAX_PERIOD_DAYS = 366
+# Days a report may ask for: no consultation is older than the product, and the day after the last must exist.
+EARLIEST_DAY = date(2000, 1, 1)
+LATEST_DAY = date(2999, 12, 31)
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
@@ -50,6 +53,8 @@ def period_days(preset: str, start: date | None, end: date | None, today: date) 
         first = last.replace(day=1)
     if first > last:
         raise InvalidPeriod("The period ends before it starts", field="from")
+    if first < EARLIEST_DAY or last > LATEST_DAY:
+        raise InvalidPeriod(f"The period must lie between {EARLIEST_DAY} and {LATEST_DAY}", field="from")
     if (last - first).days + 1 > MAX_PERIOD_DAYS:
         raise InvalidPeriod(f"The period is longer than {MAX_PERIOD_DAYS} days", field="from")
     return first, last
