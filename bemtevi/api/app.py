@@ -30,6 +30,7 @@ from bemtevi.api.routers import batches as batches_router
 from bemtevi.api.routers import brand as brand_router
 from bemtevi.api.routers import catalogue as catalogue_router
 from bemtevi.api.routers import mail as mail_router
+from bemtevi.api.routers import reports as reports_router
 from bemtevi.api.routers import suppliers as suppliers_router
 from bemtevi.api.routers import users as users_router
 from bemtevi.api.static import mount_api_docs, mount_webapp
@@ -46,6 +47,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     directory.router,
     consultations.router,
     dashboard.router,
+    reports_router.router,
     credits.router,
     statements.router,
     customers.router,

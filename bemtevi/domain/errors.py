@@ -133,6 +133,12 @@ class InvalidData(DomainError):
     code, message, status = "invalid_data", "Invalid data structure: missing required fields", 422
 
 
+class InvalidPeriod(DomainError):
+    """A report's period: a custom one without both days, ending before it starts, or longer than allowed."""
+
+    code, message, status = "invalid_period", "Invalid period", 422
+
+
 # -- users and profiles ----------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from bemtevi.projections.credits import CreditsReadModel
 from bemtevi.projections.directory import DirectoryReadModel
 from bemtevi.projections.enrichment import EnrichmentCatalogueReadModel
 from bemtevi.projections.mail import MailOutboxReadModel
+from bemtevi.projections.reports import ReportsReadModel
 from bemtevi.projections.suppliers import SuppliersReadModel
 from bemtevi.projections.users import UsersReadModel
 
@@ -27,4 +28,5 @@ def all_read_models() -> list[ReadModel]:
         SuppliersReadModel(),
         BatchesReadModel(),
         ApiTokensReadModel(),
+        ReportsReadModel(),
     ]

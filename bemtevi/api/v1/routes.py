@@ -14,9 +14,11 @@ from starlette.concurrency import run_in_threadpool
 from bemtevi.api.batch_schemas import BatchResponse, BatchUpload, SubmitBatchRequest, SubmittedBatch
 from bemtevi.api.bounds import KEY_MAX
 from bemtevi.api.credit_schemas import BalancesResponse
-from bemtevi.api.deps import PositionQuery
+from bemtevi.api.deps import PositionQuery, wait_for_position
+from bemtevi.api.report_schemas import ReportResponse
 from bemtevi.api.routers import batches as panel_batches
 from bemtevi.api.routers import credits as panel_credits
+from bemtevi.api.routers import reports as panel_reports
 from bemtevi.api.routers import suppliers as panel_results
 from bemtevi.api.routers.batches import UPLOAD_BODY
 from bemtevi.api.routers.consultations import consultation_json
@@ -161,3 +163,33 @@ def batch_return(batch_id: str, caller: CallerDep, request: Request) -> Any:
 def balances(caller: CallerDep, request: Request, position: PositionQuery = None) -> Any:
     """Used and limit per credit category of the token's group."""
     return panel_credits.balances(caller.principal, _platform(request), position)
+
+
+@router.get("/reports", response_model=ReportResponse, tags=["reports"])
+def report(
+    caller: CallerDep, request: Request, filters: panel_reports.FiltersQuery, position: PositionQuery = None
+) -> Any:
+    """The consultation report of the token's group (`includeChildren`: with every group below it), as the
+    panel's reports screen shows it."""
+    platform = _platform(request)
+    up_to_date = wait_for_position(platform, position)
+    # The token stands for its group, whose administrators issued it: it may add the groups below.
+    return ReportResponse(data=panel_reports.build_report(platform, caller.principal, filters, True, up_to_date))
+
+
+@router.get(
+    "/reports/export",
+    response_class=Response,
+    tags=["reports"],
+    responses={200: {"content": {"text/csv": {}, panel_reports.XLSX: {}}}},
+)
+def export_report(
+    caller: CallerDep,
+    request: Request,
+    filters: panel_reports.FiltersQuery,
+    format: panel_reports.ExportFormat = "csv",
+    lang: panel_reports.ExportLanguage = "pt-BR",
+) -> Response:
+    """The report's rows as a file: `;` CSV (UTF-8) or XLSX."""
+    data = panel_reports.build_report(_platform(request), caller.principal, filters, True)
+    return panel_reports.export_response(data, format, lang)

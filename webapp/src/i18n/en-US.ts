@@ -10,6 +10,7 @@ import { accountEnUS } from '../features/account/i18n'
 import { brandEnUS } from '../features/brand/i18n'
 import { auditEnUS } from '../features/audit/i18n'
 import { dashboardEnUS } from '../features/dashboard/i18n'
+import { reportsEnUS } from '../features/reports/i18n'
 import { creditsEnUS } from '../features/credits/i18n'
 import { accountsEnUS } from '../features/accounts/i18n'
 import { publicEnUS } from '../features/public/i18n'
@@ -69,6 +70,7 @@ const enUS: Messages = {
     bannerAlt: 'Welcome image',
   },
   dashboard: dashboardEnUS,
+  reports: reportsEnUS,
   query: {
     breadcrumbQueries: 'Queries',
     breadcrumbUnit: 'Unitary',

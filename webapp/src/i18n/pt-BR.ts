@@ -10,6 +10,7 @@ import { accountPtBR } from '../features/account/i18n'
 import { brandPtBR } from '../features/brand/i18n'
 import { auditPtBR } from '../features/audit/i18n'
 import { dashboardPtBR } from '../features/dashboard/i18n'
+import { reportsPtBR } from '../features/reports/i18n'
 import { creditsPtBR } from '../features/credits/i18n'
 import { accountsPtBR } from '../features/accounts/i18n'
 import { publicPtBR } from '../features/public/i18n'
@@ -67,6 +68,7 @@ const ptBR = {
     bannerAlt: 'Imagem de apresentação',
   },
   dashboard: dashboardPtBR,
+  reports: reportsPtBR,
   query: {
     breadcrumbQueries: 'Consultas',
     breadcrumbUnit: 'Unitária',

@@ -37,6 +37,7 @@ const ContactPage = lazy(() => import('../features/public/ContactPage'))
 const TermsPage = lazy(() => import('../features/public/TermsPage'))
 const PrivacyPage = lazy(() => import('../features/public/PrivacyPage'))
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'))
+const ReportsPage = lazy(() => import('../features/reports/ReportsPage'))
 const NormalQueryPage = lazy(() => import('../pages/NormalQueryPage'))
 const QueryResultPage = lazy(() => import('../pages/QueryResultPage'))
 const BalancesPage = lazy(() => import('../features/credits/BalancesPage'))
@@ -116,7 +117,7 @@ export const routeTable: RouteEntry[] = [
     breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.manualEnrichment', 'frame.crumbs.newManualEnrichment'],
     component: NewManualEnrichmentPage,
   },
-  { name: 'reports', path: 'reports', layout: 'signed-in', breadcrumb: ['frame.crumbs.reports'], component: NotAvailablePage },
+  { name: 'reports', path: 'reports', layout: 'signed-in', breadcrumb: ['frame.crumbs.reports'], component: ReportsPage },
   { name: 'api-query', path: 'api-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.apiQuery'], component: ApiQueryPage },
   { name: 'playground', path: 'playground', layout: 'signed-in', breadcrumb: ['frame.crumbs.playground'], component: PlaygroundPage },
   { name: 'mail-outbox', path: 'mail-outbox', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.mailOutbox'], component: MailOutboxPage },

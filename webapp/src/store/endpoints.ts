@@ -4,6 +4,7 @@ import {
   bemteviApi,
   type ExportAuditApiArg,
   type ExportHistoryApiArg,
+  type ExportReportApiArg,
   type ExportStatementApiArg,
 } from './generated/bemteviApi'
 
@@ -12,6 +13,7 @@ interface ExportArgs {
   exportAudit: ExportAuditApiArg
   exportHistory: ExportHistoryApiArg
   exportStatement: ExportStatementApiArg
+  exportReport: ExportReportApiArg
 }
 const exportRequests: { [K in keyof ExportArgs]?: (arg: ExportArgs[K]) => string | FetchArgs } = {}
 
@@ -30,6 +32,7 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     dashboard: { providesTags: ['Dashboard'] },
     dashboardUsage: { providesTags: ['Dashboard'] },
     dashboardTopConsumers: { providesTags: ['Dashboard'] },
+    report: { providesTags: ['Dashboard'] },
     // one's own account
     myAccount: { providesTags: ['Me'] },
     editMyProfile: { invalidatesTags: ['Me', 'Users'] },
@@ -92,6 +95,9 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     },
     exportStatement: (definition) => {
       exportRequests.exportStatement = definition.query
+    },
+    exportReport: (definition) => {
+      exportRequests.exportReport = definition.query
     },
   },
 })

@@ -705,6 +705,35 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.statusRequest,
       }),
     }),
+    report: build.query<ReportApiResponse, ReportApiArg>({
+      query: (queryArg) => ({
+        url: `/reports`,
+        params: {
+          position: queryArg.position,
+          period: queryArg.period,
+          from: queryArg["from"],
+          to: queryArg.to,
+          interval: queryArg.interval,
+          groupBy: queryArg.groupBy,
+          includeChildren: queryArg.includeChildren,
+        },
+      }),
+    }),
+    exportReport: build.query<ExportReportApiResponse, ExportReportApiArg>({
+      query: (queryArg) => ({
+        url: `/reports/export`,
+        params: {
+          format: queryArg.format,
+          lang: queryArg.lang,
+          period: queryArg.period,
+          from: queryArg["from"],
+          to: queryArg.to,
+          interval: queryArg.interval,
+          groupBy: queryArg.groupBy,
+          includeChildren: queryArg.includeChildren,
+        },
+      }),
+    }),
     listSuppliers: build.query<ListSuppliersApiResponse, ListSuppliersApiArg>({
       query: (queryArg) => ({
         url: `/suppliers`,
@@ -1366,6 +1395,58 @@ export type ChangeQueryTypeStatusApiArg = {
   key: string;
   statusRequest: StatusRequest;
 };
+export type ReportApiResponse =
+  /** status 200 Successful Response */ ReportResponse;
+export type ReportApiArg = {
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** A preset, or custom with from and to */
+  period?:
+    | "today"
+    | "yesterday"
+    | "last7Days"
+    | "last30Days"
+    | "thisMonth"
+    | "lastMonth"
+    | "custom";
+  /** custom: first day (America/Sao_Paulo) */
+  from?: string | null;
+  /** custom: last day, inclusive */
+  to?: string | null;
+  /** Rows per day, week (from Monday) or month */
+  interval?: "day" | "week" | "month";
+  /** The dimension each row is counted by */
+  groupBy?:
+    "category" | "queryType" | "supplier" | "user" | "channel" | "found";
+  /** Add every group below the caller's */
+  includeChildren?: boolean;
+};
+export type ExportReportApiResponse =
+  /** status 200 Successful Response */ string;
+export type ExportReportApiArg = {
+  format?: "csv" | "xlsx";
+  lang?: "pt-BR" | "en-US";
+  /** A preset, or custom with from and to */
+  period?:
+    | "today"
+    | "yesterday"
+    | "last7Days"
+    | "last30Days"
+    | "thisMonth"
+    | "lastMonth"
+    | "custom";
+  /** custom: first day (America/Sao_Paulo) */
+  from?: string | null;
+  /** custom: last day, inclusive */
+  to?: string | null;
+  /** Rows per day, week (from Monday) or month */
+  interval?: "day" | "week" | "month";
+  /** The dimension each row is counted by */
+  groupBy?:
+    "category" | "queryType" | "supplier" | "user" | "channel" | "found";
+  /** Add every group below the caller's */
+  includeChildren?: boolean;
+};
 export type ListSuppliersApiResponse =
   /** status 200 Successful Response */ SupplierListResponse;
 export type ListSuppliersApiArg = {
@@ -1544,6 +1625,7 @@ export type ErrorCode =
   | "invalid_email"
   | "invalid_image"
   | "invalid_layout"
+  | "invalid_period"
   | "invalid_phone"
   | "invalid_request_body"
   | "layout_not_allowed"
@@ -2483,6 +2565,56 @@ export type QueryTypeResponse = {
   data: QueryTypeView;
   upToDate: boolean;
 };
+export type ReportKey = {
+  consultations: number;
+  credits: number;
+  found: number;
+  key: string;
+  label: string;
+};
+export type ReportRow = {
+  /** Charged and not-found consultations */
+  consultations: number;
+  credits: number;
+  found: number;
+  /** The dimension's value as recorded ('' when none: a batch's supplier, no user) */
+  key: string;
+  /** A name for the key when it is an id (user) or a catalogue key (query type) */
+  label: string;
+  /** The period's first São Paulo day, YYYY-MM-DD (a week starts on Monday) */
+  period: string;
+};
+export type ReportTotals = {
+  consultations: number;
+  credits: number;
+  found: number;
+  notFound: number;
+};
+export type ReportData = {
+  firstDay: string;
+  groupBy: "category" | "queryType" | "supplier" | "user" | "channel" | "found";
+  /** How many groups the report covers */
+  groups: number;
+  includeChildren: boolean;
+  interval: "day" | "week" | "month";
+  /** Each key's totals, busiest first */
+  keys: ReportKey[];
+  lastDay: string;
+  period:
+    | "today"
+    | "yesterday"
+    | "last7Days"
+    | "last30Days"
+    | "thisMonth"
+    | "lastMonth"
+    | "custom";
+  series: ReportRow[];
+  totals: ReportTotals;
+  upToDate: boolean;
+};
+export type ReportResponse = {
+  data: ReportData;
+};
 export type AuthMethod = "basic" | "bearer" | "token" | "prefix";
 export type HttpMethod = "GET" | "POST";
 export type InputType = "cpf" | "cnpj" | "both";
@@ -2708,6 +2840,8 @@ export const {
   useGetQueryTypeQuery,
   useEditQueryTypeMutation,
   useChangeQueryTypeStatusMutation,
+  useReportQuery,
+  useExportReportQuery,
   useListSuppliersQuery,
   useAddSupplierMutation,
   useGetSupplierQuery,

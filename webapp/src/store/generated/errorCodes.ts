@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   "invalid_email",
   "invalid_image",
   "invalid_layout",
+  "invalid_period",
   "invalid_phone",
   "invalid_request_body",
   "layout_not_allowed",
