@@ -26,7 +26,6 @@ from bemtevi.commands.ledger.held_leases import (
     record_leased,
 )
 from bemtevi.commands.ledger.requests import (
-    API_CHANNEL,
     LEASE_MIN,
     FinishLookup,
     LeaseUnits,
@@ -34,10 +33,11 @@ from bemtevi.commands.ledger.requests import (
     Request,
     ReserveLookup,
     ReturnLease,
+    lookup_category,
 )
 from bemtevi.domain.errors import DomainError, NotEnoughCredits
 from bemtevi.domain.groups import Group
-from bemtevi.domain.query_types import QueryTypeCatalogue, choose_query_type
+from bemtevi.domain.query_types import Category, QueryTypeCatalogue, choose_query_type
 from bemtevi.infra.failure_log import RepeatedFailureLog
 
 log = logging.getLogger(__name__)
@@ -98,9 +98,9 @@ class LeasingLedger(LedgerClient):
 
     def try_draw(self, request: ReserveLookup | RecordLookup) -> tuple[str, str] | None:
         """A unit of one of this process's leases of the account (and the query type the lookup runs), or
-        None: the ledger decides the lookup. Counts the lookup towards its account's rate. An API lookup is
-        never drawn from a lease (leases are of unit accounts; its own account is decided by the ledger)."""
-        if request.channel == API_CHANNEL:
+        None: the ledger decides the lookup. Counts the lookup towards its account's rate. An API or advanced
+        lookup is never drawn from a lease (leases are of unit accounts; theirs are decided by the ledger)."""
+        if lookup_category(request.channel) is not Category.UNIT:
             return None
         now = time.monotonic()
         account_id = request.account_id

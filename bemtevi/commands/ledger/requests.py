@@ -21,10 +21,14 @@ from bemtevi.domain.query_types import Category
 CREDITS_PER_UNIT_QUERY = 1
 # A lookup made through the public API (/api/v1) is charged to its group's API credits; any other, unit credits.
 API_CHANNEL = "api"
+# A result opened from an advanced search (issue 36): charged to the group's advanced credits.
+ADVANCED_CHANNEL = "advanced"
 
 
 def lookup_category(channel: str) -> Category:
-    return Category.API if channel == API_CHANNEL else Category.UNIT
+    if channel == API_CHANNEL:
+        return Category.API
+    return Category.ADVANCED if channel == ADVANCED_CHANNEL else Category.UNIT
 # The fewest units a lease is granted with: an account with fewer free has its lookups decided one by one.
 LEASE_MIN = 4
 
