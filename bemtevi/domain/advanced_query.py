@@ -49,7 +49,10 @@ _NAMESPACE = uuid5(NAMESPACE_URL, "https://bemtevi.example/advanced-query")
 def fold(text: str) -> str:
     """Lower case, accents dropped, runs of blanks made one space: 'JOSÉ  da Conceição' -> 'jose da conceicao'."""
     decomposed = unicodedata.normalize("NFKD", text.lower())
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    # Combining marks dropped; control and format characters (a NUL ends the index's query text) made blanks.
+    bare = "".join(
+        " " if unicodedata.category(ch).startswith("C") else ch for ch in decomposed if not unicodedata.combining(ch)
+    )
     return _SPACES.sub(" ", bare).strip()
 
 

@@ -54,6 +54,7 @@ def test_a_folded_text_is_lower_case_without_combining_marks_and_folding_it_agai
     folded = fold(text)
     assert fold(folded) == folded
     assert not any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFKD", folded))
+    assert not any(unicodedata.category(ch).startswith("C") for ch in folded)  # no NUL reaches the index
 
 
 area = st.integers(11, 99).filter(lambda n: n % 10 != 0)
