@@ -41,9 +41,7 @@ def _modules(layer: str) -> list[str]:
     """Each module of a layer as the map names it: its path under the layer's folder, without ``.py``."""
     folder = PACKAGE / layer
     return sorted(
-        str(path.relative_to(folder).with_suffix(""))
-        for path in folder.rglob("*.py")
-        if path.name != "__init__.py"
+        str(path.relative_to(folder).with_suffix("")) for path in folder.rglob("*.py") if path.name != "__init__.py"
     )
 
 

@@ -22,6 +22,7 @@ from bemtevi.api.access_log import AccessLog
 from bemtevi.api.errors import ERROR_RESPONSES, install_error_handlers
 from bemtevi.api.route_handler import RouteHandler, plan_of
 from bemtevi.api.routers import accounts as accounts_router
+from bemtevi.api.routers import advanced_queries as advanced_router
 from bemtevi.api.routers import api_tokens as api_tokens_router
 from bemtevi.api.routers import audit as audit_router
 from bemtevi.api.routers import auth, consultations, contact, credits, customers, dashboard, directory, statements
@@ -60,6 +61,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     batches_router.router,
     batch_progress_router.router,
     api_tokens_router.router,
+    advanced_router.router,
 )
 
 

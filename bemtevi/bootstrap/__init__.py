@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from bemtevi.bootstrap.batches import batch_commands, batch_runner
 from bemtevi.commands.accounts import AccountCommands
+from bemtevi.commands.advanced_queries import AdvancedQueryCommands
 from bemtevi.commands.api_lookups import ApiLookups
 from bemtevi.commands.api_tokens import ApiTokenCommands
 from bemtevi.commands.application import BemteviApplication
@@ -43,6 +44,7 @@ from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.slots import Slot, claim_slot
 from bemtevi.infra.suppliers.call_policy import VendorLimits
+from bemtevi.infra.suppliers.search_index import SearchIndex
 from bemtevi.infra.suppliers.vendor_pool import VendorPool
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.batches import open_batches
@@ -91,6 +93,8 @@ class Platform:
     api_lookups: ApiLookups
     # Per-token rate limits, counted beside the event store for every API process.
     api_limits: RateLimiter
+    # The advanced query (issue 36): searches of the local dataset, results opened on advanced credits.
+    advanced: AdvancedQueryCommands
     bootstrap_result: BootstrapResult | None = field(default=None)
     # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
     replica_slot: Slot | None = field(default=None)
@@ -246,6 +250,7 @@ def build_platform(
         ),
         api_lookups=ApiLookups(app, consultations, query_types, supplier, IdempotentRequests(app)),
         api_limits=RateLimiter(rate_windows(settings)),
+        advanced=AdvancedQueryCommands(app, SearchIndex(settings.demo_dataset_path), supplier, ledger, query_types),
     )
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:

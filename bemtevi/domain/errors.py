@@ -299,6 +299,27 @@ class ResultExpired(DomainError):
     code, message, status = "result_expired", "This result is no longer available", 404
 
 
+# -- the advanced query (issue 36) ----------------------------------------------------------------
+
+
+class AdvancedCriteriaRequired(DomainError):
+    code, message, status = "advanced_criteria_required", "Fill in at least one field to search", 422
+
+
+class AdvancedCriterionTooShort(DomainError):
+    code, message, status = "advanced_criterion_too_short", "Type at least 3 letters or digits to search", 422
+
+
+class AdvancedNotConfigured(DomainError):
+    code, message, status = "advanced_not_configured", "No advanced layout or query configuration found", 404
+
+
+class AdvancedSearchNotFound(DomainError):
+    """A search or one of its results that is not this group's (or no longer matches): nothing was charged."""
+
+    code, message, status = "advanced_search_not_found", "Search not found or no longer available", 404
+
+
 # -- API clients (issue 34) -----------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ from uuid import UUID, uuid4
 from bemtevi.commands.ledger.accounts import grant, register, release_work, reserve_work, set_limit, settle_work
 from bemtevi.commands.ledger.lease_log import LeaseLog
 from bemtevi.commands.ledger.requests import (
+    ADVANCED_CHANNEL,
     CREDITS_PER_UNIT_QUERY,
     LEASE_MIN,
     LEASED_CATEGORIES,
@@ -203,6 +204,12 @@ class Ledger:
             # Delivered again after its decision: the recorded answer, never a second charge.
             consultation = ws.get(request.consultation_id, Consultation)
             return consultation.query_type, consultation.created_on
+        if request.channel == ADVANCED_CHANNEL:
+            # A result opened again from its search (a retry, another tab): its id is the search's and the
+            # document's, and it is charged once. Unit lookups skip this read: their ids are new each time.
+            opened = ws.find(request.consultation_id, Consultation)
+            if opened is not None:
+                return opened.query_type, opened.created_on
         account = ws.find(request.account_id, CreditAccount)
         if account is None:
             raise NotEnoughCredits()

@@ -27,6 +27,7 @@ from bemtevi.commands.ledger.held_leases import (
 )
 from bemtevi.commands.ledger.requests import (
     LEASE_MIN,
+    LEASED_CATEGORIES,
     FinishLookup,
     LeaseUnits,
     RecordLookup,
@@ -99,7 +100,10 @@ class LeasingLedger(LedgerClient):
     def try_draw(self, request: ReserveLookup | RecordLookup) -> tuple[str, str] | None:
         """A unit of one of this process's leases of the account (and the query type the lookup runs), or
         None: the ledger decides the lookup. Counts the lookup towards its account's rate. The account is the
-        lookup's channel's (unit, or API for the public API's lookups): a lookup draws only from leases of it."""
+        lookup's channel's (unit, or API for the public API's lookups): a lookup draws only from leases of it; an
+        advanced query's result is never drawn from a lease (its account is not leased)."""
+        if lookup_category(request.channel).value not in LEASED_CATEGORIES:
+            return None
         now = time.monotonic()
         account_id = request.account_id
         with self._lock:

@@ -19,15 +19,18 @@ from bemtevi.domain.documents import DocumentKind
 from bemtevi.domain.query_types import Category
 
 CREDITS_PER_UNIT_QUERY = 1
-# A lookup made through the public API (/api/v1) is charged to its group's API credits; any other, unit credits.
+# A lookup's channel names its credits: /api/v1's the API credits, an advanced search's result the advanced ones.
 API_CHANNEL = "api"
+ADVANCED_CHANNEL = "advanced"
 
 
 def lookup_category(channel: str) -> Category:
-    return Category.API if channel == API_CHANNEL else Category.UNIT
+    if channel == API_CHANNEL:
+        return Category.API
+    return Category.ADVANCED if channel == ADVANCED_CHANNEL else Category.UNIT
 
 
-# The accounts whose units may be leased: those of lookups (unit, and API for the public API's).
+# The accounts whose units may be leased (an advanced query's opened result is decided one by one).
 LEASED_CATEGORIES = frozenset({Category.UNIT.value, Category.API.value})
 
 # The fewest units a lease is granted with: an account with fewer free has its lookups decided one by one.

@@ -78,7 +78,6 @@ def _terminated_bytes(lines: pa.Array) -> bytes | pa.Buffer:
     return data[start:end]
 
 
-
 class ReturnWriter:
     """Writes the return file chunk by chunk: ``write(columns)`` with the exit columns in order.
 

@@ -296,4 +296,3 @@ def xlsx_rows(path: Path, max_records: int | None) -> Iterator[dict[int, Any]]:
             raise
         except Exception as error:  # not the XML of a workbook, a shared string's index out of range...
             raise XlsxUnreadable() from error
-

@@ -269,4 +269,3 @@ class XlsxWorkbook:
         )
         self._zip.part("xl/styles.xml", _STYLES)
         self._zip.close()
-

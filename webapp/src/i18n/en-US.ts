@@ -8,6 +8,7 @@ import { suppliersEnUS } from '../features/suppliers/i18n'
 import { usersEnUS } from '../features/users/i18n'
 import { accountEnUS } from '../features/account/i18n'
 import { brandEnUS } from '../features/brand/i18n'
+import { advancedEnUS } from '../features/advanced/i18n'
 import { auditEnUS } from '../features/audit/i18n'
 import { dashboardEnUS } from '../features/dashboard/i18n'
 import { reportsEnUS } from '../features/reports/i18n'
@@ -178,6 +179,7 @@ const enUS: Messages = {
   users: usersEnUS,
   myAccount: accountEnUS,
   brand: brandEnUS,
+  advanced: advancedEnUS,
   audit: auditEnUS,
   accounts: accountsEnUS,
   public: publicEnUS,

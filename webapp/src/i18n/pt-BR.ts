@@ -8,6 +8,7 @@ import { suppliersPtBR } from '../features/suppliers/i18n'
 import { usersPtBR } from '../features/users/i18n'
 import { accountPtBR } from '../features/account/i18n'
 import { brandPtBR } from '../features/brand/i18n'
+import { advancedPtBR } from '../features/advanced/i18n'
 import { auditPtBR } from '../features/audit/i18n'
 import { dashboardPtBR } from '../features/dashboard/i18n'
 import { reportsPtBR } from '../features/reports/i18n'
@@ -176,6 +177,7 @@ const ptBR = {
   users: usersPtBR,
   myAccount: accountPtBR,
   brand: brandPtBR,
+  advanced: advancedPtBR,
   audit: auditPtBR,
   accounts: accountsPtBR,
   public: publicPtBR,

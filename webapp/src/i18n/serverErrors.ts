@@ -6,6 +6,10 @@ import type { ErrorCode } from '../store/generated/bemteviApi'
 // Values from the answer's body are interpolated (too_many_attempts: {{minutes}}).
 
 export const serverErrorsPtBR: Record<ErrorCode, string> = {
+  advanced_criteria_required: 'Preencha ao menos um campo para pesquisar',
+  advanced_criterion_too_short: 'Digite ao menos 3 letras ou números para pesquisar',
+  advanced_not_configured: 'Nenhum layout ou configuração de consulta avançada encontrado',
+  advanced_search_not_found: 'Pesquisa não encontrada ou não está mais disponível',
   api_token_not_found: 'Token de API não encontrado',
   api_token_invalid: 'Token de API inválido',
   api_token_inactive: 'Este token de API está inativo',
@@ -96,6 +100,10 @@ export const serverErrorsPtBR: Record<ErrorCode, string> = {
 }
 
 export const serverErrorsEnUS: Record<ErrorCode, string> = {
+  advanced_criteria_required: 'Fill in at least one field to search',
+  advanced_criterion_too_short: 'Type at least 3 letters or digits to search',
+  advanced_not_configured: 'No advanced layout or query configuration found',
+  advanced_search_not_found: 'Search not found or no longer available',
   api_token_not_found: 'API token not found',
   api_token_invalid: 'Invalid API token',
   api_token_inactive: 'This API token is inactive',

@@ -173,7 +173,7 @@ describe('routing rules', () => {
     ['unauthenticated deep link remembers path and search', '/customer-list?page=2&q=a', false, true, '/login?redirect=%2Fcustomer-list%3Fpage%3D2%26q%3Da', 'login-submit'],
     ['unauthenticated on a route with params', '/add-new-customer/k-1/9', false, true, '/login?redirect=%2Fadd-new-customer%2Fk-1%2F9', 'login-submit'],
     ['route in active_routes of a child entry', '/customer-list', true, true, '/customer-list', 'customer-add'],
-    ['route found deep in the children', '/advanced-query-result-list/Ana', true, true, '/advanced-query-result-list/Ana', 'not-available'],
+    ['route found deep in the children', '/advanced-query-result-list/Ana', true, true, '/advanced-query-result-list/Ana', 'advanced-new-search'],
     ['route not in any menu entry -> error-forbidden', '/users', true, true, '/error-forbidden', 'forbidden'],
     ['screen not built, not in the menu -> error-forbidden', '/reports', true, true, '/error-forbidden', 'forbidden'],
     ['error-forbidden is always allowed', '/error-forbidden', true, true, '/error-forbidden', 'forbidden'],

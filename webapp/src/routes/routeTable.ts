@@ -56,6 +56,9 @@ const LayoutFormPage = lazy(() => import('../features/catalogue/LayoutFormPage')
 const BatchQueryPage = lazy(() => import('../features/batches/BatchQueryPage'))
 const ManualEnrichmentPage = lazy(() => import('../features/batches/ManualEnrichmentPage'))
 const NewManualEnrichmentPage = lazy(() => import('../features/batches/NewManualEnrichmentPage'))
+const AdvancedQueryPage = lazy(() => import('../features/advanced/AdvancedQueryPage'))
+const AdvancedResultListPage = lazy(() => import('../features/advanced/AdvancedResultListPage'))
+const AdvancedResultPage = lazy(() => import('../features/advanced/AdvancedResultPage'))
 const ForbiddenPage = lazy(() => import('../pages/ForbiddenPage'))
 /** Screens nobody has built yet: an honest page inside the signed-in layout. */
 const NotAvailablePage = lazy(() => import('../pages/NotAvailablePage'))
@@ -99,15 +102,15 @@ export const routeTable: RouteEntry[] = [
   { name: 'queries-list', path: 'queries-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.queriesList'], component: QueryTypesPage },
   // Consultation/query types add and edit (its path is not in the specification's table).
   { name: 'add-new-query', path: 'add-new-query/:key?', layout: 'signed-in', breadcrumb: ['frame.crumbs.queriesList', 'frame.crumbs.addQuery'], component: QueryTypeFormPage },
-  { name: 'advanced-query', path: 'advanced-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.advancedQuery'], component: NotAvailablePage },
+  { name: 'advanced-query', path: 'advanced-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.advancedQuery'], component: AdvancedQueryPage },
   {
     name: 'advanced-query-result-list',
     path: 'advanced-query-result-list/:name?/:address?/:city?/:state?/:telephone?/:cellphone?/:email?/:birth?',
     layout: 'signed-in',
     breadcrumb: ['frame.crumbs.advancedQuery', 'frame.crumbs.advancedResults'],
-    component: NotAvailablePage,
+    component: AdvancedResultListPage,
   },
-  { name: 'advanced-query-result', path: `advanced-query-result/${RESULT_PARAMS}`, layout: 'signed-in', breadcrumb: ['frame.crumbs.advancedQuery', 'frame.crumbs.advancedResults'], component: NotAvailablePage },
+  { name: 'advanced-query-result', path: `advanced-query-result/${RESULT_PARAMS}`, layout: 'signed-in', breadcrumb: ['frame.crumbs.advancedQuery', 'frame.crumbs.advancedResults'], component: AdvancedResultPage },
   { name: 'batch-query', path: 'batch-query', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.batchQuery'], component: BatchQueryPage },
   { name: 'manual-enrichment', path: 'manual-enrichment', layout: 'signed-in', breadcrumb: ['frame.crumbs.queries', 'frame.crumbs.manualEnrichment'], component: ManualEnrichmentPage },
   {

@@ -6,7 +6,7 @@ import { clearSession } from './authSlice'
 export interface SessionState {
   /** Event-store position of the last command answer: queries send it to read their writes. */
   lastPosition: number | null
-  /** The last unit-query result, shown again by /query-result. */
+  /** The last unit-query (or opened advanced-query) result, shown again by its result screen. */
   lastConsultation: Consultation | null
 }
 
@@ -29,6 +29,10 @@ const sessionSlice = createSlice({
     builder
       .addCase(clearSession, () => initialState)
       .addMatcher(bemteviApi.endpoints.runConsultation.matchFulfilled, (state, action) => {
+        state.lastConsultation = typedConsultation(action.payload.data)
+      })
+      // A result opened from an advanced search: the same result screen shows it.
+      .addMatcher(bemteviApi.endpoints.openAdvancedResult.matchFulfilled, (state, action) => {
         state.lastConsultation = typedConsultation(action.payload.data)
       })
       .addMatcher(

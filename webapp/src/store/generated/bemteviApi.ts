@@ -2,6 +2,38 @@
 import { api } from "../api";
 const injectedRtkApi = api.injectEndpoints({
   endpoints: (build) => ({
+    advancedSearch: build.mutation<
+      AdvancedSearchApiResponse,
+      AdvancedSearchApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/advanced-queries`,
+        method: "POST",
+        body: queryArg.advancedQueryForm,
+      }),
+    }),
+    advancedResults: build.query<
+      AdvancedResultsApiResponse,
+      AdvancedResultsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/advanced-queries/${queryArg.searchId}/results`,
+        params: {
+          page: queryArg.page,
+          perPage: queryArg.perPage,
+          order: queryArg.order,
+        },
+      }),
+    }),
+    openAdvancedResult: build.mutation<
+      OpenAdvancedResultApiResponse,
+      OpenAdvancedResultApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/advanced-queries/${queryArg.searchId}/results/${queryArg.ref}`,
+        method: "POST",
+      }),
+    }),
     listTokens: build.query<ListTokensApiResponse, ListTokensApiArg>({
       query: (queryArg) => ({
         url: `/api-tokens`,
@@ -857,6 +889,28 @@ const injectedRtkApi = api.injectEndpoints({
   overrideExisting: false,
 });
 export { injectedRtkApi as bemteviApi };
+export type AdvancedSearchApiResponse =
+  /** status 200 Successful Response */ AdvancedSearchResponse;
+export type AdvancedSearchApiArg = {
+  advancedQueryForm: AdvancedQueryForm;
+};
+export type AdvancedResultsApiResponse =
+  /** status 200 Successful Response */ AdvancedResultsResponse;
+export type AdvancedResultsApiArg = {
+  searchId: string;
+  /** Page number, from 1 */
+  page?: number;
+  /** Rows per page */
+  perPage?: number;
+  /** Sort column (city, kind, name, state); '-' descending */
+  order?: string | null;
+};
+export type OpenAdvancedResultApiResponse =
+  /** status 200 Successful Response */ ConsultationResponse;
+export type OpenAdvancedResultApiArg = {
+  searchId: string;
+  ref: number;
+};
 export type ListTokensApiResponse =
   /** status 200 Successful Response */ ApiTokenListResponse;
 export type ListTokensApiArg = {
@@ -1542,41 +1596,28 @@ export type ChangeUserStatusApiArg = {
   userId: string;
   userStatusRequest: UserStatusRequest;
 };
-export type TokenLimitsBody = {
-  /** Requests per day; empty: the most allowed */
-  perDay?: number | null;
-  /** Requests per second; empty: the most allowed */
-  perSecond?: number | null;
-};
-export type ApiTokenRow = {
-  accessKey: string;
-  /** UTC, e.g. 2024-06-01T15:30:00Z */
-  createdAt: string;
-  createdBy: string | null;
-  createdByName: string | null;
-  /** API credits charged in the last 30 days */
-  credits30Days: number;
+export type AdvancedSearchData = {
+  /** Advanced credits left; null: unlimited */
+  available: number | null;
+  /** More matched than are listed: add criteria */
+  capped: boolean;
+  /** Advanced credits charged for each result opened (the list is free) */
+  costPerResult: number;
   id: string;
-  lastUsedAt: string | null;
-  limits: TokenLimitsBody;
-  name: string;
-  queryTypes: string[];
-  regeneratedAt: string | null;
-  /** active or inactive */
-  status: string;
-  /** Lookups in the last 30 days */
-  used30Days: number;
-  /** Lookups today (São Paulo time) */
-  usedToday: number;
+  maxMatches: number;
+  /** Matches listed (at most maxMatches) */
+  total: number;
 };
-export type ApiTokenListResponse = {
-  data: ApiTokenRow[];
-  /** The most a token of this group may be set to */
-  limits: TokenLimitsBody;
-  upToDate: boolean;
+export type AdvancedSearchResponse = {
+  data: AdvancedSearchData;
+  position: number;
 };
 export type ErrorCode =
   | "access_denied"
+  | "advanced_criteria_required"
+  | "advanced_criterion_too_short"
+  | "advanced_not_configured"
+  | "advanced_search_not_found"
   | "api_access_disabled"
   | "api_token_inactive"
   | "api_token_invalid"
@@ -1678,6 +1719,94 @@ export type ErrorResponse = {
   /** too_many_attempts: when to try again */
   minutes?: number | null;
   statusCode: number;
+};
+export type AdvancedQueryForm = {
+  address?: string | null;
+  birth?: string | null;
+  cellphone?: string | null;
+  city?: string | null;
+  email?: string | null;
+  name?: string | null;
+  /** UF, two letters */
+  state?: string | null;
+  telephone?: string | null;
+};
+export type AdvancedCriteriaData = {
+  address?: string | null;
+  birth?: string | null;
+  cellphone?: string | null;
+  city?: string | null;
+  email?: string | null;
+  name?: string | null;
+  state?: string | null;
+  telephone?: string | null;
+};
+export type AdvancedResultRow = {
+  city: string;
+  kind: "cpf" | "cnpj";
+  maskedDocument: string;
+  name: string;
+  ref: number;
+  state: string;
+};
+export type AdvancedResultsResponse = {
+  capped: boolean;
+  costPerResult: number;
+  criteria: AdvancedCriteriaData;
+  data: AdvancedResultRow[];
+  page: number;
+  perPage: number;
+  total: number;
+};
+export type ConsultationData = {
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  credits: number;
+  document: string;
+  documentType: "cpf" | "cnpj";
+  id: string;
+  queryType: string;
+  result: {
+    [key: string]: any;
+  } | null;
+  status: "done" | "not_found" | "failed";
+};
+export type ConsultationResponse = {
+  data: ConsultationData;
+  position: number;
+};
+export type TokenLimitsBody = {
+  /** Requests per day; empty: the most allowed */
+  perDay?: number | null;
+  /** Requests per second; empty: the most allowed */
+  perSecond?: number | null;
+};
+export type ApiTokenRow = {
+  accessKey: string;
+  /** UTC, e.g. 2024-06-01T15:30:00Z */
+  createdAt: string;
+  createdBy: string | null;
+  createdByName: string | null;
+  /** API credits charged in the last 30 days */
+  credits30Days: number;
+  id: string;
+  lastUsedAt: string | null;
+  limits: TokenLimitsBody;
+  name: string;
+  queryTypes: string[];
+  regeneratedAt: string | null;
+  /** active or inactive */
+  status: string;
+  /** Lookups in the last 30 days */
+  used30Days: number;
+  /** Lookups today (São Paulo time) */
+  usedToday: number;
+};
+export type ApiTokenListResponse = {
+  data: ApiTokenRow[];
+  /** The most a token of this group may be set to */
+  limits: TokenLimitsBody;
+  upToDate: boolean;
 };
 export type IssuedTokenResponse = {
   accessKey: string;
@@ -1915,23 +2044,6 @@ export type BatchUpload = {
 export type BatchResponse = {
   data: BatchRow;
   upToDate: boolean;
-};
-export type ConsultationData = {
-  /** UTC, e.g. 2024-06-01T15:30:00Z */
-  createdAt: string;
-  credits: number;
-  document: string;
-  documentType: "cpf" | "cnpj";
-  id: string;
-  queryType: string;
-  result: {
-    [key: string]: any;
-  } | null;
-  status: "done" | "not_found" | "failed";
-};
-export type ConsultationResponse = {
-  data: ConsultationData;
-  position: number;
 };
 export type ConsultationRequest = {
   /** CPF (11 digits) or CNPJ (14 digits), punctuation allowed */
@@ -2764,6 +2876,9 @@ export type UserStatusRequest = {
   active: boolean;
 };
 export const {
+  useAdvancedSearchMutation,
+  useAdvancedResultsQuery,
+  useOpenAdvancedResultMutation,
   useListTokensQuery,
   useGenerateTokenMutation,
   useEditTokenMutation,
