@@ -104,13 +104,6 @@ def test_unknown_path_shows_not_found_with_back_to_home(page: Page, server_url: 
     expect(page).to_have_url(f"{server_url}/")
 
 
-def test_screen_not_built_yet_is_honest_and_scrolls_to_top(page: Page, server_url: str) -> None:
-    sign_in(page, server_url)
-    page.goto(f"{server_url}/advanced-query")
-    expect(page.get_by_test_id("not-available")).to_contain_text("Tela ainda não disponível")
-    expect(page.get_by_test_id("nav-advanced-query")).to_have_class(re.compile("active"))
-
-
 @pytest.mark.parametrize("width", [375, 1440])
 def test_signed_in_dashboard_at_phone_and_desktop_widths(page: Page, server_url: str, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 900})

@@ -22,11 +22,6 @@ export const framePtBR = {
     empty: 'Nenhum registro encontrado.',
     search: 'Buscar',
   },
-  notAvailable: {
-    title: 'Tela ainda não disponível',
-    text: 'Esta tela ainda não está disponível nesta versão. As demais áreas do sistema continuam funcionando normalmente.',
-    back: 'Voltar ao dashboard',
-  },
   crumbs: {
     register: 'Cadastro',
     queries: 'Consultas',
@@ -71,11 +66,6 @@ export const frameEnUS: FrameTexts = {
     retry: 'Try again',
     empty: 'No records found.',
     search: 'Search',
-  },
-  notAvailable: {
-    title: 'Screen not available yet',
-    text: 'This screen is not available in this version yet. The other areas of the system keep working as usual.',
-    back: 'Back to the dashboard',
   },
   crumbs: {
     register: 'Registration',

@@ -61,7 +61,6 @@ const AdvancedResultListPage = lazy(() => import('../features/advanced/AdvancedR
 const AdvancedResultPage = lazy(() => import('../features/advanced/AdvancedResultPage'))
 const ForbiddenPage = lazy(() => import('../pages/ForbiddenPage'))
 /** Screens nobody has built yet: an honest page inside the signed-in layout. */
-const NotAvailablePage = lazy(() => import('../pages/NotAvailablePage'))
 const ApiQueryPage = lazy(() => import('../features/api/ApiQueryPage'))
 const PlaygroundPage = lazy(() => import('../features/api/PlaygroundPage'))
 
