@@ -100,6 +100,8 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
     batch_id = UUID(made.json()["id"])
     platform.batches.steps.start(batch_id)
     platform.batches.steps.finish(batch_id, 1, 1, 0, "return.csv")
+    searched = client.post("/api/advanced-queries", headers=admin, json={"state": "SP"})
+    assert searched.status_code == 200, searched.text
     assert platform.projector.wait_for(platform.app.max_position(), 10)
 
     ids = {
@@ -110,6 +112,7 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
         "supplier_id": added.json()["id"],
         "consultation_id": looked_up.json()["data"]["id"],
         "batch_id": str(batch_id),
+        "search_id": searched.json()["data"]["id"],
     }
     times: list[str] = [looked_up.json()["data"]["createdAt"]]
     for path, item in SCHEMA["paths"].items():

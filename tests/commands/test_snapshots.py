@@ -223,6 +223,8 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
         platform.batches.steps.start(batch_id)
         platform.batches.steps.progress(batch_id, 1, 1, 0)
         platform.batches.steps.finish(batch_id, 1, 1, 0, "retorno.csv")
+        # An advanced search (recorded, free until a result is opened).
+        _ok(api.post("/api/advanced-queries", headers=admin, json={"state": "SP"}))
     return {"group": UUID(group_id), "user": UUID(user_id)}
 
 
