@@ -45,7 +45,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
-    // Above testing-library's 5 s wait (src/test/setup.ts), so a slow screen fails on its own message.
-    testTimeout: 15_000,
+    // Above testing-library's 20 s wait (src/test/setup.ts), so a slow screen fails on its own message.
+    testTimeout: 60_000,
   },
 })

@@ -3,9 +3,10 @@ import { afterEach } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
 import '../i18n'
 
-// Screens load lazily (MUI's chunks): on a busy machine the first one takes more than the library's
-// default 1 s to appear, so a waitFor/findBy waits up to 5 s (it still fails if the element never comes).
-configure({ asyncUtilTimeout: 5000 })
+// Screens load lazily (MUI's chunks): on a machine busy with other suites the first one can take many seconds
+// to appear, so a waitFor/findBy waits up to 20 s; it ends as soon as the element comes, and still fails if
+// it never does.
+configure({ asyncUtilTimeout: 20_000 })
 
 afterEach(() => {
   cleanup()
