@@ -97,6 +97,17 @@ def rewrite_rows(
         cur.unregister(name)
 
 
+def load_rows(
+    cur: duckdb.DuckDBPyConnection, table: str, columns: tuple[str, ...], events: list[Any]
+) -> dict[str, dict[str, Any]]:
+    """The rows of ``table`` (keyed by the first of ``columns``) that ``events`` are about, by originator id."""
+    ids = sorted({str(e.originator_id) for e in events})
+    if not ids:
+        return {}
+    found = cur.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE {columns[0]} IN ?", [ids]).fetchall()
+    return {str(r[0]): dict(zip(columns, r, strict=True)) for r in found}
+
+
 class RowFold(PageFold):
     """A page of events that each change one row of ``table``, keyed by the event's originator id (the first
     of ``columns``): the rows the page touches are read in one query, every event changes its row in turn
@@ -120,18 +131,13 @@ class RowFold(PageFold):
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
         if not self.events:
             return
-        key_column = self.columns[0]
-        ids = sorted({str(e.originator_id) for e in self.events})
-        found = cur.execute(
-            f"SELECT {', '.join(self.columns)} FROM {self.table} WHERE {key_column} IN ?", [ids]
-        ).fetchall()
-        rows: dict[str, dict[str, Any] | None] = {str(r[0]): dict(zip(self.columns, r, strict=True)) for r in found}
+        rows: dict[str, dict[str, Any] | None] = dict(load_rows(cur, self.table, self.columns, self.events))
         for event in self.events:
             key = str(event.originator_id)
             changed = self.change(rows.get(key), key, event, naive_utc(event.timestamp))
             if changed is not None or key in rows:
                 rows[key] = changed
-        rewrite_rows(cur, self.table, key_column, self.columns, rows, self.schema)
+        rewrite_rows(cur, self.table, self.columns[0], self.columns, rows, self.schema)
 
 
 class ReadModel(ABC):

@@ -10,7 +10,7 @@ import duckdb
 from bemtevi.domain.brand import Brand, resolve_brand
 from bemtevi.domain.groups import Group, default_toggles
 from bemtevi.domain.users import User, UserStatus
-from bemtevi.projections.base import PageFold, ReadModel, first_row, naive_utc, order_clause, rewrite_rows
+from bemtevi.projections.base import PageFold, ReadModel, first_row, load_rows, naive_utc, order_clause, rewrite_rows
 
 GROUPS_DDL = """
 CREATE TABLE IF NOT EXISTS groups (
@@ -90,8 +90,8 @@ class _DirectoryFold(PageFold):
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
         if not self.events:
             return
-        groups = _load(cur, "groups", "group_id", _GROUP_COLUMNS, self.events, Group.Event)
-        users = _load(cur, "users", "user_id", _USER_COLUMNS, self.events, User.Event)
+        groups = load_rows(cur, "groups", _GROUP_COLUMNS, [e for e in self.events if isinstance(e, Group.Event)])
+        users = load_rows(cur, "users", _USER_COLUMNS, [e for e in self.events if isinstance(e, User.Event)])
         for event in self.events:
             key = str(event.originator_id)
             if isinstance(event, Group.Registered):
@@ -151,21 +151,6 @@ class _DirectoryFold(PageFold):
                 users[key]["status"] = event.status
         rewrite_rows(cur, "groups", "group_id", _GROUP_COLUMNS, groups)
         rewrite_rows(cur, "users", "user_id", _USER_COLUMNS, users)
-
-
-def _load(
-    cur: duckdb.DuckDBPyConnection,
-    table: str,
-    key: str,
-    columns: tuple[str, ...],
-    events: list[Any],
-    event_base: type[Any],
-) -> dict[str, dict[str, Any]]:
-    ids = sorted({str(e.originator_id) for e in events if isinstance(e, event_base)})
-    if not ids:
-        return {}
-    rows = cur.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE {key} IN ?", [ids]).fetchall()
-    return {str(r[0]): dict(zip(columns, r, strict=True)) for r in rows}
 
 
 class DirectoryReadModel(ReadModel):
