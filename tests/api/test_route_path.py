@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -144,6 +145,7 @@ def test_the_planned_handler_answers_as_fastapis_own(
     """With any dependency override set the route takes FastAPI's own handler: both give the same answer."""
     headers = sign_in(client)
     options = {**options, "headers": {**headers, **options.get("headers", {})}}
+    _wait_for_read_models(client)  # the health answer says how far they are: the same only once they are caught up
     answers = []
     for overrides in ({}, {_never_used: _never_used}):
         client.app.dependency_overrides = overrides  # type: ignore[attr-defined]
@@ -155,6 +157,16 @@ def test_the_planned_handler_answers_as_fastapis_own(
             body.pop("position", None)
         answers.append((answer.status_code, body))
     assert answers[0] == answers[1]
+
+
+def _wait_for_read_models(client: TestClient, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        health = client.get("/api/health").json()
+        if health["projected"] == health["position"]:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"read models still behind after {timeout} s: {health}")
 
 
 def _never_used() -> None:
