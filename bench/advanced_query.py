@@ -28,7 +28,7 @@ from _common import warn_if_busy
 
 from bemtevi.domain.advanced_query import MAX_MATCHES, AdvancedCriteria, fold
 from bemtevi.infra.demo_data import generate_demo_dataset
-from bemtevi.infra.suppliers.search_index import SearchIndex, build_index_file, index_file_for
+from bemtevi.infra.suppliers.search_index import SqliteSearchIndex, build_index_file, index_file_for
 
 KINDS = ("cpf", "cnpj")
 _TRIGRAM_SQL = "SELECT rowid FROM s WHERE s MATCH ? LIMIT 1001"
@@ -132,7 +132,7 @@ def main() -> None:
         build_index_file(dataset)
         size = index_file_for(dataset).stat().st_size / 2**20
         print(f"FTS5 index (every field) built in {time.perf_counter() - start:.1f} s, {size:.0f} MB")
-    index = SearchIndex(dataset)
+    index = SqliteSearchIndex(dataset)
     picked = _samples(dataset, args.queries, 5)
     rng = random.Random(3)
     searches = {

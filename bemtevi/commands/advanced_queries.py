@@ -179,6 +179,9 @@ class AdvancedQueryCommands:
             raise AdvancedSearchNotFound()  # another tenant's search is not told apart from none
         return search
 
+    def close(self) -> None:
+        self._index.close()
+
     def _matches(self, criteria: AdvancedCriteria, kinds: frozenset[str]) -> tuple[list[Match], bool]:
         try:
             return self._index.search(criteria, sorted(kinds))

@@ -3,13 +3,16 @@ a result opened is charged one advanced credit once, and shows in the data-subje
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import psycopg
 import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
 
+from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 
 QUANTITIES = {"unit": 0, "batch": 0, "advanced": 2, "api": 0}
@@ -39,9 +42,19 @@ def known(sqlite_platform: Platform) -> dict[str, Any]:
     return person
 
 
+@pytest.fixture
+def backend_client(platform: Platform) -> Iterator[TestClient]:
+    """A client of a platform on either event store: on PostgreSQL its searches are PostgreSQL's index's."""
+    with TestClient(create_app(platform)) as test_client:
+        yield test_client
+
+
 def test_a_search_lists_only_list_fields_and_an_opened_result_is_charged_once(
-    client: TestClient, known: dict[str, Any]
+    backend_client: TestClient, platform: Platform
 ) -> None:
+    client = backend_client
+    known = platform.supplier.lookup("cpf", KNOWN_CPF)
+    assert known is not None
     admin = sign_in(client)
     owner = _owner(client, admin, 61)
     searched = client.post("/api/advanced-queries", headers=owner, json={"name": _mangled(known["name"])})
@@ -72,6 +85,9 @@ def test_a_search_lists_only_list_fields_and_an_opened_result_is_charged_once(
         f"/api/audit/data-subject?document={KNOWN_CPF}&position={again.json()['position']}", headers=admin
     )
     assert [r["channel"] for r in report.json()["data"]] == ["advanced"]
+    if platform.settings.database_url:  # cluster mode: the one index every API process shares is PostgreSQL's
+        with psycopg.connect(platform.settings.database_url) as con:
+            assert con.execute("SELECT count(*) FROM bemtevi_search_entries").fetchone() == (2_400,)
 
 
 def test_the_search_is_recorded_with_who_which_group_and_which_criteria(client: TestClient) -> None:
