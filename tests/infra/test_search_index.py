@@ -176,6 +176,8 @@ def _criteria_of(con: duckdb.DuckDBPyConnection) -> list[dict[str, str]]:
             {"cellphone": phone} if phone else {"city": city},
             {"email": email[:5]} if email else {"name": words[-1]},
         ]
+    # Words of no letter or digit, or of several words, as FTS5's tokenizer splits them.
+    typed += [{"name": "..."}, {"name": "sil ..."}, {"email": "@@@"}, {"name": "ana-maria"}, {"address": "rua 12"}]
     for trade, city, state, email, partner in companies:
         typed += [
             {"name": trade, "city": city},

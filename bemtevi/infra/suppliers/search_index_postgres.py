@@ -69,30 +69,38 @@ def search_statement(
     """The statement listing the first entries by ``ref`` of ``kinds`` matching ``criteria`` (only entry ``ref``,
     if given): every word of a text criterion a word's beginning in its column, as in the SQLite index; a name
     in the names of the entry or of a company's partners; an e-mail as the beginning of an address."""
-    where: list[tuple[str, object]] = []
+    conditions: list[str] = []
+    params: list[object] = []
+
+    def holds(condition: str, *values: object) -> None:
+        conditions.append(condition)
+        params.extend(values)
+
     columns = {"name": "w_names", "address": "w_address", "city": "w_city", "email": "w_email"}
     for field, column in columns.items():
         value = getattr(criteria, field)
         if value:
-            given = (value,) if field == "email" else terms(value)
-            where.extend((f"e.{column} LIKE %s", _beginning(word)) for word in given if words(word))
+            for word in (value,) if field == "email" else terms(value):
+                if words(word):
+                    holds(f"e.{column} LIKE %s", _beginning(word))
+                else:  # no letter or digit, no word's beginning: FTS5's empty phrase matches nothing too
+                    holds("false")
     if criteria.state:
-        where.append(("e.w_state LIKE %s", f"% uf{criteria.state.lower()} %"))
+        holds("e.w_state LIKE %s", f"% uf{criteria.state.lower()} %")
     for number, mobile in ((criteria.telephone, ""), (criteria.cellphone, " AND mobile")):
         if number:
-            where.append((f"e.id IN (SELECT id FROM {PHONES} WHERE number = %s{mobile})", number))
+            holds(f"e.id IN (SELECT id FROM {PHONES} WHERE number = %s{mobile})", number)
     if criteria.birth:
-        where.append(("e.birth = %s", criteria.birth))
-    if not where:
+        holds("e.birth = %s", criteria.birth)
+    if not conditions:
         raise ValueError("a search needs a criterion")
     if ref is not None:
-        where.append(("e.id = %s", ref))
-    where.append(("e.kind = ANY(%s)", list(kinds)))
-    conditions = " AND ".join(condition for condition, _ in where)
-    params: list[object] = [value for _, value in where]
+        holds("e.id = %s", ref)
+    holds("e.kind = ANY(%s)", list(kinds))
     params.append(MAX_MATCHES + 1)
     columns_sql = "e.id, e.kind, e.document, e.name, coalesce(e.city, ''), coalesce(e.state, '')"
-    return f"SELECT {columns_sql} FROM {ENTRIES} e WHERE {conditions} ORDER BY e.id LIMIT %s", params
+    where = " AND ".join(conditions)
+    return f"SELECT {columns_sql} FROM {ENTRIES} e WHERE {where} ORDER BY e.id LIMIT %s", params
 
 
 def build_index(conninfo: str, dataset: Path) -> bool:
