@@ -23,6 +23,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 import psycopg
+from psycopg_pool import ConnectionPool
 
 from bemtevi.domain.advanced_query import MAX_MATCHES, AdvancedCriteria, terms
 from bemtevi.infra.suppliers.search_index import Match, folded_entries
@@ -177,26 +178,29 @@ class PostgresSearchIndex:
     """Searches of the dataset's people and companies in the deployment's PostgreSQL (built on first use)."""
 
     def __init__(self, conninfo: str, dataset: Path) -> None:
-        from psycopg_pool import ConnectionPool
-
         self.dataset = Path(dataset)
         self._conninfo = conninfo
         self._lock = threading.Lock()
-        self._ready = False
-        # A search is one statement: the connections need no transaction.
-        self._pool = ConnectionPool(conninfo, min_size=0, max_size=4, open=True, kwargs={"autocommit": True})
+        # Opened at the first search: most processes of a deployment (workers, relay) never search.
+        self._pool: ConnectionPool | None = None
+        self._closed = False
 
-    def _ensure_built(self) -> None:
+    def _ready_pool(self) -> ConnectionPool:
         with self._lock:
-            if not self._ready:
+            if self._closed:
+                raise RuntimeError("the search index is closed")
+            if self._pool is None:
                 if not self.dataset.exists():
                     raise FileNotFoundError(f"no dataset at {self.dataset}")
                 build_index(self._conninfo, self.dataset)
-                self._ready = True
+                # A search is one statement: the connections need no transaction.
+                self._pool = ConnectionPool(
+                    self._conninfo, min_size=0, max_size=4, open=True, kwargs={"autocommit": True}
+                )
+            return self._pool
 
     def _rows(self, sql: str, params: list[object]) -> list[tuple[object, ...]]:
-        self._ensure_built()
-        with self._pool.connection() as con:
+        with self._ready_pool().connection() as con:
             return con.execute(sql, params).fetchall()
 
     def search(self, criteria: AdvancedCriteria, kinds: Collection[str]) -> tuple[list[Match], bool]:
@@ -208,4 +212,8 @@ class PostgresSearchIndex:
         return Match(*rows[0]) if rows else None  # type: ignore[arg-type]
 
     def close(self) -> None:
-        self._pool.close()
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
