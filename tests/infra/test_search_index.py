@@ -6,6 +6,7 @@ mode), and both list the very same entries for the same criteria."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import duckdb
@@ -19,7 +20,7 @@ from bemtevi.domain.advanced_query import MAX_MATCHES, AdvancedCriteria
 from bemtevi.infra.demo_data import generate_demo_dataset
 from bemtevi.infra.receita import import_cnpj
 from bemtevi.infra.suppliers.search_index import SearchIndex, SqliteSearchIndex
-from bemtevi.infra.suppliers.search_index_postgres import PostgresSearchIndex
+from bemtevi.infra.suppliers.search_index_postgres import PostgresSearchIndex, build_index
 
 BOTH = ("cpf", "cnpj")
 ACCENTS = str.maketrans("aeiouc", "áéíóúç")
@@ -199,3 +200,14 @@ def test_both_indexes_list_the_very_same_entries(dataset_path: Path, postgres_da
     finally:
         cluster.close()
         embedded.close()
+
+
+def test_api_processes_starting_together_build_the_cluster_index_once(
+    dataset_path: Path, postgres_database: str
+) -> None:
+    """Each API process of a cluster builds the index at its first search unless it is there: started together,
+    one builds while the others wait for it, and none builds it again."""
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        built = list(pool.map(lambda _: build_index(postgres_database, dataset_path), range(3)))
+    assert sorted(built) == [False, False, True]
+    assert build_index(postgres_database, dataset_path) is False
