@@ -19,6 +19,7 @@ from support import examples
 from bemtevi.domain.advanced_query import MAX_MATCHES, AdvancedCriteria
 from bemtevi.infra.demo_data import generate_demo_dataset
 from bemtevi.infra.receita import import_cnpj
+from bemtevi.infra.suppliers import search_index_postgres
 from bemtevi.infra.suppliers.search_index import SearchIndex, SqliteSearchIndex
 from bemtevi.infra.suppliers.search_index_postgres import PostgresSearchIndex, build_index
 
@@ -188,7 +189,12 @@ def _criteria_of(con: duckdb.DuckDBPyConnection) -> list[dict[str, str]]:
     return typed
 
 
-def test_both_indexes_list_the_very_same_entries(dataset_path: Path, postgres_database: str) -> None:
+@pytest.mark.parametrize("few", [search_index_postgres.FEW_MATCHES, 20])
+def test_both_indexes_list_the_very_same_entries(
+    dataset_path: Path, postgres_database: str, few: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # PostgreSQL reads a search of few matches from its indexes, one of more in ref order: both ways list the same.
+    monkeypatch.setattr(search_index_postgres, "FEW_MATCHES", few)
     with duckdb.connect(str(dataset_path), read_only=True) as con:
         typed = _criteria_of(con)
     embedded, cluster = SqliteSearchIndex(dataset_path), PostgresSearchIndex(postgres_database, dataset_path)

@@ -33,6 +33,9 @@ PHONES = "bemtevi_search_phones"
 BUILT = "bemtevi_search_built"
 # Bumped when the tables' layout changes: an index of another layout is built again.
 LAYOUT = 1
+# A search of at most this many matches reads them all from the indexes and keeps the first by ref; one of more
+# walks the entries in ref order until its list is full (see few_matches_statement).
+FEW_MATCHES = 10 * MAX_MATCHES
 # One lock for whoever builds (pg_advisory_lock's key).
 _BUILD_LOCK = 0x62656D5F73726368
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -64,12 +67,12 @@ def _beginning(word: str) -> str:
     return f"% {words(word)}%"
 
 
-def search_statement(
-    criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None = None
-) -> tuple[str, list[object]]:
-    """The statement listing the first entries by ``ref`` of ``kinds`` matching ``criteria`` (only entry ``ref``,
-    if given): every word of a text criterion a word's beginning in its column, as in the SQLite index; a name
-    in the names of the entry or of a company's partners; an e-mail as the beginning of an address."""
+def _conditions(
+    criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None
+) -> tuple[list[str], list[object], bool]:
+    """The criteria's conditions and their values: every word of a text criterion a word's beginning in its
+    column, as in the SQLite index; a name in the names of the entry or of a company's partners; an e-mail as
+    the beginning of an address. And whether an index answers one of them (all but the state do)."""
     conditions: list[str] = []
     params: list[object] = []
 
@@ -86,22 +89,53 @@ def search_statement(
                     holds(f"e.{column} LIKE %s", _beginning(word))
                 else:  # no letter or digit, no word's beginning: FTS5's empty phrase matches nothing too
                     holds("false")
-    if criteria.state:
-        holds("e.w_state LIKE %s", f"% uf{criteria.state.lower()} %")
     for number, mobile in ((criteria.telephone, ""), (criteria.cellphone, " AND mobile")):
         if number:
             holds(f"e.id IN (SELECT id FROM {PHONES} WHERE number = %s{mobile})", number)
     if criteria.birth:
         holds("e.birth = %s", criteria.birth)
+    indexed = bool(conditions)
+    if criteria.state:
+        holds("e.w_state LIKE %s", f"% uf{criteria.state.lower()} %")
     if not conditions:
         raise ValueError("a search needs a criterion")
     if ref is not None:
         holds("e.id = %s", ref)
     holds("e.kind = ANY(%s)", list(kinds))
-    params.append(MAX_MATCHES + 1)
-    columns_sql = "e.id, e.kind, e.document, e.name, coalesce(e.city, ''), coalesce(e.state, '')"
+    return conditions, params, indexed
+
+
+_COLUMNS = "e.id, e.kind, e.document, e.name, coalesce(e.city, '') AS city, coalesce(e.state, '') AS state"
+
+
+def search_statement(
+    criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None = None
+) -> tuple[str, list[object]]:
+    """The statement listing the first entries by ``ref`` of ``kinds`` matching ``criteria`` (only entry ``ref``,
+    if given), in the plan PostgreSQL chooses."""
+    conditions, params, _ = _conditions(criteria, kinds, ref)
     where = " AND ".join(conditions)
-    return f"SELECT {columns_sql} FROM {ENTRIES} e WHERE {where} ORDER BY e.id LIMIT %s", params
+    return f"SELECT {_COLUMNS} FROM {ENTRIES} e WHERE {where} ORDER BY e.id LIMIT %s", [*params, MAX_MATCHES + 1]
+
+
+def few_matches_statement(criteria: AdvancedCriteria, kinds: Collection[str]) -> tuple[str, list[object]] | None:
+    """The statement listing the same entries as ``search_statement``, each row with how many matched, up to
+    ``FEW_MATCHES + 1``: all of them when they are no more, read from the indexes (to run with plain index
+    scans off). None when no index answers the criteria (a state alone: most entries match).
+
+    Why: with ``ORDER BY id LIMIT``, PostgreSQL walks the primary key and filters when it expects many matches,
+    and when there are fewer than a list's length it reads the whole table (a first name with a last name of
+    two letters, dropped as too short: 0.5 s at 500,000 people, seconds at 5,000,000). Counted first, a search
+    of few matches reads only those; a search of many walks the key until its list is full, soon."""
+    conditions, params, indexed = _conditions(criteria, kinds, None)
+    if not indexed:
+        return None
+    where = " AND ".join(conditions)
+    return (
+        f"WITH m AS MATERIALIZED (SELECT {_COLUMNS} FROM {ENTRIES} e WHERE {where} LIMIT %s)"
+        " SELECT *, count(*) OVER () FROM m ORDER BY id LIMIT %s",
+        [*params, FEW_MATCHES + 1, MAX_MATCHES + 1],
+    )
 
 
 def build_index(conninfo: str, dataset: Path) -> bool:
@@ -182,38 +216,47 @@ class PostgresSearchIndex:
         self._conninfo = conninfo
         self._lock = threading.Lock()
         # Opened at the first search: most processes of a deployment (workers, relay) never search.
-        self._pool: ConnectionPool | None = None
+        self._pools: tuple[ConnectionPool, ConnectionPool] | None = None
         self._closed = False
 
-    def _ready_pool(self) -> ConnectionPool:
+    def _ready_pools(self) -> tuple[ConnectionPool, ConnectionPool]:
+        """The connections that read matches through the indexes' bitmaps only (``few_matches_statement``), and
+        those that let PostgreSQL choose. A search is one statement: no transaction."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("the search index is closed")
-            if self._pool is None:
+            if self._pools is None:
                 if not self.dataset.exists():
                     raise FileNotFoundError(f"no dataset at {self.dataset}")
                 build_index(self._conninfo, self.dataset)
-                # A search is one statement: the connections need no transaction.
-                self._pool = ConnectionPool(
-                    self._conninfo, min_size=0, max_size=4, open=True, kwargs={"autocommit": True}
+                bitmaps = {"autocommit": True, "options": "-c enable_seqscan=off -c enable_indexscan=off"}
+                self._pools = (
+                    ConnectionPool(self._conninfo, min_size=0, max_size=4, open=True, kwargs=bitmaps),
+                    ConnectionPool(self._conninfo, min_size=0, max_size=4, open=True, kwargs={"autocommit": True}),
                 )
-            return self._pool
-
-    def _rows(self, sql: str, params: list[object]) -> list[tuple[object, ...]]:
-        with self._ready_pool().connection() as con:
-            return con.execute(sql, params).fetchall()
+            return self._pools
 
     def search(self, criteria: AdvancedCriteria, kinds: Collection[str]) -> tuple[list[Match], bool]:
-        rows = self._rows(*search_statement(criteria, kinds))
-        return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES  # type: ignore[arg-type]
+        bitmaps, chosen = self._ready_pools()
+        few = few_matches_statement(criteria, kinds)
+        if few is not None:
+            with bitmaps.connection() as con:
+                counted = con.execute(*few).fetchall()
+            if not counted or counted[0][-1] <= FEW_MATCHES:
+                rows = [row[:-1] for row in counted]
+                return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES
+        with chosen.connection() as con:
+            rows = con.execute(*search_statement(criteria, kinds)).fetchall()
+        return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES
 
     def match(self, criteria: AdvancedCriteria, kinds: Collection[str], ref: int) -> Match | None:
-        rows = self._rows(*search_statement(criteria, kinds, ref))
-        return Match(*rows[0]) if rows else None  # type: ignore[arg-type]
+        with self._ready_pools()[1].connection() as con:
+            row = con.execute(*search_statement(criteria, kinds, ref)).fetchone()
+        return None if row is None else Match(*row)
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            pool, self._pool = self._pool, None
-        if pool is not None:
+            pools, self._pools = self._pools, None
+        for pool in pools or ():
             pool.close()
