@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import duckdb
+import psycopg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -217,3 +218,11 @@ def test_api_processes_starting_together_build_the_cluster_index_once(
         built = list(pool.map(lambda _: build_index(postgres_database, dataset_path), range(3)))
     assert sorted(built) == [False, False, True]
     assert build_index(postgres_database, dataset_path) is False
+
+
+def test_a_build_that_died_halfway_leaves_nothing_behind_the_next(dataset_path: Path, postgres_database: str) -> None:
+    with psycopg.connect(postgres_database, autocommit=True) as con:
+        con.execute("CREATE TABLE bemtevi_search_entries_0123456789ab (id integer)")  # what a killed build left
+        assert build_index(postgres_database, dataset_path) is True
+        tables = con.execute("SELECT tablename FROM pg_tables WHERE tablename LIKE 'bemtevi_search%'").fetchall()
+    assert sorted(t for (t,) in tables) == ["bemtevi_search_built", "bemtevi_search_entries", "bemtevi_search_phones"]

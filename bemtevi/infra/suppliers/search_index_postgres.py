@@ -10,7 +10,8 @@ always has trigrams to look up, ``MIN_TERM``). ``unaccent`` is not used: its rul
 folding, and the texts arrive folded already.
 
 Built once per dataset, under an advisory lock (several processes may start at once), into tables swapped in
-with their stamp in one transaction; rebuilt when the dataset is newer than the stamp.
+with their stamp in one transaction; rebuilt when the dataset is newer than the stamp. The tables are logged
+(unlogged ones come back empty after a server crash, under a stamp that says they are built).
 """
 
 from __future__ import annotations
@@ -147,6 +148,7 @@ def build_index(conninfo: str, dataset: Path) -> bool:
             if _current(con, dataset):
                 return False
             con.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+            _drop_unfinished(con)
             _build(con, dataset)
             return True
         finally:
@@ -165,6 +167,16 @@ def _current(con: psycopg.Connection, dataset: Path) -> bool:
     return row is not None and row[0] == LAYOUT and row[1] >= _stamp(dataset)
 
 
+def _drop_unfinished(con: psycopg.Connection) -> None:
+    """The tables of a build that did not finish (its process died or failed): under the lock, none is being built."""
+    rows = con.execute(
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename ~ %s",
+        [f"^({ENTRIES}|{PHONES})_[0-9a-f]{{12}}$"],
+    ).fetchall()
+    for (table,) in rows:
+        con.execute(f'DROP TABLE "{table}"')
+
+
 def _build(con: psycopg.Connection, dataset: Path) -> None:
     stamp = _stamp(dataset)
     token = uuid.uuid4().hex[:12]  # the new tables' and indexes' names, unique while the old ones still exist
@@ -173,11 +185,11 @@ def _build(con: psycopg.Connection, dataset: Path) -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="bemtevi-search-") as folder:
             con.execute(
-                f"CREATE UNLOGGED TABLE {entries} (id integer NOT NULL, kind text NOT NULL, document text NOT NULL,"
+                f"CREATE TABLE {entries} (id integer NOT NULL, kind text NOT NULL, document text NOT NULL,"
                 " name text, city text, state text, birth text, w_names text NOT NULL, w_address text NOT NULL,"
                 " w_city text NOT NULL, w_state text NOT NULL, w_email text NOT NULL)"
             )
-            con.execute(f"CREATE UNLOGGED TABLE {phones} (number text NOT NULL, mobile boolean NOT NULL, id integer)")
+            con.execute(f"CREATE TABLE {phones} (number text NOT NULL, mobile boolean NOT NULL, id integer)")
             for table, sql in ((entries, _ENTRIES_CSV), (phones, _PHONES_CSV)):
                 csv = Path(folder) / f"{table}.csv"
                 source.execute(f"COPY ({sql}) TO '{csv}' (FORMAT csv, HEADER false)")
