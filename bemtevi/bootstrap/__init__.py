@@ -44,7 +44,7 @@ from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.slots import Slot, claim_slot
 from bemtevi.infra.suppliers.call_policy import VendorLimits
-from bemtevi.infra.suppliers.search_index import SearchIndex
+from bemtevi.infra.suppliers.search_index import SearchIndex, SqliteSearchIndex
 from bemtevi.infra.suppliers.vendor_pool import VendorPool
 from bemtevi.infra.tokens import TokenIssuer
 from bemtevi.projections.batches import open_batches
@@ -125,6 +125,7 @@ class Platform:
             close_supplier()
         self.attempts.close()
         self.api_limits.close()
+        self.advanced.close()
         self.app.close()
 
 
@@ -250,7 +251,7 @@ def build_platform(
         ),
         api_lookups=ApiLookups(app, consultations, query_types, supplier, IdempotentRequests(app)),
         api_limits=RateLimiter(rate_windows(settings)),
-        advanced=AdvancedQueryCommands(app, SearchIndex(settings.demo_dataset_path), supplier, ledger, query_types),
+        advanced=AdvancedQueryCommands(app, search_index(settings), supplier, ledger, query_types),
     )
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:
@@ -341,6 +342,16 @@ def rate_windows(settings: Settings) -> RateWindows:
     if settings.database_url:
         return PostgresRateWindows(settings.database_url)
     return SqliteRateWindows(settings.var_dir / "rate_windows.sqlite")
+
+
+def search_index(settings: Settings) -> SearchIndex:
+    """The advanced query's index of the dataset: beside the event store, one for every API process on PostgreSQL,
+    a file beside the dataset otherwise."""
+    if settings.database_url:
+        from bemtevi.infra.suppliers.search_index_postgres import PostgresSearchIndex
+
+        return PostgresSearchIndex(settings.database_url, settings.demo_dataset_path)
+    return SqliteSearchIndex(settings.demo_dataset_path)
 
 
 def attempt_log(settings: Settings) -> AttemptLog:

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -48,6 +49,7 @@ from bemtevi.domain.suppliers import Supplier
 from bemtevi.infra.suppliers.search_index import Match, SearchIndex
 
 SORTS = ("name", "city", "state", "kind")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +181,15 @@ class AdvancedQueryCommands:
             raise AdvancedSearchNotFound()  # another tenant's search is not told apart from none
         return search
 
+    def close(self) -> None:
+        self._index.close()
+
     def _matches(self, criteria: AdvancedCriteria, kinds: frozenset[str]) -> tuple[list[Match], bool]:
         try:
             return self._index.search(criteria, sorted(kinds))
         except Exception as e:  # the index missing or unreadable: the spec's 'Error performing search'
+            # The customer sees that message; the operator needs the cause (no dataset, no pg_trgm on the server).
+            log.exception("advanced search: the index failed")
             raise SearchFailed() from e
 
 

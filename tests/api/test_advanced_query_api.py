@@ -3,14 +3,19 @@ a result opened is charged one advanced credit once, and shows in the data-subje
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, sign_in
+from support import KNOWN_CPF, make_settings, sign_in
 
-from bemtevi.bootstrap import Platform
+from bemtevi.api.app import create_app
+from bemtevi.bootstrap import Platform, build_platform
 
 QUANTITIES = {"unit": 0, "batch": 0, "advanced": 2, "api": 0}
 
@@ -39,9 +44,19 @@ def known(sqlite_platform: Platform) -> dict[str, Any]:
     return person
 
 
+@pytest.fixture
+def backend_client(platform: Platform) -> Iterator[TestClient]:
+    """A client of a platform on either event store: on PostgreSQL its searches are PostgreSQL's index's."""
+    with TestClient(create_app(platform)) as test_client:
+        yield test_client
+
+
 def test_a_search_lists_only_list_fields_and_an_opened_result_is_charged_once(
-    client: TestClient, known: dict[str, Any]
+    backend_client: TestClient, platform: Platform
 ) -> None:
+    client = backend_client
+    known = platform.supplier.lookup("cpf", KNOWN_CPF)
+    assert known is not None
     admin = sign_in(client)
     owner = _owner(client, admin, 61)
     searched = client.post("/api/advanced-queries", headers=owner, json={"name": _mangled(known["name"])})
@@ -72,6 +87,9 @@ def test_a_search_lists_only_list_fields_and_an_opened_result_is_charged_once(
         f"/api/audit/data-subject?document={KNOWN_CPF}&position={again.json()['position']}", headers=admin
     )
     assert [r["channel"] for r in report.json()["data"]] == ["advanced"]
+    if platform.settings.database_url:  # cluster mode: the one index every API process shares is PostgreSQL's
+        with psycopg.connect(platform.settings.database_url) as con:
+            assert con.execute("SELECT count(*) FROM bemtevi_search_entries").fetchone() == (2_400,)
 
 
 def test_the_search_is_recorded_with_who_which_group_and_which_criteria(client: TestClient) -> None:
@@ -157,3 +175,22 @@ def test_a_row_not_of_the_search_is_not_opened(client: TestClient, known: dict[s
     stranger = max(r["ref"] for r in rows) + 1
     refused = client.post(f"/api/advanced-queries/{search['id']}/results/{stranger}", headers=owner)
     assert refused.status_code == 404 and _advanced(client, owner)["used"] == 0
+
+
+def test_an_index_that_fails_is_the_search_error_to_the_customer_and_its_cause_in_the_log(
+    tmp_path: Path, dataset_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    dataset = tmp_path / "dataset.duckdb"
+    shutil.copy(dataset_path, dataset)
+    platform = build_platform(make_settings(tmp_path / "var", dataset))
+    try:
+        with TestClient(create_app(platform)) as api:
+            owner = _owner(api, sign_in(api), 71)
+            dataset.unlink()  # the index is built at the first search: nothing to build it from
+            caplog.set_level("ERROR", logger="bemtevi.commands.advanced_queries")
+            refused = api.post("/api/advanced-queries", headers=owner, json={"name": "Silva"})
+    finally:
+        platform.close()
+    assert refused.status_code == 502 and refused.json()["message"] == "Error performing search"
+    logged = [r for r in caplog.records if "the index failed" in r.getMessage()]
+    assert logged and logged[0].exc_info is not None and "no dataset at" in str(logged[0].exc_info[1])

@@ -8,6 +8,10 @@ dropped) by DuckDB while the index is built, and the criteria by ``domain.advanc
 Companies' partners (the QSA, also of the Receita Federal's import) are searched with the company's name: a
 partner's name finds the company. Phones are a table of their own (digits, mobile or not). Like the lookup
 file, the index is built once and rebuilt when the dataset is newer; it holds no more than the dataset does.
+
+``SearchIndex`` is what the advanced query asks; this file's ``SqliteSearchIndex`` serves an embedded deployment,
+``search_index_postgres.PostgresSearchIndex`` (``pg_trgm``) one whose event store is PostgreSQL (cluster mode): both
+take their entries and folded texts from ``folded_entries`` and their criteria from the same domain rules.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import threading
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import duckdb
 
@@ -84,6 +89,33 @@ class Match:
     state: str
 
 
+class SearchIndex(Protocol):
+    """The advanced query's search of the dataset's people and companies (one per deployment kind)."""
+
+    def search(self, criteria: AdvancedCriteria, kinds: Collection[str]) -> tuple[list[Match], bool]:
+        """The entries of ``kinds`` matching ``criteria``, the first ``MAX_MATCHES`` by ``ref``, and whether there
+        were more. The same criteria list the same entries (a list's pages are read by searching again)."""
+
+    def match(self, criteria: AdvancedCriteria, kinds: Collection[str], ref: int) -> Match | None:
+        """Entry ``ref`` if it matches (a list's row opened: the row must be one of its search's)."""
+
+    def close(self) -> None: ...
+
+
+def folded_entries(dataset: Path) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection holding ``adv_entries``: every person and company of ``dataset`` with its ``id`` (the
+    ``ref`` a list names it by, in (kind, document) order), what a list shows, and its texts folded."""
+    source = duckdb.connect()
+    try:
+        source.execute(f"ATTACH '{dataset}' AS ds (READ_ONLY)")
+        rows = source.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ds'").fetchall()
+        source.execute(_entries_sql({str(row[0]) for row in rows}))
+    except BaseException:
+        source.close()
+        raise
+    return source
+
+
 def index_file_for(dataset: Path) -> Path:
     return dataset.with_name(dataset.name + ".search.sqlite")
 
@@ -93,12 +125,9 @@ def build_index_file(dataset: Path) -> Path:
     target = index_file_for(dataset)
     partial = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.partial")
     partial.unlink(missing_ok=True)
-    source = duckdb.connect()
+    source = folded_entries(dataset)
     sink = sqlite3.connect(partial)
     try:
-        source.execute(f"ATTACH '{dataset}' AS ds (READ_ONLY)")
-        rows = source.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ds'").fetchall()
-        source.execute(_entries_sql({str(row[0]) for row in rows}))
         sink.execute("PRAGMA journal_mode=OFF")
         sink.execute("PRAGMA synchronous=OFF")
         sink.executescript(_SCHEMA)
@@ -194,8 +223,8 @@ def search_statement(
     return f"SELECT {columns} FROM {source} WHERE {' AND '.join(conditions)} LIMIT ?", params
 
 
-class SearchIndex:
-    """Searches of the local dataset's people and companies (the index built on first use)."""
+class SqliteSearchIndex:
+    """Searches of the local dataset's people and companies in an SQLite file beside it (built on first use)."""
 
     def __init__(self, dataset: Path) -> None:
         self.dataset = Path(dataset)
@@ -232,3 +261,6 @@ class SearchIndex:
         sql, params = search_statement(criteria, kinds, ref)
         row = self._connection().execute(sql, params).fetchone()
         return None if row is None else Match(*row)
+
+    def close(self) -> None:
+        """Nothing to release: each thread's read-only connection ends with it."""

@@ -1,0 +1,274 @@
+"""The advanced query's search index in PostgreSQL, for a deployment whose event store is there (cluster mode): one
+index every API process shares, instead of a file each builds beside its copy of the dataset.
+
+The entries, their ``ref`` and their folded texts are ``search_index.folded_entries``'s, as for the SQLite index;
+the criteria are folded by ``domain.advanced_query`` for both. What FTS5's tokenizer does there is done here once
+at build time: a text column holds its words separated by single blanks (anything not a letter or digit is a
+blank, as FTS5's ``unicode61`` tokenizer splits), with a blank at both ends, so a typed word is a word's
+beginning when ``LIKE '% word%'`` holds. A ``pg_trgm`` GIN index answers those LIKEs (a word of 3 letters or more
+always has trigrams to look up, ``MIN_TERM``). ``unaccent`` is not used: its rules differ from the domain's
+folding, and the texts arrive folded already.
+
+Built once per dataset, under an advisory lock (several processes may start at once), into tables swapped in
+with their stamp in one transaction; rebuilt when the dataset is newer than the stamp. The tables are logged
+(unlogged ones come back empty after a server crash, under a stamp that says they are built).
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import threading
+import uuid
+from collections.abc import Collection
+from pathlib import Path
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from bemtevi.domain.advanced_query import MAX_MATCHES, AdvancedCriteria, terms
+from bemtevi.infra.suppliers.search_index import Match, folded_entries
+
+ENTRIES = "bemtevi_search_entries"
+PHONES = "bemtevi_search_phones"
+BUILT = "bemtevi_search_built"
+# Bumped when the tables' layout changes: an index of another layout is built again.
+LAYOUT = 1
+# A search of at most this many matches reads them all from the indexes and keeps the first by ref; one of more
+# walks the entries in ref order until its list is full (see few_matches_statement).
+FEW_MATCHES = 10 * MAX_MATCHES
+# One lock for whoever builds (pg_advisory_lock's key).
+_BUILD_LOCK = 0x62656D5F73726368
+_NOT_WORD = re.compile(r"[\W_]+")
+# DuckDB (RE2) side of the same split: a run of anything not a letter or digit is one blank.
+_WORDS_SQL = "' ' || trim(regexp_replace(coalesce({0}, ''), '[^\\pL\\pN]+', ' ', 'g')) || ' '"
+
+_ENTRIES_CSV = f"""
+    SELECT id, kind, document, name, city, state, birth,
+        {_WORDS_SQL.format("f_name")} || '| ' || trim({_WORDS_SQL.format("f_partners")}) || ' ' AS w_names,
+        {_WORDS_SQL.format("f_address")} AS w_address,
+        {_WORDS_SQL.format("f_city")} AS w_city,
+        ' ' || f_state || ' ' AS w_state,
+        {_WORDS_SQL.format("f_email")} AS w_email
+    FROM adv_entries ORDER BY id
+"""
+_PHONES_CSV = (
+    "SELECT DISTINCT p.number, p.type = 'mobile', id FROM (SELECT id, unnest(phones) AS p FROM adv_entries)"
+    " ORDER BY 1, 3"
+)
+
+
+def words(text: str) -> str:
+    """A criterion's word as the index's columns hold words: 'o'brien' is the two words 'o brien'."""
+    return _NOT_WORD.sub(" ", text).strip()
+
+
+def _beginning(word: str) -> str:
+    """The LIKE pattern of a word's beginning (``words`` leaves no '%', '_' or '\\' to escape)."""
+    return f"% {words(word)}%"
+
+
+def _conditions(
+    criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None
+) -> tuple[list[str], list[object], bool]:
+    """The criteria's conditions and their values: every word of a text criterion a word's beginning in its
+    column, as in the SQLite index; a name in the names of the entry or of a company's partners; an e-mail as
+    the beginning of an address. And whether an index answers one of them (all but the state do)."""
+    conditions: list[str] = []
+    params: list[object] = []
+
+    def holds(condition: str, *values: object) -> None:
+        conditions.append(condition)
+        params.extend(values)
+
+    columns = {"name": "w_names", "address": "w_address", "city": "w_city", "email": "w_email"}
+    for field, column in columns.items():
+        value = getattr(criteria, field)
+        if value:
+            for word in (value,) if field == "email" else terms(value):
+                if words(word):
+                    holds(f"e.{column} LIKE %s", _beginning(word))
+                else:  # no letter or digit, no word's beginning: FTS5's empty phrase matches nothing too
+                    holds("false")
+    for number, mobile in ((criteria.telephone, ""), (criteria.cellphone, " AND mobile")):
+        if number:
+            holds(f"e.id IN (SELECT id FROM {PHONES} WHERE number = %s{mobile})", number)
+    if criteria.birth:
+        holds("e.birth = %s", criteria.birth)
+    indexed = bool(conditions)
+    if criteria.state:
+        holds("e.w_state LIKE %s", f"% uf{criteria.state.lower()} %")
+    if not conditions:
+        raise ValueError("a search needs a criterion")
+    if ref is not None:
+        holds("e.id = %s", ref)
+    holds("e.kind = ANY(%s)", list(kinds))
+    return conditions, params, indexed
+
+
+_COLUMNS = "e.id, e.kind, e.document, e.name, coalesce(e.city, '') AS city, coalesce(e.state, '') AS state"
+
+
+def search_statement(
+    criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None = None
+) -> tuple[str, list[object]]:
+    """The statement listing the first entries by ``ref`` of ``kinds`` matching ``criteria`` (only entry ``ref``,
+    if given), in the plan PostgreSQL chooses."""
+    conditions, params, _ = _conditions(criteria, kinds, ref)
+    where = " AND ".join(conditions)
+    return f"SELECT {_COLUMNS} FROM {ENTRIES} e WHERE {where} ORDER BY e.id LIMIT %s", [*params, MAX_MATCHES + 1]
+
+
+def few_matches_statement(criteria: AdvancedCriteria, kinds: Collection[str]) -> tuple[str, list[object]] | None:
+    """The statement listing the same entries as ``search_statement``, each row with how many matched, up to
+    ``FEW_MATCHES + 1``: all of them when they are no more, read from the indexes (to run with plain index
+    scans off). None when no index answers the criteria (a state alone: most entries match).
+
+    Why: with ``ORDER BY id LIMIT``, PostgreSQL walks the primary key and filters when it expects many matches,
+    and when there are fewer than a list's length it reads the whole table (a first name with a last name of
+    two letters, dropped as too short: 0.5 s at 500,000 people, seconds at 5,000,000). Counted first, a search
+    of few matches reads only those; a search of many walks the key until its list is full, soon."""
+    conditions, params, indexed = _conditions(criteria, kinds, None)
+    if not indexed:
+        return None
+    where = " AND ".join(conditions)
+    return (
+        f"WITH m AS MATERIALIZED (SELECT {_COLUMNS} FROM {ENTRIES} e WHERE {where} LIMIT %s)"
+        " SELECT *, count(*) OVER () FROM m ORDER BY id LIMIT %s",
+        [*params, FEW_MATCHES + 1, MAX_MATCHES + 1],
+    )
+
+
+def build_index(conninfo: str, dataset: Path) -> bool:
+    """Build the index of ``dataset`` unless one as new is there (another process may have just built it);
+    answers whether it built."""
+    with psycopg.connect(conninfo, autocommit=True) as con:
+        con.execute("SELECT pg_advisory_lock(%s)", [_BUILD_LOCK])
+        try:
+            if _current(con, dataset):
+                return False
+            con.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+            _drop_unfinished(con)
+            _build(con, dataset)
+            return True
+        finally:
+            con.execute("SELECT pg_advisory_unlock(%s)", [_BUILD_LOCK])
+
+
+def _stamp(dataset: Path) -> int:
+    return dataset.stat().st_mtime_ns
+
+
+def _current(con: psycopg.Connection, dataset: Path) -> bool:
+    """Whether the index there is of this layout and not older than ``dataset``."""
+    if con.execute("SELECT to_regclass(%s)", [BUILT]).fetchone() == (None,):
+        return False
+    row = con.execute(f"SELECT layout, dataset_mtime_ns FROM {BUILT}").fetchone()
+    return row is not None and row[0] == LAYOUT and row[1] >= _stamp(dataset)
+
+
+def _drop_unfinished(con: psycopg.Connection) -> None:
+    """The tables of a build that did not finish (its process died or failed): under the lock, none is being built."""
+    rows = con.execute(
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename ~ %s",
+        [f"^({ENTRIES}|{PHONES})_[0-9a-f]{{12}}$"],
+    ).fetchall()
+    for (table,) in rows:
+        con.execute(f'DROP TABLE "{table}"')
+
+
+def _build(con: psycopg.Connection, dataset: Path) -> None:
+    stamp = _stamp(dataset)
+    token = uuid.uuid4().hex[:12]  # the new tables' and indexes' names, unique while the old ones still exist
+    entries, phones = f"{ENTRIES}_{token}", f"{PHONES}_{token}"
+    source = folded_entries(dataset)
+    try:
+        with tempfile.TemporaryDirectory(prefix="bemtevi-search-") as folder:
+            con.execute(
+                f"CREATE TABLE {entries} (id integer NOT NULL, kind text NOT NULL, document text NOT NULL,"
+                " name text, city text, state text, birth text, w_names text NOT NULL, w_address text NOT NULL,"
+                " w_city text NOT NULL, w_state text NOT NULL, w_email text NOT NULL)"
+            )
+            con.execute(f"CREATE TABLE {phones} (number text NOT NULL, mobile boolean NOT NULL, id integer)")
+            for table, sql in ((entries, _ENTRIES_CSV), (phones, _PHONES_CSV)):
+                csv = Path(folder) / f"{table}.csv"
+                source.execute(f"COPY ({sql}) TO '{csv}' (FORMAT csv, HEADER false)")
+                _copy_csv(con, table, csv)
+                csv.unlink()
+    finally:
+        source.close()
+    con.execute(f"ALTER TABLE {entries} ADD CONSTRAINT {entries}_pk PRIMARY KEY (id)")
+    con.execute(f"ALTER TABLE {phones} ADD CONSTRAINT {phones}_pk PRIMARY KEY (number, id)")
+    con.execute(f"CREATE INDEX {entries}_birth ON {entries} (birth)")
+    con.execute(
+        f"CREATE INDEX {entries}_words ON {entries} USING gin (w_names gin_trgm_ops, w_address gin_trgm_ops,"
+        " w_city gin_trgm_ops, w_email gin_trgm_ops) WITH (fastupdate = off)"
+    )
+    con.execute(f"ANALYZE {entries}")
+    con.execute(f"ANALYZE {phones}")
+    with con.transaction():
+        con.execute(f"DROP TABLE IF EXISTS {ENTRIES}, {PHONES}, {BUILT}")
+        con.execute(f"ALTER TABLE {entries} RENAME TO {ENTRIES}")
+        con.execute(f"ALTER TABLE {phones} RENAME TO {PHONES}")
+        con.execute(f"CREATE TABLE {BUILT} (layout integer NOT NULL, dataset_mtime_ns bigint NOT NULL)")
+        con.execute(f"INSERT INTO {BUILT} VALUES (%s, %s)", [LAYOUT, stamp])
+
+
+def _copy_csv(con: psycopg.Connection, table: str, csv: Path) -> None:
+    with con.cursor() as cursor, cursor.copy(f"COPY {table} FROM STDIN (FORMAT csv)") as copy, csv.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            copy.write(chunk)
+
+
+class PostgresSearchIndex:
+    """Searches of the dataset's people and companies in the deployment's PostgreSQL (built on first use)."""
+
+    def __init__(self, conninfo: str, dataset: Path) -> None:
+        self.dataset = Path(dataset)
+        self._conninfo = conninfo
+        self._lock = threading.Lock()
+        # Opened at the first search: most processes of a deployment (workers, relay) never search.
+        self._pools: tuple[ConnectionPool, ConnectionPool] | None = None
+        self._closed = False
+
+    def _ready_pools(self) -> tuple[ConnectionPool, ConnectionPool]:
+        """The connections that read matches through the indexes' bitmaps only (``few_matches_statement``), and
+        those that let PostgreSQL choose. A search is one statement: no transaction."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the search index is closed")
+            if self._pools is None:
+                if not self.dataset.exists():
+                    raise FileNotFoundError(f"no dataset at {self.dataset}")
+                build_index(self._conninfo, self.dataset)
+                bitmaps = {"autocommit": True, "options": "-c enable_seqscan=off -c enable_indexscan=off"}
+                self._pools = (
+                    ConnectionPool(self._conninfo, min_size=0, max_size=4, open=True, kwargs=bitmaps),
+                    ConnectionPool(self._conninfo, min_size=0, max_size=4, open=True, kwargs={"autocommit": True}),
+                )
+            return self._pools
+
+    def search(self, criteria: AdvancedCriteria, kinds: Collection[str]) -> tuple[list[Match], bool]:
+        bitmaps, chosen = self._ready_pools()
+        few = few_matches_statement(criteria, kinds)
+        if few is not None:
+            with bitmaps.connection() as con:
+                counted = con.execute(*few).fetchall()
+            if not counted or counted[0][-1] <= FEW_MATCHES:
+                rows = [row[:-1] for row in counted]
+                return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES
+        with chosen.connection() as con:
+            rows = con.execute(*search_statement(criteria, kinds)).fetchall()
+        return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES
+
+    def match(self, criteria: AdvancedCriteria, kinds: Collection[str], ref: int) -> Match | None:
+        with self._ready_pools()[1].connection() as con:
+            row = con.execute(*search_statement(criteria, kinds, ref)).fetchone()
+        return None if row is None else Match(*row)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            pools, self._pools = self._pools, None
+        for pool in pools or ():
+            pool.close()
