@@ -2244,11 +2244,14 @@ export type CustomerListResponse = {
   upToDate: boolean;
 };
 export type RegisteredCustomerData = {
-  /** Shown once; the owner chooses a new one at first access */
+  /** Deprecated: nobody needs it, the owner is invited by e-mail to choose their own password */
   generatedPassword: string;
   id: string;
+  /** Where the owner's invitation (a link to choose a password) was sent */
+  invitationSentTo: string;
   ownerEmail: string;
   ownerId: string;
+  uniqueKey: string;
 };
 export type RegisteredCustomerResponse = {
   data: RegisteredCustomerData;
@@ -2274,6 +2277,8 @@ export type CustomerRequest = {
   email: string;
   enabledLayouts?: string[];
   enabledQueryTypes: string[];
+  /** The language of the owner's invitation */
+  locale?: "pt-BR" | "en-US";
   panelAccess: boolean;
   personInCharge: string;
   phone: string;
