@@ -69,7 +69,7 @@ def test_a_customer_domain_never_names_the_platform(
     sessions.resume(page)
     page.goto(f"{server_url}/add-new-customer")
     page.get_by_test_id("customer-type").select_option("white-label")
-    page.get_by_test_id("customer-cnpj").fill("11.444.777/0001-61")
+    page.get_by_test_id("customer-cnpj").fill("62.418.903/0001-44")
     page.get_by_test_id("customer-company-name").fill("Outra Marca Dados Ltda")
     page.get_by_test_id("customer-trade-name").fill("Outra Marca")
     page.get_by_test_id("customer-person").fill("Carla Mendes")
