@@ -280,9 +280,21 @@ class AccountCommands:
                     minutes=int(self._recovery_ttl.total_seconds() // 60),
                 ),
                 reason="password-recovery",
+                sender_name=self.label_name(user.group_id),
             )
             position = self._app.save_all(recovery, mail)
         return RecoveryTicket(recovery.id, unique_key, position)
+
+    def label_name(self, group_id: UUID) -> str | None:
+        """The name the mails of a white label's users are from: the nearest white-label's title, else its
+        trade name or name; None under the platform itself (the configured sender)."""
+        current = self._app.find(group_id, Group)
+        while current is not None and current.parent_id is not None:
+            if current.group_type == GroupType.WHITE_LABEL:
+                brand = current.brand_value
+                return brand.appTitle or current.profile.get("tradeName") or current.name
+            current = self._app.find(current.parent_id, Group)
+        return None
 
     def tenant_domain(self, group_id: UUID) -> str | None:
         current = self._app.find(group_id, Group)

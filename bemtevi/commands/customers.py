@@ -82,7 +82,7 @@ class CustomerCommands:
         principal: Principal,
         form: CustomerForm,
         toggles: dict[str, bool] | None = None,
-        invite: Callable[[User, str, str | None, UUID], list[AuditedAggregate]] | None = None,
+        invite: Callable[[User, str, str | None, UUID, str], list[AuditedAggregate]] | None = None,
     ) -> RegisteredCustomer:
         """``invite``: the owner's first-access invitation (``commands.invitations``), appended with the
         customer, so the owner chooses their own password from the e-mail."""
@@ -130,7 +130,8 @@ class CustomerCommands:
                 group.id, form.person_in_charge, form.email, password, Role.OWNER, UserStatus.FIRST_ACCESS
             )
             indexes = [self._claim(kind, value, group.id) for kind, value in claims.items() if kind != USER_EMAIL]
-            invitation = invite(owner, form.trade_name or form.company_name, domain, parent.id) if invite else []
+            name = form.trade_name or form.company_name
+            invitation = invite(owner, name, domain, parent.id, form.group_type) if invite else []
         # The ledger checks the claims again (someone may take a value meanwhile) and appends the accounts,
         # granted by the parent's, with the group, its owner and the claims.
         refusals = {(kind, value): DUPLICATES[kind] for kind, value in claims.items()}

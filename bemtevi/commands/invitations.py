@@ -15,6 +15,7 @@ from uuid import UUID
 
 from bemtevi.commands.accounts import AccountCommands, _link_base
 from bemtevi.domain.audit import AuditedAggregate
+from bemtevi.domain.groups import GroupType
 from bemtevi.domain.hosts import normalise_domain
 from bemtevi.domain.mail import Mail
 from bemtevi.domain.recovery import PasswordRecovery, new_code, new_unique_key
@@ -38,14 +39,14 @@ _TEXTS = {
     ),
 }
 
-# What the registration calls with the new owner, the customer's name and domain and its parent.
-Invite = Callable[[User, str, str | None, UUID], list[AuditedAggregate]]
+# What the registration calls with the new owner, the customer's name, domain, parent and type.
+Invite = Callable[[User, str, str | None, UUID, str], list[AuditedAggregate]]
 
 
 def inviter(accounts: AccountCommands, request_host: str | None, locale: str = "pt-BR") -> Invite:
     """The ``invite`` of a registration made from ``request_host``, in the registering user's language."""
 
-    def invite(owner: User, company: str, domain: str | None, parent_id: UUID) -> list[AuditedAggregate]:
+    def invite(owner: User, company: str, domain: str | None, parent_id: UUID, kind: str) -> list[AuditedAggregate]:
         host = domain or accounts.tenant_domain(parent_id) or normalise_domain(request_host)
         code, unique_key = new_code(), new_unique_key()
         recovery = PasswordRecovery.request(
@@ -58,6 +59,9 @@ def inviter(accounts: AccountCommands, request_host: str | None, locale: str = "
         subject, text = _TEXTS.get(locale, _TEXTS["pt-BR"])
         link = f"{site}/verify-code/{code}/{unique_key}/{recovery.id}"
         body = text.format(name=owner.name.split(" ")[0], company=company, link=link, email=owner.email, site=site)
-        return [recovery, Mail.queue(to=owner.email, subject=subject, text=body, reason=FIRST_ACCESS_REASON)]
+        # A new white label invites in its own name; anyone else in their white label's (if any).
+        sender = company if kind == GroupType.WHITE_LABEL else accounts.label_name(parent_id)
+        mail = Mail.queue(to=owner.email, subject=subject, text=body, reason=FIRST_ACCESS_REASON, sender_name=sender)
+        return [recovery, mail]
 
     return invite

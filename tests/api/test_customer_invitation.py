@@ -7,20 +7,26 @@ from __future__ import annotations
 import re
 import time
 from typing import Any
+from uuid import UUID
 
 from customers_support import customer, register
 from fastapi.testclient import TestClient
 from support import sign_in
 from test_accounts_api import outbox
 
+from bemtevi.bootstrap import Platform
+from bemtevi.domain.mail import Mail
+from bemtevi.infra.mail import SmtpConfig, SmtpSender
+
 NEW_PASSWORD = "Minh4!senha"
 
 
-def mail_to(client: TestClient, headers: dict[str, str], to: str) -> dict[str, Any]:
+def mail_to(client: TestClient, headers: dict[str, str], to: str, reason: str = "first-access") -> dict[str, Any]:
     """The mail to ``to``, once the mailer has handled it (a bound on the wait, not a guess at its length)."""
     deadline = time.monotonic() + 30
     while True:
-        found = [m for m in outbox(client, headers) if m["to"] == to and m["status"] != "queued"]
+        rows = outbox(client, headers)
+        found = [m for m in rows if m["to"] == to and m["reason"] == reason and m["status"] != "queued"]
         if found or time.monotonic() > deadline:
             assert len(found) == 1, found
             return found[0]
@@ -69,7 +75,9 @@ def test_the_owner_chooses_a_password_from_the_invitation_on_the_customers_domai
     assert again.status_code == 400
 
 
-def test_a_company_without_a_domain_is_invited_to_its_white_labels_domain(client: TestClient) -> None:
+def test_a_company_without_a_domain_is_invited_to_its_white_labels_domain(
+    client: TestClient, sqlite_platform: Platform
+) -> None:
     admin = sign_in(client)
     wl = register(client, admin, customer(8, "white-label", whiteLabelUrl="painel.marca-oito.com.br"))["data"]
     owner_mail = mail_to(client, admin, wl["invitationSentTo"])
@@ -89,3 +97,17 @@ def test_a_company_without_a_domain_is_invited_to_its_white_labels_domain(client
     mail = mail_to(client, admin, company["invitationSentTo"])
     assert mail["reason"] == "first-access" and mail["subject"] == "Convite: escolha a sua senha"
     assert "https://painel.marca-oito.com.br/verify-code/" in mail["text"]
+    # The mails of a white label's people are from the white label, never from the platform.
+    stored = sqlite_platform.app.get(UUID(mail["id"]), Mail)
+    assert stored.sender_name == "Fantasia 8"
+    recovery = client.post(
+        "/api/auth/password-recovery",
+        json={"email": company["invitationSentTo"], "domain_url": "painel.marca-oito.com.br"},
+    )
+    assert recovery.status_code == 200, recovery.text
+    recovery_mail = mail_to(client, admin, company["invitationSentTo"], "password-recovery")
+    assert sqlite_platform.app.get(UUID(recovery_mail["id"]), Mail).sender_name == "Fantasia 8"
+    sender = SmtpSender(SmtpConfig(host="127.0.0.1", sender="Bemtevi <no-reply@mail.example.com>"))
+    message = sender.message("x@y.com.br", "s", "t", sender_name="Fantasia 8")
+    assert message["From"] == "Fantasia 8 <no-reply@mail.example.com>"
+    assert "bemtevi" not in str(message).lower()
