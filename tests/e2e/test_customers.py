@@ -88,6 +88,9 @@ def test_a_new_customers_owner_is_invited_and_its_row_leads_to_its_users(
     page.get_by_test_id("customer-submit").click()
     expect(page.get_by_test_id("customer-invited")).to_contain_text("paulo@ferragensconvite.com.br")
     screenshot(page, "customer-invited")
+    # The next steps of the set-up: its brand and permissions (the edit form), then its users.
+    next_edit = page.get_by_test_id("customer-next-edit")
+    expect(next_edit).to_have_attribute("href", re.compile(r"/add-new-customer/[0-9a-f]+/[0-9a-f-]{36}$"))
 
     # From the registered customer straight to its users: the owner, waiting for the first access.
     page.get_by_test_id("customer-next-users").click()
