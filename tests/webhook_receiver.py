@@ -20,6 +20,7 @@ class Receiver:
     failures_first: int  # answers 503 to this many requests, then 200
     bodies: list[bytes] = field(default_factory=list)
     signatures: list[str | None] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
 
 
 @contextmanager
@@ -33,6 +34,7 @@ def receiver(failures_first: int = 0) -> Iterator[Receiver]:
     async def hook(request: web.Request) -> web.Response:
         got.bodies.append(await request.read())
         got.signatures.append(request.headers.get(SIGNATURE_HEADER))
+        got.headers.append(dict(request.headers))
         return web.Response(status=503 if len(got.bodies) <= got.failures_first else 200)
 
     async def start() -> None:

@@ -46,13 +46,18 @@ class CustomerRequest(BaseModel):
     panelAccess: bool
     apiAccess: bool
     whiteLabelUrl: HostName | None = None
+    locale: Literal["pt-BR", "en-US"] = Field(default="pt-BR", description="The language of the owner's invitation")
 
 
 class RegisteredCustomerData(BaseModel):
     id: str
+    uniqueKey: str
     ownerId: str
     ownerEmail: str
-    generatedPassword: str = Field(description="Shown once; the owner chooses a new one at first access")
+    generatedPassword: str = Field(
+        description="Deprecated: nobody needs it, the owner is invited by e-mail to choose their own password"
+    )
+    invitationSentTo: str = Field(description="Where the owner's invitation (a link to choose a password) was sent")
 
 
 class RegisteredCustomerResponse(BaseModel):

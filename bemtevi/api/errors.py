@@ -53,7 +53,9 @@ def domain_error_response(exc: DomainError) -> JSONResponse:
     minutes = getattr(exc, "minutes", None)  # TooManyAttempts: when to try again
     headers = {"Retry-After": str(minutes * 60)} if minutes is not None else None
     return JSONResponse(
-        error_body(exc.status, exc.message, exc.code, field=exc.field, minutes=minutes),
+        error_body(
+            exc.status, exc.message, exc.code, field=exc.field, minutes=minutes, limit=getattr(exc, "limit", None)
+        ),
         status_code=exc.status,
         headers=headers,
     )

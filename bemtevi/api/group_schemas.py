@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from bemtevi.api.bounds import LIST_MAX, CompanyName, DocumentText, Email, HostName, Key, PersonName, Phone, ShortText
+from bemtevi.api.bounds import (
+    LIST_MAX,
+    TEXT_MAX,
+    CompanyName,
+    DocumentText,
+    Email,
+    HostName,
+    Key,
+    PersonName,
+    Phone,
+    ShortText,
+)
 from bemtevi.api.credit_schemas import CategoryFigures
 from bemtevi.api.customer_schemas import CustomerSummary
 from bemtevi.api.schemas import UtcDateTime
@@ -51,6 +62,10 @@ class BrandValues(BaseModel):
     iconogram: str | None = None
     loginBanner: str | None = None
     advancedQueryBanner: str | None = None
+    contactEmail: str | None = None
+    contactPhone: str | None = None
+    contactAddress: str | None = None
+    aboutText: str | None = None
 
 
 class CustomerDetail(CustomerSummary):
@@ -77,12 +92,21 @@ class StatusRequest(BaseModel):
     active: bool
 
 
+BrandText = Annotated[str, StringConstraints(max_length=4 * TEXT_MAX)]
+
+
 class BrandRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     appTitle: ShortText | None = None
     primaryColor: ShortText | None = None
     secondaryColor: ShortText | None = None
     lighterColor: ShortText | None = None
+    # Checked by the command, with a clear code each (invalid_email, invalid_phone, text_too_long);
+    # the bound here only stops an absurd body before it is read into the command.
+    contactEmail: BrandText | None = None
+    contactPhone: BrandText | None = None
+    contactAddress: BrandText | None = None
+    aboutText: BrandText | None = None
 
 
 class BrandResponse(BaseModel):

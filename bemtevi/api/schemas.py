@@ -97,7 +97,15 @@ class GroupPublicData(BaseModel):
     iconogram: str | None
     loginBanner: str | None
     advancedQueryBanner: str | None
+    contactEmail: str | None = None
+    contactPhone: str | None = None
+    contactAddress: str | None = Field(default=None, description="Address or opening hours, as the customer wrote it")
+    aboutText: str | None = Field(default=None, description="The customer's own words for its About page")
     isMainDomain: bool = False
+    whiteLabel: bool = Field(
+        default=False,
+        description="A customer's white label: its pages name the customer only (its contact data or neutral texts)",
+    )
 
 
 class RolesData(BaseModel):
@@ -161,3 +169,4 @@ class ErrorResponse(BaseModel):
     field: str | None = None
     errors: list[ErrorItem] | None = None
     minutes: int | None = Field(default=None, description="too_many_attempts: when to try again")
+    limit: int | None = Field(default=None, description="text_too_long: the field's most characters")

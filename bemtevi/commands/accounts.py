@@ -234,7 +234,7 @@ class AccountCommands:
 
     # -- password recovery --------------------------------------------------------------------
 
-    def _code_hash(self, unique_key: str, code: str) -> str:
+    def code_hash(self, unique_key: str, code: str) -> str:
         return hmac.new(self._secret, f"{unique_key}:{code}".encode(), hashlib.sha256).hexdigest()
 
     def request_recovery(
@@ -261,11 +261,11 @@ class AccountCommands:
         code = new_code()
         unique_key = new_unique_key()
         texts = _texts(locale)
-        host = normalise_domain(domain_url) or self._tenant_domain(user.group_id)
+        host = normalise_domain(domain_url) or self.tenant_domain(user.group_id)
         with acting_as(Actor(user_id=None, tenant_id=user.group_id)):
             recovery = PasswordRecovery.request(
                 user_id=user.id,
-                code_hash=self._code_hash(unique_key, code),
+                code_hash=self.code_hash(unique_key, code),
                 unique_key=unique_key,
                 expires_at=datetime.now(UTC) + self._recovery_ttl,
             )
@@ -280,11 +280,23 @@ class AccountCommands:
                     minutes=int(self._recovery_ttl.total_seconds() // 60),
                 ),
                 reason="password-recovery",
+                sender_name=self.label_name(user.group_id),
             )
             position = self._app.save_all(recovery, mail)
         return RecoveryTicket(recovery.id, unique_key, position)
 
-    def _tenant_domain(self, group_id: UUID) -> str | None:
+    def label_name(self, group_id: UUID) -> str | None:
+        """The name the mails of a white label's users are from: the nearest white-label's title, else its
+        trade name or name; None under the platform itself (the configured sender)."""
+        current = self._app.find(group_id, Group)
+        while current is not None and current.parent_id is not None:
+            if current.group_type == GroupType.WHITE_LABEL:
+                brand = current.brand_value
+                return brand.appTitle or current.profile.get("tradeName") or current.name
+            current = self._app.find(current.parent_id, Group)
+        return None
+
+    def tenant_domain(self, group_id: UUID) -> str | None:
         current = self._app.find(group_id, Group)
         while current is not None:
             if current.domain_url:
@@ -307,7 +319,7 @@ class AccountCommands:
         ):
             self._identity.throttle.record(*(k for k, _ in limits))
             raise InvalidCode()
-        expected = self._code_hash(unique_key, code.strip())
+        expected = self.code_hash(unique_key, code.strip())
         if not hmac.compare_digest(recovery.code_hash, expected):
             self._identity.throttle.record(*(k for k, _ in limits))
             tenant = self._app.get(recovery.user_id, User).group_id

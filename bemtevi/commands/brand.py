@@ -1,4 +1,4 @@
-"""Editing a group's brand: title, colours and images (checked to their exact sizes).
+"""Editing a group's brand: title, colours, contact data and images (checked to their exact sizes).
 
 Images are content-addressed ``BrandImage`` aggregates (the bytes in their one event); the
 group's brand records the image's address, so a brand with its fallbacks is resolved from the
@@ -17,12 +17,14 @@ from bemtevi.commands.identity import IdentityCommands
 from bemtevi.domain.audit import AuditedAggregate, acting_as
 from bemtevi.domain.brand import (
     COLOUR_FIELDS,
+    CONTACT_FIELDS,
     IMAGE_SIZES,
     BrandImage,
     check_image,
     image_id,
     image_url,
     valid_colour,
+    valid_contact,
 )
 from bemtevi.domain.errors import AccessDenied, GroupNotFound, InvalidData
 from bemtevi.domain.groups import Group, GroupType
@@ -59,7 +61,8 @@ class BrandCommands:
         return group
 
     def change(self, principal: Principal, group_id: UUID, values: dict[str, str | None]) -> int:
-        """Title and colours; an empty value falls back to the parent's (then the default)."""
+        """Title, colours and contact data; an empty value falls back to the parent's (then the
+        default; under a white-label, the title and contact data never fall back to the platform's)."""
         changes: dict[str, str | None] = {}
         for name, value in values.items():
             if name in COLOUR_FIELDS:
@@ -69,6 +72,8 @@ class BrandCommands:
                 if len(title) > 60:
                     raise InvalidData("The title must have at most 60 characters", field=name)
                 changes[name] = title or None
+            elif name in CONTACT_FIELDS:
+                changes[name] = valid_contact(value, name)
             else:
                 raise InvalidData("Unknown brand field", field=name)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -64,6 +64,7 @@ class RegisteredCustomer:
     # Shown once to whoever registered the customer; the owner must change it at first access.
     generated_password: str
     position: int
+    unique_key: str = ""
 
 
 def opening_quantities(quantities: Mapping[Category, int]) -> dict[Category, int | None]:
@@ -77,8 +78,14 @@ class CustomerCommands:
         self._identity = identity
 
     def register(
-        self, principal: Principal, form: CustomerForm, toggles: dict[str, bool] | None = None
+        self,
+        principal: Principal,
+        form: CustomerForm,
+        toggles: dict[str, bool] | None = None,
+        invite: Callable[[User, str, str | None, UUID, str], list[AuditedAggregate]] | None = None,
     ) -> RegisteredCustomer:
+        """``invite``: the owner's first-access invitation (``commands.invitations``), appended with the
+        customer, so the owner chooses their own password from the e-mail."""
         form = form.validated()
         parent = self._app.get(principal.group_id, Group)
         if not parent.active:
@@ -123,13 +130,19 @@ class CustomerCommands:
                 group.id, form.person_in_charge, form.email, password, Role.OWNER, UserStatus.FIRST_ACCESS
             )
             indexes = [self._claim(kind, value, group.id) for kind, value in claims.items() if kind != USER_EMAIL]
+            name = form.trade_name or form.company_name
+            invitation = invite(owner, name, domain, parent.id, form.group_type) if invite else []
         # The ledger checks the claims again (someone may take a value meanwhile) and appends the accounts,
         # granted by the parent's, with the group, its owner and the claims.
         refusals = {(kind, value): DUPLICATES[kind] for kind, value in claims.items()}
         outcome = self._identity.open_group(
-            principal.actor, group, opening_quantities(form.quantities), [owner, email_index, *indexes], refusals
+            principal.actor,
+            group,
+            opening_quantities(form.quantities),
+            [owner, email_index, *indexes, *invitation],
+            refusals,
         )
-        return RegisteredCustomer(group.id, owner.id, form.email, password, outcome.position)
+        return RegisteredCustomer(group.id, owner.id, form.email, password, outcome.position, group.unique_key)
 
     def _refuse_taken(self, claims: dict[str, str], owner: UUID | None = None) -> None:
         """Refuses the first value another holds (``owner``'s own claims are not duplicates)."""

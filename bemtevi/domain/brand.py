@@ -1,4 +1,9 @@
-"""Tenant brand: colours, title and images, with the specification's defaults (section 3)."""
+"""Tenant brand: colours, title, images and contact data, with the specification's defaults (section 3).
+
+A white-label's brand names its owner, never the platform: its title and contact data fall back
+only as far as the white-label itself (``label_brand``), then to the white-label's name and to
+nothing (the web app shows neutral texts); colours and images fall back to the platform's.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from bemtevi.domain.audit import AuditedAggregate
-from bemtevi.domain.errors import InvalidData
+from bemtevi.domain.contact import normalise_email, normalise_phone
+from bemtevi.domain.errors import InvalidData, InvalidEmail, InvalidPhone, TextTooLong
 
 DEFAULT_APP_TITLE = "Bemtevi"
 DEFAULT_PRIMARY = "#034507"
@@ -26,7 +32,15 @@ BRAND_FIELDS = (
     "iconogram",
     "loginBanner",
     "advancedQueryBanner",
+    "contactEmail",
+    "contactPhone",
+    "contactAddress",
+    "aboutText",
 )
+# What names a tenant: on a white-label's pages these never come from above the white-label.
+NAMING_FIELDS = ("appTitle", "contactEmail", "contactPhone", "contactAddress", "aboutText")
+CONTACT_FIELDS = ("contactEmail", "contactPhone", "contactAddress", "aboutText")
+CONTACT_LIMITS = {"contactEmail": 120, "contactPhone": 20, "contactAddress": 200, "aboutText": 1000}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +53,10 @@ class Brand:
     iconogram: str | None = None
     loginBanner: str | None = None
     advancedQueryBanner: str | None = None
+    contactEmail: str | None = None
+    contactPhone: str | None = None
+    contactAddress: str | None = None
+    aboutText: str | None = None
 
     def as_dict(self) -> dict[str, str | None]:
         return asdict(self)
@@ -64,6 +82,25 @@ def resolve_brand(own: Brand, *ancestors: Brand) -> Brand:
     for field in BRAND_FIELDS:
         resolved[field] = next((getattr(b, field) for b in chain if getattr(b, field)), None)
     return Brand(**resolved)
+
+
+def label_brand(chain: list[Brand], label_depth: int | None, label_name: str | None) -> tuple[Brand, bool]:
+    """The brand as it shows for ``chain`` (the group's own brand, then each ancestor's up to the
+    platform), and whether it is a customer's white label.
+
+    ``label_depth`` is the index in ``chain`` of the nearest white-label below the platform (None
+    when the group is the platform's own or a direct customer of it). Under a white label, the
+    naming fields come from the chain up to that white-label only: its title falls back to
+    ``label_name`` and its contact data to nothing, never to the platform's."""
+    brand = resolve_brand(chain[0], *chain[1:])
+    if label_depth is None:
+        return brand, False
+    named = chain[: label_depth + 1]
+    naming: dict[str, str | None] = {
+        field: next((getattr(b, field) for b in named if getattr(b, field)), None) for field in NAMING_FIELDS
+    }
+    naming["appTitle"] = naming["appTitle"] or label_name
+    return Brand(**{**brand.as_dict(), **naming}), True
 
 
 def luminance(hex_colour: str) -> float:
@@ -105,6 +142,29 @@ def valid_colour(value: str | None, field: str) -> str | None:
     if len(text) == 4:
         text = "#" + "".join(c * 2 for c in text[1:])
     return text.upper()
+
+
+def valid_contact(value: str | None, field: str) -> str | None:
+    """A contact field as it will show (trimmed; an e-mail lower-cased), or None when empty.
+
+    An e-mail must be of the accepted form (``invalid_email``), a phone have 10 to 13 digits
+    (``invalid_phone``, kept as typed), and no text pass its limit (``text_too_long``)."""
+    text = (value or "").strip()
+    if not text:
+        return None
+    if len(text) > CONTACT_LIMITS[field]:
+        raise TextTooLong(CONTACT_LIMITS[field], field=field)
+    if field == "contactEmail":
+        try:
+            return normalise_email(text)
+        except InvalidEmail as e:
+            raise InvalidEmail(field=field) from e
+    if field == "contactPhone":
+        try:
+            normalise_phone(text)
+        except InvalidPhone as e:
+            raise InvalidPhone(field=field) from e
+    return text
 
 
 def check_image(kind: str, content_type: str, width: int, height: int, size: int) -> None:

@@ -57,8 +57,7 @@ class GroupInactive(DomainError):
 
 
 class SessionUserInactive(Unauthorized):
-    """An open session of a user since inactivated or archived: 401, it must sign in again (and
-    will be refused); the code says why."""
+    """An open session of a user since inactivated or archived: 401, to sign in again (refused)."""
 
     code, message = UserInactive.code, UserInactive.message
 
@@ -101,15 +100,11 @@ class QueryNotFound(DomainError):
     code, message, status = "query_not_found", "Query not found or not available", 404
 
 
-class NotEnoughCredits(DomainError):
-    """Refusal before anything is charged (HTTP 402 Payment Required)."""
-
+class NotEnoughCredits(DomainError):  # refused before anything is charged (HTTP 402 Payment Required)
     code, message, status = "not_enough_credits", "Not enough manual query credits", 402
 
 
-class NotEnoughToProvide(DomainError):
-    """A parent tried to grant more than it has available."""
-
+class NotEnoughToProvide(DomainError):  # a parent tried to grant more than it has available
     code, message, status = "not_enough_to_provide", "Not enough manual query to provide to this group", 409
 
 
@@ -177,6 +172,14 @@ class ImageDimensionsTooLarge(DomainError):
         else:
             message = f"The image is {size[0]}x{size[1]} pixels: at most {max_pixels:,} pixels are accepted"
         super().__init__(message, field=field)
+
+
+class TextTooLong(DomainError):  # the field's limit travels in the message and as ``limit``
+    code, message, status = "text_too_long", "The text is too long", 422
+
+    def __init__(self, limit: int, *, field: str | None = None) -> None:
+        super().__init__(f"The text is too long: at most {limit} characters", field=field)
+        self.limit = limit
 
 
 class RequiredField(DomainError):

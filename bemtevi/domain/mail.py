@@ -23,12 +23,15 @@ class Mail(AuditedAggregate):
         reason: str,
         html: str | None = None,
         reply_to: str | None = None,
+        sender_name: str | None = None,
     ) -> None:
         self.to = to
         self.subject = subject
         self.text = text
         self.html = html
         self.reply_to = reply_to
+        # Who the mail says it is from (a white label's name; None: the deployment's sender as configured).
+        self.sender_name = sender_name
         # What called for it ("password-recovery", "contact", "first-access", …).
         self.reason = reason
         self.status = "queued"
@@ -44,8 +47,11 @@ class Mail(AuditedAggregate):
         reason: str,
         html: str | None = None,
         reply_to: str | None = None,
+        sender_name: str | None = None,
     ) -> Mail:
-        return cls(to=to, subject=subject, text=text, reason=reason, html=html, reply_to=reply_to)
+        return cls(
+            to=to, subject=subject, text=text, reason=reason, html=html, reply_to=reply_to, sender_name=sender_name
+        )
 
     @event("Sent")
     def mark_sent(self, transport: str) -> None:

@@ -6,7 +6,7 @@ import smtplib
 import ssl
 from dataclasses import dataclass
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import formataddr, make_msgid, parseaddr
 from typing import Protocol
 
 from bemtevi.infra.settings import Settings
@@ -15,8 +15,17 @@ from bemtevi.infra.settings import Settings
 class MailSender(Protocol):
     transport: str
 
-    def send(self, to: str, subject: str, text: str, html: str | None = None, reply_to: str | None = None) -> None:
-        """Deliver one message or raise (``smtplib.SMTPException`` / ``OSError``)."""
+    def send(
+        self,
+        to: str,
+        subject: str,
+        text: str,
+        html: str | None = None,
+        reply_to: str | None = None,
+        sender_name: str | None = None,
+    ) -> None:
+        """Deliver one message or raise (``smtplib.SMTPException`` / ``OSError``); ``sender_name``: the
+        name the message is from (a white label's), at the configured sender's address."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +47,21 @@ class SmtpSender:
         self.config = config
 
     def message(
-        self, to: str, subject: str, text: str, html: str | None = None, reply_to: str | None = None
+        self,
+        to: str,
+        subject: str,
+        text: str,
+        html: str | None = None,
+        reply_to: str | None = None,
+        sender_name: str | None = None,
     ) -> EmailMessage:
         msg = EmailMessage()
-        msg["From"] = self.config.sender
+        address = parseaddr(self.config.sender)[1] or self.config.sender
+        # A white label's mail carries its own name: its users never read the platform's.
+        msg["From"] = formataddr((sender_name, address)) if sender_name else self.config.sender
         msg["To"] = to
         msg["Subject"] = subject
-        msg["Message-ID"] = make_msgid(domain="bemtevi.local")
+        msg["Message-ID"] = make_msgid(domain=address.rsplit("@", 1)[-1] or None)
         if reply_to:
             msg["Reply-To"] = reply_to
         msg.set_content(text)
@@ -52,9 +69,17 @@ class SmtpSender:
             msg.add_alternative(html, subtype="html")
         return msg
 
-    def send(self, to: str, subject: str, text: str, html: str | None = None, reply_to: str | None = None) -> None:
+    def send(
+        self,
+        to: str,
+        subject: str,
+        text: str,
+        html: str | None = None,
+        reply_to: str | None = None,
+        sender_name: str | None = None,
+    ) -> None:
         config = self.config
-        msg = self.message(to, subject, text, html, reply_to)
+        msg = self.message(to, subject, text, html, reply_to, sender_name)
         context = ssl.create_default_context()
         smtp: smtplib.SMTP
         if config.use_ssl:

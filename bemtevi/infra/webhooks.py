@@ -1,11 +1,12 @@
 """A batch's optional webhook: one signed POST when the batch is over, tried up to 3 more times.
 
 The body is the JSON the runner gives (``{id, status, records, found, ...}``), sent as it is signed:
-header ``X-Bemtevi-Signature: sha256=<hex HMAC-SHA256 of the body's bytes with the batch's secret>`` (the
-receiver recomputes it over the raw body it got). A 2xx answer is delivered; anything else (a 3xx, 4xx or
-5xx status, a refused connection, a timeout) is tried again after a pause doubling from ``backoff`` seconds
-(tenacity), 1 try + ``retries`` in all. The outcome is answered, never raised: a customer's endpoint that is
-down must not stop the processor from taking the next batch.
+header ``X-Signature: sha256=<hex HMAC-SHA256 of the body's bytes with the batch's secret>`` (the
+receiver recomputes it over the raw body it got). The headers name no product (``X-Signature``, a neutral
+User-Agent): a white-label's customer must not see the platform behind it. A 2xx answer is delivered;
+anything else (a 3xx, 4xx or 5xx status, a refused connection, a timeout) is tried again after a pause
+doubling from ``backoff`` seconds (tenacity), 1 try + ``retries`` in all. The outcome is answered, never
+raised: a customer's endpoint that is down must not stop the processor from taking the next batch.
 
 Standard library HTTP (urllib), in the runner's thread: one request per finished batch needs no pool.
 
@@ -44,7 +45,7 @@ from tenacity import RetryError, Retrying, retry_if_exception_type, stop_after_a
 
 log = logging.getLogger(__name__)
 
-SIGNATURE_HEADER = "X-Bemtevi-Signature"
+SIGNATURE_HEADER = "X-Signature"
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -186,7 +187,7 @@ class WebhookSender:
 
     def send(self, url: str, secret: str | None, payload: dict[str, object]) -> WebhookOutcome:
         body = orjson.dumps(payload)
-        headers = {"Content-Type": "application/json", "User-Agent": "Bemtevi-Webhook/1"}
+        headers = {"Content-Type": "application/json", "User-Agent": "Webhook/1"}
         if secret:
             headers[SIGNATURE_HEADER] = signature(secret, body)
         attempts = 0

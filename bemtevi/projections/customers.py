@@ -10,7 +10,7 @@ import duckdb
 from bemtevi.domain.brand import BRAND_FIELDS, Brand
 from bemtevi.projections.base import first_row
 from bemtevi.projections.credit_queries import figures_by_group
-from bemtevi.projections.directory import public_data
+from bemtevi.projections.directory import group_by_id
 
 
 def customer_detail(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, Any] | None:
@@ -28,13 +28,7 @@ def customer_detail(cur: duckdb.DuckDBPyConnection, group_id: str) -> dict[str, 
     )
     if row is None:
         return None
-    public_row = first_row(
-        cur.execute(
-            "SELECT group_id, unique_key, name, parent_id, domain_url, brand, active FROM groups WHERE group_id = ?",
-            [group_id],
-        )
-    )
-    resolved = public_data(cur, public_row) if public_row else {}
+    resolved = group_by_id(cur, group_id) or {}
     return {
         "id": row[0],
         "uniqueKey": row[1],

@@ -7,8 +7,8 @@ from typing import Any
 
 import duckdb
 
-from bemtevi.domain.brand import Brand, resolve_brand
-from bemtevi.domain.groups import Group, default_toggles
+from bemtevi.domain.brand import Brand, label_brand
+from bemtevi.domain.groups import Group, GroupType, default_toggles
 from bemtevi.domain.users import User, UserStatus
 from bemtevi.projections.base import PageFold, ReadModel, first_row, load_rows, naive_utc, order_clause, rewrite_rows
 
@@ -169,7 +169,7 @@ class DirectoryReadModel(ReadModel):
 
 # -- queries ---------------------------------------------------------------------------------
 
-_PUBLIC_COLUMNS = "group_id, unique_key, name, parent_id, domain_url, brand, active"
+_PUBLIC_COLUMNS = "group_id, unique_key, name, parent_id, domain_url, brand, active, group_type, profile"
 
 
 def _group_row(cur: duckdb.DuckDBPyConnection, where: str, params: list[Any]) -> tuple[Any, ...] | None:
@@ -200,27 +200,51 @@ def ancestor_ids(cur: duckdb.DuckDBPyConnection, group_id: str) -> list[str]:
     return chain
 
 
+def _label_name(name: str, profile_json: str | None) -> str:
+    """How a white-label is called where it has no title: its trade name, else its name."""
+    trade = (json.loads(profile_json or "{}") or {}).get("tradeName")
+    return str(trade).strip() if trade and str(trade).strip() else name
+
+
 def public_data(cur: duckdb.DuckDBPyConnection, row: tuple[Any, ...]) -> dict[str, Any]:
-    group_id, unique_key, name, parent_id, domain_url, brand_json, active = row
-    ancestors: list[Brand] = []
+    """The brand as it shows for a group: its own values, then each ancestor's, then the defaults;
+    under a white-label, nothing that names the platform (``domain.brand.label_brand``)."""
+    group_id, unique_key, name, parent_id, domain_url, brand_json, active, group_type, profile = row
+    chain = [Brand.from_dict(json.loads(brand_json))]
+    label: tuple[int, str] | None = None
+
+    def note_label(depth: int, kind: str, has_parent: bool, its_name: str, its_profile: str | None) -> None:
+        nonlocal label
+        # The platform is the root (no parent): a white-label below it is a customer's label.
+        if label is None and has_parent and kind == GroupType.WHITE_LABEL:
+            label = (depth, _label_name(its_name, its_profile))
+
+    note_label(0, group_type, parent_id is not None, name, profile)
     domain = domain_url
     parent = parent_id
     seen = {group_id}
     while parent and parent not in seen:
         seen.add(parent)
-        prow = first_row(cur.execute("SELECT parent_id, domain_url, brand FROM groups WHERE group_id = ?", [parent]))
+        prow = first_row(
+            cur.execute(
+                "SELECT parent_id, domain_url, brand, group_type, name, profile FROM groups WHERE group_id = ?",
+                [parent],
+            )
+        )
         if prow is None:
             break
-        ancestors.append(Brand.from_dict(json.loads(prow[2])))
+        chain.append(Brand.from_dict(json.loads(prow[2])))
+        note_label(len(chain) - 1, prow[3], prow[0] is not None, prow[4], prow[5])
         domain = domain or prow[1]
         parent = prow[0]
-    brand = resolve_brand(Brand.from_dict(json.loads(brand_json)), *ancestors)
+    brand, white_label = label_brand(chain, label[0] if label else None, label[1] if label else None)
     return {
         "id": group_id,
         "uniqueKey": unique_key,
         "name": name,
         "domainUrl": domain,
         "active": bool(active),
+        "whiteLabel": white_label,
         **brand.as_dict(),
     }
 

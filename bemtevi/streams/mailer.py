@@ -73,7 +73,9 @@ class MailDelivery:
                     return True
                 continue
             try:
-                self._sender.send(mail.to, mail.subject, mail.text, mail.html, mail.reply_to)
+                # A mail queued before senders had names has none: the configured sender's.
+                sender_name = getattr(mail, "sender_name", None)
+                self._sender.send(mail.to, mail.subject, mail.text, mail.html, mail.reply_to, sender_name)
             except (smtplib.SMTPException, OSError) as e:
                 final = mail.attempts + 1 >= self._attempts
                 log.warning("mail %s: delivery failed (%s)%s", mail_id, e, ", giving up" if final else "")

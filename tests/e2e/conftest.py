@@ -68,3 +68,15 @@ def page(browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def brand_browser(browser: Browser) -> Iterator[Browser]:
+    """A second Chromium (same Playwright) that resolves the white-labels' own hosts (``*.test``) to the
+    loopback server: a customer's domain, seen as its visitors see it (no DNS involved)."""
+    executable = shutil.which("chromium") or "/usr/bin/chromium"
+    launched = browser.browser_type.launch(
+        executable_path=executable, args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP *.test 127.0.0.1"]
+    )
+    yield launched
+    launched.close()

@@ -5,30 +5,15 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
-import pytest
-from conftest import CHROMIUM_ARGS
 from e2e_support import Sessions, screenshot
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
-# The white-label's own domain: the browser resolves it to the test server (no DNS involved).
+# The white-label's own domain: `brand_browser` resolves it to the test server (no DNS involved).
 BRAND_HOST = "consultas.marca-exemplo.test"
-
-
-@pytest.fixture
-def brand_browser(browser: Browser) -> Iterator[Browser]:
-    """A second Chromium (same Playwright) that resolves the white-label's host to the loopback server."""
-    executable = shutil.which("chromium") or "/usr/bin/chromium"
-    launched = browser.browser_type.launch(
-        executable_path=executable, args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {BRAND_HOST} 127.0.0.1"]
-    )
-    yield launched
-    launched.close()
 
 
 def png(tmp_path: Path, name: str, size: tuple[int, int]) -> str:

@@ -30,6 +30,15 @@ def test_the_webhook_is_signed_with_the_batch_secret_over_the_raw_body() -> None
     assert b'"found":7' in body
 
 
+def test_the_webhook_headers_name_no_product() -> None:
+    """A white-label's customer receives the call: the signature travels as the neutral X-Signature."""
+    with receiver() as got:
+        WebhookSender(backoff=0.01, allow_private=True).send(got.url, "s3cret", {"id": "b1"})
+    [headers] = got.headers
+    assert headers["X-Signature"].startswith("sha256=")
+    assert not [f"{k}: {v}" for k, v in headers.items() if "bemtevi" in f"{k} {v}".lower()]
+
+
 def test_a_failing_endpoint_is_tried_again_up_to_three_times() -> None:
     with receiver(failures_first=2) as got:
         outcome = WebhookSender(backoff=0.01, allow_private=True).send(got.url, "k", {"id": "b2"})

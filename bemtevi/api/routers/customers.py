@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 
 from bemtevi.api.bounds import SEARCH_MAX
 from bemtevi.api.credit_schemas import PositionResponse
@@ -21,6 +21,7 @@ from bemtevi.api.group_schemas import CustomerDetail, CustomerDetailResponse, Cu
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
+from bemtevi.commands.invitations import inviter
 from bemtevi.domain.customers import CustomerForm
 from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.groups import GroupType
@@ -40,17 +41,22 @@ router = APIRouter(prefix="/customers", tags=["customers"])
 )
 def register_customer(
     body: CustomerRequest,
+    request: Request,
     principal: Annotated[Principal, Depends(allowed_route("add-new-customer"))],
     platform: PlatformDep,
 ) -> RegisteredCustomerResponse:
+    """The customer, its owner and the owner's invitation (an e-mail to choose a password) in one append."""
     form = _customer_form(body, quantities={Category(k): v for k, v in body.quantities.model_dump().items()})
-    registered = platform.customers.register(principal, form)
+    invite = inviter(platform.accounts, request.headers.get("host"), body.locale)
+    registered = platform.customers.register(principal, form, invite=invite)
     return RegisteredCustomerResponse(
         data=RegisteredCustomerData(
             id=str(registered.group_id),
+            uniqueKey=registered.unique_key,
             ownerId=str(registered.owner_id),
             ownerEmail=registered.owner_email,
             generatedPassword=registered.generated_password,
+            invitationSentTo=registered.owner_email,
         ),
         position=registered.position,
     )

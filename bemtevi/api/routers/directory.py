@@ -43,7 +43,12 @@ def _public(platform: Platform, data: dict[str, Any] | None, host: str | None) -
         iconogram=values.get("iconogram"),
         loginBanner=values.get("loginBanner"),
         advancedQueryBanner=values.get("advancedQueryBanner"),
+        contactEmail=values.get("contactEmail"),
+        contactPhone=values.get("contactPhone"),
+        contactAddress=values.get("contactAddress"),
+        aboutText=values.get("aboutText"),
         isMainDomain=is_main,
+        whiteLabel=bool(values.get("whiteLabel")),
     )
 
 

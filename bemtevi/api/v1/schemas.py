@@ -22,7 +22,11 @@ class BatchSubmitRequest(BaseModel):
     uploadId: str = Field(max_length=KEY_MAX, description="From `POST /batches/uploads`")
     observation: str | None = Field(default=None, max_length=500)
     webhookUrl: str | None = Field(default=None, max_length=2000, description="Called when the batch is over")
-    webhookSecret: str | None = Field(default=None, max_length=200, description="Signs the webhook's body")
+    webhookSecret: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Signs the webhook's body: header X-Signature: sha256=<hex HMAC-SHA256 of the raw body>",
+    )
 
 
 class TokenQueryType(BaseModel):

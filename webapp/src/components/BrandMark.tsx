@@ -1,3 +1,5 @@
+import type { Brand } from '../lib/brand'
+
 /** The platform's own mark (public site and sign-in screens), drawn in the brand's colours. */
 export function BrandMark({ size = 32 }: { size?: number }) {
   return (
@@ -8,4 +10,14 @@ export function BrandMark({ size = 32 }: { size?: number }) {
       <circle cx="21" cy="13.5" r="1.2" fill="#fff" />
     </svg>
   )
+}
+
+/**
+ * The mark beside the site's title: the platform's bird on its own site; on a customer's white
+ * label, the customer's icon or, without one, its initial in its colours (never the bird).
+ */
+export function SiteMark({ brand, size = 32 }: { brand: Brand; size?: number }) {
+  if (!brand.whiteLabel) return <BrandMark size={size} />
+  if (!brand.loaded) return <span style={{ display: 'inline-block', width: size, height: size }} aria-hidden="true" />
+  return <img src={brand.iconogram} width={size} height={size} alt="" className="site-mark" data-testid="site-mark" />
 }

@@ -34,8 +34,11 @@ export function useBrand(): { brand: Brand; refetch: () => void } {
   const request = useBrandRequest()
   const query = usePublicDataQuery(request)
   const group = request === skipToken || query.isError ? null : query.data?.data
+  // Until the answer (or a failure) is in, the brand is neutral: a white label's visitor must not
+  // see the platform's title or mark for a moment.
+  const loading = request !== skipToken && !query.isError && query.data === undefined
   return {
-    brand: resolveBrand(group),
+    brand: resolveBrand(group, loading),
     refetch: () => {
       if (request !== skipToken && !query.isUninitialized) void query.refetch()
     },

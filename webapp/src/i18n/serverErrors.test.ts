@@ -27,7 +27,7 @@ describe('every error code the API may answer (its OpenAPI ErrorCode, generated)
 
   it('is shown in the reader’s language, not in the server’s English', () => {
     for (const code of ERROR_CODES) {
-      const answer = http(400, { statusCode: 400, code, message: `server text of ${code}`, minutes: 15 })
+      const answer = http(400, { statusCode: 400, code, message: `server text of ${code}`, minutes: 15, limit: 200 })
       for (const lng of LOCALES) {
         const text = textIn(lng, answer)
         expect(text, `${lng}: ${code}`).not.toContain('server text')
@@ -43,6 +43,7 @@ describe('a server error on a Portuguese screen', () => {
     ['a closed session', http(401, { statusCode: 401, code: 'unauthorized', message: 'Unauthorized' }), 'Não autorizado'],
     ['an inactive group', http(401, { statusCode: 401, code: 'group_inactive', message: 'Group is inactive' }), 'O grupo está inativo'],
     ['too many attempts', http(429, { statusCode: 429, code: 'too_many_attempts', message: 'Too many attempts, try again in 15 minutes', minutes: 15 }), 'Muitas tentativas, tente novamente em 15 minutos'],
+    ['a text over its limit', http(422, { statusCode: 422, code: 'text_too_long', field: 'contactAddress', message: 'The text is too long: at most 200 characters', limit: 200 }), 'O texto é longo demais (no máximo 200 caracteres)'],
     ['a validation error', http(400, { statusCode: 400, code: 'invalid_data', message: 'email should not be empty', errors: [{ property: 'email', isNotEmpty: 'email should not be empty' }] }), 'Estrutura de dados inválida: campos obrigatórios ausentes'],
   ])('%s', (_name, answer, expected) => {
     expect(textIn('pt-BR', answer)).toBe(expected)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyBrand, capitalizeWords, DEFAULT_BRAND, resolveBrand, textColorOn, weightedLuminance } from './brand'
+import { applyBrand, capitalizeWords, DEFAULT_BRAND, initialOf, resolveBrand, textColorOn, weightedLuminance } from './brand'
 
 describe('weighted luminance and text colour on a background', () => {
   it.each([
@@ -63,5 +63,54 @@ describe('brand', () => {
     expect(style.getPropertyValue('--on-primary')).toBe('#000000')
     expect(document.title).toBe('Acme Consultas')
     expect(document.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('/media/acme-icon.png')
+  })
+})
+
+describe('a customer’s white label names the customer only', () => {
+  const label = {
+    id: '2',
+    uniqueKey: 'k2',
+    name: 'Marca Exemplo Consultas Ltda',
+    appTitle: 'marca exemplo',
+    domainUrl: 'marca.example',
+    primaryColor: '#8B0000',
+    secondaryColor: null,
+    lighterColor: null,
+    horizontalLogo: null,
+    iconogram: null,
+    loginBanner: null,
+    advancedQueryBanner: null,
+    whiteLabel: true,
+  }
+
+  it('has no platform title or icon while its data is on its way', () => {
+    const loading = resolveBrand(null, true)
+    expect(loading.appTitle).toBe('')
+    expect(loading.whiteLabel).toBe(true)
+    expect(loading.iconogram).not.toBe(DEFAULT_BRAND.iconogram)
+    document.title = 'before'
+    applyBrand(loading)
+    expect(document.title).toBe('before')
+  })
+
+  it('shows its initial in its colours as the icon when it has none of its own', () => {
+    const brand = resolveBrand(label)
+    expect(brand.iconogram.startsWith('data:image/svg+xml,')).toBe(true)
+    const svg = decodeURIComponent(brand.iconogram.slice('data:image/svg+xml,'.length))
+    expect(svg).toContain('>M</text>')
+    expect(svg).toContain('#8B0000')
+    expect(initialOf(' marca')).toBe('M')
+    expect(resolveBrand({ ...label, iconogram: '/api/group/2/brand/iconogram?v=abc' }).iconogram).toBe('/api/group/2/brand/iconogram?v=abc')
+  })
+
+  it('falls back to its name, never to the platform’s title', () => {
+    expect(resolveBrand({ ...label, appTitle: null }).appTitle).toBe('Marca Exemplo Consultas Ltda')
+    expect(resolveBrand({ ...label, appTitle: null, name: null }).appTitle).toBe('')
+    expect(resolveBrand({ ...label, whiteLabel: false, appTitle: null, name: null }).appTitle).toBe(DEFAULT_BRAND.appTitle)
+  })
+
+  it('carries its contact data, trimmed, and nothing when it gave none', () => {
+    const brand = resolveBrand({ ...label, contactEmail: ' atendimento@marca.com.br ', contactPhone: '', aboutText: null })
+    expect(brand).toMatchObject({ contactEmail: 'atendimento@marca.com.br', contactPhone: null, contactAddress: null, aboutText: null })
   })
 })

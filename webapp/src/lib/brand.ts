@@ -17,6 +17,18 @@ export interface Brand {
   iconogram: string
   loginBanner: string | null
   advancedQueryBanner: string | null
+  /** The customer's own contact data (null: not given, a neutral text shows). */
+  contactEmail: string | null
+  contactPhone: string | null
+  contactAddress: string | null
+  aboutText: string | null
+  /**
+   * A customer's white label: its pages name the customer only (no platform story, contact or
+   * mark). Also true while the brand is still on its way, so nothing of the platform flashes.
+   */
+  whiteLabel: boolean
+  /** Whether the group's data has arrived (the title and favicon wait for it). */
+  loaded: boolean
 }
 
 /** Parses #rgb or #rrggbb; returns null for anything else. */
@@ -54,17 +66,49 @@ function validColor(value: string | null | undefined, fallback: string): string 
   return value && parseHex(value) ? value : fallback
 }
 
-/** Brand to show: the group's values where present, defaults otherwise. */
-export function resolveBrand(group: GroupPublicData | null | undefined): Brand {
+function text(value: string | null | undefined): string | null {
+  return value && value.trim() ? value.trim() : null
+}
+
+/** The initial of a title, for a neutral mark ('Marca Exemplo' -> 'M'). */
+export function initialOf(title: string): string {
+  return (title.trim()[0] ?? '').toUpperCase()
+}
+
+/** A neutral favicon for a white label without its own: the title's initial in the brand's colours. */
+export function monogramIcon(title: string, background: string): string {
+  const letter = initialOf(title).replace(/[<>&"']/g, '')
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="${background}"/>` +
+    `<text x="32" y="44" font-family="sans-serif" font-size="36" font-weight="700" text-anchor="middle" fill="${textColorOn(background)}">${letter}</text></svg>`
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`
+}
+
+/**
+ * Brand to show: the group's values where present, defaults otherwise. Without a group (still
+ * loading) it is neutral: no title, and nothing of the platform's. A white label without a title
+ * of its own shows its name, never the platform's.
+ */
+export function resolveBrand(group: GroupPublicData | null | undefined, loading = false): Brand {
+  const whiteLabel = loading || group?.whiteLabel === true
+  const fallbackTitle = whiteLabel ? '' : DEFAULT_BRAND.appTitle
+  const appTitle = capitalizeWords(pick(group?.appTitle ?? group?.name, fallbackTitle))
+  const primaryColor = validColor(group?.primaryColor, DEFAULT_BRAND.primaryColor)
   return {
-    appTitle: capitalizeWords(pick(group?.appTitle ?? group?.name, DEFAULT_BRAND.appTitle)),
-    primaryColor: validColor(group?.primaryColor, DEFAULT_BRAND.primaryColor),
+    appTitle,
+    primaryColor,
     secondaryColor: validColor(group?.secondaryColor, DEFAULT_BRAND.secondaryColor),
     lighterColor: validColor(group?.lighterColor, DEFAULT_BRAND.lighterColor),
     horizontalLogo: group?.horizontalLogo || null,
-    iconogram: pick(group?.iconogram, DEFAULT_BRAND.iconogram),
+    iconogram: pick(group?.iconogram, whiteLabel ? monogramIcon(appTitle, primaryColor) : DEFAULT_BRAND.iconogram),
     loginBanner: group?.loginBanner || null,
     advancedQueryBanner: group?.advancedQueryBanner || null,
+    contactEmail: text(group?.contactEmail),
+    contactPhone: text(group?.contactPhone),
+    contactAddress: text(group?.contactAddress),
+    aboutText: text(group?.aboutText),
+    whiteLabel,
+    loaded: !loading,
   }
 }
 
@@ -80,6 +124,7 @@ export function applyBrand(brand: Brand, doc: Document = document): void {
   // The brand's lighter colour is the theme's accent.
   root.setProperty('--accent', brand.lighterColor)
   root.setProperty('--on-accent', textColorOn(brand.lighterColor))
+  if (!brand.loaded) return
   doc.title = brand.appTitle
   let link = doc.querySelector<HTMLLinkElement>('link[rel="icon"]')
   if (!link) {

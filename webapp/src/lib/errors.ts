@@ -11,12 +11,13 @@ export interface ErrorInfo {
   code: string | null
   /** Message picked by the rule of spec section 8; null means "use the fallback". */
   message: string | null
-  /** Values the code's text names (too_many_attempts: minutes). */
+  /** Values the code's text names (too_many_attempts: minutes; text_too_long: limit). */
   values?: ErrorValues
 }
 
 export interface ErrorValues {
   minutes?: number
+  limit?: number
 }
 
 function isFetchError(err: AnyError): err is FetchBaseQueryError {
@@ -51,5 +52,8 @@ export function errorInfo(err: AnyError): ErrorInfo {
 }
 
 function valuesOf(body: ApiErrorBody | null): { values?: ErrorValues } {
-  return typeof body?.minutes === 'number' ? { values: { minutes: body.minutes } } : {}
+  const values: ErrorValues = {}
+  if (typeof body?.minutes === 'number') values.minutes = body.minutes
+  if (typeof body?.limit === 'number') values.limit = body.limit
+  return Object.keys(values).length > 0 ? { values } : {}
 }

@@ -19,6 +19,21 @@ import './brand.css'
 
 const COLOURS = ['primaryColor', 'secondaryColor', 'lighterColor'] as const
 type ColourField = (typeof COLOURS)[number]
+// The customer's contact data, shown on its public pages instead of the platform's (limits as the API's).
+const CONTACTS = [
+  { field: 'contactEmail', max: 120, type: 'email' },
+  { field: 'contactPhone', max: 20, type: 'tel' },
+  { field: 'contactAddress', max: 200, type: 'text' },
+  { field: 'aboutText', max: 1000, type: 'textarea' },
+] as const
+type ContactField = (typeof CONTACTS)[number]['field']
+type EditedField = 'appTitle' | ColourField | ContactField
+
+/** The field an API refusal names, when it is one of the form's. */
+function refusedField(error: unknown): string | null {
+  const data = (error as { data?: { field?: unknown } } | undefined)?.data
+  return typeof data?.field === 'string' ? data.field : null
+}
 const KINDS = Object.keys(IMAGE_SIZES) as BrandImageKind[]
 
 function imageSize(file: File): Promise<{ width: number; height: number }> {
@@ -46,11 +61,15 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
   const [change, { isLoading: saving }] = useChangeBrandMutation()
   const [upload] = useUploadImageMutation()
   const [remove] = useRemoveImageMutation()
-  const [values, setValues] = useState<Pick<BrandValues, 'appTitle' | ColourField>>({
+  const [values, setValues] = useState<Pick<BrandValues, EditedField>>({
     appTitle: '',
     primaryColor: '',
     secondaryColor: '',
     lighterColor: '',
+    contactEmail: '',
+    contactPhone: '',
+    contactAddress: '',
+    aboutText: '',
   })
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState<BrandImageKind | null>(null)
@@ -64,6 +83,10 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
       primaryColor: data.own.primaryColor ?? '',
       secondaryColor: data.own.secondaryColor ?? '',
       lighterColor: data.own.lighterColor ?? '',
+      contactEmail: data.own.contactEmail ?? '',
+      contactPhone: data.own.contactPhone ?? '',
+      contactAddress: data.own.contactAddress ?? '',
+      aboutText: data.own.aboutText ?? '',
     })
   }
 
@@ -93,10 +116,14 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
     const body = {
       appTitle: (values.appTitle ?? '').trim(),
       ...Object.fromEntries(COLOURS.map((f) => [f, (values[f] ?? '').trim() ? normaliseColour(values[f] ?? '') : ''])),
+      ...Object.fromEntries(CONTACTS.map(({ field }) => [field, (values[field] ?? '').trim()])),
     }
     const result = await change({ groupId, brandRequest: body })
-    if ('error' in result) failed(result.error)
-    else notify({ type: 'positive', message: t('brand.saved') })
+    if ('error' in result) {
+      failed(result.error)
+      const field = refusedField(result.error)
+      if (field) setErrors({ [field]: errorText(result.error as AnyError, t, (k) => i18n.exists(k)) })
+    } else notify({ type: 'positive', message: t('brand.saved') })
   }
 
   async function pick(kind: BrandImageKind, file: File | undefined) {
@@ -157,6 +184,41 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
             {errors[field] && <small className="field-error">{t(errors[field])}</small>}
           </label>
         ))}
+        <fieldset className="brand-contact" data-testid="brand-contact">
+          <legend>{t('brand.contact.title')}</legend>
+          <p className="muted small">{t('brand.contact.hint')}</p>
+          {CONTACTS.map(({ field, max, type }) => (
+            <label key={field} className="form-field">
+              <span>{t(`brand.contact.${field}`)}</span>
+              {type === 'textarea' ? (
+                <textarea
+                  value={values[field] ?? ''}
+                  maxLength={max}
+                  rows={4}
+                  placeholder={t(`brand.contact.${field}Placeholder`)}
+                  onChange={(e) => setValues({ ...values, [field]: e.target.value })}
+                  aria-invalid={!!errors[field]}
+                  data-testid={`brand-${field}`}
+                />
+              ) : (
+                <input
+                  type={type}
+                  value={values[field] ?? ''}
+                  maxLength={max}
+                  placeholder={t(`brand.contact.${field}Placeholder`)}
+                  onChange={(e) => setValues({ ...values, [field]: e.target.value })}
+                  aria-invalid={!!errors[field]}
+                  data-testid={`brand-${field}`}
+                />
+              )}
+              {errors[field] && (
+                <small className="field-error" data-testid={`brand-error-${field}`}>
+                  {errors[field]}
+                </small>
+              )}
+            </label>
+          ))}
+        </fieldset>
         <div className="actions">
           <Button variant="contained" onClick={() => void save()} disabled={saving} data-testid="brand-save">
             {t('brand.save')}

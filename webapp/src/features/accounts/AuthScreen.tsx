@@ -2,7 +2,8 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 import { useTranslation } from 'react-i18next'
 import Typography from '@mui/material/Typography'
 import { useBrand } from '../../components/useBrand'
-import { BrandMark } from '../../components/BrandMark'
+import { SiteMark } from '../../components/BrandMark'
+import type { Brand } from '../../lib/brand'
 import { authArt, type AuthArt } from './authArt'
 import './accounts.css'
 
@@ -10,8 +11,12 @@ const P = 'var(--primary)'
 const S = 'var(--secondary)'
 const L = 'var(--lighter)'
 
-/** The default login banner: original artwork in the brand's colours (no image download). */
-function DefaultBanner() {
+/**
+ * The default login banner: original artwork in the brand's colours (no image download). The
+ * platform's bird perches on the card on its own site only; a customer's white label shows the
+ * card and chart alone (its own banner, when uploaded, replaces all of it).
+ */
+function DefaultBanner({ platform }: { platform: boolean }) {
   return (
     <svg className="auth-art-default" viewBox="0 0 708 896" preserveAspectRatio="xMidYMid slice" aria-hidden="true" focusable="false">
       <rect width="708" height="896" fill={P} />
@@ -28,12 +33,19 @@ function DefaultBanner() {
         <circle cx="494" cy="480" r="62" fill="none" stroke={L} strokeWidth="22" />
         <path d="M494 418a62 62 0 0 1 58 40" fill="none" stroke={S} strokeWidth="22" />
       </g>
-      {/* the product's bird, perched on the card */}
-      <g transform="translate(392 178) scale(4)">
-        <path d="M8 18c3-6 9-8 15-5l3-2-1 4c-2 5-8 8-14 6l-4 3 1-6z" fill={S} />
-        <path d="M12 17c2-2 5-3 8-2" stroke="#fff" strokeWidth="1.6" fill="none" strokeLinecap="round" />
-        <circle cx="21" cy="13.5" r="1.2" fill="#fff" />
-      </g>
+      {platform ? (
+        <g transform="translate(392 178) scale(4)" data-testid="auth-art-bird">
+          <path d="M8 18c3-6 9-8 15-5l3-2-1 4c-2 5-8 8-14 6l-4 3 1-6z" fill={S} />
+          <path d="M12 17c2-2 5-3 8-2" stroke="#fff" strokeWidth="1.6" fill="none" strokeLinecap="round" />
+          <circle cx="21" cy="13.5" r="1.2" fill="#fff" />
+        </g>
+      ) : (
+        <g>
+          {/* a neutral magnifier over the card: looking data up, nobody's mark */}
+          <circle cx="470" cy="250" r="54" fill="none" stroke={S} strokeWidth="18" />
+          <path d="M508 288l46 46" stroke={S} strokeWidth="22" strokeLinecap="round" />
+        </g>
+      )}
     </svg>
   )
 }
@@ -41,6 +53,7 @@ function DefaultBanner() {
 interface ArtContextValue {
   art: AuthArt
   appTitle: string
+  brand: Brand
   failedToLoad: (src: string) => void
 }
 
@@ -52,7 +65,7 @@ function useArtState(): ArtContextValue {
   const [failed, setFailed] = useState<ReadonlySet<string>>(new Set())
   const failedToLoad = useCallback((src: string) => setFailed((f) => new Set(f).add(src)), [])
   const art = useMemo(() => authArt(brand, failed), [brand, failed])
-  return { art, appTitle: brand.appTitle, failedToLoad }
+  return { art, appTitle: brand.appTitle, brand, failedToLoad }
 }
 
 /**
@@ -63,7 +76,7 @@ function useArtState(): ArtContextValue {
 export default function AuthScreen({ children }: { children: ReactNode }) {
   const { t } = useTranslation()
   const value = useArtState()
-  const { art, appTitle, failedToLoad } = value
+  const { art, appTitle, brand, failedToLoad } = value
   return (
     <ArtContext.Provider value={value}>
       <div className="login-page auth-split">
@@ -74,7 +87,7 @@ export default function AuthScreen({ children }: { children: ReactNode }) {
             </div>
           ) : (
             <>
-              <DefaultBanner />
+              <DefaultBanner platform={!brand.whiteLabel} />
               <div className="auth-art-caption">
                 <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>
                   {appTitle}
@@ -96,14 +109,14 @@ export default function AuthScreen({ children }: { children: ReactNode }) {
 export function AuthBrand() {
   const context = useContext(ArtContext)
   if (!context) return null
-  const { art, appTitle, failedToLoad } = context
+  const { art, appTitle, brand, failedToLoad } = context
   return (
     <div className="login-brand" data-testid="auth-brand">
       {art.logo ? (
         <img src={art.logo} alt={appTitle} className="brand-logo" width={208} height={68} onError={() => failedToLoad(art.logo ?? '')} />
       ) : (
         <span className="auth-brand-default">
-          <BrandMark size={40} />
+          <SiteMark brand={brand} size={40} />
           <span className="brand-title">{appTitle}</span>
         </span>
       )}

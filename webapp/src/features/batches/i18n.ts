@@ -23,7 +23,7 @@ export const batchesPtBR = {
     webhookUrl: 'Webhook (opcional)',
     webhookUrlHint: 'Recebe um POST quando o arquivo termina.',
     webhookSecret: 'Segredo do webhook',
-    webhookSecretHint: 'Assina o corpo (HMAC-SHA256, X-Bemtevi-Signature).',
+    webhookSecretHint: 'Assina o corpo (HMAC-SHA256, X-Signature).',
     preview: 'Pré-visualizar (grátis)',
   },
   preview: {
@@ -140,7 +140,7 @@ export const batchesEnUS: BatchesTexts = {
     webhookUrl: 'Webhook (optional)',
     webhookUrlHint: 'Gets a POST when the file is done.',
     webhookSecret: 'Webhook secret',
-    webhookSecretHint: 'Signs the body (HMAC-SHA256, X-Bemtevi-Signature).',
+    webhookSecretHint: 'Signs the body (HMAC-SHA256, X-Signature).',
     preview: 'Preview (free)',
   },
   preview: {

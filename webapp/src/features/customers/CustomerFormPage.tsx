@@ -113,7 +113,9 @@ export default function CustomerFormPage() {
       saved(await edit({ groupId: id, customerEditRequest: { ...rest, toggles } }))
       return
     }
-    const result = await register({ customerRequest: form })
+    // The owner's invitation is written in the language of whoever registers the customer.
+    const locale = i18n.language === 'en-US' ? 'en-US' : 'pt-BR'
+    const result = await register({ customerRequest: { ...form, locale } })
     if ('data' in result && result.data) setRegistered(result.data)
   }
 
@@ -124,18 +126,20 @@ export default function CustomerFormPage() {
           {t('customers.registeredTitle')}
         </Typography>
         <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} data-testid="customer-registered">
-          <p>{t('customers.registeredText')}</p>
-          <dl className="figures">
-            <dt>{t('customers.email')}</dt>
-            <dd>{registered.data.ownerEmail}</dd>
-            <dt>{t('customers.generatedPassword')}</dt>
-            <dd>
-              <code data-testid="customer-password">{registered.data.generatedPassword}</code>
-            </dd>
-          </dl>
+          {/* No password to pass on: the owner chooses theirs from the invitation's link. */}
+          <p data-testid="customer-invited">{t('customers.invitedText', { email: registered.data.invitationSentTo })}</p>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            {t('customers.passwordOnce')}
+            {t('customers.invitedHint')}
           </Typography>
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', mb: 2 }}>
+            {/* The next steps of setting the customer up: its brand (and credits), then its users. */}
+            <Button component={RouterLink} to={`/add-new-customer/${registered.data.uniqueKey}/${registered.data.id}`} variant="outlined" data-testid="customer-next-edit">
+              {t('customers.nextEdit')}
+            </Button>
+            <Button component={RouterLink} to={`/users/${registered.data.uniqueKey}/${registered.data.id}`} variant="outlined" data-testid="customer-next-users">
+              {t('customers.users')}
+            </Button>
+          </Stack>
           <Button component={RouterLink} to="/customer-list" variant="contained">
             {t('customers.backToList')}
           </Button>

@@ -85,6 +85,10 @@ export default function CustomersPage() {
             >
               {t('customers.edit')}
             </Button>
+            {/* The customer's users: its owner's invitation, who else it has, their roles. */}
+            <Button size="small" variant="outlined" component={Link} to={`/users/${row.uniqueKey}/${row.id}`} data-testid="customer-users">
+              {t('customers.users')}
+            </Button>
             <Button
               size="small"
               variant="outlined"

@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next'
 import i18n from '../../i18n'
+import { useBrand } from '../../components/useBrand'
 import { formatDate } from './dates'
 import { legalEnUS, legalPtBR } from './legalText'
 import PageHero from './PageHero'
+import { siteContact, telHref } from './siteContact'
 
 // The legal texts travel with this chunk only; they join the `public` namespace when it loads.
 i18n.addResourceBundle('pt-BR', 'translation', { public: { legalText: legalPtBR } }, true, false)
@@ -19,6 +21,8 @@ export default function LegalPage({ doc }: { doc: 'terms' | 'privacy' }) {
   const base = `public.legalText.${doc}`
   const sections = t(`${base}.sections`, { returnObjects: true }) as Section[]
   const updated = formatDate(t(`${base}.updated`), i18n.language)
+  const { brand } = useBrand()
+  const contact = siteContact(brand, t)
   return (
     <div data-testid={`public-${doc}`}>
       <PageHero title={t(`${base}.title`)} lead={t(`${base}.lead`)} />
@@ -44,6 +48,14 @@ export default function LegalPage({ doc }: { doc: 'terms' | 'privacy' }) {
                 ))}
               </section>
             ))}
+            {(contact.email || contact.phone) && (
+              <p className="pub-note" data-testid="legal-contact">
+                {t('public.label.legalContact')}:{' '}
+                {contact.email && <a href={`mailto:${contact.email}`}>{contact.email}</a>}
+                {contact.email && contact.phone && ' · '}
+                {contact.phone && <a href={telHref(contact.phone)}>{contact.phone}</a>}
+              </p>
+            )}
           </article>
         </div>
       </section>

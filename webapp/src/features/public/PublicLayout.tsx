@@ -6,7 +6,9 @@ import LanguageSwitch from '../../components/LanguageSwitch'
 import { useBrand } from '../../components/useBrand'
 import { useIsMainDomain } from '../../routes/mainDomain'
 import { useAppSelector } from '../../store/hooks'
-import { BrandMark } from '../../components/BrandMark'
+import { SiteMark } from '../../components/BrandMark'
+import type { Brand } from '../../lib/brand'
+import { siteContact, telHref } from './siteContact'
 import './public.css'
 
 const MENU = [
@@ -16,12 +18,12 @@ const MENU = [
   { to: '/contact', key: 'contact', end: false },
 ] as const
 
-function BrandName({ name, logo }: { name: string; logo: string | null }) {
-  if (logo) return <img className="pub-brand-logo" src={logo} alt={name} height={40} />
+function BrandName({ brand }: { brand: Brand }) {
+  if (brand.horizontalLogo) return <img className="pub-brand-logo" src={brand.horizontalLogo} alt={brand.appTitle} height={40} />
   return (
     <>
-      <BrandMark size={34} />
-      <span className="pub-brand-name">{name}</span>
+      <SiteMark brand={brand} size={34} />
+      <span className="pub-brand-name">{brand.appTitle}</span>
     </>
   )
 }
@@ -41,6 +43,7 @@ export default function PublicLayout() {
   if (pathname === '/' && main !== true) return <SafeOutlet />
 
   const year = new Date().getFullYear()
+  const contact = siteContact(brand, t)
   return (
     <div className="pub">
       <a className="pub-skip" href="#pub-main">
@@ -49,7 +52,7 @@ export default function PublicLayout() {
       <header className="pub-header">
         <div className="pub-container pub-header-row">
           <Link to="/" className="pub-brand" aria-label={brand.appTitle}>
-            <BrandName name={brand.appTitle} logo={brand.horizontalLogo} />
+            <BrandName brand={brand} />
           </Link>
           <button
             type="button"
@@ -94,7 +97,7 @@ export default function PublicLayout() {
         <div className="pub-container pub-footer-grid">
           <div className="pub-footer-brand">
             <Link to="/" className="pub-brand pub-brand-footer">
-              <BrandMark size={30} />
+              <SiteMark brand={brand} size={30} />
               <span className="pub-brand-name">{brand.appTitle}</span>
             </Link>
             <p>{t('public.footer.tagline')}</p>
@@ -131,10 +134,16 @@ export default function PublicLayout() {
               <li>
                 <Link to="/privacy-policy" data-testid="footer-privacy">{t('public.footer.privacy')}</Link>
               </li>
-              <li>
-                <a href={`mailto:${t('public.contact.email')}`}>{t('public.contact.email')}</a>
-              </li>
-              <li>{t('public.contact.phone')}</li>
+              {contact.email && (
+                <li>
+                  <a href={`mailto:${contact.email}`} data-testid="footer-email">{contact.email}</a>
+                </li>
+              )}
+              {contact.phone && (
+                <li>
+                  <a href={telHref(contact.phone)} data-testid="footer-phone">{contact.phone}</a>
+                </li>
+              )}
             </ul>
           </nav>
         </div>

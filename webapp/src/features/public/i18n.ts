@@ -247,6 +247,19 @@ export const publicPtBR = {
     loading: 'Carregando…',
   },
   logos: 'Logotipos de clientes (marcas ilustrativas)',
+  // A customer's own domain (white label): neutral texts where the customer gave none of its own.
+  label: {
+    aboutLead: 'Quem somos e como podemos ajudar a sua empresa.',
+    aboutTitle: 'Quem somos',
+    about: [
+      'Oferecemos consultas de dados cadastrais de pessoas e empresas, enriquecimento de bases e integração por API, com controle de acesso e trilha de auditoria.',
+      'Tratamos cada informação pessoal com base legal e finalidade definidas, conforme a LGPD, e registramos cada consulta.',
+    ],
+    contactTitle: 'Fale com a gente',
+    contactLead: 'Conte o que você precisa: respondemos no e-mail que você informar.',
+    contactNone: 'Escreva pelo formulário: respondemos no e-mail que você informar.',
+    legalContact: 'Contato',
+  },
 }
 
 export const publicEnUS: typeof publicPtBR = {
@@ -497,4 +510,16 @@ export const publicEnUS: typeof publicPtBR = {
     loading: 'Loading…',
   },
   logos: 'Customer logos (illustrative marks)',
+  label: {
+    aboutLead: 'Who we are and how we can help your company.',
+    aboutTitle: 'Who we are',
+    about: [
+      'We offer registration-data lookups on people and companies, database enrichment and API integration, with access control and an audit trail.',
+      'Every piece of personal information is processed with a defined legal basis and purpose, as the LGPD requires, and every lookup is recorded.',
+    ],
+    contactTitle: 'Talk to us',
+    contactLead: 'Tell us what you need: we will reply to the e-mail you give.',
+    contactNone: 'Write to us through the form: we will reply to the e-mail you give.',
+    legalContact: 'Contact',
+  },
 }

@@ -1690,6 +1690,7 @@ export type ErrorCode =
   | "supplier_failed"
   | "supplier_not_found"
   | "terms_not_accepted"
+  | "text_too_long"
   | "token_query_not_allowed"
   | "too_many_attempts"
   | "too_many_records"
@@ -1714,6 +1715,8 @@ export type ErrorResponse = {
   code: ErrorCode;
   errors?: ErrorItem[] | null;
   field?: string | null;
+  /** text_too_long: the field's most characters */
+  limit?: number | null;
   /** The error in English, for API clients; screens translate the code */
   message: string;
   /** too_many_attempts: when to try again */
@@ -2241,11 +2244,14 @@ export type CustomerListResponse = {
   upToDate: boolean;
 };
 export type RegisteredCustomerData = {
-  /** Shown once; the owner chooses a new one at first access */
+  /** Deprecated: nobody needs it, the owner is invited by e-mail to choose their own password */
   generatedPassword: string;
   id: string;
+  /** Where the owner's invitation (a link to choose a password) was sent */
+  invitationSentTo: string;
   ownerEmail: string;
   ownerId: string;
+  uniqueKey: string;
 };
 export type RegisteredCustomerResponse = {
   data: RegisteredCustomerData;
@@ -2271,6 +2277,8 @@ export type CustomerRequest = {
   email: string;
   enabledLayouts?: string[];
   enabledQueryTypes: string[];
+  /** The language of the owner's invitation */
+  locale?: "pt-BR" | "en-US";
   panelAccess: boolean;
   personInCharge: string;
   phone: string;
@@ -2281,8 +2289,12 @@ export type CustomerRequest = {
   whiteLabelUrl?: string | null;
 };
 export type BrandValues = {
+  aboutText?: string | null;
   advancedQueryBanner?: string | null;
   appTitle?: string | null;
+  contactAddress?: string | null;
+  contactEmail?: string | null;
+  contactPhone?: string | null;
   horizontalLogo?: string | null;
   iconogram?: string | null;
   lighterColor?: string | null;
@@ -2439,8 +2451,14 @@ export type UsageResponse = {
   data: UsageData;
 };
 export type GroupPublicData = {
+  /** The customer's own words for its About page */
+  aboutText?: string | null;
   advancedQueryBanner: string | null;
   appTitle: string | null;
+  /** Address or opening hours, as the customer wrote it */
+  contactAddress?: string | null;
+  contactEmail?: string | null;
+  contactPhone?: string | null;
   domainUrl: string | null;
   horizontalLogo: string | null;
   iconogram: string | null;
@@ -2452,6 +2470,8 @@ export type GroupPublicData = {
   primaryColor: string | null;
   secondaryColor: string | null;
   uniqueKey: string | null;
+  /** A customer's white label: its pages name the customer only (its contact data or neutral texts) */
+  whiteLabel?: boolean;
 };
 export type PublicDataResponse = {
   data: GroupPublicData;
@@ -2469,7 +2489,11 @@ export type BrandResponse = {
   upToDate: boolean;
 };
 export type BrandRequest = {
+  aboutText?: string | null;
   appTitle?: string | null;
+  contactAddress?: string | null;
+  contactEmail?: string | null;
+  contactPhone?: string | null;
   lighterColor?: string | null;
   primaryColor?: string | null;
   secondaryColor?: string | null;

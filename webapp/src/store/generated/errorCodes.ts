@@ -77,6 +77,7 @@ export const ERROR_CODES = [
   "supplier_failed",
   "supplier_not_found",
   "terms_not_accepted",
+  "text_too_long",
   "token_query_not_allowed",
   "too_many_attempts",
   "too_many_records",
