@@ -29,9 +29,18 @@ ROOT = Path(__file__).resolve().parents[2]
 GENERATED_CODES = ROOT / "webapp" / "src" / "store" / "generated" / "errorCodes.ts"
 
 
-def every_refusal_class() -> set[type[DomainError]]:
+def _import_every_module() -> None:
     for module in pkgutil.walk_packages(bemtevi.__path__, "bemtevi."):
         importlib.import_module(module.name)
+
+
+# At collection, not in the test: one of the workers' libraries (croniter, through faust) runs `file` once when
+# first imported, and the test session refuses a subprocess from a test not marked `process`. Run alone, the test
+# was the first to import it.
+_import_every_module()
+
+
+def every_refusal_class() -> set[type[DomainError]]:
     found: set[type[DomainError]] = set()
     todo: list[type[DomainError]] = [DomainError]
     while todo:
