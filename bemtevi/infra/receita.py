@@ -159,14 +159,30 @@ def _members(directory: Path) -> list[tuple[Path, zipfile.ZipInfo, str]]:
     return found
 
 
-def _read_csv(path: Path, columns: tuple[str, ...]) -> str:
+def _read_csv(path: Path, columns: tuple[str, ...], *, rejects: bool) -> str:
     spec = ", ".join(f"'{c}': 'VARCHAR'" for c in columns)
+    # Keeping the rejects costs about as much as parsing the file: a clean member is read without them
+    # (a malformed line then fails the statement) and only a failed one is read again, keeping them.
+    errors = (
+        "ignore_errors = true, store_rejects = true, rejects_table = 'rf_rejected_now', "
+        "rejects_scan = 'rf_rejected_scan'"
+        if rejects
+        else "ignore_errors = false"
+    )
     return (
         f"read_csv('{path.as_posix()}', columns = {{{spec}}}, delim = ';', quote = '\"', escape = '\"', "
-        "header = false, encoding = 'latin-1', auto_detect = false, strict_mode = true, "
-        "ignore_errors = true, store_rejects = true, rejects_table = 'rf_rejected_now', "
-        "rejects_scan = 'rf_rejected_scan')"
+        f"header = false, encoding = 'latin-1', auto_detect = false, strict_mode = true, {errors})"
     )
+
+
+def _stage(con: duckdb.DuckDBPyConnection, kind: str, staged: Path, *, rejects: bool) -> int:
+    if kind in CODE_TABLES:
+        source = _read_csv(staged, CODE_LAYOUT, rejects=rejects)
+        sql = f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {source}"
+    else:
+        sql = f"INSERT INTO rf_{kind} SELECT * FROM {_read_csv(staged, LAYOUTS[kind], rejects=rejects)}"
+    count = con.execute(sql).fetchone()
+    return int(count[0]) if count else 0
 
 
 def _load_member(
@@ -182,22 +198,22 @@ def _load_member(
     with zipfile.ZipFile(zip_path) as archive, archive.open(info) as source, open(staged, "wb") as sink:
         shutil.copyfileobj(source, sink, _COPY_CHUNK)
     try:
+        rejected: list[Rejected] = []
         con.execute("BEGIN")
-        con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
-        if kind in CODE_TABLES:
-            count = con.execute(
-                f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {_read_csv(staged, CODE_LAYOUT)}"
-            ).fetchone()
-        else:
-            count = con.execute(f"INSERT INTO rf_{kind} SELECT * FROM {_read_csv(staged, LAYOUTS[kind])}").fetchone()
-        rows = int(count[0]) if count else 0
-        rejected = [
-            Rejected(zip_path.name, info.filename, int(line), str(error))
-            for line, error in con.execute(
-                # one row per wrong field: a line is reported once, with its first error
-                "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now GROUP BY line ORDER BY line"
-            ).fetchall()
-        ]
+        try:
+            rows = _stage(con, kind, staged, rejects=False)
+        except duckdb.InvalidInputException:
+            con.execute("ROLLBACK")
+            con.execute("BEGIN")
+            con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
+            rows = _stage(con, kind, staged, rejects=True)
+            rejected = [
+                Rejected(zip_path.name, info.filename, int(line), str(error))
+                for line, error in con.execute(
+                    # one row per wrong field: a line is reported once, with its first error
+                    "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now GROUP BY line ORDER BY line"
+                ).fetchall()
+            ]
         for r in rejected:
             con.execute("INSERT INTO rf_rejects VALUES (?, ?, ?, ?, ?)", [release, r.zip, r.member, r.line, r.error])
         con.execute(
