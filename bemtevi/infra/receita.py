@@ -12,10 +12,11 @@ How it runs:
   memory flat whatever the member's size) into a staging table of the dataset, all as text;
 * each member loads in one transaction together with its line in ``rf_members``: a stop mid-member
   leaves nothing of it, and the next run skips the members already there (resume);
-* once every member is staged, one transaction turns the staging tables into the company records
-  (``companies`` / ``company_docs``, the shape ``bemtevi.infra.demo_data`` writes, plus
-  ``secondary_activities`` and ``simples``), replacing the records of the CNPJs it has, and marks the
-  release imported; the same release again changes nothing;
+* once every member is staged, the staging tables become the company records (``companies`` /
+  ``company_docs``, the shape ``bemtevi.infra.demo_data`` writes, plus ``secondary_activities`` and
+  ``simples``), replacing the records of the CNPJs it has, in slices of the companies, each committed
+  with its line in ``rf_slices`` (a stop mid-build goes on from the next slice); a last transaction
+  marks the release imported and empties the staging; the same release again changes nothing;
 * a malformed line (wrong number of fields, an unclosed quote) is skipped and reported with its zip,
   member and line: the published files are large and a stray line must not cost the month's import,
   and the report (also kept in ``rf_rejects``) says exactly what was left out.
@@ -77,6 +78,7 @@ CREATE TABLE IF NOT EXISTS rf_members (
 );
 CREATE TABLE IF NOT EXISTS rf_rejects (release VARCHAR, zip VARCHAR, member VARCHAR, line BIGINT, error VARCHAR);
 CREATE TABLE IF NOT EXISTS rf_codes (kind VARCHAR, codigo VARCHAR, descricao VARCHAR);
+CREATE TABLE IF NOT EXISTS rf_slices (slices INTEGER, slice INTEGER, companies BIGINT, PRIMARY KEY (slices, slice));
 """
 
 
@@ -216,6 +218,7 @@ def _load_member(
             ]
         for r in rejected:
             con.execute("INSERT INTO rf_rejects VALUES (?, ?, ?, ?, ?)", [release, r.zip, r.member, r.line, r.error])
+        con.execute("DELETE FROM rf_slices")  # records built before this file are built again
         con.execute(
             "INSERT INTO rf_members VALUES (?, ?, ?, ?, ?, ?)",
             [zip_path.name, info.filename, info.CRC, info.file_size, rows, len(rejected)],
@@ -231,28 +234,56 @@ def _load_member(
     return rows, rejected
 
 
-def _build(con: duckdb.DuckDBPyConnection, release: str) -> int:
-    staged = con.execute("SELECT count(*) FROM rf_estabelecimentos").fetchone()
-    slices = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
-    companies = 0
-    con.execute("BEGIN")
-    try:
-        for part in range(slices):
+def _clear_staging(con: duckdb.DuckDBPyConnection) -> None:
+    for kind in LAYOUTS:
+        con.execute(f"DELETE FROM rf_{kind}")
+    for table in ("rf_codes", "rf_members", "rf_slices", "rf_state"):
+        con.execute(f"DELETE FROM {table}")
+
+
+def _build(
+    con: duckdb.DuckDBPyConnection,
+    release: str,
+    before_commit: Callable[[str], None] | None,
+    progress: Callable[[str], None] | None,
+) -> int:
+    # Each slice commits with its line in rf_slices: a transaction's own inserts (and their key
+    # indexes) stay in memory until it commits, so one transaction for the release grew with it; and a
+    # stop mid-build goes on from the next slice. The slice count is kept so a resumed build cuts alike.
+    kept = con.execute("SELECT max(slices) FROM rf_slices").fetchone()
+    if kept is not None and kept[0] is not None:
+        slices = int(kept[0])
+    else:
+        staged = con.execute("SELECT count(*) FROM rf_estabelecimentos").fetchone()
+        slices = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
+    done = {int(r[0]) for r in con.execute("SELECT slice FROM rf_slices WHERE slices = ?", [slices]).fetchall()}
+    for part in range(slices):
+        if part in done:
+            continue
+        con.execute("BEGIN")
+        try:
             con.execute(BUILD_SQL.replace("__SLICES__", str(slices)).replace("__SLICE__", str(part)))
             con.execute("DELETE FROM company_docs WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("DELETE FROM companies WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("INSERT INTO companies BY NAME SELECT * FROM rf_built")
             con.execute(f"INSERT INTO company_docs SELECT cnpj, {COMPANY_DOC_COLUMNS} FROM rf_built ORDER BY cnpj")
-            row = con.execute("SELECT count(*) FROM rf_built").fetchone()
-            companies += int(row[0]) if row else 0
+            con.execute("INSERT INTO rf_slices SELECT ?, ?, count(*) FROM rf_built", [slices, part])
+            con.execute("DROP TABLE rf_built")
+            if before_commit is not None:
+                before_commit(f"records {part + 1}/{slices}")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        if progress is not None:
+            progress(f"records {part + 1}/{slices}")
+    row = con.execute("SELECT sum(companies) FROM rf_slices WHERE slices = ?", [slices]).fetchone()
+    companies = int(row[0]) if row and row[0] is not None else 0
+    con.execute("BEGIN")
+    try:
         con.execute("INSERT INTO rf_releases VALUES (?, ?, now()::TIMESTAMP)", [release, companies])
         # The staging rows served their release; the next one is a full snapshot of its own.
-        for kind in LAYOUTS:
-            con.execute(f"DELETE FROM rf_{kind}")
-        con.execute("DELETE FROM rf_codes")
-        con.execute("DELETE FROM rf_members")
-        con.execute("DELETE FROM rf_state")
-        con.execute("DROP TABLE rf_built")
+        _clear_staging(con)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -292,11 +323,7 @@ def import_cnpj(
         if current is None or current[0] != release:
             # A different release was left half-staged: it is dropped, this one starts afresh.
             con.execute("BEGIN")
-            for kind in LAYOUTS:
-                con.execute(f"DELETE FROM rf_{kind}")
-            con.execute("DELETE FROM rf_codes")
-            con.execute("DELETE FROM rf_members")
-            con.execute("DELETE FROM rf_state")
+            _clear_staging(con)
             con.execute("INSERT INTO rf_state VALUES (?)", [release])
             con.execute("COMMIT")
         done = {(z, m): (crc, size) for z, m, crc, size in
@@ -315,7 +342,7 @@ def import_cnpj(
                     for r in rejected:
                         progress(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}")
         summary.phases["files"] = time.perf_counter() - started
-        summary.companies = _build(con, release)
+        summary.companies = _build(con, release, before_commit, progress)
         summary.phases["records"] = time.perf_counter() - started - summary.phases["files"]
         con.execute("CHECKPOINT")
     finally:

@@ -167,3 +167,33 @@ def test_a_release_built_in_slices_gives_the_same_records(tmp_path: Path, monkey
     monkeypatch.setattr(receita, "_SLICE_ROWS", 3)  # some four slices
     import_cnpj(release, tmp_path / "sliced.duckdb")
     assert _docs_digest(tmp_path / "sliced.duckdb") == _docs_digest(tmp_path / "whole.duckdb")
+
+
+def test_an_import_stopped_while_building_the_records_goes_on_and_gives_them_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=9)
+    monkeypatch.setattr(receita, "_SLICE_ROWS", 3)  # some four slices of the records
+    dataset = tmp_path / "dataset.duckdb"
+    built: list[str] = []
+
+    def stop_in_the_second_slice(step: str) -> None:
+        if step.startswith("records"):
+            built.append(step)
+            if len(built) == 2:
+                raise Stop  # the second slice's records are written, not committed
+
+    with pytest.raises(Stop):
+        import_cnpj(release, dataset, before_commit=stop_in_the_second_slice)
+    con = duckdb.connect(str(dataset), read_only=True)
+    kept = con.execute("SELECT count(*) FROM company_docs").fetchone()
+    con.close()
+    assert kept is not None and 0 < kept[0] < 10  # the first slice stays
+
+    steps: list[str] = []
+    summary = import_cnpj(release, dataset, progress=steps.append)
+    assert summary.members_loaded == 0 and summary.companies == 10
+    assert built[0] not in steps and built[1] in steps  # the committed slice is not built again
+    fresh = tmp_path / "fresh.duckdb"
+    import_cnpj(release, fresh)
+    assert _docs_digest(dataset) == _docs_digest(fresh)
