@@ -98,12 +98,14 @@ def test_a_stopped_import_goes_on_from_where_it_was(tmp_path: Path) -> None:
     staged = con.execute("SELECT count(*) FROM rf_members").fetchone()
     con.close()
     assert staged == (2,)
+    assert receita.staging_dir(dataset).is_dir()
 
     resumed: list[str] = []
     summary = import_cnpj(release, dataset, progress=lambda text: resumed.append(text.split(": ")[0]))
     assert summary.members_skipped == 2
     assert resumed[0] == seen[2]  # the stopped file is read again, whole
     assert seen[:2] == [m for m in seen[:2] if m not in resumed]
+    assert not receita.staging_dir(dataset).exists()  # the staged files go with the release's commit
     fresh = tmp_path / "fresh.duckdb"
     import_cnpj(release, fresh)
     assert _docs_digest(dataset) == _docs_digest(fresh)
@@ -197,3 +199,15 @@ def test_an_import_stopped_while_building_the_records_goes_on_and_gives_them_onc
     fresh = tmp_path / "fresh.duckdb"
     import_cnpj(release, fresh)
     assert _docs_digest(dataset) == _docs_digest(fresh)
+
+
+def test_a_line_repeated_in_a_later_file_is_taken_once_as_first_read(tmp_path: Path) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=2)
+    write_zip(release, "Estabelecimentos1.zip", "K3241.K03200Y1.D41109.ESTABELE", [
+        estabelecimento("20000001", dv="00"), estabelecimento(ACME, logradouro="REPETIDA"),
+    ])  # fmt: skip
+    summary = import_cnpj(release, tmp_path / "dataset.duckdb")
+    assert summary.companies == 3
+    with LocalDatasetSupplier(tmp_path / "dataset.duckdb") as supplier:
+        company = supplier.lookup_company(ACME_CNPJ)
+    assert company is not None and company["address"]["street"] == "RUA DAS ACÁCIAS"
