@@ -304,7 +304,7 @@ def _build(
             con.execute("DELETE FROM company_docs WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("DELETE FROM companies WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("INSERT INTO companies BY NAME SELECT * FROM rf_built")
-            con.execute(f"INSERT INTO company_docs SELECT cnpj, {COMPANY_DOC_COLUMNS} FROM rf_built ORDER BY cnpj")
+            con.execute(f"INSERT INTO company_docs SELECT cnpj, {COMPANY_DOC_COLUMNS} FROM rf_built")
             con.execute("INSERT INTO rf_slices SELECT ?, ?, count(*) FROM rf_built", [slices, part])
             con.execute("DROP TABLE rf_built")
             if before_commit is not None:
