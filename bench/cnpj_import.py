@@ -150,10 +150,11 @@ def import_once(release: Path, cache: Path, checkout: Path | None) -> tuple[floa
     if checkout is not None:
         env["PYTHONPATH"] = str(checkout.resolve())
     with tempfile.TemporaryDirectory(dir=cache) as work:
-        env["BEMTEVI_DATASET_PATH"] = str(Path(work) / "dataset.duckdb")
+        env["BEMTEVI_DATASET_PATH"] = str((Path(work) / "dataset.duckdb").resolve())
         started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "bemtevi.cli", "import-cnpj", str(release)],
-                                 stdout=subprocess.PIPE, text=True, env=env)  # fmt: skip
+        # run from the checkout: ``python -m`` puts the working directory ahead of PYTHONPATH
+        child = subprocess.Popen([sys.executable, "-m", "bemtevi.cli", "import-cnpj", str(release.resolve())],
+                                 stdout=subprocess.PIPE, text=True, env=env, cwd=checkout)  # fmt: skip
         assert child.stdout is not None
         report = child.stdout.read().splitlines()[-1:]
         _, status, usage = os.wait4(child.pid, 0)
