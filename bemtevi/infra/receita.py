@@ -334,7 +334,7 @@ def import_cnpj(
     dataset: Path,
     release: str | None = None,
     *,
-    memory_limit: str = "700MB",
+    memory_limit: str = "500MB",
     before_commit: Callable[[str], None] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ImportSummary:
@@ -395,7 +395,7 @@ def import_cnpj(
     from bemtevi.infra.suppliers.local import build_lookup_file
 
     copying = time.perf_counter()
-    build_lookup_file(dataset)
+    build_lookup_file(dataset, memory_limit=memory_limit)
     summary.phases["lookup copy"] = time.perf_counter() - copying
     summary.seconds = time.perf_counter() - started
     return summary
