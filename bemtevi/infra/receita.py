@@ -67,8 +67,13 @@ CODE_LAYOUT = ("codigo", "descricao")
 # File name prefix (lower case) → staging kind; "simples" before "socios" is irrelevant, prefixes differ.
 _KINDS = tuple(LAYOUTS) + CODE_TABLES
 _COPY_CHUNK = 1 << 20
-# Establishments turned into records per statement (see receita_build.BUILD_SQL).
+# Establishments turned into records per statement at most (see receita_build.BUILD_SQL).
 _SLICE_ROWS = 200_000
+# Each member's staged rows are split into parts by a hash of the CNPJ root (a power of two, from the
+# establishments' size, at most _PARTS): a slice of the records then reads its parts' files, not the
+# whole release again (see _in_slice); a small release keeps one part (many tiny files cost more).
+_PARTS = 64
+_LINE_BYTES = 300  # about an establishment's line in the published files
 
 STATE_DDL = """
 CREATE TABLE IF NOT EXISTS rf_state (release VARCHAR NOT NULL);
@@ -89,8 +94,23 @@ def staging_dir(dataset: Path) -> Path:
 
 
 def _staged_file(staging: Path, zip_name: str, member: str) -> Path:
+    """A member's staged rows: a directory of Parquet files, one per part (``part=N/``)."""
     safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in f"{Path(zip_name).stem}.{member}")
     return staging / f"{safe}.parquet"
+
+
+def _parts_for(members: list[tuple[Path, zipfile.ZipInfo, str]]) -> int:
+    size = sum(info.file_size for _, info, kind in members if kind == "estabelecimentos")
+    needed = max(1, -(-size // (_SLICE_ROWS * _LINE_BYTES)))
+    return min(_PARTS, 1 << (needed - 1).bit_length())
+
+
+def _in_slice(slices: int, part: int, parts: int) -> str:
+    """The rows of slice ``part`` of ``slices`` (a power of two): ``hash(cnpj_basico) % slices = part``,
+    said through the staged files' parts where it can be, so a slice reads only its parts' files."""
+    if slices <= parts:
+        return f"part % {slices} = {part}"
+    return f"part = {part % parts} AND hash(cnpj_basico) % {slices} = {part}"
 
 
 def kind_of(name: str) -> str | None:
@@ -182,7 +202,9 @@ def _read_csv(path: Path, columns: tuple[str, ...], *, rejects: bool) -> str:
     )
 
 
-def _stage(con: duckdb.DuckDBPyConnection, kind: str, csv: Path, target: Path, position: int, *, rejects: bool) -> int:
+def _stage(
+    con: duckdb.DuckDBPyConnection, kind: str, csv: Path, target: Path, position: int, parts: int, *, rejects: bool
+) -> int:
     if kind in CODE_TABLES:
         source = _read_csv(csv, CODE_LAYOUT, rejects=rejects)
         count = con.execute(f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {source}").fetchone()
@@ -192,8 +214,8 @@ def _stage(con: duckdb.DuckDBPyConnection, kind: str, csv: Path, target: Path, p
         # ``member`` (the file's position in the release) orders duplicates: the first read is kept.
         source = _read_csv(csv, LAYOUTS[kind], rejects=rejects)
         count = con.execute(
-            f"COPY (SELECT {position}::INTEGER AS member, * FROM {source}) "
-            f"TO '{target.as_posix()}' (FORMAT parquet, COMPRESSION snappy)"
+            f"COPY (SELECT {position}::INTEGER AS member, *, hash(cnpj_basico) % {parts} AS part FROM {source}) "
+            f"TO '{target.as_posix()}' (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part))"
         ).fetchone()
     return int(count[0]) if count else 0
 
@@ -205,24 +227,26 @@ def _load_member(
     info: zipfile.ZipInfo,
     kind: str,
     position: int,
+    parts: int,
     staging: Path,
     before_commit: Callable[[str], None] | None,
 ) -> tuple[int, list[Rejected]]:
     staged = staging / "member.csv"
     target = _staged_file(staging, zip_path.name, info.filename)
     partial = target.with_name(target.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
     with zipfile.ZipFile(zip_path) as archive, archive.open(info) as source, open(staged, "wb") as sink:
         shutil.copyfileobj(source, sink, _COPY_CHUNK)
     try:
         rejected: list[Rejected] = []
         con.execute("BEGIN")
         try:
-            rows = _stage(con, kind, staged, partial, position, rejects=False)
+            rows = _stage(con, kind, staged, partial, position, parts, rejects=False)
         except duckdb.InvalidInputException:
             con.execute("ROLLBACK")
             con.execute("BEGIN")
             con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
-            rows = _stage(con, kind, staged, partial, position, rejects=True)
+            rows = _stage(con, kind, staged, partial, position, parts, rejects=True)
             rejected = [
                 Rejected(zip_path.name, info.filename, int(line), str(error))
                 for line, error in con.execute(
@@ -239,6 +263,8 @@ def _load_member(
         )
         if kind not in CODE_TABLES:
             # in place before the commit that names it done; a file without its line is staged again
+            partial.mkdir(exist_ok=True)  # a member of no lines writes no part
+            shutil.rmtree(target, ignore_errors=True)
             os.replace(partial, target)
         if before_commit is not None:
             before_commit(f"{zip_path.name}/{info.filename}")
@@ -248,7 +274,7 @@ def _load_member(
         raise
     finally:
         staged.unlink(missing_ok=True)
-        partial.unlink(missing_ok=True)
+        shutil.rmtree(partial, ignore_errors=True)
     return rows, rejected
 
 
@@ -258,22 +284,25 @@ def _clear_staging(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _staging_views(con: duckdb.DuckDBPyConnection, staging: Path) -> None:
-    """``rf_empresas`` ... over the staged files of the members loaded, each row with ``seq``: the
-    order it was read in (file, then line)."""
+    """``rf_empresas`` ... over the staged files of the members loaded, each row with ``seq``: unique,
+    and in the order the lines of one key were read (file, then line: a key's lines share a part)."""
     files: dict[str, list[str]] = {kind: [] for kind in LAYOUTS}
     for zip_name, member in con.execute("SELECT zip, member FROM rf_members ORDER BY zip, member").fetchall():
         kind = kind_of(zip_name)
-        if kind in files:
-            files[kind].append(_staged_file(staging, zip_name, member).as_posix())
+        staged = _staged_file(staging, zip_name, member)
+        if kind in files and any(staged.glob("part=*")):
+            files[kind].append(f"{staged.as_posix()}/*/*.parquet")
     for kind, columns in LAYOUTS.items():
         if files[kind]:
             listed = ", ".join(f"'{f}'" for f in files[kind])
             body = (
-                f"SELECT {', '.join(columns)}, (member::BIGINT << 40) | file_row_number AS seq "
-                f"FROM read_parquet([{listed}], file_row_number = true)"
+                f"SELECT {', '.join(columns)}, (member::BIGINT << 48) | (part::BIGINT << 40) | file_row_number AS seq, "
+                "part "
+                f"FROM read_parquet([{listed}], file_row_number = true, hive_partitioning = true)"
             )
         else:
-            body = f"SELECT {', '.join(f'NULL::VARCHAR AS {c}' for c in columns)}, 0::BIGINT AS seq WHERE false"
+            nulls = ", ".join(f"NULL::VARCHAR AS {c}" for c in columns)
+            body = f"SELECT {nulls}, 0::BIGINT AS seq, 0::UBIGINT AS part WHERE false"
         con.execute(f"CREATE OR REPLACE TEMP VIEW rf_{kind} AS {body}")
 
 
@@ -281,6 +310,7 @@ def _build(
     con: duckdb.DuckDBPyConnection,
     release: str,
     staging: Path,
+    parts: int,
     before_commit: Callable[[str], None] | None,
     progress: Callable[[str], None] | None,
 ) -> int:
@@ -293,14 +323,15 @@ def _build(
         slices = int(kept[0])
     else:
         staged = con.execute("SELECT count(*) FROM rf_estabelecimentos").fetchone()
-        slices = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
+        needed = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
+        slices = 1 << (needed - 1).bit_length()  # a power of two, see _in_slice
     done = {int(r[0]) for r in con.execute("SELECT slice FROM rf_slices WHERE slices = ?", [slices]).fetchall()}
     for part in range(slices):
         if part in done:
             continue
         con.execute("BEGIN")
         try:
-            con.execute(BUILD_SQL.replace("__SLICES__", str(slices)).replace("__SLICE__", str(part)))
+            con.execute(BUILD_SQL.replace("__IN_SLICE__", _in_slice(slices, part, parts)))
             con.execute("DELETE FROM company_docs WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("DELETE FROM companies WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("INSERT INTO companies BY NAME SELECT * FROM rf_built")
@@ -346,7 +377,7 @@ def import_cnpj(
     directory = Path(directory)
     dataset = Path(dataset)
     release = release or directory.resolve().name
-    staging = staging_dir(dataset)
+    root = staging_dir(dataset)
     summary = ImportSummary(release)
     members = _members(directory)
     if not members:
@@ -357,7 +388,7 @@ def import_cnpj(
         _ensure_dataset(con)
         if con.execute("SELECT 1 FROM rf_releases WHERE release = ?", [release]).fetchone():
             summary.already_imported = True
-            shutil.rmtree(staging, ignore_errors=True)  # left by a stop just after the release's commit
+            shutil.rmtree(root, ignore_errors=True)  # left by a stop just after the release's commit
             return summary
         current = con.execute("SELECT release FROM rf_state").fetchone()
         if current is None or current[0] != release:
@@ -366,8 +397,10 @@ def import_cnpj(
             _clear_staging(con)
             con.execute("INSERT INTO rf_state VALUES (?)", [release])
             con.execute("COMMIT")
-            shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(exist_ok=True)
+            shutil.rmtree(root, ignore_errors=True)
+        parts = _parts_for(members)
+        staging = root / f"{parts}-parts"  # a member staged in other parts is staged again
+        staging.mkdir(parents=True, exist_ok=True)
         done = {(z, m): (crc, size) for z, m, crc, size in
                 con.execute("SELECT zip, member, crc, size FROM rf_members").fetchall()}  # fmt: skip
         for position, (zip_path, info, kind) in enumerate(members):
@@ -376,7 +409,7 @@ def import_cnpj(
             ):
                 summary.members_skipped += 1
                 continue
-            rows, rejected = _load_member(con, release, zip_path, info, kind, position, staging, before_commit)
+            rows, rejected = _load_member(con, release, zip_path, info, kind, position, parts, staging, before_commit)
             summary.members_loaded += 1
             summary.rows += rows
             summary.rejected.extend(rejected)
@@ -385,12 +418,12 @@ def import_cnpj(
                 for r in rejected:
                     progress(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}")
         summary.phases["files"] = time.perf_counter() - started
-        summary.companies = _build(con, release, staging, before_commit, progress)
+        summary.companies = _build(con, release, staging, parts, before_commit, progress)
         summary.phases["records"] = time.perf_counter() - started - summary.phases["files"]
         con.execute("CHECKPOINT")
     finally:
         con.close()
-    shutil.rmtree(staging, ignore_errors=True)
+    shutil.rmtree(root, ignore_errors=True)
     # The dataset changed: refresh the lookup copy now rather than on the first lookup.
     from bemtevi.infra.suppliers.local import build_lookup_file
 

@@ -22,10 +22,10 @@ def _text(column: str) -> str:
     return f"NULLIF(trim({column}), '')"
 
 
-# Run once per slice of the companies (``__SLICE__`` of ``__SLICES__``, by a hash of the CNPJ root, so a
-# company's establishments, partners and Simples line fall in the same slice): each statement's joins and
-# aggregations then hold a slice, not the release, within the memory limit. A duplicated line (by key) is
-# taken once, the first read, by its ``seq``: a window over whole rows would hold them all.
+# Run once per slice of the companies (``__IN_SLICE__`` picks a slice's rows by a hash of the CNPJ root,
+# so a company's establishments, partners and Simples line fall in the same slice): each statement's joins
+# and aggregations then hold a slice, not the release, within the memory limit. A duplicated line (by
+# key) is taken once, the first read, by its ``seq``: a window over whole rows would hold them all.
 BUILD_SQL = f"""
 CREATE OR REPLACE TEMP TABLE rf_built AS
 WITH
@@ -41,7 +41,7 @@ partners AS (
                role := q.descricao,
                since := {_date("s.data_entrada_sociedade")}
            ))) AS partners
-    FROM (SELECT * FROM rf_socios WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__) s
+    FROM (SELECT * FROM rf_socios WHERE __IN_SLICE__) s
     LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'qualificacoes') q ON q.codigo = s.qualificacao_socio
     GROUP BY s.cnpj_basico
 ),
@@ -52,7 +52,7 @@ simples AS (
         mei_since := {_date("data_opcao_mei")}, mei_until := {_date("data_exclusao_mei")}
     )::{SIMPLES_TYPE} AS simples
     FROM rf_simples
-    WHERE seq IN (SELECT min(seq) FROM rf_simples WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+    WHERE seq IN (SELECT min(seq) FROM rf_simples WHERE __IN_SLICE__
                     GROUP BY cnpj_basico)
 )
 SELECT
@@ -95,10 +95,10 @@ SELECT
     ), []) AS secondary_activities,
     sim.simples
 FROM (SELECT * FROM rf_estabelecimentos WHERE seq IN (
-          SELECT min(seq) FROM rf_estabelecimentos WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+          SELECT min(seq) FROM rf_estabelecimentos WHERE __IN_SLICE__
           GROUP BY cnpj_basico, cnpj_ordem, cnpj_dv)) e
 LEFT JOIN (SELECT * FROM rf_empresas WHERE seq IN (
-          SELECT min(seq) FROM rf_empresas WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+          SELECT min(seq) FROM rf_empresas WHERE __IN_SLICE__
           GROUP BY cnpj_basico)) m
     ON m.cnpj_basico = e.cnpj_basico
 LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'naturezas') nat ON nat.codigo = m.natureza_juridica

@@ -167,8 +167,12 @@ def test_a_release_built_in_slices_gives_the_same_records(tmp_path: Path, monkey
     release = write_release(tmp_path / "2024-11", extra_companies=9)
     import_cnpj(release, tmp_path / "whole.duckdb")
     monkeypatch.setattr(receita, "_SLICE_ROWS", 3)  # some four slices
+    monkeypatch.setattr(receita, "_LINE_BYTES", 1)  # the staged files in many parts, each slice reads its own
     import_cnpj(release, tmp_path / "sliced.duckdb")
     assert _docs_digest(tmp_path / "sliced.duckdb") == _docs_digest(tmp_path / "whole.duckdb")
+    monkeypatch.setattr(receita, "_PARTS", 2)  # more slices than the staged files have parts
+    import_cnpj(release, tmp_path / "more_slices_than_parts.duckdb")
+    assert _docs_digest(tmp_path / "more_slices_than_parts.duckdb") == _docs_digest(tmp_path / "whole.duckdb")
 
 
 def test_an_import_stopped_while_building_the_records_goes_on_and_gives_them_once(
