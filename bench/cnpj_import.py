@@ -11,6 +11,9 @@ considered: DuckDB's CSV reader on each member copied out of its zip to a tempor
 import does) and pyarrow's streaming CSV reader on the zip member itself.
 
     PYTHONPATH=$PWD .venv/bin/python bench/cnpj_import.py --rows 1000000 --readers
+
+``--against OTHER_CHECKOUT --rounds N`` alternates this checkout's import with another's in one run (the
+figures of a loaded machine only compare within a run).
 """
 
 from __future__ import annotations
@@ -140,11 +143,35 @@ def time_readers(directory: Path) -> None:
           f"pyarrow streaming from the zip {arrow_rows / arrow:,.0f} rows/s")  # fmt: skip
 
 
+def import_once(release: Path, cache: Path, checkout: Path | None) -> tuple[float, float, float, str]:
+    """One import into an empty dataset in a child process (``checkout``'s code, this one's if None):
+    seconds, CPU seconds, peak RSS in MB, the command's report."""
+    env = {**os.environ}
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout.resolve())
+    with tempfile.TemporaryDirectory(dir=cache) as work:
+        env["BEMTEVI_DATASET_PATH"] = str((Path(work) / "dataset.duckdb").resolve())
+        started = time.perf_counter()
+        # run from the checkout: ``python -m`` puts the working directory ahead of PYTHONPATH
+        child = subprocess.Popen([sys.executable, "-m", "bemtevi.cli", "import-cnpj", str(release.resolve())],
+                                 stdout=subprocess.PIPE, text=True, env=env, cwd=checkout)  # fmt: skip
+        assert child.stdout is not None
+        report = child.stdout.read().splitlines()[-1:]
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            raise SystemExit(f"the import failed ({child.returncode})")
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, " ".join(report)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=500_000, help="establishments (other files scale with it)")
     parser.add_argument("--cache", type=Path, default=Path("var/bench-cache"))
     parser.add_argument("--readers", action="store_true", help="also time the two CSV readers on the same files")
+    parser.add_argument("--against", type=Path, help="another checkout's import, alternated with this one's")
+    parser.add_argument("--rounds", type=int, default=1, help="imports of each code")
     args = parser.parse_args()
 
     release = args.cache / f"cnpj-{args.rows}"
@@ -155,28 +182,22 @@ def main() -> None:
     if args.readers:
         time_readers(release)
 
-    with tempfile.TemporaryDirectory(dir=args.cache) as work:
-        dataset = Path(work) / "dataset.duckdb"
-        started = time.perf_counter()
-        child = subprocess.Popen(
-            [sys.executable, "-m", "bemtevi.cli", "import-cnpj", str(release)],
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "BEMTEVI_DATASET_PATH": str(dataset)},
-        )
-        assert child.stdout is not None
-        report = child.stdout.read().splitlines()[-1:]
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode != 0:
-            raise SystemExit(f"the import failed ({child.returncode})")
-        size = dataset.stat().st_size / 1e6
-    print(
-        f"import: {lines:,} lines in {seconds:.1f} s = {lines / seconds:,.0f} rows/s; "
-        f"peak RSS {usage.ru_maxrss / 1024:,.0f} MB; dataset {size:,.0f} MB"
-    )
-    print(*report)
+    codes: list[tuple[str, Path | None]] = [("this", None)]
+    if args.against is not None:
+        codes.append((f"against {args.against.name}", args.against))
+    rates: dict[str, list[float]] = {name: [] for name, _ in codes}
+    for round_ in range(args.rounds):
+        # alternated, and in turn first: the machine's load drifts over a run
+        for name, checkout in codes if round_ % 2 == 0 else codes[::-1]:
+            seconds, cpu, rss, report = import_once(release, args.cache, checkout)
+            rates[name].append(lines / seconds)
+            load = os.getloadavg()[0]
+            print(f"{name}: {lines:,} lines in {seconds:.1f} s = {lines / seconds:,.0f} rows/s "
+                  f"({lines / cpu:,.0f} per CPU second); peak RSS {rss:,.0f} MB; load {load:.1f}")  # fmt: skip
+            print(f"  {report}")
+    if args.against is not None:
+        ratios = [new / old for new, old in zip(rates["this"], rates[codes[1][0]], strict=True)]
+        print("this / against, rows/s by round: " + ", ".join(f"{r:.2f}x" for r in ratios))
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -9,13 +9,15 @@ How it runs:
 
 * each zip member is copied, streamed, to a temporary file beside the dataset and read by DuckDB's CSV
   reader with explicit columns (DuckDB cannot read inside a zip; a copy streamed in 1 MiB pieces keeps
-  memory flat whatever the member's size) into a staging table of the dataset, all as text;
-* each member loads in one transaction together with its line in ``rf_members``: a stop mid-member
-  leaves nothing of it, and the next run skips the members already there (resume);
-* once every member is staged, one transaction turns the staging tables into the company records
-  (``companies`` / ``company_docs``, the shape ``bemtevi.infra.demo_data`` writes, plus
-  ``secondary_activities`` and ``simples``), replacing the records of the CNPJs it has, and marks the
-  release imported; the same release again changes nothing;
+  memory flat whatever the member's size) into a Parquet file, all as text, in a staging directory
+  beside the dataset (``staging_dir``; the code tables go to ``rf_codes``);
+* a member is done once its file is in place and its line in ``rf_members`` committed: a stop
+  mid-member leaves nothing of it, and the next run skips the members already there (resume);
+* once every member is staged, the staging tables become the company records (``companies`` /
+  ``company_docs``, the shape ``bemtevi.infra.demo_data`` writes, plus ``secondary_activities`` and
+  ``simples``), replacing the records of the CNPJs it has, in slices of the companies, each committed
+  with its line in ``rf_slices`` (a stop mid-build goes on from the next slice); a last transaction
+  marks the release imported and empties the staging; the same release again changes nothing;
 * a malformed line (wrong number of fields, an unclosed quote) is skipped and reported with its zip,
   member and line: the published files are large and a stray line must not cost the month's import,
   and the report (also kept in ``rf_rejects``) says exactly what was left out.
@@ -23,8 +25,8 @@ How it runs:
 
 from __future__ import annotations
 
+import os
 import shutil
-import tempfile
 import time
 import zipfile
 from collections.abc import Callable
@@ -65,8 +67,13 @@ CODE_LAYOUT = ("codigo", "descricao")
 # File name prefix (lower case) → staging kind; "simples" before "socios" is irrelevant, prefixes differ.
 _KINDS = tuple(LAYOUTS) + CODE_TABLES
 _COPY_CHUNK = 1 << 20
-# Establishments turned into records per statement (see receita_build.BUILD_SQL).
+# Establishments turned into records per statement at most (see receita_build.BUILD_SQL).
 _SLICE_ROWS = 200_000
+# Each member's staged rows are split into parts by a hash of the CNPJ root (a power of two, from the
+# establishments' size, at most _PARTS): a slice of the records then reads its parts' files, not the
+# whole release again (see _in_slice); a small release keeps one part (many tiny files cost more).
+_PARTS = 64
+_LINE_BYTES = 300  # about an establishment's line in the published files
 
 STATE_DDL = """
 CREATE TABLE IF NOT EXISTS rf_state (release VARCHAR NOT NULL);
@@ -77,14 +84,33 @@ CREATE TABLE IF NOT EXISTS rf_members (
 );
 CREATE TABLE IF NOT EXISTS rf_rejects (release VARCHAR, zip VARCHAR, member VARCHAR, line BIGINT, error VARCHAR);
 CREATE TABLE IF NOT EXISTS rf_codes (kind VARCHAR, codigo VARCHAR, descricao VARCHAR);
+CREATE TABLE IF NOT EXISTS rf_slices (slices INTEGER, slice INTEGER, companies BIGINT, PRIMARY KEY (slices, slice));
 """
 
 
-def _staging_ddl() -> str:
-    return "\n".join(
-        f"CREATE TABLE IF NOT EXISTS rf_{kind} ({', '.join(f'{c} VARCHAR' for c in columns)});"
-        for kind, columns in LAYOUTS.items()
-    )
+def staging_dir(dataset: Path) -> Path:
+    """Where a release's files are staged, beside the dataset (removed once the release is imported)."""
+    return dataset.with_name(dataset.name + ".cnpj-staging")
+
+
+def _staged_file(staging: Path, zip_name: str, member: str) -> Path:
+    """A member's staged rows: a directory of Parquet files, one per part (``part=N/``)."""
+    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in f"{Path(zip_name).stem}.{member}")
+    return staging / f"{safe}.parquet"
+
+
+def _parts_for(members: list[tuple[Path, zipfile.ZipInfo, str]]) -> int:
+    size = sum(info.file_size for _, info, kind in members if kind == "estabelecimentos")
+    needed = max(1, -(-size // (_SLICE_ROWS * _LINE_BYTES)))
+    return min(_PARTS, 1 << (needed - 1).bit_length())
+
+
+def _in_slice(slices: int, part: int, parts: int) -> str:
+    """The rows of slice ``part`` of ``slices`` (a power of two): ``hash(cnpj_basico) % slices = part``,
+    said through the staged files' parts where it can be, so a slice reads only its parts' files."""
+    if slices <= parts:
+        return f"part % {slices} = {part}"
+    return f"part = {part % parts} AND hash(cnpj_basico) % {slices} = {part}"
 
 
 def kind_of(name: str) -> str | None:
@@ -144,7 +170,8 @@ def _ensure_dataset(con: duckdb.DuckDBPyConnection) -> None:
     if "simples" not in columns:
         con.execute(f"ALTER TABLE companies ADD COLUMN simples {SIMPLES_TYPE}")
     con.execute(STATE_DDL)
-    con.execute(_staging_ddl())
+    for kind in LAYOUTS:  # the staging moved to Parquet files beside the dataset
+        con.execute(f"DROP TABLE IF EXISTS rf_{kind}")
 
 
 def _members(directory: Path) -> list[tuple[Path, zipfile.ZipInfo, str]]:
@@ -159,14 +186,38 @@ def _members(directory: Path) -> list[tuple[Path, zipfile.ZipInfo, str]]:
     return found
 
 
-def _read_csv(path: Path, columns: tuple[str, ...]) -> str:
+def _read_csv(path: Path, columns: tuple[str, ...], *, rejects: bool) -> str:
     spec = ", ".join(f"'{c}': 'VARCHAR'" for c in columns)
+    # Keeping the rejects costs about as much as parsing the file: a clean member is read without them
+    # (a malformed line then fails the statement) and only a failed one is read again, keeping them.
+    errors = (
+        "ignore_errors = true, store_rejects = true, rejects_table = 'rf_rejected_now', "
+        "rejects_scan = 'rf_rejected_scan'"
+        if rejects
+        else "ignore_errors = false"
+    )
     return (
         f"read_csv('{path.as_posix()}', columns = {{{spec}}}, delim = ';', quote = '\"', escape = '\"', "
-        "header = false, encoding = 'latin-1', auto_detect = false, strict_mode = true, "
-        "ignore_errors = true, store_rejects = true, rejects_table = 'rf_rejected_now', "
-        "rejects_scan = 'rf_rejected_scan')"
+        f"header = false, encoding = 'latin-1', auto_detect = false, strict_mode = true, {errors})"
     )
+
+
+def _stage(
+    con: duckdb.DuckDBPyConnection, kind: str, csv: Path, target: Path, position: int, parts: int, *, rejects: bool
+) -> int:
+    if kind in CODE_TABLES:
+        source = _read_csv(csv, CODE_LAYOUT, rejects=rejects)
+        count = con.execute(f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {source}").fetchone()
+    else:
+        # Parquet beside the dataset, not a table in it: about a third of the CPU (a table's rows are
+        # compressed again at each checkpoint) and the dataset file does not keep the staging's size.
+        # ``member`` (the file's position in the release) orders duplicates: the first read is kept.
+        source = _read_csv(csv, LAYOUTS[kind], rejects=rejects)
+        count = con.execute(
+            f"COPY (SELECT {position}::INTEGER AS member, *, hash(cnpj_basico) % {parts} AS part FROM {source}) "
+            f"TO '{target.as_posix()}' (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part))"
+        ).fetchone()
+    return int(count[0]) if count else 0
 
 
 def _load_member(
@@ -175,35 +226,46 @@ def _load_member(
     zip_path: Path,
     info: zipfile.ZipInfo,
     kind: str,
-    scratch: Path,
+    position: int,
+    parts: int,
+    staging: Path,
     before_commit: Callable[[str], None] | None,
 ) -> tuple[int, list[Rejected]]:
-    staged = scratch / "member.csv"
+    staged = staging / "member.csv"
+    target = _staged_file(staging, zip_path.name, info.filename)
+    partial = target.with_name(target.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
     with zipfile.ZipFile(zip_path) as archive, archive.open(info) as source, open(staged, "wb") as sink:
         shutil.copyfileobj(source, sink, _COPY_CHUNK)
     try:
+        rejected: list[Rejected] = []
         con.execute("BEGIN")
-        con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
-        if kind in CODE_TABLES:
-            count = con.execute(
-                f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {_read_csv(staged, CODE_LAYOUT)}"
-            ).fetchone()
-        else:
-            count = con.execute(f"INSERT INTO rf_{kind} SELECT * FROM {_read_csv(staged, LAYOUTS[kind])}").fetchone()
-        rows = int(count[0]) if count else 0
-        rejected = [
-            Rejected(zip_path.name, info.filename, int(line), str(error))
-            for line, error in con.execute(
-                # one row per wrong field: a line is reported once, with its first error
-                "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now GROUP BY line ORDER BY line"
-            ).fetchall()
-        ]
+        try:
+            rows = _stage(con, kind, staged, partial, position, parts, rejects=False)
+        except duckdb.InvalidInputException:
+            con.execute("ROLLBACK")
+            con.execute("BEGIN")
+            con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
+            rows = _stage(con, kind, staged, partial, position, parts, rejects=True)
+            rejected = [
+                Rejected(zip_path.name, info.filename, int(line), str(error))
+                for line, error in con.execute(
+                    # one row per wrong field: a line is reported once, with its first error
+                    "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now GROUP BY line ORDER BY line"
+                ).fetchall()
+            ]
         for r in rejected:
             con.execute("INSERT INTO rf_rejects VALUES (?, ?, ?, ?, ?)", [release, r.zip, r.member, r.line, r.error])
+        con.execute("DELETE FROM rf_slices")  # records built before this file are built again
         con.execute(
             "INSERT INTO rf_members VALUES (?, ?, ?, ?, ?, ?)",
             [zip_path.name, info.filename, info.CRC, info.file_size, rows, len(rejected)],
         )
+        if kind not in CODE_TABLES:
+            # in place before the commit that names it done; a file without its line is staged again
+            partial.mkdir(exist_ok=True)  # a member of no lines writes no part
+            shutil.rmtree(target, ignore_errors=True)
+            os.replace(partial, target)
         if before_commit is not None:
             before_commit(f"{zip_path.name}/{info.filename}")
         con.execute("COMMIT")
@@ -212,31 +274,85 @@ def _load_member(
         raise
     finally:
         staged.unlink(missing_ok=True)
+        shutil.rmtree(partial, ignore_errors=True)
     return rows, rejected
 
 
-def _build(con: duckdb.DuckDBPyConnection, release: str) -> int:
-    staged = con.execute("SELECT count(*) FROM rf_estabelecimentos").fetchone()
-    slices = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
-    companies = 0
-    con.execute("BEGIN")
-    try:
-        for part in range(slices):
-            con.execute(BUILD_SQL.replace("__SLICES__", str(slices)).replace("__SLICE__", str(part)))
+def _clear_staging(con: duckdb.DuckDBPyConnection) -> None:
+    for table in ("rf_codes", "rf_members", "rf_slices", "rf_state"):
+        con.execute(f"DELETE FROM {table}")
+
+
+def _staging_views(con: duckdb.DuckDBPyConnection, staging: Path) -> None:
+    """``rf_empresas`` ... over the staged files of the members loaded, each row with ``seq``: unique,
+    and in the order the lines of one key were read (file, then line: a key's lines share a part)."""
+    files: dict[str, list[str]] = {kind: [] for kind in LAYOUTS}
+    for zip_name, member in con.execute("SELECT zip, member FROM rf_members ORDER BY zip, member").fetchall():
+        kind = kind_of(zip_name)
+        staged = _staged_file(staging, zip_name, member)
+        if kind in files and any(staged.glob("part=*")):
+            files[kind].append(f"{staged.as_posix()}/*/*.parquet")
+    for kind, columns in LAYOUTS.items():
+        if files[kind]:
+            listed = ", ".join(f"'{f}'" for f in files[kind])
+            body = (
+                f"SELECT {', '.join(columns)}, (member::BIGINT << 48) | (part::BIGINT << 40) | file_row_number AS seq, "
+                "part "
+                f"FROM read_parquet([{listed}], file_row_number = true, hive_partitioning = true)"
+            )
+        else:
+            nulls = ", ".join(f"NULL::VARCHAR AS {c}" for c in columns)
+            body = f"SELECT {nulls}, 0::BIGINT AS seq, 0::UBIGINT AS part WHERE false"
+        con.execute(f"CREATE OR REPLACE TEMP VIEW rf_{kind} AS {body}")
+
+
+def _build(
+    con: duckdb.DuckDBPyConnection,
+    release: str,
+    staging: Path,
+    parts: int,
+    before_commit: Callable[[str], None] | None,
+    progress: Callable[[str], None] | None,
+) -> int:
+    # Each slice commits with its line in rf_slices: a transaction's own inserts (and their key
+    # indexes) stay in memory until it commits, so one transaction for the release grew with it; and a
+    # stop mid-build goes on from the next slice. The slice count is kept so a resumed build cuts alike.
+    _staging_views(con, staging)
+    kept = con.execute("SELECT max(slices) FROM rf_slices").fetchone()
+    if kept is not None and kept[0] is not None:
+        slices = int(kept[0])
+    else:
+        staged = con.execute("SELECT count(*) FROM rf_estabelecimentos").fetchone()
+        needed = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
+        slices = 1 << (needed - 1).bit_length()  # a power of two, see _in_slice
+    done = {int(r[0]) for r in con.execute("SELECT slice FROM rf_slices WHERE slices = ?", [slices]).fetchall()}
+    for part in range(slices):
+        if part in done:
+            continue
+        con.execute("BEGIN")
+        try:
+            con.execute(BUILD_SQL.replace("__IN_SLICE__", _in_slice(slices, part, parts)))
             con.execute("DELETE FROM company_docs WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("DELETE FROM companies WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("INSERT INTO companies BY NAME SELECT * FROM rf_built")
-            con.execute(f"INSERT INTO company_docs SELECT cnpj, {COMPANY_DOC_COLUMNS} FROM rf_built ORDER BY cnpj")
-            row = con.execute("SELECT count(*) FROM rf_built").fetchone()
-            companies += int(row[0]) if row else 0
+            con.execute(f"INSERT INTO company_docs SELECT cnpj, {COMPANY_DOC_COLUMNS} FROM rf_built")
+            con.execute("INSERT INTO rf_slices SELECT ?, ?, count(*) FROM rf_built", [slices, part])
+            con.execute("DROP TABLE rf_built")
+            if before_commit is not None:
+                before_commit(f"records {part + 1}/{slices}")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        if progress is not None:
+            progress(f"records {part + 1}/{slices}")
+    row = con.execute("SELECT sum(companies) FROM rf_slices WHERE slices = ?", [slices]).fetchone()
+    companies = int(row[0]) if row and row[0] is not None else 0
+    con.execute("BEGIN")
+    try:
         con.execute("INSERT INTO rf_releases VALUES (?, ?, now()::TIMESTAMP)", [release, companies])
         # The staging rows served their release; the next one is a full snapshot of its own.
-        for kind in LAYOUTS:
-            con.execute(f"DELETE FROM rf_{kind}")
-        con.execute("DELETE FROM rf_codes")
-        con.execute("DELETE FROM rf_members")
-        con.execute("DELETE FROM rf_state")
-        con.execute("DROP TABLE rf_built")
+        _clear_staging(con)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -249,7 +365,7 @@ def import_cnpj(
     dataset: Path,
     release: str | None = None,
     *,
-    memory_limit: str = "700MB",
+    memory_limit: str = "500MB",
     before_commit: Callable[[str], None] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ImportSummary:
@@ -261,6 +377,7 @@ def import_cnpj(
     directory = Path(directory)
     dataset = Path(dataset)
     release = release or directory.resolve().name
+    root = staging_dir(dataset)
     summary = ImportSummary(release)
     members = _members(directory)
     if not members:
@@ -271,44 +388,47 @@ def import_cnpj(
         _ensure_dataset(con)
         if con.execute("SELECT 1 FROM rf_releases WHERE release = ?", [release]).fetchone():
             summary.already_imported = True
+            shutil.rmtree(root, ignore_errors=True)  # left by a stop just after the release's commit
             return summary
         current = con.execute("SELECT release FROM rf_state").fetchone()
         if current is None or current[0] != release:
             # A different release was left half-staged: it is dropped, this one starts afresh.
             con.execute("BEGIN")
-            for kind in LAYOUTS:
-                con.execute(f"DELETE FROM rf_{kind}")
-            con.execute("DELETE FROM rf_codes")
-            con.execute("DELETE FROM rf_members")
-            con.execute("DELETE FROM rf_state")
+            _clear_staging(con)
             con.execute("INSERT INTO rf_state VALUES (?)", [release])
             con.execute("COMMIT")
+            shutil.rmtree(root, ignore_errors=True)
+        parts = _parts_for(members)
+        staging = root / f"{parts}-parts"  # a member staged in other parts is staged again
+        staging.mkdir(parents=True, exist_ok=True)
         done = {(z, m): (crc, size) for z, m, crc, size in
                 con.execute("SELECT zip, member, crc, size FROM rf_members").fetchall()}  # fmt: skip
-        with tempfile.TemporaryDirectory(prefix=".import-cnpj-", dir=dataset.parent) as scratch:
-            for zip_path, info, kind in members:
-                if done.get((zip_path.name, info.filename)) == (info.CRC, info.file_size):
-                    summary.members_skipped += 1
-                    continue
-                rows, rejected = _load_member(con, release, zip_path, info, kind, Path(scratch), before_commit)
-                summary.members_loaded += 1
-                summary.rows += rows
-                summary.rejected.extend(rejected)
-                if progress is not None:
-                    progress(f"{zip_path.name}/{info.filename}: {rows:,} rows")
-                    for r in rejected:
-                        progress(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}")
+        for position, (zip_path, info, kind) in enumerate(members):
+            if done.get((zip_path.name, info.filename)) == (info.CRC, info.file_size) and (
+                kind in CODE_TABLES or _staged_file(staging, zip_path.name, info.filename).exists()
+            ):
+                summary.members_skipped += 1
+                continue
+            rows, rejected = _load_member(con, release, zip_path, info, kind, position, parts, staging, before_commit)
+            summary.members_loaded += 1
+            summary.rows += rows
+            summary.rejected.extend(rejected)
+            if progress is not None:
+                progress(f"{zip_path.name}/{info.filename}: {rows:,} rows")
+                for r in rejected:
+                    progress(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}")
         summary.phases["files"] = time.perf_counter() - started
-        summary.companies = _build(con, release)
+        summary.companies = _build(con, release, staging, parts, before_commit, progress)
         summary.phases["records"] = time.perf_counter() - started - summary.phases["files"]
         con.execute("CHECKPOINT")
     finally:
         con.close()
+    shutil.rmtree(root, ignore_errors=True)
     # The dataset changed: refresh the lookup copy now rather than on the first lookup.
     from bemtevi.infra.suppliers.local import build_lookup_file
 
     copying = time.perf_counter()
-    build_lookup_file(dataset)
+    build_lookup_file(dataset, memory_limit=memory_limit)
     summary.phases["lookup copy"] = time.perf_counter() - copying
     summary.seconds = time.perf_counter() - started
     return summary

@@ -22,36 +22,28 @@ def _text(column: str) -> str:
     return f"NULLIF(trim({column}), '')"
 
 
-# Run once per slice of the companies (``__SLICE__`` of ``__SLICES__``, by a hash of the CNPJ root, so a
-# company's establishments, partners and Simples line fall in the same slice): each statement's joins and
-# aggregations then hold a slice, not the release, within the memory limit. A duplicated line (by key) is
-# taken once, the first read, by its rowid: a window over whole rows would hold them all.
+# Run once per slice of the companies (``__IN_SLICE__`` picks a slice's rows by a hash of the CNPJ root,
+# so a company's establishments, partners and Simples line fall in the same slice): each statement's joins
+# and aggregations then hold a slice, not the release, within the memory limit. A duplicated line (by
+# key) is taken once, the first read, by its ``seq``: a window over whole rows would hold them all.
 BUILD_SQL = f"""
 CREATE OR REPLACE TEMP TABLE rf_built AS
 WITH
-codes AS (SELECT kind, codigo, descricao FROM rf_codes),
+codes AS (SELECT kind, codigo, arg_min(descricao, rowid) AS descricao FROM rf_codes GROUP BY kind, codigo),
 cnae AS (SELECT codigo, descricao FROM codes WHERE kind = 'cnaes'),
+cnae_map AS (SELECT map(list(codigo), list(descricao)) AS names FROM cnae),
 partners AS (
+    -- list_sort, not list(... ORDER BY ...): an ordered aggregate sorts each group on its own, many times slower
     SELECT s.cnpj_basico,
-           list(struct_pack(
+           list_sort(list(struct_pack(
                name := {_text("s.nome_socio_razao_social")},
                document := {_text("s.cnpj_cpf_socio")},
                role := q.descricao,
                since := {_date("s.data_entrada_sociedade")}
-           ) ORDER BY s.nome_socio_razao_social, s.cnpj_cpf_socio) AS partners
-    FROM (SELECT * FROM rf_socios WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__) s
+           ))) AS partners
+    FROM (SELECT * FROM rf_socios WHERE __IN_SLICE__) s
     LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'qualificacoes') q ON q.codigo = s.qualificacao_socio
     GROUP BY s.cnpj_basico
-),
-secondary AS (
-    SELECT cnpj, list(struct_pack(code := code, description := cnae.descricao) ORDER BY pos) AS activities
-    FROM (
-        SELECT cnpj_basico || cnpj_ordem || cnpj_dv AS cnpj, trim(code) AS code, pos
-        FROM (SELECT * FROM rf_estabelecimentos WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__),
-             unnest(string_split(cnae_fiscal_secundaria, ',')) WITH ORDINALITY AS t(code, pos)
-        WHERE trim(code) <> ''
-    ) s LEFT JOIN cnae ON cnae.codigo = s.code
-    GROUP BY cnpj
 ),
 simples AS (
     SELECT cnpj_basico, struct_pack(
@@ -60,7 +52,7 @@ simples AS (
         mei_since := {_date("data_opcao_mei")}, mei_until := {_date("data_exclusao_mei")}
     )::{SIMPLES_TYPE} AS simples
     FROM rf_simples
-    WHERE rowid IN (SELECT min(rowid) FROM rf_simples WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+    WHERE seq IN (SELECT min(seq) FROM rf_simples WHERE __IN_SLICE__
                     GROUP BY cnpj_basico)
 )
 SELECT
@@ -96,21 +88,25 @@ SELECT
     coalesce(p.partners, []) AS partners,
     NULL::INTEGER AS score,
     [] AS protests,
-    coalesce(sec.activities, []) AS secondary_activities,
+    -- each establishment's own list, in file order, named from a map of the CNAE table (no unnest and regroup)
+    coalesce(list_transform(
+        list_filter(list_transform(string_split(e.cnae_fiscal_secundaria, ','), c -> trim(c)), c -> c <> ''),
+        c -> struct_pack(code := c, description := cnae_map.names[c])
+    ), []) AS secondary_activities,
     sim.simples
-FROM (SELECT * FROM rf_estabelecimentos WHERE rowid IN (
-          SELECT min(rowid) FROM rf_estabelecimentos WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+FROM (SELECT * FROM rf_estabelecimentos WHERE seq IN (
+          SELECT min(seq) FROM rf_estabelecimentos WHERE __IN_SLICE__
           GROUP BY cnpj_basico, cnpj_ordem, cnpj_dv)) e
-LEFT JOIN (SELECT * FROM rf_empresas WHERE rowid IN (
-          SELECT min(rowid) FROM rf_empresas WHERE hash(cnpj_basico) % __SLICES__ = __SLICE__
+LEFT JOIN (SELECT * FROM rf_empresas WHERE seq IN (
+          SELECT min(seq) FROM rf_empresas WHERE __IN_SLICE__
           GROUP BY cnpj_basico)) m
     ON m.cnpj_basico = e.cnpj_basico
 LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'naturezas') nat ON nat.codigo = m.natureza_juridica
 LEFT JOIN cnae ON cnae.codigo = e.cnae_fiscal_principal
 LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'municipios') mun ON mun.codigo = e.municipio
 LEFT JOIN partners p ON p.cnpj_basico = e.cnpj_basico
-LEFT JOIN secondary sec ON sec.cnpj = e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv
 LEFT JOIN simples sim ON sim.cnpj_basico = e.cnpj_basico
+CROSS JOIN cnae_map
 WHERE length(e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv) = 14
 """
 

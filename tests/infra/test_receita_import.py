@@ -98,12 +98,14 @@ def test_a_stopped_import_goes_on_from_where_it_was(tmp_path: Path) -> None:
     staged = con.execute("SELECT count(*) FROM rf_members").fetchone()
     con.close()
     assert staged == (2,)
+    assert receita.staging_dir(dataset).is_dir()
 
     resumed: list[str] = []
     summary = import_cnpj(release, dataset, progress=lambda text: resumed.append(text.split(": ")[0]))
     assert summary.members_skipped == 2
     assert resumed[0] == seen[2]  # the stopped file is read again, whole
     assert seen[:2] == [m for m in seen[:2] if m not in resumed]
+    assert not receita.staging_dir(dataset).exists()  # the staged files go with the release's commit
     fresh = tmp_path / "fresh.duckdb"
     import_cnpj(release, fresh)
     assert _docs_digest(dataset) == _docs_digest(fresh)
@@ -165,5 +167,51 @@ def test_a_release_built_in_slices_gives_the_same_records(tmp_path: Path, monkey
     release = write_release(tmp_path / "2024-11", extra_companies=9)
     import_cnpj(release, tmp_path / "whole.duckdb")
     monkeypatch.setattr(receita, "_SLICE_ROWS", 3)  # some four slices
+    monkeypatch.setattr(receita, "_LINE_BYTES", 1)  # the staged files in many parts, each slice reads its own
     import_cnpj(release, tmp_path / "sliced.duckdb")
     assert _docs_digest(tmp_path / "sliced.duckdb") == _docs_digest(tmp_path / "whole.duckdb")
+    monkeypatch.setattr(receita, "_PARTS", 2)  # more slices than the staged files have parts
+    import_cnpj(release, tmp_path / "more_slices_than_parts.duckdb")
+    assert _docs_digest(tmp_path / "more_slices_than_parts.duckdb") == _docs_digest(tmp_path / "whole.duckdb")
+
+
+def test_an_import_stopped_while_building_the_records_goes_on_and_gives_them_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=9)
+    monkeypatch.setattr(receita, "_SLICE_ROWS", 3)  # some four slices of the records
+    dataset = tmp_path / "dataset.duckdb"
+    built: list[str] = []
+
+    def stop_in_the_second_slice(step: str) -> None:
+        if step.startswith("records"):
+            built.append(step)
+            if len(built) == 2:
+                raise Stop  # the second slice's records are written, not committed
+
+    with pytest.raises(Stop):
+        import_cnpj(release, dataset, before_commit=stop_in_the_second_slice)
+    con = duckdb.connect(str(dataset), read_only=True)
+    kept = con.execute("SELECT count(*) FROM company_docs").fetchone()
+    con.close()
+    assert kept is not None and 0 < kept[0] < 10  # the first slice stays
+
+    steps: list[str] = []
+    summary = import_cnpj(release, dataset, progress=steps.append)
+    assert summary.members_loaded == 0 and summary.companies == 10
+    assert built[0] not in steps and built[1] in steps  # the committed slice is not built again
+    fresh = tmp_path / "fresh.duckdb"
+    import_cnpj(release, fresh)
+    assert _docs_digest(dataset) == _docs_digest(fresh)
+
+
+def test_a_line_repeated_in_a_later_file_is_taken_once_as_first_read(tmp_path: Path) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=2)
+    write_zip(release, "Estabelecimentos1.zip", "K3241.K03200Y1.D41109.ESTABELE", [
+        estabelecimento("20000001", dv="00"), estabelecimento(ACME, logradouro="REPETIDA"),
+    ])  # fmt: skip
+    summary = import_cnpj(release, tmp_path / "dataset.duckdb")
+    assert summary.companies == 3
+    with LocalDatasetSupplier(tmp_path / "dataset.duckdb") as supplier:
+        company = supplier.lookup_company(ACME_CNPJ)
+    assert company is not None and company["address"]["street"] == "RUA DAS ACÁCIAS"

@@ -89,12 +89,13 @@ def lookup_file_for(dataset: Path) -> Path:
     return dataset.with_name(dataset.name + ".lookup.sqlite")
 
 
-def build_lookup_file(dataset: Path) -> Path:
-    """Copy the dataset's document tables into an SQLite file (atomically replaced)."""
+def build_lookup_file(dataset: Path, *, memory_limit: str | None = None) -> Path:
+    """Copy the dataset's document tables into an SQLite file (atomically replaced); ``memory_limit``
+    bounds DuckDB's part (the sort by key spills to disk beyond it)."""
     target = lookup_file_for(dataset)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
-    source = duckdb.connect(str(dataset), read_only=True)
+    source = duckdb.connect(str(dataset), read_only=True, config={"memory_limit": memory_limit} if memory_limit else {})
     sink = sqlite3.connect(partial)
     try:
         sink.execute("PRAGMA journal_mode=OFF")
