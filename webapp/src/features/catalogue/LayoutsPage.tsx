@@ -148,8 +148,15 @@ export default function LayoutsPage() {
         renderCell: ({ row }) =>
           row.ready ? (
             <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', py: 0.5 }}>
-              <Button size="small" variant="contained" disabled={copying} onClick={() => void copyToMine(row)} data-testid="layout-copy">
-                {t('catalogue.layouts.copy')}
+              <Button
+                size="small"
+                variant="contained"
+                disabled={copying}
+                onClick={() => void copyToMine(row)}
+                aria-label={`${t('catalogue.layouts.copy')}: ${row.readyTitle?.[lang] ?? row.fileName}`}
+                data-testid="layout-copy"
+              >
+                {t('catalogue.layouts.copyShort')}
               </Button>
             </Stack>
           ) : (
@@ -200,7 +207,7 @@ export default function LayoutsPage() {
           {t('catalogue.layouts.add')}
         </Button>
       }
-      filters={
+      top={
         <Box sx={{ display: 'grid', gap: 1, minWidth: 0 }}>
           <Tabs
             value={scope}
@@ -216,21 +223,23 @@ export default function LayoutsPage() {
             <Tab value="ready" label={t('catalogue.layouts.scopes.ready')} data-testid="layout-scope-ready" />
           </Tabs>
           {scope === 'ready' && <Alert severity="info">{t('catalogue.layouts.readyHint')}</Alert>}
-          <CatalogueFilters
-            search={search}
-            onSearch={(value) => {
-              setSearch(value)
-              setPage(1)
-            }}
-            searchHint={t('catalogue.layouts.searchHint')}
-            status={status}
-            onStatus={(value) => {
-              setStatus(value)
-              setPage(1)
-            }}
-            testIdPrefix="layout"
-          />
         </Box>
+      }
+      filters={
+        <CatalogueFilters
+          search={search}
+          onSearch={(value) => {
+            setSearch(value)
+            setPage(1)
+          }}
+          searchHint={t('catalogue.layouts.searchHint')}
+          status={status}
+          onStatus={(value) => {
+            setStatus(value)
+            setPage(1)
+          }}
+          testIdPrefix="layout"
+        />
       }
       columns={columns}
       rows={data?.data}
