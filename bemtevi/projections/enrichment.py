@@ -318,8 +318,9 @@ def _visible(viewer_group: str | None, scope: str | None) -> tuple[str, list[obj
     """Which layouts a list shows: ``ready`` the shipped ones; ``mine`` the viewer's group's own (a
     super-admin's ``viewer_group`` None: the platform's catalogue less the ready ones); neither, both."""
     ready = "ready IS NOT NULL"
+    args: list[object] = []
     if viewer_group is None:
-        mine, args = "(ready IS NULL AND group_id IS NULL)", []
+        mine = "(ready IS NULL AND group_id IS NULL)"
     else:
         mine, args = "group_id = ?", [viewer_group]
     if scope == "ready":
