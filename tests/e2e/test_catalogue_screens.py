@@ -10,9 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import httpx
 import pytest
-from e2e_support import Sessions, screenshot, settle
+from e2e_support import Sessions, follow_menu, screenshot, settle, sign_in
 from playwright.sync_api import Browser, Page, expect
+from support import ADMIN_EMAIL, ADMIN_PASSWORD
+
+from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
 
 pytestmark = pytest.mark.e2e
 
@@ -234,3 +238,64 @@ def test_a_layout_built_with_the_picker_previews_a_real_record_and_a_ready_one_i
     expect(page.get_by_test_id("layout-file-name")).to_have_value("cpf_basico_csv (cópia)")
     expect(page.get_by_test_id("exit-field-item").nth(1)).to_have_attribute("data-name", "NOME")
     expect(page.get_by_test_id("layout-record-line")).to_contain_text(re.compile(r"\d\d/\d\d/\d{4}"))
+
+
+def test_a_customer_copies_a_ready_layout_into_its_own_and_sees_a_real_record(page: Page, server_url: str) -> None:
+    """A customer's owner starts with no layout of its own: the list points to the ready ones, one click
+    copies one into the company's layouts, and its form previews the demo CPF's record through it."""
+    token = httpx.post(
+        f"{server_url}/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}, timeout=30
+    ).json()["token"]
+    base = "66778899" + "0001"
+    registered = httpx.post(
+        f"{server_url}/api/customers",
+        headers={"Authorization": f"Bearer {token}"},
+        json={
+            "type": "company",
+            "cnpj": format_cnpj(base + cnpj_check_digits(base)),
+            "companyName": "Layouts Prontos Comércio Ltda",
+            "tradeName": "Layouts Prontos",
+            "personInCharge": "Marta Lima",
+            "phone": "(31) 97777-1122",
+            "email": "marta@layoutsprontos.com.br",
+            "seller": None,
+            "defaultQuery": True,
+            "consultProtest": False,
+            "quantities": {"unit": 0, "batch": 0, "advanced": 0, "api": 0},
+            "enabledQueryTypes": ["cpf-complete"],
+            "panelAccess": True,
+            "apiAccess": False,
+        },
+        timeout=30,
+    )
+    assert registered.status_code == 200, registered.text
+    first = httpx.post(
+        f"{server_url}/api/auth/auth",
+        json={"email": "marta@layoutsprontos.com.br", "password": registered.json()["data"]["generatedPassword"]},
+        timeout=30,
+    ).json()["token"]
+    password = "L@youts-Pr0ntos"
+    chosen = httpx.post(
+        f"{server_url}/api/auth/first-access",
+        headers={"Authorization": f"Bearer {first}"},
+        json={"password": password, "confirmation": password},
+        timeout=30,
+    )
+    assert chosen.status_code == 200, chosen.text
+
+    sign_in(page, server_url, "marta@layoutsprontos.com.br", password)
+    follow_menu(page, "register", "layouts")
+    expect(page).to_have_url(f"{server_url}/layout-list")
+    page.get_by_test_id("layout-see-ready").click()
+    ready = page.get_by_test_id("layout-row").filter(has_text="CPF contatos (CSV)")
+    ready.get_by_test_id("layout-copy").click()
+    expect(page).to_have_url(re.compile(r"/add-new-layout/[0-9a-f-]+/[0-9a-f-]+$"))
+    expect(page.get_by_test_id("layout-file-name")).to_have_value("cpf_contatos_csv (cópia)")
+    expect(page.get_by_test_id("layout-record-free")).to_contain_text("não consome créditos")
+    expect(page.locator("[data-testid='layout-record-value'][data-name='NOME'] dd")).not_to_have_text("-")
+    expect(page.get_by_test_id("layout-record-line")).to_contain_text("CPF;NOME;TELEFONE1")
+    screenshot(page, "catalogue-customer-copied-layout")
+    page.get_by_test_id("layout-save").click()
+    expect(page).to_have_url(re.compile(r"/layout-list$"))
+    page.get_by_test_id("layout-scope-mine").click()
+    expect(page.get_by_test_id("layout-row").filter(has_text="cpf_contatos_csv (cópia)")).to_be_visible()
