@@ -113,6 +113,10 @@ class LayoutView(BaseModel):
     active: bool
     createdAt: UtcDateTime
     updatedAt: UtcDateTime
+    groupId: str | None = Field(default=None, description="The group whose own layout it is; null: the platform's")
+    ready: str | None = Field(default=None, description="A shipped ready layout's key (copy it to change it)")
+    readyTitle: dict[str, str] | None = Field(default=None, description="A ready layout's title by language")
+    copiedFrom: str | None = Field(default=None, description="The layout this one was copied from")
 
 
 class LayoutListResponse(BaseModel):
@@ -146,3 +150,46 @@ class LayoutPreview(BaseModel):
 
 class LayoutPreviewResponse(BaseModel):
     data: LayoutPreview
+
+
+class ExitFieldView(BaseModel):
+    key: str = Field(description="The catalogue's key of the field")
+    name: str = Field(description="The name a layout's exit row gives it (pt-BR)")
+    names: list[str] = Field(description="Every name the field is matched by (pt-BR and English)")
+    label: dict[str, str] = Field(description="The field's label by language (pt-BR, en-US)")
+    type: FieldType = Field(description="The row type the field is written as")
+    format: str = Field(description="The row format the picker fills in (dates: dd/mm/aaaa)")
+    size: int = Field(description="A width that holds the field in a fixed-width layout")
+    appliesTo: Literal["person", "company", "both"]
+
+
+class ExitFieldsResponse(BaseModel):
+    data: list[ExitFieldView]
+
+
+DemoKind = Literal["cpf", "cnpj"]
+
+
+class LayoutRecordPreviewRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    layout: LayoutRequest
+    kind: DemoKind = "cpf"
+
+
+class LayoutRecordValue(BaseModel):
+    name: str
+    value: str
+
+
+class LayoutRecordPreview(BaseModel):
+    document: str = Field(description="The demo document shown (of the demo data; never a customer's)")
+    found: bool
+    values: list[LayoutRecordValue] = Field(description="Each exit row's value, in the exit rows' order")
+    exitLine: str = Field(description="The line the exit rows write of that record")
+    header: str | None = Field(description="The first line, if the layout names its columns")
+    unknown: list[str] = Field(description="Exit rows naming no field of the catalogue (left empty)")
+    charged: bool = Field(description="Always false: a preview costs no credit")
+
+
+class LayoutRecordPreviewResponse(BaseModel):
+    data: LayoutRecordPreview

@@ -262,6 +262,8 @@ def build_platform(
         platform.bootstrap_result = identity.bootstrap(settings.admin_email, settings.admin_password, ledger=first)
         # The seeded query types (on a store that has none yet: a first start, or a store of before them).
         platform.catalogue.seed()
+        # The ready layouts (events of the platform's, as the query types are).
+        platform.catalogue.seed_layouts()
     if settings.enrichment == "embedded":
         lookups = platform.consultations.vendor_lookups
         assert lookups is not None

@@ -71,7 +71,8 @@ def _layout_rules(spec: LayoutSpec) -> None:
 def usable_layout(app: BemteviApplication, group: Group, layout_id: str) -> Layout:
     """The layout, if the group may use it for a batch (active, enabled for the group, with entry and exit rows)."""
     layout = layout_of(app, layout_id)
-    if not layout.active or layout_id not in group.current_layouts():
+    # A group's own layout (written or copied by it) is the group's to use without being enabled.
+    if not layout.active or (layout_id not in group.current_layouts() and layout.owner() != str(group.id)):
         raise LayoutNotAllowed(field="layoutId")
     _layout_rules(layout.value())
     return layout

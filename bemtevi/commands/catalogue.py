@@ -37,6 +37,7 @@ from bemtevi.domain.query_types import (
     next_defaults,
     query_type_id,
 )
+from bemtevi.domain.ready_layouts import READY_LAYOUTS
 from bemtevi.domain.users import Role
 
 
@@ -53,6 +54,12 @@ class CatalogueCommands:
     @staticmethod
     def _require_manager(principal: Principal) -> None:
         if principal.role != Role.SUPER_ADMIN:
+            raise AccessDenied()
+
+    @staticmethod
+    def _require_layout_author(principal: Principal) -> None:
+        """Who writes layouts: a super-admin (the platform's), an owner or an admin (their group's own)."""
+        if principal.role not in (Role.SUPER_ADMIN, Role.OWNER, Role.ADMIN):
             raise AccessDenied()
 
     # -- first start -------------------------------------------------------------------------
@@ -75,6 +82,27 @@ class CatalogueCommands:
             defaults.change_defaults(chosen)
         try:
             return self._app.save_all(defaults, *definitions)
+        except IntegrityError:
+            return self._app.max_position()
+
+    def seed_layouts(self) -> int:
+        """The ready layouts, on a store that lacks them (every start; idempotent: their ids come from their
+        keys, so a second process starting at once collides and appends nothing). The root enables them, so
+        a customer may be given them as they are, or copy one into its own layouts (``copy_layout``)."""
+        missing = [r for r in READY_LAYOUTS if self._app.find(r.id, Layout) is None]
+        if not missing:
+            return self._app.max_position()
+
+        def decide() -> int:
+            root = self._root()
+            with acting_as(SYSTEM):
+                layouts = [Layout(spec=r.spec.as_dict(), ready=r.key) for r in missing]
+                known = root.current_layouts()
+                root.change_layouts([*known, *(str(x.id) for x in layouts if str(x.id) not in known)])
+            return self._app.save_all(*layouts, root)
+
+        try:
+            return retry_on_conflict(decide)
         except IntegrityError:
             return self._app.max_position()
 
@@ -178,15 +206,39 @@ class CatalogueCommands:
     # -- layouts -------------------------------------------------------------------------------
 
     def add_layout(self, principal: Principal, spec: LayoutSpec) -> Saved:
-        self._require_manager(principal)
+        """A super-admin's layout is the platform's (the root enables it); an owner's or an admin's is
+        their group's own, usable by the group at once."""
+        self._require_layout_author(principal)
         spec = spec.validated()
 
         def decide() -> Saved:
-            root = self._root()
+            if principal.role == Role.SUPER_ADMIN:
+                root = self._root()
+                with acting_as(principal.actor):
+                    layout = Layout(spec=spec.as_dict())
+                    root.change_layouts([*root.current_layouts(), str(layout.id)])
+                return Saved(str(layout.id), self._app.save_all(layout, root))
             with acting_as(principal.actor):
-                layout = Layout(spec=spec.as_dict())
-                root.change_layouts([*root.current_layouts(), str(layout.id)])
-            return Saved(str(layout.id), self._app.save_all(layout, root))
+                layout = Layout(spec=spec.as_dict(), group_id=str(principal.group_id))
+            return Saved(str(layout.id), self._app.save_all(layout))
+
+        return retry_on_conflict(decide)
+
+    def copy_layout(self, principal: Principal, layout_id: str) -> Saved:
+        """A ready layout (or one of the group's own) copied into the caller's group's own layouts: an
+        independent layout (its own id and events), named after the original with ``(cópia)``."""
+        self._require_layout_author(principal)
+
+        def decide() -> Saved:
+            source = self._layout(layout_id)
+            mine = source.owner() == str(principal.group_id)
+            if not (getattr(source, "ready", None) or mine):
+                raise LayoutNotFound(field="id")
+            spec = dict(source.spec)
+            spec["file_name"] = f"{spec['file_name']} (cópia)"[:120]
+            with acting_as(principal.actor):
+                copy = Layout(spec=spec, group_id=str(principal.group_id), copied_from=layout_id)
+            return Saved(str(copy.id), self._app.save_all(copy))
 
         return retry_on_conflict(decide)
 
@@ -199,12 +251,19 @@ class CatalogueCommands:
             raise LayoutNotFound(field="id")
         return found
 
+    def _may_write(self, principal: Principal, layout: Layout) -> None:
+        """A super-admin writes any layout; an owner or an admin only their group's own (another's is not found)."""
+        self._require_layout_author(principal)
+        if principal.role != Role.SUPER_ADMIN and layout.owner() != str(principal.group_id):
+            raise LayoutNotFound(field="id")
+
     def edit_layout(self, principal: Principal, layout_id: str, spec: LayoutSpec) -> Saved:
-        self._require_manager(principal)
+        self._require_layout_author(principal)
         spec = spec.validated()
 
         def decide() -> Saved:
             layout = self._layout(layout_id)
+            self._may_write(principal, layout)
             if spec.as_dict() == layout.spec:
                 return Saved(layout_id, self._app.max_position())
             with acting_as(principal.actor):
@@ -214,10 +273,11 @@ class CatalogueCommands:
         return retry_on_conflict(decide)
 
     def set_layout_active(self, principal: Principal, layout_id: str, active: bool) -> Saved:
-        self._require_manager(principal)
+        self._require_layout_author(principal)
 
         def decide() -> Saved:
             layout = self._layout(layout_id)
+            self._may_write(principal, layout)
             if layout.active == active:
                 return Saved(layout_id, self._app.max_position())
             with acting_as(principal.actor):

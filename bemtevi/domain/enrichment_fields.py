@@ -8,7 +8,9 @@ dataset's ``people`` / ``companies`` columns (which are the unified record's fie
 compares the two on the dataset's rows.
 
 Names are matched accent- and case-folded (``Endereço`` is ``ENDERECO``; spaces and hyphens are
-underscores); pt-BR and English names both work. Values are text: dates ``YYYY-MM-DD``, money with
+underscores); pt-BR and English names both work. Values are text: dates as the row's format says
+(``dd/mm/aaaa``, what the layout form's field picker fills in; an empty format: ``YYYY-MM-DD``, as layouts
+written before the picker expect), money with
 two decimals, flags ``S`` / ``N`` (``OBITO``: a death is registered; ``ENCONTRADO``: the document
 was found). A record not found leaves its fields empty (``ENCONTRADO`` says ``N``).
 
@@ -107,6 +109,112 @@ FOUND, NOT_FOUND, INVALID_DOCUMENT = "ENCONTRADO", "NAO_ENCONTRADO", "DOCUMENTO_
 RECORD_STATUSES = (FOUND, NOT_FOUND, INVALID_DOCUMENT)
 
 
+# What the layout form's field picker shows of each field: its label in both languages.
+LABELS: dict[str, tuple[str, str]] = {
+    "name": ("Nome / razão social", "Name / company name"),
+    "birth_date": ("Data de nascimento", "Birth date"),
+    "age": ("Idade", "Age"),
+    "gender": ("Sexo", "Gender"),
+    "sign": ("Signo", "Star sign"),
+    "mother": ("Nome da mãe", "Mother's name"),
+    "father": ("Nome do pai", "Father's name"),
+    **{f"phone{i}": (f"Telefone {i}", f"Phone {i}") for i in (1, 2, 3)},
+    **{f"email{i}": (f"E-mail {i}", f"E-mail {i}") for i in (1, 2, 3)},
+    "email": ("E-mail (primeiro)", "E-mail (first)"),
+    "street": ("Logradouro", "Street"),
+    "number": ("Número", "Number"),
+    "complement": ("Complemento", "Complement"),
+    "neighborhood": ("Bairro", "Neighbourhood"),
+    "city": ("Cidade", "City"),
+    "state": ("UF", "State"),
+    "zip": ("CEP", "ZIP code"),
+    "income": ("Renda estimada", "Estimated income"),
+    "education": ("Escolaridade", "Education"),
+    "marital_status": ("Estado civil", "Marital status"),
+    "social_class": ("Classe social", "Social class"),
+    "profession": ("Profissão", "Profession"),
+    "score": ("Score", "Score"),
+    "check_inquiries": ("Consultas de cheque", "Check inquiries"),
+    "death": ("Óbito (S/N)", "Deceased (S/N)"),
+    "death_date": ("Data do óbito", "Date of death"),
+    "company_name": ("Razão social", "Company name"),
+    "trade_name": ("Nome fantasia", "Trade name"),
+    "status": ("Situação cadastral", "Registration status"),
+    "opening_date": ("Data de abertura", "Opening date"),
+    "legal_nature": ("Natureza jurídica", "Legal nature"),
+    "activity": ("CNAE principal", "Main activity code"),
+    "activity_description": ("Atividade principal", "Main activity"),
+    "size": ("Porte", "Company size"),
+    "share_capital": ("Capital social", "Share capital"),
+    "found": ("Encontrado (S/N)", "Found (S/N)"),
+    "document": ("CPF/CNPJ", "CPF/CNPJ"),
+    "record_status": ("Status do registro", "Record status"),
+}
+
+# Widths of a fixed-width (TXT) layout's fields, by catalogue key.
+FIXED_SIZES: dict[str, int] = {
+    "name": 60, "birth_date": 10, "age": 3, "gender": 1, "sign": 12, "mother": 60, "father": 60,
+    "phone1": 11, "phone2": 11, "phone3": 11, "email1": 60, "email2": 60, "email3": 60, "email": 60,
+    "street": 60, "number": 10, "complement": 30, "neighborhood": 40, "city": 40, "state": 2, "zip": 8,
+    "income": 12, "education": 30, "marital_status": 20, "social_class": 2, "profession": 40, "score": 4,
+    "check_inquiries": 4, "death": 1, "death_date": 10, "company_name": 80, "trade_name": 60, "status": 20,
+    "opening_date": 10, "legal_nature": 60, "activity": 7, "activity_description": 80, "size": 20,
+    "share_capital": 15, "found": 1, "document": 14, "record_status": 18,
+}  # fmt: skip
+
+# The layout row type each kind of value is written as (a layout's FIELD_TYPES).
+_ROW_TYPES: dict[str, str] = {
+    "date": "date",
+    "money": "number",
+    "int": "number",
+    "age": "number",
+    "document": "document",
+}
+DEFAULT_DATE_FORMAT = "dd/mm/aaaa"
+# A date format's tokens (pt-BR and English spellings), longest first, as strftime directives.
+_DATE_TOKENS = (("aaaa", "%Y"), ("yyyy", "%Y"), ("dd", "%d"), ("mm", "%m"), ("aa", "%y"), ("yy", "%y"))
+_DATE_SEPARATORS = frozenset("/-. ")
+
+
+def date_pattern(date_format: str) -> str | None:
+    """A row's date format (``dd/mm/aaaa``, ``aaaa-mm-dd``, ``ddmmyyyy``…) as a strftime pattern (the same
+    in Python and DuckDB); ``%Y-%m-%d`` for an empty one; ``None`` for one that is not a date format."""
+    text = date_format.strip().lower()
+    if not text:
+        return "%Y-%m-%d"
+    out, at, seen = "", 0, False
+    while at < len(text):
+        for token, directive in _DATE_TOKENS:
+            if text.startswith(token, at):
+                out, at, seen = out + directive, at + len(token), True
+                break
+        else:
+            if text[at] not in _DATE_SEPARATORS:
+                return None
+            out, at = out + text[at], at + 1
+    return out if seen else None
+
+
+def row_type(field: ExitField) -> str:
+    if field.key.startswith("phone"):
+        return "phone"
+    if field.key.startswith("email"):
+        return "email"
+    return _ROW_TYPES.get(field.kind, "text")
+
+
+def default_format(field: ExitField) -> str:
+    return DEFAULT_DATE_FORMAT if field.kind == "date" else ""
+
+
+def applies_to(field: ExitField) -> Literal["person", "company", "both"]:
+    if field.person is not None and field.company is None and field.kind not in ("found", "document", "record_status"):
+        return "person"
+    if field.person is None and field.company is not None:
+        return "company"
+    return "both"
+
+
 def fold(name: str) -> str:
     """A field name as matched: accents dropped, upper case, spaces and hyphens as underscores."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
@@ -140,8 +248,11 @@ def _follow(record: Any, path: Path) -> Any:
     return value
 
 
-def exit_value(field: ExitField, record: dict[str, Any] | None, document: str, today: dt.date) -> str:
-    """The field's text for a unified record (``None``: not found) of ``document`` (digits)."""
+def exit_value(
+    field: ExitField, record: dict[str, Any] | None, document: str, today: dt.date, date_format: str = ""
+) -> str:
+    """The field's text for a unified record (``None``: not found) of ``document`` (digits); a date as
+    ``date_format`` says (empty: ``YYYY-MM-DD``)."""
     if field.kind == "document":
         return document
     if field.kind == "record_status":
@@ -167,5 +278,6 @@ def exit_value(field: ExitField, record: dict[str, Any] | None, document: str, t
     if field.kind == "age":
         return str(age_on(str(value)[:10], today))
     if field.kind == "date":
-        return str(value)[:10]
+        pattern = date_pattern(date_format) or "%Y-%m-%d"
+        return dt.date.fromisoformat(str(value)[:10]).strftime(pattern)
     return str(value)

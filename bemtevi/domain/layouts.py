@@ -18,13 +18,16 @@ break is quoted, with quotes doubled (RFC 4180).
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
+import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from eventsourcing.domain import event
 
 from bemtevi.domain.audit import AuditedAggregate
+from bemtevi.domain.enrichment_fields import date_pattern, exit_field, exit_value, fold
 from bemtevi.domain.errors import InvalidLayout, RequiredField
 
 LayoutKind = Literal["delimited", "fixed"]
@@ -191,6 +194,8 @@ def _validated_row(row: LayoutRow, index: int, kind: LayoutKind) -> LayoutRow:
         raise RequiredField(field=f"{where}.size")
     if size is not None and not 1 <= size <= MAX_SIZE:
         raise InvalidLayout(f"A size is between 1 and {MAX_SIZE}", field=f"{where}.size")
+    if row.type == "date" and date_pattern(row.format) is None:
+        raise InvalidLayout("Unknown date format (use dd/mm/aaaa, aaaa-mm-dd...)", field=f"{where}.format")
     return LayoutRow(name, row.type, row.order, row.format.strip(), size, row.direction)
 
 
@@ -258,14 +263,71 @@ def preview(spec: LayoutSpec, sample: str) -> Preview:
     return Preview(values, format_line(spec, values, "exit"))
 
 
+_DOCUMENT_NAMES = frozenset({"CPF", "CNPJ", "CPF_CNPJ", "DOCUMENTO", "DOCUMENT", "DOC"})
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPreview:
+    values: tuple[tuple[str, str], ...]  # (exit row name, value) in the exit rows' order
+    exit_line: str
+    unknown: tuple[str, ...]  # exit rows that neither name a catalogue field nor pass an entry through
+
+
+def record_preview(spec: LayoutSpec, record: dict[str, Any] | None, document: str, today: dt.date) -> RecordPreview:
+    """One record written by the exit rows as a batch writes it: each row the catalogue's field of its
+    name (a date in the row's format), or the entry of the same name passed through (the document's
+    entry row holds ``document``; any other entry is empty here)."""
+    entries = {fold(r.name) for r in spec.rows_of("entry")}
+    values: dict[str, str] = {}
+    unknown: list[str] = []
+    for row in spec.rows_of("exit"):
+        folded = fold(row.name)
+        field = exit_field(row.name)
+        if folded in entries:
+            values[row.name] = document if folded in _DOCUMENT_NAMES or _is_document_entry(spec, folded) else ""
+        elif field is not None:
+            values[row.name] = exit_value(field, record, document, today, row.format)
+        else:
+            values[row.name] = ""
+            unknown.append(row.name)
+    return RecordPreview(tuple(values.items()), format_line(spec, values, "exit"), tuple(unknown))
+
+
+def _is_document_entry(spec: LayoutSpec, folded: str) -> bool:
+    rows = spec.rows_of("entry")
+    documents = [r for r in rows if r.type == "document"] or [r for r in rows if fold(r.name) in _DOCUMENT_NAMES]
+    chosen = documents[0] if documents else rows[0]
+    return fold(chosen.name) == folded
+
+
+_READY_NAMESPACE = uuid.UUID("6b1f3c2e-4a0d-4f43-9b6e-2f1d7d0c9a37")
+
+
+def ready_layout_id(key: str) -> uuid.UUID:
+    """A ready layout's id, from its key: two first starts seed it once."""
+    return uuid.uuid5(_READY_NAMESPACE, f"ready-layout:{key}")
+
+
 # -- the aggregate -------------------------------------------------------------------------------
 
 
 class Layout(AuditedAggregate):
     @event("Created")
-    def __init__(self, spec: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        spec: dict[str, Any],
+        group_id: str | None = None,
+        ready: str | None = None,
+        copied_from: str | None = None,
+    ) -> None:
         self.spec = dict(spec)
         self.active = True
+        # None: a layout of the platform's catalogue (the super-admin's); else the group whose own it is.
+        self.group_id = group_id
+        # The ready layout's key (a shipped layout, seeded at the first start), or None.
+        self.ready = ready
+        # The layout this one was copied from (a ready layout copied by a customer), or None.
+        self.copied_from = copied_from
 
     @event("Edited")
     def edit(self, spec: dict[str, Any]) -> None:
@@ -279,5 +341,14 @@ class Layout(AuditedAggregate):
     def inactivate(self) -> None:
         self.active = False
 
+    @staticmethod
+    def create_id(
+        spec: dict[str, Any], group_id: str | None = None, ready: str | None = None, copied_from: str | None = None
+    ) -> uuid.UUID:
+        return ready_layout_id(ready) if ready else uuid.uuid4()
+
     def value(self) -> LayoutSpec:
         return LayoutSpec.from_dict(self.spec)
+
+    def owner(self) -> str | None:
+        return getattr(self, "group_id", None)

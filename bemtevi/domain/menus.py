@@ -84,6 +84,9 @@ def menu_for(role: Role) -> list[MenuEntry]:
     register_children = [USERS, CUSTOMERS]
     if role == Role.SUPER_ADMIN:
         register_children += [SUPPLIERS, LAYOUTS, QUERY_TYPES, MAIL_OUTBOX]
+    else:
+        # Owners and admins keep their group's own layouts (written, or copied from the ready ones).
+        register_children += [LAYOUTS]
     register_children += [BRAND, AUDIT_LOG]
     register = _section("register", "menu.register", "app_registration", *register_children)
     return [register, queries, DASHBOARD, REPORTS, financial, MY_ACCOUNT, API]

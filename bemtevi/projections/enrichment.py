@@ -41,7 +41,10 @@ CREATE TABLE IF NOT EXISTS layouts (
     spec VARCHAR NOT NULL,
     active BOOLEAN NOT NULL,
     created_at TIMESTAMP NOT NULL,
-    updated_at TIMESTAMP NOT NULL
+    updated_at TIMESTAMP NOT NULL,
+    group_id VARCHAR,
+    ready VARCHAR,
+    copied_from VARCHAR
 )
 """
 
@@ -54,7 +57,9 @@ CREATE TABLE IF NOT EXISTS group_layouts (
 """
 
 _QT_COLUMNS = ("key", "name", "definition", "is_default", "active", "created_at", "updated_at")
-_LAYOUT_COLUMNS = ("layout_id", "file_name", "spec", "active", "created_at", "updated_at")
+_LAYOUT_COLUMNS = (
+    "layout_id", "file_name", "spec", "active", "created_at", "updated_at", "group_id", "ready", "copied_from"
+)  # fmt: skip
 _QT = QueryTypeDefinition
 _EVENTS = (
     _QT.Created,
@@ -155,6 +160,9 @@ class _Fold(PageFold):
                     "active": True,
                     "created_at": at,
                     "updated_at": at,
+                    "group_id": getattr(event, "group_id", None),
+                    "ready": getattr(event, "ready", None),
+                    "copied_from": getattr(event, "copied_from", None),
                 }
                 continue
             row = rows.get(layout_id)
@@ -188,6 +196,7 @@ class EnrichmentCatalogueReadModel(ReadModel):
     name = "enrichment_catalogue"
     tables = ("query_types", "query_type_ids", "layouts", "group_layouts")
     event_types = _EVENTS
+    version = 2  # 2: a layout's owner group, ready key and original
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(QUERY_TYPES_DDL)
@@ -283,7 +292,7 @@ def enabled_query_types(cur: duckdb.DuckDBPyConnection, group_id: str) -> list[d
 
 
 def _layout(row: tuple[Any, ...]) -> dict[str, Any]:
-    layout_id, _, spec, active, created_at, updated_at = row
+    layout_id, _, spec, active, created_at, updated_at, group_id, ready, copied_from = row
     s = json.loads(spec)
     return {
         "id": layout_id,
@@ -299,7 +308,28 @@ def _layout(row: tuple[Any, ...]) -> dict[str, Any]:
         "active": active,
         "createdAt": created_at,
         "updatedAt": updated_at,
+        "groupId": group_id,
+        "ready": ready,
+        "copiedFrom": copied_from,
     }
+
+
+def _visible(viewer_group: str | None, scope: str | None) -> tuple[str, list[object]]:
+    """Which layouts a list shows: ``ready`` the shipped ones; ``mine`` the viewer's group's own (a
+    super-admin's ``viewer_group`` None: the platform's catalogue less the ready ones); neither, both."""
+    ready = "ready IS NOT NULL"
+    args: list[object] = []
+    if viewer_group is None:
+        mine = "(ready IS NULL AND group_id IS NULL)"
+    else:
+        mine, args = "group_id = ?", [viewer_group]
+    if scope == "ready":
+        return ready, []
+    if scope == "mine":
+        return mine, args
+    if viewer_group is None:
+        return "1 = 1", []
+    return f"({ready} OR {mine})", args
 
 
 def layouts_page(
@@ -308,24 +338,46 @@ def layouts_page(
     active: bool | None = None,
     offset: int = 0,
     limit: int = 20,
+    viewer_group: str | None = None,
+    scope: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
-    rows, total = _catalogue_page(
-        cur, "layouts", _LAYOUT_COLUMNS, ("file_name", "spec"), "created_at, layout_id", search, active, offset, limit
+    """A page of layouts a viewer sees: a super-admin (``viewer_group`` None) every one; an owner or an
+    admin the ready layouts and their group's own (``scope`` narrows to either)."""
+    where, args = _visible(viewer_group, scope)
+    searched = "(file_name ILIKE ? OR spec ILIKE ?)" if search else "1 = 1"
+    if search:
+        args = [*args, f"%{search}%", f"%{search}%"]
+    if active is not None:
+        searched += " AND active = ?"
+        args = [*args, active]
+    condition = f"{where} AND {searched}"
+    total = first_row(cur.execute(f"SELECT count(*) FROM layouts WHERE {condition}", args))[0]
+    rows = cur.execute(
+        f"""SELECT {", ".join(_LAYOUT_COLUMNS)} FROM layouts WHERE {condition}
+        ORDER BY ready IS NOT NULL, created_at, layout_id LIMIT ? OFFSET ?""",
+        [*args, limit, offset],
+    ).fetchall()
+    return [_layout(r) for r in rows], int(total)
+
+
+def layout(cur: duckdb.DuckDBPyConnection, layout_id: str, viewer_group: str | None = None) -> dict[str, Any] | None:
+    """One layout, if the viewer sees it (``viewer_group`` None: a super-admin, every one)."""
+    where, args = _visible(viewer_group, None)
+    row = first_row(
+        cur.execute(
+            f"SELECT {', '.join(_LAYOUT_COLUMNS)} FROM layouts WHERE layout_id = ? AND {where}", [layout_id, *args]
+        )
     )
-    return [_layout(r) for r in rows], total
-
-
-def layout(cur: duckdb.DuckDBPyConnection, layout_id: str) -> dict[str, Any] | None:
-    row = first_row(cur.execute(f"SELECT {', '.join(_LAYOUT_COLUMNS)} FROM layouts WHERE layout_id = ?", [layout_id]))
     return _layout(row) if row else None
 
 
 def enabled_layouts(cur: duckdb.DuckDBPyConnection, group_id: str) -> list[dict[str, Any]]:
-    """The active layouts a group may use."""
+    """The active layouts a group may use: those enabled for it and its own."""
     rows = cur.execute(
         f"""SELECT {", ".join("l." + c for c in _LAYOUT_COLUMNS)} FROM layouts l
-        JOIN group_layouts gl ON gl.layout_id = l.layout_id AND gl.group_id = ?
-        WHERE l.active ORDER BY l.created_at, l.layout_id""",
-        [group_id],
+        WHERE l.active AND (l.group_id = ? OR EXISTS (
+            SELECT 1 FROM group_layouts gl WHERE gl.layout_id = l.layout_id AND gl.group_id = ?))
+        ORDER BY l.group_id IS NULL, l.created_at, l.layout_id""",
+        [group_id, group_id],
     ).fetchall()
     return [_layout(r) for r in rows]

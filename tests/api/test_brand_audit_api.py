@@ -17,6 +17,7 @@ from support import KNOWN_CPF, sign_in
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.brand import DEFAULT_PRIMARY
+from bemtevi.domain.ready_layouts import READY_LAYOUTS
 
 
 @pytest.fixture
@@ -412,7 +413,9 @@ def test_the_catalogue_and_suppliers_show_in_the_audit_log_by_name_and_readable_
     }
     # The root's layouts and a supplier's allowed layouts by file name, not by id.
     grown = next(r for r in rows if r["eventType"] == "LayoutsChanged")  # newest first
-    assert changes(grown)["enabled_layouts"] == ("clientes_v2", "clientes_v2, empresas")
+    # (after the ready layouts the first start enabled for the root)
+    ready = ", ".join(r.spec.file_name for r in READY_LAYOUTS)
+    assert changes(grown)["enabled_layouts"] == (f"{ready}, clientes_v2", f"{ready}, clientes_v2, empresas")
     # A supplier: its current name, its settings, its layouts by name, its status.
     registered = row("Vendor", "Registered")
     assert (registered["targetType"], registered["targetName"]) == ("supplier", "Vendor Sul")

@@ -138,15 +138,16 @@ def test_layouts_are_saved_previewed_and_given_to_customers_from_the_root(client
     )
     assert body["field"] == "rows.0.size"
     saved = ok(client.post("/api/layouts", headers=admin, json=LAYOUT))
-    listed = ok(client.get("/api/layouts", headers=admin, params={"position": saved["position"]}))
+    listed = ok(client.get("/api/layouts", headers=admin, params={"position": saved["position"], "scope": "mine"}))
     assert [(row["id"], row["rows"][0]["size"]) for row in listed["data"]] == [(saved["id"], 11)]
     edited = ok(client.put(f"/api/layouts/{saved['id']}", headers=admin, json={**LAYOUT, "table": "empresas"}))
     one = ok(client.get(f"/api/layouts/{saved['id']}", headers=admin, params={"position": edited["position"]}))
     assert one["data"]["table"] == "empresas"
     enabled = ok(client.get("/api/layouts/enabled", headers=admin, params={"position": edited["position"]}))
-    assert [layout["id"] for layout in enabled["data"]] == [saved["id"]]
+    assert [layout["id"] for layout in enabled["data"] if not layout["ready"]] == [saved["id"]]
     off = ok(client.post(f"/api/layouts/{saved['id']}/status", headers=admin, json={"active": False}))
-    assert ok(client.get("/api/layouts/enabled", headers=admin, params={"position": off["position"]}))["data"] == []
+    after = ok(client.get("/api/layouts/enabled", headers=admin, params={"position": off["position"]}))["data"]
+    assert [layout["id"] for layout in after if not layout["ready"]] == []
 
 
 def test_another_tenant_and_a_non_admin_get_nothing_of_the_catalogue(
@@ -165,15 +166,19 @@ def test_another_tenant_and_a_non_admin_get_nothing_of_the_catalogue(
         ("post", "/api/query-types", QUERY_TYPE),
         ("put", "/api/query-types/cpf-complete", QUERY_TYPE),
         ("post", "/api/query-types/cpf-complete/status", {"active": False}),
-        ("get", "/api/layouts", None),
-        ("get", f"/api/layouts/{layout['id']}", None),
-        ("post", "/api/layouts", LAYOUT),
-        ("put", f"/api/layouts/{layout['id']}", LAYOUT),
-        ("post", f"/api/layouts/{layout['id']}/status", {"active": False}),
-        ("post", "/api/layouts/preview", {"layout": LAYOUT, "sample": ""}),
     ]:
         response = client.request(method, path, headers=owner, json=body)
         refused(response, 403, "access_denied")
+    # Layouts: an owner keeps its group's own, and sees none of the platform's but the ready ones.
+    for method, path, body in [
+        ("get", f"/api/layouts/{layout['id']}", None),
+        ("put", f"/api/layouts/{layout['id']}", LAYOUT),
+        ("post", f"/api/layouts/{layout['id']}/status", {"active": False}),
+        ("post", f"/api/layouts/{layout['id']}/copy", None),
+    ]:
+        refused(client.request(method, path, headers=owner, json=body), 404, "layout_not_found")
+    seen = ok(client.get("/api/layouts", headers=owner, params={"position": sqlite_platform.app.max_position()}))
+    assert seen["data"] and all(row["ready"] for row in seen["data"])
     # What its group may use: only its own enabled, active types; no layout was given to it.
     position = sqlite_platform.app.max_position()
     enabled = ok(client.get("/api/query-types/enabled", headers=owner, params={"position": position}))

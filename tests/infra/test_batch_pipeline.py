@@ -319,3 +319,31 @@ def test_the_return_file_says_whether_each_record_was_found_not_found_or_had_an_
     ]
     assert (outcome.records, outcome.found, outcome.invalid) == (6, 3, 2)
     assert exit_field("record status") == exit_field("STATUS_REGISTRO") == exit_field("Situação registro")
+
+
+@pytest.mark.parametrize(
+    ("date_format", "pattern"), [("dd/mm/aaaa", "%d/%m/%Y"), ("aaaa-mm-dd", "%Y-%m-%d"), ("ddmmyyyy", "%d%m%Y")]
+)
+def test_a_date_row_is_written_in_its_format_by_the_join_and_by_the_record_mapping(
+    dataset_path: Path, tmp_path: Path, date_format: str, pattern: str
+) -> None:
+    """The picker's ``dd/mm/aaaa`` is what a return file holds (the dataset's join and a supplier's
+    record alike); before, every date came out ``YYYY-MM-DD`` whatever the row said."""
+    cpfs, _ = documents(dataset_path)
+    rows = (
+        LayoutRow("CPF", "document", 1, "", None, "entry"),
+        LayoutRow("NASCIMENTO", "date", 1, date_format, None, "exit"),
+    )
+    spec = LayoutSpec("f", "r", "csv", "csv", "delimited", ";", True, "people", rows)
+    source = tmp_path / "in.csv"
+    source.write_text("CPF\n" + "\n".join(cpfs[:50]) + "\n")
+    outcome = run_batch(
+        source, check_upload(source, "CSV"), spec, dataset_path, tmp_path / "work",
+        on_progress=lambda p: None, should_stop=lambda: False, today=TODAY,
+    )  # fmt: skip
+    records = docs_by_document(dataset_path)
+    field = exit_field("NASCIMENTO")
+    assert field is not None
+    for line, cpf in zip(outcome.return_file.read_text().splitlines()[1:], cpfs[:50], strict=True):
+        born = dt.date.fromisoformat(records[cpf]["birth_date"][:10])
+        assert line == born.strftime(pattern) == exit_value(field, records[cpf], cpf, TODAY, date_format)

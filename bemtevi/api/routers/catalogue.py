@@ -3,7 +3,8 @@ add-new-layout), managed by a super-admin; every signed-in user reads what their
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import datetime as dt
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query
 
@@ -11,10 +12,16 @@ from bemtevi.api.bounds import KEY_MAX, SEARCH_MAX
 from bemtevi.api.catalogue_schemas import (
     EnabledLayoutsResponse,
     EnabledQueryTypesResponse,
+    ExitFieldsResponse,
+    ExitFieldView,
     LayoutListResponse,
     LayoutPreview,
     LayoutPreviewRequest,
     LayoutPreviewResponse,
+    LayoutRecordPreview,
+    LayoutRecordPreviewRequest,
+    LayoutRecordPreviewResponse,
+    LayoutRecordValue,
     LayoutRequest,
     LayoutResponse,
     LayoutView,
@@ -28,13 +35,20 @@ from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, allo
 from bemtevi.api.group_schemas import StatusRequest
 from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ErrorResponse
+from bemtevi.domain.enrichment_fields import FIELDS, FIXED_SIZES, LABELS, applies_to, default_format, row_type
 from bemtevi.domain.errors import LayoutNotFound, QueryNotFound
-from bemtevi.domain.layouts import LayoutRow, LayoutSpec, preview
+from bemtevi.domain.layouts import LayoutRow, LayoutSpec, header_line, preview, record_preview
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import QueryTypeForm
+from bemtevi.domain.ready_layouts import BY_KEY
+from bemtevi.domain.users import Role
+from bemtevi.infra.demo_values import KNOWN_CNPJS, KNOWN_CPFS
 from bemtevi.projections import enrichment
 
 router = APIRouter(tags=["catalogue"])
+# The documents a layout's preview shows: the demo data's own (a preview is free, so it never looks up
+# a document its author chose: that would be a consultation without a charge).
+DEMO_DOCUMENTS = {"cpf": KNOWN_CPFS[0], "cnpj": KNOWN_CNPJS[0]}
 KeyPath = Annotated[str, Path(max_length=KEY_MAX)]
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -160,6 +174,17 @@ def _layout_spec(body: LayoutRequest) -> LayoutSpec:
     )
 
 
+def _viewer(principal: Principal) -> str | None:
+    """Whose layouts a list shows: None for a super-admin (every one), else the caller's group."""
+    return None if principal.role == Role.SUPER_ADMIN else str(principal.group_id)
+
+
+def _layout_view(row: dict[str, Any]) -> LayoutView:
+    ready = BY_KEY.get(row.get("ready") or "")
+    title = {"pt-BR": ready.title_pt, "en-US": ready.title_en} if ready else None
+    return LayoutView.model_validate({**row, "readyTitle": title})
+
+
 @router.get("/layouts", response_model=LayoutListResponse)
 def list_layouts(
     principal: Annotated[Principal, Depends(allowed_route("layout-list"))],
@@ -167,12 +192,23 @@ def list_layouts(
     page: Annotated[Page, Depends(paging(default_size=20, max_size=100))],
     search: Annotated[str | None, Query(max_length=SEARCH_MAX)] = None,
     active: bool | None = None,
+    scope: Literal["mine", "ready"] | None = None,
     position: PositionQuery = None,
 ) -> LayoutListResponse:
+    """The layouts the caller sees: a super-admin every one; an owner or an admin the ready layouts and
+    their group's own (``scope`` narrows to either)."""
     up_to_date = wait_for_position(platform, position)
-    rows, total = enrichment.layouts_page(platform.store.cursor(), search, active, offset=page.offset, limit=page.size)
+    rows, total = enrichment.layouts_page(
+        platform.store.cursor(),
+        search,
+        active,
+        offset=page.offset,
+        limit=page.size,
+        viewer_group=_viewer(principal),
+        scope=scope,
+    )
     return LayoutListResponse(
-        data=[LayoutView.model_validate(r) for r in rows],
+        data=[_layout_view(r) for r in rows],
         total=total,
         page=page.number,
         perPage=page.size,
@@ -186,10 +222,59 @@ def enabled_layouts(
     platform: PlatformDep,
     position: PositionQuery = None,
 ) -> EnabledLayoutsResponse:
-    """The active layouts the caller's group may use."""
+    """The active layouts the caller's group may use (enabled for it, and its own)."""
     up_to_date = wait_for_position(platform, position)
     rows = enrichment.enabled_layouts(platform.store.cursor(), str(principal.group_id))
-    return EnabledLayoutsResponse(data=[LayoutView.model_validate(r) for r in rows], upToDate=up_to_date)
+    return EnabledLayoutsResponse(data=[_layout_view(r) for r in rows], upToDate=up_to_date)
+
+
+@router.get("/layouts/exit-fields", response_model=ExitFieldsResponse)
+def exit_fields(principal: Annotated[Principal, Depends(allowed_route("add-new-layout"))]) -> ExitFieldsResponse:
+    """The exit fields a layout may use (what a batch fills), with the type and format the layout
+    form's picker gives a row of each: a row named by any of ``names`` is filled with the field."""
+    return ExitFieldsResponse(
+        data=[
+            ExitFieldView(
+                key=f.key,
+                name=f.names[0],
+                names=list(f.names),
+                label={"pt-BR": LABELS[f.key][0], "en-US": LABELS[f.key][1]},
+                type=row_type(f),  # type: ignore[arg-type]
+                format=default_format(f),
+                size=FIXED_SIZES[f.key],
+                appliesTo=applies_to(f),
+            )
+            for f in FIELDS
+        ]
+    )
+
+
+@router.post(
+    "/layouts/preview-record", response_model=LayoutRecordPreviewResponse, responses={422: {"model": ErrorResponse}}
+)
+def preview_layout_record(
+    body: LayoutRecordPreviewRequest,
+    principal: Annotated[Principal, Depends(allowed_route("add-new-layout"))],
+    platform: PlatformDep,
+) -> LayoutRecordPreviewResponse:
+    """One record of the demo data written by the layout's exit rows, as a batch would write it. For the
+    layout's author: no credit is charged and no consultation is recorded (the document is the demo
+    data's, never one the caller chose)."""
+    spec = _layout_spec(body.layout).codec_validated()
+    document = DEMO_DOCUMENTS[body.kind]
+    record = platform.supplier.lookup(body.kind, document)
+    shown = record_preview(spec, record, document, dt.date.today())
+    return LayoutRecordPreviewResponse(
+        data=LayoutRecordPreview(
+            document=document,
+            found=record is not None,
+            values=[LayoutRecordValue(name=n, value=v) for n, v in shown.values],
+            exitLine=shown.exit_line,
+            header=header_line(spec, "exit") if spec.first_line else None,
+            unknown=list(shown.unknown),
+            charged=False,
+        )
+    )
 
 
 @router.post("/layouts/preview", response_model=LayoutPreviewResponse, responses={422: {"model": ErrorResponse}})
@@ -212,10 +297,10 @@ def get_layout(
     position: PositionQuery = None,
 ) -> LayoutResponse:
     up_to_date = wait_for_position(platform, position)
-    row = enrichment.layout(platform.store.cursor(), layout_id)
+    row = enrichment.layout(platform.store.cursor(), layout_id, _viewer(principal))
     if row is None:
         raise LayoutNotFound(field="id")
-    return LayoutResponse(data=LayoutView.model_validate(row), upToDate=up_to_date)
+    return LayoutResponse(data=_layout_view(row), upToDate=up_to_date)
 
 
 @router.post("/layouts", response_model=SavedResponse, responses=_REFUSALS)
@@ -225,6 +310,17 @@ def add_layout(
     platform: PlatformDep,
 ) -> SavedResponse:
     saved = platform.catalogue.add_layout(principal, _layout_spec(body))
+    return SavedResponse(id=saved.id, position=saved.position)
+
+
+@router.post("/layouts/{layout_id}/copy", response_model=SavedResponse, responses=_REFUSALS)
+def copy_layout(
+    layout_id: KeyPath,
+    principal: Annotated[Principal, Depends(allowed_route("add-new-layout"))],
+    platform: PlatformDep,
+) -> SavedResponse:
+    """A ready layout copied into the caller's group's own layouts (an independent layout to edit)."""
+    saved = platform.catalogue.copy_layout(principal, layout_id)
     return SavedResponse(id=saved.id, position=saved.position)
 
 

@@ -14,6 +14,7 @@ from bemtevi.domain.enrichment_fields import (
     INVALID_DOCUMENT,
     NOT_FOUND,
     ExitField,
+    date_pattern,
     exit_field,
     fold,
 )
@@ -119,14 +120,17 @@ def _path_sql(alias: str, path: tuple[str | int, ...]) -> str:
     return out
 
 
-def _side_sql(field: ExitField, alias: str, path: tuple[str | int, ...] | None, today: dt.date) -> str:
+def _side_sql(
+    field: ExitField, alias: str, path: tuple[str | int, ...] | None, today: dt.date, date_format: str
+) -> str:
     if path is None:
         return "NULL"
     value = _path_sql(alias, path)
     if field.kind == "flag":
         return f"CASE WHEN {value} IS NOT NULL THEN 'S' ELSE 'N' END"
     if field.kind == "date":
-        return f"strftime({value}, '%Y-%m-%d')"
+        pattern = (date_pattern(date_format) or "%Y-%m-%d").replace("'", "''")
+        return f"strftime({value}, '{pattern}')"
     if field.kind == "age":
         return f"CAST(date_sub('year', {value}, DATE '{today.isoformat()}') AS VARCHAR)"
     if field.kind == "money":
@@ -134,8 +138,9 @@ def _side_sql(field: ExitField, alias: str, path: tuple[str | int, ...] | None, 
     return f"CAST({value} AS VARCHAR)"
 
 
-def field_sql(field: ExitField, today: dt.date) -> str:
-    """The field's text for a joined record: ``p`` the person, ``c`` the company (NULL: not found)."""
+def field_sql(field: ExitField, today: dt.date, date_format: str = "") -> str:
+    """The field's text for a joined record: ``p`` the person, ``c`` the company (NULL: not found); a
+    date as the row's ``date_format`` says."""
     if field.kind == "document":
         return "n.__doc"
     if field.kind == "found":
@@ -145,19 +150,19 @@ def field_sql(field: ExitField, today: dt.date) -> str:
             f"CASE WHEN NOT n.__valid THEN '{INVALID_DOCUMENT}'"
             f" WHEN p.cpf IS NOT NULL OR c.cnpj IS NOT NULL THEN '{FOUND}' ELSE '{NOT_FOUND}' END"
         )
-    person = _side_sql(field, "p", field.person, today)
-    company = _side_sql(field, "c", field.company, today)
+    person = _side_sql(field, "p", field.person, today, date_format)
+    company = _side_sql(field, "c", field.company, today, date_format)
     return f"coalesce(CASE WHEN p.cpf IS NOT NULL THEN {person} WHEN c.cnpj IS NOT NULL THEN {company} END, '')"
 
 
 def joined_sql(spec: LayoutSpec, plan: ExitPlan, source: str, today: dt.date, after_row: int = 0) -> str:
     document = document_row(spec).name
     columns = []
-    for i, (entry, field) in enumerate(zip(plan.entries, plan.fields, strict=True)):
+    for i, (row, entry, field) in enumerate(zip(plan.rows, plan.entries, plan.fields, strict=True)):
         if entry is not None:
             expr = f"coalesce(n.{_ident(entry)}, '')"
         elif field is not None:
-            expr = field_sql(field, today)
+            expr = field_sql(field, today, row.format)
         else:
             expr = "''"
         columns.append(f"{expr} AS x{i}")

@@ -230,7 +230,7 @@ def _resolved(table: pa.Table, plan: ExitPlan, resolve_missing: ResolveMissing |
         found[i] = True
         for x, field in enumerate(plan.fields):
             if field is not None:
-                columns[f"x{x}"][i] = exit_value(field, record, documents[i], today)
+                columns[f"x{x}"][i] = exit_value(field, record, documents[i], today, plan.rows[x].format)
     table = table.set_column(table.schema.get_field_index("__found"), "__found", pa.array(found, pa.bool_()))
     for name, values in columns.items():
         table = table.set_column(table.schema.get_field_index(name), name, pa.array(values, pa.string()))

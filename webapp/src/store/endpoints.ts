@@ -80,6 +80,7 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     addLayout: { invalidatesTags: ['Layouts'] },
     editLayout: { invalidatesTags: ['Layouts'] },
     changeLayoutStatus: { invalidatesTags: ['Layouts'] },
+    copyLayout: { invalidatesTags: ['Layouts'] },
     // batches and manual enrichment (a confirmed batch reserves credits)
     listBatches: { providesTags: ['Batches'] },
     getBatch: { providesTags: ['Batches'] },

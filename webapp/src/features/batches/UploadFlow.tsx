@@ -139,7 +139,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
             >
               {(layouts.data?.data ?? []).map((l) => (
                 <MenuItem key={l.id} value={l.id}>
-                  {l.fileName} ({l.acceptedExtension.toUpperCase()} → {l.returnExtension.toUpperCase()})
+                  {l.readyTitle?.[i18n.language] ?? l.fileName} ({l.acceptedExtension.toUpperCase()} → {l.returnExtension.toUpperCase()})
                 </MenuItem>
               ))}
             </TextField>

@@ -60,7 +60,8 @@ export default function CustomerFormPage() {
   // The query types this group may give its customers: its own enabled, active ones (the catalogue's).
   const offered = useEnabledQueryTypesQuery({ position }).data?.data ?? []
   // Likewise the layouts (customers never get more than their parent has).
-  const layouts = useEnabledLayoutsQuery({ position }).data?.data ?? []
+  // A group's own layouts (written or copied by it) are not its to give: only the platform's it was given.
+  const layouts = (useEnabledLayoutsQuery({ position }).data?.data ?? []).filter((l) => !l.groupId)
   const [form, setForm] = useState<CustomerForm>(EMPTY)
   const [toggles, setToggles] = useState<Toggles>({})
   const [errors, setErrors] = useState<Record<string, string>>({})

@@ -541,6 +541,7 @@ const injectedRtkApi = api.injectEndpoints({
         params: {
           search: queryArg.search,
           active: queryArg.active,
+          scope: queryArg.scope,
           position: queryArg.position,
           page: queryArg.page,
           perPage: queryArg.perPage,
@@ -565,6 +566,9 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    exitFields: build.query<ExitFieldsApiResponse, ExitFieldsApiArg>({
+      query: () => ({ url: `/layouts/exit-fields` }),
+    }),
     previewLayout: build.mutation<
       PreviewLayoutApiResponse,
       PreviewLayoutApiArg
@@ -573,6 +577,16 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/layouts/preview`,
         method: "POST",
         body: queryArg.layoutPreviewRequest,
+      }),
+    }),
+    previewLayoutRecord: build.mutation<
+      PreviewLayoutRecordApiResponse,
+      PreviewLayoutRecordApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/layouts/preview-record`,
+        method: "POST",
+        body: queryArg.layoutRecordPreviewRequest,
       }),
     }),
     getLayout: build.query<GetLayoutApiResponse, GetLayoutApiArg>({
@@ -588,6 +602,12 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/layouts/${queryArg.layoutId}`,
         method: "PUT",
         body: queryArg.layoutRequest,
+      }),
+    }),
+    copyLayout: build.mutation<CopyLayoutApiResponse, CopyLayoutApiArg>({
+      query: (queryArg) => ({
+        url: `/layouts/${queryArg.layoutId}/copy`,
+        method: "POST",
       }),
     }),
     changeLayoutStatus: build.mutation<
@@ -1318,6 +1338,7 @@ export type ListLayoutsApiResponse =
 export type ListLayoutsApiArg = {
   search?: string | null;
   active?: boolean | null;
+  scope?: ("mine" | "ready") | null;
   /** Wait until the read side has this event */
   position?: number | null;
   /** Page number, from 1 */
@@ -1336,10 +1357,18 @@ export type EnabledLayoutsApiArg = {
   /** Wait until the read side has this event */
   position?: number | null;
 };
+export type ExitFieldsApiResponse =
+  /** status 200 Successful Response */ ExitFieldsResponse;
+export type ExitFieldsApiArg = void;
 export type PreviewLayoutApiResponse =
   /** status 200 Successful Response */ LayoutPreviewResponse;
 export type PreviewLayoutApiArg = {
   layoutPreviewRequest: LayoutPreviewRequest;
+};
+export type PreviewLayoutRecordApiResponse =
+  /** status 200 Successful Response */ LayoutRecordPreviewResponse;
+export type PreviewLayoutRecordApiArg = {
+  layoutRecordPreviewRequest: LayoutRecordPreviewRequest;
 };
 export type GetLayoutApiResponse =
   /** status 200 Successful Response */ LayoutResponse;
@@ -1353,6 +1382,11 @@ export type EditLayoutApiResponse =
 export type EditLayoutApiArg = {
   layoutId: string;
   layoutRequest: LayoutRequest;
+};
+export type CopyLayoutApiResponse =
+  /** status 200 Successful Response */ SavedResponse;
+export type CopyLayoutApiArg = {
+  layoutId: string;
 };
 export type ChangeLayoutStatusApiResponse =
   /** status 200 Successful Response */ SavedResponse;
@@ -2513,14 +2547,24 @@ export type LayoutRowModel = {
 export type LayoutView = {
   acceptedExtension: string;
   active: boolean;
+  /** The layout this one was copied from */
+  copiedFrom?: string | null;
   /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
   delimiter: string;
   fileName: string;
   finalFileName: string;
   firstLine: boolean;
+  /** The group whose own layout it is; null: the platform's */
+  groupId?: string | null;
   id: string;
   kind: "delimited" | "fixed";
+  /** A shipped ready layout's key (copy it to change it) */
+  ready?: string | null;
+  /** A ready layout's title by language */
+  readyTitle?: {
+    [key: string]: string;
+  } | null;
   returnExtension: string;
   rows: LayoutRowModel[];
   table: string;
@@ -2554,6 +2598,28 @@ export type EnabledLayoutsResponse = {
   data: LayoutView[];
   upToDate: boolean;
 };
+export type ExitFieldView = {
+  appliesTo: "person" | "company" | "both";
+  /** The row format the picker fills in (dates: dd/mm/aaaa) */
+  format: string;
+  /** The catalogue's key of the field */
+  key: string;
+  /** The field's label by language (pt-BR, en-US) */
+  label: {
+    [key: string]: string;
+  };
+  /** The name a layout's exit row gives it (pt-BR) */
+  name: string;
+  /** Every name the field is matched by (pt-BR and English) */
+  names: string[];
+  /** A width that holds the field in a fixed-width layout */
+  size: number;
+  /** The row type the field is written as */
+  type: "text" | "number" | "document" | "date" | "phone" | "email";
+};
+export type ExitFieldsResponse = {
+  data: ExitFieldView[];
+};
 export type LayoutPreview = {
   /** The line the exit rows write of those values */
   exitLine: string;
@@ -2568,6 +2634,32 @@ export type LayoutPreviewResponse = {
 export type LayoutPreviewRequest = {
   layout: LayoutRequest;
   sample: string;
+};
+export type LayoutRecordValue = {
+  name: string;
+  value: string;
+};
+export type LayoutRecordPreview = {
+  /** Always false: a preview costs no credit */
+  charged: boolean;
+  /** The demo document shown (of the demo data; never a customer's) */
+  document: string;
+  /** The line the exit rows write of that record */
+  exitLine: string;
+  found: boolean;
+  /** The first line, if the layout names its columns */
+  header: string | null;
+  /** Exit rows naming no field of the catalogue (left empty) */
+  unknown: string[];
+  /** Each exit row's value, in the exit rows' order */
+  values: LayoutRecordValue[];
+};
+export type LayoutRecordPreviewResponse = {
+  data: LayoutRecordPreview;
+};
+export type LayoutRecordPreviewRequest = {
+  kind?: "cpf" | "cnpj";
+  layout: LayoutRequest;
 };
 export type LayoutResponse = {
   data: LayoutView;
@@ -2961,9 +3053,12 @@ export const {
   useListLayoutsQuery,
   useAddLayoutMutation,
   useEnabledLayoutsQuery,
+  useExitFieldsQuery,
   usePreviewLayoutMutation,
+  usePreviewLayoutRecordMutation,
   useGetLayoutQuery,
   useEditLayoutMutation,
+  useCopyLayoutMutation,
   useChangeLayoutStatusMutation,
   useOutboxQuery,
   useMyAccountQuery,
