@@ -30,7 +30,7 @@ from pathlib import Path
 
 import duckdb
 
-from bemtevi.infra.receita import LAYOUTS
+from bemtevi.infra.receita_layout import LAYOUTS
 
 _PARTS = 4  # zips per kind, as the Receita splits its large files
 

@@ -37,35 +37,8 @@ import duckdb
 
 from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL
 from bemtevi.infra.receita_build import BUILD_SQL, COMPANY_DOC_COLUMNS, SIMPLES_TYPE
+from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, kind_of
 
-# Column layouts, in file order (Dicionário de Dados do CNPJ).
-LAYOUTS: dict[str, tuple[str, ...]] = {
-    "empresas": (
-        "cnpj_basico", "razao_social", "natureza_juridica", "qualificacao_responsavel", "capital_social",
-        "porte_empresa", "ente_federativo",
-    ),
-    "estabelecimentos": (
-        "cnpj_basico", "cnpj_ordem", "cnpj_dv", "identificador_matriz_filial", "nome_fantasia",
-        "situacao_cadastral", "data_situacao_cadastral", "motivo_situacao_cadastral", "nome_cidade_exterior",
-        "pais", "data_inicio_atividade", "cnae_fiscal_principal", "cnae_fiscal_secundaria", "tipo_logradouro",
-        "logradouro", "numero", "complemento", "bairro", "cep", "uf", "municipio", "ddd_1", "telefone_1",
-        "ddd_2", "telefone_2", "ddd_fax", "fax", "correio_eletronico", "situacao_especial",
-        "data_situacao_especial",
-    ),
-    "socios": (
-        "cnpj_basico", "identificador_socio", "nome_socio_razao_social", "cnpj_cpf_socio", "qualificacao_socio",
-        "data_entrada_sociedade", "pais", "representante_legal", "nome_do_representante",
-        "qualificacao_representante_legal", "faixa_etaria",
-    ),
-    "simples": (
-        "cnpj_basico", "opcao_pelo_simples", "data_opcao_simples", "data_exclusao_simples", "opcao_mei",
-        "data_opcao_mei", "data_exclusao_mei",
-    ),
-}  # fmt: skip
-CODE_TABLES = ("cnaes", "municipios", "naturezas", "qualificacoes", "paises", "motivos")
-CODE_LAYOUT = ("codigo", "descricao")
-# File name prefix (lower case) → staging kind; "simples" before "socios" is irrelevant, prefixes differ.
-_KINDS = tuple(LAYOUTS) + CODE_TABLES
 _COPY_CHUNK = 1 << 20
 # Establishments turned into records per statement at most (see receita_build.BUILD_SQL).
 _SLICE_ROWS = 200_000
@@ -111,16 +84,6 @@ def _in_slice(slices: int, part: int, parts: int) -> str:
     if slices <= parts:
         return f"part % {slices} = {part}"
     return f"part = {part % parts} AND hash(cnpj_basico) % {slices} = {part}"
-
-
-def kind_of(name: str) -> str | None:
-    """The staging kind of a published file, by its name (``K3241.K03200Y0.D40511.EMPRECSV`` names
-    its members; the zips are named ``Empresas0.zip`` ... ``Cnaes.zip``)."""
-    lowered = Path(name).name.lower()
-    for kind in _KINDS:
-        if lowered.startswith(kind):
-            return kind
-    return None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from receita_files import ACME, ACME_CNPJ, estabelecimento, line, write_release,
 
 from bemtevi.infra import receita
 from bemtevi.infra.demo_data import generate_demo_dataset
-from bemtevi.infra.receita import import_cnpj, kind_of
+from bemtevi.infra.receita import import_cnpj
+from bemtevi.infra.receita_layout import kind_of
 from bemtevi.infra.suppliers.local import LocalDatasetSupplier
 
 
