@@ -152,6 +152,9 @@ class DataSubjectConsultation(BaseModel):
     channel: str
     queryType: str
     status: str
+    keptUntil: UtcDateTime | None = Field(
+        None, description="The consultation's result is still held (personal data) until then; null: none held"
+    )
 
 
 class DataSubjectResponse(BaseModel):

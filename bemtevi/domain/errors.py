@@ -154,6 +154,12 @@ class CannotChangeYourRole(DomainError):
     code, message, status = "cannot_change_your_role", "You cannot change your own role", 403
 
 
+class RoleNeedsPlatformGroup(DomainError):
+    # The officer's report spans every tenant: a customer's user given that role would read other customers'.
+    code, status = "role_needs_platform_group", 422
+    message = "Only a user of the platform's own group can have this role"
+
+
 class WrongCurrentPassword(DomainError):
     code, message, status = "wrong_current_password", "Current password is incorrect", 422
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
+from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query, Response
 
@@ -26,9 +27,8 @@ from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.data_subject import record_data_subject_report
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import AccessDenied, ExportFailed, GroupNotFound, InvalidData
+from bemtevi.domain.errors import ExportFailed, GroupNotFound, InvalidData
 from bemtevi.domain.principals import Principal
-from bemtevi.domain.users import Role
 from bemtevi.projections.audit_queries import AUDIT_ORDER, audit_actors, audit_page, audit_types
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.credit_queries import subtree_ids
@@ -37,6 +37,8 @@ from bemtevi.projections.data_subject import consultations_of_document
 router = APIRouter(prefix="/audit", tags=["audit"])
 
 AuditReader = Annotated[Principal, Depends(allowed_route("audit-log"))]
+# The super-admin and the data-protection officer: the only menus with the report's screen.
+DataSubjectReader = Annotated[Principal, Depends(allowed_route("data-subject-report"))]
 
 CSV_COLUMNS = {
     "pt-BR": ["Data", "Empresa", "Usuário", "E-mail", "Tipo", "Evento", "Alvo", "Alterações"],
@@ -175,23 +177,51 @@ def export_audit(
     )
 
 
-# -- the data-subject report (LGPD art. 18, 37): the super-admin's, across every tenant; each run is audited --
+# -- the data-subject report (LGPD art. 18, 37): the super-admin's and the data-protection officer's, across
+# every tenant; each run is audited --
 
 DATA_SUBJECT_COLUMNS = {
-    "pt-BR": ["Data/hora", "Empresa", "Usuário", "E-mail", "Canal", "Tipo de consulta", "Situação", "Consulta"],
-    "en-US": ["Date/time", "Company", "User", "E-mail", "Channel", "Query type", "Status", "Consultation"],
+    "pt-BR": [
+        "Data/hora",
+        "Empresa",
+        "Usuário",
+        "E-mail",
+        "Canal",
+        "Tipo de consulta",
+        "Situação",
+        "Consulta",
+        "Resultado guardado até",
+    ],
+    "en-US": [
+        "Date/time",
+        "Company",
+        "User",
+        "E-mail",
+        "Channel",
+        "Query type",
+        "Status",
+        "Consultation",
+        "Result kept until",
+    ],
 }
 
 
 def _data_subject(
     platform: Platform, principal: Principal, document: str, export: str | None
 ) -> tuple[Document, list[dict[str, Any]], int]:
-    if principal.role != Role.SUPER_ADMIN:
-        raise AccessDenied()
     parsed = Document.parse(document)
     rows = consultations_of_document(platform.store.cursor(), parsed.number)
+    # A vendor's result is personal data held until its validity: the report says which are still held.
+    held = platform.kept_results.held_for(parsed.number)
+    for row in rows:
+        until = held.get(UUID(str(row["consultationId"])))
+        row["keptUntil"] = datetime.fromtimestamp(until, UTC).replace(tzinfo=None) if until else None
     position = record_data_subject_report(platform.app, principal.actor, parsed, len(rows), export)
     return parsed, rows, position
+
+
+def _sao_paulo(moment: datetime | None) -> str:
+    return moment.replace(tzinfo=UTC).astimezone(SAO_PAULO).strftime("%d/%m/%Y %H:%M:%S") if moment else "-"
 
 
 DocumentQuery = Annotated[
@@ -205,9 +235,10 @@ DocumentQuery = Annotated[
     responses={403: {"model": ErrorResponse}},
 )
 def data_subject_report(
-    principal: AuditReader, platform: PlatformDep, document: DocumentQuery, position: PositionQuery = None
+    principal: DataSubjectReader, platform: PlatformDep, document: DocumentQuery, position: PositionQuery = None
 ) -> DataSubjectResponse:
-    """Every consultation of a CPF or CNPJ in every tenant: who, which group, when, channel, query type."""
+    """Every consultation of a CPF or CNPJ in every tenant: who, which group, when, channel, query type, and
+    until when its result is still held."""
     wait_for_position(platform, position)
     parsed, rows, position = _data_subject(platform, principal, document, None)
     return DataSubjectResponse(
@@ -224,7 +255,7 @@ def data_subject_report(
     responses={200: {"content": {"text/csv": {}}}, 400: {"model": ErrorResponse}, 403: {"model": ErrorResponse}},
 )
 def export_data_subject_report(
-    principal: AuditReader,
+    principal: DataSubjectReader,
     platform: PlatformDep,
     document: DocumentQuery,
     lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
@@ -233,7 +264,7 @@ def export_data_subject_report(
     try:
         table: list[list[Cell]] = [
             [
-                r["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO).strftime("%d/%m/%Y %H:%M:%S"),
+                _sao_paulo(r["createdAt"]),
                 r["groupName"] or r["groupId"],
                 r["userName"] or "-",
                 r["userEmail"] or "-",
@@ -241,6 +272,7 @@ def export_data_subject_report(
                 r["queryType"],
                 r["status"],
                 r["consultationId"],
+                _sao_paulo(r["keptUntil"]),
             ]
             for r in rows
         ]
