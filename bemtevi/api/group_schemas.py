@@ -162,3 +162,15 @@ class DataSubjectResponse(BaseModel):
     documentType: Literal["cpf", "cnpj"]
     data: list[DataSubjectConsultation]
     position: int = Field(description="The report's run, recorded in the audit log")
+
+
+class SigningKeyResponse(BaseModel):
+    algorithm: Literal["Ed25519"]
+    keyId: str
+    publicKeyPem: str = Field(description="SubjectPublicKeyInfo, PEM: verifies the X-Signature of a signed report")
+
+
+class SignatureCheckResponse(BaseModel):
+    valid: bool = Field(description="The file is, byte for byte, one the platform signed with this signature")
+    algorithm: Literal["Ed25519"]
+    keyId: str

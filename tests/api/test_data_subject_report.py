@@ -3,12 +3,16 @@ the data-protection officer only; each run is itself in the audit log; it says w
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
@@ -150,3 +154,43 @@ def test_the_report_says_which_results_are_still_held_and_until_when(api: TestCl
     # The local dataset's answer is not personal data the platform holds: nothing kept.
     other = api.get(f"/api/audit/data-subject?document={KNOWN_CPF}&position={local.json()['position']}", headers=admin)
     assert [r["keptUntil"] for r in other.json()["data"]] == [None]
+
+
+def test_the_pdf_export_is_signed_and_a_changed_byte_no_longer_verifies(api: TestClient) -> None:
+    admin = sign_in(api)
+    looked = api.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF})
+    assert looked.status_code == 200
+    exported = api.get(f"/api/audit/data-subject/export?document={KNOWN_CPF}&format=pdf&lang=en-US", headers=admin)
+    assert exported.status_code == 200, exported.text
+    assert exported.headers["content-type"] == "application/pdf" and exported.content.startswith(b"%PDF-")
+    assert exported.headers["content-disposition"].endswith('.pdf"')
+    pdf, signature = exported.content, exported.headers["x-signature"]
+    assert exported.headers["x-signature-algorithm"] == "Ed25519"
+
+    # Offline, with the platform's public key alone (what a receiver of the file does).
+    key = api.get("/api/audit/data-subject/signing-key").json()
+    assert key["keyId"] == exported.headers["x-signature-key-id"]
+    public = serialization.load_pem_public_key(key["publicKeyPem"].encode())
+    assert isinstance(public, Ed25519PublicKey)
+    public.verify(base64.b64decode(signature), pdf)
+    changed = bytearray(pdf)
+    changed[len(changed) // 2] ^= 0x01
+    with pytest.raises(InvalidSignature):
+        public.verify(base64.b64decode(signature), bytes(changed))
+
+    # Or through the platform's check, without signing in.
+    def check(content: bytes, sig: str = signature) -> bool:
+        answer = api.post(
+            "/api/audit/data-subject/verify",
+            params={"signature": sig},
+            content=content,
+            headers={"Content-Type": "application/pdf"},
+        )
+        assert answer.status_code == 200, answer.text
+        return bool(answer.json()["valid"])
+
+    assert check(pdf)
+    assert not check(bytes(changed))
+    assert not check(pdf + b"\n")
+    assert not check(pdf, "not base64!")
+    assert b"Data-subject report" in pdf  # the title, in the file's metadata

@@ -10,29 +10,32 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from bemtevi.api.bounds import KEY_MAX, SHORT_TEXT_MAX
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
-from bemtevi.api.exports import Cell, csv_bytes
+from bemtevi.api.exports import Cell, csv_bytes, pdf_bytes
 from bemtevi.api.group_schemas import (
     AuditActor,
     AuditResponse,
     AuditRow,
     DataSubjectConsultation,
     DataSubjectResponse,
+    SignatureCheckResponse,
+    SigningKeyResponse,
 )
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.data_subject import record_data_subject_report
+from bemtevi.domain.batch_errors import FileTooLarge
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import ExportFailed, GroupNotFound, InvalidData
 from bemtevi.domain.principals import Principal
 from bemtevi.projections.audit_queries import AUDIT_ORDER, audit_actors, audit_page, audit_types
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.credit_queries import subtree_ids
-from bemtevi.projections.data_subject import consultations_of_document
+from bemtevi.projections.data_subject import consultations_of_document, reader_of_report
 
 router = APIRouter(prefix="/audit", tags=["audit"])
 
@@ -249,18 +252,58 @@ def data_subject_report(
     )
 
 
+PDF_WIDTHS = (28, 34, 30, 40, 14, 24, 16, 55, 30)  # mm, the columns above on a landscape A4
+PDF_TEXTS = {
+    "pt-BR": {
+        "title": "Relatório do titular de dados (LGPD art. 18)",
+        "document": "Documento",
+        "issued": "Emitido em",
+        "by": "Emitido por",
+        "count": "Consultas",
+        "footer": "Arquivo assinado pela plataforma ({algorithm}, chave {key_id}). A assinatura está no cabeçalho "
+        "X-Signature da resposta que o entregou; verifique-a com a chave pública da plataforma ou enviando o "
+        "arquivo e a assinatura a /api/audit/data-subject/verify.",
+    },
+    "en-US": {
+        "title": "Data-subject report (LGPD art. 18)",
+        "document": "Document",
+        "issued": "Issued at",
+        "by": "Issued by",
+        "count": "Consultations",
+        "footer": "File signed by the platform ({algorithm}, key {key_id}). The signature is in the X-Signature header "
+        "of the answer that delivered it; verify it with the platform's public key or by sending the file and the "
+        "signature to /api/audit/data-subject/verify.",
+    },
+}
+VERIFY_MAX_BYTES = 10 * 1024 * 1024
+ALGORITHM: Literal["Ed25519"] = "Ed25519"  # the platform's report signer (infra/report_signing.py)
+PDF_BODY = {"content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}}
+
+
 @router.get(
     "/data-subject/export",
     response_class=Response,
-    responses={200: {"content": {"text/csv": {}}}, 400: {"model": ErrorResponse}, 403: {"model": ErrorResponse}},
+    responses={
+        200: {
+            "content": {"text/csv": {}, "application/pdf": {}},
+            "headers": {
+                "X-Signature": {"description": "PDF only: the Ed25519 signature of the file's bytes, base64"},
+                "X-Signature-Key-Id": {"description": "PDF only: which platform key signed it"},
+            },
+        },
+        400: {"model": ErrorResponse},
+        403: {"model": ErrorResponse},
+    },
 )
 def export_data_subject_report(
     principal: DataSubjectReader,
     platform: PlatformDep,
     document: DocumentQuery,
     lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+    format: Annotated[Literal["csv", "pdf"], Query(description="pdf: signed by the platform")] = "csv",
 ) -> Response:
-    parsed, rows, _ = _data_subject(platform, principal, document, "csv")
+    """The report as a file: CSV, or a PDF signed by the platform (Ed25519 over its bytes, in ``X-Signature``)."""
+    parsed, rows, _ = _data_subject(platform, principal, document, format)
     try:
         table: list[list[Cell]] = [
             [
@@ -276,13 +319,73 @@ def export_data_subject_report(
             ]
             for r in rows
         ]
-        content = csv_bytes(DATA_SUBJECT_COLUMNS[lang], table)
+        if format == "pdf":
+            texts = PDF_TEXTS[lang]
+            signer = platform.report_signer
+            now = datetime.now(SAO_PAULO).strftime("%d/%m/%Y %H:%M:%S")
+            content = pdf_bytes(
+                texts["title"],
+                [
+                    (texts["document"], f"{parsed.kind.upper()} {parsed.number}"),
+                    (texts["issued"], now),
+                    (texts["by"], reader_of_report(platform.store.cursor(), str(principal.user_id))),
+                    (texts["count"], str(len(rows))),
+                ],
+                DATA_SUBJECT_COLUMNS[lang],
+                table,
+                PDF_WIDTHS,
+                footer=texts["footer"].format(algorithm=ALGORITHM, key_id=signer.key_id),
+            )
+        else:
+            content = csv_bytes(DATA_SUBJECT_COLUMNS[lang], table)
     except Exception as e:  # a file the user asked for must fail with the specification's message
         raise ExportFailed() from e
     stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
     base = "relatorio_titular" if lang == "pt-BR" else "data_subject_report"
-    return Response(
-        content,
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{base}_{parsed.number}_{stamp}.csv"'},
+    headers = {"Content-Disposition": f'attachment; filename="{base}_{parsed.number}_{stamp}.{format}"'}
+    if format == "pdf":
+        headers |= {
+            "X-Signature": platform.report_signer.sign(content),
+            "X-Signature-Algorithm": ALGORITHM,
+            "X-Signature-Key-Id": platform.report_signer.key_id,
+        }
+        return Response(content, media_type="application/pdf", headers=headers)
+    return Response(content, media_type="text/csv; charset=utf-8", headers=headers)
+
+
+# -- checking a signed report: public, a receiver of the file has no account --
+
+
+@router.get("/data-subject/signing-key", response_model=SigningKeyResponse)
+def report_signing_key(platform: PlatformDep) -> SigningKeyResponse:
+    """The platform's public key that signs the report's PDF, to verify a file offline."""
+    signer = platform.report_signer
+    return SigningKeyResponse(algorithm=ALGORITHM, keyId=signer.key_id, publicKeyPem=signer.public_key_pem)
+
+
+@router.post(
+    "/data-subject/verify",
+    response_model=SignatureCheckResponse,
+    responses={413: {"model": ErrorResponse}},
+    openapi_extra={"requestBody": {"required": True, **PDF_BODY}},
+)
+async def verify_report_signature(
+    request: Request,
+    platform: PlatformDep,
+    signature: Annotated[str, Query(max_length=SHORT_TEXT_MAX, description="The X-Signature the file came with")],
+) -> SignatureCheckResponse:
+    """Whether the file sent as the body is, byte for byte, one the platform signed with that signature."""
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > VERIFY_MAX_BYTES:
+        raise FileTooLarge()
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > VERIFY_MAX_BYTES:
+            raise FileTooLarge()
+        chunks.append(chunk)
+    signer = platform.report_signer
+    return SignatureCheckResponse(
+        valid=signer.verify(b"".join(chunks), signature.strip()), algorithm=ALGORITHM, keyId=signer.key_id
     )

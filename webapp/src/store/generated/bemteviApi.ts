@@ -125,6 +125,26 @@ const injectedRtkApi = api.injectEndpoints({
         params: {
           document: queryArg.document,
           lang: queryArg.lang,
+          format: queryArg.format,
+        },
+      }),
+    }),
+    reportSigningKey: build.query<
+      ReportSigningKeyApiResponse,
+      ReportSigningKeyApiArg
+    >({
+      query: () => ({ url: `/audit/data-subject/signing-key` }),
+    }),
+    verifyReportSignature: build.mutation<
+      VerifyReportSignatureApiResponse,
+      VerifyReportSignatureApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/audit/data-subject/verify`,
+        method: "POST",
+        body: queryArg.body,
+        params: {
+          signature: queryArg.signature,
         },
       }),
     }),
@@ -978,6 +998,18 @@ export type ExportDataSubjectReportApiArg = {
   /** A CPF or CNPJ, with or without punctuation */
   document: string;
   lang?: "pt-BR" | "en-US";
+  /** pdf: signed by the platform */
+  format?: "csv" | "pdf";
+};
+export type ReportSigningKeyApiResponse =
+  /** status 200 Successful Response */ SigningKeyResponse;
+export type ReportSigningKeyApiArg = void;
+export type VerifyReportSignatureApiResponse =
+  /** status 200 Successful Response */ SignatureCheckResponse;
+export type VerifyReportSignatureApiArg = {
+  /** The X-Signature the file came with */
+  signature: string;
+  body: Blob;
 };
 export type ExportAuditApiResponse =
   /** status 200 Successful Response */ string;
@@ -1686,6 +1718,7 @@ export type ErrorCode =
   | "result_expired"
   | "return_not_ready"
   | "return_required"
+  | "role_needs_platform_group"
   | "search_failed"
   | "supplier_failed"
   | "supplier_not_found"
@@ -1879,6 +1912,8 @@ export type DataSubjectConsultation = {
   createdAt: string;
   groupId: string;
   groupName: string | null;
+  /** The consultation's result is still held (personal data) until then; null: none held */
+  keptUntil?: string | null;
   queryType: string;
   status: string;
   userEmail: string | null;
@@ -1891,6 +1926,18 @@ export type DataSubjectResponse = {
   documentType: "cpf" | "cnpj";
   /** The report's run, recorded in the audit log */
   position: number;
+};
+export type SigningKeyResponse = {
+  algorithm: "Ed25519";
+  keyId: string;
+  /** SubjectPublicKeyInfo, PEM: verifies the X-Signature of a signed report */
+  publicKeyPem: string;
+};
+export type SignatureCheckResponse = {
+  algorithm: "Ed25519";
+  keyId: string;
+  /** The file is, byte for byte, one the platform signed with this signature */
+  valid: boolean;
 };
 export type AuthUser = {
   email: string;
@@ -2588,7 +2635,7 @@ export type UserDetail = {
   preferences?: {
     [key: string]: boolean;
   };
-  role: "user" | "admin" | "owner" | "super-admin";
+  role: "user" | "admin" | "owner" | "super-admin" | "dpo";
   socialProfile?: string | null;
   status: "active" | "inactive" | "first-access" | "archived";
   uniqueKey: string;
@@ -2830,7 +2877,7 @@ export type UserSummary = {
   id: string;
   name: string;
   phone?: string | null;
-  role: "user" | "admin" | "owner" | "super-admin";
+  role: "user" | "admin" | "owner" | "super-admin" | "dpo";
   status: "active" | "inactive" | "first-access" | "archived";
   uniqueKey: string;
 };
@@ -2858,7 +2905,7 @@ export type AddUserRequest = {
   groupId?: string | null;
   name: string;
   phone?: string | null;
-  role?: "user" | "admin" | "owner" | "super-admin";
+  role?: "user" | "admin" | "owner" | "super-admin" | "dpo";
   socialProfile?: string | null;
   userName?: string | null;
 };
@@ -2868,7 +2915,7 @@ export type EditUserRequest = {
   functions: string;
   name: string;
   phone?: string | null;
-  role: "user" | "admin" | "owner" | "super-admin";
+  role: "user" | "admin" | "owner" | "super-admin" | "dpo";
   socialProfile?: string | null;
   userName?: string | null;
 };
@@ -2888,6 +2935,8 @@ export const {
   useAuditLogQuery,
   useDataSubjectReportQuery,
   useExportDataSubjectReportQuery,
+  useReportSigningKeyQuery,
+  useVerifyReportSignatureMutation,
   useExportAuditQuery,
   useSignInMutation,
   useSignOutMutation,
