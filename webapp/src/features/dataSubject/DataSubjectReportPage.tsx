@@ -29,14 +29,15 @@ export default function DataSubjectReportPage() {
   const lang = i18n.language === 'en-US' ? 'en-US' : 'pt-BR'
   const notify = useNotify()
   const token = useAppSelector((s) => s.auth.authToken)
-  const position = useAppSelector((s) => s.session.lastPosition)
   const [typed, setTyped] = useState('')
   const [fieldError, setFieldError] = useState<string | null>(null)
-  // The document asked for (digits), set on submit only: every run is a recorded reading of someone's data.
+  // The document asked for (digits), set on submit only: every run is a recorded reading of someone's data. The
+  // query's argument is the document alone (the API layer adds the read-your-writes position): the answer's own
+  // position (the run's event) in the argument would start another run, and so on.
   const [document, setDocument] = useState<string | null>(null)
   const [exporting, setExporting] = useState<FileFormat | null>(null)
   const { data, error, isError, isFetching, refetch } = useDataSubjectReportQuery(
-    { document: document ?? '', position },
+    { document: document ?? '' },
     { skip: !document, refetchOnMountOrArgChange: true },
   )
 
@@ -170,7 +171,7 @@ export default function DataSubjectReportPage() {
       error={isError ? errorText(error, t, known) : null}
       onRetry={() => void refetch()}
       emptyText={document ? t('dataSubject.empty') : t('dataSubject.before')}
-      narrowHidden={['groupName', 'channel', 'status']}
+      narrowHidden={['channel', 'queryType', 'status']}
       testId="data-subject-table"
       rowTestId="data-subject-row"
     >
