@@ -395,6 +395,19 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.limitRequest,
       }),
     }),
+    resellerMonthlyClose: build.query<
+      ResellerMonthlyCloseApiResponse,
+      ResellerMonthlyCloseApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/credits/monthly-close`,
+        params: {
+          position: queryArg.position,
+          month: queryArg.month,
+          groupId: queryArg.groupId,
+        },
+      }),
+    }),
     financeStatement: build.query<
       FinanceStatementApiResponse,
       FinanceStatementApiArg
@@ -1210,6 +1223,16 @@ export type SetLimitApiResponse =
   /** status 200 Successful Response */ PositionResponse;
 export type SetLimitApiArg = {
   limitRequest: LimitRequest;
+};
+export type ResellerMonthlyCloseApiResponse =
+  /** status 200 Successful Response */ MonthlyCloseResponse;
+export type ResellerMonthlyCloseApiArg = {
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** YYYY-MM (America/Sao_Paulo) */
+  month?: string | null;
+  /** The reseller, one group of the caller's subtree */
+  groupId?: string | null;
 };
 export type FinanceStatementApiResponse =
   /** status 200 Successful Response */ StatementResponse;
@@ -2245,6 +2268,26 @@ export type StatementCategory = {
   /** Taken back from customers */
   takenBack: number;
 };
+export type ChildStatement = {
+  categories: StatementCategory[];
+  groupId: string;
+  groupName: string | null;
+};
+export type MonthlyCloseData = {
+  /** Each customer directly below the group, by name */
+  children: ChildStatement[];
+  groupId: string;
+  groupName: string | null;
+  /** YYYY-MM (America/Sao_Paulo) */
+  month: string;
+  periodEnd: string;
+  periodStart: string;
+  /** Per category, the sums over the customers; a balance is null when any customer's is unlimited */
+  totals: StatementCategory[];
+};
+export type MonthlyCloseResponse = {
+  data: MonthlyCloseData;
+};
 export type StatementData = {
   categories: StatementCategory[];
   groupId: string;
@@ -2966,6 +3009,7 @@ export const {
   useHistoryQuery,
   useExportHistoryQuery,
   useSetLimitMutation,
+  useResellerMonthlyCloseQuery,
   useFinanceStatementQuery,
   useExportStatementQuery,
   useListCustomersQuery,
