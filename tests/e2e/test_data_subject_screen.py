@@ -1,6 +1,7 @@
 """The data-subject report screen as the data-protection officer uses it: a company's owner consulted a CPF; the
 officer signs in, opens the report from the menu, types the CPF (masked as typed), sees the company's row, and
-downloads the signed PDF. Screenshots at 375 and 1440 px in both languages go to test-results/
+downloads the signed PDF, whose signature (shown on the screen) the platform's public check accepts for that file
+and no other. Screenshots at 375 and 1440 px in both languages go to test-results/
 (data-subject-<language>-<width>.png)."""
 
 from __future__ import annotations
@@ -84,9 +85,22 @@ def test_the_officer_finds_who_consulted_a_cpf(
 
         with page.expect_download() as download:
             page.get_by_test_id("data-subject-pdf").click()
-        assert re.fullmatch(
-            r"(relatorio_titular|data_subject_report)_\d{11}_.+\.pdf", download.value.suggested_filename
-        )
+        name = download.value.suggested_filename
+        assert re.fullmatch(r"(relatorio_titular|data_subject_report)_\d{11}_.+\.pdf", name), name
+        # The saved file keeps no headers: the screen shows the signature, and the platform's public check
+        # (no account needed) says it is this very file's.
+        signature = page.get_by_test_id("data-subject-signature-value")
+        expect(signature).not_to_be_empty()
+        pdf = Path(download.value.path()).read_bytes()
+        for content, valid in ((pdf, True), (pdf[:-1] + bytes([pdf[-1] ^ 1]), False)):
+            checked = httpx.post(
+                f"{server_url}/api/audit/data-subject/verify",
+                params={"signature": signature.inner_text().strip()},
+                content=content,
+                headers={"Content-Type": "application/pdf"},
+                timeout=30,
+            )
+            assert checked.status_code == 200 and checked.json()["valid"] is valid, checked.text
 
         tag = "pt" if language == "pt-BR" else "en"
         for width in (1440, 375):

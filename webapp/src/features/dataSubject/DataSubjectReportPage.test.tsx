@@ -61,6 +61,7 @@ beforeEach(async () => {
           headers: {
             'Content-Type': pdf ? 'application/pdf' : 'text/csv',
             'Content-Disposition': `attachment; filename="relatorio_titular_${CPF}.${pdf ? 'pdf' : 'csv'}"`,
+            ...(pdf ? { 'X-Signature': 'c2lnbmF0dXJl', 'X-Signature-Key-Id': 'abc123' } : {}),
           },
         })
       }
@@ -136,6 +137,9 @@ describe('the data-subject report screen', () => {
       [CPF, 'csv', 'pt-BR'],
     ])
     expect(screen.getByTestId('data-subject-signed-note')).toHaveTextContent('Ed25519')
+    // The saved file has no headers: the signature is shown to go along with it.
+    expect(screen.getByTestId('data-subject-signature')).toHaveTextContent('chave abc123')
+    expect(screen.getByTestId('data-subject-signature-value')).toHaveTextContent('c2lnbmF0dXJl')
     // One run for one search: the answer's position (the run's own audit event) does not start another.
     expect(reportCalls()).toHaveLength(1)
   })

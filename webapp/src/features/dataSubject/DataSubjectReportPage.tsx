@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import Paper from '@mui/material/Paper'
@@ -36,6 +37,8 @@ export default function DataSubjectReportPage() {
   // position (the run's event) in the argument would start another run, and so on.
   const [document, setDocument] = useState<string | null>(null)
   const [exporting, setExporting] = useState<FileFormat | null>(null)
+  // A saved file loses the answer's headers: the PDF's signature is shown to be sent along with it.
+  const [signature, setSignature] = useState<{ value: string; keyId: string } | null>(null)
   const { data, error, isError, isFetching, refetch } = useDataSubjectReportQuery(
     { document: document ?? '' },
     { skip: !document, refetchOnMountOrArgChange: true },
@@ -54,14 +57,19 @@ export default function DataSubjectReportPage() {
     }
     setFieldError(null)
     if (check.digits === document) void refetch()
-    else setDocument(check.digits)
+    else {
+      setDocument(check.digits)
+      setSignature(null)
+    }
   }
 
   async function exportFile(format: FileFormat) {
     if (!document) return
     setExporting(format)
     try {
-      await downloadFile(exportUrl('exportDataSubjectReport', { document, lang, format }), token, `data_subject_${document}.${format}`)
+      const headers = await downloadFile(exportUrl('exportDataSubjectReport', { document, lang, format }), token, `data_subject_${document}.${format}`)
+      const value = headers.get('X-Signature')
+      if (format === 'pdf' && value) setSignature({ value, keyId: headers.get('X-Signature-Key-Id') ?? '' })
     } catch {
       notify({ type: 'negative', message: t('dataSubject.exportFailed') })
     } finally {
@@ -179,6 +187,14 @@ export default function DataSubjectReportPage() {
         <Typography variant="body2" color="text.secondary" data-testid="data-subject-signed-note">
           {t('dataSubject.signedNote')}
         </Typography>
+      )}
+      {data && signature && (
+        <Alert severity="success" data-testid="data-subject-signature">
+          {t('dataSubject.signature', { keyId: signature.keyId })}
+          <Box component="code" data-testid="data-subject-signature-value" sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere', userSelect: 'all' }}>
+            {signature.value}
+          </Box>
+        </Alert>
       )}
     </ListPage>
   )

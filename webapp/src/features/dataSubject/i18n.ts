@@ -27,7 +27,8 @@ export const dataSubjectPtBR = {
   exportCsv: 'Exportar CSV',
   exportPdf: 'Exportar PDF assinado',
   exportFailed: 'Erro ao exportar o relatório',
-  signedNote: 'O PDF é assinado pela plataforma (Ed25519); a assinatura acompanha o arquivo e pode ser verificada com a chave pública da plataforma.',
+  signedNote: 'O PDF é assinado pela plataforma (Ed25519): ao exportá-lo, a assinatura aparece aqui, para ser enviada com o arquivo.',
+  signature: 'PDF assinado (chave {{keyId}}). Envie esta assinatura junto com o arquivo; quem o receber verifica-a com a chave pública da plataforma:',
   channels: { panel: 'Painel', batch: 'Lote', advanced: 'Avançada', api: 'API' },
   statuses: { done: 'Concluída', not_found: 'Não encontrado', failed: 'Falhou' },
 }
@@ -60,7 +61,8 @@ export const dataSubjectEnUS: typeof dataSubjectPtBR = {
   exportCsv: 'Export CSV',
   exportPdf: 'Export signed PDF',
   exportFailed: 'Error exporting the report',
-  signedNote: "The PDF is signed by the platform (Ed25519); the signature comes with the file and can be verified with the platform's public key.",
+  signedNote: 'The PDF is signed by the platform (Ed25519): when you export it, the signature shows here, to be sent along with the file.',
+  signature: "Signed PDF (key {{keyId}}). Send this signature along with the file; its receiver verifies it with the platform's public key:",
   channels: { panel: 'Panel', batch: 'Batch', advanced: 'Advanced', api: 'API' },
   statuses: { done: 'Done', not_found: 'Not found', failed: 'Failed' },
 }
