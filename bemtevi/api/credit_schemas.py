@@ -123,6 +123,28 @@ class StatementResponse(BaseModel):
     data: StatementData
 
 
+class ChildStatement(BaseModel):
+    groupId: str
+    groupName: str | None
+    categories: list[StatementCategory]
+
+
+class MonthlyCloseData(BaseModel):
+    groupId: str
+    groupName: str | None
+    month: str = Field(description="YYYY-MM (America/Sao_Paulo)")
+    periodStart: date
+    periodEnd: date
+    children: list[ChildStatement] = Field(description="Each customer directly below the group, by name")
+    totals: list[StatementCategory] = Field(
+        description="Per category, the sums over the customers; a balance is null when any customer's is unlimited"
+    )
+
+
+class MonthlyCloseResponse(BaseModel):
+    data: MonthlyCloseData
+
+
 class GrantRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     groupId: UUID

@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 import xlsxwriter
+from fpdf import FPDF
+from fpdf.enums import WrapMode
 
 Cell = str | int | float | None
 
@@ -68,3 +70,47 @@ def xlsx_bytes(sheet_name: str, header: Sequence[str], rows: Iterable[Sequence[C
     sheet.freeze_panes(1, 0)
     book.close()
     return binary.getvalue()
+
+
+def _latin1(text: str) -> str:
+    # The PDF's built-in Helvetica covers Latin-1 (every Portuguese letter); a character beyond it (an emoji in
+    # a company name) becomes '?' rather than failing the whole file.
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
+def pdf_bytes(
+    title: str,
+    facts: Sequence[tuple[str, str]],
+    header: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    col_widths: Sequence[int],
+    footer: str = "",
+) -> bytes:
+    """A landscape A4 report: a title, a few 'label: value' lines, then one table (headings on every page)."""
+    pdf = FPDF(orientation="L", unit="mm", format="A4")
+    pdf.set_auto_page_break(auto=True, margin=12)
+    pdf.set_title(_latin1(title))
+    pdf.set_creator("Bemtevi")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 14)
+    pdf.cell(0, 8, _latin1(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 9)
+    for label, value in facts:
+        pdf.cell(0, 5, _latin1(f"{label}: {value}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(3)
+    pdf.set_font("Helvetica", "", 7.5)
+    with pdf.table(
+        col_widths=tuple(col_widths), line_height=4, text_align="LEFT", wrapmode=WrapMode.CHAR, padding=1
+    ) as table:
+        heading = table.row()
+        for label in header:
+            heading.cell(_latin1(label))
+        for values in rows:
+            row = table.row()
+            for cell in values:
+                row.cell(_latin1("" if cell is None else str(cell)))
+    if footer:
+        pdf.ln(3)
+        pdf.set_font("Helvetica", "I", 7.5)
+        pdf.multi_cell(0, 4, _latin1(footer))
+    return bytes(pdf.output())

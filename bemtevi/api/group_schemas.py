@@ -176,6 +176,9 @@ class DataSubjectConsultation(BaseModel):
     channel: str
     queryType: str
     status: str
+    keptUntil: UtcDateTime | None = Field(
+        None, description="The consultation's result is still held (personal data) until then; null: none held"
+    )
 
 
 class DataSubjectResponse(BaseModel):
@@ -183,3 +186,15 @@ class DataSubjectResponse(BaseModel):
     documentType: Literal["cpf", "cnpj"]
     data: list[DataSubjectConsultation]
     position: int = Field(description="The report's run, recorded in the audit log")
+
+
+class SigningKeyResponse(BaseModel):
+    algorithm: Literal["Ed25519"]
+    keyId: str
+    publicKeyPem: str = Field(description="SubjectPublicKeyInfo, PEM: verifies the X-Signature of a signed report")
+
+
+class SignatureCheckResponse(BaseModel):
+    valid: bool = Field(description="The file is, byte for byte, one the platform signed with this signature")
+    algorithm: Literal["Ed25519"]
+    keyId: str

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bemtevi.api.bounds import LIST_MAX, DocumentText, Email, Key, Password, PersonName, Phone, ShortText, Text
 from bemtevi.api.schemas import UtcDateTime
 
-RoleName = Literal["user", "admin", "owner", "super-admin"]
+RoleName = Literal["user", "admin", "owner", "super-admin", "dpo"]
 StatusName = Literal["active", "inactive", "first-access", "archived"]
 
 

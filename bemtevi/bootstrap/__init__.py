@@ -40,6 +40,7 @@ from bemtevi.infra.kept_results import KeptResults
 from bemtevi.infra.mail import sender_from_settings
 from bemtevi.infra.passwords import PasswordHasher
 from bemtevi.infra.rate_windows import PostgresRateWindows, RateWindows, SqliteRateWindows
+from bemtevi.infra.report_signing import ReportSigner
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.settings import Settings
 from bemtevi.infra.slots import Slot, claim_slot
@@ -95,6 +96,8 @@ class Platform:
     api_limits: RateLimiter
     # The advanced query (issue 36): searches of the local dataset, results opened on advanced credits.
     advanced: AdvancedQueryCommands
+    # Signs the reports handed out as files (the data-subject report's PDF) with the deployment's key.
+    report_signer: ReportSigner
     bootstrap_result: BootstrapResult | None = field(default=None)
     # The replica slot this process holds (cluster mode's Kafka feed), released when it closes.
     replica_slot: Slot | None = field(default=None)
@@ -252,6 +255,7 @@ def build_platform(
         api_lookups=ApiLookups(app, consultations, query_types, supplier, IdempotentRequests(app)),
         api_limits=RateLimiter(rate_windows(settings)),
         advanced=AdvancedQueryCommands(app, search_index(settings), supplier, ledger, query_types),
+        report_signer=ReportSigner(settings.signing_key),
     )
     if bootstrap:
         # The root's accounts are opened by a ledger on this process's group commit in either deployment:

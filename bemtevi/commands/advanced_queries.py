@@ -20,6 +20,7 @@ from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.consultations import ConsultationOutcome
 from bemtevi.commands.ledger import LedgerClient
 from bemtevi.commands.ledger.requests import ADVANCED_CHANNEL, RecordLookup
+from bemtevi.domain.advanced_errors import AdvancedNotConfigured, AdvancedSearchNotFound
 from bemtevi.domain.advanced_query import (
     CREDITS_PER_RESULT,
     AdvancedCriteria,
@@ -34,8 +35,6 @@ from bemtevi.domain.credit_figures import NOT_ENOUGH_MESSAGES
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import (
-    AdvancedNotConfigured,
-    AdvancedSearchNotFound,
     DomainError,
     GroupInactive,
     GroupNotFound,

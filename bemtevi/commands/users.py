@@ -27,13 +27,14 @@ from bemtevi.domain.errors import (
     CannotDeleteYourself,
     DuplicateValue,
     GroupNotFound,
+    RoleNeedsPlatformGroup,
     UserNotFound,
     WrongCurrentPassword,
 )
 from bemtevi.domain.groups import Group
 from bemtevi.domain.indexes import USER_EMAIL, UniqueIndex, index_id
 from bemtevi.domain.passwords import check_new_password, generate_password
-from bemtevi.domain.principals import Principal
+from bemtevi.domain.principals import ROOT_GROUP_ID, Principal
 from bemtevi.domain.profiles import ASSIGNABLE_ROLES, UserDetails, clean_preferences
 from bemtevi.domain.sessions import Session
 from bemtevi.domain.users import Role, User, UserStatus
@@ -97,9 +98,11 @@ class UserCommands:
         return user
 
     @staticmethod
-    def _check_assignable(principal: Principal, role: Role) -> None:
+    def _check_assignable(principal: Principal, role: Role, group_id: UUID) -> None:
         if role not in ASSIGNABLE_ROLES[principal.role]:
             raise AccessDenied()
+        if role == Role.DPO and group_id != ROOT_GROUP_ID:
+            raise RoleNeedsPlatformGroup(field="role")
 
     @staticmethod
     def _acting(principal: Principal, user: User) -> Actor:
@@ -110,7 +113,7 @@ class UserCommands:
 
     def add(self, principal: Principal, group_id: UUID, email: str, role: Role, details: UserDetails) -> AddedUser:
         self.require_group(principal, group_id)
-        self._check_assignable(principal, role)
+        self._check_assignable(principal, role, group_id)
         details = details.validated()
         key = normalise_email(email)
         existing = self._app.find(index_id(USER_EMAIL, key), UniqueIndex)
@@ -137,7 +140,7 @@ class UserCommands:
             if role != user.role:
                 if user.id == principal.user_id:
                     raise CannotChangeYourRole(field="role")
-                self._check_assignable(principal, role)
+                self._check_assignable(principal, role, user.group_id)
             with acting_as(self._acting(principal, user)):
                 self._apply_details(user, details)
                 if role != user.role:

@@ -19,13 +19,9 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
+from bemtevi.domain.advanced_errors import AdvancedCriteriaRequired, AdvancedCriterionTooShort
 from bemtevi.domain.audit import AuditedAggregate
-from bemtevi.domain.errors import (
-    AdvancedCriteriaRequired,
-    AdvancedCriterionTooShort,
-    InvalidData,
-    InvalidPhone,
-)
+from bemtevi.domain.errors import InvalidData, InvalidPhone
 
 # The form's fields, in the order of the spec's route (advanced-query-result-list/:name?/...).
 FIELDS = ("name", "address", "city", "state", "telephone", "cellphone", "email", "birth")

@@ -149,6 +149,10 @@ class CannotChangeYourRole(DomainError):
     code, message, status = "cannot_change_your_role", "You cannot change your own role", 403
 
 
+class RoleNeedsPlatformGroup(DomainError):  # the officer's report spans every tenant: never a customer's user
+    code, message, status = "role_needs_platform_group", "This role is for the platform's own users only", 422
+
+
 class WrongCurrentPassword(DomainError):
     code, message, status = "wrong_current_password", "Current password is incorrect", 422
 
@@ -302,27 +306,6 @@ class ResultExpired(DomainError):
     code, message, status = "result_expired", "This result is no longer available", 404
 
 
-# -- the advanced query (issue 36) ----------------------------------------------------------------
-
-
-class AdvancedCriteriaRequired(DomainError):
-    code, message, status = "advanced_criteria_required", "Fill in at least one field to search", 422
-
-
-class AdvancedCriterionTooShort(DomainError):
-    code, message, status = "advanced_criterion_too_short", "Type at least 3 letters or digits to search", 422
-
-
-class AdvancedNotConfigured(DomainError):
-    code, message, status = "advanced_not_configured", "No advanced layout or query configuration found", 404
-
-
-class AdvancedSearchNotFound(DomainError):
-    """A search or one of its results that is not this group's (or no longer matches): nothing was charged."""
-
-    code, message, status = "advanced_search_not_found", "Search not found or no longer available", 404
-
-
 # -- API clients (issue 34) -----------------------------------------------------------------------
 
 
@@ -392,9 +375,9 @@ class IdempotencyInProgress(DomainError):
 
 def catalogue() -> list[type[DomainError]]:
     """Every refusal of the product, ``DomainError`` (the unexpected error) first."""
-    # Imported here: ``batch_errors`` builds on this module's ``DomainError``.
-    from bemtevi.domain import batch_errors
+    # Imported here: ``batch_errors`` and ``advanced_errors`` build on this module's ``DomainError``.
+    from bemtevi.domain import advanced_errors, batch_errors
 
-    values = [*vars(sys.modules[__name__]).values(), *vars(batch_errors).values()]
+    values = [*vars(sys.modules[__name__]).values(), *vars(batch_errors).values(), *vars(advanced_errors).values()]
     found = [value for value in values if isinstance(value, type) and issubclass(value, DomainError)]
     return sorted(found, key=lambda cls: (cls is not DomainError, cls.code, cls.__name__))

@@ -65,6 +65,7 @@ API = _leaf("api", "menu.api", "code", "api-query", "playground")
 MAIL_OUTBOX = _leaf("mail-outbox", "menu.mailOutbox", "mail", "mail-outbox")
 BRAND = _leaf("brand", "menu.brand", "palette", "brand-settings")
 AUDIT_LOG = _leaf("audit-log", "menu.auditLog", "history", "audit-log")
+DATA_SUBJECT = _leaf("data-subject", "menu.dataSubject", "policy", "data-subject-report")
 
 
 def _section(name: str, label: str, icon: str, *children: MenuEntry) -> MenuEntry:
@@ -77,6 +78,9 @@ def menu_for(role: Role) -> list[MenuEntry]:
     # Sections in the specification's order: Register, Queries, Dashboard, Reports, Financial, My Account, API.
     if role == Role.USER:
         return [queries, DASHBOARD, REPORTS, MY_ACCOUNT]
+    if role == Role.DPO:
+        # Every signed-in user lands on the dashboard; the report is the officer's only other screen.
+        return [DASHBOARD, DATA_SUBJECT, MY_ACCOUNT]
     # Manual enrichment (for the group or a customer below it): owners, admins and super-admins.
     queries = _section(
         "queries", "menu.queries", "search", NORMAL_QUERY, BATCH_QUERY, ADVANCED_QUERY, MANUAL_ENRICHMENT
@@ -88,6 +92,8 @@ def menu_for(role: Role) -> list[MenuEntry]:
         # Owners and admins keep their group's own layouts (written, or copied from the ready ones).
         register_children += [LAYOUTS]
     register_children += [BRAND, AUDIT_LOG]
+    if role == Role.SUPER_ADMIN:
+        register_children += [DATA_SUBJECT]
     register = _section("register", "menu.register", "app_registration", *register_children)
     return [register, queries, DASHBOARD, REPORTS, financial, MY_ACCOUNT, API]
 

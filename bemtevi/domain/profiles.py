@@ -22,6 +22,7 @@ ASSIGNABLE_ROLES = {
     Role.OWNER: frozenset({Role.USER, Role.ADMIN, Role.OWNER}),
     Role.ADMIN: frozenset({Role.USER, Role.ADMIN, Role.OWNER}),
     Role.USER: frozenset(),
+    Role.DPO: frozenset(),
 }
 
 # The toggles of my-account's marketing, notifications and privacy sections, and their defaults.

@@ -16,6 +16,9 @@ class Role(StrEnum):
     ADMIN = "admin"
     OWNER = "owner"
     SUPER_ADMIN = "super-admin"
+    # The data-protection officer (LGPD art. 41): a user of the platform's own group who answers data
+    # subjects, so reads the data-subject report across every tenant and nothing else of theirs.
+    DPO = "dpo"
 
 
 class UserStatus(StrEnum):

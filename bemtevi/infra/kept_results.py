@@ -231,3 +231,19 @@ class KeptResults:
             .fetchone()
         )
         return _from_row(row) if row else None
+
+    def held_for(self, document: str, now: float | None = None) -> dict[UUID, float]:
+        """Which consultations of ``document`` still have a result held, and until when (seconds since the
+        epoch): what the data-subject report tells a person is still kept about them."""
+        now = now or time.time()
+        held = {
+            UUID(consultation_id): valid_until
+            for consultation_id, valid_until in self._reader().execute(
+                "SELECT consultation_id, valid_until FROM kept_results WHERE document = ? AND valid_until > ?",
+                (document, now),
+            )
+        }
+        with self._pending_lock:
+            queued = [k for k in self._pending.values() if k.document == document and k.valid_until > now]
+        held.update((k.consultation_id, k.valid_until) for k in queued)
+        return held

@@ -6,6 +6,8 @@ from typing import Any
 
 import duckdb
 
+from bemtevi.projections.base import first_row
+
 
 def consultations_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> list[dict[str, Any]]:
     """Who consulted ``document`` (digits only), from which group, when (UTC wall time), by which channel and
@@ -35,3 +37,9 @@ def consultations_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> 
         "status",
     )
     return [dict(zip(keys, row, strict=True)) for row in rows]
+
+
+def reader_of_report(cur: duckdb.DuckDBPyConnection, user_id: str) -> str:
+    """Who ran a report, as its file names them: 'Name <e-mail>' (the id when the read model lacks the user)."""
+    row = first_row(cur.execute("SELECT name, email FROM users WHERE user_id = ?", [user_id]))
+    return f"{row[0]} <{row[1]}>" if row else user_id

@@ -117,3 +117,26 @@ def reconciles(category: dict[str, Any]) -> bool:
         return True
     moved = sum(sign * category[name] for name, sign, _ in FLOWS)
     return bool(category["openingBalance"] + moved == category["closingBalance"])
+
+
+def monthly_close(cur: duckdb.DuckDBPyConnection, group_id: str, start: datetime, end: datetime) -> dict[str, Any]:
+    """A reseller's close of [``start``, ``end``): the statement of each customer directly below ``group_id``
+    (by name), and per category the totals over them. A total balance is None when any customer's is (unlimited)."""
+    children = cur.execute(
+        "SELECT group_id, name FROM groups WHERE parent_id = ? ORDER BY lower(name), group_id", [group_id]
+    ).fetchall()
+    statements = [
+        {"groupId": child_id, "groupName": name, "categories": statement(cur, child_id, start, end)}
+        for child_id, name in children
+    ]
+    totals = []
+    for index, category in enumerate(CATEGORY_ORDER):
+        lines = [s["categories"][index] for s in statements]
+        total: dict[str, Any] = {"category": category}
+        for name in ("openingBalance", "closingBalance"):
+            values = [line[name] for line in lines]
+            total[name] = None if any(v is None for v in values) else sum(values)
+        for name in (*(flow for flow, _, _ in FLOWS), "consumed", "lines"):
+            total[name] = sum(line[name] for line in lines)
+        totals.append(total)
+    return {"children": statements, "totals": totals}

@@ -28,7 +28,8 @@ from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 # Reachable without signing in: sign-in and account recovery, the brand of a site, the contact form,
-# the API's documentation page (its schema, /api/openapi.json, is public as FastAPI serves it).
+# the API's documentation page (its schema, /api/openapi.json, is public as FastAPI serves it), the check of
+# a signed report.
 PUBLIC = {
     ("GET", "/api/docs"),
     ("POST", "/api/auth/auth"),
@@ -42,6 +43,9 @@ PUBLIC = {
     ("GET", "/api/group/{group_id}/brand/{kind}"),
     ("POST", "/api/contact"),
     ("GET", "/api/health"),
+    # A signed report's receiver has no account: the platform's public key and the check of a file.
+    ("GET", "/api/audit/data-subject/signing-key"),
+    ("POST", "/api/audit/data-subject/verify"),
 }
 # For any signed-in user, whatever their menu: logout, choosing the first password, one's own menu.
 SIGNED_IN = {

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bemtevi.domain.advanced_errors import AdvancedCriteriaRequired, AdvancedCriterionTooShort
 from bemtevi.domain.advanced_query import (
     AdvancedCriteria,
     advanced_consultation_id,
@@ -17,12 +18,7 @@ from bemtevi.domain.advanced_query import (
     mask_document,
     phone_digits,
 )
-from bemtevi.domain.errors import (
-    AdvancedCriteriaRequired,
-    AdvancedCriterionTooShort,
-    InvalidData,
-    InvalidPhone,
-)
+from bemtevi.domain.errors import InvalidData, InvalidPhone
 
 ACCENTED = {"a": "áàâãä", "e": "éèêë", "i": "íìîï", "o": "óòôõö", "u": "úùûü", "c": "ç", "n": "ñ"}
 letters = st.sampled_from("abcdefghijklmnopqrstuvwxyz ")

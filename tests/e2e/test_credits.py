@@ -53,6 +53,15 @@ def test_grant_on_the_balances_screen_then_read_it_in_the_history(
     expect(granted.get_by_test_id("history-balance")).to_have_text("Ilimitado")
     screenshot(page, "credits-history")
 
+    # The month's close over the root's customers lists the new reseller with what it received.
+    child = page.get_by_test_id("monthly-close-card").get_by_test_id("monthly-close-child")
+    aurora = child.filter(has_text="Revenda Aurora")
+    expect(aurora).to_have_count(1)
+    aurora.get_by_role("button").first.click()
+    expect(aurora.get_by_test_id("statement-received")).to_contain_text("25")
+    aurora.scroll_into_view_if_needed()
+    screenshot(page, "credits-monthly-close")
+
     with page.expect_download() as download_info:
         page.get_by_test_id("list-export").click()
     download = download_info.value

@@ -21,8 +21,8 @@ from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.routers.consultations import consultation_json
 from bemtevi.api.schemas import ConsultationResponse, ErrorResponse
 from bemtevi.commands.advanced_queries import SORTS
+from bemtevi.domain.advanced_errors import AdvancedSearchNotFound
 from bemtevi.domain.advanced_query import CREDITS_PER_RESULT, MAX_MATCHES
-from bemtevi.domain.errors import AdvancedSearchNotFound
 from bemtevi.domain.principals import Principal
 
 router = APIRouter(tags=["advanced-query"])

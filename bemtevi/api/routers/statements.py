@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
-from bemtevi.api.credit_schemas import StatementData, StatementResponse
+from bemtevi.api.credit_schemas import MonthlyCloseData, MonthlyCloseResponse, StatementData, StatementResponse
 from bemtevi.api.deps import PlatformDep, PositionQuery, wait_for_position
 from bemtevi.api.exports import Cell, csv_bytes
 from bemtevi.api.routers.credits import EXPORT_LABELS, HistoryReader, _utc_bounds, _visible_groups
@@ -17,7 +17,7 @@ from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import ExportFailed, InvalidData
 from bemtevi.domain.principals import Principal
 from bemtevi.projections.base import SAO_PAULO
-from bemtevi.projections.statements import group_name, statement
+from bemtevi.projections.statements import group_name, monthly_close, statement
 
 router = APIRouter(prefix="/credits", tags=["credits"])
 
@@ -65,6 +65,53 @@ def finance_statement(
     take-backs, charges, releases and limit changes, closing balance (the opening plus those)."""
     wait_for_position(platform, position)
     return StatementResponse(data=_statement(platform, principal, period))
+
+
+class CloseMonth:
+    """A São Paulo calendar month (this one by default) of a group of the caller's subtree (its own by default)."""
+
+    def __init__(
+        self,
+        month: Annotated[
+            str | None,
+            Query(max_length=7, pattern=r"^\d{4}-(0[1-9]|1[0-2])$", description="YYYY-MM (America/Sao_Paulo)"),
+        ] = None,
+        group_id: Annotated[
+            UUID | None, Query(alias="groupId", description="The reseller, one group of the caller's subtree")
+        ] = None,
+    ) -> None:
+        first = date.fromisoformat(f"{month}-01") if month else datetime.now(SAO_PAULO).date().replace(day=1)
+        following = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+        self.start, self.end = first, following - timedelta(days=1)
+        self.group_id = group_id
+
+
+@router.get("/monthly-close", response_model=MonthlyCloseResponse, responses={404: {"model": ErrorResponse}})
+def reseller_monthly_close(
+    principal: HistoryReader,
+    platform: PlatformDep,
+    month: Annotated[CloseMonth, Depends()],
+    position: PositionQuery = None,
+) -> MonthlyCloseResponse:
+    """A reseller's monthly close: the finance statement of each customer directly below it for the month, per
+    category, and the totals over them (each statement reconciles: closing = opening + the month's flows)."""
+    wait_for_position(platform, position)
+    [group_id] = _visible_groups(platform, principal, month.group_id or principal.group_id)
+    start, end = _utc_bounds(month.start, month.end)
+    assert start is not None and end is not None  # both days are given
+    cur = platform.store.cursor()
+    close = monthly_close(cur, group_id, start, end)
+    return MonthlyCloseResponse(
+        data=MonthlyCloseData(
+            groupId=group_id,
+            groupName=group_name(cur, group_id),
+            month=month.start.strftime("%Y-%m"),
+            periodStart=month.start,
+            periodEnd=month.end,
+            children=close["children"],
+            totals=close["totals"],
+        )
+    )
 
 
 STATEMENT_LABELS: dict[str, dict[str, Any]] = {

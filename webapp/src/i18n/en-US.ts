@@ -10,6 +10,7 @@ import { accountEnUS } from '../features/account/i18n'
 import { brandEnUS } from '../features/brand/i18n'
 import { advancedEnUS } from '../features/advanced/i18n'
 import { auditEnUS } from '../features/audit/i18n'
+import { dataSubjectEnUS } from '../features/dataSubject/i18n'
 import { dashboardEnUS } from '../features/dashboard/i18n'
 import { reportsEnUS } from '../features/reports/i18n'
 import { creditsEnUS } from '../features/credits/i18n'
@@ -55,6 +56,7 @@ const enUS: Messages = {
     myAccount: 'My Account',
     brand: 'My brand',
     auditLog: 'Audit log',
+    dataSubject: 'Data-subject report',
     mailOutbox: 'Mail outbox',
     api: 'API',
   },
@@ -181,6 +183,7 @@ const enUS: Messages = {
   brand: brandEnUS,
   advanced: advancedEnUS,
   audit: auditEnUS,
+  dataSubject: dataSubjectEnUS,
   accounts: accountsEnUS,
   public: publicEnUS,
   catalogue: catalogueEnUS,

@@ -10,6 +10,7 @@ import { accountPtBR } from '../features/account/i18n'
 import { brandPtBR } from '../features/brand/i18n'
 import { advancedPtBR } from '../features/advanced/i18n'
 import { auditPtBR } from '../features/audit/i18n'
+import { dataSubjectPtBR } from '../features/dataSubject/i18n'
 import { dashboardPtBR } from '../features/dashboard/i18n'
 import { reportsPtBR } from '../features/reports/i18n'
 import { creditsPtBR } from '../features/credits/i18n'
@@ -53,6 +54,7 @@ const ptBR = {
     myAccount: 'Minha conta',
     brand: 'Minha marca',
     auditLog: 'Auditoria',
+    dataSubject: 'Relatório do titular',
     mailOutbox: 'E-mails enviados',
     api: 'API',
   },
@@ -179,6 +181,7 @@ const ptBR = {
   brand: brandPtBR,
   advanced: advancedPtBR,
   audit: auditPtBR,
+  dataSubject: dataSubjectPtBR,
   accounts: accountsPtBR,
   public: publicPtBR,
   catalogue: cataloguePtBR,

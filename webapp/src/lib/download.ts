@@ -4,8 +4,9 @@ export function fileNameOf(disposition: string | null): string | null {
   return match ? match[1] : null
 }
 
-/** Fetch a file the API builds (it needs the bearer token, so no plain link) and save it. */
-export async function downloadFile(url: string, token: string | null, fallbackName: string): Promise<void> {
+/** Fetch a file the API builds (it needs the bearer token, so no plain link) and save it; the answer's headers
+ * (a signed file's signature comes in one). */
+export async function downloadFile(url: string, token: string | null, fallbackName: string): Promise<Headers> {
   const response = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} })
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { message?: string } | null
@@ -19,4 +20,5 @@ export async function downloadFile(url: string, token: string | null, fallbackNa
   link.click()
   link.remove()
   URL.revokeObjectURL(link.href)
+  return response.headers
 }

@@ -49,6 +49,7 @@ const MyAccountPage = lazy(() => import('../features/account/MyAccountPage'))
 const ProfilePage = lazy(() => import('../features/account/ProfilePage'))
 const BrandSettingsPage = lazy(() => import('../features/brand/BrandSettingsPage'))
 const AuditLogPage = lazy(() => import('../features/audit/AuditLogPage'))
+const DataSubjectReportPage = lazy(() => import('../features/dataSubject/DataSubjectReportPage'))
 const QueryTypesPage = lazy(() => import('../features/catalogue/QueryTypesPage'))
 const QueryTypeFormPage = lazy(() => import('../features/catalogue/QueryTypeFormPage'))
 const LayoutsPage = lazy(() => import('../features/catalogue/LayoutsPage'))
@@ -92,6 +93,7 @@ export const routeTable: RouteEntry[] = [
   { name: 'add-new-customer', path: 'add-new-customer/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.customers'], component: CustomerFormPage },
   { name: 'brand-settings', path: 'brand-settings', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.brand'], component: BrandSettingsPage },
   { name: 'audit-log', path: 'audit-log', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.auditLog'], component: AuditLogPage },
+  { name: 'data-subject-report', path: 'data-subject-report', layout: 'signed-in', breadcrumb: ['menu.dataSubject'], component: DataSubjectReportPage },
   { name: 'balances', path: 'balances', layout: 'signed-in', breadcrumb: ['menu.financial', 'menu.balances'], component: BalancesPage },
   { name: 'balance-history', path: 'balance-history', layout: 'signed-in', breadcrumb: ['menu.financial', 'menu.balances'], component: BalanceHistoryPage },
   { name: 'supplier-list', path: 'supplier-list', layout: 'signed-in', breadcrumb: ['frame.crumbs.register', 'frame.crumbs.suppliers'], component: SuppliersPage },

@@ -3,6 +3,7 @@ import { API_BASE_URL } from './api'
 import {
   bemteviApi,
   type ExportAuditApiArg,
+  type ExportDataSubjectReportApiArg,
   type ExportHistoryApiArg,
   type ExportReportApiArg,
   type ExportStatementApiArg,
@@ -14,6 +15,7 @@ interface ExportArgs {
   exportHistory: ExportHistoryApiArg
   exportStatement: ExportStatementApiArg
   exportReport: ExportReportApiArg
+  exportDataSubjectReport: ExportDataSubjectReportApiArg
 }
 const exportRequests: { [K in keyof ExportArgs]?: (arg: ExportArgs[K]) => string | FetchArgs } = {}
 
@@ -99,6 +101,9 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     },
     exportReport: (definition) => {
       exportRequests.exportReport = definition.query
+    },
+    exportDataSubjectReport: (definition) => {
+      exportRequests.exportDataSubjectReport = definition.query
     },
   },
 })

@@ -14,6 +14,7 @@ import { useAppSelector } from '../../store/hooks'
 import ChartCard from '../../components/ChartCard'
 import ConsumptionChart from './ConsumptionChart'
 import StatementCard from './StatementCard'
+import MonthlyCloseCard from './MonthlyCloseCard'
 import { consumptionPeriod, consumptionSeries } from './consumption'
 import { exportUrl } from '../../store/endpoints'
 import {
@@ -205,6 +206,7 @@ export default function BalanceHistoryPage() {
         {() => <ConsumptionChart data={chart} />}
       </ChartCard>
       <StatementCard from={filters.from} to={filters.to} groupId={filters.groupId} />
+      <MonthlyCloseCard groupId={filters.groupId} />
     </ListPage>
   )
 }

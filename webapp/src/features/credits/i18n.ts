@@ -68,6 +68,14 @@ export const creditsPtBR = {
     closingBalance: 'Saldo final',
     consumed: 'Consumidos no período',
   },
+  monthlyClose: {
+    title: 'Fechamento mensal dos clientes',
+    subtitle: 'Clientes diretos de {{name}}: o extrato de cada um no mês e os totais',
+    month: 'Mês',
+    totals_one: 'Totais de {{count}} cliente',
+    totals_other: 'Totais de {{count}} clientes',
+    unitConsumed: '{{credits}} consultas unitárias consumidas',
+  },
   chart: {
     title: 'Consumo de créditos',
     empty: 'Nenhum consumo no período.',
@@ -156,6 +164,14 @@ export const creditsEnUS: typeof creditsPtBR = {
     limitChanges: 'Limit changes',
     closingBalance: 'Closing balance',
     consumed: 'Consumed in the period',
+  },
+  monthlyClose: {
+    title: "Customers' monthly close",
+    subtitle: "{{name}}'s direct customers: each one's statement for the month, and the totals",
+    month: 'Month',
+    totals_one: 'Totals of {{count}} customer',
+    totals_other: 'Totals of {{count}} customers',
+    unitConsumed: '{{credits}} unit queries consumed',
   },
   chart: {
     title: 'Credit consumption',

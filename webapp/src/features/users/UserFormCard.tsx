@@ -48,7 +48,12 @@ function UserFormBody({ user, groupId, onClose, initial }: Props & { initial: Us
   const [addUser, addState] = useAddUserMutation()
   const [editUser, editState] = useEditUserMutation()
 
-  const roles: UserRole[] = me?.role === 'super-admin' ? ['user', 'admin', 'owner', 'super-admin'] : ['user', 'admin', 'owner']
+  // The data-protection officer reads every tenant's data-subject report: a role of the platform's own group only.
+  const platformGroup = !groupId || groupId === me?.groupId
+  const roles: UserRole[] =
+    me?.role === 'super-admin'
+      ? ['user', 'admin', 'owner', 'super-admin', ...(platformGroup ? (['dpo'] as const) : [])]
+      : ['user', 'admin', 'owner']
   const busy = addState.isLoading || editState.isLoading
   const failure = adding ? addState.error : editState.error
 

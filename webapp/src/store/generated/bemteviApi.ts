@@ -125,6 +125,26 @@ const injectedRtkApi = api.injectEndpoints({
         params: {
           document: queryArg.document,
           lang: queryArg.lang,
+          format: queryArg.format,
+        },
+      }),
+    }),
+    reportSigningKey: build.query<
+      ReportSigningKeyApiResponse,
+      ReportSigningKeyApiArg
+    >({
+      query: () => ({ url: `/audit/data-subject/signing-key` }),
+    }),
+    verifyReportSignature: build.mutation<
+      VerifyReportSignatureApiResponse,
+      VerifyReportSignatureApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/audit/data-subject/verify`,
+        method: "POST",
+        body: queryArg.body,
+        params: {
+          signature: queryArg.signature,
         },
       }),
     }),
@@ -373,6 +393,19 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/credits/limits`,
         method: "PUT",
         body: queryArg.limitRequest,
+      }),
+    }),
+    resellerMonthlyClose: build.query<
+      ResellerMonthlyCloseApiResponse,
+      ResellerMonthlyCloseApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/credits/monthly-close`,
+        params: {
+          position: queryArg.position,
+          month: queryArg.month,
+          groupId: queryArg.groupId,
+        },
       }),
     }),
     financeStatement: build.query<
@@ -998,6 +1031,18 @@ export type ExportDataSubjectReportApiArg = {
   /** A CPF or CNPJ, with or without punctuation */
   document: string;
   lang?: "pt-BR" | "en-US";
+  /** pdf: signed by the platform */
+  format?: "csv" | "pdf";
+};
+export type ReportSigningKeyApiResponse =
+  /** status 200 Successful Response */ SigningKeyResponse;
+export type ReportSigningKeyApiArg = void;
+export type VerifyReportSignatureApiResponse =
+  /** status 200 Successful Response */ SignatureCheckResponse;
+export type VerifyReportSignatureApiArg = {
+  /** The X-Signature the file came with */
+  signature: string;
+  body: Blob;
 };
 export type ExportAuditApiResponse =
   /** status 200 Successful Response */ string;
@@ -1198,6 +1243,16 @@ export type SetLimitApiResponse =
   /** status 200 Successful Response */ PositionResponse;
 export type SetLimitApiArg = {
   limitRequest: LimitRequest;
+};
+export type ResellerMonthlyCloseApiResponse =
+  /** status 200 Successful Response */ MonthlyCloseResponse;
+export type ResellerMonthlyCloseApiArg = {
+  /** Wait until the read side has this event */
+  position?: number | null;
+  /** YYYY-MM (America/Sao_Paulo) */
+  month?: string | null;
+  /** The reseller, one group of the caller's subtree */
+  groupId?: string | null;
 };
 export type FinanceStatementApiResponse =
   /** status 200 Successful Response */ StatementResponse;
@@ -1720,6 +1775,7 @@ export type ErrorCode =
   | "result_expired"
   | "return_not_ready"
   | "return_required"
+  | "role_needs_platform_group"
   | "search_failed"
   | "supplier_failed"
   | "supplier_not_found"
@@ -1916,6 +1972,8 @@ export type DataSubjectConsultation = {
   createdAt: string;
   groupId: string;
   groupName: string | null;
+  /** The consultation's result is still held (personal data) until then; null: none held */
+  keptUntil?: string | null;
   queryType: string;
   status: string;
   userEmail: string | null;
@@ -1928,6 +1986,18 @@ export type DataSubjectResponse = {
   documentType: "cpf" | "cnpj";
   /** The report's run, recorded in the audit log */
   position: number;
+};
+export type SigningKeyResponse = {
+  algorithm: "Ed25519";
+  keyId: string;
+  /** SubjectPublicKeyInfo, PEM: verifies the X-Signature of a signed report */
+  publicKeyPem: string;
+};
+export type SignatureCheckResponse = {
+  algorithm: "Ed25519";
+  keyId: string;
+  /** The file is, byte for byte, one the platform signed with this signature */
+  valid: boolean;
 };
 export type AuthUser = {
   email: string;
@@ -2234,6 +2304,26 @@ export type StatementCategory = {
   returned: number;
   /** Taken back from customers */
   takenBack: number;
+};
+export type ChildStatement = {
+  categories: StatementCategory[];
+  groupId: string;
+  groupName: string | null;
+};
+export type MonthlyCloseData = {
+  /** Each customer directly below the group, by name */
+  children: ChildStatement[];
+  groupId: string;
+  groupName: string | null;
+  /** YYYY-MM (America/Sao_Paulo) */
+  month: string;
+  periodEnd: string;
+  periodStart: string;
+  /** Per category, the sums over the customers; a balance is null when any customer's is unlimited */
+  totals: StatementCategory[];
+};
+export type MonthlyCloseResponse = {
+  data: MonthlyCloseData;
 };
 export type StatementData = {
   categories: StatementCategory[];
@@ -2704,7 +2794,7 @@ export type UserDetail = {
   preferences?: {
     [key: string]: boolean;
   };
-  role: "user" | "admin" | "owner" | "super-admin";
+  role: "user" | "admin" | "owner" | "super-admin" | "dpo";
   socialProfile?: string | null;
   status: "active" | "inactive" | "first-access" | "archived";
   uniqueKey: string;
@@ -2946,7 +3036,7 @@ export type UserSummary = {
   id: string;
   name: string;
   phone?: string | null;
-  role: "user" | "admin" | "owner" | "super-admin";
+  role: "user" | "admin" | "owner" | "super-admin" | "dpo";
   status: "active" | "inactive" | "first-access" | "archived";
   uniqueKey: string;
 };
@@ -2974,7 +3064,7 @@ export type AddUserRequest = {
   groupId?: string | null;
   name: string;
   phone?: string | null;
-  role?: "user" | "admin" | "owner" | "super-admin";
+  role?: "user" | "admin" | "owner" | "super-admin" | "dpo";
   socialProfile?: string | null;
   userName?: string | null;
 };
@@ -2984,7 +3074,7 @@ export type EditUserRequest = {
   functions: string;
   name: string;
   phone?: string | null;
-  role: "user" | "admin" | "owner" | "super-admin";
+  role: "user" | "admin" | "owner" | "super-admin" | "dpo";
   socialProfile?: string | null;
   userName?: string | null;
 };
@@ -3004,6 +3094,8 @@ export const {
   useAuditLogQuery,
   useDataSubjectReportQuery,
   useExportDataSubjectReportQuery,
+  useReportSigningKeyQuery,
+  useVerifyReportSignatureMutation,
   useExportAuditQuery,
   useSignInMutation,
   useSignOutMutation,
@@ -3033,6 +3125,7 @@ export const {
   useHistoryQuery,
   useExportHistoryQuery,
   useSetLimitMutation,
+  useResellerMonthlyCloseQuery,
   useFinanceStatementQuery,
   useExportStatementQuery,
   useListCustomersQuery,

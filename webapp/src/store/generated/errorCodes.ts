@@ -73,6 +73,7 @@ export const ERROR_CODES = [
   "result_expired",
   "return_not_ready",
   "return_required",
+  "role_needs_platform_group",
   "search_failed",
   "supplier_failed",
   "supplier_not_found",
