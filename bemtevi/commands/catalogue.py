@@ -9,7 +9,9 @@ root in the same append (every other group gets it from its parent, never beyond
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
+from typing import Literal
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
@@ -24,7 +26,7 @@ from bemtevi.domain.errors import (
     QueryNotFound,
 )
 from bemtevi.domain.groups import Group
-from bemtevi.domain.layouts import Layout, LayoutSpec
+from bemtevi.domain.layouts import Layout, LayoutSpec, RecordPreview, record_preview
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import (
     DEFAULTS_ID,
@@ -38,7 +40,9 @@ from bemtevi.domain.query_types import (
     query_type_id,
 )
 from bemtevi.domain.ready_layouts import READY_LAYOUTS
+from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.users import Role
+from bemtevi.infra.demo_values import KNOWN_CNPJS, KNOWN_CPFS
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,3 +292,22 @@ class CatalogueCommands:
             return Saved(layout_id, self._app.save_all(layout))
 
         return retry_on_conflict(decide)
+
+
+# The documents a layout's preview shows: the demo data's own (a preview is free, so it never looks up
+# a document its author chose: that would be a consultation without a charge).
+DEMO_DOCUMENTS: dict[Literal["cpf", "cnpj"], str] = {"cpf": KNOWN_CPFS[0], "cnpj": KNOWN_CNPJS[0]}
+
+
+@dataclass(frozen=True)
+class LayoutRecordPreview:
+    document: str
+    found: bool
+    shown: RecordPreview
+
+
+def demo_record_preview(supplier: Supplier, spec: LayoutSpec, kind: Literal["cpf", "cnpj"]) -> LayoutRecordPreview:
+    """One demo record written by the layout's exit rows, as a batch would write it: no event, no charge."""
+    document = DEMO_DOCUMENTS[kind]
+    record = supplier.lookup(kind, document)
+    return LayoutRecordPreview(document, record is not None, record_preview(spec, record, document, dt.date.today()))

@@ -3,7 +3,6 @@ add-new-layout), managed by a super-admin; every signed-in user reads what their
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query
@@ -35,20 +34,17 @@ from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, allo
 from bemtevi.api.group_schemas import StatusRequest
 from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ErrorResponse
+from bemtevi.commands.catalogue import demo_record_preview
 from bemtevi.domain.enrichment_fields import FIELDS, FIXED_SIZES, LABELS, applies_to, default_format, row_type
 from bemtevi.domain.errors import LayoutNotFound, QueryNotFound
-from bemtevi.domain.layouts import LayoutRow, LayoutSpec, header_line, preview, record_preview
+from bemtevi.domain.layouts import LayoutRow, LayoutSpec, header_line, preview
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import QueryTypeForm
 from bemtevi.domain.ready_layouts import BY_KEY
 from bemtevi.domain.users import Role
-from bemtevi.infra.demo_values import KNOWN_CNPJS, KNOWN_CPFS
 from bemtevi.projections import enrichment
 
 router = APIRouter(tags=["catalogue"])
-# The documents a layout's preview shows: the demo data's own (a preview is free, so it never looks up
-# a document its author chose: that would be a consultation without a charge).
-DEMO_DOCUMENTS = {"cpf": KNOWN_CPFS[0], "cnpj": KNOWN_CNPJS[0]}
 KeyPath = Annotated[str, Path(max_length=KEY_MAX)]
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -261,13 +257,12 @@ def preview_layout_record(
     layout's author: no credit is charged and no consultation is recorded (the document is the demo
     data's, never one the caller chose)."""
     spec = _layout_spec(body.layout).codec_validated()
-    document = DEMO_DOCUMENTS[body.kind]
-    record = platform.supplier.lookup(body.kind, document)
-    shown = record_preview(spec, record, document, dt.date.today())
+    preview = demo_record_preview(platform.supplier, spec, body.kind)
+    shown = preview.shown
     return LayoutRecordPreviewResponse(
         data=LayoutRecordPreview(
-            document=document,
-            found=record is not None,
+            document=preview.document,
+            found=preview.found,
             values=[LayoutRecordValue(name=n, value=v) for n, v in shown.values],
             exitLine=shown.exit_line,
             header=header_line(spec, "exit") if spec.first_line else None,
