@@ -346,7 +346,9 @@ def test_leases_asked_while_others_are_open_end_within_two_lease_times_of_their_
     ledger's wait before it settles another process's lease from the log as abandoned, and the lookups recorded
     under it after that were never charged (seen once in the killed-worker test of the ledger workers)."""
     principal = new_tenant(platform, "Empresa", 100_000)
-    client = leasing(lease_seconds=0.4)
+    # Long enough that no lease ends while the seven are asked, however busy the machine: a chained end would
+    # still lie up to seven lease times ahead.
+    client = leasing(lease_seconds=30)
     look_up_until_leased(platform, client, principal, [KNOWN_CPF])
     account_id = credit_account_id(principal.group_id, Category.UNIT)
     for _ in range(6):  # as the keeper asks when each lease runs out of units at once
