@@ -263,7 +263,7 @@ def test_a_lookup_that_finishes_after_the_ledger_may_have_taken_its_lease_for_ab
     lease may have been settled meanwhile, and a consultation recorded under it afterwards would never be
     charged. The lease itself is still held here (a lookup is in flight on it)."""
     principal = new_tenant(platform, "Empresa", 10_000)
-    client = leasing(lease_seconds=0.3, record_within=1.0)
+    client = leasing(lease_seconds=30.0, record_within=1.0)  # the lease open for the late draw, however busy
     found = look_up_until_leased(platform, client, principal, [KNOWN_CPF])
     late = lookup_record(principal.group_id).request
     drawn = client.try_draw(late)
