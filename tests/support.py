@@ -37,6 +37,7 @@ from bemtevi.domain.customers import CustomerForm
 from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.groups import Group, GroupType
+from bemtevi.domain.mail import Mail
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.suppliers import Supplier
@@ -353,6 +354,12 @@ def customer_form(
 def appended_after(app: BemteviApplication, position: int) -> list[tuple[int, UUID, str]]:
     """The log after ``position``: (notification id, aggregate, topic) of each event."""
     return [(n.id, n.originator_id, n.topic) for n in app.recorder.select_notifications(position + 1, 1_000)]
+
+
+def saved_after(app: BemteviApplication, position: int) -> list[str]:
+    """The topics appended after ``position`` but the mailer's: a mail queued earlier (a new customer's owner's
+    invitation) is delivered at the mailer's own pace, and its events say nothing of what a request saved."""
+    return [topic for _, _, topic in appended_after(app, position) if not topic.startswith(Mail.__module__ + ":")]
 
 
 def registered_in_one_append(app: BemteviApplication, before: int, group_id: UUID, parent_id: UUID) -> None:
