@@ -40,6 +40,9 @@ CHECKS = [
     schemathesis.checks.response_schema_conformance,
 ]
 
+# The report-signature check takes a PDF's bytes as they are: generated as octet-stream bodies are.
+schemathesis.serializer.alias("application/pdf", "application/octet-stream")
+
 
 def _schema(*, coverage: bool) -> Any:
     config = schemathesis.Config.from_dict(

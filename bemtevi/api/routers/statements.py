@@ -74,7 +74,11 @@ class CloseMonth:
         self,
         month: Annotated[
             str | None,
-            Query(max_length=7, pattern=r"^\d{4}-(0[1-9]|1[0-2])$", description="YYYY-MM (America/Sao_Paulo)"),
+            Query(
+                max_length=7,
+                pattern=r"^(19[7-9]\d|2\d{3})-(0[1-9]|1[0-2])$",  # 1970-2999: the bounds of every month exist
+                description="YYYY-MM (America/Sao_Paulo)",
+            ),
         ] = None,
         group_id: Annotated[
             UUID | None, Query(alias="groupId", description="The reseller, one group of the caller's subtree")
