@@ -246,7 +246,7 @@ def test_a_customer_copies_a_ready_layout_into_its_own_and_sees_a_real_record(pa
     token = httpx.post(
         f"{server_url}/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}, timeout=30
     ).json()["token"]
-    base = "66778899" + "0001"
+    base = "66778811" + "0001"  # a CNPJ of its own: the browser tests share one server
     registered = httpx.post(
         f"{server_url}/api/customers",
         headers={"Authorization": f"Bearer {token}"},
