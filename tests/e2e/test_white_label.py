@@ -49,7 +49,8 @@ def test_a_white_label_shows_its_own_brand_on_its_domain_and_can_be_edited_and_i
     expect(page.get_by_test_id("customer-registered")).to_contain_text("beatriz@marcaexemplo.com.br")
 
     # Edit it: the form comes back filled; change the trade name and set the brand.
-    page.goto(f"{server_url}/customer-list")
+    page.goto(f"{server_url}/customer-list")  # searched: on page 1 whatever the session registered
+    page.get_by_test_id("customer-search").fill("Marca Exemplo Consultas Ltda")
     row = page.get_by_test_id("customer-row").filter(has_text="Marca Exemplo Consultas Ltda")
     row.get_by_test_id("customer-edit").click()
     expect(page).to_have_url(re.compile(r"/add-new-customer/[0-9a-f]+/[0-9a-f-]{36}$"))
@@ -94,6 +95,7 @@ def test_a_white_label_shows_its_own_brand_on_its_domain_and_can_be_edited_and_i
 
     # Inactivate it from the list, with confirmation.
     page.goto(f"{server_url}/customer-list")
+    page.get_by_test_id("customer-search").fill("Marca Exemplo Consultas Ltda")
     row = page.get_by_test_id("customer-row").filter(has_text="Marca Exemplo Consultas Ltda")
     row.get_by_test_id("customer-status").click()
     expect(page.get_by_test_id("confirm-dialog")).to_contain_text("Marca Exemplo Consultas Ltda")

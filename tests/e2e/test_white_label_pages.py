@@ -87,6 +87,7 @@ def test_a_customer_domain_never_names_the_platform(
 
     # The customer's contact data, on its brand: a wrong e-mail is refused at its field, then saved.
     page.goto(f"{server_url}/customer-list")
+    page.get_by_test_id("customer-search").fill("Outra Marca Dados Ltda")  # on page 1 whatever the session registered
     row = page.get_by_test_id("customer-row").filter(has_text="Outra Marca Dados Ltda")
     row.get_by_test_id("customer-edit").click()
     editor = page.get_by_test_id("customer-brand")
