@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.routing import Match
-from support import sign_in
+from support import sign_in, wait_until
 
 from bemtevi.api.app import API_ROUTERS, RouteIndex, create_app
 from bemtevi.api.errors import ERROR_RESPONSES
@@ -159,14 +158,12 @@ def test_the_planned_handler_answers_as_fastapis_own(
     assert answers[0] == answers[1]
 
 
-def _wait_for_read_models(client: TestClient, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def _wait_for_read_models(client: TestClient) -> None:
+    def caught_up() -> bool:
         health = client.get("/api/health").json()
-        if health["projected"] == health["position"]:
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"read models still behind after {timeout} s: {health}")
+        return bool(health["projected"] == health["position"])
+
+    wait_until(caught_up, 20.0, "the read models did not catch up with the log")
 
 
 def _never_used() -> None:
