@@ -129,6 +129,8 @@ describe('the data-subject report screen', () => {
     fireEvent.click(screen.getByTestId('data-subject-search'))
     fireEvent.click(await screen.findByTestId('data-subject-pdf', {}, { timeout: 20_000 }))
     await waitFor(() => expect(created).toHaveBeenCalledTimes(1))
+    // The file is handed over before the export ends: the buttons stay disabled until it has.
+    await waitFor(() => expect(screen.getByTestId('data-subject-csv')).toBeEnabled())
     fireEvent.click(screen.getByTestId('data-subject-csv'))
     await waitFor(() => expect(created).toHaveBeenCalledTimes(2))
     const exports = requests.filter((u) => u.pathname === '/api/audit/data-subject/export')
