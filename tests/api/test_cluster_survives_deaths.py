@@ -248,15 +248,19 @@ def test_the_cluster_keeps_answering_when_any_one_process_is_killed(
         admin = {"Authorization": f"Bearer {signed_in.json()['token']}"}
         queued = httpx.post(f"{address}/api/contact", json=contact_form())
         assert queued.status_code == 202, queued.text
-        wait_until(
-            lambda: (
-                [m["status"] for m in httpx.get(f"{address}/api/mail/outbox", headers=admin).json()["data"]] == ["kept"]
-            ),
+        outbox: list[dict[str, object]] = []
+
+        def delivered() -> bool:
+            outbox[:] = httpx.get(f"{address}/api/mail/outbox", headers=admin).json()["data"]
+            return [m["status"] for m in outbox] == ["kept"]
+
+        try:
             # The relay and the mailer catch up behind a broker started again (its consumer group rejoined):
             # a bound for a busy machine, not a figure.
-            180,
-            "the mail queued after the deaths is delivered",
-        )
+            wait_until(delivered, 180, "the mail queued after the deaths is delivered")
+        except AssertionError as error:
+            # Which stage held the mail (the outbox's status) and what the processes said meanwhile.
+            raise AssertionError(f"{error}: outbox {outbox}\n" + "\n".join(output.lines[-80:])) from None
         lookups.stop()
         # Lookups waiting on the ledger while the broker was down and started again (seconds on a busy machine)
         # may run into the ledger's timeout: refused 503 credits_unavailable (undecided: to be tried again).
