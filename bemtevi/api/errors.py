@@ -54,7 +54,14 @@ def domain_error_response(exc: DomainError) -> JSONResponse:
     headers = {"Retry-After": str(minutes * 60)} if minutes is not None else None
     return JSONResponse(
         error_body(
-            exc.status, exc.message, exc.code, field=exc.field, minutes=minutes, limit=getattr(exc, "limit", None)
+            exc.status,
+            exc.message,
+            exc.code,
+            field=exc.field,
+            minutes=minutes,
+            limit=getattr(exc, "limit", None),
+            expectedWidth=getattr(exc, "expected_width", None),
+            expectedHeight=getattr(exc, "expected_height", None),
         ),
         status_code=exc.status,
         headers=headers,

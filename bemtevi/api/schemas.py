@@ -170,3 +170,5 @@ class ErrorResponse(BaseModel):
     errors: list[ErrorItem] | None = None
     minutes: int | None = Field(default=None, description="too_many_attempts: when to try again")
     limit: int | None = Field(default=None, description="text_too_long: the field's most characters")
+    expectedWidth: int | None = Field(default=None, description="image_wrong_size: the width the image must have")
+    expectedHeight: int | None = Field(default=None, description="image_wrong_size: the height the image must have")

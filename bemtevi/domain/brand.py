@@ -16,7 +16,7 @@ from eventsourcing.domain import event
 
 from bemtevi.domain.audit import AuditedAggregate
 from bemtevi.domain.contact import normalise_email, normalise_phone
-from bemtevi.domain.errors import InvalidData, InvalidEmail, InvalidPhone, TextTooLong
+from bemtevi.domain.errors import ImageWrongSize, InvalidData, InvalidEmail, InvalidPhone, TextTooLong
 
 DEFAULT_APP_TITLE = "Bemtevi"
 DEFAULT_PRIMARY = "#034507"
@@ -177,7 +177,7 @@ def check_image(kind: str, content_type: str, width: int, height: int, size: int
         raise InvalidData("The image exceeds 2MB", field=kind)
     expected = IMAGE_SIZES[kind]
     if (width, height) != expected:
-        raise InvalidData(f"The image must be {expected[0]}x{expected[1]} pixels (it is {width}x{height})", field=kind)
+        raise ImageWrongSize(expected, (width, height), field=kind)
 
 
 def image_url(group_id: UUID, kind: str, digest: str) -> str:

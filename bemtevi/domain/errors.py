@@ -178,6 +178,19 @@ class ImageDimensionsTooLarge(DomainError):
         super().__init__(message, field=field)
 
 
+class ImageWrongSize(DomainError):
+    """A brand image whose pixels are not exactly the specification's size (section 3); the expected
+    size travels in the message and as ``expectedWidth``/``expectedHeight``."""
+
+    code, message, status = "image_wrong_size", "The image does not have the expected size in pixels", 422
+
+    def __init__(self, expected: tuple[int, int], actual: tuple[int, int], *, field: str | None = None) -> None:
+        super().__init__(
+            f"The image must be {expected[0]}x{expected[1]} pixels (it is {actual[0]}x{actual[1]})", field=field
+        )
+        self.expected_width, self.expected_height = expected
+
+
 class TextTooLong(DomainError):  # the field's limit travels in the message and as ``limit``
     code, message, status = "text_too_long", "The text is too long", 422
 

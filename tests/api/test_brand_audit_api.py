@@ -67,6 +67,9 @@ def test_each_image_must_have_its_exact_size(api: TestClient, kind: str, size: t
     assert wrong.status_code == 422
     expected = f"The image must be {size[0]}x{size[1]} pixels (it is {size[0] + 1}x{size[1]})"
     assert wrong.json()["message"] == expected and wrong.json()["field"] == kind
+    # An API client reads the refusal's own code and the size it must send.
+    assert wrong.json()["code"] == "image_wrong_size"
+    assert (wrong.json()["expectedWidth"], wrong.json()["expectedHeight"]) == size
     done = upload(api, admin, group, kind, image(*size, fmt="JPEG"), "image/jpeg")
     assert done.status_code == 200, done.text
     served = api.get(done.json()["url"])

@@ -64,9 +64,11 @@ def test_a_white_label_shows_its_own_brand_on_its_domain_and_can_be_edited_and_i
     editor.get_by_test_id("brand-secondaryColor").fill("#DAA520")
     editor.get_by_test_id("brand-save").click()
     expect(page.get_by_text("Marca salva.")).to_be_visible()
-    # A logo of the wrong size is refused with the expected size; the right one is kept.
+    # A logo of other pixels opens the crop dialog for 208x68 (cancelled here); the exact size goes as it is.
     editor.get_by_test_id("brand-file-horizontalLogo").set_input_files(png(tmp_path, "wrong.png", (300, 100)))
-    expect(editor.get_by_test_id("brand-error-horizontalLogo")).to_contain_text("208x68")
+    expect(page.get_by_test_id("crop-dialog")).to_contain_text("208x68")
+    page.get_by_test_id("crop-cancel").click()
+    expect(page.get_by_test_id("crop-dialog")).to_have_count(0)
     editor.get_by_test_id("brand-file-horizontalLogo").set_input_files(png(tmp_path, "logo.png", (208, 68)))
     expect(page.get_by_text("Imagem salva.")).to_be_visible()
     preview = editor.get_by_test_id("brand-preview")

@@ -23,6 +23,17 @@ describe('errorText', () => {
     )
   })
 
+  it('names the exact size a brand image must have, from the refusal', async () => {
+    const refused = {
+      status: 422,
+      data: { code: 'image_wrong_size', message: 'The image must be 208x68 pixels (it is 300x100)', expectedWidth: 208, expectedHeight: 68 },
+    }
+    await i18n.changeLanguage('pt-BR')
+    expect(errorText(refused, i18n.t, exists)).toBe('A imagem deve ter exatamente 208x68 pixels')
+    await i18n.changeLanguage('en-US')
+    expect(errorText(refused, i18n.t, exists)).toBe('The image must be exactly 208x68 pixels')
+  })
+
   it('shows the server message for a code the app does not know', () => {
     expect(errorText({ status: 400, data: { code: 'x_unknown', message: 'Batch query is disabled' } }, i18n.t, exists)).toBe(
       'Batch query is disabled',

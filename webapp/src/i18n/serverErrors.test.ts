@@ -27,7 +27,7 @@ describe('every error code the API may answer (its OpenAPI ErrorCode, generated)
 
   it('is shown in the reader’s language, not in the server’s English', () => {
     for (const code of ERROR_CODES) {
-      const answer = http(400, { statusCode: 400, code, message: `server text of ${code}`, minutes: 15, limit: 200 })
+      const answer = http(400, { statusCode: 400, code, message: `server text of ${code}`, minutes: 15, limit: 200, expectedWidth: 208, expectedHeight: 68 })
       for (const lng of LOCALES) {
         const text = textIn(lng, answer)
         expect(text, `${lng}: ${code}`).not.toContain('server text')

@@ -3,7 +3,8 @@ import type { ErrorCode } from '../store/generated/bemteviApi'
 // What every error code the API may answer says on screen (`errors.<code>`), in each language.
 // ErrorCode comes from the API's OpenAPI schema (the error catalogue, bemtevi/domain/errors.py):
 // tsc refuses a map that misses a code, and i18n/serverErrors.test.ts checks the generated list.
-// Values from the answer's body are interpolated (too_many_attempts: {{minutes}}).
+// Values from the answer's body are interpolated (too_many_attempts: {{minutes}}; image_wrong_size:
+// {{expectedWidth}}x{{expectedHeight}}).
 
 export const serverErrorsPtBR: Record<ErrorCode, string> = {
   advanced_criteria_required: 'Preencha ao menos um campo para pesquisar',
@@ -71,6 +72,7 @@ export const serverErrorsPtBR: Record<ErrorCode, string> = {
   invalid_email: 'E-mail inválido',
   invalid_image: 'O arquivo não é uma imagem PNG, JPEG ou WebP legível',
   image_dimensions_too_large: 'A imagem tem pixels demais (largura × altura grandes demais)',
+  image_wrong_size: 'A imagem deve ter exatamente {{expectedWidth}}x{{expectedHeight}} pixels',
   invalid_phone: 'Telefone inválido',
   not_enough_credits: 'Créditos de consulta unitária insuficientes',
   not_enough_to_provide: 'Saldo insuficiente para conceder a este grupo',
@@ -167,6 +169,7 @@ export const serverErrorsEnUS: Record<ErrorCode, string> = {
   invalid_email: 'Invalid email',
   invalid_image: 'The file is not a readable PNG, JPEG or WebP image',
   image_dimensions_too_large: 'The image has too many pixels (width × height too large)',
+  image_wrong_size: 'The image must be exactly {{expectedWidth}}x{{expectedHeight}} pixels',
   invalid_phone: 'Invalid phone',
   not_enough_credits: 'Not enough manual query credits',
   not_enough_to_provide: 'Not enough manual query to provide to this group',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allowedQueryTypes, allowedToggles, colourError, imageSizeError, normaliseColour } from './brandRules'
+import { allowedQueryTypes, allowedToggles, colourError, imageSizeError, normaliseColour, uploadsAsIs } from './brandRules'
 
 describe('brand form rules', () => {
   it('accepts #rgb and #rrggbb colours and empty (falls back), refuses the rest', () => {
@@ -26,5 +26,17 @@ describe('brand form rules', () => {
     })
     expect(allowedQueryTypes(['cpf-complete', 'cnpj-complete'], ['cpf-complete'])).toEqual(['cpf-complete'])
     expect(allowedQueryTypes(['cpf-complete', 'cnpj-complete'], null)).toEqual(['cpf-complete', 'cnpj-complete'])
+  })
+})
+
+describe('which chosen files go to the API as they are', () => {
+  it('only a PNG, JPEG or WebP of the exact size within 2 MB; any other image is cropped first', () => {
+    const png = { type: 'image/png', size: 20_000 }
+    expect(uploadsAsIs('horizontalLogo', png, 208, 68)).toBe(true)
+    expect(uploadsAsIs('iconogram', { type: 'image/webp', size: 1000 }, 500, 500)).toBe(true)
+    expect(uploadsAsIs('horizontalLogo', png, 416, 136)).toBe(false) // same aspect, other pixels
+    expect(uploadsAsIs('horizontalLogo', { type: 'image/svg+xml', size: 900 }, 208, 68)).toBe(false) // the API reads no SVG
+    expect(uploadsAsIs('horizontalLogo', { type: 'image/gif', size: 900 }, 208, 68)).toBe(false)
+    expect(uploadsAsIs('loginBanner', { type: 'image/png', size: 3 * 1024 * 1024 }, 708, 896)).toBe(false) // re-encoded smaller
   })
 })

@@ -37,6 +37,16 @@ export function imageSizeError(kind: BrandImageKind, width: number, height: numb
 }
 
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp']
+/** The API's limit for one brand image, in bytes. */
+export const MAX_IMAGE_BYTES = 2 * 1024 * 1024
+
+/**
+ * Whether a chosen file goes to the API as it is: a type the API takes, the exact size and within
+ * the byte limit. Any other image the browser can read is cropped and resized first.
+ */
+export function uploadsAsIs(kind: BrandImageKind, file: { type: string; size: number }, width: number, height: number): boolean {
+  return IMAGE_TYPES.includes(file.type) && file.size <= MAX_IMAGE_BYTES && imageSizeError(kind, width, height) === null
+}
 
 /** A child may only have the toggles its parent has: the ones it may switch on. */
 export function allowedToggles(parent: Toggles): Record<ToggleName, boolean> {

@@ -11,13 +11,15 @@ export interface ErrorInfo {
   code: string | null
   /** Message picked by the rule of spec section 8; null means "use the fallback". */
   message: string | null
-  /** Values the code's text names (too_many_attempts: minutes; text_too_long: limit). */
+  /** Values the code's text names (too_many_attempts: minutes; text_too_long: limit; image_wrong_size: the size). */
   values?: ErrorValues
 }
 
 export interface ErrorValues {
   minutes?: number
   limit?: number
+  expectedWidth?: number
+  expectedHeight?: number
 }
 
 function isFetchError(err: AnyError): err is FetchBaseQueryError {
@@ -55,5 +57,7 @@ function valuesOf(body: ApiErrorBody | null): { values?: ErrorValues } {
   const values: ErrorValues = {}
   if (typeof body?.minutes === 'number') values.minutes = body.minutes
   if (typeof body?.limit === 'number') values.limit = body.limit
+  if (typeof body?.expectedWidth === 'number') values.expectedWidth = body.expectedWidth
+  if (typeof body?.expectedHeight === 'number') values.expectedHeight = body.expectedHeight
   return Object.keys(values).length > 0 ? { values } : {}
 }

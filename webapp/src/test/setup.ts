@@ -24,3 +24,8 @@ globalThis.Request = RelativeRequest as typeof Request
 
 // jsdom has no scrolling.
 window.scrollTo = (() => {}) as typeof window.scrollTo
+
+// jsdom has no canvas (without the native `canvas` package it logs "not implemented" and answers
+// nothing): answer null quietly, as a browser without 2D drawing would. Drawing code is tested
+// with recording canvases of its own (lib/imageCrop.test.ts) and in the browser tests.
+HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import Button from '@mui/material/Button'
 import Stack from '@mui/material/Stack'
@@ -14,7 +14,8 @@ import {
   type BrandValues,
 } from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
-import { colourError, IMAGE_SIZES, IMAGE_TYPES, imageSizeError, normaliseColour, type BrandImageKind } from '../../lib/brandRules'
+import { colourError, IMAGE_SIZES, normaliseColour, uploadsAsIs, type BrandImageKind } from '../../lib/brandRules'
+import { loadImage, type LoadedImage } from '../../lib/imageCrop'
 import './brand.css'
 
 const COLOURS = ['primaryColor', 'secondaryColor', 'lighterColor'] as const
@@ -35,22 +36,8 @@ function refusedField(error: unknown): string | null {
   return typeof data?.field === 'string' ? data.field : null
 }
 const KINDS = Object.keys(IMAGE_SIZES) as BrandImageKind[]
-
-function imageSize(file: File): Promise<{ width: number; height: number }> {
-  return new Promise((resolve, reject) => {
-    const url = URL.createObjectURL(file)
-    const img = new Image()
-    img.onload = () => {
-      resolve({ width: img.naturalWidth, height: img.naturalHeight })
-      URL.revokeObjectURL(url)
-    }
-    img.onerror = () => {
-      URL.revokeObjectURL(url)
-      reject(new Error('unreadable'))
-    }
-    img.src = url
-  })
-}
+// The crop dialog (and its cropping library) loads when an image needs it.
+const ImageCropDialog = lazy(() => import('./ImageCropDialog'))
 
 /** Title, colours and images of one group, with a live preview of how they will show. */
 export default function BrandEditor({ groupId }: { groupId: string }) {
@@ -73,6 +60,8 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
   })
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState<BrandImageKind | null>(null)
+  // An image chosen with other pixels than its kind's: cropped and resized before it is sent.
+  const [cropping, setCropping] = useState<{ kind: BrandImageKind; source: LoadedImage } | null>(null)
 
   // Each answer of the server fills the fields once (derived while rendering, not in an effect).
   const [filledFrom, setFilledFrom] = useState<typeof data>(undefined)
@@ -126,29 +115,40 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
     } else notify({ type: 'positive', message: t('brand.saved') })
   }
 
+  /** Sends an image; true once the API took it. */
+  async function send(kind: BrandImageKind, body: Blob): Promise<boolean> {
+    setBusy(kind)
+    const result = await upload({ groupId, kind, body })
+    setBusy(null)
+    if ('error' in result) {
+      failed(result.error)
+      setErrors((e) => ({ ...e, [kind]: errorText(result.error as AnyError, t, (k) => i18n.exists(k)) }))
+      return false
+    }
+    notify({ type: 'positive', message: t('brand.imageSaved') })
+    return true
+  }
+
+  /** A file of the exact size goes as it is; any other image opens the crop dialog first. */
   async function pick(kind: BrandImageKind, file: File | undefined) {
     if (!file) return
     setErrors((e) => ({ ...e, [kind]: '' }))
-    if (!IMAGE_TYPES.includes(file.type)) {
-      setErrors((e) => ({ ...e, [kind]: t('brand.errors.type') }))
-      return
-    }
+    let source: LoadedImage
     try {
-      const { width, height } = await imageSize(file)
-      const wrong = imageSizeError(kind, width, height)
-      if (wrong) {
-        setErrors((e) => ({ ...e, [kind]: t(wrong.key, { width: wrong.width, height: wrong.height, actual: `${width}x${height}` }) }))
-        return
-      }
+      source = await loadImage(file)
     } catch {
       setErrors((e) => ({ ...e, [kind]: t('brand.errors.unreadable') }))
       return
     }
-    setBusy(kind)
-    const result = await upload({ groupId, kind, body: file })
-    setBusy(null)
-    if ('error' in result) failed(result.error)
-    else notify({ type: 'positive', message: t('brand.imageSaved') })
+    if (uploadsAsIs(kind, file, source.width, source.height)) {
+      URL.revokeObjectURL(source.url)
+      await send(kind, file)
+    } else setCropping({ kind, source })
+  }
+
+  function closeCrop() {
+    if (cropping) URL.revokeObjectURL(cropping.source.url)
+    setCropping(null)
   }
 
   return (
@@ -224,6 +224,7 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
             {t('brand.save')}
           </Button>
         </div>
+        <p className="muted small brand-images-hint">{t('brand.imagesHint')}</p>
         {KINDS.map((kind) => {
           const [w, h] = IMAGE_SIZES[kind]
           const own = data?.own[kind]
@@ -238,7 +239,7 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
                   <input
                     hidden
                     type="file"
-                    accept={IMAGE_TYPES.join(',')}
+                    accept="image/*"
                     onChange={(e) => {
                       void pick(kind, e.target.files?.[0])
                       e.target.value = ''
@@ -277,6 +278,21 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
           {image('iconogram') && <img src={image('iconogram') ?? ''} alt={t('brand.images.iconogram')} className="preview-icon" />}
         </div>
       </aside>
+      {cropping && (
+        <Suspense fallback={null}>
+          <ImageCropDialog
+            kind={cropping.kind}
+            source={cropping.source}
+            brand={{ title, primary: shown('primaryColor'), secondary: shown('secondaryColor'), lighter: shown('lighterColor') }}
+            onCancel={closeCrop}
+            onApply={async (image) => {
+              const sent = await send(cropping.kind, image)
+              if (sent) closeCrop()
+              return sent
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   )
 }

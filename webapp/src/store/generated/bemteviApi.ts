@@ -1747,6 +1747,7 @@ export type ErrorCode =
   | "idempotency_key_reused"
   | "image_dimensions_too_large"
   | "image_too_large"
+  | "image_wrong_size"
   | "invalid_code"
   | "invalid_credentials"
   | "invalid_data"
@@ -1804,6 +1805,10 @@ export type ErrorItem = {
 export type ErrorResponse = {
   code: ErrorCode;
   errors?: ErrorItem[] | null;
+  /** image_wrong_size: the height the image must have */
+  expectedHeight?: number | null;
+  /** image_wrong_size: the width the image must have */
+  expectedWidth?: number | null;
   field?: string | null;
   /** text_too_long: the field's most characters */
   limit?: number | null;

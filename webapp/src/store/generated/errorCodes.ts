@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   "idempotency_key_reused",
   "image_dimensions_too_large",
   "image_too_large",
+  "image_wrong_size",
   "invalid_code",
   "invalid_credentials",
   "invalid_data",
