@@ -54,7 +54,14 @@ def domain_error_response(exc: DomainError) -> JSONResponse:
     headers = {"Retry-After": str(minutes * 60)} if minutes is not None else None
     return JSONResponse(
         error_body(
-            exc.status, exc.message, exc.code, field=exc.field, minutes=minutes, limit=getattr(exc, "limit", None)
+            exc.status,
+            exc.message,
+            exc.code,
+            field=exc.field,
+            minutes=minutes,
+            limit=getattr(exc, "limit", None),
+            challengeId=getattr(exc, "challenge_id", None),
+            resendAfter=getattr(exc, "resend_after", None),
         ),
         status_code=exc.status,
         headers=headers,

@@ -37,10 +37,14 @@ UtcDateTime = Annotated[
 ]
 
 
+Locale = Literal["pt-BR", "en-US"]
+
+
 class LoginRequest(BaseModel):
     email: Email = Field(min_length=1)
     password: Password = Field(min_length=1)
     domain_url: HostName | None = None
+    locale: Locale = Field(default="pt-BR", description="The language of the mail with a two-factor code")
 
 
 class AuthUser(BaseModel):
@@ -170,3 +174,9 @@ class ErrorResponse(BaseModel):
     errors: list[ErrorItem] | None = None
     minutes: int | None = Field(default=None, description="too_many_attempts: when to try again")
     limit: int | None = Field(default=None, description="text_too_long: the field's most characters")
+    challengeId: str | None = Field(
+        default=None, description="two_factor_required: the sign-in waiting for the mailed code (POST /auth/two-factor)"
+    )
+    resendAfter: int | None = Field(
+        default=None, description="two_factor_required, two_factor_resend_too_soon: seconds until a new code is sent"
+    )
