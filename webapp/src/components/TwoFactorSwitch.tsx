@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import Alert from '@mui/material/Alert'
 import FormControlLabel from '@mui/material/FormControlLabel'
@@ -17,17 +18,21 @@ export default function TwoFactorSwitch({ groupId }: { groupId: string }) {
   const notify = useNotify()
   const setting = useTwoFactorSettingQuery({ groupId }, { refetchOnMountOrArgChange: true })
   const [change, changeState] = useChangeTwoFactorSettingMutation()
+  // What was switched to, shown while it is saved and read back (a refusal switches it back).
+  const [pending, setPending] = useState<boolean | null>(null)
   // The screens show it only to whoever may switch it; a refused read shows nothing.
   if (setting.isError) return null
-  const enabled = !!setting.data?.enabled
+  const enabled = pending ?? !!setting.data?.enabled
 
   async function toggle(value: boolean) {
+    setPending(value)
     const result = await change({ groupId, twoFactorSettingRequest: { enabled: value } })
     // A refusal shows below the switch.
     if (!('error' in result)) {
       notify({ type: 'positive', message: t(value ? 'twoFactorSetting.on' : 'twoFactorSetting.off') })
-      void setting.refetch()
+      await setting.refetch()
     }
+    setPending(null)
   }
 
   return (
