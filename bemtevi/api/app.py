@@ -33,6 +33,7 @@ from bemtevi.api.routers import catalogue as catalogue_router
 from bemtevi.api.routers import mail as mail_router
 from bemtevi.api.routers import reports as reports_router
 from bemtevi.api.routers import suppliers as suppliers_router
+from bemtevi.api.routers import two_factor as two_factor_router
 from bemtevi.api.routers import users as users_router
 from bemtevi.api.static import mount_api_docs, mount_webapp
 from bemtevi.api.v1.app import PREFIX as V1_PREFIX
@@ -44,6 +45,7 @@ from bemtevi.infra.settings import Settings
 API_ROUTERS: tuple[APIRouter, ...] = (
     auth.router,
     accounts_router.router,
+    two_factor_router.auth_router,
     mail_router.router,
     directory.router,
     consultations.router,
@@ -53,6 +55,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     statements.router,
     customers.router,
     brand_router.router,
+    two_factor_router.group_router,
     audit_router.router,
     contact.router,
     users_router.router,

@@ -62,6 +62,8 @@ def domain_error_response(exc: DomainError) -> JSONResponse:
             limit=getattr(exc, "limit", None),
             expectedWidth=getattr(exc, "expected_width", None),
             expectedHeight=getattr(exc, "expected_height", None),
+            challengeId=getattr(exc, "challenge_id", None),
+            resendAfter=getattr(exc, "resend_after", None),
         ),
         status_code=exc.status,
         headers=headers,

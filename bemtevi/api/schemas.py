@@ -37,10 +37,14 @@ UtcDateTime = Annotated[
 ]
 
 
+Locale = Literal["pt-BR", "en-US"]
+
+
 class LoginRequest(BaseModel):
     email: Email = Field(min_length=1)
     password: Password = Field(min_length=1)
     domain_url: HostName | None = None
+    locale: Locale = Field(default="pt-BR", description="The language of the mail with a two-factor code")
 
 
 class AuthUser(BaseModel):
@@ -172,3 +176,9 @@ class ErrorResponse(BaseModel):
     limit: int | None = Field(default=None, description="text_too_long: the field's most characters")
     expectedWidth: int | None = Field(default=None, description="image_wrong_size: the width the image must have")
     expectedHeight: int | None = Field(default=None, description="image_wrong_size: the height the image must have")
+    challengeId: str | None = Field(
+        default=None, description="two_factor_required: the sign-in waiting for the mailed code (POST /auth/two-factor)"
+    )
+    resendAfter: int | None = Field(
+        default=None, description="two_factor_required, two_factor_resend_too_soon: seconds until a new code is sent"
+    )

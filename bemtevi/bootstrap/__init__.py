@@ -29,6 +29,7 @@ from bemtevi.commands.ledger import EmbeddedLedger, LeasingLedger, Ledger, Ledge
 from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.commands.rate_limits import RateLimiter
 from bemtevi.commands.throttle import Throttle
+from bemtevi.commands.two_factor import TwoFactorCommands
 from bemtevi.commands.users import UserCommands
 from bemtevi.commands.vendors import VendorCommands, VendorDirectory
 from bemtevi.domain.api_tokens import TokenLimits
@@ -81,6 +82,8 @@ class Platform:
     projector: Projector
     supplier: Supplier
     accounts: AccountCommands
+    # Two-factor sign-in (issue 37): a group's setting, the mailed code and its check.
+    two_factor: TwoFactorCommands
     mailer: Mailer | None  # None when BEMTEVI_MAILER=worker: `bemtevi worker mailer` delivers
     invalidator: CacheInvalidator
     attempts: AttemptLog
@@ -240,6 +243,7 @@ def build_platform(
         projector=projector,
         supplier=supplier,
         accounts=accounts,
+        two_factor=TwoFactorCommands(app, identity, accounts),
         mailer=mailer,
         invalidator=CacheInvalidator(app, settings.cache_follow_seconds),
         attempts=attempts,

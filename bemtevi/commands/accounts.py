@@ -223,14 +223,17 @@ class AccountCommands:
     # -- Google sign-in -----------------------------------------------------------------------
 
     def sign_in_with_google(self, id_token: str, domain_url: str | None) -> SignedIn:
+        return self._identity.open_session(*self.google_user(id_token, domain_url))
+
+    def google_user(self, id_token: str, domain_url: str | None) -> tuple[User, Group]:
+        """The user Google vouches for, and their group, when they may sign in here."""
         if self.google is None:
             raise UserNotFoundCreateAccount()
         email = self.google.verified_email(id_token)
         user = self._identity.find_user_by_email(email)
         if user is None:
             raise UserNotFoundCreateAccount()
-        group = self._identity.check_may_sign_in(user, domain_url)
-        return self._identity.open_session(user, group)
+        return user, self._identity.check_may_sign_in(user, domain_url)
 
     # -- password recovery --------------------------------------------------------------------
 

@@ -271,14 +271,14 @@ class IdentityCommands:
 
     def attempt_limits(self, kind: str, account: str | None, client: str | None) -> list[tuple[str, int]]:
         """The throttle keys of one attempt ("login" or "code") and their failure limits."""
-        limits = []
-        if account:
-            limits.append((f"{kind}:account:{account}", self._max_account_failures))
-        if client:
-            limits.append((f"{kind}:address:{client}", self._max_address_failures))
-        return limits
+        limits = [(f"{kind}:account:{account}", self._max_account_failures)] if account else []
+        return [*limits, (f"{kind}:address:{client}", self._max_address_failures)] if client else limits
 
     def sign_in(self, email: str, password: str, domain_url: str | None, client: str | None = None) -> SignedIn:
+        return self.open_session(*self.check_password(email, password, domain_url, client), password)
+
+    def check_password(self, email: str, password: str, site: str | None, client: str | None) -> tuple[User, Group]:
+        """The user of a right e-mail and password, and their group, when they may sign in on ``site``."""
         limits = self.attempt_limits("login", email_key(email), client)
         self.throttle.check(limits)
         user = self.find_user_by_email(email)
@@ -289,10 +289,10 @@ class IdentityCommands:
         if not self._hasher.verify(user.password_hash, password):
             self.throttle.record(*(key for key, _ in limits))
             raise InvalidCredentials()
-        group = self.check_may_sign_in(user, domain_url)
+        group = self.check_may_sign_in(user, site)
         # A right password ends the account's count (not the address's: it may try others).
         self.throttle.clear(limits[0][0])
-        return self.open_session(user, group, password)
+        return user, group
 
     def check_may_sign_in(self, user: User, domain_url: str | None) -> Group:
         """The user's group, when the user and the group are active and the site admits them."""
@@ -309,13 +309,14 @@ class IdentityCommands:
             raise InvalidCredentials()
         return group
 
-    def open_session(self, user: User, group: Group, password: str | None = None) -> SignedIn:
-        """A new session and its token; ``password`` (when known) upgrades an old hash."""
+    def open_session(self, user: User, group: Group, password: str | None = None, *spent: AuditedAggregate) -> SignedIn:
+        """A new session and its token, appended with what it uses up (``spent``, a two-factor challenge: one
+        session per code); ``password`` (when known) upgrades an old hash."""
         now = datetime.now(UTC)
         expires_at = now + self._token_ttl
         with acting_as(Actor(user.id, group.id)):
             session = Session(user_id=user.id, group_id=group.id, role=user.role.value, expires_at=expires_at)
-            to_save: list[User | Session] = [session]
+            to_save: list[AuditedAggregate] = [*spent, session]
             if password is not None and self._hasher.needs_rehash(user.password_hash):
                 user.rehash_password(self._hasher.hash(password))
                 to_save.append(user)

@@ -388,9 +388,14 @@ class IdempotencyInProgress(DomainError):
 
 def catalogue() -> list[type[DomainError]]:
     """Every refusal of the product, ``DomainError`` (the unexpected error) first."""
-    # Imported here: ``batch_errors`` and ``advanced_errors`` build on this module's ``DomainError``.
-    from bemtevi.domain import advanced_errors, batch_errors
+    # Imported here: ``batch_errors``, ``advanced_errors``, ``two_factor_errors`` build on this module's DomainError.
+    from bemtevi.domain import advanced_errors, batch_errors, two_factor_errors
 
-    values = [*vars(sys.modules[__name__]).values(), *vars(batch_errors).values(), *vars(advanced_errors).values()]
+    values = [
+        *vars(sys.modules[__name__]).values(),
+        *vars(batch_errors).values(),
+        *vars(advanced_errors).values(),
+        *vars(two_factor_errors).values(),
+    ]
     found = [value for value in values if isinstance(value, type) and issubclass(value, DomainError)]
     return sorted(found, key=lambda cls: (cls is not DomainError, cls.code, cls.__name__))

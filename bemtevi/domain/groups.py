@@ -145,6 +145,16 @@ class Group(AuditedAggregate):
     def allows(self, toggle: str) -> bool:
         return bool(self.current_toggles().get(toggle, False))
 
+    @event("TwoFactorChanged")
+    def change_two_factor(self, two_factor: bool) -> None:
+        """Whether the group's users sign in with a mailed code after their password (API tokens never do)."""
+        self.two_factor = two_factor
+
+    @property
+    def requires_two_factor(self) -> bool:
+        # Groups (and snapshots) from before the setting have it off.
+        return bool(getattr(self, "two_factor", False))
+
     @event("Activated")
     def activate(self) -> None:
         self.active = True

@@ -230,7 +230,7 @@ def event_target(event: Any) -> tuple[str, str, str | None] | None:
     own = str(event.originator_id)
     if aggregate in ("User", "Group"):
         return aggregate.lower(), own, None
-    if aggregate in ("Session", "PasswordRecovery") and getattr(event, "user_id", None):
+    if aggregate in ("Session", "PasswordRecovery", "SignInChallenge") and getattr(event, "user_id", None):
         return "user", str(event.user_id), None
     if aggregate == "Mail" and getattr(event, "to", None):
         to = event.to

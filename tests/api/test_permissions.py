@@ -39,6 +39,8 @@ PUBLIC = {
     ("POST", "/api/auth/password-recovery"),
     ("POST", "/api/auth/verify-code"),
     ("POST", "/api/auth/redefine-password"),
+    ("POST", "/api/auth/two-factor"),
+    ("POST", "/api/auth/two-factor/resend"),
     ("POST", "/api/group/groups-get-public-data"),
     ("GET", "/api/group/{group_id}/brand/{kind}"),
     ("POST", "/api/contact"),

@@ -101,6 +101,7 @@ describe('routing and session', () => {
       email: 'ana@acme.com.br',
       password: 'secret',
       domain_url: window.location.host,
+      locale: 'pt-BR',
     })
     expect(localStorage.getItem('authToken')).toBe('tok-1')
     expect(JSON.parse(localStorage.getItem('authUser') ?? '{}').uniqueKey).toBe('u-7')

@@ -7,7 +7,6 @@ for known and unknown ones.
 
 from __future__ import annotations
 
-from typing import Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Request
@@ -16,12 +15,10 @@ from pydantic import BaseModel, Field
 from bemtevi.api.bounds import CompanyName, Email, HostName, Key, Password, PersonName, Phone, Token
 from bemtevi.api.deps import FirstAccessPrincipalDep, PlatformDep, client_address, wait_for_position
 from bemtevi.api.routers.auth import login_response
-from bemtevi.api.schemas import ErrorResponse, LoginResponse, MessageResponse
+from bemtevi.api.schemas import ErrorResponse, Locale, LoginResponse, MessageResponse
 from bemtevi.commands.accounts import SignUpForm
 
 router = APIRouter(prefix="/auth", tags=["accounts"])
-
-Locale = Literal["pt-BR", "en-US"]
 
 
 class CreateAccountRequest(BaseModel):
@@ -40,6 +37,7 @@ class CreateAccountRequest(BaseModel):
 class GoogleSignInRequest(BaseModel):
     credential: Token = Field(min_length=1)
     domain_url: HostName | None = None
+    locale: Locale = "pt-BR"
 
 
 class AuthConfig(BaseModel):
@@ -119,7 +117,9 @@ def create_account(body: CreateAccountRequest, platform: PlatformDep) -> LoginRe
 
 @router.post("/google", response_model=LoginResponse, responses=_ERRORS)
 def google_sign_in(body: GoogleSignInRequest, platform: PlatformDep) -> LoginResponse:
-    return login_response(platform.accounts.sign_in_with_google(body.credential, body.domain_url))
+    """Like a sign-in with a password, two-factor code included when the user's group requires it."""
+    user, group = platform.accounts.google_user(body.credential, body.domain_url)
+    return login_response(platform.two_factor.admit(user, group, body.locale))
 
 
 @router.post("/password-recovery", response_model=RecoveryResponse, responses=_ERRORS)

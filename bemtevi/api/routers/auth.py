@@ -7,19 +7,27 @@ from fastapi import APIRouter, Request
 from bemtevi.api.deps import FirstAccessPrincipalDep, PlatformDep, client_address
 from bemtevi.api.schemas import AuthUser, LoginRequest, LoginResponse, LogoutRequest, MessageResponse
 from bemtevi.commands.identity import SignedIn
+from bemtevi.commands.two_factor import ChallengeSent
+from bemtevi.domain.two_factor_errors import TwoFactorRequired
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
 
 @router.post("/auth", response_model=LoginResponse)
 def sign_in(body: LoginRequest, request: Request, platform: PlatformDep) -> LoginResponse:
-    signed_in = platform.identity.sign_in(body.email, body.password, body.domain_url, client_address(request))
-    return login_response(signed_in)
+    """The session; for a user of a group that requires two-factor sign-in, 401 ``two_factor_required`` with
+    ``challengeId`` instead: a code went to the user's e-mail, and ``POST /auth/two-factor`` answers the session."""
+    outcome = platform.two_factor.sign_in(
+        body.email, body.password, body.domain_url, client_address(request), body.locale
+    )
+    return login_response(outcome)
 
 
-def login_response(signed_in: SignedIn) -> LoginResponse:
-    """What every way of signing in answers (password, Google, a new account)."""
-    user, group = signed_in.user, signed_in.group
+def login_response(outcome: SignedIn | ChallengeSent) -> LoginResponse:
+    """What every way of signing in answers (password, Google, a new account, a two-factor code)."""
+    if isinstance(outcome, ChallengeSent):
+        raise TwoFactorRequired(outcome.id, outcome.resend_after)
+    user, group = outcome.user, outcome.group
     return LoginResponse(
         data=AuthUser(
             id=str(user.id),
@@ -31,8 +39,8 @@ def login_response(signed_in: SignedIn) -> LoginResponse:
             role=user.role.value,
             status=user.status.value,
         ),
-        token=signed_in.token,
-        position=signed_in.position,
+        token=outcome.token,
+        position=outcome.position,
     )
 
 

@@ -189,6 +189,13 @@ const enUS: Messages = {
   catalogue: catalogueEnUS,
   batches: batchesEnUS,
   frame: frameEnUS,
+  twoFactorSetting: {
+    title: 'Two-step verification',
+    label: 'Require a code sent by e-mail at sign-in',
+    text: "After the password, this group's users type a 6-digit code received by e-mail. API tokens are not affected.",
+    on: 'Two-step verification turned on',
+    off: 'Two-step verification turned off',
+  },
 }
 
 export default enUS

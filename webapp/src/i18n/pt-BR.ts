@@ -187,6 +187,13 @@ const ptBR = {
   catalogue: cataloguePtBR,
   batches: batchesPtBR,
   frame: framePtBR,
+  twoFactorSetting: {
+    title: 'Verificação em duas etapas',
+    label: 'Exigir um código enviado por e-mail ao entrar',
+    text: 'Depois da senha, os usuários deste grupo digitam um código de 6 dígitos recebido por e-mail. Os tokens de API não mudam.',
+    on: 'Verificação em duas etapas ativada',
+    off: 'Verificação em duas etapas desativada',
+  },
 }
 
 export default ptBR

@@ -20,6 +20,9 @@ import { useAppDispatch } from '../store/hooks'
 // Sign-in accepts any 2+ letter ending: operator-created accounts such as the default
 // admin@bemtevi.local must get in; the strict 2-4 letter rule applies where e-mails are registered.
 
+const isChallenge = (error: unknown) =>
+  (error as { data?: { code?: string } } | undefined)?.data?.code === 'two_factor_required'
+
 interface FieldErrors {
   email?: string
   password?: string
@@ -52,11 +55,25 @@ export default function LoginPage() {
     reset()
     if (Object.keys(validate()).length > 0) return
     try {
-      const answer = await login({ loginRequest: { email: email.trim(), password, domain_url: window.location.host } }).unwrap()
+      const answer = await login({
+        loginRequest: { email: email.trim(), password, domain_url: window.location.host, locale: locale() },
+      }).unwrap()
       signedIn(answer)
-    } catch {
-      // shown below from the mutation state
+    } catch (e) {
+      toCode(e)
     }
+  }
+
+  const locale = () => (i18n.language === 'en-US' ? 'en-US' : 'pt-BR')
+
+  // A group with two-step verification: the password was right and a code went by mail; type it on verify-code.
+  const toCode = (e: unknown) => {
+    const body = (e as { data?: { code?: string; challengeId?: string; resendAfter?: number } } | undefined)?.data
+    if (body?.code !== 'two_factor_required' || !body.challengeId) return // shown below from the mutation state
+    const next = new URLSearchParams({ challenge: body.challengeId })
+    const redirect = params.get(REDIRECT_PARAM)
+    if (redirect) next.set(REDIRECT_PARAM, redirect)
+    navigate(`/verify-code?${next.toString()}`, { state: { resendAfter: body.resendAfter ?? null } })
   }
 
   // A user at first access chooses a password before going anywhere.
@@ -70,9 +87,11 @@ export default function LoginPage() {
     reset()
     resetGoogle()
     try {
-      signedIn(await googleSignIn({ googleSignInRequest: { credential, domain_url: window.location.host } }).unwrap())
-    } catch {
-      // shown below from the mutation state
+      signedIn(
+        await googleSignIn({ googleSignInRequest: { credential, domain_url: window.location.host, locale: locale() } }).unwrap(),
+      )
+    } catch (e) {
+      toCode(e)
     }
   }
 
@@ -116,7 +135,7 @@ export default function LoginPage() {
           <Link component={RouterLink} to="/forgot-password" data-testid="login-forgot" sx={{ alignSelf: 'flex-end' }} variant="body2">
             {t('accounts.login.forgot')}
           </Link>
-          {error && (
+          {error && !isChallenge(error) && (
             <Alert severity="error" data-testid="login-error">
               {accountErrorText(error, t, (k) => i18n.exists(k))}
             </Alert>

@@ -25,6 +25,7 @@ export interface RouteEntry {
 const LoginPage = lazy(() => import('../pages/LoginPage'))
 const CreateAccountPage = lazy(() => import('../features/accounts/CreateAccountPage'))
 const RecoveryPage = lazy(() => import('../features/accounts/RecoveryPage'))
+const VerifyCodePage = lazy(() => import('../features/accounts/VerifyCodePage'))
 const FirstAccessPage = lazy(() => import('../features/accounts/FirstAccessPage'))
 const MailOutboxPage = lazy(() => import('../features/accounts/MailOutboxPage'))
 const SuppliersPage = lazy(() => import('../features/suppliers/SuppliersPage'))
@@ -80,7 +81,7 @@ export const routeTable: RouteEntry[] = [
   { name: 'login', path: 'login', layout: 'auth', guard: 'guest', component: LoginPage },
   { name: 'create-account', path: 'create-account', layout: 'auth', guard: 'guest', component: CreateAccountPage },
   { name: 'forgot-password', path: 'forgot-password', layout: 'auth', guard: 'guest', component: RecoveryPage },
-  { name: 'verify-code', path: 'verify-code/:code?/:uniqueKey?/:id?', layout: 'auth', guard: 'guest', component: RecoveryPage },
+  { name: 'verify-code', path: 'verify-code/:code?/:uniqueKey?/:id?', layout: 'auth', guard: 'guest', component: VerifyCodePage },
   { name: 'redefine-new-password', path: 'redefine-new-password', layout: 'auth', guard: 'guest', component: RecoveryPage },
   // Signed in with a generated password: the page itself sends everyone else away.
   { name: 'first-access', path: 'first-access', layout: 'auth', component: FirstAccessPage },

@@ -18,8 +18,12 @@ import {
 import { useAppSelector } from '../../store/hooks'
 import { userErrorText } from '../../components/users/serverError'
 import '../../components/users/users.css'
+import TwoFactorSwitch from '../../components/TwoFactorSwitch'
 import PasswordCard from './PasswordCard'
 import { usePhoto } from './usePhoto'
+
+// Who switches two-step verification for their own group (the API checks the same).
+const GROUP_SETTING_ROLES = ['owner', 'admin', 'super-admin']
 
 const SECTIONS: { key: 'marketing' | 'notifications' | 'privacy'; toggles: string[] }[] = [
   { key: 'marketing', toggles: ['marketingEmails', 'marketingPartners'] },
@@ -102,6 +106,7 @@ export default function MyAccountPage() {
               : t('myAccount.passwordNeverChanged')}
           </p>
           <PasswordCard />
+          {user && GROUP_SETTING_ROLES.includes(user.role) && <TwoFactorSwitch groupId={user.groupId} />}
           <h3>{t('myAccount.sessions')}</h3>
           <ul className="session-list" data-testid="account-sessions">
             {(sessions.data?.data ?? []).map((s) => (

@@ -55,3 +55,10 @@ export function signUpErrors(v: SignUpValues): SignUpErrors {
   if (!v.acceptTerms) errors.acceptTerms = 'accounts.termsRequired'
   return errors
 }
+
+export const CODE_DIGITS = 6
+
+/** Digits only, at most six: what a code field keeps of whatever is typed or pasted ("12 34-56" -> "123456"). */
+export function codeDigits(value: string): string {
+  return value.replace(/\D/g, '').slice(0, CODE_DIGITS)
+}

@@ -12,6 +12,7 @@ import { CheckGroup, CheckInput, SelectInput, TextInput } from '../../components
 import { errorInfo } from '../../lib/errors'
 import { useAppSelector } from '../../store/hooks'
 import BrandEditor from '../../components/brand/BrandEditor'
+import TwoFactorSwitch from '../../components/TwoFactorSwitch'
 import {
   useCustomerQuery,
   useEditCustomerMutation,
@@ -288,6 +289,12 @@ export default function CustomerFormPage() {
               />
             ))}
           </CheckGroup>
+        </div>
+      )}
+      {editing && id && (
+        // Saved on its own as it is switched (the group's setting, not a field of this form).
+        <div style={{ gridColumn: '1 / -1' }}>
+          <TwoFactorSwitch groupId={id} />
         </div>
       )}
     </FormPage>

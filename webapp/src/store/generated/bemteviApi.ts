@@ -225,6 +225,26 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.redefinePasswordRequest,
       }),
     }),
+    verifyTwoFactor: build.mutation<
+      VerifyTwoFactorApiResponse,
+      VerifyTwoFactorApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/auth/two-factor`,
+        method: "POST",
+        body: queryArg.twoFactorCodeRequest,
+      }),
+    }),
+    resendTwoFactor: build.mutation<
+      ResendTwoFactorApiResponse,
+      ResendTwoFactorApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/auth/two-factor/resend`,
+        method: "POST",
+        body: queryArg.twoFactorResendRequest,
+      }),
+    }),
     verifyCode: build.mutation<VerifyCodeApiResponse, VerifyCodeApiArg>({
       query: (queryArg) => ({
         url: `/auth/verify-code`,
@@ -563,6 +583,24 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/group/${queryArg.groupId}/brand/${queryArg.kind}`,
         method: "PUT",
         body: queryArg.body,
+      }),
+    }),
+    twoFactorSetting: build.query<
+      TwoFactorSettingApiResponse,
+      TwoFactorSettingApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/group/${queryArg.groupId}/two-factor`,
+      }),
+    }),
+    changeTwoFactorSetting: build.mutation<
+      ChangeTwoFactorSettingApiResponse,
+      ChangeTwoFactorSettingApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/group/${queryArg.groupId}/two-factor`,
+        method: "PUT",
+        body: queryArg.twoFactorSettingRequest,
       }),
     }),
     health: build.query<HealthApiResponse, HealthApiArg>({
@@ -1098,6 +1136,16 @@ export type RedefinePasswordApiResponse =
 export type RedefinePasswordApiArg = {
   redefinePasswordRequest: RedefinePasswordRequest;
 };
+export type VerifyTwoFactorApiResponse =
+  /** status 200 Successful Response */ LoginResponse;
+export type VerifyTwoFactorApiArg = {
+  twoFactorCodeRequest: TwoFactorCodeRequest;
+};
+export type ResendTwoFactorApiResponse =
+  /** status 200 Successful Response */ TwoFactorChallenge;
+export type ResendTwoFactorApiArg = {
+  twoFactorResendRequest: TwoFactorResendRequest;
+};
 export type VerifyCodeApiResponse =
   /** status 200 Successful Response */ MessageResponse;
 export type VerifyCodeApiArg = {
@@ -1383,6 +1431,17 @@ export type UploadImageApiArg = {
   groupId: string;
   kind: string;
   body: Blob;
+};
+export type TwoFactorSettingApiResponse =
+  /** status 200 Successful Response */ TwoFactorSetting;
+export type TwoFactorSettingApiArg = {
+  groupId: string;
+};
+export type ChangeTwoFactorSettingApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type ChangeTwoFactorSettingApiArg = {
+  groupId: string;
+  twoFactorSettingRequest: TwoFactorSettingRequest;
 };
 export type HealthApiResponse = /** status 200 Successful Response */ {
   [key: string]: any;
@@ -1786,6 +1845,13 @@ export type ErrorCode =
   | "too_many_attempts"
   | "too_many_records"
   | "too_many_requests"
+  | "two_factor_challenge_not_found"
+  | "two_factor_code_expired"
+  | "two_factor_code_invalid"
+  | "two_factor_code_used"
+  | "two_factor_locked"
+  | "two_factor_required"
+  | "two_factor_resend_too_soon"
   | "unauthorized"
   | "unexpected_error"
   | "upload_not_found"
@@ -1803,6 +1869,8 @@ export type ErrorItem = {
   property: string;
 };
 export type ErrorResponse = {
+  /** two_factor_required: the sign-in waiting for the mailed code (POST /auth/two-factor) */
+  challengeId?: string | null;
   code: ErrorCode;
   errors?: ErrorItem[] | null;
   /** image_wrong_size: the height the image must have */
@@ -1816,6 +1884,8 @@ export type ErrorResponse = {
   message: string;
   /** too_many_attempts: when to try again */
   minutes?: number | null;
+  /** two_factor_required, two_factor_resend_too_soon: seconds until a new code is sent */
+  resendAfter?: number | null;
   statusCode: number;
 };
 export type AdvancedQueryForm = {
@@ -2022,6 +2092,8 @@ export type LoginResponse = {
 export type LoginRequest = {
   domain_url?: string | null;
   email: string;
+  /** The language of the mail with a two-factor code */
+  locale?: "pt-BR" | "en-US";
   password: string;
 };
 export type MessageResponse = {
@@ -2053,6 +2125,7 @@ export type FirstAccessRequest = {
 export type GoogleSignInRequest = {
   credential: string;
   domain_url?: string | null;
+  locale?: "pt-BR" | "en-US";
 };
 export type RecoveryTicketData = {
   id: string;
@@ -2073,6 +2146,22 @@ export type RedefinePasswordRequest = {
   id: string;
   password: string;
   uniqueKey: string;
+};
+export type TwoFactorCodeRequest = {
+  challengeId: string;
+  /** The code from the mail (6 digits) */
+  code: string;
+};
+export type TwoFactorChallenge = {
+  challengeId: string;
+  message: string;
+  position: number;
+  /** Seconds until another code may be asked for */
+  resendAfter: number;
+};
+export type TwoFactorResendRequest = {
+  challengeId: string;
+  locale?: "pt-BR" | "en-US";
 };
 export type VerifyCodeRequest = {
   code: string;
@@ -2631,6 +2720,13 @@ export type ImageUploaded = {
   position: number;
   url: string;
 };
+export type TwoFactorSetting = {
+  enabled: boolean;
+  groupId: string;
+};
+export type TwoFactorSettingRequest = {
+  enabled: boolean;
+};
 export type LayoutRowModel = {
   direction: "entry" | "exit";
   format?: string;
@@ -3110,6 +3206,8 @@ export const {
   useGoogleSignInMutation,
   useRequestRecoveryMutation,
   useRedefinePasswordMutation,
+  useVerifyTwoFactorMutation,
+  useResendTwoFactorMutation,
   useVerifyCodeMutation,
   useListBatchesQuery,
   useSubmitBatchMutation,
@@ -3147,6 +3245,8 @@ export const {
   useRemoveImageMutation,
   useImageQuery,
   useUploadImageMutation,
+  useTwoFactorSettingQuery,
+  useChangeTwoFactorSettingMutation,
   useHealthQuery,
   useListLayoutsQuery,
   useAddLayoutMutation,
