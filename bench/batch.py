@@ -40,6 +40,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import os
+import re
 import shutil
 import sqlite3
 import statistics
@@ -330,7 +331,7 @@ def sign_in(client: httpx.Client, email: str, password: str) -> dict[str, str]:
 
 def customer_with_layout(client: httpx.Client, credits: int) -> tuple[str, dict[str, str]]:
     """As the tests set one up: the super-admin adds the layout and registers a customer given it, batch
-    querying (on by default) and ``credits`` batch credits; its owner chooses a password at first access."""
+    querying (on by default) and ``credits`` batch credits; its owner chooses a password from the invitation."""
     admin = sign_in(client, "admin@bemtevi.local", PASSWORD)
     layout_id = str(answer(client.post("/api/layouts", headers=admin, json=layout_body()))["id"])
     base = "112223330001"
@@ -353,9 +354,20 @@ def customer_with_layout(client: httpx.Client, credits: int) -> tuple[str, dict[
     }
     registered = answer(client.post("/api/customers", headers=admin, json=body))["data"]
     assert isinstance(registered, dict)
-    first = sign_in(client, registered["ownerEmail"], registered["generatedPassword"])
-    chosen = {"password": OWNER_PASSWORD, "confirmation": OWNER_PASSWORD}
-    answer(client.post("/api/auth/first-access", headers=first, json=chosen))
+    # The owner was invited by e-mail: the invitation's link (from the outbox) is where they choose a password.
+    deadline = time.monotonic() + 60
+    while True:
+        mails = answer(client.get("/api/mail/outbox", headers=admin, params={"perPage": 100}))["data"]
+        found = [m for m in mails if m["to"] == registered["ownerEmail"] and m["reason"] == "first-access"]
+        if found or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    link = re.search(r"/verify-code/(\d{6})/(\w+)/([\w-]+)", found[0]["text"]) if found else None
+    assert found and link, "no invitation for the owner"
+    code, key, invitation_id = link.groups()
+    chosen = {"code": code, "uniqueKey": key, "id": invitation_id}
+    chosen |= {"password": OWNER_PASSWORD, "confirmation": OWNER_PASSWORD}
+    answer(client.post("/api/auth/redefine-password", json=chosen))
     return layout_id, sign_in(client, registered["ownerEmail"], OWNER_PASSWORD)
 
 

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import io
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -25,7 +26,6 @@ from uuid import UUID, uuid4
 import httpx
 import hypothesis
 from eventsourcing.utils import get_topic
-from fastapi.testclient import TestClient
 
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
@@ -61,10 +61,38 @@ def examples(full: int) -> int:
     return max(5, full * hypothesis.settings.default.max_examples // 100)
 
 
-def sign_in(client: TestClient, email: str = ADMIN_EMAIL, password: str = ADMIN_PASSWORD) -> dict[str, str]:
+def sign_in(client: httpx.Client, email: str = ADMIN_EMAIL, password: str = ADMIN_PASSWORD) -> dict[str, str]:
     response = client.post("/api/auth/auth", json={"email": email, "password": password, "domain_url": "localhost"})
     assert response.status_code == 200, response.text
     return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+def invitation_link(client: httpx.Client, email: str) -> str:
+    """The path of the first-access mail's link to ``email`` (``/verify-code/<code>/<key>/<id>``), read from the
+    super-admin's outbox, newest first (a bound on the wait for the read side)."""
+    admin = sign_in(client)
+    deadline = time.monotonic() + 30
+    while True:
+        answer = client.get("/api/mail/outbox", headers=admin, params={"perPage": 100})
+        assert answer.status_code == 200, answer.text
+        found = [m for m in answer.json()["data"] if m["to"] == email and m["reason"] == "first-access"]
+        if found:
+            break
+        assert time.monotonic() < deadline, f"no invitation for {email}"
+        time.sleep(0.1)
+    link = re.search(r"/verify-code/\d{6}/\w+/[\w-]+", found[0]["text"])
+    assert link, found[0]["text"]
+    return link.group(0)
+
+
+def accept_invitation(client: httpx.Client, email: str, password: str) -> None:
+    """An invited owner's first access, as they make it: the invitation's link followed, ``password`` chosen."""
+    code, key, invitation_id = invitation_link(client, email).split("/")[2:]
+    chosen = client.post(
+        "/api/auth/redefine-password",
+        json={"code": code, "uniqueKey": key, "id": invitation_id, "password": password, "confirmation": password},
+    )
+    assert chosen.status_code == 200, chosen.text
 
 
 def free_port() -> int:

@@ -54,9 +54,6 @@ class RegisteredCustomerData(BaseModel):
     uniqueKey: str
     ownerId: str
     ownerEmail: str
-    generatedPassword: str = Field(
-        description="Deprecated: nobody needs it, the owner is invited by e-mail to choose their own password"
-    )
     invitationSentTo: str = Field(description="Where the owner's invitation (a link to choose a password) was sent")
 
 

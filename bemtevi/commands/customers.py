@@ -40,7 +40,6 @@ from bemtevi.domain.indexes import (
     UniqueIndex,
     index_id,
 )
-from bemtevi.domain.passwords import generate_password
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role, User, UserStatus
@@ -60,9 +59,8 @@ DUPLICATES = {
 class RegisteredCustomer:
     group_id: UUID
     owner_id: UUID
+    # Where the owner's invitation went: the owner has no password until they choose one from it.
     owner_email: str
-    # Shown once to whoever registered the customer; the owner must change it at first access.
-    generated_password: str
     position: int
     unique_key: str = ""
 
@@ -112,7 +110,6 @@ class CustomerCommands:
         if domain:
             claims[GROUP_DOMAIN] = domain
         self._refuse_taken(claims)
-        password = generate_password()
         with acting_as(principal.actor):
             group = Group.register(
                 name=form.company_name,
@@ -127,7 +124,7 @@ class CustomerCommands:
                 enabled_layouts=layouts,
             )
             owner, email_index = self._identity.new_user(
-                group.id, form.person_in_charge, form.email, password, Role.OWNER, UserStatus.FIRST_ACCESS
+                group.id, form.person_in_charge, form.email, None, Role.OWNER, UserStatus.FIRST_ACCESS
             )
             indexes = [self._claim(kind, value, group.id) for kind, value in claims.items() if kind != USER_EMAIL]
             name = form.trade_name or form.company_name
@@ -142,7 +139,7 @@ class CustomerCommands:
             [owner, email_index, *indexes, *invitation],
             refusals,
         )
-        return RegisteredCustomer(group.id, owner.id, form.email, password, outcome.position, group.unique_key)
+        return RegisteredCustomer(group.id, owner.id, form.email, outcome.position, group.unique_key)
 
     def _refuse_taken(self, claims: dict[str, str], owner: UUID | None = None) -> None:
         """Refuses the first value another holds (``owner``'s own claims are not duplicates)."""

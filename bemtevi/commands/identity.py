@@ -36,7 +36,7 @@ from bemtevi.domain.errors import (
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.hosts import domain_candidates, normalise_domain
 from bemtevi.domain.indexes import GROUP_DOMAIN, USER_EMAIL, UniqueIndex, index_id
-from bemtevi.domain.passwords import check_new_password, generate_password
+from bemtevi.domain.passwords import NO_PASSWORD_HASH, check_new_password, generate_password
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.query_types import SEEDED_KEYS, Category
 from bemtevi.domain.sessions import Session
@@ -200,9 +200,10 @@ class IdentityCommands:
         return user.id, position
 
     def new_user(
-        self, group_id: UUID, name: str, email: str, password: str, role: Role, status: UserStatus
+        self, group_id: UUID, name: str, email: str, password: str | None, role: Role, status: UserStatus
     ) -> tuple[User, UniqueIndex]:
-        """A user and the claim on its e-mail, not saved: for commands that save them with more."""
+        """A user and the claim on its e-mail, not saved: for commands that save them with more.
+        ``password`` None: none yet (an invited owner chooses theirs from the invitation's link)."""
         return self._new_user(group_id, name, email, password, role, status)
 
     def _new_user(
@@ -210,7 +211,7 @@ class IdentityCommands:
         group_id: UUID,
         name: str,
         email: str,
-        password: str,
+        password: str | None,
         role: Role,
         status: UserStatus = UserStatus.ACTIVE,
     ) -> tuple[User, UniqueIndex]:
@@ -221,7 +222,7 @@ class IdentityCommands:
             email=normalised,
             role=role,
             status=status,
-            password_hash=self._hasher.hash(password),
+            password_hash=NO_PASSWORD_HASH if password is None else self._hasher.hash(password),
         )
         return user, UniqueIndex(kind=USER_EMAIL, value=normalised, ref=user.id)
 
@@ -282,7 +283,8 @@ class IdentityCommands:
         limits = self.attempt_limits("login", email_key(email), client)
         self.throttle.check(limits)
         user = self.find_user_by_email(email)
-        if user is None:
+        if user is None or user.password_hash == NO_PASSWORD_HASH:
+            # As long as a real check: the answer's time never tells an invited owner's e-mail from an unknown one.
             self._hasher.verify(self._dummy_hash, password)
             self.throttle.record(*(key for key, _ in limits))
             raise InvalidCredentials()

@@ -12,6 +12,9 @@ import string
 from bemtevi.domain.errors import PasswordsDoNotMatch, WeakPassword
 
 PASSWORD_MIN_LENGTH = 8
+# The stored hash of a user who has no password yet (an invited owner): no password verifies against it
+# (it is not an argon2 hash), so nobody signs in as them until they choose one from their invitation.
+NO_PASSWORD_HASH = "!"
 GENERATED_PASSWORD_LENGTH = 12
 GENERATED_PASSWORD_SPECIALS = "!@#$%^&*()"
 GENERATED_PASSWORD_ALPHABET = string.ascii_letters + string.digits + GENERATED_PASSWORD_SPECIALS

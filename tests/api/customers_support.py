@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from support import sign_in
+from support import accept_invitation, sign_in
 
 from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
 
@@ -51,8 +51,15 @@ def register(api: TestClient, headers: dict[str, str], body: dict[str, Any]) -> 
     return dict(response.json())
 
 
-def owner_headers(api: TestClient, email: str, password: str, *, first_access: bool = True) -> dict[str, str]:
-    """Signs a registered owner in; at first access, chooses NEW_PASSWORD and signs in again."""
+def owner_headers(
+    api: TestClient, email: str, password: str | None = None, *, first_access: bool = True
+) -> dict[str, str]:
+    """Signs a user in. An invited owner (no ``password``: a registered customer's has none) follows the
+    invitation's link first, choosing NEW_PASSWORD; an added user signs in with its generated ``password`` and,
+    at first access, chooses NEW_PASSWORD and signs in again."""
+    if password is None:
+        accept_invitation(api, email, NEW_PASSWORD)
+        return sign_in(api, email, NEW_PASSWORD)
     headers = sign_in(api, email, password)
     if not first_access:
         return headers

@@ -23,7 +23,7 @@ QUANTITIES = {"unit": 0, "batch": 0, "advanced": 2, "api": 0}
 def _owner(api: TestClient, admin: dict[str, str], n: int, **changes: Any) -> dict[str, str]:
     body = customer(n, quantities=changes.pop("quantities", QUANTITIES), **changes)
     registered = register(api, admin, body)
-    return owner_headers(api, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"])
+    return owner_headers(api, registered["data"]["ownerEmail"])
 
 
 def _advanced(api: TestClient, headers: dict[str, str], position: int = 0) -> dict[str, Any]:

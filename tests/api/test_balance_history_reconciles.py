@@ -47,7 +47,7 @@ def test_a_new_customers_history_reconciles_with_its_balances(platform: Platform
     platform.credits.reserve(SYSTEM, group_id, Category.BATCH, batch, 49, ReasonKind.BATCH)
     position = platform.credits.settle(SYSTEM, group_id, Category.BATCH, batch, 48)
 
-    owner = owner_headers(api, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"])
+    owner = owner_headers(api, registered["data"]["ownerEmail"])
     history = api.get(f"/api/credits/history?category=batch&position={position}", headers=owner).json()
     assert history["upToDate"]
     lines = [(m["kind"], m["amount"], m["released"], m["change"], m["balance"]) for m in reversed(history["data"])]
@@ -89,7 +89,7 @@ def test_the_finance_statement_of_a_period_and_its_csv(platform: Platform, api: 
     batch = uuid4()
     platform.credits.reserve(SYSTEM, group_id, Category.BATCH, batch, 49, ReasonKind.BATCH)
     position = platform.credits.settle(SYSTEM, group_id, Category.BATCH, batch, 48)
-    owner = owner_headers(api, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"])
+    owner = owner_headers(api, registered["data"]["ownerEmail"])
 
     body = api.get(f"/api/credits/statement?position={position}", headers=owner).json()["data"]
     assert body["groupId"] == str(group_id) and body["periodStart"][-2:] == "01"  # this month by default

@@ -39,7 +39,7 @@ def new_customer(client: TestClient, admin: dict[str, str], n: int, layout_id: s
     body = customer(n, "white-label", whiteLabelUrl=f"kept{n}.com.br", enabledLayouts=[layout_id])
     body["quantities"] = {**body["quantities"], "batch": 10, "unit": 10}
     registered = register(client, admin, body)
-    headers = owner_headers(client, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"])
+    headers = owner_headers(client, registered["data"]["ownerEmail"])
     return UUID(registered["data"]["id"]), headers
 
 

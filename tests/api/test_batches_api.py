@@ -115,7 +115,7 @@ def new_customer(
     if toggles is not None:
         edited = edit_body(body, toggles=toggles)
         ok(client.put(f"/api/customers/{registered['data']['id']}", headers=admin, json=edited))
-    headers = owner_headers(client, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"])
+    headers = owner_headers(client, registered["data"]["ownerEmail"])
     return str(registered["data"]["id"]), headers
 
 

@@ -101,7 +101,7 @@ def test_colours_are_validated_and_the_brand_falls_back_to_the_parent_then_the_d
     logo = upload(api, admin, wl["id"], "horizontalLogo", image(208, 68))
     assert logo.status_code == 200
     # A company below the white-label has no brand of its own: it shows its parent's.
-    owner = owner_headers(api, wl["ownerEmail"], wl["generatedPassword"])
+    owner = owner_headers(api, wl["ownerEmail"])
     registered = register(api, owner, customer(2))
     company = registered["data"]["id"]
     # Read after the company's registration (the logo's position came before it).
@@ -157,7 +157,7 @@ def test_public_data_named_with_a_saves_position_shows_the_saved_brand(api: Test
     """The web app applies a saved brand at once: its next public-data call names the save's position."""
     admin = sign_in(api)
     wl = register(api, admin, customer(1, "white-label", whiteLabelUrl="marca.example.com"))["data"]
-    owner = owner_headers(api, wl["ownerEmail"], wl["generatedPassword"])
+    owner = owner_headers(api, wl["ownerEmail"])
     me = api.post("/api/auth/auth", json={"email": wl["ownerEmail"], "password": NEW_PASSWORD}).json()["data"]
     saved = api.put(f"/api/group/{wl['id']}/brand", headers=owner, json={"appTitle": "nova marca"})
     assert saved.status_code == 200, saved.text
@@ -177,7 +177,7 @@ def test_public_data_named_with_a_saves_position_shows_the_saved_brand(api: Test
 def test_only_white_labels_edit_their_own_brand_and_nobody_edits_another_tree(api: TestClient) -> None:
     admin = sign_in(api)
     company = register(api, admin, customer(1))["data"]
-    owner = owner_headers(api, company["ownerEmail"], company["generatedPassword"])
+    owner = owner_headers(api, company["ownerEmail"])
     own = api.put(f"/api/group/{company['id']}/brand", headers=owner, json={"primaryColor": "#000000"})
     assert own.status_code == 403
     other = register(api, admin, customer(2, "white-label", whiteLabelUrl="b.example.com"))["data"]
@@ -198,7 +198,7 @@ def test_the_audit_log_lists_who_did_what_with_filters_and_exports_csv(api: Test
             quantities={"unit": 3, "batch": 0, "advanced": 0, "api": 0},
         ),
     )["data"]
-    owner = owner_headers(api, wl["ownerEmail"], wl["generatedPassword"])
+    owner = owner_headers(api, wl["ownerEmail"])
     api.put(f"/api/group/{wl['id']}/brand", headers=owner, json={"appTitle": "Marca"})
     looked = api.post("/api/consultations", headers=owner, json={"document": KNOWN_CPF})
     assert looked.status_code == 200, looked.text
@@ -266,8 +266,8 @@ def test_the_audit_log_shows_a_role_change_by_name_sorts_across_pages_and_keeps_
     admin = sign_in(api)
     first = register(api, admin, customer(11, "white-label", whiteLabelUrl="a.example.com"))["data"]
     second = register(api, admin, customer(12, "white-label", whiteLabelUrl="b.example.com"))["data"]
-    owner_a = owner_headers(api, first["ownerEmail"], first["generatedPassword"])
-    owner_b = owner_headers(api, second["ownerEmail"], second["generatedPassword"])
+    owner_a = owner_headers(api, first["ownerEmail"])
+    owner_b = owner_headers(api, second["ownerEmail"])
     person = {
         "name": "Pessoa Auditada",
         "email": "auditada@empresa.com.br",

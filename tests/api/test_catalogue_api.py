@@ -159,7 +159,7 @@ def test_another_tenant_and_a_non_admin_get_nothing_of_the_catalogue(
     registered = register(
         client, admin, customer(7, "white-label", whiteLabelUrl="marca7.com.br", enabledQueryTypes=["cpf-complete"])
     )
-    owner = owner_headers(client, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"])
+    owner = owner_headers(client, registered["data"]["ownerEmail"])
     for method, path, body in [
         ("get", "/api/query-types", None),
         ("get", "/api/query-types/cpf-complete", None),
@@ -222,7 +222,7 @@ def test_customers_get_layouts_never_beyond_their_parents(sqlite_platform: Platf
     second = ok(client.post("/api/layouts", headers=admin, json={**LAYOUT, "fileName": "empresas"}))["id"]
     reseller = register(client, admin, customer(11, "reseller", enabledLayouts=[first, second]))
     reseller_id = reseller["data"]["id"]
-    owner = owner_headers(client, reseller["data"]["ownerEmail"], reseller["data"]["generatedPassword"])
+    owner = owner_headers(client, reseller["data"]["ownerEmail"])
     position = sqlite_platform.app.max_position()
     enabled = ok(client.get("/api/layouts/enabled", headers=owner, params={"position": position}))
     assert [layout["id"] for layout in enabled["data"]] == [first, second]

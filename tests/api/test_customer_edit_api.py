@@ -140,7 +140,7 @@ def test_a_child_never_gets_more_than_its_parent(platform: Platform, api: TestCl
         ),
     )
     assert narrowed.status_code == 200
-    owner = owner_headers(api, reseller["ownerEmail"], reseller["generatedPassword"])
+    owner = owner_headers(api, reseller["ownerEmail"])
     company = register(api, owner, customer(2, enabledQueryTypes=["cpf-complete"]))["data"]
     more = edit(api, owner, company["id"], edit_body(customer(2), enabledQueryTypes=["cpf-complete", "cnpj-complete"]))
     assert more.status_code == 403 and more.json()["code"] == "query_not_allowed"
@@ -180,7 +180,7 @@ def test_a_child_never_gets_more_than_its_parent(platform: Platform, api: TestCl
 def test_an_inactive_customer_stops_its_users_sessions_and_lookups(api: TestClient) -> None:
     admin = sign_in(api)
     company = register(api, admin, customer(1, quantities={"unit": 5, "batch": 0, "advanced": 0, "api": 0}))["data"]
-    owner = owner_headers(api, company["ownerEmail"], company["generatedPassword"])
+    owner = owner_headers(api, company["ownerEmail"])
     ok = api.post("/api/consultations", headers=owner, json={"document": KNOWN_CPF})
     assert ok.status_code == 200, ok.text
     off = api.post(f"/api/customers/{company['id']}/status", headers=admin, json={"active": False})

@@ -18,6 +18,7 @@ from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.customers import CustomerForm
 from bemtevi.domain.errors import DuplicateValue
 from bemtevi.domain.groups import GroupType
+from bemtevi.domain.passwords import NO_PASSWORD_HASH
 from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role, User, UserStatus
@@ -36,17 +37,22 @@ def account(platform: Platform, group_id: str, category: Category = Category.UNI
 def test_a_reseller_is_registered_with_its_owner_and_credits(platform: Platform, api: TestClient) -> None:
     body = register(api, sign_in(api), customer(1, "reseller", quantities={"unit": 100, "api": 5}))
     data = body["data"]
-    password = data["generatedPassword"]
-    assert len(password) == 12
+    # No password is made for the owner, nor handed to whoever registered it: the owner is invited by e-mail
+    # and signs in only once they chose theirs from the invitation's link.
+    assert "generatedPassword" not in data and data["invitationSentTo"] == "dono1@empresa1.com.br"
     owner = platform.app.get(UUID(data["ownerId"]), User)
     assert (owner.role, owner.status, owner.email) == (Role.OWNER, UserStatus.FIRST_ACCESS, "dono1@empresa1.com.br")
+    assert owner.password_hash == NO_PASSWORD_HASH
+    for guess in (NO_PASSWORD_HASH, "N0va!Senha"):
+        refused = api.post("/api/auth/auth", json={"email": "dono1@empresa1.com.br", "password": guess})
+        assert refused.status_code == 401, refused.text
     assert account(platform, data["id"]).limit == 100
     assert account(platform, data["id"], Category.API).limit == 5
     assert account(platform, data["id"], Category.BATCH).limit == 0
 
-    # The owner signs in with the generated password, chooses its own (first access) and
-    # registers a company of its own, its credits granted out of the reseller's.
-    reseller = owner_headers(api, "dono1@empresa1.com.br", password)
+    # The owner follows the invitation, chooses a password and registers a company of its own, its credits
+    # granted out of the reseller's.
+    reseller = owner_headers(api, "dono1@empresa1.com.br")
     child = register(api, reseller, customer(2, quantities={"unit": 30}))["data"]
     assert account(platform, child["id"]).limit == 30
     assert account(platform, data["id"]).available == 70
@@ -127,13 +133,13 @@ def test_the_form_rules_of_the_specification(
 def test_who_may_register_what(api: TestClient) -> None:
     admin = sign_in(api)
     reseller = register(api, admin, customer(40, "reseller"))["data"]
-    reseller_headers = owner_headers(api, reseller["ownerEmail"], reseller["generatedPassword"])
+    reseller_headers = owner_headers(api, reseller["ownerEmail"])
     refused = api.post(
         "/api/customers", headers=reseller_headers, json=customer(41, "white-label", whiteLabelUrl="x.br")
     )
     assert refused.status_code == 403
     company = register(api, reseller_headers, customer(42))["data"]
-    company_headers = owner_headers(api, company["ownerEmail"], company["generatedPassword"])
+    company_headers = owner_headers(api, company["ownerEmail"])
     assert api.post("/api/customers", headers=company_headers, json=customer(43)).status_code == 403
 
 
@@ -141,12 +147,12 @@ def test_each_parent_lists_its_own_subtree_and_nothing_else(api: TestClient) -> 
     admin = sign_in(api)
     north = register(api, admin, customer(50, "reseller", tradeName="Revenda Norte"))["data"]
     south = register(api, admin, customer(51, "reseller", tradeName="Revenda Sul"))["data"]
-    north_headers = owner_headers(api, north["ownerEmail"], north["generatedPassword"])
+    north_headers = owner_headers(api, north["ownerEmail"])
     shop = register(api, north_headers, customer(52, tradeName="Loja Norte"))
     listed = api.get(f"/api/customers?position={shop['position']}", headers=north_headers).json()
     assert listed["upToDate"] and [c["tradeName"] for c in listed["data"]] == ["Loja Norte"]
     assert listed["data"][0]["parentName"] == "Empresa Número 50 Ltda"
-    south_headers = owner_headers(api, south["ownerEmail"], south["generatedPassword"])
+    south_headers = owner_headers(api, south["ownerEmail"])
     assert api.get("/api/customers", headers=south_headers).json()["total"] == 0
     everything = api.get("/api/customers?perPage=100", headers=admin).json()
     assert {"Revenda Norte", "Revenda Sul", "Loja Norte"} <= {c["tradeName"] for c in everything["data"]}

@@ -34,7 +34,7 @@ def test_the_super_admin_sees_who_consulted_a_cpf_in_every_tenant_and_the_run_is
     owners = []
     for n in (41, 42):
         registered = register(api, admin, customer(n, quantities={"unit": 5, "batch": 0, "advanced": 0, "api": 0}))
-        owners.append(owner_headers(api, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"]))
+        owners.append(owner_headers(api, registered["data"]["ownerEmail"]))
     for owner in owners:
         assert api.post("/api/consultations", headers=owner, json={"document": KNOWN_CPF}).status_code == 200
     last = api.post("/api/consultations", headers=owners[0], json={"document": "11144477735"})
@@ -84,7 +84,7 @@ def officer_headers(api: TestClient, admin: dict[str, str]) -> dict[str, str]:
 def test_the_data_protection_officer_runs_the_report_and_a_plain_user_is_refused(api: TestClient) -> None:
     admin = sign_in(api)
     registered = register(api, admin, customer(43, quantities={"unit": 5, "batch": 0, "advanced": 0, "api": 0}))
-    owner = owner_headers(api, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"])
+    owner = owner_headers(api, registered["data"]["ownerEmail"])
     looked = api.post("/api/consultations", headers=owner, json={"document": KNOWN_CPF})
     assert looked.status_code == 200
     plain = api.post(

@@ -31,7 +31,7 @@ def _customer(api: TestClient, n: int, **changes: Any) -> tuple[str, dict[str, s
     values: dict[str, Any] = {"apiAccess": True, "quantities": {"unit": 3, "batch": 0, "advanced": 0, "api": 5}}
     values.update(changes)
     data = register(api, sign_in(api), customer(n, **values))["data"]
-    return data["id"], owner_headers(api, f"dono{n}@empresa{n}.com.br", data["generatedPassword"])
+    return data["id"], owner_headers(api, f"dono{n}@empresa{n}.com.br")
 
 
 def _token(api: TestClient, owner: dict[str, str], **changes: Any) -> dict[str, Any]:

@@ -53,7 +53,7 @@ def _customer(
         quantities={"unit": 0, "batch": 10, "advanced": 0, "api": api_credits},
     )
     data = register(api, admin, body)["data"]
-    owner = owner_headers(api, data["ownerEmail"], data["generatedPassword"])
+    owner = owner_headers(api, data["ownerEmail"])
     token = ok(api.post("/api/api-tokens", headers=owner, json={"name": "ERP", "queryTypes": ["cpf-complete"]}), 201)
     LAYOUTS[UUID(data["id"])] = layout_id
     return UUID(data["id"]), owner, {"Authorization": f"Bearer {token['accessToken']}"}

@@ -23,9 +23,7 @@ def ok(response: Any) -> dict[str, Any]:
 
 def owner_of(client: TestClient, admin: dict[str, str], n: int) -> tuple[str, dict[str, str]]:
     registered = register(client, admin, customer(n))
-    return registered["data"]["id"], owner_headers(
-        client, registered["data"]["ownerEmail"], registered["data"]["generatedPassword"]
-    )
+    return registered["data"]["id"], owner_headers(client, registered["data"]["ownerEmail"])
 
 
 def layout_of(fields: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:

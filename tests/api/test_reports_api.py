@@ -35,7 +35,7 @@ def _company(client: TestClient, headers: dict[str, str], n: int, **quantities: 
     body["quantities"] = {"unit": 0, "batch": 0, "advanced": 0, "api": 0, **quantities}
     body["enabledLayouts"] = [LAYOUT_ID[0]] if LAYOUT_ID else []
     data = register(client, headers, body)["data"]
-    return str(data["id"]), owner_headers(client, data["ownerEmail"], data["generatedPassword"])
+    return str(data["id"]), owner_headers(client, data["ownerEmail"])
 
 
 LAYOUT_ID: list[str] = []

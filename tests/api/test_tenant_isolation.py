@@ -86,8 +86,8 @@ def test_another_tenants_ids_get_403_or_404_and_never_its_data(platform: Platfor
     admin = sign_in(api)
     a = register(api, admin, customer(1, "white-label", whiteLabelUrl="a.example.com"))["data"]
     b = register(api, admin, customer(2, "white-label", whiteLabelUrl="b.example.com"))["data"]
-    a_owner = owner_headers(api, a["ownerEmail"], a["generatedPassword"])
-    b_owner = owner_headers(api, b["ownerEmail"], b["generatedPassword"])
+    a_owner = owner_headers(api, a["ownerEmail"])
+    b_owner = owner_headers(api, b["ownerEmail"])
     b_child = register(api, b_owner, customer(3))["data"]
     done = api.put(f"/api/group/{b['id']}/brand", headers=b_owner, json={"appTitle": "Marca Secreta B"})
     assert done.status_code == 200
@@ -152,9 +152,9 @@ def test_a_reseller_sees_its_own_subtree_and_nothing_above_or_beside(api: TestCl
     admin = sign_in(api)
     reseller = register(api, admin, customer(1, "reseller"))["data"]
     sibling = register(api, admin, customer(2, "reseller"))["data"]
-    r_owner = owner_headers(api, reseller["ownerEmail"], reseller["generatedPassword"])
+    r_owner = owner_headers(api, reseller["ownerEmail"])
     child = register(api, r_owner, customer(3))["data"]
-    company_owner = owner_headers(api, child["ownerEmail"], child["generatedPassword"])
+    company_owner = owner_headers(api, child["ownerEmail"])
     last = register(api, r_owner, customer(4, "reseller"))
     grandchild = last["data"]
     seen = api.get(f"/api/customers/{reseller['id']}", headers=admin, params={"position": last["position"]})

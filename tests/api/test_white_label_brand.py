@@ -100,7 +100,7 @@ def test_a_white_label_domain_shows_the_customers_contact_and_name_never_the_pla
     assert shown["aboutText"] == "Consultas para o varejo do Sul."
 
     # A company of the white-label shows the white-label's name and contact (its own group's brand).
-    owner = owner_headers(api, wl["ownerEmail"], wl["generatedPassword"])
+    owner = owner_headers(api, wl["ownerEmail"])
     company = register(api, owner, customer(2))
     seen = api.get(f"/api/group/{company['data']['id']}/brand", headers=owner, params={"position": company["position"]})
     assert seen.status_code == 200, seen.text

@@ -14,8 +14,6 @@ from e2e_support import screenshot, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, SmtpSink, running_server
 
-from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
-
 NEW_PASSWORD = "N0va!senha"
 
 
@@ -151,29 +149,21 @@ def test_first_access_chooses_a_password_before_anything_else(page: Page, mail_s
     token = httpx.post(
         f"{mail_server_url}/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
     ).json()["token"]
-    base = "12345678" + "0001"
-    registered = httpx.post(
-        f"{mail_server_url}/api/customers",
+    # A user an admin added signs in first with the password the admin was shown (a registered customer's owner
+    # has none: they choose theirs from the invitation's link).
+    added = httpx.post(
+        f"{mail_server_url}/api/users",
         headers={"Authorization": f"Bearer {token}"},
         json={
-            "type": "company",
-            "cnpj": format_cnpj(base + cnpj_check_digits(base)),
-            "companyName": "Ótica Visão Clara",
-            "tradeName": "Visão Clara",
-            "personInCharge": "Diana Rocha",
-            "phone": "(31) 97777-6666",
+            "name": "Diana Rocha",
             "email": "diana@visaoclara.com.br",
-            "seller": None,
-            "defaultQuery": True,
-            "consultProtest": False,
-            "quantities": {"unit": 0, "batch": 0, "advanced": 0, "api": 0},
-            "enabledQueryTypes": ["cpf-complete"],
-            "panelAccess": True,
-            "apiAccess": False,
+            "cpf": "529.982.247-25",
+            "functions": "Analista",
+            "role": "user",
         },
     )
-    assert registered.status_code == 200, registered.text
-    generated = registered.json()["data"]["generatedPassword"]
+    assert added.status_code == 200, added.text
+    generated = added.json()["data"]["generatedPassword"]
 
     sign_in(page, mail_server_url, "diana@visaoclara.com.br", generated, lands_on="/first-access")
     # Any signed-in screen sends them back here.

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from e2e_support import follow_menu, screenshot, sign_in
 from playwright.sync_api import Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, accept_invitation
 
 from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
 
@@ -48,18 +48,9 @@ def _owner(server_url: str) -> None:
         timeout=30,
     )
     assert registered.status_code == 200, registered.text
-    first = httpx.post(
-        f"{server_url}/api/auth/auth",
-        json={"email": OWNER_EMAIL, "password": registered.json()["data"]["generatedPassword"]},
-        timeout=30,
-    ).json()["token"]
-    chosen = httpx.post(
-        f"{server_url}/api/auth/first-access",
-        headers={"Authorization": f"Bearer {first}"},
-        json={"password": OWNER_PASSWORD, "confirmation": OWNER_PASSWORD},
-        timeout=30,
-    )
-    assert chosen.status_code == 200, chosen.text
+    # The owner was invited by e-mail: they choose their password from the invitation's link.
+    with httpx.Client(base_url=server_url, timeout=30) as api:
+        accept_invitation(api, OWNER_EMAIL, OWNER_PASSWORD)
 
 
 def test_owner_searches_opens_a_result_and_sees_the_charge(page: Page, server_url: str, dataset_path: Path) -> None:

@@ -17,7 +17,7 @@ from conftest import CHROMIUM_ARGS
 from e2e_support import screenshot
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, invitation_link
 
 from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
 
@@ -108,7 +108,10 @@ def white_label(server_url: str) -> dict[str, str]:
         json={},
     )
     assert shown.status_code == 200 and shown.json()["data"]["loginBanner"], shown.text
-    return {"url": f"http://{BRAND_HOST}:{port}", "email": data["ownerEmail"], "password": data["generatedPassword"]}
+    # The owner was invited by e-mail: the first access is the invitation's link, on the white label's domain.
+    with httpx.Client(base_url=server_url, timeout=30) as api:
+        link = invitation_link(api, data["ownerEmail"])
+    return {"url": f"http://{BRAND_HOST}:{port}", "email": data["ownerEmail"], "invitation": link}
 
 
 @pytest.fixture(scope="module")
@@ -186,21 +189,23 @@ def test_a_white_label_shows_its_own_logo_and_banner(
         page.context.close()
 
 
-def test_first_access_lands_on_the_dashboard_and_a_saved_brand_applies_at_once(
+def test_the_invited_owner_lands_on_the_dashboard_and_a_saved_brand_applies_at_once(
     brand_browser: Browser, white_label: dict[str, str]
 ) -> None:
     page = open_page(brand_browser, 1440, "pt-BR")
     try:
-        page.goto(f"{white_label['url']}/login")
-        page.get_by_test_id("login-email").fill(white_label["email"])
-        page.get_by_test_id("login-password").fill(white_label["password"])
-        page.get_by_test_id("login-submit").click()
-        expect(page).to_have_url(re.compile(r"/first-access$"))
+        # The invitation's link, on the white label's own domain, under its brand: the owner chooses a password.
+        page.goto(f"{white_label['url']}{white_label['invitation']}")
+        expect(page).to_have_url(re.compile(r"/redefine-new-password$"))
         expect(page.get_by_test_id("auth-brand").locator("img.brand-logo")).to_be_visible()
-        page.get_by_test_id("first-access-password").fill(OWNER_PASSWORD)
-        page.get_by_test_id("first-access-confirmation").fill(OWNER_PASSWORD)
+        page.get_by_test_id("recovery-password").fill(OWNER_PASSWORD)
+        page.get_by_test_id("recovery-confirmation").fill(OWNER_PASSWORD)
         screenshot(page, "auth-white-label-first-access-pt-BR-1440")
-        page.get_by_test_id("first-access-submit").click()
+        page.get_by_test_id("recovery-save").click()
+        expect(page).to_have_url(re.compile(r"/login$"))
+        page.get_by_test_id("login-email").fill(white_label["email"])
+        page.get_by_test_id("login-password").fill(OWNER_PASSWORD)
+        page.get_by_test_id("login-submit").click()
         # The address bar says where the user is.
         expect(page).to_have_url(re.compile(r"/dashboard$"))
         expect(page.get_by_test_id("dashboard-total")).to_be_visible()

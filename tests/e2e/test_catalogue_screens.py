@@ -14,7 +14,7 @@ import httpx
 import pytest
 from e2e_support import Sessions, follow_menu, screenshot, settle, sign_in
 from playwright.sync_api import Browser, Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, accept_invitation
 
 from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
 
@@ -269,19 +269,10 @@ def test_a_customer_copies_a_ready_layout_into_its_own_and_sees_a_real_record(pa
         timeout=30,
     )
     assert registered.status_code == 200, registered.text
-    first = httpx.post(
-        f"{server_url}/api/auth/auth",
-        json={"email": "marta@layoutsprontos.com.br", "password": registered.json()["data"]["generatedPassword"]},
-        timeout=30,
-    ).json()["token"]
     password = "L@youts-Pr0ntos"
-    chosen = httpx.post(
-        f"{server_url}/api/auth/first-access",
-        headers={"Authorization": f"Bearer {first}"},
-        json={"password": password, "confirmation": password},
-        timeout=30,
-    )
-    assert chosen.status_code == 200, chosen.text
+    # The owner was invited by e-mail: they choose their password from the invitation's link.
+    with httpx.Client(base_url=server_url, timeout=30) as api:
+        accept_invitation(api, "marta@layoutsprontos.com.br", password)
 
     sign_in(page, server_url, "marta@layoutsprontos.com.br", password)
     follow_menu(page, "register", "layouts")

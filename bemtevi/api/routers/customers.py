@@ -55,7 +55,6 @@ def register_customer(
             uniqueKey=registered.unique_key,
             ownerId=str(registered.owner_id),
             ownerEmail=registered.owner_email,
-            generatedPassword=registered.generated_password,
             invitationSentTo=registered.owner_email,
         ),
         position=registered.position,

@@ -45,6 +45,7 @@ const BalancesPage = lazy(() => import('../features/credits/BalancesPage'))
 const BalanceHistoryPage = lazy(() => import('../features/credits/BalanceHistoryPage'))
 const CustomersPage = lazy(() => import('../features/customers/CustomersPage'))
 const CustomerFormPage = lazy(() => import('../features/customers/CustomerFormPage'))
+const CustomerSetupPage = lazy(() => import('../features/customers/CustomerSetupPage'))
 const UsersPage = lazy(() => import('../features/users/UsersPage'))
 const MyAccountPage = lazy(() => import('../features/account/MyAccountPage'))
 const ProfilePage = lazy(() => import('../features/account/ProfilePage'))
@@ -92,6 +93,9 @@ export const routeTable: RouteEntry[] = [
   { name: 'query-result', path: `query-result/${RESULT_PARAMS}`, layout: 'signed-in', component: QueryResultPage },
   { name: 'customer-list', path: 'customer-list', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.customers'], component: CustomersPage },
   { name: 'add-new-customer', path: 'add-new-customer/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.customers'], component: CustomerFormPage },
+  // The guided set-up of a new customer (or the rest of it, for one registered before): under the registration's
+  // path, so whoever may register a customer may open it (a static segment outranks the form's :uniqueKey).
+  { name: 'customer-setup', path: 'add-new-customer/setup/:uniqueKey?/:id?', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.customers'], component: CustomerSetupPage },
   { name: 'brand-settings', path: 'brand-settings', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.brand'], component: BrandSettingsPage },
   { name: 'audit-log', path: 'audit-log', layout: 'signed-in', breadcrumb: ['menu.register', 'menu.auditLog'], component: AuditLogPage },
   { name: 'data-subject-report', path: 'data-subject-report', layout: 'signed-in', breadcrumb: ['menu.dataSubject'], component: DataSubjectReportPage },

@@ -55,7 +55,8 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     history: { providesTags: ['Credits'] },
     consumption: { providesTags: ['Credits'] },
     financeStatement: { providesTags: ['Credits'] },
-    grant: { invalidatesTags: ['Credits', 'Dashboard'] },
+    // A customer's detail shows its balances (the guided set-up's credits step).
+    grant: { invalidatesTags: ['Credits', 'Dashboard', 'Customers'] },
     setLimit: { invalidatesTags: ['Credits', 'Dashboard'] },
     // customers and their brands
     listCustomers: { providesTags: ['Customers'] },

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react'
+import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import Button from '@mui/material/Button'
 import Stack from '@mui/material/Stack'
@@ -39,8 +39,22 @@ const KINDS = Object.keys(IMAGE_SIZES) as BrandImageKind[]
 // The crop dialog (and its cropping library) loads when an image needs it.
 const ImageCropDialog = lazy(() => import('./ImageCropDialog'))
 
-/** Title, colours and images of one group, with a live preview of how they will show. */
-export default function BrandEditor({ groupId }: { groupId: string }) {
+/**
+ * Title, colours and images of one group, with a live preview of how they will show. A guided set-up
+ * names the save button after its next step (`saveLabel`), moves on once the brand is saved (`onSaved`)
+ * and puts its own buttons (back, skip) beside it (`extraActions`).
+ */
+export default function BrandEditor({
+  groupId,
+  onSaved,
+  saveLabel,
+  extraActions,
+}: {
+  groupId: string
+  onSaved?: () => void
+  saveLabel?: string
+  extraActions?: ReactNode
+}) {
   const { t, i18n } = useTranslation()
   const notify = useNotify()
   const position = useAppSelector((s) => s.session.lastPosition)
@@ -112,7 +126,10 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
       failed(result.error)
       const field = refusedField(result.error)
       if (field) setErrors({ [field]: errorText(result.error as AnyError, t, (k) => i18n.exists(k)) })
-    } else notify({ type: 'positive', message: t('brand.saved') })
+    } else {
+      notify({ type: 'positive', message: t('brand.saved') })
+      onSaved?.()
+    }
   }
 
   /** Sends an image; true once the API took it. */
@@ -150,6 +167,15 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
     if (cropping) URL.revokeObjectURL(cropping.source.url)
     setCropping(null)
   }
+
+  const actions = (
+    <div className="actions" style={{ flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+      {extraActions}
+      <Button variant="contained" onClick={() => void save()} disabled={saving} data-testid="brand-save">
+        {saveLabel ?? t('brand.save')}
+      </Button>
+    </div>
+  )
 
   return (
     <div className="brand-editor" data-testid="brand-editor">
@@ -219,11 +245,7 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
             </label>
           ))}
         </fieldset>
-        <div className="actions">
-          <Button variant="contained" onClick={() => void save()} disabled={saving} data-testid="brand-save">
-            {t('brand.save')}
-          </Button>
-        </div>
+        {!onSaved && actions}
         <p className="muted small brand-images-hint">{t('brand.imagesHint')}</p>
         {KINDS.map((kind) => {
           const [w, h] = IMAGE_SIZES[kind]
@@ -260,6 +282,8 @@ export default function BrandEditor({ groupId }: { groupId: string }) {
             </div>
           )
         })}
+        {/* A set-up moves on with the save: its button comes after the images, chosen (sent) before it. */}
+        {onSaved && actions}
       </div>
       <aside className="brand-preview" aria-label={t('brand.preview')} data-testid="brand-preview">
         <div className="preview-bar" style={{ background: shown('primaryColor'), color: textColorOn(shown('primaryColor')) }}>

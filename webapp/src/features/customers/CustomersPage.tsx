@@ -85,6 +85,16 @@ export default function CustomersPage() {
             >
               {t('customers.edit')}
             </Button>
+            {/* The guided set-up again, for a customer left half set up (or to walk its steps once more). */}
+            <Button
+              size="small"
+              variant="outlined"
+              component={Link}
+              to={`/add-new-customer/setup/${row.uniqueKey}/${row.id}`}
+              data-testid="customer-setup"
+            >
+              {t('customers.setup.continue')}
+            </Button>
             {/* The customer's users: its owner's invitation, who else it has, their roles. */}
             <Button size="small" variant="outlined" component={Link} to={`/users/${row.uniqueKey}/${row.id}`} data-testid="customer-users">
               {t('customers.users')}
@@ -118,7 +128,7 @@ export default function CustomersPage() {
     <ListPage<CustomerSummary>
       title={t('customers.title')}
       actions={
-        <Button variant="contained" component={Link} to="/add-new-customer" data-testid="customer-add">
+        <Button variant="contained" component={Link} to="/add-new-customer/setup" data-testid="customer-add">
           {t('customers.add')}
         </Button>
       }

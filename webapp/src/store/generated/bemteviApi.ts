@@ -2462,8 +2462,6 @@ export type CustomerListResponse = {
   upToDate: boolean;
 };
 export type RegisteredCustomerData = {
-  /** Deprecated: nobody needs it, the owner is invited by e-mail to choose their own password */
-  generatedPassword: string;
   id: string;
   /** Where the owner's invitation (a link to choose a password) was sent */
   invitationSentTo: string;
