@@ -364,12 +364,16 @@ export const auditPtBR = {
     User: {
       Registered: '{{actor}} cadastrou o usuário {{target}}',
       DetailsChanged: '{{actor}} alterou os dados de {{target}}',
+      DetailsChangedSelf: '{{actor}} alterou os próprios dados',
       RoleChanged: '{{actor}} alterou o perfil de {{target}} para {{role}}',
       StatusChanged: '{{actor}} alterou a situação de {{target}} para {{status}}',
       PasswordChanged: '{{actor}} alterou a senha de {{target}}',
+      PasswordChangedSelf: '{{actor}} alterou a própria senha',
       PasswordRehashed: 'Senha de {{target}} protegida novamente',
       PhotoChanged: '{{actor}} alterou a foto de {{target}}',
+      PhotoChangedSelf: '{{actor}} alterou a própria foto',
       PreferencesChanged: '{{actor}} alterou as preferências de {{target}}',
+      PreferencesChangedSelf: '{{actor}} alterou as próprias preferências',
     },
     Vendor: {
       Registered: '{{actor}} cadastrou o fornecedor {{target}}',
@@ -769,12 +773,16 @@ export const auditEnUS: typeof auditPtBR = {
     User: {
       Registered: '{{actor}} registered the user {{target}}',
       DetailsChanged: '{{actor}} changed the details of {{target}}',
+      DetailsChangedSelf: '{{actor}} changed their own details',
       RoleChanged: '{{actor}} changed the role of {{target}} to {{role}}',
       StatusChanged: '{{actor}} changed the status of {{target}} to {{status}}',
       PasswordChanged: '{{actor}} changed the password of {{target}}',
+      PasswordChangedSelf: '{{actor}} changed their own password',
       PasswordRehashed: 'Password of {{target}} protected again',
       PhotoChanged: '{{actor}} changed the photo of {{target}}',
+      PhotoChangedSelf: '{{actor}} changed their own photo',
       PreferencesChanged: '{{actor}} changed the preferences of {{target}}',
+      PreferencesChangedSelf: '{{actor}} changed their own preferences',
     },
     Vendor: {
       Registered: '{{actor}} added the supplier {{target}}',

@@ -112,6 +112,14 @@ describe('auditSentence', () => {
     expect(auditSentence(given, await words('en-US'))).toBe('Maria granted 1,500 credits of Manual query to Loja')
   })
 
+  it('says a change of the user\'s own password as such', async () => {
+    const own = row('User.PasswordChanged', {}, { actorId: 'u-1', targetId: 'u-1', targetName: 'Maria' })
+    expect(auditSentence(own, await words('pt-BR'))).toBe('Maria alterou a própria senha')
+    expect(auditSentence({ ...own, targetId: 'u-2', targetName: 'João' }, await words('en-US'))).toBe(
+      'Maria changed the password of João',
+    )
+  })
+
   it('reads a system action as the system and a missing detail as a dash', async () => {
     const started = row('Batch.Submitted', {}, { actorName: null, targetType: 'batch', targetName: 'x.csv' })
     expect(auditSentence(started, await words('pt-BR'))).toBe('Sistema enviou o lote x.csv (—) com o layout —')

@@ -86,6 +86,7 @@ function bytes(n: number, lang: string): string {
 export interface SentenceRow {
   aggregateType: string
   eventType: string
+  actorId?: string | null
   actorName?: string | null
   actorEmail?: string | null
   targetType?: string | null
@@ -115,15 +116,18 @@ export function targetText(row: SentenceRow): string {
   return row.targetName ?? row.targetId ?? '—'
 }
 
-/** The sentence's key: a credit movement taken back (a negative amount) reads the other way. */
-function sentenceKey(row: SentenceRow): string {
-  const back = row.aggregateType === 'CreditAccount' && /^-\d/.test(row.details?.amount ?? '')
-  return `audit.sentences.${row.aggregateType}.${row.eventType}${back ? 'Back' : ''}`
+/** The sentence's key: a credit movement taken back (a negative amount) reads the other way; a user who changed
+ * their own password, details, photo or preferences reads 'their own' where the language has it. */
+function sentenceKey(row: SentenceRow, exists: (key: string) => boolean): string {
+  const key = `audit.sentences.${row.aggregateType}.${row.eventType}`
+  if (row.aggregateType === 'CreditAccount' && /^-\d/.test(row.details?.amount ?? '')) return `${key}Back`
+  const self = row.targetType === 'user' && !!row.actorId && row.actorId === row.targetId
+  return self && exists(`${key}Self`) ? `${key}Self` : key
 }
 
 /** Whether the kind of event has a sentence in the current language. */
 export function hasSentence(row: SentenceRow, words: Words): boolean {
-  return words.exists(sentenceKey(row))
+  return words.exists(sentenceKey(row, words.exists))
 }
 
 /** The row as one sentence in the current language ("Maria enviou o lote clientes.csv (1.200 registros) com o
@@ -131,7 +135,7 @@ export function hasSentence(row: SentenceRow, words: Words): boolean {
  * A kind with no sentence (none ships: a test checks) falls back to its name. */
 export function auditSentence(row: SentenceRow, words: Words): string {
   const { t, exists, lang = 'pt-BR' } = words
-  const key = sentenceKey(row)
+  const key = sentenceKey(row, exists)
   if (!exists(key)) {
     const name = `audit.events.${row.aggregateType}.${row.eventType}`
     return exists(name) ? t(name) : `${row.aggregateType} · ${row.eventType}`

@@ -72,7 +72,7 @@ describe('the dashboard', () => {
     expect(query).toHaveTextContent('Fazer uma consulta')
     expect(query).toHaveAttribute('href', '/normal-query')
     expect(within(empty).queryByTestId('dashboard-first-batch')).toBeNull()
-    expect(screen.getByTestId('dashboard-batches')).toHaveTextContent('Nenhum')
+    expect(screen.getByTestId('dashboard-batches')).toHaveTextContent('0 arquivos')
   })
 
   it('counts the batches and the manual enrichments sent, their records and credits', async () => {
