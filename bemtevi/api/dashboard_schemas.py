@@ -30,12 +30,21 @@ class RecentConsultation(BaseModel):
     createdAt: UtcDateTime
 
 
+class BatchUsage(BaseModel):
+    kind: Literal["batch", "manual"] = Field(description="batch: files the group sent; manual: enrichments")
+    batches: int = Field(description="Files sent (deleted ones not counted)")
+    records: int
+    done: int = Field(description="Records enriched so far")
+    credits: int = Field(description="Credits charged")
+
+
 class DashboardData(BaseModel):
     consultationsTotal: int
     consultationsToday: int
     byDay: list[DayCount]
     credits: dict[str, CreditBalance]
     recent: list[RecentConsultation]
+    batches: list[BatchUsage] = Field(description="Batch and manual-enrichment usage, both kinds always listed")
     position: int
     upToDate: bool
 

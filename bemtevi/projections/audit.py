@@ -6,10 +6,11 @@ address or document it is about) and the fields it changed as ``[{field, before,
 (JSON), so the screen shows "role: user → admin" without parsing anything. "Before" is the value
 the same aggregate's earlier events left: the fold keeps the last value of every shown field in
 ``audit_values`` (one row per aggregate and field), so an edit that re-sends a whole form shows
-only the fields that differ. Names are resolved when read (actor and target by id against the
-directory), so a renamed user shows their current name on their old rows. Secrets never enter:
-password hashes, recovery codes, message bodies and image bytes are left out by field name, and
-an image field says only that it changed.
+only the fields that differ. Beside the changes, ``details`` keeps every field of
+the event a person may read (changed or not): the words of the row's sentence on the screen ("sent clientes.csv,
+1,200 records, with the layout ..."). Names are resolved when read (actor and target by id against the
+directory, ids in the changes and details by ``audit_queries``), so a renamed user shows their current name on
+their old rows. Secrets never enter: which fields an event shows, and what it is about, is ``audit_fields``.
 
 Performance decision (see ``bench/projector.py``): the hot, many events are not folded here.
 Credit movements and recorded consultations are already read models that say who did what
@@ -42,6 +43,7 @@ from bemtevi.domain.indexes import UniqueIndex
 from bemtevi.domain.leases import LeaseTally
 from bemtevi.domain.query_types import QueryTypeDefaults
 from bemtevi.domain.vendors import VendorList
+from bemtevi.projections.audit_fields import event_target, is_image, shown_fields
 from bemtevi.projections.base import PageFold, ReadModel, utc_wall_times
 
 AUDIT_DDL = """
@@ -58,7 +60,10 @@ CREATE TABLE IF NOT EXISTS audit_events (
     target_id VARCHAR,
     target_label VARCHAR,
     -- JSON [{"field", "before", "after", "kind": "value" | "image"}], only fields that changed.
-    changes VARCHAR NOT NULL
+    changes VARCHAR NOT NULL,
+    -- JSON {"field": value}: every field the event carries a person may read (changed or not), the
+    -- words of the row's sentence ("sent clientes.csv (1,200 records)").
+    details VARCHAR NOT NULL
 )
 """
 
@@ -85,37 +90,16 @@ _SKIPPED_AGGREGATES: tuple[type[Any], ...] = (
     VendorList,
     IdempotentRequest,
 )
-# Fields every event has (they are columns), ids shown as the target, and fields never to show
-# (secrets, bytes, bodies, keys).
-_BASE_FIELDS = frozenset(
-    {
-        "originator_id",
-        "originator_version",
-        "timestamp",
-        "actor_id",
-        "tenant_id",
-        "originator_topic",
-        "unique_key",
-        "user_id",
-        "group_id",
-        "parent_id",
-        "expires_at",
-        "digest",
-        "content_type",
-        "reply_to",
-        "message",
-    }
+# The aggregates whose events are read in place from other read models (see the module's docstring), and the
+# kinds of row they give the log.
+IN_PLACE_KINDS = (
+    "CreditAccount.Granted",
+    "CreditAccount.GrantReceived",
+    "CreditAccount.LimitChanged",
+    "Consultation.Recorded",
 )
-_HIDDEN_WORDS = ("password", "hash", "secret", "token", "code", "data", "body", "html", "text", "base64")
-# Nested dicts whose keys are fields of their own ("brand.primaryColor" shows as "primaryColor").
-# A query type's ``definition``, a layout's ``spec`` and a supplier's ``config`` too (a query type's
-# own toggles show as ``toggle_<name>``, a layout's rows as its entry and exit fields).
-_FLATTENED = frozenset({"brand", "profile", "toggles", "preferences", "definition", "spec", "config"})
-# Fields holding ids named when read (``ID_LISTS``); kept whole, never cut to ``MAX_VALUE``.
-ID_LISTS = {"enabled_layouts": "layouts", "allowed_layouts": "layouts"}
 # Where an aggregate's events name their target; the rest name it on an earlier event (below).
 _TARGET_KEY = "@target"
-MAX_VALUE = 120
 
 
 def _subclasses(cls: type[Any]) -> list[type[Any]]:
@@ -140,115 +124,25 @@ def audited_event_types() -> tuple[type[Any], ...]:
     return tuple(types[k] for k in sorted(types))
 
 
-def _hidden(key: str) -> bool:
-    return key in _BASE_FIELDS or any(word in key.lower() for word in _HIDDEN_WORDS)
-
-
-def _text(value: Any, whole: bool = False) -> str | None:
-    if value is None or value == "" or value == [] or value == {}:
-        return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list | tuple):
-        text = ", ".join(str(v) for v in value)
-        if whole or not text:
-            return text or None
-    else:
-        text = str(value)
-    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
-
-
-def shown_fields(event: Any) -> dict[str, str | None]:
-    """The event's fields a person may read, flattened to text (secrets and bytes left out)."""
-    fields: dict[str, str | None] = {}
-    for key, value in vars(event).items():
-        if _hidden(key):
-            continue
-        if isinstance(value, dict) and key in _FLATTENED:
-            for sub, inner in value.items():
-                if _hidden(sub):
-                    continue
-                if sub == "rows" and isinstance(inner, list):
-                    fields.update(_layout_rows(inner))
-                elif isinstance(inner, dict) and sub == "toggles":
-                    fields.update({f"toggle_{t}": _text(on) for t, on in inner.items() if not _hidden(t)})
-                else:
-                    fields[sub] = _text(inner, whole=sub in ID_LISTS)
-        elif isinstance(value, dict):
-            fields[key] = _text(json.dumps(value, sort_keys=True, default=str))
-        else:
-            fields[key] = _text(value, whole=key in ID_LISTS)
-    kind = type(event).__qualname__
-    if kind == "Session.Opened":
-        # The session's role is the user's, not a change; who signed in is the target.
-        return {}
-    if kind in ("Group.Registered", "Group.Activated"):
-        fields["status"] = "active"
-    elif kind == "Group.Inactivated":
-        fields["status"] = "inactive"
-    elif kind in ("Layout.Created", "Layout.Activated", "QueryTypeDefinition.Created", "QueryTypeDefinition.Activated"):
-        fields["status"] = "active"
-    elif kind in ("Layout.Inactivated", "QueryTypeDefinition.Inactivated"):
-        fields["status"] = "inactive"
-    elif kind == "Vendor.Registered":
-        fields["status"] = "active"
-    elif kind == "Vendor.StatusChanged":
-        fields["status"] = "active" if fields.pop("active", None) == "true" else "inactive"
-    elif kind == "User.PhotoChanged":
-        fields["photo"] = str(getattr(event, "digest", "")) or "new"
-    return fields
-
-
-def _layout_rows(rows: list[Any]) -> dict[str, str | None]:
-    """A layout's rows as two fields, its entry and its exit fields in order, each "name (type, size)"."""
-    shown: dict[str, str | None] = {}
-    for direction in ("entry", "exit"):
-        mine = sorted((r for r in rows if isinstance(r, dict) and r.get("direction") == direction), key=_row_order)
-        parts = [f"{r.get('name')} ({r.get('type')}{', ' + str(r['size']) if r.get('size') else ''})" for r in mine]
-        shown[f"{direction}_fields"] = _text(parts)
-    return shown
-
-
-def _row_order(row: dict[str, Any]) -> int:
-    try:
-        return int(row.get("order") or 0)
-    except (TypeError, ValueError):
-        return 0
-
-
-# Aggregates of the catalogue and suppliers: the target's kind and where its events keep its name.
-_NAMED_TARGETS = {
-    "QueryTypeDefinition": ("query_type", "definition", "name"),
-    "Layout": ("layout", "spec", "file_name"),
-    "Vendor": ("supplier", "config", "name"),
-}
-
-
-def event_target(event: Any) -> tuple[str, str, str | None] | None:
-    """(type, id, label) of what the event is about, when the event itself says."""
-    aggregate = type(event).__qualname__.rpartition(".")[0]
-    own = str(event.originator_id)
-    if aggregate in ("User", "Group"):
-        return aggregate.lower(), own, None
-    if aggregate in ("Session", "PasswordRecovery", "SignInChallenge") and getattr(event, "user_id", None):
-        return "user", str(event.user_id), None
-    if aggregate == "Mail" and getattr(event, "to", None):
-        to = event.to
-        return "email", own, ", ".join(to) if isinstance(to, list | tuple) else str(to)
-    if aggregate == "ContactRequest" and getattr(event, "name", None):
-        return "contact", own, f"{event.name} <{getattr(event, 'email', '')}>"
-    if aggregate == "BrandImage":
-        return "image", own, None
-    if aggregate in _NAMED_TARGETS:
-        # Named when read (a renamed layout shows its new name); the label is the fallback.
-        kind, holder, key = _NAMED_TARGETS[aggregate]
-        label = (getattr(event, holder, None) or {}).get(key)
-        return kind, own, str(label) if label else None
-    return None
-
-
-def _is_image(value: str | None) -> bool:
-    return bool(value) and str(value).startswith("/api/")
+def audit_event_kinds() -> list[str]:
+    """Every kind of row the audit log can show, as "Aggregate.Event": the events this read model folds
+    (each aggregate's base ``Event`` and the library's unused ``Created`` left out) and the ones read in place.
+    The API publishes the list; the web app has a sentence for each in both languages (its test checks)."""
+    kinds: set[str] = set(IN_PLACE_KINDS)
+    by_aggregate: dict[str, list[type[Any]]] = {}
+    for event_type in audited_event_types():
+        by_aggregate.setdefault(event_type.__qualname__.rpartition(".")[0], []).append(event_type)
+    for aggregate, types in by_aggregate.items():
+        creations = [t for t in types if issubclass(t, AuditedAggregate.Created)]
+        for event_type in types:
+            name = event_type.__qualname__.rpartition(".")[2]
+            if name == "Event":
+                continue
+            # The library defines a generic ``Created`` beside the aggregate's own creation event ("Submitted").
+            if name == "Created" and len(creations) > 1:
+                continue
+            kinds.add(f"{aggregate}.{name}")
+    return sorted(kinds)
 
 
 class _AuditFold(PageFold):
@@ -281,6 +175,7 @@ class _AuditFold(PageFold):
                 "target_id",
                 "target_label",
                 "changes",
+                "details",
             )
         }
         times: list[datetime] = []
@@ -303,7 +198,7 @@ class _AuditFold(PageFold):
                 before = state.get(field)
                 if before == after:
                     continue
-                image = _is_image(before) or _is_image(after) or field == "photo"
+                image = is_image(before) or is_image(after) or field == "photo"
                 changes.append(
                     {
                         "field": field,
@@ -326,6 +221,10 @@ class _AuditFold(PageFold):
             columns["target_id"].append(target[1] if target else None)
             columns["target_label"].append(target[2] if target else None)
             columns["changes"].append(json.dumps(changes, ensure_ascii=False))
+            # Images are named by their digest or path: the sentence needs only that one changed.
+            columns["details"].append(
+                json.dumps({k: v for k, v in fields.items() if not is_image(v) and k != "photo"}, ensure_ascii=False)
+            )
             times.append(event.timestamp)
         page = pa.table(
             {
@@ -346,7 +245,7 @@ class _AuditFold(PageFold):
         try:
             cur.execute(
                 "INSERT INTO audit_events SELECT position, created_at, tenant_id, actor_id, aggregate_type, "
-                "event_type, aggregate_id, target_type, target_id, target_label, changes FROM page_audit"
+                "event_type, aggregate_id, target_type, target_id, target_label, changes, details FROM page_audit"
             )
             cur.execute(
                 "INSERT INTO audit_values SELECT aggregate_id, field, value FROM page_audit_values "
@@ -361,7 +260,8 @@ class _AuditFold(PageFold):
 class AuditReadModel(ReadModel):
     name = "audit"
     # 3: catalogue and supplier events flattened into fields, their targets named, bookkeeping skipped.
-    version = 3
+    # 4: every row's details (the words of its sentence); batches, API tokens and data-subject reports named.
+    version = 4
     tables = ("audit_events", "audit_values")
 
     def __init__(self) -> None:

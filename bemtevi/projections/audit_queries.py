@@ -10,19 +10,21 @@ from typing import Any
 
 import duckdb
 
-from bemtevi.projections.audit import ID_LISTS
+from bemtevi.projections.audit_fields import ID_LISTS
 from bemtevi.projections.base import first_row, order_clause
 
 # The audit rows, with the hot read models' rows that say who did what (read in place). A limit
 # change shows the account's limit before (the previous limit change, NULL: unlimited) and after.
 _ALL_EVENTS = """
     SELECT position, created_at, tenant_id, actor_id, aggregate_type, event_type, aggregate_id,
-           target_type, target_id, target_label, changes
+           target_type, target_id, target_label, changes, details
     FROM audit_events
     UNION ALL
     SELECT position, created_at, group_id, actor_id, 'CreditAccount',
            CASE kind WHEN 'grant' THEN 'Granted' WHEN 'grant_received' THEN 'GrantReceived' ELSE 'LimitChanged' END,
-           account_id, 'group', group_id, NULL,
+           -- A grant is about the customer that received it; what a group received, or a limit, about the group.
+           account_id, 'group',
+           CASE WHEN kind = 'grant' THEN coalesce(counterparty_group_id, group_id) ELSE group_id END, NULL,
            CASE WHEN kind = 'limit_change' THEN
                json_array(json_object('field', 'category', 'before', NULL, 'after', category, 'kind', 'value'),
                           json_object('field', 'creditLimit',
@@ -31,6 +33,10 @@ _ALL_EVENTS = """
            ELSE
                json_array(json_object('field', 'category', 'before', NULL, 'after', category, 'kind', 'value'),
                           json_object('field', 'amount', 'before', NULL, 'after', amount::VARCHAR, 'kind', 'value'))
+           END::VARCHAR,
+           CASE WHEN kind = 'limit_change' THEN
+               json_object('category', category, 'creditLimit', coalesce(credit_limit::VARCHAR, 'unlimited'))
+           ELSE json_object('category', category, 'amount', amount::VARCHAR, 'counterparty', counterparty_group_id)
            END::VARCHAR
     FROM credit_movements WHERE kind IN ('grant', 'grant_received', 'limit_change')
     WINDOW w AS (PARTITION BY account_id, kind = 'limit_change' ORDER BY position)
@@ -40,18 +46,23 @@ _ALL_EVENTS = """
            json_array(json_object('field', 'queryType', 'before', NULL, 'after', query_type, 'kind', 'value'),
                       json_object('field', 'status', 'before', NULL, 'after', status, 'kind', 'value'),
                       json_object('field', 'credits', 'before', NULL, 'after', credits::VARCHAR, 'kind', 'value'),
-                      json_object('field', 'channel', 'before', NULL, 'after', channel, 'kind', 'value'))::VARCHAR
+                      json_object('field', 'channel', 'before', NULL, 'after', channel, 'kind', 'value'))::VARCHAR,
+           json_object('queryType', query_type, 'status', status, 'credits', credits::VARCHAR,
+                       'channel', channel)::VARCHAR
     FROM consultations
 """
 
 # Names resolved when read: the actor and a user or group target by id, against the directory; a
-# query type, layout or supplier by id against the catalogue and suppliers (the event's label if gone).
+# query type, layout or supplier by id against the catalogue and suppliers, a batch by its file, an API token
+# by its name (the event's label if gone).
 _NAMED = f"""
     SELECT e.*, g.name AS tenant_name, u.name AS actor_name, u.email AS actor_email,
            CASE e.target_type WHEN 'user' THEN tu.name WHEN 'group' THEN tg.name
                 WHEN 'query_type' THEN coalesce(tq.name, e.target_label)
                 WHEN 'layout' THEN coalesce(tl.file_name, e.target_label)
                 WHEN 'supplier' THEN coalesce(ts.name, e.target_label)
+                WHEN 'batch' THEN coalesce(tb.file_name, e.target_label)
+                WHEN 'token' THEN coalesce(tt.name, e.target_label)
                 ELSE e.target_label END
                AS target_name
     FROM ({_ALL_EVENTS}) e
@@ -63,6 +74,8 @@ _NAMED = f"""
     LEFT JOIN query_types tq ON tq.key = tqi.key
     LEFT JOIN layouts tl ON e.target_type = 'layout' AND tl.layout_id = e.target_id
     LEFT JOIN suppliers ts ON e.target_type = 'supplier' AND ts.supplier_id = e.target_id
+    LEFT JOIN batches tb ON e.target_type = 'batch' AND tb.batch_id = e.target_id
+    LEFT JOIN api_tokens tt ON e.target_type = 'token' AND tt.token_id = e.target_id
 """
 
 AUDIT_COLUMNS = (
@@ -80,6 +93,7 @@ AUDIT_COLUMNS = (
     "targetId",
     "targetName",
     "changes",
+    "details",
 )
 
 # The columns a client may sort by (key -> SQL); anything else is refused, never written into SQL.
@@ -132,7 +146,7 @@ def audit_page(
     rows = cur.execute(
         f"""
         SELECT position, created_at, tenant_id, tenant_name, actor_id, actor_name, actor_email,
-               aggregate_type, event_type, aggregate_id, target_type, target_id, target_name, changes
+               aggregate_type, event_type, aggregate_id, target_type, target_id, target_name, changes, details
         FROM ({_NAMED}) n
         WHERE {condition}
         {sort}
@@ -144,27 +158,55 @@ def audit_page(
     for r in rows:
         row = dict(zip(AUDIT_COLUMNS, r, strict=True))
         row["changes"] = json.loads(row["changes"]) if row["changes"] else []
+        row["details"] = json.loads(row["details"]) if row["details"] else {}
         result.append(row)
-    _name_id_lists(cur, result)
+    _name_ids(cur, result)
     return result, int(total[0]) if total else 0
 
 
-def _name_id_lists(cur: duckdb.DuckDBPyConnection, rows: list[dict[str, Any]]) -> None:
-    """Lists of layout ids ("enabled_layouts: a, b") as the layouts' file names, looked up once for
-    the page (an id with no layout stays as it is)."""
-    lists = [c for row in rows for c in row["changes"] if c.get("field") in ID_LISTS]
-    ids = {i for c in lists for side in ("before", "after") for i in (c.get(side) or "").split(", ") if i}
-    if not ids:
-        return
-    names = dict(
-        cur.execute(
-            "SELECT layout_id, file_name FROM layouts WHERE layout_id IN (SELECT unnest(?::VARCHAR[]))", [sorted(ids)]
-        ).fetchall()
-    )
-    for c in lists:
-        for side in ("before", "after"):
-            if c.get(side):
-                c[side] = ", ".join(names.get(i, i) for i in c[side].split(", "))
+# Fields holding ids (or lists of them, "a, b") and where their names are: they show by name. A query type's
+# key names it too ("cpf-complete": "Pessoa física completa").
+_ID_FIELDS = {
+    **{field: "layout" for field in ID_LISTS},
+    "layout_id": "layout",
+    "copied_from": "layout",
+    "created_by": "user",
+    "counterparty": "group",
+    "query_type": "query_type",
+    "queryType": "query_type",
+    "query_types": "query_type",
+    "enabled_query_types": "query_type",
+    "allowed_query_types": "query_type",
+}
+_NAMES_OF = {
+    "layout": "SELECT layout_id, file_name FROM layouts WHERE layout_id IN (SELECT unnest(?::VARCHAR[]))",
+    "user": "SELECT user_id, coalesce(name, email) FROM users WHERE user_id IN (SELECT unnest(?::VARCHAR[]))",
+    "group": "SELECT group_id, name FROM groups WHERE group_id IN (SELECT unnest(?::VARCHAR[]))",
+    "query_type": "SELECT key, name FROM query_types WHERE key IN (SELECT unnest(?::VARCHAR[]))",
+}
+
+
+def _name_ids(cur: duckdb.DuckDBPyConnection, rows: list[dict[str, Any]]) -> None:
+    """Ids and lists of ids in the page's changes and details ("enabled_layouts: a, b", a batch's layout, a
+    token's creator) as names, looked up once per kind for the whole page (an id with no name stays as it is)."""
+    # (holder, key, kind): a change's before or after, or a detail.
+    slots: list[tuple[dict[str, Any], str, str]] = []
+    for row in rows:
+        for change in row["changes"]:
+            kind = _ID_FIELDS.get(change.get("field", ""))
+            if kind:
+                slots += [(change, side, kind) for side in ("before", "after") if change.get(side)]
+        details = row["details"]
+        slots += [(details, f, _ID_FIELDS[f]) for f in details if f in _ID_FIELDS and details[f]]
+    wanted: dict[str, set[str]] = {}
+    for holder, key, kind in slots:
+        wanted.setdefault(kind, set()).update(i for i in str(holder[key]).split(", ") if i)
+    names = {
+        kind: {str(k): str(v) for k, v in cur.execute(_NAMES_OF[kind], [sorted(ids)]).fetchall() if v}
+        for kind, ids in wanted.items()
+    }
+    for holder, key, kind in slots:
+        holder[key] = ", ".join(names[kind].get(i, i) for i in str(holder[key]).split(", "))
 
 
 def audit_types(cur: duckdb.DuckDBPyConnection) -> list[str]:

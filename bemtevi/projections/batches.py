@@ -285,3 +285,23 @@ def open_batches(cur: duckdb.DuckDBPyConnection, group_id: str | None = None) ->
             [group_id, statuses],
         ).fetchall()
     return [r[0] for r in found]
+
+
+def batch_usage(cur: duckdb.DuckDBPyConnection, group_id: str) -> list[dict[str, Any]]:
+    """The dashboard's batch figures of one group, per kind (batch, manual enrichment), both always listed:
+    files sent, their records, the records enriched so far and the credits charged (a deleted batch is gone)."""
+    found = {
+        r[0]: r[1:]
+        for r in cur.execute(
+            """
+            SELECT kind, count(*), coalesce(sum(records), 0), coalesce(sum(done), 0), coalesce(sum(credits_charged), 0)
+            FROM batches WHERE group_id = ? GROUP BY kind
+            """,
+            [group_id],
+        ).fetchall()
+    }
+    usage = []
+    for kind in ("batch", "manual"):
+        batches, records, done, credits = (int(n) for n in found.get(kind, (0, 0, 0, 0)))
+        usage.append({"kind": kind, "batches": batches, "records": records, "done": done, "credits": credits})
+    return usage

@@ -1,11 +1,14 @@
 """End to end: a white-label's owner opens their brand screen and the audit log from the menu
-and finds there what was done for their company."""
+and finds there what was done for their company, each event said as a sentence in either language; a new
+company's empty dashboard, layouts and batches each say what to do next."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
-from e2e_support import follow_menu, screenshot, sign_in
+from e2e_support import follow_menu, screenshot, settle, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, accept_invitation
 
@@ -102,3 +105,60 @@ def test_owner_sees_their_brand_and_the_audit_log(page: Page, server_url: str) -
     expect(rows.filter(has_text="Marca alterada")).to_have_count(1)
     for text in rows.all_inner_texts():
         assert "Empresa" in text, text
+    # Each event is a sentence: who did what to what, by name.
+    sentence = page.get_by_test_id("audit-sentence").filter(has_text="alterou a marca de")
+    expect(sentence).to_have_text(re.compile(r"^Teresa.* alterou a marca de Doces da Teresa Consultas Ltda$"))
+    # One kind of event: only its rows are left.
+    page.get_by_test_id("audit-type").select_option("Session.Opened")
+    expect(rows.filter(has_text="alterou a marca de")).to_have_count(0)
+    expect(page.get_by_test_id("audit-sentence").first).to_have_text(re.compile(r"^Teresa.* entrou no sistema$"))
+
+    # At a phone's and a desktop's width, in both languages: sentences of the language, nothing sideways.
+    for width in (375, 1440):
+        for language in ("pt-BR", "en-US"):
+            english = language == "en-US"
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate(f"window.localStorage.setItem('locale', '{language}')")
+            page.reload()
+            title = "Audit log" if english else "Registro de auditoria"
+            expect(page.get_by_role("heading", level=1)).to_have_text(title)
+            brand = page.get_by_test_id("audit-sentence").filter(
+                has_text="changed the brand of" if english else "alterou a marca de"
+            )
+            expect(brand).to_have_count(1)
+            texts = " ".join(page.get_by_test_id("audit-sentence").all_inner_texts())
+            assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-", texts) and "{{" not in texts, texts
+            settle(page)
+            screenshot(page, f"owner-audit-sentences-{language}-{width}")
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"the audit log scrolls sideways by {overflow}px at {width}px"
+            # A new company has consulted nothing, sent no batch and keeps no layout of its own: each screen
+            # says what to do next, with the button that does it.
+            page.goto(f"{server_url}/dashboard")
+            expect(page.get_by_test_id("dashboard-empty-text")).to_contain_text(
+                "Nothing here yet" if english else "Nada por aqui ainda"
+            )
+            expect(page.get_by_test_id("dashboard-first-query")).to_be_visible()
+            expect(page.get_by_test_id("dashboard-first-batch")).to_be_visible()
+            expect(page.get_by_test_id("dashboard-batches")).to_have_text("0 files" if english else "0 arquivos")
+            settle(page)
+            screenshot(page, f"owner-empty-dashboard-{language}-{width}")
+            page.goto(f"{server_url}/layout-list")
+            expect(page.get_by_test_id("layout-add-first")).to_be_visible()
+            settle(page)
+            screenshot(page, f"owner-empty-layouts-{language}-{width}")
+            page.goto(f"{server_url}/batch-query")
+            expect(page.get_by_test_id("list-empty-text")).to_contain_text(
+                "No file sent yet" if english else "Nenhum arquivo enviado ainda"
+            )
+            send_first = page.get_by_test_id("batch-send-first")
+            expect(send_first).to_be_visible()
+            settle(page)
+            screenshot(page, f"owner-empty-batches-{language}-{width}")
+            send_first.click()
+            expect(page.get_by_test_id("batch-upload").get_by_role("combobox").first).to_be_focused()
+            page.goto(f"{server_url}/audit-log")
+    # The dashboard's first query leads to the query screen.
+    page.goto(f"{server_url}/dashboard")
+    page.get_by_test_id("dashboard-first-query").click()
+    expect(page).to_have_url(f"{server_url}/normal-query")

@@ -38,6 +38,7 @@ const baseHandlers: Record<string, Handler> = {
         consultationsToday: 5,
         byDay: [{ day: '2024-06-01', count: 5 }],
         credits: { unit: { used: 10, limit: null } },
+        batches: [],
       },
     },
   }),

@@ -17,6 +17,7 @@ from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_l
 from bemtevi.api.exports import Cell, csv_bytes, pdf_bytes
 from bemtevi.api.group_schemas import (
     AuditActor,
+    AuditEventKind,
     AuditResponse,
     AuditRow,
     DataSubjectConsultation,
@@ -133,6 +134,7 @@ def audit_log(
         page=page.number,
         perPage=page.size,
         types=audit_types(platform.store.cursor()),
+        kinds=list(AuditEventKind),
         actors=[AuditActor.model_validate(a) for a in audit_actors(platform.store.cursor(), groups)],
         upToDate=up_to_date,
     )

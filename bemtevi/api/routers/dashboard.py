@@ -1,4 +1,4 @@
-"""The dashboard: the signed-in tenant's counts (GET /api/dashboard) and its charts
+"""The dashboard: the signed-in tenant's counts, its batches' and enrichments' too (GET /api/dashboard), and its charts
 (GET /api/dashboard/usage, GET /api/dashboard/top-consumers), from the read models.
 
 Who sees what: every user their own group; an owner (and the super-admin) may also ask for the
@@ -27,6 +27,7 @@ from bemtevi.domain.errors import AccessDenied, InvalidData
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role
 from bemtevi.projections.base import SAO_PAULO
+from bemtevi.projections.batches import batch_usage
 from bemtevi.projections.consultations import recent_consultations, top_consumers, usage_in_period, usage_summary
 from bemtevi.projections.credit_queries import balances_of, figures_by_group, subtree_ids
 
@@ -53,6 +54,7 @@ def dashboard(principal: DashboardReader, platform: PlatformDep, position: Posit
                 **summary,
                 "credits": balances_of(cur, group_id),
                 "recent": recent_consultations(cur, group_id),
+                "batches": batch_usage(cur, group_id),
                 "position": platform.projector.position,
                 "upToDate": up_to_date,
             }

@@ -106,7 +106,7 @@ function mockApi() {
           body = { statusCode: 401, message: 'Sessão expirada' }
         } else body = { data: { group, roles: roleMenu } }
       }
-      else if (key === 'GET /api/dashboard') body = { data: { consultationsTotal: 3, consultationsToday: 1, byDay: [], credits: { unit: { used: 1, limit: null } } } }
+      else if (key === 'GET /api/dashboard') body = { data: { consultationsTotal: 3, consultationsToday: 1, byDay: [], credits: { unit: { used: 1, limit: null } }, batches: [] } }
       else status = 404
       return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
     }),

@@ -18,7 +18,8 @@ import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { downloadFile } from '../../lib/download'
 import { exportUrl } from '../../store/endpoints'
-import { showAuditValue } from './show'
+import { auditSentence, showAuditValue, targetText, type Words } from './show'
+import { AUDIT_EVENT_KINDS } from '../../store/generated/auditEventKinds'
 import {
   useAuditLogQuery,
   type AuditChange,
@@ -29,31 +30,21 @@ import {
 const PER_PAGE = 50
 /** The columns the API sorts by (its allow-list). */
 const SORTABLE = ['createdAt', 'tenantName', 'actorName', 'event', 'targetName']
-/** The kinds of event the filter offers, by aggregate (the API filters by 'Type' or 'Type.Event'). */
-const EVENT_KINDS: Record<string, string[]> = {
-  User: ['Registered', 'DetailsChanged', 'RoleChanged', 'StatusChanged', 'PasswordChanged', 'PhotoChanged', 'PreferencesChanged'],
-  Group: ['Registered', 'Edited', 'BrandChanged', 'PermissionsChanged', 'LayoutsChanged', 'TwoFactorChanged', 'Activated', 'Inactivated'],
-  Session: ['Opened', 'Closed'],
-  CreditAccount: ['Granted', 'GrantReceived', 'LimitChanged'],
-  Consultation: ['Recorded'],
-  PasswordRecovery: ['Requested', 'CodeVerified', 'CodeFailed', 'Completed'],
-  SignInChallenge: ['Requested', 'CodeResent', 'CodeFailed', 'Verified'],
-  Mail: ['Queued', 'Sent', 'Failed'],
-  BrandImage: ['Uploaded'],
-  ContactRequest: ['Received'],
-  QueryTypeDefinition: ['Created', 'Edited', 'DefaultChanged', 'Activated', 'Inactivated'],
-  Layout: ['Created', 'Edited', 'Activated', 'Inactivated'],
-  Vendor: ['Registered', 'Edited', 'StatusChanged'],
+/** The kinds of event the filter offers, by aggregate (the API filters by 'Type' or 'Type.Event'): every kind
+ * the log can show, as the API lists them (generated from its schema). */
+const EVENT_KINDS: Record<string, string[]> = {}
+for (const kind of AUDIT_EVENT_KINDS) {
+  const [type, event] = kind.split('.')
+  ;(EVENT_KINDS[type] ??= []).push(event)
 }
 
 /** The filters the list and the export share. */
 type AuditFilters = Omit<ExportAuditApiArg, 'lang' | 'groupId' | 'order'>
 
-/** A value as a person reads it (see show.ts), in the current language. */
-function useShowValue() {
+/** i18next as show.ts needs it, in the current language. */
+function useWords(): Words {
   const { t, i18n } = useTranslation()
-  return (field: string, value: string | null | undefined): string =>
-    showAuditValue(field, value, { t: (key) => t(key), exists: (key) => i18n.exists(key) })
+  return { t: (key, values) => t(key, values ?? {}), exists: (key) => i18n.exists(key), lang: i18n.language }
 }
 
 /** Who did what, to what, when, and what changed (before → after); filters and CSV export. */
@@ -61,8 +52,9 @@ export default function AuditLogPage() {
   const { t, i18n } = useTranslation()
   const lang = i18n.language
   const notify = useNotify()
-  const showValue = useShowValue()
-  // On a phone the event's cell also says when, who and to what (those columns are hidden).
+  const words = useWords()
+  const showValue = (field: string, value: string | null | undefined) => showAuditValue(field, value, words)
+  // On a phone the event's cell also says when (that column is hidden; the sentence says who and to what).
   const narrow = useMediaQuery(useTheme().breakpoints.down('sm'))
   const token = useAppSelector((s) => s.auth.authToken)
   const position = useAppSelector((s) => s.session.lastPosition)
@@ -84,18 +76,18 @@ export default function AuditLogPage() {
   const typeName = (type: string) => (known(`audit.types.${type}`) ? t(`audit.types.${type}`) : type)
   const eventName = (type: string, event: string) =>
     known(`audit.events.${type}.${event}`) ? t(`audit.events.${type}.${event}`) : `${typeName(type)} · ${event}`
-  const fieldName = (field: string) => (known(`audit.fields.${field}`) ? t(`audit.fields.${field}`) : field)
-  const change = (c: AuditChange) =>
+  const fieldName = (type: string, field: string) =>
+    known(`audit.fieldsOf.${type}.${field}`)
+      ? t(`audit.fieldsOf.${type}.${field}`)
+      : known(`audit.fields.${field}`)
+        ? t(`audit.fields.${field}`)
+        : field
+  const change = (type: string, c: AuditChange) =>
     c.kind === 'image'
-      ? `${fieldName(c.field)}: ${t('audit.imageChanged')}`
+      ? `${fieldName(type, c.field)}: ${t('audit.imageChanged')}`
       : c.before === null
-        ? `${fieldName(c.field)}: ${showValue(c.field, c.after)}`
-        : `${fieldName(c.field)}: ${showValue(c.field, c.before)} → ${showValue(c.field, c.after)}`
-  const targetText = (row: AuditRow) => {
-    if (!row.targetType) return '—'
-    const name = row.targetType === 'document' && row.targetName ? showValue(row.targetName.length === 14 ? 'cnpj' : 'cpf', row.targetName) : row.targetName
-    return name ?? row.targetId ?? '—'
-  }
+        ? `${fieldName(type, c.field)}: ${showValue(c.field, c.after)}`
+        : `${fieldName(type, c.field)}: ${showValue(c.field, c.before)} → ${showValue(c.field, c.after)}`
 
   async function exportCsv() {
     setExporting(true)
@@ -119,25 +111,23 @@ export default function AuditLogPage() {
         valueGetter: (_v, row) => row.actorName ?? row.actorEmail ?? t('audit.system'),
       },
       {
+        // What happened as one sentence (who, to what, with what); the kind of event under it.
         field: 'event',
         headerName: t('audit.event'),
-        flex: 1,
-        minWidth: 170,
-        valueGetter: (_v, row) => eventName(row.aggregateType, row.eventType),
-        renderCell: ({ row, value }) =>
-          narrow ? (
-            <Box sx={{ minWidth: 0 }}>
-              <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                {value}
-              </Typography>
-              <Typography variant="caption" component="div" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                {showDateTime(row.createdAt, lang)} · {row.actorName ?? row.actorEmail ?? t('audit.system')}
-                {row.targetType ? ` → ${targetText(row)}` : ''}
-              </Typography>
-            </Box>
-          ) : (
-            value
-          ),
+        flex: 2,
+        minWidth: 220,
+        valueGetter: (_v, row) => auditSentence(row, words),
+        renderCell: ({ row, value }) => (
+          <Box sx={{ minWidth: 0 }}>
+            <Typography variant="body2" sx={{ fontWeight: narrow ? 600 : 400, overflowWrap: 'anywhere' }} data-testid="audit-sentence">
+              {value}
+            </Typography>
+            <Typography variant="caption" component="div" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+              {narrow ? `${showDateTime(row.createdAt, lang)} · ` : ''}
+              {eventName(row.aggregateType, row.eventType)}
+            </Typography>
+          </Box>
+        ),
       },
       {
         field: 'targetName',
@@ -163,14 +153,14 @@ export default function AuditLogPage() {
         headerName: t('audit.changes'),
         flex: 2,
         minWidth: 220,
-        valueGetter: (_v, row) => row.changes.map(change).join('; '),
+        valueGetter: (_v, row) => row.changes.map((c) => change(row.aggregateType, c)).join('; '),
         renderCell: ({ row }) =>
           row.changes.length === 0 ? (
             t('audit.noChanges')
           ) : (
             <Box component="ul" className="audit-changes" sx={{ m: 0, pl: 2, minWidth: 0, overflowWrap: 'anywhere' }}>
               {row.changes.map((c) => (
-                <li key={c.field}>{change(c)}</li>
+                <li key={c.field}>{change(row.aggregateType, c)}</li>
               ))}
             </Box>
           ),
@@ -215,7 +205,9 @@ export default function AuditLogPage() {
             slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'audit-type' } }}
           >
             <option value="">{t('audit.all')}</option>
-            {Object.entries(EVENT_KINDS).map(([type, events]) => (
+            {Object.entries(EVENT_KINDS)
+              .sort(([a], [b]) => typeName(a).localeCompare(typeName(b), lang))
+              .map(([type, events]) => (
               <optgroup key={type} label={typeName(type)}>
                 <option value={type}>{t('audit.allOf', { type: typeName(type) })}</option>
                 {events.map((event) => (
@@ -224,7 +216,7 @@ export default function AuditLogPage() {
                   </option>
                 ))}
               </optgroup>
-            ))}
+              ))}
           </TextField>
           <TextField
             size="small"

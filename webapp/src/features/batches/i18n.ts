@@ -45,6 +45,7 @@ export const batchesPtBR = {
   list: {
     title: 'Arquivos enviados',
     empty: 'Nenhum arquivo nesta situação.',
+    sendFirst: 'Escolher o layout e o arquivo',
     noneBatch: 'Nenhum arquivo enviado ainda. Escolha o layout e o arquivo acima e pré-visualize: a prévia é grátis e nada é cobrado antes de confirmar.',
     noneManual: 'Nenhum enriquecimento enviado ainda. Envie o arquivo de um cliente em Novo enriquecimento.',
     createdAt: 'Enviado em',
@@ -162,6 +163,7 @@ export const batchesEnUS: BatchesTexts = {
   list: {
     title: 'Files sent',
     empty: 'No file with this status.',
+    sendFirst: 'Choose the layout and the file',
     noneBatch: 'No file sent yet. Choose the layout and the file above and preview it: the preview is free and nothing is charged before you confirm.',
     noneManual: 'No enrichment sent yet. Send a customer’s file with New enrichment.',
     createdAt: 'Sent at',

@@ -10,10 +10,14 @@ import Switch from '@mui/material/Switch'
 import ToggleButton from '@mui/material/ToggleButton'
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup'
 import Typography from '@mui/material/Typography'
+import Button from '@mui/material/Button'
+import { Link } from 'react-router'
+import EmptyState from '../../components/EmptyState'
 import Spinner from '../../components/Spinner'
 import { errorText } from '../../components/errorText'
 import { formatNumber } from '../../lib/format'
-import { useDashboardQuery } from '../../store/generated/bemteviApi'
+import { isRouteAllowed, rolesRequestOf } from '../../lib/permissions'
+import { useDashboardQuery, useRolesByIdQuery, type BatchUsage } from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
 import { MAX_PERIOD_DAYS, periodOf, PRESETS, todayInSaoPaulo, type Period, type PeriodChoice } from './chartData'
 
@@ -28,7 +32,11 @@ export default function DashboardPage() {
   const lang = i18n.language
   const num = (n: number | null) => (n === null ? '' : formatNumber(n, lang))
   const position = useAppSelector((s) => s.session.lastPosition)
-  const role = useAppSelector((s) => s.auth.authUser?.role ?? '')
+  const user = useAppSelector((s) => s.auth.authUser)
+  const role = user?.role ?? ''
+  // The menu's own answer (cached): the empty state offers only the screens this user may open.
+  const roles = useRolesByIdQuery(rolesRequestOf(user), { skip: !user })
+  const may = (route: string) => isRouteAllowed(route, roles.data?.data.roles)
   const seesBelow = SUBTREE_ROLES.has(role)
   const [choice, setChoice] = useState<PeriodChoice>(30)
   const [custom, setCustom] = useState<Partial<Period>>({})
@@ -48,6 +56,14 @@ export default function DashboardPage() {
     )
 
   const unit = data.credits.unit ?? { used: 0, limit: 0 }
+  const usage = (kind: BatchUsage['kind']) =>
+    data.batches.find((b) => b.kind === kind) ?? { kind, batches: 0, records: 0, done: 0, credits: 0 }
+  const batches = usage('batch')
+  const enrichments = usage('manual')
+  const nothingYet = data.consultationsTotal === 0 && batches.batches === 0 && enrichments.batches === 0
+  const files = (u: BatchUsage) => t('dashboard.filesCount', { count: u.batches, n: num(u.batches) })
+  const records = (u: BatchUsage) =>
+    t('dashboard.recordsDone', { count: u.done, done: num(u.done), records: num(u.records), credits: num(u.credits) })
 
   return (
     <Stack spacing={2} className="page dashboard" sx={{ minWidth: 0 }}>
@@ -58,6 +74,13 @@ export default function DashboardPage() {
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fit, minmax(150px, 1fr))' }}>
         <Stat label={t('dashboard.total')} value={num(data.consultationsTotal)} testId="dashboard-total" />
         <Stat label={t('dashboard.today')} value={num(data.consultationsToday)} testId="dashboard-today" />
+        <Stat label={t('dashboard.batches')} value={files(batches)} detail={records(batches)} testId="dashboard-batches" />
+        <Stat
+          label={t('dashboard.enrichments')}
+          value={files(enrichments)}
+          detail={records(enrichments)}
+          testId="dashboard-enrichments"
+        />
         <Stat
           label={t('dashboard.unitCredits')}
           value={t('dashboard.usedOfLimit', {
@@ -68,6 +91,29 @@ export default function DashboardPage() {
           meter={unit.limit !== null && unit.limit > 0 ? Math.min(100, (unit.used / unit.limit) * 100) : undefined}
         />
       </Box>
+
+      {nothingYet && (
+        <Paper variant="outlined">
+          <EmptyState
+            text={t('dashboard.nothingYet')}
+            testId="dashboard-empty"
+            action={
+              <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', justifyContent: 'center' }}>
+                {may('normal-query') && (
+                  <Button variant="contained" component={Link} to="/normal-query" data-testid="dashboard-first-query">
+                    {t('dashboard.runQuery')}
+                  </Button>
+                )}
+                {may('batch-query') && (
+                  <Button variant="outlined" component={Link} to="/batch-query" data-testid="dashboard-first-batch">
+                    {t('dashboard.sendBatch')}
+                  </Button>
+                )}
+              </Stack>
+            }
+          />
+        </Paper>
+      )}
 
       <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }} data-testid="dashboard-period">
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
@@ -121,7 +167,20 @@ export default function DashboardPage() {
   )
 }
 
-function Stat({ label, value, testId, meter }: { label: string; value: string; testId: string; meter?: number }) {
+function Stat({
+  label,
+  value,
+  testId,
+  meter,
+  detail,
+}: {
+  label: string
+  value: string
+  testId: string
+  meter?: number
+  /** A line under the figure (what it is made of). */
+  detail?: string
+}) {
   return (
     <Paper variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
       <Typography variant="body2" color="text.secondary">
@@ -130,6 +189,11 @@ function Stat({ label, value, testId, meter }: { label: string; value: string; t
       <Typography component="strong" sx={{ fontSize: '1.6rem', fontWeight: 700, lineHeight: 1.2 }} data-testid={testId}>
         {value}
       </Typography>
+      {detail && (
+        <Typography variant="caption" color="text.secondary" data-testid={`${testId}-detail`}>
+          {detail}
+        </Typography>
+      )}
       {meter !== undefined && <LinearProgress variant="determinate" value={meter} aria-hidden="true" sx={{ height: 6, borderRadius: 3 }} />}
     </Paper>
   )

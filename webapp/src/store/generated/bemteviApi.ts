@@ -2011,6 +2011,10 @@ export type AuditRow = {
   changes: AuditChange[];
   /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
+  /** Every field of the event a person may read, changed or not, ids as names: its sentence's words */
+  details: {
+    [key: string]: string | null;
+  };
   eventType: string;
   position: number;
   targetId: string | null;
@@ -2026,14 +2030,75 @@ export type AuditRow = {
         | "query_type"
         | "layout"
         | "supplier"
+        | "batch"
+        | "token"
       )
     | null;
   tenantId: string;
   tenantName: string | null;
 };
+export type AuditEventKind =
+  | "AdvancedSearch.Searched"
+  | "ApiToken.Activated"
+  | "ApiToken.Edited"
+  | "ApiToken.Generated"
+  | "ApiToken.Inactivated"
+  | "ApiToken.Regenerated"
+  | "Batch.Canceled"
+  | "Batch.Deleted"
+  | "Batch.Failed"
+  | "Batch.Finished"
+  | "Batch.Progressed"
+  | "Batch.Started"
+  | "Batch.Submitted"
+  | "BrandImage.Uploaded"
+  | "Consultation.Recorded"
+  | "ContactRequest.Received"
+  | "CreditAccount.GrantReceived"
+  | "CreditAccount.Granted"
+  | "CreditAccount.LimitChanged"
+  | "DataSubjectReport.Requested"
+  | "Group.Activated"
+  | "Group.BrandChanged"
+  | "Group.Edited"
+  | "Group.Inactivated"
+  | "Group.LayoutsChanged"
+  | "Group.PermissionsChanged"
+  | "Group.Registered"
+  | "Layout.Activated"
+  | "Layout.Created"
+  | "Layout.Edited"
+  | "Layout.Inactivated"
+  | "Mail.Failed"
+  | "Mail.Queued"
+  | "Mail.Sent"
+  | "PasswordRecovery.CodeFailed"
+  | "PasswordRecovery.CodeVerified"
+  | "PasswordRecovery.Completed"
+  | "PasswordRecovery.Requested"
+  | "QueryTypeDefinition.Activated"
+  | "QueryTypeDefinition.Created"
+  | "QueryTypeDefinition.DefaultChanged"
+  | "QueryTypeDefinition.Edited"
+  | "QueryTypeDefinition.Inactivated"
+  | "Session.Closed"
+  | "Session.Opened"
+  | "User.DetailsChanged"
+  | "User.PasswordChanged"
+  | "User.PasswordRehashed"
+  | "User.PhotoChanged"
+  | "User.PreferencesChanged"
+  | "User.Registered"
+  | "User.RoleChanged"
+  | "User.StatusChanged"
+  | "Vendor.Edited"
+  | "Vendor.Registered"
+  | "Vendor.StatusChanged";
 export type AuditResponse = {
   actors: AuditActor[];
   data: AuditRow[];
+  /** Every kind of event the log can show (the filter's choices) */
+  kinds: AuditEventKind[];
   page: number;
   perPage: number;
   total: number;
@@ -2587,6 +2652,17 @@ export type CustomerEditRequest = {
 export type StatusRequest = {
   active: boolean;
 };
+export type BatchUsage = {
+  /** Files sent (deleted ones not counted) */
+  batches: number;
+  /** Credits charged */
+  credits: number;
+  /** Records enriched so far */
+  done: number;
+  /** batch: files the group sent; manual: enrichments */
+  kind: "batch" | "manual";
+  records: number;
+};
 export type DayCount = {
   count: number;
   day: string;
@@ -2606,6 +2682,8 @@ export type RecentConsultation = {
   status: string;
 };
 export type DashboardData = {
+  /** Batch and manual-enrichment usage, both kinds always listed */
+  batches: BatchUsage[];
   byDay: DayCount[];
   consultationsToday: number;
   consultationsTotal: number;
