@@ -345,6 +345,7 @@ export const auditPtBR = {
       LayoutsChanged: '{{actor}} alterou os layouts de {{target}}',
       Activated: '{{actor}} ativou a empresa {{target}}',
       Inactivated: '{{actor}} inativou a empresa {{target}}',
+      TwoFactorChanged: '{{actor}} alterou a verificação em duas etapas de {{target}}',
     },
     Layout: {
       Created: '{{actor}} cadastrou o layout {{target}}',
@@ -362,6 +363,12 @@ export const auditPtBR = {
       CodeVerified: 'Código de recuperação de senha de {{target}} aceito',
       CodeFailed: 'Código de recuperação de senha de {{target}} recusado',
       Completed: '{{target}} redefiniu a senha',
+    },
+    SignInChallenge: {
+      Requested: 'Código de acesso enviado a {{target}}',
+      CodeResent: 'Novo código de acesso enviado a {{target}}',
+      CodeFailed: 'Código de acesso de {{target}} recusado',
+      Verified: 'Código de acesso de {{target}} aceito',
     },
     QueryTypeDefinition: {
       Created: '{{actor}} cadastrou o tipo de consulta {{target}}',
@@ -764,6 +771,7 @@ export const auditEnUS: typeof auditPtBR = {
       LayoutsChanged: '{{actor}} changed the layouts of {{target}}',
       Activated: '{{actor}} activated the company {{target}}',
       Inactivated: '{{actor}} deactivated the company {{target}}',
+      TwoFactorChanged: '{{actor}} changed the two-step verification of {{target}}',
     },
     Layout: {
       Created: '{{actor}} added the layout {{target}}',
@@ -781,6 +789,12 @@ export const auditEnUS: typeof auditPtBR = {
       CodeVerified: 'Password recovery code of {{target}} accepted',
       CodeFailed: 'Password recovery code of {{target}} refused',
       Completed: '{{target}} reset their password',
+    },
+    SignInChallenge: {
+      Requested: 'Sign-in code sent to {{target}}',
+      CodeResent: 'New sign-in code sent to {{target}}',
+      CodeFailed: 'Sign-in code of {{target}} refused',
+      Verified: 'Sign-in code of {{target}} accepted',
     },
     QueryTypeDefinition: {
       Created: '{{actor}} added the query type {{target}}',
