@@ -32,7 +32,7 @@ const SORTABLE = ['createdAt', 'tenantName', 'actorName', 'event', 'targetName']
 /** The kinds of event the filter offers, by aggregate (the API filters by 'Type' or 'Type.Event'). */
 const EVENT_KINDS: Record<string, string[]> = {
   User: ['Registered', 'DetailsChanged', 'RoleChanged', 'StatusChanged', 'PasswordChanged', 'PhotoChanged', 'PreferencesChanged'],
-  Group: ['Registered', 'Edited', 'BrandChanged', 'PermissionsChanged', 'LayoutsChanged', 'Activated', 'Inactivated'],
+  Group: ['Registered', 'Edited', 'BrandChanged', 'PermissionsChanged', 'LayoutsChanged', 'PurposeRequirementChanged', 'Activated', 'Inactivated'],
   Session: ['Opened', 'Closed'],
   CreditAccount: ['Granted', 'GrantReceived', 'LimitChanged'],
   Consultation: ['Recorded'],

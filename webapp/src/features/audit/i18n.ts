@@ -60,6 +60,7 @@ export const auditPtBR = {
       Activated: 'Empresa ativada',
       Inactivated: 'Empresa inativada',
       LayoutsChanged: 'Layouts da empresa alterados',
+      PurposeRequirementChanged: 'Exigência de finalidade alterada',
     },
     User: {
       Registered: 'Usuário cadastrado',
@@ -140,6 +141,8 @@ export const auditPtBR = {
     allowCreatedWhiteLabel: 'Cria white-labels',
     allowUploadingManualQueries: 'Envia consultas em lote',
     allowDeletedAndCancelled: 'Cancela consultas em lote',
+    purpose_required: 'Exige a finalidade das consultas',
+    purpose: 'Finalidade',
     reason: 'Motivo',
     subject: 'Assunto',
     to: 'Para',
@@ -293,6 +296,7 @@ export const auditEnUS: typeof auditPtBR = {
       Activated: 'Company activated',
       Inactivated: 'Company deactivated',
       LayoutsChanged: 'Company layouts changed',
+      PurposeRequirementChanged: 'Purpose requirement changed',
     },
     User: {
       Registered: 'User registered',
@@ -373,6 +377,8 @@ export const auditEnUS: typeof auditPtBR = {
     allowCreatedWhiteLabel: 'Creates white-labels',
     allowUploadingManualQueries: 'Uploads batch queries',
     allowDeletedAndCancelled: 'Cancels batch queries',
+    purpose_required: 'Requires the purpose of consultations',
+    purpose: 'Purpose',
     reason: 'Reason',
     subject: 'Subject',
     to: 'To',

@@ -32,6 +32,7 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/advanced-queries/${queryArg.searchId}/results/${queryArg.ref}`,
         method: "POST",
+        body: queryArg.body,
       }),
     }),
     listTokens: build.query<ListTokensApiResponse, ListTokensApiArg>({
@@ -408,6 +409,20 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    exportMonthlyClose: build.query<
+      ExportMonthlyCloseApiResponse,
+      ExportMonthlyCloseApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/credits/monthly-close/export`,
+        params: {
+          format: queryArg.format,
+          lang: queryArg.lang,
+          month: queryArg.month,
+          groupId: queryArg.groupId,
+        },
+      }),
+    }),
     financeStatement: build.query<
       FinanceStatementApiResponse,
       FinanceStatementApiArg
@@ -529,6 +544,17 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    purposeSetting: build.query<
+      PurposeSettingApiResponse,
+      PurposeSettingApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/group/purpose-setting`,
+        params: {
+          groupId: queryArg.groupId,
+        },
+      }),
+    }),
     brandOf: build.query<BrandOfApiResponse, BrandOfApiArg>({
       query: (queryArg) => ({
         url: `/group/${queryArg.groupId}/brand`,
@@ -563,6 +589,16 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/group/${queryArg.groupId}/brand/${queryArg.kind}`,
         method: "PUT",
         body: queryArg.body,
+      }),
+    }),
+    setPurposeSetting: build.mutation<
+      SetPurposeSettingApiResponse,
+      SetPurposeSettingApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/group/${queryArg.groupId}/purpose-setting`,
+        method: "PUT",
+        body: queryArg.purposeSettingRequest,
       }),
     }),
     health: build.query<HealthApiResponse, HealthApiArg>({
@@ -963,6 +999,7 @@ export type OpenAdvancedResultApiResponse =
 export type OpenAdvancedResultApiArg = {
   searchId: string;
   ref: number;
+  body: OpenResultRequest | null;
 };
 export type ListTokensApiResponse =
   /** status 200 Successful Response */ ApiTokenListResponse;
@@ -1254,6 +1291,16 @@ export type ResellerMonthlyCloseApiArg = {
   /** The reseller, one group of the caller's subtree */
   groupId?: string | null;
 };
+export type ExportMonthlyCloseApiResponse =
+  /** status 200 Successful Response */ string;
+export type ExportMonthlyCloseApiArg = {
+  format?: "csv" | "xlsx";
+  lang?: "pt-BR" | "en-US";
+  /** YYYY-MM (America/Sao_Paulo) */
+  month?: string | null;
+  /** The reseller, one group of the caller's subtree */
+  groupId?: string | null;
+};
 export type FinanceStatementApiResponse =
   /** status 200 Successful Response */ StatementResponse;
 export type FinanceStatementApiArg = {
@@ -1351,6 +1398,12 @@ export type PublicDataApiArg = {
   position?: number | null;
   publicDataRequest: PublicDataRequest;
 };
+export type PurposeSettingApiResponse =
+  /** status 200 Successful Response */ PurposeSetting;
+export type PurposeSettingApiArg = {
+  /** The caller's group or one below it */
+  groupId?: string | null;
+};
 export type BrandOfApiResponse =
   /** status 200 Successful Response */ BrandResponse;
 export type BrandOfApiArg = {
@@ -1383,6 +1436,12 @@ export type UploadImageApiArg = {
   groupId: string;
   kind: string;
   body: Blob;
+};
+export type SetPurposeSettingApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type SetPurposeSettingApiArg = {
+  groupId: string;
+  purposeSettingRequest: PurposeSettingRequest;
 };
 export type HealthApiResponse = /** status 200 Successful Response */ {
   [key: string]: any;
@@ -1767,6 +1826,7 @@ export type ErrorCode =
   | "panel_access_disabled"
   | "parent_does_not_allow"
   | "passwords_do_not_match"
+  | "purpose_required"
   | "query_not_allowed"
   | "query_not_found"
   | "query_type_inactive"
@@ -1867,6 +1927,10 @@ export type ConsultationData = {
 export type ConsultationResponse = {
   data: ConsultationData;
   position: number;
+};
+export type OpenResultRequest = {
+  /** What the consultation is for (LGPD art. 6 I), recorded with it and shown in the data-subject report: free text, at most 200 characters once its blanks are folded; required when the group says so (else `purpose_required`) */
+  purpose?: string | null;
 };
 export type TokenLimitsBody = {
   /** Requests per day; empty: the most allowed */
@@ -1974,6 +2038,8 @@ export type DataSubjectConsultation = {
   groupName: string | null;
   /** The consultation's result is still held (personal data) until then; null: none held */
   keptUntil?: string | null;
+  /** What its user said the consultation was for; null: not said */
+  purpose?: string | null;
   queryType: string;
   status: string;
   userEmail: string | null;
@@ -2124,6 +2190,8 @@ export type SubmitBatchRequest = {
   /** Manual enrichment for this customer (the caller's group or below) */
   groupId?: string | null;
   observation?: string | null;
+  /** What the consultation is for (LGPD art. 6 I), recorded with it and shown in the data-subject report: free text, at most 200 characters once its blanks are folded; required when the group says so (else `purpose_required`) */
+  purpose?: string | null;
   uploadId: string;
   webhookSecret?: string | null;
   webhookUrl?: string | null;
@@ -2155,6 +2223,8 @@ export type BatchResponse = {
 export type ConsultationRequest = {
   /** CPF (11 digits) or CNPJ (14 digits), punctuation allowed */
   document: string;
+  /** What the consultation is for (LGPD art. 6 I), recorded with it and shown in the data-subject report: free text, at most 200 characters once its blanks are folded; required when the group says so (else `purpose_required`) */
+  purpose?: string | null;
   /** Query type key; the document's default if absent */
   query_type?: string | null;
 };
@@ -2605,6 +2675,13 @@ export type PublicDataRequest = {
   group_id?: string | null;
   group_unique_key?: string | null;
 };
+export type PurposeSetting = {
+  groupId: string;
+  /** The longest purpose recorded, in characters */
+  purposeMaxLength: number;
+  /** Each consultation of the group must say its purpose */
+  purposeRequired: boolean;
+};
 export type BrandResponse = {
   groupId: string;
   groupName: string;
@@ -2625,6 +2702,9 @@ export type BrandRequest = {
 export type ImageUploaded = {
   position: number;
   url: string;
+};
+export type PurposeSettingRequest = {
+  purposeRequired: boolean;
 };
 export type LayoutRowModel = {
   direction: "entry" | "exit";
@@ -3126,6 +3206,7 @@ export const {
   useExportHistoryQuery,
   useSetLimitMutation,
   useResellerMonthlyCloseQuery,
+  useExportMonthlyCloseQuery,
   useFinanceStatementQuery,
   useExportStatementQuery,
   useListCustomersQuery,
@@ -3137,11 +3218,13 @@ export const {
   useDashboardTopConsumersQuery,
   useDashboardUsageQuery,
   usePublicDataQuery,
+  usePurposeSettingQuery,
   useBrandOfQuery,
   useChangeBrandMutation,
   useRemoveImageMutation,
   useImageQuery,
   useUploadImageMutation,
+  useSetPurposeSettingMutation,
   useHealthQuery,
   useListLayoutsQuery,
   useAddLayoutMutation,
