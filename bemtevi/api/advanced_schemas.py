@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bemtevi.api.bounds import Email, Phone, SearchText, ShortText
+from bemtevi.api.bounds import Email, Phone, PurposeText, SearchText, ShortText, purpose_field
 
 
 class AdvancedQueryForm(BaseModel):
@@ -23,6 +23,14 @@ class AdvancedQueryForm(BaseModel):
     cellphone: Phone | None = None
     email: Email | None = None
     birth: ShortText | None = None
+
+
+class OpenResultRequest(BaseModel):
+    """Opening a match (optional body): what it is for, recorded with the consultation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    purpose: PurposeText | None = purpose_field()
 
 
 class AdvancedSearchData(BaseModel):

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bemtevi.api.bounds import KEY_MAX
+from bemtevi.api.bounds import KEY_MAX, PurposeText, purpose_field
 from bemtevi.api.schemas import UtcDateTime
 
 BatchStatusName = Literal["waiting", "processing", "available", "error", "canceled"]
@@ -49,6 +49,7 @@ class SubmitBatchRequest(BaseModel):
     observation: str | None = Field(default=None, max_length=500)
     webhookUrl: str | None = Field(default=None, max_length=2000)
     webhookSecret: str | None = Field(default=None, max_length=200)
+    purpose: PurposeText | None = purpose_field()
 
 
 class SubmittedBatch(BaseModel):

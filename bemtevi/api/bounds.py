@@ -8,9 +8,11 @@ sizes sane (a 1 MB company name, or a page number past 64 bits, is invalid input
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints
+
+from bemtevi.domain.consultations import PURPOSE_MAX
 
 # A page number: (PAGE_MAX - 1) * the largest page size stays far inside the read side's 64-bit
 # OFFSET, and no screen pages that far.
@@ -47,6 +49,20 @@ Token = Annotated[str, StringConstraints(max_length=TOKEN_MAX)]
 ShortText = Annotated[str, StringConstraints(max_length=SHORT_TEXT_MAX)]
 SearchText = Annotated[str, StringConstraints(max_length=SEARCH_MAX)]
 Text = Annotated[str, StringConstraints(max_length=TEXT_MAX)]
+# A consultation's purpose as typed: its blanks are folded before ``consultations.PURPOSE_MAX`` is checked, so the
+# edge allows more (a text over the purpose's limit is refused with that limit, ``text_too_long``).
+PurposeText = Annotated[str, StringConstraints(max_length=TEXT_MAX)]
+PURPOSE_DESCRIPTION = (
+    "What the consultation is for (LGPD art. 6 I), recorded with it and shown in the data-subject report: free text, "
+    f"at most {PURPOSE_MAX} characters once its blanks are folded; required when the group says so "
+    "(else `purpose_required`)"
+)
+
+
+def purpose_field() -> Any:
+    """The optional ``purpose`` field of a request that looks documents up."""
+    return Field(default=None, description=PURPOSE_DESCRIPTION)
+
 
 Credits = Annotated[int, Field(ge=-CREDITS_MAX, le=CREDITS_MAX)]
 CreditQuantity = Annotated[int, Field(ge=0, le=CREDITS_MAX)]

@@ -200,6 +200,7 @@ class DataSubjectConsultation(BaseModel):
     channel: str
     queryType: str
     status: str
+    purpose: str | None = Field(None, description="What its user said the consultation was for; null: not said")
     keptUntil: UtcDateTime | None = Field(
         None, description="The consultation's result is still held (personal data) until then; null: none held"
     )

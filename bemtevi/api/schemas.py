@@ -14,7 +14,9 @@ from bemtevi.api.bounds import (
     HostName,
     Key,
     Password,
+    PurposeText,
     Token,
+    purpose_field,
 )
 from bemtevi.api.error_codes import api_error_codes
 
@@ -136,6 +138,7 @@ class ConsultationRequest(BaseModel):
 
     document: DocumentText = Field(min_length=1, description="CPF (11 digits) or CNPJ (14 digits), punctuation allowed")
     query_type: Key | None = Field(default=None, description="Query type key; the document's default if absent")
+    purpose: PurposeText | None = purpose_field()
 
 
 class ConsultationData(BaseModel):

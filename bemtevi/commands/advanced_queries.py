@@ -30,7 +30,7 @@ from bemtevi.domain.advanced_query import (
     mask_document,
 )
 from bemtevi.domain.audit import acting_as
-from bemtevi.domain.consultations import ConsultationStatus
+from bemtevi.domain.consultations import ConsultationStatus, purpose_of
 from bemtevi.domain.credit_figures import NOT_ENOUGH_MESSAGES
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import Document
@@ -108,7 +108,11 @@ class AdvancedQueryCommands:
         rows = [_row(m) for m in ordered[offset : offset + size]]
         return ResultPage(rows, len(matches), capped, dict(search.criteria))
 
-    async def open_async(self, principal: Principal, search_id: UUID, ref: int) -> ConsultationOutcome:
+    async def open_async(
+        self, principal: Principal, search_id: UUID, ref: int, purpose: str | None = None
+    ) -> ConsultationOutcome:
+        """``purpose``: what the user said the opening is for (recorded with it; required by a group that says so)."""
+        said = purpose_of(purpose)
         search = self._search_of(principal, search_id)
         match = self._index.match(search.criteria_value(), self._configured(principal.group_id), ref)
         if match is None:
@@ -129,6 +133,7 @@ class AdvancedQueryCommands:
             channel=ADVANCED_CHANNEL,
             supplier=self._supplier.name,
             status=status.value,
+            purpose=said,
         )
         answered = await self._ledger.submit_async(request)
         chosen, created_on = answered.value

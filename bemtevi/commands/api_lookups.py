@@ -52,12 +52,18 @@ class ApiLookups:
         *,
         idempotency_key: str | None = None,
         body: bytes = b"",
+        purpose: str | None = None,
     ) -> ConsultationOutcome:
         self.check(caller, document, query_type)
 
         async def first(consultation_id: UUID | None = None) -> ConsultationOutcome:
             return await self._consultations.run_unit_query_async(
-                caller.principal, document, query_type, channel=API_CHANNEL, consultation_id=consultation_id
+                caller.principal,
+                document,
+                query_type,
+                channel=API_CHANNEL,
+                consultation_id=consultation_id,
+                purpose=purpose,
             )
 
         if idempotency_key is None:

@@ -49,10 +49,12 @@ from bemtevi.domain.batches import (
     ledger_request_id,
     reservation_id,
 )
+from bemtevi.domain.consultations import purpose_of
 from bemtevi.domain.errors import (
     AccessDenied,
     GroupNotFound,
     InvalidData,
+    PurposeRequired,
 )
 from bemtevi.domain.groups import ALLOW_DELETE_CANCEL, ALLOW_UPLOAD_MANUAL, Group
 from bemtevi.domain.layouts import Layout
@@ -161,9 +163,12 @@ class BatchCommands:
         webhook_url: str | None = None,
         webhook_secret: str | None = None,
         category: Category = Category.BATCH,
+        purpose: str | None = None,
     ) -> Submitted:
         """``category``: the credits the batch is charged to (the public API's batches: ``Category.API``), recorded
-        on ``Submitted`` so that every later step (settle, release, cancel, a resumed run) moves the same account."""
+        on ``Submitted`` so that every later step (settle, release, cancel, a resumed run) moves the same account.
+        ``purpose``: what its lookups are for, recorded on ``Submitted`` (required by a group that says so)."""
+        said = purpose_of(purpose)
         meta = self.uploads.meta(principal, upload_id)
         own = principal.group_id
         target = group_id or own
@@ -176,6 +181,8 @@ class BatchCommands:
         group = group_of(self._app, target)
         if not group.allows(ALLOW_UPLOAD_MANUAL):
             raise BatchDisabled()
+        if said is None and group.requires_purpose():
+            raise PurposeRequired(field="purpose")
         layout_id = str(meta["layout_id"])
         usable_layout(self._app, group, layout_id)
         credits_needed = int(meta["credits_needed"])
@@ -246,6 +253,7 @@ class BatchCommands:
                 webhook_url=url,
                 webhook_secret_sealed=self._box.seal(secret) if secret else None,
                 category=category.value,
+                purpose=said,
             )
         position = self._app.save_all(batch)
         shutil.rmtree(self.files.upload_dir(upload_id), ignore_errors=True)

@@ -35,7 +35,7 @@ from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.ledger import LedgerClient, ReserveLookup
 from bemtevi.commands.vendor_lookups import CACHE_SUPPLIER, Asked, Owner, VendorLookups
 from bemtevi.commands.vendors import VendorDirectory
-from bemtevi.domain.consultations import ConsultationStatus
+from bemtevi.domain.consultations import ConsultationStatus, purpose_of
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import DomainError, SearchFailed, SupplierFailed
 from bemtevi.domain.principals import Principal
@@ -100,6 +100,7 @@ class ConsultationCommands:
         query_type: str | None,
         channel: str,
         consultation_id: UUID | None = None,
+        purpose: str | None = None,
     ) -> ReserveLookup:
         return ReserveLookup(
             # Time-ordered (UUIDv7), not random: a consultation is a new aggregate, and the event store's
@@ -114,6 +115,7 @@ class ConsultationCommands:
             requested_type=query_type,
             channel=channel,
             supplier=self._supplier.name,
+            purpose=purpose,
         )
 
     async def run_unit_query_async(
@@ -124,11 +126,13 @@ class ConsultationCommands:
         channel: str = "panel",
         *,
         consultation_id: UUID | None = None,
+        purpose: str | None = None,
     ) -> ConsultationOutcome:
         """A unit lookup, awaited on the API's event loop: no thread is parked while the ledger works.
-        ``consultation_id``: the id to record it under, chosen beforehand (an ``Idempotency-Key``'s claim)."""
+        ``consultation_id``: the id to record it under, chosen beforehand (an ``Idempotency-Key``'s claim);
+        ``purpose``: what the user said it is for (recorded with it; required by a group that says so)."""
         parsed = Document.parse(document)
-        request = self._request(principal, parsed, query_type, channel, consultation_id)
+        request = self._request(principal, parsed, query_type, channel, consultation_id, purpose_of(purpose))
         asked: _Asked | None = None
         if self._supplier.answers_at_once:
             # The local supplier answers in a fraction of a millisecond: cheaper inline than a thread hop.

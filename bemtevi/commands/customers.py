@@ -256,6 +256,31 @@ class CustomerCommands:
 
         return retry_on_conflict(decide)
 
+    # -- the purpose setting: a group's own consultations must say what they are for --
+
+    def _own_or_below(self, principal: Principal, group_id: UUID) -> Group:
+        """The principal's group or one below it (anything else is not found, as another tenant's is)."""
+        group = self._app.find(group_id, Group)
+        if group is None or not self._identity.is_within(group, principal.group_id):
+            raise GroupNotFound()
+        return group
+
+    def purpose_required(self, principal: Principal, group_id: UUID) -> bool:
+        return self._own_or_below(principal, group_id).requires_purpose()
+
+    def require_purpose(self, principal: Principal, group_id: UUID, required: bool) -> int:
+        """The group's setting (its owners and admins, or those of a group above it; the API checks the role)."""
+
+        def decide() -> int:
+            group = self._own_or_below(principal, group_id)
+            if group.requires_purpose() == required:
+                return self._app.max_position()
+            with acting_as(principal.actor):
+                group.require_purpose(required)
+            return self._app.save_all(group)
+
+        return retry_on_conflict(decide)
+
     def _check_type(self, parent: Group, group_type: GroupType) -> None:
         if group_type not in MAY_REGISTER[parent.group_type]:
             raise AccessDenied()

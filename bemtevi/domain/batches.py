@@ -129,6 +129,8 @@ class Batch(AuditedAggregate):
         # The credit category the batch's reservation is on: a batch sent through the public API is charged to
         # the API credits. Events stored before it was recorded load with the default (the panel's BATCH).
         category: str = Category.BATCH.value,
+        # What its sender said the batch's lookups are for (``consultations.purpose_of``); older events have none.
+        purpose: str | None = None,
     ) -> None:
         self.group_id = group_id
         self.user_id = user_id
@@ -147,6 +149,7 @@ class Batch(AuditedAggregate):
         self.webhook_url = webhook_url
         self.webhook_secret_sealed = webhook_secret_sealed
         self.category = Category(category)
+        self.purpose = purpose
         self.status = BatchStatus.WAITING
         self.attempts = 0
         self.records_done = 0
@@ -164,6 +167,7 @@ class Batch(AuditedAggregate):
     def submit(cls, batch_id: UUID, **fields: Any) -> Batch:
         """A batch with a chosen id: the ledger's reservation is named after it before it exists."""
         fields.setdefault("category", Category.BATCH.value)  # the event class knows no defaults of its own
+        fields.setdefault("purpose", None)
         return cls._create(cls.Submitted, id=batch_id, **fields)
 
     # -- figures -------------------------------------------------------------------------------

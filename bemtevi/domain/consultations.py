@@ -8,6 +8,20 @@ from uuid import UUID
 from eventsourcing.domain import event
 
 from bemtevi.domain.audit import AuditedAggregate
+from bemtevi.domain.errors import TextTooLong
+
+# A consultation's purpose (LGPD art. 6 I, 37): what its user said it was for, a short free text shown in the
+# data-subject report. A line of words, not a document: a paragraph belongs elsewhere.
+PURPOSE_MAX = 200
+
+
+def purpose_of(text: str | None, *, field: str = "purpose") -> str | None:
+    """A purpose as recorded: its words joined by single spaces (no line breaks, no edge blanks); None when
+    nothing was said; longer than ``PURPOSE_MAX`` refused."""
+    words = " ".join((text or "").split())
+    if len(words) > PURPOSE_MAX:
+        raise TextTooLong(PURPOSE_MAX, field=field)
+    return words or None
 
 
 class ConsultationStatus(StrEnum):
@@ -31,6 +45,7 @@ class Consultation(AuditedAggregate):
         credits: int,
         channel: str,
         lease_id: str | None = None,  # the lease (cluster mode) whose unit it took; optional, as older events have none
+        purpose: str | None = None,  # what the user said it was for (``purpose_of``); older events have none
     ) -> None:
         self.group_id = group_id
         self.user_id = user_id
@@ -43,3 +58,4 @@ class Consultation(AuditedAggregate):
         self.credits = credits
         self.channel = channel
         self.lease_id = lease_id
+        self.purpose = purpose

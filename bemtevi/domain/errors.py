@@ -203,6 +203,10 @@ class RequiredField(DomainError):
     code, message, status = "required_field", "Required field", 422
 
 
+class PurposeRequired(DomainError):  # the group's setting: every consultation says what it is for (LGPD art. 6 I)
+    code, message, status = "purpose_required", "This group requires the purpose of each consultation", 422
+
+
 class TooManyAttempts(DomainError):
     """Too many failed sign-ins or code tries for an account or a client address (HTTP 429)."""
 

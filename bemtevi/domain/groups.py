@@ -155,6 +155,16 @@ class Group(AuditedAggregate):
         # Groups (and snapshots) from before the setting have it off.
         return bool(getattr(self, "two_factor", False))
 
+    # Not a toggle: toggles are permissions a child may only narrow, this is a duty a group sets for its own users.
+    @event("PurposeRequirementChanged")
+    def require_purpose(self, purpose_required: bool) -> None:
+        """Whether every consultation of the group must say its purpose (off by default)."""
+        self.purpose_required = purpose_required
+
+    def requires_purpose(self) -> bool:
+        # A group registered (or snapshotted) before the setting existed has never required it.
+        return bool(getattr(self, "purpose_required", False))
+
     @event("Activated")
     def activate(self) -> None:
         self.active = True

@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS consultations (
     status VARCHAR NOT NULL,
     credits INTEGER NOT NULL,
     channel VARCHAR NOT NULL,
-    created_at TIMESTAMP NOT NULL
+    created_at TIMESTAMP NOT NULL,
+    purpose VARCHAR  -- what its user said it was for; NULL when nothing was said (and for older events)
 )
 """
 
@@ -61,7 +62,8 @@ _RECORDED_COLUMNS = """
     s->>'status',
     (s->>'credits')::INTEGER,
     s->>'channel',
-    (s->'timestamp'->>'_data_')::TIMESTAMPTZ::TIMESTAMP
+    (s->'timestamp'->>'_data_')::TIMESTAMPTZ::TIMESTAMP,
+    s->>'purpose'
 """
 
 
@@ -125,7 +127,7 @@ class _ConsultationsFold(PageFold):
 
 class ConsultationsReadModel(ReadModel):
     name = "consultations"
-    version = 2  # 2: usage per day also by channel (the dashboard's charts)
+    version = 3  # 2: usage per day also by channel (the dashboard's charts); 3: each consultation's purpose
     tables = ("consultations", "usage_daily")
     event_types = ()
     raw_event_types = (Consultation.Recorded,)

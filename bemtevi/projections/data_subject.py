@@ -11,11 +11,11 @@ from bemtevi.projections.base import first_row
 
 def consultations_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> list[dict[str, Any]]:
     """Who consulted ``document`` (digits only), from which group, when (UTC wall time), by which channel and
-    query type, and whether it was found."""
+    query type, whether it was found, and the purpose its user gave (None: none given)."""
     rows = cur.execute(
         """
         SELECT c.created_at, c.consultation_id, c.group_id, g.name, c.user_id, u.name, u.email, c.channel,
-               c.query_type, c.status
+               c.query_type, c.status, c.purpose
         FROM consultations c
         LEFT JOIN groups g ON g.group_id = c.group_id
         LEFT JOIN users u ON u.user_id = c.user_id
@@ -35,6 +35,7 @@ def consultations_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> 
         "channel",
         "queryType",
         "status",
+        "purpose",
     )
     return [dict(zip(keys, row, strict=True)) for row in rows]
 

@@ -52,6 +52,7 @@ def _bodies(victim_group: str, victim_user: str) -> dict[tuple[str, str], Any]:
         ("POST", "/api/customers/{group_id}/status"): {"active": False},
         ("PUT", "/api/group/{group_id}/brand"): {"primaryColor": "#000000", "appTitle": "Tomada"},
         ("PUT", "/api/group/{group_id}/two-factor"): {"enabled": True},
+        ("PUT", "/api/group/{group_id}/purpose-setting"): {"purposeRequired": True},
         ("POST", "/api/users/{user_id}/status"): {"active": False},
         ("PUT", "/api/users/{user_id}"): {"name": "Tomado", "cpf": "52998224725", "functions": "x", "role": "user"},
         ("POST", "/api/users"): {

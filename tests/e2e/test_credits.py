@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from e2e_support import Sessions, screenshot, server_identity
+from e2e_support import Sessions, screenshot, server_identity, settle
 from playwright.sync_api import Page, expect
 
 from bemtevi.domain.groups import GroupType
@@ -61,6 +61,36 @@ def test_grant_on_the_balances_screen_then_read_it_in_the_history(
     expect(aurora.get_by_test_id("statement-received")).to_contain_text("25")
     aurora.scroll_into_view_if_needed()
     screenshot(page, "credits-monthly-close")
+
+    # The close as a file, from its card's buttons: the screen's figures, named as exports are.
+    card = page.get_by_test_id("monthly-close-card")
+    with page.expect_download() as close_info:
+        card.get_by_test_id("monthly-close-csv").click()
+    closed = close_info.value
+    assert re.fullmatch(
+        r"fechamento_mensal_\d{4}-\d{2}_\d{2}-\d{2}-\d{4}_\d{2}-\d{2}-\d{2}\.csv", closed.suggested_filename
+    )
+    close_file = tmp_path / closed.suggested_filename
+    closed.save_as(close_file)
+    close_lines = close_file.read_text(encoding="utf-8").splitlines()
+    assert close_lines[0].startswith("Cliente;Categoria;Saldo inicial")
+    assert any(line.startswith("Revenda Aurora;Consulta manual;0;25;") for line in close_lines)
+    with page.expect_download() as xlsx_info:
+        card.get_by_test_id("monthly-close-xlsx").click()
+    assert xlsx_info.value.suggested_filename.endswith(".xlsx")
+    for language, tag in (("pt-BR", "pt"), ("en-US", "en")):
+        page.set_viewport_size({"width": 1440, "height": 900})  # the language switch is in the wide top bar
+        page.get_by_test_id("language-switch").select_option(language)
+        expect(card.get_by_test_id("monthly-close-xlsx")).to_have_text(
+            "Exportar XLSX" if tag == "pt" else "Export XLSX"
+        )
+        for width in (1440, 375):
+            page.set_viewport_size({"width": width, "height": 900})
+            settle(page)
+            card.scroll_into_view_if_needed()
+            screenshot(page, f"credits-monthly-close-{tag}-{width}")
+    page.get_by_test_id("language-switch").select_option("pt-BR")
+    page.set_viewport_size({"width": 1440, "height": 900})
 
     with page.expect_download() as download_info:
         page.get_by_test_id("list-export").click()

@@ -1,8 +1,9 @@
-"""The data-subject report screen as the data-protection officer uses it: a company's owner consulted a CPF; the
-officer signs in, opens the report from the menu, types the CPF (masked as typed), sees the company's row, and
-downloads the signed PDF, whose signature (shown on the screen) the platform's public check accepts for that file
-and no other. Screenshots at 375 and 1440 px in both languages go to test-results/
-(data-subject-<language>-<width>.png)."""
+"""The data-subject report screen as the data-protection officer uses it: a company's owner consulted a CPF, once
+through the unit-query screen with a purpose typed in its form; the officer signs in, opens the report from the
+menu, types the CPF (masked as typed), sees the company's rows with that purpose, and downloads the signed PDF, whose
+signature (shown on the screen) the platform's public check accepts for that file and no other. Screenshots at 375
+and 1440 px in both languages go to test-results/ (data-subject-<language>-<width>.png, and the owner's form as
+unit-query-purpose-<language>-<width>.png)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,27 @@ def consulted(server_var_dir: Path, server_url: str) -> None:
 def test_the_officer_finds_who_consulted_a_cpf(
     browser: Browser, server_url: str, consulted: None, language: str
 ) -> None:
+    tag = "pt" if language == "pt-BR" else "en"
+    purpose = f"Análise de crédito do contrato 4512-{tag}"
+    # The owner looks the CPF up in the unit-query screen, saying what for.
+    owner_context = browser.new_context(viewport={"width": 1440, "height": 900}, locale=language)
+    owner = owner_context.new_page()
+    try:
+        sign_in(owner, server_url, OWNER, PASSWORD)
+        owner.get_by_test_id("language-switch").select_option(language)
+        owner.goto(f"{server_url}/normal-query")
+        owner.get_by_test_id("query-document").fill(KNOWN_CPF)
+        owner.get_by_test_id("query-purpose").fill(f"  {purpose}  ")
+        for width in (1440, 375):
+            owner.set_viewport_size({"width": width, "height": 900})
+            settle(owner)
+            assert owner.evaluate("document.documentElement.scrollWidth") <= width
+            screenshot(owner, f"unit-query-purpose-{tag}-{width}")
+        owner.get_by_test_id("query-submit").click()
+        expect(owner.get_by_test_id("query-permalink")).to_be_visible()
+    finally:
+        owner_context.close()
+
     context = browser.new_context(viewport={"width": 1440, "height": 900}, locale=language, accept_downloads=True)
     page = context.new_page()
     try:
@@ -76,7 +98,10 @@ def test_the_officer_finds_who_consulted_a_cpf(
         expect(field).to_have_value(masked)
         page.get_by_test_id("data-subject-search").click()
 
-        row = page.get_by_test_id("data-subject-row").filter(has_text=COMPANY)
+        rows = page.get_by_test_id("data-subject-row").filter(has_text=COMPANY)
+        expect(rows.first).to_be_visible()
+        # The lookup made through the form shows the purpose typed there (its blanks trimmed).
+        row = rows.filter(has_text=purpose)
         expect(row).to_have_count(1)
         expect(row).to_contain_text("Dono Tiê")
         expect(page.get_by_test_id("data-subject-summary")).to_contain_text(masked)
@@ -102,7 +127,6 @@ def test_the_officer_finds_who_consulted_a_cpf(
             )
             assert checked.status_code == 200 and checked.json()["valid"] is valid, checked.text
 
-        tag = "pt" if language == "pt-BR" else "en"
         for width in (1440, 375):
             page.set_viewport_size({"width": width, "height": 900})
             settle(page)

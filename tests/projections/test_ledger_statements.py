@@ -11,6 +11,7 @@ from uuid import UUID, uuid4
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ledger_folds import folded_statement
 from support import examples
 
 from bemtevi.bootstrap import Platform
@@ -113,68 +114,6 @@ def test_each_line_balance_is_the_running_sum_of_changes(sqlite_platform: Platfo
     check()
 
 
-def _balance(event: Any) -> int | None:
-    if isinstance(event, CreditAccount.Opened):
-        return event.limit  # type: ignore[no-any-return]
-    if event.limit_after is None:
-        return None
-    return int(event.limit_after - event.used_after - event.reserved_after - event.granted_after)
-
-
-def folded_statement(platform: Platform, account: CreditAccount, start: datetime, end: datetime) -> dict[str, Any]:
-    """The statement of [start, end) as a fold of the account's stored events says it."""
-    events = [platform.app.mapper.to_domain_event(e) for e in platform.app.recorder.select_events(account.id)]
-    flows = dict.fromkeys(("received", "returned", "granted", "takenBack", "charged", "released", "limitChanges"), 0)
-    opening: int | None = 0
-    closing: int | None = 0
-    consumed = lines = 0
-    for event in events:
-        when = event.timestamp.astimezone(UTC).replace(tzinfo=None)
-        if when < start:
-            opening = _balance(event)
-        if when < end:
-            closing = _balance(event)
-        if not start <= when < end:
-            continue
-        amount = getattr(event, "amount", 0)
-        match event:
-            case CreditAccount.Opened():
-                flows["received"] += event.limit or 0
-                lines += bool(event.limit)
-                continue
-            case CreditAccount.GrantReceived() if amount > 0:
-                flows["received"] += amount
-            case CreditAccount.GrantReceived():
-                flows["returned"] -= amount
-            case CreditAccount.Granted() if amount > 0:
-                flows["granted"] += amount
-            case CreditAccount.Granted():
-                flows["takenBack"] -= amount
-            case CreditAccount.Reserved():
-                flows["charged"] += amount
-            case CreditAccount.Charged():
-                flows["charged"] += amount
-                consumed += amount
-            case CreditAccount.Settled() | CreditAccount.LeaseSettled():
-                flows["released"] += event.released
-                consumed += amount
-            case CreditAccount.SettledFromBlock():
-                consumed += amount
-            case CreditAccount.Released():
-                flows["released"] += amount
-            case CreditAccount.LimitChanged():
-                flows["limitChanges"] += event.limit_after - event.previous_limit
-        lines += 1
-    return {
-        "category": "batch",
-        "openingBalance": opening,
-        "closingBalance": closing,
-        "consumed": consumed,
-        "lines": lines,
-        **flows,
-    }
-
-
 def test_a_statement_of_any_period_is_the_fold_of_the_ledger(sqlite_platform: Platform) -> None:
     platform = sqlite_platform
 
@@ -200,7 +139,7 @@ def test_a_statement_of_any_period_is_the_fold_of_the_ledger(sqlite_platform: Pl
             start = times[first] if first < len(times) else datetime.max
             end = times[last] if last < len(times) else datetime.max
             [batch] = [c for c in statement(cur, str(account.group_id), start, end) if c["category"] == "batch"]
-            assert batch == folded_statement(platform, account, start, end)
+            assert batch == folded_statement(platform, account.id, start, end, "batch")
             assert reconciles(batch)
 
     check()

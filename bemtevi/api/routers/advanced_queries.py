@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Path, Response
+from fastapi import APIRouter, Body, Depends, Path, Response
 
 from bemtevi.api.advanced_schemas import (
     AdvancedCriteriaData,
@@ -15,6 +15,7 @@ from bemtevi.api.advanced_schemas import (
     AdvancedResultsResponse,
     AdvancedSearchData,
     AdvancedSearchResponse,
+    OpenResultRequest,
 )
 from bemtevi.api.deps import PlatformDep, allowed_route
 from bemtevi.api.paging import Page, ordering, paging
@@ -90,6 +91,8 @@ async def open_advanced_result(
     ref: Annotated[int, Path(ge=1, le=2**62)],
     principal: Searcher,
     platform: PlatformDep,
+    body: Annotated[OpenResultRequest | None, Body(description="Optional: what the opening is for")] = None,
 ) -> Response:
-    outcome = await platform.advanced.open_async(principal, _search_id(search_id), ref)
+    purpose = body.purpose if body is not None else None
+    outcome = await platform.advanced.open_async(principal, _search_id(search_id), ref, purpose)
     return Response(consultation_json(outcome), media_type="application/json")

@@ -194,6 +194,7 @@ DATA_SUBJECT_COLUMNS = {
         "Canal",
         "Tipo de consulta",
         "Situação",
+        "Finalidade",
         "Consulta",
         "Resultado guardado até",
     ],
@@ -205,6 +206,7 @@ DATA_SUBJECT_COLUMNS = {
         "Channel",
         "Query type",
         "Status",
+        "Purpose",
         "Consultation",
         "Result kept until",
     ],
@@ -242,8 +244,8 @@ DocumentQuery = Annotated[
 def data_subject_report(
     principal: DataSubjectReader, platform: PlatformDep, document: DocumentQuery, position: PositionQuery = None
 ) -> DataSubjectResponse:
-    """Every consultation of a CPF or CNPJ in every tenant: who, which group, when, channel, query type, and
-    until when its result is still held."""
+    """Every consultation of a CPF or CNPJ in every tenant: who, which group, when, channel, query type, the
+    purpose its user gave, and until when its result is still held."""
     wait_for_position(platform, position)
     parsed, rows, position = _data_subject(platform, principal, document, None)
     return DataSubjectResponse(
@@ -254,7 +256,7 @@ def data_subject_report(
     )
 
 
-PDF_WIDTHS = (28, 34, 30, 40, 14, 24, 16, 55, 30)  # mm, the columns above on a landscape A4
+PDF_WIDTHS = (26, 30, 26, 36, 14, 22, 16, 44, 34, 26)  # mm, the columns above on a landscape A4
 PDF_TEXTS = {
     "pt-BR": {
         "title": "Relatório do titular de dados (LGPD art. 18)",
@@ -316,6 +318,7 @@ def export_data_subject_report(
                 r["channel"],
                 r["queryType"],
                 r["status"],
+                r["purpose"] or "-",
                 r["consultationId"],
                 _sao_paulo(r["keptUntil"]),
             ]

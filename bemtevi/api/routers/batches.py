@@ -163,6 +163,7 @@ def submit_upload(body: SubmitBatchRequest, principal: Principal, platform: Any,
         webhook_url=body.webhookUrl,
         webhook_secret=body.webhookSecret,
         category=category,
+        purpose=body.purpose,
     )
     return SubmittedBatch(id=str(submitted.batch_id), position=submitted.position)
 

@@ -38,7 +38,9 @@ async def run_consultation(
     principal: Annotated[Principal, Depends(allowed_route(LOOKUP_ROUTE))],
     platform: PlatformDep,
 ) -> Response:
-    outcome = await platform.consultations.run_unit_query_async(principal, body.document, body.query_type)
+    outcome = await platform.consultations.run_unit_query_async(
+        principal, body.document, body.query_type, purpose=body.purpose
+    )
     # The answer's bytes as the response model writes them (``consultation_json``), without FastAPI
     # validating again what the lookup built: API clients call this route in loops.
     return Response(consultation_json(outcome), media_type="application/json")

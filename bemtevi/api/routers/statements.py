@@ -1,4 +1,5 @@
-"""A group's finance statement for a period (the balance history summed per category), and its export."""
+"""A group's finance statement for a period (the balance history summed per category), a reseller's monthly close
+over its customers, and their exports."""
 
 from __future__ import annotations
 
@@ -9,11 +10,18 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
-from bemtevi.api.credit_schemas import MonthlyCloseData, MonthlyCloseResponse, StatementData, StatementResponse
+from bemtevi.api.credit_schemas import (
+    MonthlyCloseData,
+    MonthlyCloseResponse,
+    StatementCategory,
+    StatementData,
+    StatementResponse,
+)
 from bemtevi.api.deps import PlatformDep, PositionQuery, wait_for_position
 from bemtevi.api.exports import Cell, csv_bytes
-from bemtevi.api.routers.credits import EXPORT_LABELS, HistoryReader, _utc_bounds, _visible_groups
+from bemtevi.api.routers.credits import EXPORT_LABELS, XLSX, HistoryReader, _utc_bounds, _visible_groups
 from bemtevi.api.schemas import ErrorResponse
+from bemtevi.commands.spreadsheets import xlsx_table
 from bemtevi.domain.errors import ExportFailed, InvalidData
 from bemtevi.domain.principals import Principal
 from bemtevi.projections.base import SAO_PAULO
@@ -90,6 +98,23 @@ class CloseMonth:
         self.group_id = group_id
 
 
+def _monthly_close(platform: PlatformDep, principal: Principal, month: CloseMonth) -> MonthlyCloseData:
+    [group_id] = _visible_groups(platform, principal, month.group_id or principal.group_id)
+    start, end = _utc_bounds(month.start, month.end)
+    assert start is not None and end is not None  # both days are given
+    cur = platform.store.cursor()
+    close = monthly_close(cur, group_id, start, end)
+    return MonthlyCloseData(
+        groupId=group_id,
+        groupName=group_name(cur, group_id),
+        month=month.start.strftime("%Y-%m"),
+        periodStart=month.start,
+        periodEnd=month.end,
+        children=close["children"],
+        totals=close["totals"],
+    )
+
+
 @router.get("/monthly-close", response_model=MonthlyCloseResponse, responses={404: {"model": ErrorResponse}})
 def reseller_monthly_close(
     principal: HistoryReader,
@@ -100,22 +125,7 @@ def reseller_monthly_close(
     """A reseller's monthly close: the finance statement of each customer directly below it for the month, per
     category, and the totals over them (each statement reconciles: closing = opening + the month's flows)."""
     wait_for_position(platform, position)
-    [group_id] = _visible_groups(platform, principal, month.group_id or principal.group_id)
-    start, end = _utc_bounds(month.start, month.end)
-    assert start is not None and end is not None  # both days are given
-    cur = platform.store.cursor()
-    close = monthly_close(cur, group_id, start, end)
-    return MonthlyCloseResponse(
-        data=MonthlyCloseData(
-            groupId=group_id,
-            groupName=group_name(cur, group_id),
-            month=month.start.strftime("%Y-%m"),
-            periodStart=month.start,
-            periodEnd=month.end,
-            children=close["children"],
-            totals=close["totals"],
-        )
-    )
+    return MonthlyCloseResponse(data=_monthly_close(platform, principal, month))
 
 
 STATEMENT_LABELS: dict[str, dict[str, Any]] = {
@@ -156,6 +166,60 @@ STATEMENT_LABELS: dict[str, dict[str, Any]] = {
 }
 
 
+def _figures_row(figures: StatementCategory, lang: str) -> list[Cell]:
+    """A statement's line for one category as the files write it: its category's name, then its figures (a
+    balance of an unlimited account as the word for it)."""
+    row = figures.model_dump()
+    labels = EXPORT_LABELS[lang]
+    cells: list[Cell] = [labels["categories"][row["category"]]]
+    for name in list(STATEMENT_LABELS[lang]["columns"])[1:]:  # the figures, after the category
+        cells.append(labels["unlimited"] if row[name] is None else row[name])
+    return cells
+
+
+CLOSE_LABELS = {
+    "pt-BR": {"base": "fechamento_mensal", "customer": "Cliente", "total": "Total dos clientes"},
+    "en-US": {"base": "monthly_close", "customer": "Customer", "total": "Customers' total"},
+}
+
+
+@router.get(
+    "/monthly-close/export",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}, XLSX: {}}}, 404: {"model": ErrorResponse}},
+)
+def export_monthly_close(
+    principal: HistoryReader,
+    platform: PlatformDep,
+    month: Annotated[CloseMonth, Depends()],
+    format: Annotated[Literal["csv", "xlsx"], Query()] = "csv",
+    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+) -> Response:
+    """The monthly close as a file (`;` CSV, UTF-8, or XLSX): one line per customer and category with the
+    screen's figures, then the totals over the customers per category."""
+    close = _monthly_close(platform, principal, month)
+    labels = CLOSE_LABELS[lang]
+    try:
+        header = [labels["customer"], *STATEMENT_LABELS[lang]["columns"].values()]
+        rows: list[list[Cell]] = [
+            [child.groupName or child.groupId, *_figures_row(figures, lang)]
+            for child in close.children
+            for figures in child.categories
+        ]
+        rows += [[labels["total"], *_figures_row(figures, lang)] for figures in close.totals]
+        if format == "csv":
+            content, media_type = csv_bytes(header, rows), "text/csv; charset=utf-8"
+        else:
+            content, media_type = xlsx_table(header, rows), XLSX
+    except Exception as e:  # a file the user asked for must fail with the specification's message
+        raise ExportFailed() from e
+    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
+    filename = f"{labels['base']}_{close.month}_{stamp}.{format}"
+    return Response(
+        content, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
 @router.get(
     "/statement/export",
     response_class=Response,
@@ -169,18 +233,8 @@ def export_statement(
 ) -> Response:
     data = _statement(platform, principal, period)
     labels = STATEMENT_LABELS[lang]
-    unlimited = EXPORT_LABELS[lang]["unlimited"]
-    categories = EXPORT_LABELS[lang]["categories"]
     try:
-        rows: list[list[Cell]] = []
-        for figures in data.categories:
-            row = figures.model_dump()
-            rows.append(
-                [
-                    categories[row["category"]] if name == "category" else unlimited if row[name] is None else row[name]
-                    for name in labels["columns"]
-                ]
-            )
+        rows = [_figures_row(figures, lang) for figures in data.categories]
         content = csv_bytes(list(labels["columns"].values()), rows)
     except Exception as e:  # a file the user asked for must fail with the specification's message
         raise ExportFailed() from e

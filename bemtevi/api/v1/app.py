@@ -20,7 +20,11 @@ DESCRIPTION = """Lookups of people and companies by CPF/CNPJ, batches and balanc
 
 Authenticate with the access token shown once when the token was generated (api-query screen):
 `Authorization: Bearer <accessToken>`. Lookups are charged to the group's API credits; every refusal
-answers `{statusCode, message, code}` with a stable `code`."""
+answers `{statusCode, message, code}` with a stable `code`.
+
+A lookup or a batch may say what it is for (`purpose`, LGPD art. 6 I): it is recorded with each consultation and
+shown to the data subject in the data-subject report. A group may require it: without one, such a group's lookups
+and batches are refused with `purpose_required` (422)."""
 
 
 def create_v1_app(platform: Any) -> FastAPI:

@@ -83,6 +83,7 @@ async def lookup(
         body.queryType,
         idempotency_key=idempotency_key,
         body=body.model_dump_json().encode(),
+        purpose=body.purpose,
     )
     return Response(consultation_json(outcome), media_type="application/json")
 
@@ -120,6 +121,7 @@ async def submit_batch(
         observation=body.observation,
         webhookUrl=body.webhookUrl,
         webhookSecret=body.webhookSecret,
+        purpose=body.purpose,
     )
 
     async def first(_: UUID | None = None) -> SubmittedBatch:

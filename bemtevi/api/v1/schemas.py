@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bemtevi.api.bounds import KEY_MAX, DocumentText, Key
+from bemtevi.api.bounds import KEY_MAX, DocumentText, Key, PurposeText, purpose_field
 
 
 class LookupRequest(BaseModel):
@@ -14,6 +14,7 @@ class LookupRequest(BaseModel):
     queryType: Key | None = Field(
         default=None, description="Query type key (one the token may run); the document's default if absent"
     )
+    purpose: PurposeText | None = purpose_field()
 
 
 class BatchSubmitRequest(BaseModel):
@@ -21,6 +22,7 @@ class BatchSubmitRequest(BaseModel):
 
     uploadId: str = Field(max_length=KEY_MAX, description="From `POST /batches/uploads`")
     observation: str | None = Field(default=None, max_length=500)
+    purpose: PurposeText | None = purpose_field()
     webhookUrl: str | None = Field(default=None, max_length=2000, description="Called when the batch is over")
     webhookSecret: str | None = Field(
         default=None,

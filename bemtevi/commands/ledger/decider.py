@@ -37,7 +37,7 @@ from bemtevi.commands.workspace import Workspace
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
-from bemtevi.domain.errors import GroupInactive, GroupNotFound, NotEnoughCredits, SearchFailed
+from bemtevi.domain.errors import GroupInactive, GroupNotFound, NotEnoughCredits, PurposeRequired, SearchFailed
 from bemtevi.domain.groups import Group
 from bemtevi.domain.indexes import UniqueIndex, index_id
 from bemtevi.domain.leases import LeaseTally, lease_tally_id
@@ -150,6 +150,8 @@ class Ledger:
             raise GroupNotFound()
         if not group.active:
             raise GroupInactive()
+        if request.purpose is None and group.requires_purpose():
+            raise PurposeRequired(field="purpose")
         return choose_query_type(
             self.catalogue, request.requested_type, request.document_type, frozenset(group.enabled_query_types)
         )

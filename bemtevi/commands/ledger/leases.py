@@ -111,8 +111,8 @@ class LeasingLedger(LedgerClient):
             if not any(lease.open(now) for lease in account.leases):
                 return None
         group = self._app.find_readonly(request.group_id, Group)
-        if group is None or not group.active:
-            return None
+        if group is None or not group.active or (request.purpose is None and group.requires_purpose()):
+            return None  # the ledger refuses it with the group's own message
         try:
             query_type = choose_query_type(
                 self._catalogue, request.requested_type, request.document_type, frozenset(group.enabled_query_types)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, get_args
 from uuid import UUID
 
 from bemtevi.domain.audit import Actor
@@ -85,6 +85,8 @@ class ReserveLookup(_UnitLookup):
     requested_type: str | None
     channel: str
     supplier: str
+    # What the user said the lookup is for (``domain.consultations.purpose_of``); absent from older requests.
+    purpose: str | None = None
 
     @staticmethod
     def value_from_json(raw: Any) -> tuple[str, str | None]:
@@ -102,6 +104,7 @@ class ReserveLookup(_UnitLookup):
             channel=self.channel,
             supplier=self.supplier,
             status=status.value,
+            purpose=self.purpose,
         )
 
     def finished(self, query_type: str, block_id: str | None, status: ConsultationStatus) -> FinishLookup:
@@ -122,6 +125,7 @@ class FinishLookup(_UnitLookup):
     channel: str
     supplier: str
     status: str
+    purpose: str | None = None
 
     @property
     def charged(self) -> int:
@@ -148,6 +152,7 @@ class RecordLookup(_UnitLookup):
     channel: str
     supplier: str
     status: str
+    purpose: str | None = None
 
     @property
     def charged(self) -> int:
@@ -176,6 +181,7 @@ def _finish_of(
         channel=request.channel,
         supplier=request.supplier,
         status=status,
+        purpose=request.purpose,
     )
 
 
@@ -359,23 +365,7 @@ Request = (
     | ReturnLease
     | OpenAccounts
 )
-REQUEST_TYPES: dict[str, type[Any]] = {
-    t.__name__: t
-    for t in (
-        ReserveLookup,
-        FinishLookup,
-        RecordLookup,
-        Grant,
-        SetLimit,
-        ReserveWork,
-        SettleWork,
-        ReleaseWork,
-        ReleaseAbandoned,
-        LeaseUnits,
-        ReturnLease,
-        OpenAccounts,
-    )
-}
+REQUEST_TYPES: dict[str, type[Any]] = {t.__name__: t for t in get_args(Request)}
 
 
 def consultation_of(
@@ -397,4 +387,5 @@ def consultation_of(
         credits=charged,
         channel=request.channel,
         lease_id=lease_id,
+        purpose=request.purpose,
     )

@@ -94,6 +94,21 @@ const enUS: Messages = {
     notFound: 'No information found for {{documentType}} {{document}}.',
     notCharged: 'The query was recorded and no credit was charged.',
   },
+  purpose: {
+    label: 'Purpose of the consultation',
+    labelOptional: 'Purpose of the consultation (optional)',
+    placeholder: 'E.g. credit analysis for contract 4512',
+    help: 'Shown to the data subject in the data-subject report (LGPD).',
+    required: 'Give the purpose: your company requires each consultation to say what it is for',
+    tooLong: 'The purpose has at most {{max}} characters',
+    suggestions: {
+      creditAnalysis: 'Credit analysis',
+      fraudPrevention: 'Fraud prevention',
+      debtCollection: 'Debt collection',
+      legalCompliance: 'Legal compliance',
+      prospecting: 'Business prospecting',
+    },
+  },
   result: {
     nothingOnRecord: 'Nothing on record',
     invalidDate: 'Invalid date',

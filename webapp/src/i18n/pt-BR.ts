@@ -92,6 +92,21 @@ const ptBR = {
     notFound: 'Nenhuma informação encontrada para o {{documentType}} {{document}}.',
     notCharged: 'A consulta foi registrada e nenhum crédito foi cobrado.',
   },
+  purpose: {
+    label: 'Finalidade da consulta',
+    labelOptional: 'Finalidade da consulta (opcional)',
+    placeholder: 'Ex.: análise de crédito do contrato 4512',
+    help: 'Aparece para o titular dos dados no relatório do titular (LGPD).',
+    required: 'Informe a finalidade: sua empresa exige que cada consulta diga para que serve',
+    tooLong: 'A finalidade tem no máximo {{max}} caracteres',
+    suggestions: {
+      creditAnalysis: 'Análise de crédito',
+      fraudPrevention: 'Prevenção à fraude',
+      debtCollection: 'Cobrança',
+      legalCompliance: 'Cumprimento de obrigação legal',
+      prospecting: 'Prospecção comercial',
+    },
+  },
   result: {
     nothingOnRecord: 'Nada Consta',
     invalidDate: 'Data inválida',

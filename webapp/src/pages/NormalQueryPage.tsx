@@ -6,6 +6,8 @@ import Button from '@mui/material/Button'
 import Paper from '@mui/material/Paper'
 import TextField from '@mui/material/TextField'
 import Breadcrumbs from '../components/Breadcrumbs'
+import PurposeField from '../components/PurposeField'
+import { foldPurpose, purposeProblem, usePurposeSetting } from '../lib/purpose'
 import ResultView from '../components/ResultView'
 import Spinner from '../components/Spinner'
 import { errorText } from '../components/errorText'
@@ -25,6 +27,10 @@ export default function NormalQueryPage() {
   const position = useAppSelector((s) => s.session.lastPosition)
   const types = useEnabledQueryTypesQuery({ position }).data?.data ?? []
   const [queryType, setQueryType] = useState('')
+  // What the lookup is for: recorded with it, shown to the data subject; required when the group says so.
+  const purposeSetting = usePurposeSetting()
+  const [purpose, setPurpose] = useState('')
+  const [purposeError, setPurposeError] = useState<'required' | 'tooLong' | null>(null)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -39,8 +45,14 @@ export default function NormalQueryPage() {
       return
     }
     setClientError(null)
+    const problem = purposeProblem(purpose, purposeSetting.required, purposeSetting.maxLength)
+    setPurposeError(problem)
+    if (problem) return
+    const said = foldPurpose(purpose)
     try {
-      await consult({ consultationRequest: { document: check.digits, ...(queryType ? { query_type: queryType } : {}) } }).unwrap()
+      await consult({
+        consultationRequest: { document: check.digits, ...(queryType ? { query_type: queryType } : {}), ...(said ? { purpose: said } : {}) },
+      }).unwrap()
     } catch {
       // shown below from the mutation state
     }
@@ -59,7 +71,7 @@ export default function NormalQueryPage() {
         variant="outlined"
         onSubmit={(e: FormEvent) => void submit(e)}
         noValidate
-        sx={{ p: 2, mb: 2, display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, alignItems: { xs: 'stretch', sm: 'flex-start' }, gap: 2 }}
+        sx={{ p: 2, mb: 2, display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, flexWrap: 'wrap', alignItems: { xs: 'stretch', sm: 'flex-start' }, gap: 2 }}
       >
         <TextField
           label={t('query.documentLabel')}
@@ -96,6 +108,17 @@ export default function NormalQueryPage() {
             ))}
           </TextField>
         )}
+        <PurposeField
+          value={purpose}
+          onChange={(value) => {
+            setPurpose(value)
+            setPurposeError(null)
+          }}
+          required={purposeSetting.required}
+          maxLength={purposeSetting.maxLength}
+          problem={purposeError}
+          testId="query-purpose"
+        />
         <Button type="submit" variant="contained" disabled={isLoading} data-testid="query-submit" sx={{ flexShrink: 0, height: 40, alignSelf: { xs: 'flex-start', sm: 'flex-start' } }}>
           {isLoading ? t('query.submitting') : t('query.submit')}
         </Button>

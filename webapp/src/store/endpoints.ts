@@ -5,6 +5,7 @@ import {
   type ExportAuditApiArg,
   type ExportDataSubjectReportApiArg,
   type ExportHistoryApiArg,
+  type ExportMonthlyCloseApiArg,
   type ExportReportApiArg,
   type ExportStatementApiArg,
 } from './generated/bemteviApi'
@@ -16,6 +17,7 @@ interface ExportArgs {
   exportStatement: ExportStatementApiArg
   exportReport: ExportReportApiArg
   exportDataSubjectReport: ExportDataSubjectReportApiArg
+  exportMonthlyClose: ExportMonthlyCloseApiArg
 }
 const exportRequests: { [K in keyof ExportArgs]?: (arg: ExportArgs[K]) => string | FetchArgs } = {}
 
@@ -84,6 +86,9 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     editLayout: { invalidatesTags: ['Layouts'] },
     changeLayoutStatus: { invalidatesTags: ['Layouts'] },
     copyLayout: { invalidatesTags: ['Layouts'] },
+    // the purpose setting: the lookup forms ask whether the purpose is required
+    purposeSetting: { providesTags: ['Group'] },
+    setPurposeSetting: { invalidatesTags: ['Group'] },
     // batches and manual enrichment (a confirmed batch reserves credits)
     listBatches: { providesTags: ['Batches'] },
     getBatch: { providesTags: ['Batches'] },
@@ -105,6 +110,9 @@ export const taggedApi = bemteviApi.enhanceEndpoints({
     },
     exportDataSubjectReport: (definition) => {
       exportRequests.exportDataSubjectReport = definition.query
+    },
+    exportMonthlyClose: (definition) => {
+      exportRequests.exportMonthlyClose = definition.query
     },
   },
 })

@@ -2,10 +2,13 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import Alert from '@mui/material/Alert'
+import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import type { GridColDef } from '@mui/x-data-grid'
 import Breadcrumbs from '../../components/Breadcrumbs'
 import ListPage from '../../components/ListPage'
+import PurposeField from '../../components/PurposeField'
+import { foldPurpose, purposeProblem, usePurposeSetting } from '../../lib/purpose'
 import { errorText } from '../../components/errorText'
 import { useConfirm, useNotify } from '../../components/feedback'
 import { useServerSorting } from '../../components/useServerSorting'
@@ -46,13 +49,21 @@ export default function AdvancedResultListPage() {
   const confirm = useConfirm()
   const notify = useNotify()
   const cost = searched?.data.costPerResult ?? 1
+  // What an opened result is for: recorded with its consultation (the group may require it).
+  const purposeSetting = usePurposeSetting()
+  const [purpose, setPurpose] = useState('')
+  const [purposeError, setPurposeError] = useState<'required' | 'tooLong' | null>(null)
 
   const columns = useMemo<GridColDef<AdvancedResultRow>[]>(() => {
     async function open(row: AdvancedResultRow) {
       if (!searchId) return
+      const problem = purposeProblem(purpose, purposeSetting.required, purposeSetting.maxLength)
+      setPurposeError(problem)
+      if (problem) return
+      const said = foldPurpose(purpose)
       const ok = await confirm({ message: t('advanced.confirmOpen', { name: row.name, count: cost }), variant: 'yesNo' })
       if (!ok) return
-      const result = await openResult({ searchId, ref: row.ref })
+      const result = await openResult({ searchId, ref: row.ref, body: said ? { purpose: said } : null })
       if ('error' in result) {
         notify({ type: 'negative', message: errorText(result.error, t, (k) => i18n.exists(k)) })
         return
@@ -81,7 +92,7 @@ export default function AdvancedResultListPage() {
         ),
       },
     ]
-  }, [t, i18n, confirm, notify, openResult, opening, searchId, cost, navigate])
+  }, [t, i18n, confirm, notify, openResult, opening, searchId, cost, navigate, purpose, purposeSetting.required, purposeSetting.maxLength])
 
   const filled = FIELDS.filter((f) => criteria[f]).map((f) => `${t(`advanced.fields.${f}`)}: ${criteria[f]}`)
   const error = searchError ?? listed.error
@@ -109,6 +120,20 @@ export default function AdvancedResultListPage() {
             <p className="muted small" data-testid="advanced-criteria">
               {filled.length ? t('advanced.criteria', { criteria: filled.join(' · ') }) : t('advanced.noCriteria')}
             </p>
+            <Box sx={{ display: 'flex', mb: 1 }}>
+              <PurposeField
+                value={purpose}
+                onChange={(value) => {
+                  setPurpose(value)
+                  setPurposeError(null)
+                }}
+                required={purposeSetting.required}
+                maxLength={purposeSetting.maxLength}
+                problem={purposeError}
+                testId="advanced-purpose"
+                fullWidth
+              />
+            </Box>
             {searched?.data.capped && (
               <Alert severity="info" sx={{ mb: 1 }}>
                 {t('advanced.capped', { count: searched.data.maxMatches })}

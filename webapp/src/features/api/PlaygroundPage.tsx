@@ -6,6 +6,7 @@ import MenuItem from '@mui/material/MenuItem'
 import Stack from '@mui/material/Stack'
 import TextField from '@mui/material/TextField'
 import Breadcrumbs from '../../components/Breadcrumbs'
+import { foldPurpose } from '../../lib/purpose'
 import { useListTokensQuery } from '../../store/generated/bemteviApi'
 import CopyButton from './CopyButton'
 import { lastIssued } from './issued'
@@ -25,6 +26,7 @@ export default function PlaygroundPage() {
   const [document, setDocument] = useState('')
   const [queryType, setQueryType] = useState('')
   const [idempotencyKey, setIdempotencyKey] = useState('')
+  const [purpose, setPurpose] = useState('')
   const [answer, setAnswer] = useState<V1Answer | null>(null)
   const [sending, setSending] = useState(false)
   const call: LookupCall = {
@@ -32,6 +34,7 @@ export default function PlaygroundPage() {
     accessToken: accessToken.trim() || `${chosen?.accessKey ?? 'bk_…'}.<secret>`,
     document: document.trim(),
     queryType: queryType || undefined,
+    purpose: foldPurpose(purpose) || undefined,
     idempotencyKey: idempotencyKey.trim() || undefined,
   }
 
@@ -94,6 +97,13 @@ export default function PlaygroundPage() {
             value={document}
             onChange={(e) => setDocument(e.target.value)}
             slotProps={{ htmlInput: { maxLength: 32, 'data-testid': 'play-document' } }}
+          />
+          <TextField
+            label={t('purpose.labelOptional')}
+            helperText={t('purpose.help')}
+            value={purpose}
+            onChange={(e) => setPurpose(e.target.value)}
+            slotProps={{ htmlInput: { maxLength: 400, 'data-testid': 'play-purpose' } }}
           />
           <TextField
             label={t('api.play.idempotencyKey')}

@@ -15,6 +15,11 @@ describe('playground snippets', () => {
     expect(asPython(call)).toContain(`json=${body}`)
     expect(asJavaScript(call)).toContain(`JSON.stringify(${body})`)
     expect(lookupBody({ ...call, queryType: undefined })).toEqual({ document: '529.982.247-25' })
+    expect(lookupBody({ ...call, purpose: 'Análise de crédito' })).toEqual({
+      document: '529.982.247-25',
+      queryType: 'cpf-complete',
+      purpose: 'Análise de crédito',
+    })
   })
 
   it('quotes the token for the shell and names the headers', () => {

@@ -5,12 +5,15 @@ export interface LookupCall {
   accessToken: string
   document: string
   queryType?: string
+  /** What the lookup is for (shown to the data subject); sent when given. */
+  purpose?: string
   idempotencyKey?: string
 }
 
 export function lookupBody(call: LookupCall): Record<string, string> {
   const body: Record<string, string> = { document: call.document }
   if (call.queryType) body.queryType = call.queryType
+  if (call.purpose) body.purpose = call.purpose
   return body
 }
 

@@ -68,6 +68,7 @@ export const auditPtBR = {
       Inactivated: 'Empresa inativada',
       LayoutsChanged: 'Layouts da empresa alterados',
       TwoFactorChanged: 'Verificação em duas etapas alterada',
+      PurposeRequirementChanged: 'Exigência de finalidade alterada',
     },
     User: {
       Registered: 'Usuário cadastrado',
@@ -174,6 +175,8 @@ export const auditPtBR = {
     allowCreatedWhiteLabel: 'Cria white-labels',
     allowUploadingManualQueries: 'Envia consultas em lote',
     allowDeletedAndCancelled: 'Cancela consultas em lote',
+    purpose_required: 'Exige a finalidade das consultas',
+    purpose: 'Finalidade',
     reason: 'Motivo',
     subject: 'Assunto',
     to: 'Para',
@@ -346,6 +349,7 @@ export const auditPtBR = {
       Activated: '{{actor}} ativou a empresa {{target}}',
       Inactivated: '{{actor}} inativou a empresa {{target}}',
       TwoFactorChanged: '{{actor}} alterou a verificação em duas etapas de {{target}}',
+      PurposeRequirementChanged: '{{actor}} alterou a exigência de finalidade nas consultas de {{target}}',
     },
     Layout: {
       Created: '{{actor}} cadastrou o layout {{target}}',
@@ -497,6 +501,7 @@ export const auditEnUS: typeof auditPtBR = {
       Inactivated: 'Company deactivated',
       LayoutsChanged: 'Company layouts changed',
       TwoFactorChanged: 'Two-step verification changed',
+      PurposeRequirementChanged: 'Purpose requirement changed',
     },
     User: {
       Registered: 'User registered',
@@ -603,6 +608,8 @@ export const auditEnUS: typeof auditPtBR = {
     allowCreatedWhiteLabel: 'Creates white-labels',
     allowUploadingManualQueries: 'Uploads batch queries',
     allowDeletedAndCancelled: 'Cancels batch queries',
+    purpose_required: 'Requires the purpose of consultations',
+    purpose: 'Purpose',
     reason: 'Reason',
     subject: 'Subject',
     to: 'To',
@@ -772,6 +779,7 @@ export const auditEnUS: typeof auditPtBR = {
       Activated: '{{actor}} activated the company {{target}}',
       Inactivated: '{{actor}} deactivated the company {{target}}',
       TwoFactorChanged: '{{actor}} changed the two-step verification of {{target}}',
+      PurposeRequirementChanged: '{{actor}} changed whether the lookups of {{target}} must give a purpose',
     },
     Layout: {
       Created: '{{actor}} added the layout {{target}}',

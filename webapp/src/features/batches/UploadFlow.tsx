@@ -9,6 +9,8 @@ import MenuItem from '@mui/material/MenuItem'
 import Stack from '@mui/material/Stack'
 import TextField from '@mui/material/TextField'
 import Typography from '@mui/material/Typography'
+import PurposeField from '../../components/PurposeField'
+import { foldPurpose, purposeProblem, usePurposeSetting } from '../../lib/purpose'
 import { useNotify } from '../../components/feedback'
 import { formatNumber } from '../../lib/format'
 import { errorInfo } from '../../lib/errors'
@@ -39,6 +41,9 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
   const [extension, setExtension] = useState('')
   const [file, setFile] = useState<File | null>(null)
   const [observation, setObservation] = useState('')
+  // What the batch's lookups are for (the group's, or the chosen customer's, setting may require it).
+  const purposeSetting = usePurposeSetting(manual && groupId !== OWN_GROUP ? groupId : null)
+  const [purpose, setPurpose] = useState('')
   const [webhookUrl, setWebhookUrl] = useState('')
   const [webhookSecret, setWebhookSecret] = useState('')
   const [webhookRefused, setWebhookRefused] = useState<string | null>(null)
@@ -53,6 +58,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
   const chosenExtension = manual ? extension : (layout?.acceptedExtension ?? '').toUpperCase()
   const errors = uploadErrors({ layout, extension: chosenExtension, file, webhookUrl })
   const err = (field: keyof typeof errors) => (tried && errors[field] ? t(`batches.errors.${errors[field]}`) : undefined)
+  const purposeIssue = purposeProblem(purpose, purposeSetting.required, purposeSetting.maxLength)
 
   function reset() {
     setPreview(null)
@@ -62,7 +68,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
   async function onPreview() {
     setTried(true)
     reset()
-    if (Object.keys(errors).length || !file || !layout) return
+    if (Object.keys(errors).length || purposeIssue || !file || !layout) return
     const result = await upload({ body: file, fileName: file.name, layoutId: layout.id })
     if ('error' in result) setFailure(batchErrorText(result.error, t, exists))
     else setPreview(result.data)
@@ -70,6 +76,11 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
 
   async function onConfirm() {
     if (!preview) return
+    if (purposeIssue) {
+      setTried(true)
+      return
+    }
+    const said = foldPurpose(purpose)
     const result = await submit({
       submitBatchRequest: {
         uploadId: preview.uploadId,
@@ -78,6 +89,7 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
         observation: observation.trim() || undefined,
         webhookUrl: webhookUrl.trim() || undefined,
         webhookSecret: webhookSecret || undefined,
+        purpose: said || undefined,
       },
     })
     if ('error' in result) {
@@ -190,6 +202,17 @@ export default function UploadFlow({ manual = false, onSubmitted }: { manual?: b
                     ? t('batches.upload.fileLimits', fileLimitsValues(limits.data, lang))
                     : t('batches.upload.fileHint', { max: MAX_FILE_BYTES }))}
               </Typography>
+            </Box>
+            <Box sx={{ gridColumn: { md: '1 / -1' }, display: 'flex' }}>
+              <PurposeField
+                value={purpose}
+                onChange={setPurpose}
+                required={purposeSetting.required}
+                maxLength={purposeSetting.maxLength}
+                problem={tried ? purposeIssue : null}
+                testId="batch-purpose"
+                fullWidth
+              />
             </Box>
             <TextField
               label={t('batches.upload.observation')}

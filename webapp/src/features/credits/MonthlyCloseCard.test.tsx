@@ -1,8 +1,11 @@
-import { fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { Provider } from 'react-redux'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import i18n from '../../i18n'
+import { makeStore } from '../../store'
 import type { MonthlyCloseData, StatementCategory } from '../../store/generated/bemteviApi'
-import { MonthlyCloseView } from './MonthlyCloseCard'
+import { user } from '../../test/fixtures'
+import MonthlyCloseCard, { MonthlyCloseView } from './MonthlyCloseCard'
 
 const unit = (received: number, charged: number): StatementCategory => ({
   category: 'unit',
@@ -58,5 +61,47 @@ describe("a reseller's monthly close", () => {
     render(<MonthlyCloseView data={{ ...close, children: close.children.slice(0, 1), totals: [unit(3, 0)] }} />)
     expect(screen.getByTestId('monthly-close-totals')).toHaveTextContent('Totals of 1 customer')
     expect(screen.getByTestId('monthly-close-child')).toHaveTextContent('Escritório Alfa0 unit queries consumed')
+  })
+
+  it('exports the close it shows as CSV and XLSX, for its month and group, in the screen language', async () => {
+    await i18n.changeLanguage('en-US')
+    localStorage.setItem('authToken', 'tok-1')
+    localStorage.setItem('authUser', JSON.stringify(user))
+    const requests: URL[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: Request | string) => {
+        const url = new URL(typeof input === 'string' ? input : input.url, 'http://localhost')
+        requests.push(url)
+        if (url.pathname === '/api/credits/monthly-close/export') {
+          return new Response('a;b', { headers: { 'Content-Disposition': 'attachment; filename="monthly_close_2026-11.csv"' } })
+        }
+        return new Response(JSON.stringify({ data: close }), { headers: { 'Content-Type': 'application/json' } })
+      }),
+    )
+    const created = vi.fn(() => 'blob:close')
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }))
+    try {
+      render(
+        <Provider store={makeStore()}>
+          <MonthlyCloseCard groupId="r-1" />
+        </Provider>,
+      )
+      await waitFor(() => expect(screen.getByTestId('monthly-close-csv')).toBeEnabled(), { timeout: 20_000 })
+      fireEvent.click(screen.getByTestId('monthly-close-csv'))
+      await waitFor(() => expect(created).toHaveBeenCalledTimes(1))
+      await waitFor(() => expect(screen.getByTestId('monthly-close-xlsx')).toBeEnabled())
+      fireEvent.click(screen.getByTestId('monthly-close-xlsx'))
+      await waitFor(() => expect(created).toHaveBeenCalledTimes(2))
+      const exports = requests.filter((u) => u.pathname === '/api/credits/monthly-close/export')
+      expect(exports.map((u) => Object.fromEntries(u.searchParams))).toEqual([
+        { month: '2026-11', groupId: 'r-1', format: 'csv', lang: 'en-US' },
+        { month: '2026-11', groupId: 'r-1', format: 'xlsx', lang: 'en-US' },
+      ])
+      expect(screen.getByTestId('monthly-close-csv')).toHaveTextContent('Export CSV')
+    } finally {
+      vi.unstubAllGlobals()
+      localStorage.clear()
+    }
   })
 })

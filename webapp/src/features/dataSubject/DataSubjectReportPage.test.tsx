@@ -25,6 +25,7 @@ const report: DataSubjectResponse = {
       channel: 'panel',
       queryType: 'cpf-complete',
       status: 'done',
+      purpose: 'Análise de crédito do contrato 4512',
       keptUntil: '2027-02-25T13:00:00Z',
     },
     {
@@ -38,6 +39,7 @@ const report: DataSubjectResponse = {
       channel: 'api',
       queryType: 'cpf-complete',
       status: 'done',
+      purpose: null,
       keptUntil: null,
     },
   ],
@@ -105,7 +107,7 @@ describe('the data-subject report screen', () => {
     expect(reportCalls()).toHaveLength(0)
   })
 
-  it('lists who consulted the CPF, in which company, and which results are still held', async () => {
+  it('lists who consulted the CPF, in which company, for what purpose, and which results are still held', async () => {
     renderPage()
     fireEvent.change(screen.getByTestId('data-subject-document'), { target: { value: '529.982.247-25' } })
     fireEvent.click(screen.getByTestId('data-subject-search'))
@@ -117,7 +119,9 @@ describe('the data-subject report screen', () => {
     expect(within(rows[0]).getByText('Empresa Número 41 Ltda')).toBeInTheDocument()
     expect(within(rows[0]).getByText('Painel')).toBeInTheDocument()
     expect(within(rows[0]).getByText('25/02/2027, 10:00')).toBeInTheDocument()
+    expect(within(rows[0]).getByText('Análise de crédito do contrato 4512')).toBeInTheDocument()
     expect(within(rows[1]).getByText('Não guardado')).toBeInTheDocument()
+    expect(within(rows[1]).getByText('Não informada')).toBeInTheDocument()
     expect(within(rows[1]).getByText('API')).toBeInTheDocument()
   })
 
@@ -155,6 +159,7 @@ describe('the data-subject report screen', () => {
     await screen.findAllByTestId('data-subject-row', {}, { timeout: 20_000 })
     expect(screen.getByTestId('data-subject-summary')).toHaveTextContent('2 consultations of 529.982.247-25 · 1 result still held')
     expect(screen.getByText('Not held')).toBeInTheDocument()
+    expect(screen.getByText('Not given')).toBeInTheDocument()
     expect(screen.getByTestId('data-subject-pdf')).toHaveTextContent('Export signed PDF')
   })
 })

@@ -22,7 +22,8 @@ type FileFormat = 'csv' | 'pdf'
 
 /**
  * The data-subject report (LGPD art. 18): every consultation of one CPF or CNPJ across the platform's
- * companies, and which results are still held and until when; CSV or signed PDF. The super-admin's and the
+ * companies, the purpose each consulting user gave, and which results are still held and until when; CSV or signed
+ * PDF. The super-admin's and the
  * data-protection officer's; the API records every run (a search here is one).
  */
 export default function DataSubjectReportPage() {
@@ -89,6 +90,13 @@ export default function DataSubjectReportPage() {
         valueGetter: (_v, row) => [row.userName, row.userEmail].filter(Boolean).join(' · ') || '—',
       },
       { field: 'groupName', headerName: t('dataSubject.company'), flex: 1, minWidth: 150, valueGetter: (_v, row) => row.groupName ?? row.groupId },
+      {
+        field: 'purpose',
+        headerName: t('dataSubject.purpose'),
+        flex: 1,
+        minWidth: 170,
+        valueGetter: (_v, row) => row.purpose ?? t('dataSubject.noPurpose'),
+      },
       {
         field: 'channel',
         headerName: t('dataSubject.channel'),

@@ -14,6 +14,7 @@ import type { CsvColumn } from '../../lib/csv'
 import { formatCpf, formatPhone } from '../../lib/documents'
 import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
+import PurposeSettingSwitch from './PurposeSettingSwitch'
 import UserFormCard from './UserFormCard'
 import { userErrorText } from '../../components/users/serverError'
 import { useArchiveUserMutation, useChangeUserStatusMutation, useListUsersQuery, type UserSummary } from '../../store/generated/bemteviApi'
@@ -147,6 +148,7 @@ export default function UsersPage() {
   return (
     <ListPage<UserSummary>
       title={t('users.title')}
+      top={<PurposeSettingSwitch groupId={groupId} />}
       actions={
         editing === null && (
           <Button variant="contained" onClick={() => setEditing('new')} data-testid="user-add">

@@ -64,6 +64,11 @@ export const usersPtBR = {
   serverErrors: {
     duplicate: 'E-mail já cadastrado',
   },
+  purposeSetting: {
+    label: 'Exigir a finalidade de cada consulta',
+    help: 'Os usuários desta empresa só consultam dizendo para que serve (LGPD); a finalidade aparece no relatório do titular.',
+    saved: 'Configuração salva',
+  },
 }
 
 export const usersEnUS: typeof usersPtBR = {
@@ -130,5 +135,10 @@ export const usersEnUS: typeof usersPtBR = {
   },
   serverErrors: {
     duplicate: 'Email already registered',
+  },
+  purposeSetting: {
+    label: 'Require the purpose of each consultation',
+    help: "This company's users consult only when they say what for (LGPD); the purpose shows in the data-subject report.",
+    saved: 'Setting saved',
   },
 }

@@ -26,6 +26,7 @@ export const AUDIT_EVENT_KINDS = [
   "Group.Inactivated",
   "Group.LayoutsChanged",
   "Group.PermissionsChanged",
+  "Group.PurposeRequirementChanged",
   "Group.Registered",
   "Group.TwoFactorChanged",
   "Layout.Activated",

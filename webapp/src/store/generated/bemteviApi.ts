@@ -32,6 +32,7 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/advanced-queries/${queryArg.searchId}/results/${queryArg.ref}`,
         method: "POST",
+        body: queryArg.body,
       }),
     }),
     listTokens: build.query<ListTokensApiResponse, ListTokensApiArg>({
@@ -428,6 +429,20 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    exportMonthlyClose: build.query<
+      ExportMonthlyCloseApiResponse,
+      ExportMonthlyCloseApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/credits/monthly-close/export`,
+        params: {
+          format: queryArg.format,
+          lang: queryArg.lang,
+          month: queryArg.month,
+          groupId: queryArg.groupId,
+        },
+      }),
+    }),
     financeStatement: build.query<
       FinanceStatementApiResponse,
       FinanceStatementApiArg
@@ -549,6 +564,17 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    purposeSetting: build.query<
+      PurposeSettingApiResponse,
+      PurposeSettingApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/group/purpose-setting`,
+        params: {
+          groupId: queryArg.groupId,
+        },
+      }),
+    }),
     brandOf: build.query<BrandOfApiResponse, BrandOfApiArg>({
       query: (queryArg) => ({
         url: `/group/${queryArg.groupId}/brand`,
@@ -583,6 +609,16 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/group/${queryArg.groupId}/brand/${queryArg.kind}`,
         method: "PUT",
         body: queryArg.body,
+      }),
+    }),
+    setPurposeSetting: build.mutation<
+      SetPurposeSettingApiResponse,
+      SetPurposeSettingApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/group/${queryArg.groupId}/purpose-setting`,
+        method: "PUT",
+        body: queryArg.purposeSettingRequest,
       }),
     }),
     twoFactorSetting: build.query<
@@ -1001,6 +1037,7 @@ export type OpenAdvancedResultApiResponse =
 export type OpenAdvancedResultApiArg = {
   searchId: string;
   ref: number;
+  body: OpenResultRequest | null;
 };
 export type ListTokensApiResponse =
   /** status 200 Successful Response */ ApiTokenListResponse;
@@ -1302,6 +1339,16 @@ export type ResellerMonthlyCloseApiArg = {
   /** The reseller, one group of the caller's subtree */
   groupId?: string | null;
 };
+export type ExportMonthlyCloseApiResponse =
+  /** status 200 Successful Response */ string;
+export type ExportMonthlyCloseApiArg = {
+  format?: "csv" | "xlsx";
+  lang?: "pt-BR" | "en-US";
+  /** YYYY-MM (America/Sao_Paulo) */
+  month?: string | null;
+  /** The reseller, one group of the caller's subtree */
+  groupId?: string | null;
+};
 export type FinanceStatementApiResponse =
   /** status 200 Successful Response */ StatementResponse;
 export type FinanceStatementApiArg = {
@@ -1399,6 +1446,12 @@ export type PublicDataApiArg = {
   position?: number | null;
   publicDataRequest: PublicDataRequest;
 };
+export type PurposeSettingApiResponse =
+  /** status 200 Successful Response */ PurposeSetting;
+export type PurposeSettingApiArg = {
+  /** The caller's group or one below it */
+  groupId?: string | null;
+};
 export type BrandOfApiResponse =
   /** status 200 Successful Response */ BrandResponse;
 export type BrandOfApiArg = {
@@ -1431,6 +1484,12 @@ export type UploadImageApiArg = {
   groupId: string;
   kind: string;
   body: Blob;
+};
+export type SetPurposeSettingApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type SetPurposeSettingApiArg = {
+  groupId: string;
+  purposeSettingRequest: PurposeSettingRequest;
 };
 export type TwoFactorSettingApiResponse =
   /** status 200 Successful Response */ TwoFactorSetting;
@@ -1827,6 +1886,7 @@ export type ErrorCode =
   | "panel_access_disabled"
   | "parent_does_not_allow"
   | "passwords_do_not_match"
+  | "purpose_required"
   | "query_not_allowed"
   | "query_not_found"
   | "query_type_inactive"
@@ -1942,6 +2002,10 @@ export type ConsultationData = {
 export type ConsultationResponse = {
   data: ConsultationData;
   position: number;
+};
+export type OpenResultRequest = {
+  /** What the consultation is for (LGPD art. 6 I), recorded with it and shown in the data-subject report: free text, at most 200 characters once its blanks are folded; required when the group says so (else `purpose_required`) */
+  purpose?: string | null;
 };
 export type TokenLimitsBody = {
   /** Requests per day; empty: the most allowed */
@@ -2064,6 +2128,7 @@ export type AuditEventKind =
   | "Group.Inactivated"
   | "Group.LayoutsChanged"
   | "Group.PermissionsChanged"
+  | "Group.PurposeRequirementChanged"
   | "Group.Registered"
   | "Group.TwoFactorChanged"
   | "Layout.Activated"
@@ -2119,6 +2184,8 @@ export type DataSubjectConsultation = {
   groupName: string | null;
   /** The consultation's result is still held (personal data) until then; null: none held */
   keptUntil?: string | null;
+  /** What its user said the consultation was for; null: not said */
+  purpose?: string | null;
   queryType: string;
   status: string;
   userEmail: string | null;
@@ -2288,6 +2355,8 @@ export type SubmitBatchRequest = {
   /** Manual enrichment for this customer (the caller's group or below) */
   groupId?: string | null;
   observation?: string | null;
+  /** What the consultation is for (LGPD art. 6 I), recorded with it and shown in the data-subject report: free text, at most 200 characters once its blanks are folded; required when the group says so (else `purpose_required`) */
+  purpose?: string | null;
   uploadId: string;
   webhookSecret?: string | null;
   webhookUrl?: string | null;
@@ -2319,6 +2388,8 @@ export type BatchResponse = {
 export type ConsultationRequest = {
   /** CPF (11 digits) or CNPJ (14 digits), punctuation allowed */
   document: string;
+  /** What the consultation is for (LGPD art. 6 I), recorded with it and shown in the data-subject report: free text, at most 200 characters once its blanks are folded; required when the group says so (else `purpose_required`) */
+  purpose?: string | null;
   /** Query type key; the document's default if absent */
   query_type?: string | null;
 };
@@ -2780,6 +2851,13 @@ export type PublicDataRequest = {
   group_id?: string | null;
   group_unique_key?: string | null;
 };
+export type PurposeSetting = {
+  groupId: string;
+  /** The longest purpose recorded, in characters */
+  purposeMaxLength: number;
+  /** Each consultation of the group must say its purpose */
+  purposeRequired: boolean;
+};
 export type BrandResponse = {
   groupId: string;
   groupName: string;
@@ -2800,6 +2878,9 @@ export type BrandRequest = {
 export type ImageUploaded = {
   position: number;
   url: string;
+};
+export type PurposeSettingRequest = {
+  purposeRequired: boolean;
 };
 export type TwoFactorSetting = {
   enabled: boolean;
@@ -3310,6 +3391,7 @@ export const {
   useExportHistoryQuery,
   useSetLimitMutation,
   useResellerMonthlyCloseQuery,
+  useExportMonthlyCloseQuery,
   useFinanceStatementQuery,
   useExportStatementQuery,
   useListCustomersQuery,
@@ -3321,11 +3403,13 @@ export const {
   useDashboardTopConsumersQuery,
   useDashboardUsageQuery,
   usePublicDataQuery,
+  usePurposeSettingQuery,
   useBrandOfQuery,
   useChangeBrandMutation,
   useRemoveImageMutation,
   useImageQuery,
   useUploadImageMutation,
+  useSetPurposeSettingMutation,
   useTwoFactorSettingQuery,
   useChangeTwoFactorSettingMutation,
   useHealthQuery,

@@ -66,6 +66,7 @@ export const ERROR_CODES = [
   "panel_access_disabled",
   "parent_does_not_allow",
   "passwords_do_not_match",
+  "purpose_required",
   "query_not_allowed",
   "query_not_found",
   "query_type_inactive",
