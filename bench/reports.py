@@ -70,7 +70,7 @@ def fill(cur: duckdb.DuckDBPyConnection, groups: int, consultations: int, days: 
                CASE WHEN i % 5 = 1 THEN 'not_found' ELSE 'done' END,
                CASE WHEN i % 5 = 1 THEN 0 ELSE 1 END,
                CASE WHEN i % 4 = 0 THEN 'api' ELSE 'panel' END,
-               $3::TIMESTAMP + to_microseconds(i * $4)
+               $3::TIMESTAMP + to_microseconds(i * $4), NULL
         FROM range($1) t(i)
         """,
         [consultations, groups, start, step_us],

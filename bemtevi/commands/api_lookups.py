@@ -12,9 +12,10 @@ from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.consultations import ConsultationCommands, ConsultationOutcome
 from bemtevi.commands.idempotency import IdempotentRequests
 from bemtevi.commands.ledger.requests import API_CHANNEL
+from bemtevi.domain.api_client_errors import TokenQueryNotAllowed
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import SearchFailed, TokenQueryNotAllowed
+from bemtevi.domain.errors import SearchFailed
 from bemtevi.domain.query_types import QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
 

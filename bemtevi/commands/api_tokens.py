@@ -17,17 +17,10 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.domain.api_client_errors import ApiAccessDisabled, ApiTokenInactive, ApiTokenInvalid, ApiTokenNotFound
 from bemtevi.domain.api_tokens import ApiToken, TokenForm, TokenLimits, api_access, api_token_id, split_access_token
 from bemtevi.domain.audit import acting_as
-from bemtevi.domain.errors import (
-    AccessDenied,
-    ApiAccessDisabled,
-    ApiTokenInactive,
-    ApiTokenInvalid,
-    ApiTokenNotFound,
-    GroupInactive,
-    GroupNotFound,
-)
+from bemtevi.domain.errors import AccessDenied, GroupInactive, GroupNotFound
 from bemtevi.domain.groups import Group
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.users import Role

@@ -17,8 +17,9 @@ from uuid_utils.compat import uuid7
 
 from bemtevi.commands.api_tokens import ApiCaller
 from bemtevi.commands.application import BemteviApplication, retry_on_conflict
+from bemtevi.domain.api_client_errors import IdempotencyInProgress, IdempotencyKeyReused
 from bemtevi.domain.audit import acting_as
-from bemtevi.domain.errors import IdempotencyInProgress, IdempotencyKeyReused, InvalidData
+from bemtevi.domain.errors import InvalidData
 from bemtevi.domain.idempotency import IdempotentRequest, idempotent_request_id, valid_key
 
 T = TypeVar("T")

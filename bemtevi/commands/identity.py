@@ -14,6 +14,7 @@ from bemtevi.commands.group_commit import Outcome
 from bemtevi.commands.known_principals import KnownPrincipals
 from bemtevi.commands.ledger import LedgerClient, open_accounts
 from bemtevi.commands.throttle import Throttle
+from bemtevi.domain.api_client_errors import PanelAccessDisabled, SessionPanelAccessDisabled
 from bemtevi.domain.api_tokens import panel_access
 from bemtevi.domain.audit import Actor, AuditedAggregate, acting_as
 from bemtevi.domain.brand import DEFAULT_BRAND, Brand
@@ -25,9 +26,7 @@ from bemtevi.domain.errors import (
     GroupInactive,
     GroupNotFound,
     InvalidCredentials,
-    PanelAccessDisabled,
     SessionGroupInactive,
-    SessionPanelAccessDisabled,
     SessionUserInactive,
     Unauthorized,
     UserInactive,

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from uuid import UUID
 
-from bemtevi.domain.errors import RateLimited
+from bemtevi.domain.api_client_errors import RateLimited
 from bemtevi.infra.rate_windows import RateWindows
 
 DAY = 86_400

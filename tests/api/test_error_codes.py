@@ -20,7 +20,7 @@ import bemtevi
 from bemtevi.api.app import create_app
 from bemtevi.api.error_codes import api_error_codes
 from bemtevi.bootstrap import Platform
-from bemtevi.domain import advanced_errors, batch_errors, two_factor_errors
+from bemtevi.domain import advanced_errors, api_client_errors, batch_errors, two_factor_errors
 from bemtevi.domain import errors as catalogue
 from bemtevi.domain.errors import DomainError
 from bemtevi.infra.settings import Settings
@@ -58,6 +58,7 @@ def test_every_refusal_is_in_the_error_catalogue() -> None:
             batch_errors.__name__,
             advanced_errors.__name__,
             two_factor_errors.__name__,
+            api_client_errors.__name__,
         ), f"{cls.__qualname__} belongs in the catalogue"
         assert cls in catalogue.catalogue(), cls
         assert cls.code in codes, cls

@@ -12,17 +12,10 @@ from hypothesis import strategies as st
 from support import examples
 
 from bemtevi.bootstrap import Platform
+from bemtevi.domain.api_client_errors import ApiAccessDisabled, ApiTokenInactive, ApiTokenInvalid, ApiTokenNotFound
 from bemtevi.domain.api_tokens import ApiToken, TokenForm, TokenLimits, api_token_id, split_access_token
 from bemtevi.domain.audit import acting_as
-from bemtevi.domain.errors import (
-    AccessDenied,
-    ApiAccessDisabled,
-    ApiTokenInactive,
-    ApiTokenInvalid,
-    ApiTokenNotFound,
-    GroupInactive,
-    InvalidData,
-)
+from bemtevi.domain.errors import AccessDenied, GroupInactive, InvalidData
 from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
 from bemtevi.domain.users import Role

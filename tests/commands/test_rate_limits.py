@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from support import examples
 
 from bemtevi.commands.rate_limits import PER_DAY, RateLimiter
-from bemtevi.domain.errors import RateLimited
+from bemtevi.domain.api_client_errors import RateLimited
 from bemtevi.infra.rate_windows import PostgresRateWindows, RateWindows, SqliteRateWindows
 
 

@@ -225,6 +225,14 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
         platform.batches.steps.finish(batch_id, 1, 1, 0, "retorno.csv")
         # An advanced search (recorded, free until a result is opened).
         _ok(api.post("/api/advanced-queries", headers=admin, json={"state": "SP"}))
+        # Two-factor sign-in switched on for the platform's group (last: its users then sign in with a code).
+        _ok(api.put(f"/api/group/{ROOT_GROUP_ID}/two-factor", headers=admin, json={"enabled": True}))
+        challenged = api.post(
+            "/api/auth/auth", json={"email": "pessoa@bemtevi.com.br", "password": PASSWORD, "domain_url": "localhost"}
+        )
+        assert challenged.json()["code"] == "two_factor_required", challenged.text
+        wrong = {"challengeId": challenged.json()["challengeId"], "code": "000000"}
+        assert api.post("/api/auth/two-factor", json=wrong).status_code < 500  # a failed try, or (1 in 10^6) the code
     return {"group": UUID(group_id), "user": UUID(user_id)}
 
 

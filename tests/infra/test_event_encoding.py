@@ -209,6 +209,7 @@ def consultation(draw: st.DrawFn) -> list[AuditedAggregate]:
             credits=draw(counts),
             channel=draw(words),
             lease_id=None,
+            purpose=draw(st.none() | words),
         )
     ]
 

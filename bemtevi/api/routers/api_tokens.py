@@ -19,8 +19,8 @@ from bemtevi.api.api_token_schemas import (
 from bemtevi.api.credit_schemas import PositionResponse
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.commands.api_tokens import IssuedToken
+from bemtevi.domain.api_client_errors import ApiTokenNotFound
 from bemtevi.domain.api_tokens import TokenForm, TokenLimits
-from bemtevi.domain.errors import ApiTokenNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.projections.api_tokens import tokens_of_group
 from bemtevi.projections.base import SAO_PAULO

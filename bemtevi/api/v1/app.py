@@ -13,7 +13,7 @@ from bemtevi.api.errors import ERROR_RESPONSES, domain_error_response, install_e
 from bemtevi.api.v1 import routes
 from bemtevi.api.v1.deps import RATE_LIMIT_KEY
 from bemtevi.commands.rate_limits import limit_header, policy_header
-from bemtevi.domain.errors import RateLimited
+from bemtevi.domain.api_client_errors import RateLimited
 
 PREFIX = "/api/v1"
 DESCRIPTION = """Lookups of people and companies by CPF/CNPJ, batches and balances, for API clients.

@@ -9,7 +9,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from bemtevi.api.access_log import note_tenant
 from bemtevi.commands.api_tokens import ApiCaller
-from bemtevi.domain.errors import ApiTokenInvalid, RateLimited
+from bemtevi.domain.api_client_errors import ApiTokenInvalid, RateLimited
 
 # Where a request's rate-limit figures wait for its answer's headers (``app.RateLimitHeaders``).
 RATE_LIMIT_KEY = "bemtevi.rate_limit"
