@@ -104,7 +104,7 @@ def test_batches_tokens_grants_and_lookups_read_with_names_and_details(platform:
     body["quantities"] = {"unit": 3, "batch": 10, "advanced": 0, "api": 5}
     registered = register(api, admin, body)["data"]
     group_id = registered["id"]
-    owner = owner_headers(api, registered["ownerEmail"], registered["generatedPassword"])
+    owner = owner_headers(api, registered["ownerEmail"])
 
     # A batch: sent, then run by the system (started, progressed, finished).
     shown = ok(
@@ -205,7 +205,7 @@ def test_the_dashboard_counts_the_groups_batches_and_manual_enrichments(platform
     body = customer(42, "white-label", whiteLabelUrl="marca42.com.br", enabledLayouts=[layout_id])
     body["quantities"] = {"unit": 0, "batch": 20, "advanced": 0, "api": 0}
     registered = register(api, admin, body)["data"]
-    owner = owner_headers(api, registered["ownerEmail"], registered["generatedPassword"])
+    owner = owner_headers(api, registered["ownerEmail"])
     before = ok(api.get("/api/dashboard", headers=owner))["data"]
     assert before["batches"] == [
         {"kind": "batch", "batches": 0, "records": 0, "done": 0, "credits": 0},
@@ -241,7 +241,7 @@ def test_the_dashboard_counts_the_groups_batches_and_manual_enrichments(platform
         {"kind": "batch", "batches": 2, "records": 4, "done": 3, "credits": 2},
         {"kind": "manual", "batches": 0, "records": 0, "done": 0, "credits": 0},
     ]
-    child_owner = owner_headers(api, child["ownerEmail"], child["generatedPassword"])
+    child_owner = owner_headers(api, child["ownerEmail"])
     theirs = ok(api.get("/api/dashboard", headers=child_owner, params={"position": position}))["data"]
     assert theirs["batches"][1] == {"kind": "manual", "batches": 1, "records": 2, "done": 0, "credits": 0}
     assert theirs["batches"][0]["batches"] == 0

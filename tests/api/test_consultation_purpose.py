@@ -36,7 +36,7 @@ def api(platform: Platform) -> Iterator[TestClient]:
 
 def _company(api: TestClient, admin: dict[str, str], n: int) -> tuple[str, dict[str, str]]:
     data = register(api, admin, customer(n, apiAccess=True, quantities=QUANTITIES))["data"]
-    return data["id"], owner_headers(api, data["ownerEmail"], data["generatedPassword"])
+    return data["id"], owner_headers(api, data["ownerEmail"])
 
 
 def _report(api: TestClient, admin: dict[str, str], document: str, position: int) -> list[dict[str, Any]]:

@@ -66,7 +66,7 @@ def guarded_company(api: TestClient, n: int) -> tuple[str, str, dict[str, str]]:
     values: dict[str, Any] = {"apiAccess": True, "quantities": {"unit": 0, "batch": 0, "advanced": 0, "api": 1}}
     data = register(api, sign_in(api), customer(n, **values))["data"]
     email = f"dono{n}@empresa{n}.com.br"
-    owner = owner_headers(api, email, data["generatedPassword"])
+    owner = owner_headers(api, email)
     assert api.get(f"/api/group/{data['id']}/two-factor", headers=owner).json() == {
         "groupId": data["id"],
         "enabled": False,
@@ -128,7 +128,7 @@ def test_wrong_codes_lock_the_challenge_and_a_resend_waits(api: TestClient, smtp
 
 def test_only_the_owner_side_switches_it(api: TestClient) -> None:
     data = register(api, sign_in(api), customer(3))["data"]
-    owner = owner_headers(api, "dono3@empresa3.com.br", data["generatedPassword"])
+    owner = owner_headers(api, "dono3@empresa3.com.br")
     other = register(api, sign_in(api), customer(4))["data"]
     # Another tenant's group is not there; the platform's admin switches a customer's from its form.
     setting = f"/api/group/{other['id']}/two-factor"
