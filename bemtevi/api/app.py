@@ -92,7 +92,7 @@ class BemteviAPI(FastAPI):
 
 def create_app(platform: Platform) -> BemteviAPI:
     app = BemteviAPI(
-        title="Bemtevi API",
+        title="Consultation API",  # no platform name: a white-label customer's users read these docs
         version="0.1.0",
         description="Consultas e enriquecimento de dados de pessoas e empresas.",
         docs_url=None,  # mount_api_docs: Swagger UI from the product's files, not a CDN

@@ -56,6 +56,8 @@ def test_the_public_api_has_a_schema_of_its_own(api: TestClient) -> None:
     assert "HTTPBearer" in schema["components"]["securitySchemes"]
     panel = api.get("/api/openapi.json").json()
     assert not any(path.startswith("/api/v1") for path in panel["paths"])
+    # Shown inside a white-label customer's app (api-query screen): neither names the platform.
+    assert "bemtevi" not in (str(schema["info"]) + str(panel["info"])).lower()
 
 
 def test_a_lookup_with_a_token_is_charged_to_the_api_credits_and_recorded_as_the_tokens(

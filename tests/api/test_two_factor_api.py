@@ -127,7 +127,7 @@ def test_wrong_codes_lock_the_challenge_and_a_resend_waits(api: TestClient, smtp
 
 
 def test_only_the_owner_side_switches_it(api: TestClient) -> None:
-    data = register(api, sign_in(api), customer(3))["data"]
+    register(api, sign_in(api), customer(3))
     owner = owner_headers(api, "dono3@empresa3.com.br")
     other = register(api, sign_in(api), customer(4))["data"]
     # Another tenant's group is not there; the platform's admin switches a customer's from its form.

@@ -24,7 +24,7 @@ def test_api_docs_list_the_operations_with_every_outside_request_blocked(page: P
     page.context.route("**/*", only_loopback)
     page.goto(f"{server_url}/api/docs")
 
-    expect(page.locator(".swagger-ui .title").first).to_contain_text("Bemtevi API")
+    expect(page.locator(".swagger-ui .title").first).to_contain_text("Consultation API")
     lookup = page.locator(".opblock-post").filter(has_text="/api/consultations").first
     expect(lookup).to_be_visible()
     expect(page.locator(".opblock-get").filter(has_text="/api/health").first).to_be_visible()

@@ -29,7 +29,7 @@ and batches are refused with `purpose_required` (422)."""
 
 def create_v1_app(platform: Any) -> FastAPI:
     v1 = FastAPI(
-        title="Bemtevi public API",
+        title="Public API",  # no platform name: a white-label customer's API clients read it
         version="1.0.0",
         description=DESCRIPTION,
         openapi_url="/openapi.json",
