@@ -36,11 +36,14 @@ export default function DashboardCharts({
   problem,
   subtree,
   seesBelow,
+  offersQuery,
 }: {
   period: Period | null
   problem: PeriodProblem | null
   subtree: boolean
   seesBelow: boolean
+  /** Whether the empty chart offers a lookup: the user may run one, and the page does not already offer it. */
+  offersQuery: boolean
 }) {
   const { t, i18n } = useTranslation()
   const theme = useTheme()
@@ -108,7 +111,8 @@ export default function DashboardCharts({
           empty={!chosen || !usageData || usageData.consultations === 0}
           emptyText={chosen ? t('dashboard.noConsultations') : pickText}
           emptyAction={
-            chosen && (
+            chosen &&
+            offersQuery && (
               <Button variant="contained" component={Link} to="/normal-query" data-testid="dashboard-run-query">
                 {t('dashboard.runQuery')}
               </Button>

@@ -161,7 +161,13 @@ export default function DashboardPage() {
       </Paper>
 
       <Suspense fallback={<Skeleton variant="rounded" height={300} />}>
-        <DashboardCharts period={chosen} problem={typeof period === 'string' ? period : null} subtree={seesBelow && subtree} seesBelow={seesBelow} />
+        <DashboardCharts
+          period={chosen}
+          problem={typeof period === 'string' ? period : null}
+          subtree={seesBelow && subtree}
+          seesBelow={seesBelow}
+          offersQuery={may('normal-query') && !nothingYet}
+        />
       </Suspense>
     </Stack>
   )
