@@ -73,6 +73,7 @@ def seed(app: BemteviApplication, events: int, batch: int = 20_000) -> None:
                 credits=1 if found else 0,
                 channel="panel",
                 lease_id=None,
+                purpose=None,
             )
         pending.extend(account.collect_events())
         pending.extend(consultation.collect_events())

@@ -231,6 +231,7 @@ class History:
                     credits=1 if found else 0,
                     channel="panel",
                     lease_id=None,
+                    purpose=None,
                 )
             self.pending += [*account.collect_events(), *consultation.collect_events()]
 

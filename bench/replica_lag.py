@@ -85,6 +85,7 @@ class Appender:
                 credits=1 if found else 0,
                 channel="panel",
                 lease_id=None,
+                purpose=None,
             )
         recordings = self._app.save(account, consultation)
         self.commits.append((recordings[-1].notification.id, time.monotonic()))

@@ -293,6 +293,7 @@ def seed_lookups(app: BemteviApplication, lookups: int, groups: int = 20) -> Non
                 credits=1 if found else 0,
                 channel="panel",
                 lease_id=None,
+                purpose=None,
             )
         pending.extend(account.collect_events())
         pending.extend(consultation.collect_events())
