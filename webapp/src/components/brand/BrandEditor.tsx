@@ -79,9 +79,12 @@ export default function BrandEditor({
 
   // Each answer of the server fills the fields once (derived while rendering, not in an effect).
   const [filledFrom, setFilledFrom] = useState<typeof data>(undefined)
+  // A field the person has typed in keeps what they typed: an answer arriving after (a slow server) never
+  // wipes it.
+  const [typed, setTyped] = useState<ReadonlySet<EditedField>>(new Set())
   if (data && data !== filledFrom) {
     setFilledFrom(data)
-    setValues({
+    const served: Pick<BrandValues, EditedField> = {
       appTitle: data.own.appTitle ?? '',
       primaryColor: data.own.primaryColor ?? '',
       secondaryColor: data.own.secondaryColor ?? '',
@@ -90,7 +93,13 @@ export default function BrandEditor({
       contactPhone: data.own.contactPhone ?? '',
       contactAddress: data.own.contactAddress ?? '',
       aboutText: data.own.aboutText ?? '',
-    })
+    }
+    for (const field of typed) served[field] = values[field]
+    setValues(served)
+  }
+  function edit(field: EditedField, value: string) {
+    setValues((current) => ({ ...current, [field]: value }))
+    if (!typed.has(field)) setTyped(new Set(typed).add(field))
   }
 
   const inherited = data?.resolved
@@ -186,7 +195,7 @@ export default function BrandEditor({
             value={values.appTitle ?? ''}
             maxLength={60}
             placeholder={inherited?.appTitle ?? ''}
-            onChange={(e) => setValues({ ...values, appTitle: e.target.value })}
+            onChange={(e) => edit('appTitle', e.target.value)}
             data-testid="brand-title"
           />
         </label>
@@ -197,13 +206,13 @@ export default function BrandEditor({
               <input
                 type="color"
                 value={shown(field).length === 7 ? shown(field) : '#000000'}
-                onChange={(e) => setValues({ ...values, [field]: e.target.value.toUpperCase() })}
+                onChange={(e) => edit(field, e.target.value.toUpperCase())}
                 aria-label={t(`brand.${field}`)}
               />
               <input
                 value={values[field] ?? ''}
                 placeholder={shown(field)}
-                onChange={(e) => setValues({ ...values, [field]: e.target.value })}
+                onChange={(e) => edit(field, e.target.value)}
                 data-testid={`brand-${field}`}
               />
             </span>
@@ -222,7 +231,7 @@ export default function BrandEditor({
                   maxLength={max}
                   rows={4}
                   placeholder={t(`brand.contact.${field}Placeholder`)}
-                  onChange={(e) => setValues({ ...values, [field]: e.target.value })}
+                  onChange={(e) => edit(field, e.target.value)}
                   aria-invalid={!!errors[field]}
                   data-testid={`brand-${field}`}
                 />
@@ -232,7 +241,7 @@ export default function BrandEditor({
                   value={values[field] ?? ''}
                   maxLength={max}
                   placeholder={t(`brand.contact.${field}Placeholder`)}
-                  onChange={(e) => setValues({ ...values, [field]: e.target.value })}
+                  onChange={(e) => edit(field, e.target.value)}
                   aria-invalid={!!errors[field]}
                   data-testid={`brand-${field}`}
                 />
