@@ -1,7 +1,7 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit'
 import { taggedApi as api } from './endpoints'
 import authReducer, { persistAuthState, type AuthState } from './authSlice'
-import sessionReducer from './sessionSlice'
+import sessionReducer, { persistLastPosition } from './sessionSlice'
 import uiReducer from './uiSlice'
 
 const rootReducer = combineReducers({
@@ -20,11 +20,17 @@ export function makeStore(preloadedState?: Partial<RootState>) {
     middleware: (getDefault) => getDefault().concat(api.middleware),
   })
   let last: AuthState = store.getState().auth
+  let lastPosition = store.getState().session.lastPosition
   store.subscribe(() => {
     const current = store.getState().auth
     if (current !== last) {
       last = current
       persistAuthState(current)
+    }
+    const position = store.getState().session.lastPosition
+    if (position !== lastPosition) {
+      lastPosition = position
+      persistLastPosition(position)
     }
   })
   return store

@@ -3,6 +3,7 @@ import { POST_READS, withoutAbsentParams, withPosition } from './api'
 import { exportUrl } from './endpoints'
 import { bemteviApi } from './generated/bemteviApi'
 import { makeStore } from '.'
+import { clearSession } from './authSlice'
 
 afterEach(() => vi.unstubAllGlobals())
 
@@ -40,6 +41,33 @@ describe('withPosition (read-your-writes)', () => {
     expect(store.getState().session.lastPosition).toBe(42)
     await store.dispatch(bemteviApi.endpoints.dashboard.initiate({}))
     expect(new URL(urls[1]).searchParams.get('position')).toBe('42')
+  })
+})
+
+describe('read-your-writes across a reload', () => {
+  afterEach(() => sessionStorage.clear())
+
+  it('a page reloaded after a save reads that save: the tab keeps the position; signing out forgets it', async () => {
+    const urls: string[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: Request) => {
+        urls.push(input.url)
+        const body = input.method === 'POST' ? { data: { id: 'c1' }, position: 42 } : { data: { consultationsTotal: 1 } }
+        return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+      }),
+    )
+    const before = makeStore()
+    await before.dispatch(bemteviApi.endpoints.runConsultation.initiate({ consultationRequest: { document: '52998224725' } }))
+    // The store tells its subscribers in a batch after RTK Query's answers (its auto-batching): the tab has it then.
+    await vi.waitFor(() => expect(sessionStorage.getItem('bemtevi.lastPosition')).toBe('42'))
+    const reloaded = makeStore() // a reload builds the store anew
+    expect(reloaded.getState().session.lastPosition).toBe(42)
+    await reloaded.dispatch(bemteviApi.endpoints.dashboard.initiate({}))
+    expect(new URL(urls[1]).searchParams.get('position')).toBe('42')
+    reloaded.dispatch(clearSession())
+    await vi.waitFor(() => expect(sessionStorage.getItem('bemtevi.lastPosition')).toBeNull())
+    expect(makeStore().getState().session.lastPosition).toBeNull()
   })
 })
 

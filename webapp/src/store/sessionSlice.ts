@@ -10,7 +10,29 @@ export interface SessionState {
   lastConsultation: Consultation | null
 }
 
-const initialState: SessionState = { lastPosition: null, lastConsultation: null }
+const POSITION_KEY = 'bemtevi.lastPosition'
+
+/** The tab's last command position, kept across a reload: a page reloaded after a save still reads that save
+ * (per tab, as the browser keeps sessionStorage; gone when the tab closes or the person signs out). */
+export function loadLastPosition(): number | null {
+  try {
+    const stored = Number(sessionStorage.getItem(POSITION_KEY) ?? Number.NaN)
+    return Number.isSafeInteger(stored) && stored >= 0 ? stored : null
+  } catch {
+    return null
+  }
+}
+
+export function persistLastPosition(position: number | null): void {
+  try {
+    if (position === null) sessionStorage.removeItem(POSITION_KEY)
+    else sessionStorage.setItem(POSITION_KEY, String(position))
+  } catch {
+    // Storage refused (private mode, quota): the position lives in memory only, as before.
+  }
+}
+
+const initialState = (): SessionState => ({ lastPosition: loadLastPosition(), lastConsultation: null })
 
 function positionOf(action: unknown): number | null {
   const payload = (action as { payload?: unknown }).payload
@@ -27,7 +49,7 @@ const sessionSlice = createSlice({
   reducers: {},
   extraReducers: (builder) => {
     builder
-      .addCase(clearSession, () => initialState)
+      .addCase(clearSession, () => ({ lastPosition: null, lastConsultation: null }))
       .addMatcher(bemteviApi.endpoints.runConsultation.matchFulfilled, (state, action) => {
         state.lastConsultation = typedConsultation(action.payload.data)
       })
