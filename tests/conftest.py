@@ -169,6 +169,14 @@ def postgres_database(postgres_server: str, database_pool: DatabasePool) -> Iter
     database_pool.give_back(name)
 
 
+@pytest.fixture(scope="module")
+def module_postgres_database(postgres_server: str, database_pool: DatabasePool) -> Iterator[str]:
+    """An empty database shared by one module's tests (for servers started once per module)."""
+    name = database_pool.take()
+    yield database_pool.url(name)
+    database_pool.give_back(name)
+
+
 @pytest.fixture(scope="session")
 def dataset_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from bemtevi.infra.demo_data import generate_demo_dataset

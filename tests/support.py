@@ -293,6 +293,12 @@ class SmtpSink:
     def texts_to(self, address: str) -> list[str]:
         return [m.get_body(("plain",)).get_content() for m in self.messages if m["To"] == address]
 
+    def wait_for_text(self, address: str, count: int = 1) -> str:
+        """The ``count``-th plain text mailed to ``address``, once it has arrived (a bound generous for a busy
+        machine on the wait for the delivery)."""
+        wait_until(lambda: len(self.texts_to(address)) >= count, 60, f"no mail for {address}")
+        return self.texts_to(address)[count - 1]
+
     def env(self) -> dict[str, str]:
         """The ``BEMTEVI_SMTP_*`` settings of a server that delivers here."""
         return {"BEMTEVI_SMTP_HOST": "127.0.0.1", "BEMTEVI_SMTP_PORT": str(self.port)}

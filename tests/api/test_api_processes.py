@@ -18,14 +18,19 @@ from support import ADMIN_EMAIL, ADMIN_PASSWORD, running_server
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def two_servers(postgres_database: str, dataset_path: Path, tmp_path: Path) -> Iterator[tuple[str, str]]:
+@pytest.fixture(scope="module")
+def two_servers(
+    module_postgres_database: str, dataset_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str]]:
+    """Two API processes on one database, shared by this module's tests: each signs in and makes tokens of its
+    own, so none finds what another changed."""
     common = {
-        "BEMTEVI_DATABASE_URL": postgres_database,
+        "BEMTEVI_DATABASE_URL": module_postgres_database,
         "BEMTEVI_SECRET_KEY": "two-processes-share-this-signing-key-0123456789",
         "BEMTEVI_DATASET_PATH": str(dataset_path),
         "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
     }
+    tmp_path = tmp_path_factory.mktemp("two-processes")
     with ExitStack() as stack:
         # One after the other: the first start creates the super-admin, the second finds it.
         first = stack.enter_context(

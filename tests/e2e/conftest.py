@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from e2e_support import Sessions
 from playwright.sync_api import Browser, Page, expect, sync_playwright
-from support import ADMIN_PASSWORD, running_server
+from support import ADMIN_PASSWORD, SmtpSink, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every expectation waits on what the screen does; on a machine busy with other work a screen can take
@@ -45,6 +45,27 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path, ser
         "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
     }
     with running_server(env, tmp_path_factory.mktemp("e2e-log") / "server.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def smtp() -> Iterator[SmtpSink]:
+    """A real SMTP server on loopback, for the screens whose mail a person reads (invitations, codes, recovery)."""
+    with SmtpSink() as sink:
+        yield sink
+
+
+@pytest.fixture(scope="session")
+def mail_server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path, smtp: SmtpSink) -> Iterator[str]:
+    """A second real server whose mail goes to ``smtp`` (``server_url``'s names no SMTP server): the tests that
+    read mail share it, each with e-mail addresses of its own."""
+    env = {
+        "BEMTEVI_VAR_DIR": str(tmp_path_factory.mktemp("e2e-mail-var")),
+        "BEMTEVI_DATASET_PATH": str(dataset_path),
+        "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
+        **smtp.env(),
+    }
+    with running_server(env, tmp_path_factory.mktemp("e2e-mail-log") / "server.log") as url:
         yield url
 
 

@@ -4,44 +4,13 @@ and the super-admin's mail outbox, in headless Chromium against the real server.
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
-import pytest
 from e2e_support import screenshot, sign_in
 from playwright.sync_api import Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, SmtpSink, running_server
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, SmtpSink
 
 NEW_PASSWORD = "N0va!senha"
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[SmtpSink]:
-    with SmtpSink() as sink:
-        yield sink
-
-
-@pytest.fixture(scope="module")
-def mail_server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path, smtp: SmtpSink) -> Iterator[str]:
-    """The real server with its mail going to the loopback SMTP server."""
-    env = {
-        "BEMTEVI_VAR_DIR": str(tmp_path_factory.mktemp("e2e-accounts-var")),
-        "BEMTEVI_DATASET_PATH": str(dataset_path),
-        "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
-        **smtp.env(),
-    }
-    with running_server(env, tmp_path_factory.mktemp("e2e-accounts-log") / "server.log") as url:
-        yield url
-
-
-def wait_for_mail(smtp: SmtpSink, to: str, count: int = 1) -> str:
-    deadline = time.monotonic() + 60  # a bound on a wait for an event, generous for a busy machine
-    while len(texts := smtp.texts_to(to)) < count:
-        assert time.monotonic() < deadline, f"no mail for {to}"
-        time.sleep(0.1)
-    return texts[count - 1]
 
 
 def test_create_account_then_land_on_the_dashboard(page: Page, mail_server_url: str, smtp: SmtpSink) -> None:
@@ -75,7 +44,7 @@ def test_create_account_then_land_on_the_dashboard(page: Page, mail_server_url: 
     page.get_by_test_id("signup-submit").click()
     expect(page).to_have_url(re.compile(r"/dashboard$"))
     screenshot(page, "accounts-created-dashboard")
-    assert "Carla" in wait_for_mail(smtp, "carla@docesmendes.com.br")
+    assert "Carla" in smtp.wait_for_text("carla@docesmendes.com.br")
 
     # The same e-mail again is refused with the specification's duplicate message.
     page.evaluate("localStorage.clear()")
@@ -119,7 +88,7 @@ def test_password_recovery_through_the_smtp_server(page: Page, mail_server_url: 
     expect(page.get_by_test_id("recovery-check-email")).to_contain_text("bruno@alvesfretes.com.br")
     screenshot(page, "accounts-recovery-check-email")
 
-    text = wait_for_mail(smtp, "bruno@alvesfretes.com.br", count=2)  # after the welcome mail
+    text = smtp.wait_for_text("bruno@alvesfretes.com.br", count=2)  # after the welcome mail
     match = re.search(r"https?://[^/\s]+(/verify-code/(\d{6})/\w+/[\w-]+)", text)
     assert match, text
     # A wrong code first, typed on the code step.

@@ -5,14 +5,11 @@ link on the customer's own domain, and the customer is in the list with its bran
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from e2e_support import screenshot, settle, sign_in
 from playwright.sync_api import Page, expect
-from support import ADMIN_PASSWORD, SmtpSink, running_server
+from support import SmtpSink
 
 from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
 
@@ -22,33 +19,6 @@ BASE = "31415926" + "0001"
 CNPJ = format_cnpj(BASE + cnpj_check_digits(BASE))
 OWNER_EMAIL = "lia@passoapasso.com.br"
 DOMAIN = "painel.passo-a-passo.test"
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[SmtpSink]:
-    with SmtpSink() as sink:
-        yield sink
-
-
-@pytest.fixture(scope="module")
-def mail_server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path, smtp: SmtpSink) -> Iterator[str]:
-    """The real server with its mail going to the loopback SMTP server."""
-    env = {
-        "BEMTEVI_VAR_DIR": str(tmp_path_factory.mktemp("e2e-setup-var")),
-        "BEMTEVI_DATASET_PATH": str(dataset_path),
-        "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
-        **smtp.env(),
-    }
-    with running_server(env, tmp_path_factory.mktemp("e2e-setup-log") / "server.log") as url:
-        yield url
-
-
-def wait_for_mail(smtp: SmtpSink, to: str) -> str:
-    deadline = time.monotonic() + 60  # a bound on a wait for an event, generous for a busy machine
-    while not (texts := smtp.texts_to(to)):
-        assert time.monotonic() < deadline, f"no mail for {to}"
-        time.sleep(0.1)
-    return texts[0]
 
 
 def pictured(page: Page, name: str) -> None:
@@ -102,7 +72,7 @@ def test_the_super_admin_sets_a_white_label_up_in_one_flow(page: Page, mail_serv
     # Step 4, the owner: invited by e-mail, the link on the customer's own domain.
     expect(page.get_by_test_id("setup-invited")).to_contain_text(OWNER_EMAIL)
     expect(page.get_by_test_id("setup-owner-status")).to_have_text("Aguardando o primeiro acesso")
-    mail = wait_for_mail(smtp, OWNER_EMAIL)
+    mail = smtp.wait_for_text(OWNER_EMAIL)
     assert re.search(rf"https://{re.escape(DOMAIN)}/verify-code/\d{{6}}/\w+/[\w-]+", mail), mail
     assert "Passo a Passo" in mail
     pictured(page, "owner")

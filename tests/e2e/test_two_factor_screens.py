@@ -7,37 +7,15 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
-import pytest
 from e2e_support import screenshot, settle, sign_in
 from playwright.sync_api import Page, expect
-from support import ADMIN_PASSWORD, SmtpSink, running_server
+from support import SmtpSink
 
 OWNER_EMAIL = "dora@doralimpeza.com.br"
 OWNER_PASSWORD = "D0ra!Limpa"
 SUBJECTS = {"pt-BR": "Seu código de acesso", "en-US": "Your sign-in code"}
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[SmtpSink]:
-    with SmtpSink() as sink:
-        yield sink
-
-
-@pytest.fixture(scope="module")
-def mail_server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path, smtp: SmtpSink) -> Iterator[str]:
-    """The real server with its mail going to the loopback SMTP server."""
-    env = {
-        "BEMTEVI_VAR_DIR": str(tmp_path_factory.mktemp("e2e-two-factor-var")),
-        "BEMTEVI_DATASET_PATH": str(dataset_path),
-        "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
-        **smtp.env(),
-    }
-    with running_server(env, tmp_path_factory.mktemp("e2e-two-factor-log") / "server.log") as url:
-        yield url
 
 
 def mailed_code(smtp: SmtpSink, count: int, subject: str) -> str:
