@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from starlette.routing import Match
 from support import sign_in, wait_until
 
-from bemtevi.api.app import API_ROUTERS, RouteIndex, create_app
+from bemtevi.api.app import API_ROUTERS, create_app
 from bemtevi.api.errors import ERROR_RESPONSES
+from bemtevi.api.routing import RouteIndex
 
 
 @pytest.fixture

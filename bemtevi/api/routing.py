@@ -1,0 +1,166 @@
+"""How the API's applications route a request: a flat list of routes (``include_flat``), each refusing a path
+it cannot match before matching (``QuickRoute``) and answered by a planned handler (``route_handler``), found
+through an index of candidates (``RouteIndex``); blocking routes run on a worker thread (``on_a_worker``).
+The panel's API and the public API (``/api/v1``) are routed alike."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from inspect import iscoroutinefunction
+from typing import Any
+
+from fastapi import FastAPI, params
+from fastapi.dependencies.utils import get_typed_return_annotation, get_typed_signature
+from fastapi.routing import APIRoute, APIRouter
+from fastapi.telemetry._api import _route_selected
+from starlette._utils import get_route_path
+from starlette.concurrency import run_in_threadpool
+from starlette.routing import BaseRoute, Match, Mount
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from bemtevi.api.route_handler import RouteHandler, plan_of
+
+
+def include_flat(app: FastAPI, router: APIRouter, *, prefix: str, responses: dict[int | str, dict[str, Any]]) -> None:
+    """``app.include_router(router, prefix=prefix, responses=responses)``, with the router's routes added to the
+    app's own list, as FastAPI did before 0.116.
+
+    FastAPI now keeps an included router as a node of the app's routes and matches a request through each
+    node (twice per node, with its scope bookkeeping): with the API's 16 routers, finding a route cost more CPU
+    than most routes spend answering. A flat list is matched by one regular expression per route. The OpenAPI
+    schema is the same (tests/api/test_api_docs.py compares it with the included routers')."""
+    for route in router.routes:
+        if not isinstance(route, APIRoute):
+            raise TypeError(f"only API routes are included flat, not {route!r}")
+        app.router.add_api_route(
+            prefix + route.path,
+            route.endpoint if iscoroutinefunction(route.endpoint) else on_a_worker(route.endpoint),
+            response_model=route.response_model,
+            status_code=route.status_code,
+            tags=route.tags,
+            dependencies=route.dependencies,
+            summary=route.summary,
+            description=route.description,
+            response_description=route.response_description,
+            responses={**responses, **route.responses},
+            deprecated=route.deprecated,
+            methods=route.methods,
+            operation_id=route.operation_id,
+            response_model_include=route.response_model_include,
+            response_model_exclude=route.response_model_exclude,
+            response_model_by_alias=route.response_model_by_alias,
+            response_model_exclude_unset=route.response_model_exclude_unset,
+            response_model_exclude_defaults=route.response_model_exclude_defaults,
+            response_model_exclude_none=route.response_model_exclude_none,
+            include_in_schema=route.include_in_schema,
+            response_class=route.response_class,
+            name=route.name,
+            callbacks=route.callbacks,
+            openapi_extra=route.openapi_extra,
+            generate_unique_id_function=route.generate_unique_id_function,
+            strict_content_type=route.strict_content_type,
+            route_class_override=QuickRoute,
+        )
+
+
+class QuickRoute(APIRoute):
+    """An API route that refuses a path not starting with its pattern's literal start (the whole path for a
+    route without parameters) before matching: a request is matched against the routes in order, and
+    FastAPI's ``matches`` (the scope bookkeeping, then the regular expression) for each of the ~100 routes
+    cost a route near the end as much CPU as its own work. The pattern cannot match such a path anyway.
+
+    Its requests are answered by a ``RouteHandler`` (``bemtevi.api.route_handler``), FastAPI's steps planned
+    once for the route, when the route uses only what a plan covers."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        super().__init__(path, endpoint, **options)
+        body_is_form = self.body_field is not None and isinstance(self.body_field.field_info, params.Form)
+        streamed = self.is_sse_stream or self.is_json_stream
+        plan = None if body_is_form or streamed else plan_of(self.dependant)
+        if plan is not None:
+            self.app = RouteHandler(self, plan, self.app)
+        literal, parameter, _ = self.path_format.partition("{")
+        self._exact = None if parameter else literal
+        self._start = literal
+
+    def may_match(self, path: str) -> bool:
+        """False when this route's pattern cannot match ``path`` (a path as ``get_route_path`` gives it)."""
+        return path == self._exact if self._exact is not None else path.startswith(self._start)
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] == "http" and not self.may_match(get_route_path(scope)):
+            return Match.NONE, {}
+        return super().matches(scope)
+
+
+class RouteIndex:
+    """The router's first step: the route a request matches fully, found among the routes whose literal start
+    (``QuickRoute``) the path has, in the routes' order; anything else (no full match: a wrong method, a
+    redirect, not found; websockets, the lifespan) goes on to the router's own walk (``app``).
+
+    The router asks each of the ~80 routes in turn: a route near the end (``/api/me``, ``/api/health``) cost
+    as much CPU to find as to answer, however quickly each route refuses. The candidates of a path are kept
+    (a bounded number of paths) until the router's list of routes changes. Cost to a reader: FastAPI's walk
+    has a twin for its common case; the first full match is the same, as the routes are asked in order."""
+
+    MAX_PATHS = 4096
+
+    def __init__(self, router: APIRouter, app: ASGIApp) -> None:
+        self.router = router
+        self.app = app
+        self._routes: list[BaseRoute] = []
+        self._candidates: dict[str, tuple[BaseRoute, ...]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            found = self.full_match(scope)
+            if found is not None:
+                route, child_scope = found
+                # What the router does with a full match (APIRouter.app).
+                if "router" not in scope:
+                    scope["router"] = self.router
+                scope.update(child_scope)
+                _route_selected(scope=scope, path=getattr(route, "path_format", None), mount=isinstance(route, Mount))
+                await route.handle(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def full_match(self, scope: Scope) -> tuple[BaseRoute, Scope] | None:
+        """The first route matching ``scope`` fully, and its child scope; None when none does."""
+        routes = self.router.routes
+        if routes != self._routes:  # compares the routes by identity first: cheap while unchanged
+            self._routes = list(routes)
+            self._candidates = {}
+        path = get_route_path(scope)
+        candidates = self._candidates.get(path)
+        if candidates is None:
+            if len(self._candidates) >= self.MAX_PATHS:
+                self._candidates = {}
+            candidates = self._candidates[path] = tuple(
+                route for route in self._routes if not isinstance(route, QuickRoute) or route.may_match(path)
+            )
+        for route in candidates:
+            match, child_scope = route.matches(scope)
+            if match is Match.FULL:
+                return route, child_scope
+        return None
+
+
+def on_a_worker(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """A blocking route as a coroutine that runs it on a worker thread: one hop to the thread pool per
+    request. FastAPI hops for a plain ``def`` route, then hops again to validate its answer; here the
+    answer is validated on the event loop (pydantic's core, no I/O). Same parameters, so the same schema."""
+    returns = get_typed_return_annotation(endpoint)
+    signature = get_typed_signature(endpoint).replace(
+        return_annotation=inspect.Signature.empty if returns is None else returns
+    )
+
+    async def run(**values: Any) -> Any:
+        return await run_in_threadpool(endpoint, **values)
+
+    # Not functools.wraps: FastAPI unwraps ``__wrapped__`` to decide whether a route is a coroutine.
+    run.__signature__ = signature  # type: ignore[attr-defined]
+    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(run, name, getattr(endpoint, name))
+    return run
