@@ -1,4 +1,5 @@
-"""The files every export answers: ``;`` CSV (UTF-8) and XLSX, with no cell a spreadsheet would run.
+"""The files every export answers: ``;`` CSV (UTF-8) and XLSX, with no cell a spreadsheet would run, and the
+one way a route answers such a file (``file_response``): written, named, or refused with ``ExportFailed``.
 
 Exports carry what tenants typed (company names, user names, summaries of their changes). A
 text beginning with ``=``, ``+``, ``-`` or ``@`` (or a tab or carriage return before one) is
@@ -15,13 +16,25 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from typing import Literal
 
 import xlsxwriter
+from fastapi import Response
 from fpdf import FPDF
 from fpdf.enums import WrapMode
 
+from bemtevi.commands.spreadsheets import xlsx_table
+from bemtevi.domain.errors import ExportFailed
+from bemtevi.projections.base import SAO_PAULO
+
 Cell = str | int | float | None
+Writer = Callable[[Sequence[str], Iterable[Sequence[Cell]]], bytes]
+FileFormat = Literal["csv", "xlsx", "pdf"]
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX, "pdf": "application/pdf"}
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _SIGNED_NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d+)?)?")
@@ -114,3 +127,36 @@ def pdf_bytes(
         pdf.set_font("Helvetica", "I", 7.5)
         pdf.multi_cell(0, 4, _latin1(footer))
     return bytes(pdf.output())
+
+
+def xlsx_pages(header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
+    """The return files' XLSX: every value as its text, 65,535 rows a sheet, then another with the header."""
+    return xlsx_table(header, list(rows))
+
+
+def file_name(base: str, extension: str) -> str:
+    """The specification's name for an exported file: ``<base>_dd-mm-yyyy_hh-mm-ss.<extension>``, São Paulo time."""
+    return f"{base}_{datetime.now(SAO_PAULO).strftime('%d-%m-%Y_%H-%M-%S')}.{extension}"
+
+
+def file_response(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    format: FileFormat,
+    base_name: str,
+    *,
+    xlsx: Writer = xlsx_pages,
+    pdf: Writer | None = None,
+) -> Response:
+    """The table as an attachment in ``format`` named by ``file_name(base_name, format)``. ``rows`` may be lazy:
+    they are made while the file is written, so that any failure on the way answers the specification's
+    message (``ExportFailed``) rather than an unexpected error. ``xlsx`` and ``pdf`` write those formats."""
+    write = {"csv": csv_bytes, "xlsx": xlsx, "pdf": pdf}[format]
+    if write is None:
+        raise ValueError(f"no writer for {format}")
+    try:
+        content = write(header, rows)
+    except Exception as e:  # a file the user asked for must fail with the specification's message
+        raise ExportFailed() from e
+    disposition = f'attachment; filename="{file_name(base_name, format)}"'
+    return Response(content, media_type=MEDIA_TYPES[format], headers={"Content-Disposition": disposition})

@@ -1,4 +1,5 @@
-"""Every CSV and XLSX export: a cell a spreadsheet would run as a formula is written as text.
+"""Every CSV and XLSX export: a cell a spreadsheet would run as a formula is written as text; every export
+route's file is named by the specification's rule, in its format.
 
 A company or user name like ``=HYPERLINK("http://evil.example","x")`` is data a tenant typed; the
 finance user who opens the export must see it, not have it run. Each file is read back as a
@@ -12,6 +13,7 @@ import io
 import re
 import zipfile
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -19,14 +21,16 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
-from support import examples, sign_in
+from support import KNOWN_CPF, examples, sign_in
 
 from bemtevi.api.app import create_app
-from bemtevi.api.exports import csv_bytes, xlsx_bytes
+from bemtevi.api.exports import csv_bytes, file_response, xlsx_bytes
 from bemtevi.bootstrap import Platform
+from bemtevi.domain.errors import ExportFailed
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
+from bemtevi.projections.base import SAO_PAULO
 
 EVIL_COMPANY = '=HYPERLINK("http://evil.example","x")'
 EVIL_PERSON = "@SUM(1+1)*cmd|' /C calc'!A0"
@@ -123,6 +127,74 @@ def test_the_audit_export_writes_names_as_text(api: TestClient, platform: Platfo
     assert "'" + EVIL_COMPANY in {row[1] for row in table[1:]}
     assert "'" + EVIL_PERSON in {row[2] for row in table[1:]}
     assert_inert(table)
+
+
+MONTH = datetime.now(SAO_PAULO).strftime("%Y-%m")
+# Each export route and format: its query, the file's name before the São Paulo time stamp, and its header's
+# first cell in the language asked for (a ';' CSV in UTF-8 reads back as such only with that separator).
+EXPORTS = [
+    ("/api/credits/history/export", {"format": "csv"}, "historico_saldos", "Data/hora"),
+    ("/api/credits/history/export", {"format": "xlsx", "lang": "en-US"}, "balance_history", "Date/time"),
+    ("/api/credits/statement/export", {"lang": "en-US"}, "finance_statement", "Category"),
+    ("/api/credits/monthly-close/export", {"month": MONTH}, f"fechamento_mensal_{MONTH}", "Cliente"),
+    (
+        "/api/credits/monthly-close/export",
+        {"month": MONTH, "format": "xlsx", "lang": "en-US"},
+        f"monthly_close_{MONTH}",
+        "Customer",
+    ),
+    ("/api/reports/export", {"format": "csv"}, "relatorio", "Período"),
+    ("/api/reports/export", {"format": "xlsx", "lang": "en-US"}, "report", "Period"),
+    ("/api/audit/export", {"lang": "en-US"}, "audit", "Date"),
+    ("/api/audit/data-subject/export", {"document": KNOWN_CPF}, f"relatorio_titular_{KNOWN_CPF}", "Data/hora"),
+    (
+        "/api/audit/data-subject/export",
+        {"document": KNOWN_CPF, "format": "pdf", "lang": "en-US"},
+        f"data_subject_report_{KNOWN_CPF}",
+        None,
+    ),
+]
+MEDIA_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "pdf": "application/pdf",
+}
+FILE_NAME = re.compile(r'attachment; filename="(.+)_(\d{2}-\d{2}-\d{4}_\d{2}-\d{2}-\d{2})\.(\w+)"')
+
+
+def test_every_export_is_named_by_the_specs_rule_in_its_format(
+    api: TestClient, platform: Platform, tainted: dict[str, str]
+) -> None:
+    admin = {"Authorization": tainted["Authorization"]}
+    looked = api.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF})
+    assert looked.status_code == 200, looked.text
+    assert platform.projector.wait_for(looked.json()["position"], timeout=10)
+    for path, params, base, first in EXPORTS:
+        answered = api.get(path, headers=admin, params=params)
+        assert answered.status_code == 200, (path, answered.text)
+        format = params.get("format", "csv")
+        assert answered.headers["content-type"] == MEDIA_TYPES[format], path
+        name = FILE_NAME.fullmatch(answered.headers["content-disposition"])
+        assert name and (name[1], name[3]) == (base, format), (path, answered.headers["content-disposition"])
+        stamped = datetime.strptime(name[2], "%d-%m-%Y_%H-%M-%S").replace(tzinfo=SAO_PAULO)
+        assert abs(datetime.now(SAO_PAULO) - stamped) < timedelta(minutes=1), (path, "not São Paulo's time")
+        if format == "csv":
+            assert read_csv(answered.content)[0][0] == first, path
+        elif format == "xlsx":
+            assert read_xlsx(answered.content)[0][0] == first, path
+        else:
+            assert answered.content.startswith(b"%PDF-")
+
+
+def test_a_file_that_cannot_be_written_answers_the_specifications_message() -> None:
+    def rows() -> Iterator[list[Any]]:
+        yield ["ok"]
+        raise KeyError("a row the export could not make")
+
+    for format in ("csv", "xlsx"):
+        with pytest.raises(ExportFailed) as refused:
+            file_response(["A"], rows(), format, "base")
+        assert (refused.value.code, refused.value.message) == ("export_failed", "Error exporting CSV")
 
 
 # -- the helper every export uses ----------------------------------------------------------------------------

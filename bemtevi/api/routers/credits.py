@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
+from functools import partial
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -22,10 +24,10 @@ from bemtevi.api.credit_schemas import (
     PositionResponse,
 )
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
-from bemtevi.api.exports import Cell, csv_bytes, xlsx_bytes
+from bemtevi.api.exports import XLSX, Cell, file_response, xlsx_bytes
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
-from bemtevi.domain.errors import ExportFailed, GroupNotFound
+from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
@@ -42,9 +44,6 @@ router = APIRouter(prefix="/credits", tags=["credits"])
 
 BalancesReader = Annotated[Principal, Depends(allowed_route("balances"))]
 HistoryReader = Annotated[Principal, Depends(allowed_route("balance-history"))]
-
-
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _sao_paulo_midnight_utc(day: date) -> datetime:
@@ -207,28 +206,24 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
 }
 
 
-def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> list[list[Cell]]:
-    out = []
+def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> Iterator[list[Cell]]:
     for row in rows:
         local = row["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO)
-        out.append(
-            [
-                local.strftime("%d/%m/%Y %H:%M:%S"),
-                row["groupName"] or row["groupId"],
-                labels["categories"].get(row["category"], row["category"]),
-                labels["kinds"].get(row["kind"], row["kind"]),
-                row["amount"],
-                labels["unlimited"] if row["balance"] is None else row["balance"],
-                labels["unlimited"] if row["limit"] is None else row["limit"],
-                row["actorName"] or "-",
-                row["counterpartyName"] or "-",
-                labels["reasons"].get(row["reason"], "-") if row["reason"] else "-",
-                row["reasonId"] or "-",
-                "-" if row["change"] is None else row["change"],
-                row["released"],
-            ]
-        )
-    return out
+        yield [
+            local.strftime("%d/%m/%Y %H:%M:%S"),
+            row["groupName"] or row["groupId"],
+            labels["categories"].get(row["category"], row["category"]),
+            labels["kinds"].get(row["kind"], row["kind"]),
+            row["amount"],
+            labels["unlimited"] if row["balance"] is None else row["balance"],
+            labels["unlimited"] if row["limit"] is None else row["limit"],
+            row["actorName"] or "-",
+            row["counterpartyName"] or "-",
+            labels["reasons"].get(row["reason"], "-") if row["reason"] else "-",
+            row["reasonId"] or "-",
+            "-" if row["change"] is None else row["change"],
+            row["released"],
+        ]
 
 
 @router.get(
@@ -255,21 +250,9 @@ def export_history(
         limit=None,
     )
     labels = EXPORT_LABELS[lang]
-    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
-    try:
-        table = _export_rows(rows, labels)
-        if format == "csv":
-            content = csv_bytes(labels["columns"], table)
-            media_type = "text/csv; charset=utf-8"
-        else:
-            content = xlsx_bytes(labels["base"], labels["columns"], table)
-            media_type = XLSX
-    except Exception as e:  # a file the user asked for must fail with the specification's message
-        raise ExportFailed() from e
-    filename = f"{labels['base']}_{stamp}.{format}"
-    return Response(
-        content, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
-    )
+    # Amounts and balances stay numbers a spreadsheet can sum: this XLSX is typed, not the return files' text.
+    typed_xlsx = partial(xlsx_bytes, labels["base"])
+    return file_response(labels["columns"], _export_rows(rows, labels), format, labels["base"], xlsx=typed_xlsx)
 
 
 @router.get("/consumption", response_model=ConsumptionResponse, responses={404: {"model": ErrorResponse}})

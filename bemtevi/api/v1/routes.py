@@ -15,6 +15,7 @@ from bemtevi.api.batch_schemas import BatchResponse, BatchUpload, SubmitBatchReq
 from bemtevi.api.bounds import KEY_MAX
 from bemtevi.api.credit_schemas import BalancesResponse
 from bemtevi.api.deps import PositionQuery, wait_for_position
+from bemtevi.api.exports import XLSX
 from bemtevi.api.report_schemas import ReportResponse
 from bemtevi.api.routers import batches as panel_batches
 from bemtevi.api.routers import credits as panel_credits
@@ -183,7 +184,7 @@ def report(
     "/reports/export",
     response_class=Response,
     tags=["reports"],
-    responses={200: {"content": {"text/csv": {}, panel_reports.XLSX: {}}}},
+    responses={200: {"content": {"text/csv": {}, XLSX: {}}}},
 )
 def export_report(
     caller: CallerDep,
