@@ -18,10 +18,10 @@ import io
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 import xlsxwriter
-from fastapi import Response
+from fastapi import Query, Response
 from fpdf import FPDF
 from fpdf.enums import WrapMode
 
@@ -35,6 +35,9 @@ FileFormat = Literal["csv", "xlsx", "pdf"]
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX, "pdf": "application/pdf"}
+# The query parameters of an export route: the file's format (a spreadsheet's) and the language of its texts.
+SpreadsheetFormat = Annotated[Literal["csv", "xlsx"], Query()]
+ExportLanguage = Annotated[Literal["pt-BR", "en-US"], Query()]
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _SIGNED_NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d+)?)?")

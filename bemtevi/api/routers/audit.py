@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from bemtevi.api.bounds import KEY_MAX, SHORT_TEXT_MAX
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
-from bemtevi.api.exports import Cell, file_response, pdf_bytes
+from bemtevi.api.exports import Cell, ExportLanguage, file_response, pdf_bytes
 from bemtevi.api.group_schemas import (
     AuditActor,
     AuditEventKind,
@@ -295,7 +295,7 @@ def export_data_subject_report(
     principal: DataSubjectReader,
     platform: PlatformDep,
     document: DocumentQuery,
-    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+    lang: ExportLanguage = "pt-BR",
     format: Annotated[Literal["csv", "pdf"], Query(description="pdf: signed by the platform")] = "csv",
 ) -> Response:
     """The report as a file: CSV, or a PDF signed by the platform (Ed25519 over its bytes, in ``X-Signature``)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
@@ -24,7 +24,7 @@ from bemtevi.api.credit_schemas import (
     PositionResponse,
 )
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
-from bemtevi.api.exports import XLSX, Cell, file_response, xlsx_bytes
+from bemtevi.api.exports import XLSX, Cell, ExportLanguage, SpreadsheetFormat, file_response, xlsx_bytes
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import GroupNotFound
@@ -236,8 +236,8 @@ def export_history(
     platform: PlatformDep,
     filters: Annotated[HistoryFilters, Depends()],
     order: Annotated[str | None, Depends(ordering(HISTORY_ORDER))],
-    format: Annotated[Literal["csv", "xlsx"], Query()] = "csv",
-    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+    format: SpreadsheetFormat = "csv",
+    lang: ExportLanguage = "pt-BR",
 ) -> Response:
     groups = _visible_groups(platform, principal, filters.group_id)
     rows, _ = movement_history(

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Query, Response
 
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
-from bemtevi.api.exports import XLSX, Cell, file_response
+from bemtevi.api.exports import XLSX, Cell, ExportLanguage, SpreadsheetFormat, file_response
 from bemtevi.api.report_schemas import Dimension, Interval, PeriodPreset, ReportData, ReportResponse
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import AccessDenied, InvalidPeriod
@@ -191,10 +191,6 @@ def export_response(data: ReportData, format: Literal["csv", "xlsx"], lang: str)
     return file_response(header, _export_rows(data, labels), format, labels["base"])
 
 
-ExportFormat = Annotated[Literal["csv", "xlsx"], Query()]
-ExportLanguage = Annotated[Literal["pt-BR", "en-US"], Query()]
-
-
 @router.get(
     "/reports/export",
     response_class=Response,
@@ -204,7 +200,7 @@ def export_report(
     principal: ReportReader,
     platform: PlatformDep,
     filters: FiltersQuery,
-    format: ExportFormat = "csv",
+    format: SpreadsheetFormat = "csv",
     lang: ExportLanguage = "pt-BR",
 ) -> Response:
     """The report's rows as a file: `;` CSV (UTF-8) or XLSX."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
@@ -19,7 +19,7 @@ from bemtevi.api.credit_schemas import (
     StatementResponse,
 )
 from bemtevi.api.deps import PlatformDep, PositionQuery, wait_for_position
-from bemtevi.api.exports import XLSX, Cell, file_response
+from bemtevi.api.exports import XLSX, Cell, ExportLanguage, SpreadsheetFormat, file_response
 from bemtevi.api.routers.credits import EXPORT_LABELS, HistoryReader, _utc_bounds, _visible_groups
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import InvalidData
@@ -201,8 +201,8 @@ def export_monthly_close(
     principal: HistoryReader,
     platform: PlatformDep,
     month: Annotated[CloseMonth, Depends()],
-    format: Annotated[Literal["csv", "xlsx"], Query()] = "csv",
-    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+    format: SpreadsheetFormat = "csv",
+    lang: ExportLanguage = "pt-BR",
 ) -> Response:
     """The monthly close as a file (`;` CSV, UTF-8, or XLSX): one line per customer and category with the
     screen's figures, then the totals over the customers per category."""
@@ -221,7 +221,7 @@ def export_statement(
     principal: HistoryReader,
     platform: PlatformDep,
     period: Annotated[StatementPeriod, Depends()],
-    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+    lang: ExportLanguage = "pt-BR",
 ) -> Response:
     data = _statement(platform, principal, period)
     labels = STATEMENT_LABELS[lang]
