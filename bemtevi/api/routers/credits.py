@@ -97,6 +97,30 @@ class HistoryFilters:
         self.group_id = group_id
 
 
+def _movements(
+    platform: PlatformDep,
+    principal: Principal,
+    filters: HistoryFilters,
+    order: str | None,
+    *,
+    offset: int = 0,
+    limit: int | None,
+) -> tuple[list[dict[str, Any]], int]:
+    """The movements the filters select in the groups the caller may see (the screen's page, or all of them for
+    the export), and how many there are."""
+    groups = _visible_groups(platform, principal, filters.group_id)
+    return movement_history(
+        platform.store.cursor(),
+        groups,
+        start=filters.start,
+        end=filters.end,
+        category=filters.category,
+        order=order,
+        offset=offset,
+        limit=limit,
+    )
+
+
 @router.get("/history", response_model=HistoryResponse, responses={404: {"model": ErrorResponse}})
 def history(
     principal: HistoryReader,
@@ -107,17 +131,7 @@ def history(
     position: PositionQuery = None,
 ) -> HistoryResponse:
     up_to_date = wait_for_position(platform, position)
-    groups = _visible_groups(platform, principal, filters.group_id)
-    rows, total = movement_history(
-        platform.store.cursor(),
-        groups,
-        start=filters.start,
-        end=filters.end,
-        category=filters.category,
-        order=order,
-        offset=page.offset,
-        limit=page.size,
-    )
+    rows, total = _movements(platform, principal, filters, order, offset=page.offset, limit=page.size)
     return HistoryResponse(
         data=[Movement.model_validate(row) for row in rows],
         total=total,
@@ -239,16 +253,7 @@ def export_history(
     format: SpreadsheetFormat = "csv",
     lang: ExportLanguage = "pt-BR",
 ) -> Response:
-    groups = _visible_groups(platform, principal, filters.group_id)
-    rows, _ = movement_history(
-        platform.store.cursor(),
-        groups,
-        start=filters.start,
-        end=filters.end,
-        category=filters.category,
-        order=order,
-        limit=None,
-    )
+    rows, _ = _movements(platform, principal, filters, order, limit=None)
     labels = EXPORT_LABELS[lang]
     # Amounts and balances stay numbers a spreadsheet can sum: this XLSX is typed, not the return files' text.
     typed_xlsx = partial(xlsx_bytes, labels["base"])
