@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
-from functools import partial
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -24,7 +23,7 @@ from bemtevi.api.credit_schemas import (
     PositionResponse,
 )
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
-from bemtevi.api.exports import XLSX, Cell, ExportLanguage, SpreadsheetFormat, file_response, xlsx_bytes
+from bemtevi.api.exports import XLSX, Cell, ExportLanguage, SpreadsheetFormat, file_response
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import GroupNotFound
@@ -255,9 +254,7 @@ def export_history(
 ) -> Response:
     rows, _ = _movements(platform, principal, filters, order, limit=None)
     labels = EXPORT_LABELS[lang]
-    # Amounts and balances stay numbers a spreadsheet can sum: this XLSX is typed, not the return files' text.
-    typed_xlsx = partial(xlsx_bytes, labels["base"])
-    return file_response(labels["columns"], _export_rows(rows, labels), format, labels["base"], xlsx=typed_xlsx)
+    return file_response(labels["columns"], _export_rows(rows, labels), format, labels["base"])
 
 
 @router.get("/consumption", response_model=ConsumptionResponse, responses={404: {"model": ErrorResponse}})
