@@ -95,8 +95,14 @@ def xlsx_bytes(
     frozen. The sheets are named ``sheet_name``, then ``sheet_name (2)``, and so on."""
     name = _SHEET_NAME_FORBIDDEN.sub("_", sheet_name)[:31] or "Planilha"
     binary = io.BytesIO()
-    # Nothing is guessed from a text: no formulas, links or numbers (each cell is written by type anyway).
-    options = {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False}
+    # Nothing is guessed from a text: no formulas, links or numbers (each cell is written by type anyway). Each row
+    # goes to a temporary file as it is written (constant_memory), so a long history is not held cell by cell.
+    options = {
+        "constant_memory": True,
+        "strings_to_formulas": False,
+        "strings_to_urls": False,
+        "strings_to_numbers": False,
+    }
     with xlsxwriter.Workbook(binary, options) as book:
         bold = book.add_format({"bold": True})
 
