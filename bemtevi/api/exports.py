@@ -1,4 +1,5 @@
-"""The files every export answers: ``;`` CSV (UTF-8) and XLSX, with no cell a spreadsheet would run.
+"""The files every export answers: ``;`` CSV (UTF-8) and XLSX, with no cell a spreadsheet would run, and the
+one way a route answers such a file (``file_response``): written, named, or refused with ``ExportFailed``.
 
 Exports carry what tenants typed (company names, user names, summaries of their changes). A
 text beginning with ``=``, ``+``, ``-`` or ``@`` (or a tab or carriage return before one) is
@@ -7,7 +8,7 @@ text cell therefore goes through ``inert``, which prefixes such a text with a si
 OWASP recommends for CSV injection; only a sign alone or a signed number is left as it is (the
 placeholder ``-``, an amount), since no spreadsheet runs those. XLSX cells are written as what
 they are: text as string cells (never formulas, links or numbers read from text), numbers as
-numbers.
+numbers; at most 65,535 records a sheet, each sheet with the header.
 """
 
 from __future__ import annotations
@@ -15,13 +16,29 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from functools import partial
+from typing import Annotated, Literal
 
 import xlsxwriter
+from fastapi import Query, Response
 from fpdf import FPDF
 from fpdf.enums import WrapMode
+from xlsxwriter.worksheet import Worksheet
+
+from bemtevi.domain.errors import ExportFailed
+from bemtevi.projections.base import SAO_PAULO
 
 Cell = str | int | float | None
+Writer = Callable[[Sequence[str], Iterable[Sequence[Cell]]], bytes]
+FileFormat = Literal["csv", "xlsx", "pdf"]
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX, "pdf": "application/pdf"}
+# The query parameters of an export route: the file's format (a spreadsheet's) and the language of its texts.
+SpreadsheetFormat = Annotated[Literal["csv", "xlsx"], Query()]
+ExportLanguage = Annotated[Literal["pt-BR", "en-US"], Query()]
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _SIGNED_NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d+)?)?")
@@ -49,26 +66,63 @@ def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def xlsx_bytes(sheet_name: str, header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
-    """One sheet: the header in bold and frozen, then the rows."""
+# The specification's sheet limit, counted as the batch return files count it: records after the header (a
+# sheet then holds 65,536 rows, the old XLS maximum).
+EXPORT_ROWS_PER_SHEET = 65_535
+_SHEET_NAME_FORBIDDEN = re.compile(r"[\[\]:*?/\\]")
+
+
+def _typed_cell(sheet: Worksheet, row: int, column: int, value: Cell) -> None:
+    if isinstance(value, str):
+        sheet.write_string(row, column, inert(value))
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        sheet.write_number(row, column, value)
+    elif value is not None:
+        sheet.write_string(row, column, inert(str(value)))
+
+
+# Not the return files' writer (infra.batches.xlsx_writer): that one writes every value as text, by column with
+# Arrow, for a million records' speed (issue 32); an export's cells are typed and its header bold.
+def xlsx_bytes(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    sheet_name: str = "Planilha",
+    *,
+    rows_per_sheet: int = EXPORT_ROWS_PER_SHEET,
+) -> bytes:
+    """Every export's XLSX: numbers as numbers (a spreadsheet sums them), texts inert; at most ``rows_per_sheet``
+    rows a sheet after the header, each sheet with the header in bold and
+    frozen. The sheets are named ``sheet_name``, then ``sheet_name (2)``, and so on."""
+    name = _SHEET_NAME_FORBIDDEN.sub("_", sheet_name)[:31] or "Planilha"
     binary = io.BytesIO()
-    # Nothing is guessed from a text: no formulas, links or numbers (each cell is written by type anyway).
-    options = {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False}
-    book = xlsxwriter.Workbook(binary, options)
-    sheet = book.add_worksheet(sheet_name[:31])
-    bold = book.add_format({"bold": True})
-    for column, label in enumerate(header):
-        sheet.write_string(0, column, inert(label), bold)
-    for index, values in enumerate(rows, start=1):
-        for column, value in enumerate(values):
-            if isinstance(value, str):
-                sheet.write_string(index, column, inert(value))
-            elif isinstance(value, int | float) and not isinstance(value, bool):
-                sheet.write_number(index, column, value)
-            elif value is not None:
-                sheet.write_string(index, column, inert(str(value)))
-    sheet.freeze_panes(1, 0)
-    book.close()
+    # Nothing is guessed from a text: no formulas, links or numbers (each cell is written by type anyway). Each row
+    # goes to a temporary file as it is written (constant_memory), so a long history is not held cell by cell.
+    options = {
+        "constant_memory": True,
+        "strings_to_formulas": False,
+        "strings_to_urls": False,
+        "strings_to_numbers": False,
+    }
+    with xlsxwriter.Workbook(binary, options) as book:
+        bold = book.add_format({"bold": True})
+
+        def new_sheet(number: int) -> Worksheet:
+            suffix = "" if number == 1 else f" ({number})"
+            sheet = book.add_worksheet(name[: 31 - len(suffix)] + suffix)
+            for column, label in enumerate(header):
+                sheet.write_string(0, column, inert(label), bold)
+            sheet.freeze_panes(1, 0)
+            return sheet
+
+        sheets, at = 1, 0
+        sheet = new_sheet(sheets)
+        for values in rows:
+            if at == rows_per_sheet:
+                sheets, at = sheets + 1, 0
+                sheet = new_sheet(sheets)
+            at += 1
+            for column, value in enumerate(values):
+                _typed_cell(sheet, at, column, value)
     return binary.getvalue()
 
 
@@ -114,3 +168,36 @@ def pdf_bytes(
         pdf.set_font("Helvetica", "I", 7.5)
         pdf.multi_cell(0, 4, _latin1(footer))
     return bytes(pdf.output())
+
+
+def file_name(base: str, extension: str) -> str:
+    """The specification's name for an exported file: ``<base>_dd-mm-yyyy_hh-mm-ss.<extension>``, São Paulo time."""
+    return f"{base}_{datetime.now(SAO_PAULO).strftime('%d-%m-%Y_%H-%M-%S')}.{extension}"
+
+
+def file_response(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    format: FileFormat,
+    base_name: str,
+    *,
+    pdf: Writer | None = None,
+) -> Response:
+    """The table as an attachment in ``format`` named by ``file_name(base_name, format)``. ``rows`` may be lazy:
+    they are made while the file is written, so that any failure on the way answers the specification's
+    message (``ExportFailed``) rather than an unexpected error. Every XLSX is ``xlsx_bytes``'s (its sheets named
+    ``base_name``); ``pdf`` writes a PDF."""
+    writers: dict[str, Writer | None] = {
+        "csv": csv_bytes,
+        "xlsx": partial(xlsx_bytes, sheet_name=base_name),
+        "pdf": pdf,
+    }
+    write = writers[format]
+    if write is None:
+        raise ValueError(f"no writer for {format}")
+    try:
+        content = write(header, rows)
+    except Exception as e:  # a file the user asked for must fail with the specification's message
+        raise ExportFailed() from e
+    disposition = f'attachment; filename="{file_name(base_name, format)}"'
+    return Response(content, media_type=MEDIA_TYPES[format], headers={"Content-Disposition": disposition})

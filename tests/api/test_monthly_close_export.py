@@ -38,16 +38,18 @@ def api(platform: Platform) -> Iterator[TestClient]:
         yield client
 
 
-def _table(response: Any, format: str) -> list[list[str]]:
+def _table(response: Any, format: str) -> list[list[Any]]:
     assert response.status_code == 200, response.text
     if format == "csv":
         return list(csv.reader(io.StringIO(response.content.decode("utf-8"), newline=""), delimiter=";"))
     return CalamineWorkbook.from_filelike(io.BytesIO(response.content)).get_sheet_by_index(0).to_python()
 
 
-def _expected(figures: dict[str, Any], lang: str) -> list[str]:
+def _expected(figures: dict[str, Any], lang: str, format: str) -> list[Any]:
+    """The figures as the file writes them: text in the CSV, numbers (which a spreadsheet sums) in the XLSX."""
     unlimited = EXPORT_LABELS[lang]["unlimited"]
-    return [unlimited if figures[name] is None else str(figures[name]) for name in FIGURES]
+    typed = str if format == "csv" else float
+    return [unlimited if figures[name] is None else typed(figures[name]) for name in FIGURES]
 
 
 def test_the_monthly_close_files_carry_the_ledgers_figures(platform: Platform, api: TestClient) -> None:
@@ -101,13 +103,20 @@ def test_the_monthly_close_files_carry_the_ledgers_figures(platform: Platform, a
                         platform, credit_account_id(UUID(child["groupId"]), Category(category)), start, end, category
                     )
                     assert figures == folded, (child["groupName"], category)
-                    assert lines[(child["groupName"], names[category])] == _expected(folded, lang)
+                    assert lines[(child["groupName"], names[category])] == _expected(folded, lang, format)
             for figures in shown["totals"]:
-                assert lines[(labels["total"], names[figures["category"]])] == _expected(figures, lang)
+                total = lines[(labels["total"], names[figures["category"]])]
+                assert total == _expected(figures, lang, format)
+                if format == "xlsx":  # finance sums the customers' lines and finds the total line
+                    customers = [row[2:] for row in table[1 : -len(Category)] if row[1] == names[figures["category"]]]
+                    summed = [(column, cell) for column, cell in enumerate(total) if isinstance(cell, float)]
+                    assert summed, "a total finance can check"
+                    for column, cell in summed:
+                        assert sum(line[column] for line in customers) == cell, FIGURES[column]
 
-    shop_unit = lines[("Loja Beta", "Manual query")]
-    assert dict(zip(FIGURES, shop_unit, strict=True))["received"] == "8"
-    assert dict(zip(FIGURES, lines[("Escritório Gama", "Manual query")], strict=True))["returned"] == "2"
+    shop_unit = lines[("Loja Beta", "Manual query")]  # the last file's, an XLSX
+    assert dict(zip(FIGURES, shop_unit, strict=True))["received"] == 8
+    assert dict(zip(FIGURES, lines[("Escritório Gama", "Manual query")], strict=True))["returned"] == 2
 
     # A company beside the reseller cannot export its close; a month is YYYY-MM.
     _, stranger = owner_of(platform, api, "Empresa Vizinha", ROOT_GROUP_ID, GroupType.COMPANY)

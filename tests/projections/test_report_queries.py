@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import examples
 
-from bemtevi.commands.spreadsheets import xlsx_table
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.report_queries import DIMENSIONS, INTERVALS, consultation_report, utc_bounds
 from bemtevi.projections.store import ReadStore
@@ -90,15 +89,3 @@ def test_every_grouping_sums_to_the_raw_count(
             assert sum(r["found"] for r in report["series"]) == report["totals"]["found"] == expected_found
             assert sum(k["consultations"] for k in report["keys"]) == expected
             assert all(first - timedelta(days=31) < r["period"] <= last for r in report["series"])
-
-
-def test_an_xlsx_holds_65535_rows_a_sheet_then_another_with_the_header() -> None:
-    import io
-
-    from python_calamine import CalamineWorkbook
-
-    rows = [[f"=linha {i}", i] for i in range(65_536)]
-    book = CalamineWorkbook.from_filelike(io.BytesIO(xlsx_table(["Período", "Consultas"], rows)))
-    first, second = (book.get_sheet_by_index(i).to_python() for i in range(2))
-    assert len(first) == 65_536 and first[0] == ["Período", "Consultas"] and first[1][0] == "=linha 0"
-    assert second == [["Período", "Consultas"], ["=linha 65535", "65535"]]

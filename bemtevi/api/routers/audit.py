@@ -6,6 +6,7 @@ reads everything. A group outside one's subtree is 'not found'.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from uuid import UUID
@@ -14,7 +15,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from bemtevi.api.bounds import KEY_MAX, SHORT_TEXT_MAX
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
-from bemtevi.api.exports import Cell, csv_bytes, pdf_bytes
+from bemtevi.api.exports import Cell, ExportLanguage, file_response, pdf_bytes
 from bemtevi.api.group_schemas import (
     AuditActor,
     AuditEventKind,
@@ -31,7 +32,7 @@ from bemtevi.bootstrap import Platform
 from bemtevi.commands.data_subject import record_data_subject_report
 from bemtevi.domain.batch_errors import FileTooLarge
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import ExportFailed, GroupNotFound, InvalidData
+from bemtevi.domain.errors import GroupNotFound, InvalidData
 from bemtevi.domain.principals import Principal
 from bemtevi.projections.audit_queries import AUDIT_ORDER, audit_actors, audit_page, audit_types
 from bemtevi.projections.base import SAO_PAULO
@@ -155,31 +156,22 @@ def export_audit(
     """CSV (';', UTF-8) named audit_dd-mm-yyyy_hh-mm-ss.csv, times in São Paulo."""
     groups = _groups(platform, principal, filters)
     rows, _ = _rows(platform, groups, filters, order=order, limit=None)
-    try:
-        table: list[list[Cell]] = []
-        for r in rows:
-            local = r["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO)
-            table.append(
-                [
-                    local.strftime("%d/%m/%Y %H:%M:%S"),
-                    r["tenantName"] or r["tenantId"],
-                    r["actorName"] or "-",
-                    r["actorEmail"] or "-",
-                    r["aggregateType"],
-                    r["eventType"],
-                    r["targetName"] or r["targetId"] or "-",
-                    changes_text(r["changes"]),
-                ]
-            )
-        content = csv_bytes(CSV_COLUMNS.get(lang, CSV_COLUMNS["pt-BR"]), table)
-    except Exception as e:  # the file the user asked for fails with the specification's message
-        raise ExportFailed() from e
-    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
-    return Response(
-        content,
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="audit_{stamp}.csv"'},
-    )
+    return file_response(CSV_COLUMNS.get(lang, CSV_COLUMNS["pt-BR"]), _audit_table(rows), "csv", "audit")
+
+
+def _audit_table(rows: list[dict[str, Any]]) -> Iterator[list[Cell]]:
+    for r in rows:
+        local = r["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO)
+        yield [
+            local.strftime("%d/%m/%Y %H:%M:%S"),
+            r["tenantName"] or r["tenantId"],
+            r["actorName"] or "-",
+            r["actorEmail"] or "-",
+            r["aggregateType"],
+            r["eventType"],
+            r["targetName"] or r["targetId"] or "-",
+            changes_text(r["changes"]),
+        ]
 
 
 # -- the data-subject report (LGPD art. 18, 37): the super-admin's and the data-protection officer's, across
@@ -303,59 +295,51 @@ def export_data_subject_report(
     principal: DataSubjectReader,
     platform: PlatformDep,
     document: DocumentQuery,
-    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+    lang: ExportLanguage = "pt-BR",
     format: Annotated[Literal["csv", "pdf"], Query(description="pdf: signed by the platform")] = "csv",
 ) -> Response:
     """The report as a file: CSV, or a PDF signed by the platform (Ed25519 over its bytes, in ``X-Signature``)."""
     parsed, rows, _ = _data_subject(platform, principal, document, format)
-    try:
-        table: list[list[Cell]] = [
-            [
-                _sao_paulo(r["createdAt"]),
-                r["groupName"] or r["groupId"],
-                r["userName"] or "-",
-                r["userEmail"] or "-",
-                r["channel"],
-                r["queryType"],
-                r["status"],
-                r["purpose"] or "-",
-                r["consultationId"],
-                _sao_paulo(r["keptUntil"]),
-            ]
-            for r in rows
+    table = (
+        [
+            _sao_paulo(r["createdAt"]),
+            r["groupName"] or r["groupId"],
+            r["userName"] or "-",
+            r["userEmail"] or "-",
+            r["channel"],
+            r["queryType"],
+            r["status"],
+            r["purpose"] or "-",
+            r["consultationId"],
+            _sao_paulo(r["keptUntil"]),
         ]
-        if format == "pdf":
-            texts = PDF_TEXTS[lang]
-            signer = platform.report_signer
-            now = datetime.now(SAO_PAULO).strftime("%d/%m/%Y %H:%M:%S")
-            content = pdf_bytes(
-                texts["title"],
-                [
-                    (texts["document"], f"{parsed.kind.upper()} {parsed.number}"),
-                    (texts["issued"], now),
-                    (texts["by"], reader_of_report(platform.store.cursor(), str(principal.user_id))),
-                    (texts["count"], str(len(rows))),
-                ],
-                DATA_SUBJECT_COLUMNS[lang],
-                table,
-                PDF_WIDTHS,
-                footer=texts["footer"].format(algorithm=ALGORITHM, key_id=signer.key_id),
-            )
-        else:
-            content = csv_bytes(DATA_SUBJECT_COLUMNS[lang], table)
-    except Exception as e:  # a file the user asked for must fail with the specification's message
-        raise ExportFailed() from e
-    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
+        for r in rows
+    )
+    signer = platform.report_signer
+
+    def report_pdf(header: Sequence[str], cells: Iterable[Sequence[Cell]]) -> bytes:
+        texts = PDF_TEXTS[lang]
+        now = datetime.now(SAO_PAULO).strftime("%d/%m/%Y %H:%M:%S")
+        facts = [
+            (texts["document"], f"{parsed.kind.upper()} {parsed.number}"),
+            (texts["issued"], now),
+            (texts["by"], reader_of_report(platform.store.cursor(), str(principal.user_id))),
+            (texts["count"], str(len(rows))),
+        ]
+        footer = texts["footer"].format(algorithm=ALGORITHM, key_id=signer.key_id)
+        return pdf_bytes(texts["title"], facts, header, cells, PDF_WIDTHS, footer=footer)
+
     base = "relatorio_titular" if lang == "pt-BR" else "data_subject_report"
-    headers = {"Content-Disposition": f'attachment; filename="{base}_{parsed.number}_{stamp}.{format}"'}
-    if format == "pdf":
-        headers |= {
-            "X-Signature": platform.report_signer.sign(content),
-            "X-Signature-Algorithm": ALGORITHM,
-            "X-Signature-Key-Id": platform.report_signer.key_id,
-        }
-        return Response(content, media_type="application/pdf", headers=headers)
-    return Response(content, media_type="text/csv; charset=utf-8", headers=headers)
+    response = file_response(DATA_SUBJECT_COLUMNS[lang], table, format, f"{base}_{parsed.number}", pdf=report_pdf)
+    if format == "pdf":  # signed over the bytes answered
+        response.headers.update(
+            {
+                "X-Signature": signer.sign(bytes(response.body)),
+                "X-Signature-Algorithm": ALGORITHM,
+                "X-Signature-Key-Id": signer.key_id,
+            }
+        )
+    return response
 
 
 # -- checking a signed report: public, a receiver of the file has no account --

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
@@ -22,10 +23,10 @@ from bemtevi.api.credit_schemas import (
     PositionResponse,
 )
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
-from bemtevi.api.exports import Cell, csv_bytes, xlsx_bytes
+from bemtevi.api.exports import XLSX, Cell, ExportLanguage, SpreadsheetFormat, file_response
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
-from bemtevi.domain.errors import ExportFailed, GroupNotFound
+from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
@@ -42,9 +43,6 @@ router = APIRouter(prefix="/credits", tags=["credits"])
 
 BalancesReader = Annotated[Principal, Depends(allowed_route("balances"))]
 HistoryReader = Annotated[Principal, Depends(allowed_route("balance-history"))]
-
-
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _sao_paulo_midnight_utc(day: date) -> datetime:
@@ -98,6 +96,30 @@ class HistoryFilters:
         self.group_id = group_id
 
 
+def _movements(
+    platform: PlatformDep,
+    principal: Principal,
+    filters: HistoryFilters,
+    order: str | None,
+    *,
+    offset: int = 0,
+    limit: int | None,
+) -> tuple[list[dict[str, Any]], int]:
+    """The movements the filters select in the groups the caller may see (the screen's page, or all of them for
+    the export), and how many there are."""
+    groups = _visible_groups(platform, principal, filters.group_id)
+    return movement_history(
+        platform.store.cursor(),
+        groups,
+        start=filters.start,
+        end=filters.end,
+        category=filters.category,
+        order=order,
+        offset=offset,
+        limit=limit,
+    )
+
+
 @router.get("/history", response_model=HistoryResponse, responses={404: {"model": ErrorResponse}})
 def history(
     principal: HistoryReader,
@@ -108,17 +130,7 @@ def history(
     position: PositionQuery = None,
 ) -> HistoryResponse:
     up_to_date = wait_for_position(platform, position)
-    groups = _visible_groups(platform, principal, filters.group_id)
-    rows, total = movement_history(
-        platform.store.cursor(),
-        groups,
-        start=filters.start,
-        end=filters.end,
-        category=filters.category,
-        order=order,
-        offset=page.offset,
-        limit=page.size,
-    )
+    rows, total = _movements(platform, principal, filters, order, offset=page.offset, limit=page.size)
     return HistoryResponse(
         data=[Movement.model_validate(row) for row in rows],
         total=total,
@@ -207,28 +219,24 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
 }
 
 
-def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> list[list[Cell]]:
-    out = []
+def _export_rows(rows: list[dict[str, Any]], labels: dict[str, Any]) -> Iterator[list[Cell]]:
     for row in rows:
         local = row["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO)
-        out.append(
-            [
-                local.strftime("%d/%m/%Y %H:%M:%S"),
-                row["groupName"] or row["groupId"],
-                labels["categories"].get(row["category"], row["category"]),
-                labels["kinds"].get(row["kind"], row["kind"]),
-                row["amount"],
-                labels["unlimited"] if row["balance"] is None else row["balance"],
-                labels["unlimited"] if row["limit"] is None else row["limit"],
-                row["actorName"] or "-",
-                row["counterpartyName"] or "-",
-                labels["reasons"].get(row["reason"], "-") if row["reason"] else "-",
-                row["reasonId"] or "-",
-                "-" if row["change"] is None else row["change"],
-                row["released"],
-            ]
-        )
-    return out
+        yield [
+            local.strftime("%d/%m/%Y %H:%M:%S"),
+            row["groupName"] or row["groupId"],
+            labels["categories"].get(row["category"], row["category"]),
+            labels["kinds"].get(row["kind"], row["kind"]),
+            row["amount"],
+            labels["unlimited"] if row["balance"] is None else row["balance"],
+            labels["unlimited"] if row["limit"] is None else row["limit"],
+            row["actorName"] or "-",
+            row["counterpartyName"] or "-",
+            labels["reasons"].get(row["reason"], "-") if row["reason"] else "-",
+            row["reasonId"] or "-",
+            "-" if row["change"] is None else row["change"],
+            row["released"],
+        ]
 
 
 @router.get(
@@ -241,35 +249,12 @@ def export_history(
     platform: PlatformDep,
     filters: Annotated[HistoryFilters, Depends()],
     order: Annotated[str | None, Depends(ordering(HISTORY_ORDER))],
-    format: Annotated[Literal["csv", "xlsx"], Query()] = "csv",
-    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+    format: SpreadsheetFormat = "csv",
+    lang: ExportLanguage = "pt-BR",
 ) -> Response:
-    groups = _visible_groups(platform, principal, filters.group_id)
-    rows, _ = movement_history(
-        platform.store.cursor(),
-        groups,
-        start=filters.start,
-        end=filters.end,
-        category=filters.category,
-        order=order,
-        limit=None,
-    )
+    rows, _ = _movements(platform, principal, filters, order, limit=None)
     labels = EXPORT_LABELS[lang]
-    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
-    try:
-        table = _export_rows(rows, labels)
-        if format == "csv":
-            content = csv_bytes(labels["columns"], table)
-            media_type = "text/csv; charset=utf-8"
-        else:
-            content = xlsx_bytes(labels["base"], labels["columns"], table)
-            media_type = XLSX
-    except Exception as e:  # a file the user asked for must fail with the specification's message
-        raise ExportFailed() from e
-    filename = f"{labels['base']}_{stamp}.{format}"
-    return Response(
-        content, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
-    )
+    return file_response(labels["columns"], _export_rows(rows, labels), format, labels["base"])
 
 
 @router.get("/consumption", response_model=ConsumptionResponse, responses={404: {"model": ErrorResponse}})

@@ -7,17 +7,17 @@ caller's. The public API answers the same report to a token's group (``api/v1/ro
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Response
 
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
-from bemtevi.api.exports import csv_bytes
+from bemtevi.api.exports import XLSX, Cell, ExportLanguage, SpreadsheetFormat, file_response
 from bemtevi.api.report_schemas import Dimension, Interval, PeriodPreset, ReportData, ReportResponse
 from bemtevi.api.schemas import ErrorResponse
-from bemtevi.commands.spreadsheets import xlsx_table
-from bemtevi.domain.errors import AccessDenied, ExportFailed, InvalidPeriod
+from bemtevi.domain.errors import AccessDenied, InvalidPeriod
 from bemtevi.domain.menus import may_open
 from bemtevi.domain.principals import Principal
 from bemtevi.projections.base import SAO_PAULO
@@ -31,7 +31,6 @@ MAX_PERIOD_DAYS = 366
 # Days a report may ask for: no consultation is older than the product, and the day after the last must exist.
 EARLIEST_DAY = date(2000, 1, 1)
 LATEST_DAY = date(2999, 12, 31)
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def period_days(preset: str, start: date | None, end: date | None, today: date) -> tuple[date, date]:
@@ -172,13 +171,10 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
 TRANSLATED_KEYS = frozenset({"category", "channel", "found"})
 
 
-def _export_table(data: ReportData, lang: str) -> tuple[list[str], list[list[str | int]]]:
-    labels = EXPORT_LABELS[lang]
-    dimension = labels["dimensions"][data.groupBy]
-    header = [c.format(dimension=dimension) for c in labels["columns"]]
+def _export_rows(data: ReportData, labels: dict[str, Any]) -> Iterator[list[Cell]]:
     translate = data.groupBy in TRANSLATED_KEYS
-    rows: list[list[str | int]] = [
-        [
+    for r in data.series:
+        yield [
             date.fromisoformat(r.period).strftime("%d/%m/%Y"),
             (labels["values"].get(r.key, r.key) if translate else r.label) or "-",
             r.consultations,
@@ -186,29 +182,13 @@ def _export_table(data: ReportData, lang: str) -> tuple[list[str], list[list[str
             r.consultations - r.found,
             r.credits,
         ]
-        for r in data.series
-    ]
-    return header, rows
 
 
-def export_response(data: ReportData, format: str, lang: str) -> Response:
-    try:
-        header, rows = _export_table(data, lang)
-        if format == "csv":
-            content, media_type = csv_bytes(header, rows), "text/csv; charset=utf-8"
-        else:
-            content, media_type = xlsx_table(header, rows), XLSX
-    except Exception as e:  # a file the user asked for must fail with the specification's message
-        raise ExportFailed() from e
-    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
-    filename = f"{EXPORT_LABELS[lang]['base']}_{stamp}.{format}"
-    return Response(
-        content, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
-    )
-
-
-ExportFormat = Annotated[Literal["csv", "xlsx"], Query()]
-ExportLanguage = Annotated[Literal["pt-BR", "en-US"], Query()]
+def export_response(data: ReportData, format: Literal["csv", "xlsx"], lang: str) -> Response:
+    labels = EXPORT_LABELS[lang]
+    dimension = labels["dimensions"][data.groupBy]
+    header = [c.format(dimension=dimension) for c in labels["columns"]]
+    return file_response(header, _export_rows(data, labels), format, labels["base"])
 
 
 @router.get(
@@ -220,7 +200,7 @@ def export_report(
     principal: ReportReader,
     platform: PlatformDep,
     filters: FiltersQuery,
-    format: ExportFormat = "csv",
+    format: SpreadsheetFormat = "csv",
     lang: ExportLanguage = "pt-BR",
 ) -> Response:
     """The report's rows as a file: `;` CSV (UTF-8) or XLSX."""

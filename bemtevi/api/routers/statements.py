@@ -3,8 +3,9 @@ over its customers, and their exports."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query
@@ -18,11 +19,10 @@ from bemtevi.api.credit_schemas import (
     StatementResponse,
 )
 from bemtevi.api.deps import PlatformDep, PositionQuery, wait_for_position
-from bemtevi.api.exports import Cell, csv_bytes
-from bemtevi.api.routers.credits import EXPORT_LABELS, XLSX, HistoryReader, _utc_bounds, _visible_groups
+from bemtevi.api.exports import XLSX, Cell, ExportLanguage, SpreadsheetFormat, file_response
+from bemtevi.api.routers.credits import EXPORT_LABELS, HistoryReader, _utc_bounds, _visible_groups
 from bemtevi.api.schemas import ErrorResponse
-from bemtevi.commands.spreadsheets import xlsx_table
-from bemtevi.domain.errors import ExportFailed, InvalidData
+from bemtevi.domain.errors import InvalidData
 from bemtevi.domain.principals import Principal
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.statements import group_name, monthly_close, statement
@@ -183,6 +183,15 @@ CLOSE_LABELS = {
 }
 
 
+def _close_rows(close: MonthlyCloseData, lang: str) -> Iterator[list[Cell]]:
+    """One line per customer and category, then the customers' total per category."""
+    for child in close.children:
+        for figures in child.categories:
+            yield [child.groupName or child.groupId, *_figures_row(figures, lang)]
+    for figures in close.totals:
+        yield [CLOSE_LABELS[lang]["total"], *_figures_row(figures, lang)]
+
+
 @router.get(
     "/monthly-close/export",
     response_class=Response,
@@ -192,32 +201,15 @@ def export_monthly_close(
     principal: HistoryReader,
     platform: PlatformDep,
     month: Annotated[CloseMonth, Depends()],
-    format: Annotated[Literal["csv", "xlsx"], Query()] = "csv",
-    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+    format: SpreadsheetFormat = "csv",
+    lang: ExportLanguage = "pt-BR",
 ) -> Response:
     """The monthly close as a file (`;` CSV, UTF-8, or XLSX): one line per customer and category with the
     screen's figures, then the totals over the customers per category."""
     close = _monthly_close(platform, principal, month)
     labels = CLOSE_LABELS[lang]
-    try:
-        header = [labels["customer"], *STATEMENT_LABELS[lang]["columns"].values()]
-        rows: list[list[Cell]] = [
-            [child.groupName or child.groupId, *_figures_row(figures, lang)]
-            for child in close.children
-            for figures in child.categories
-        ]
-        rows += [[labels["total"], *_figures_row(figures, lang)] for figures in close.totals]
-        if format == "csv":
-            content, media_type = csv_bytes(header, rows), "text/csv; charset=utf-8"
-        else:
-            content, media_type = xlsx_table(header, rows), XLSX
-    except Exception as e:  # a file the user asked for must fail with the specification's message
-        raise ExportFailed() from e
-    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
-    filename = f"{labels['base']}_{close.month}_{stamp}.{format}"
-    return Response(
-        content, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
-    )
+    header = [labels["customer"], *STATEMENT_LABELS[lang]["columns"].values()]
+    return file_response(header, _close_rows(close, lang), format, f"{labels['base']}_{close.month}")
 
 
 @router.get(
@@ -229,19 +221,9 @@ def export_statement(
     principal: HistoryReader,
     platform: PlatformDep,
     period: Annotated[StatementPeriod, Depends()],
-    lang: Annotated[Literal["pt-BR", "en-US"], Query()] = "pt-BR",
+    lang: ExportLanguage = "pt-BR",
 ) -> Response:
     data = _statement(platform, principal, period)
     labels = STATEMENT_LABELS[lang]
-    try:
-        rows = [_figures_row(figures, lang) for figures in data.categories]
-        content = csv_bytes(list(labels["columns"].values()), rows)
-    except Exception as e:  # a file the user asked for must fail with the specification's message
-        raise ExportFailed() from e
-    stamp = datetime.now(SAO_PAULO).strftime("%d-%m-%Y_%H-%M-%S")
-    filename = f"{labels['base']}_{stamp}.csv"
-    return Response(
-        content,
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
+    rows = (_figures_row(figures, lang) for figures in data.categories)
+    return file_response(list(labels["columns"].values()), rows, "csv", labels["base"])

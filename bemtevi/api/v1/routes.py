@@ -15,6 +15,7 @@ from bemtevi.api.batch_schemas import BatchResponse, BatchUpload, SubmitBatchReq
 from bemtevi.api.bounds import KEY_MAX
 from bemtevi.api.credit_schemas import BalancesResponse
 from bemtevi.api.deps import PositionQuery, wait_for_position
+from bemtevi.api.exports import XLSX, ExportLanguage, SpreadsheetFormat
 from bemtevi.api.report_schemas import ReportResponse
 from bemtevi.api.routers import batches as panel_batches
 from bemtevi.api.routers import credits as panel_credits
@@ -183,14 +184,14 @@ def report(
     "/reports/export",
     response_class=Response,
     tags=["reports"],
-    responses={200: {"content": {"text/csv": {}, panel_reports.XLSX: {}}}},
+    responses={200: {"content": {"text/csv": {}, XLSX: {}}}},
 )
 def export_report(
     caller: CallerDep,
     request: Request,
     filters: panel_reports.FiltersQuery,
-    format: panel_reports.ExportFormat = "csv",
-    lang: panel_reports.ExportLanguage = "pt-BR",
+    format: SpreadsheetFormat = "csv",
+    lang: ExportLanguage = "pt-BR",
 ) -> Response:
     """The report's rows as a file: `;` CSV (UTF-8) or XLSX."""
     data = panel_reports.build_report(_platform(request), caller.principal, filters, True)
