@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any, Literal
 
@@ -85,17 +86,18 @@ def _word(lang: Language, *path: str) -> str | None:
     return node if isinstance(node, str) else None
 
 
-def number(value: int | float, lang: Language) -> str:
-    """Digits grouped as the language does: 1.200 / 1,200 (decimals with the other mark)."""
-    text = f"{value:,}" if isinstance(value, int) else f"{value:,.1f}".rstrip("0").rstrip(".")
+def number(value: int | Decimal, lang: Language) -> str:
+    """Digits grouped as the language does: 1.200 / 1,200 (a decimal with the other mark, none when whole)."""
+    text = f"{value:,}" if isinstance(value, int) or value != value.to_integral() else f"{int(value):,}"
     return text.translate(str.maketrans(",.", ".,")) if lang == "pt-BR" else text
 
 
 def _bytes(n: int, lang: Language) -> str:
+    """'512 B', '1,5 KB', '3 MB': one decimal at most, a half rounded up as the browser's Intl does."""
     if n < 1024:
         return f"{number(n, lang)} B"
-    kb = n / 1024
-    return f"{number(round(kb + 1e-9, 1), lang)} KB" if kb < 1024 else f"{number(round(kb / 1024 + 1e-9, 1), lang)} MB"
+    size, unit = (Decimal(n) / 1024, "KB") if n < 1024 * 1024 else (Decimal(n) / 1024 / 1024, "MB")
+    return f"{number(size.quantize(Decimal('0.1'), ROUND_HALF_UP), lang)} {unit}"
 
 
 def _document(value: str) -> str | None:
