@@ -255,7 +255,7 @@ def test_the_audit_log_lists_who_did_what_with_filters_and_exports_csv(api: Test
     name = re.search(r'filename="([^"]+)"', exported.headers["content-disposition"])
     assert name and re.fullmatch(r"audit_\d{2}-\d{2}-\d{4}_\d{2}-\d{2}-\d{2}\.csv", name.group(1))
     table = list(csv.reader(io.StringIO(exported.content.decode("utf-8")), delimiter=";"))
-    assert table[0][:3] == ["Data", "Empresa", "Usuário"] and len(table) == len(only_brand) + 1
+    assert table[0][:3] == ["Data e hora (Brasília)", "Empresa", "Quem"] and len(table) == len(only_brand) + 1
     # A plain user has no audit screen.
     assert api.get("/api/audit", headers={"Authorization": "Bearer nope"}).status_code == 401
 

@@ -174,7 +174,7 @@ EXPORTS = [
     ),
     ("/api/reports/export", {"format": "csv"}, "relatorio", "Período"),
     ("/api/reports/export", {"format": "xlsx", "lang": "en-US"}, "report", "Period"),
-    ("/api/audit/export", {"lang": "en-US"}, "audit", "Date"),
+    ("/api/audit/export", {"lang": "en-US"}, "audit", "Date and time (Brasília)"),
     ("/api/audit/data-subject/export", {"document": KNOWN_CPF}, f"relatorio_titular_{KNOWN_CPF}", "Data/hora"),
     (
         "/api/audit/data-subject/export",

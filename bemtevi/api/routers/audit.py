@@ -1,4 +1,4 @@
-"""The audit log: every change with who made it, for which tenant and when; filters and CSV export.
+"""The audit log: every change with who made it, for which tenant and when; filters and the export (CSV or XLSX).
 
 Admins and owners read their own group's log and their subtree's; the super-admin (at the root)
 reads everything. A group outside one's subtree is 'not found'.
@@ -6,13 +6,14 @@ reads everything. A group outside one's subtree is 'not found'.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from bemtevi.api.audit_export import audit_table, export_language
 from bemtevi.api.bounds import KEY_MAX, SHORT_TEXT_MAX
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, on_the_loop, wait_for_position
 from bemtevi.api.exports import Cell, ExportLanguage, file_response, pdf_bytes
@@ -45,10 +46,7 @@ AuditReader = Annotated[Principal, Depends(allowed_route("audit-log"))]
 # The super-admin and the data-protection officer: the only menus with the report's screen.
 DataSubjectReader = Annotated[Principal, Depends(allowed_route("data-subject-report"))]
 
-CSV_COLUMNS = {
-    "pt-BR": ["Data", "Empresa", "Usuário", "E-mail", "Tipo", "Evento", "Alvo", "Alterações"],
-    "en-US": ["Date", "Company", "User", "E-mail", "Type", "Event", "Target", "Changes"],
-}
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 class AuditFilters:
@@ -73,17 +71,6 @@ class AuditFilters:
         self.start = _midnight_utc(start) if start else None
         self.end = _midnight_utc(end + timedelta(days=1)) if end else None
         self.children = children
-
-
-def changes_text(changes: list[dict[str, Any]]) -> str:
-    """'field: before → after; …' for the CSV (an image field says only that it changed)."""
-    parts = []
-    for c in changes:
-        if c["kind"] == "image":
-            parts.append(f"{c['field']}: (image)")
-        else:
-            parts.append(f"{c['field']}: {c['before'] if c['before'] is not None else '-'} → {c['after'] or '-'}")
-    return "; ".join(parts)
 
 
 def _midnight_utc(day: date) -> datetime:
@@ -144,34 +131,26 @@ def audit_log(
 @router.get(
     "/export",
     response_class=Response,
-    responses={200: {"content": {"text/csv": {}}}, 404: {"model": ErrorResponse}},
+    responses={200: {"content": {"text/csv": {}, XLSX: {}}}, 404: {"model": ErrorResponse}},
 )
 def export_audit(
+    request: Request,
     principal: AuditReader,
     platform: PlatformDep,
     filters: Annotated[AuditFilters, Depends(on_the_loop(AuditFilters))],
     order: Annotated[str | None, Depends(ordering(AUDIT_ORDER))],
-    lang: Annotated[str, Query(max_length=KEY_MAX)] = "pt-BR",
+    lang: Annotated[
+        str | None, Query(max_length=KEY_MAX, description="pt-BR or en-US; by default the Accept-Language's")
+    ] = None,
+    format: Annotated[Literal["csv", "xlsx"], Query()] = "csv",
 ) -> Response:
-    """CSV (';', UTF-8) named audit_dd-mm-yyyy_hh-mm-ss.csv, times in São Paulo."""
+    """The rows as the screen says them (one sentence each, names for ids) in the person's language, CSV (';',
+    UTF-8) or XLSX, named audit_dd-mm-yyyy_hh-mm-ss, times in São Paulo and in UTC."""
     groups = _groups(platform, principal, filters)
     rows, _ = _rows(platform, groups, filters, order=order, limit=None)
-    return file_response(CSV_COLUMNS.get(lang, CSV_COLUMNS["pt-BR"]), _audit_table(rows), "csv", "audit")
-
-
-def _audit_table(rows: list[dict[str, Any]]) -> Iterator[list[Cell]]:
-    for r in rows:
-        local = r["createdAt"].replace(tzinfo=UTC).astimezone(SAO_PAULO)
-        yield [
-            local.strftime("%d/%m/%Y %H:%M:%S"),
-            r["tenantName"] or r["tenantId"],
-            r["actorName"] or "-",
-            r["actorEmail"] or "-",
-            r["aggregateType"],
-            r["eventType"],
-            r["targetName"] or r["targetId"] or "-",
-            changes_text(r["changes"]),
-        ]
+    language = export_language(lang, request.headers.get("accept-language"))
+    header, table = audit_table(rows, language)
+    return file_response(header, table, format, "audit")
 
 
 # -- the data-subject report (LGPD art. 18, 37): the super-admin's and the data-protection officer's, across

@@ -127,4 +127,17 @@ describe('the audit log screen', () => {
     fireEvent.change(screen.getByTestId('audit-user'), { target: { value: 'u-1' } })
     await waitFor(() => expect(requests.at(-1)?.searchParams.get('user_id')).toBe('u-1'))
   })
+
+  it('exports the rows as CSV or XLSX in the screen\'s language, with its filters', async () => {
+    await i18n.changeLanguage('en-US')
+    renderPage()
+    await screen.findAllByTestId('audit-row', {}, { timeout: 20_000 })
+    fireEvent.change(screen.getByTestId('audit-user'), { target: { value: 'u-1' } })
+    const exported = () => requests.filter((u) => u.pathname === '/api/audit/export').map((u) => Object.fromEntries(u.searchParams))
+    fireEvent.click(screen.getByTestId('export-xlsx'))
+    await waitFor(() => expect(exported()).toEqual([expect.objectContaining({ format: 'xlsx', lang: 'en-US', user_id: 'u-1' })]))
+    await waitFor(() => expect(screen.getByTestId('list-export')).toBeEnabled())
+    fireEvent.click(screen.getByTestId('list-export'))
+    await waitFor(() => expect(exported().at(-1)).toEqual(expect.objectContaining({ format: 'csv', lang: 'en-US' })))
+  })
 })

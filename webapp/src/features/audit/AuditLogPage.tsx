@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
 import Checkbox from '@mui/material/Checkbox'
 import FormControlLabel from '@mui/material/FormControlLabel'
 import FormHelperText from '@mui/material/FormHelperText'
@@ -18,11 +19,10 @@ import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import { downloadFile } from '../../lib/download'
 import { exportUrl } from '../../store/endpoints'
-import { auditSentence, showAuditValue, targetText, type Words } from './show'
+import { auditSentence, changeText, targetText, type Words } from './show'
 import { AUDIT_EVENT_KINDS } from '../../store/generated/auditEventKinds'
 import {
   useAuditLogQuery,
-  type AuditChange,
   type AuditRow,
   type ExportAuditApiArg,
 } from '../../store/generated/bemteviApi'
@@ -53,7 +53,6 @@ export default function AuditLogPage() {
   const lang = i18n.language
   const notify = useNotify()
   const words = useWords()
-  const showValue = (field: string, value: string | null | undefined) => showAuditValue(field, value, words)
   // On a phone the event's cell also says when (that column is hidden; the sentence says who and to what).
   const narrow = useMediaQuery(useTheme().breakpoints.down('sm'))
   const token = useAppSelector((s) => s.auth.authToken)
@@ -76,23 +75,12 @@ export default function AuditLogPage() {
   const typeName = (type: string) => (known(`audit.types.${type}`) ? t(`audit.types.${type}`) : type)
   const eventName = (type: string, event: string) =>
     known(`audit.events.${type}.${event}`) ? t(`audit.events.${type}.${event}`) : `${typeName(type)} · ${event}`
-  const fieldName = (type: string, field: string) =>
-    known(`audit.fieldsOf.${type}.${field}`)
-      ? t(`audit.fieldsOf.${type}.${field}`)
-      : known(`audit.fields.${field}`)
-        ? t(`audit.fields.${field}`)
-        : field
-  const change = (type: string, c: AuditChange) =>
-    c.kind === 'image'
-      ? `${fieldName(type, c.field)}: ${t('audit.imageChanged')}`
-      : c.before === null
-        ? `${fieldName(type, c.field)}: ${showValue(c.field, c.after)}`
-        : `${fieldName(type, c.field)}: ${showValue(c.field, c.before)} → ${showValue(c.field, c.after)}`
-
-  async function exportCsv() {
+  /** The server's file: each row as the sentence on screen, in the screen's language. */
+  async function exportAs(format: 'csv' | 'xlsx') {
     setExporting(true)
     try {
-      await downloadFile(exportUrl('exportAudit', { ...filters, target: target.trim() || undefined, order, lang }), token, 'audit.csv')
+      const args = { ...filters, target: target.trim() || undefined, order, lang, format }
+      await downloadFile(exportUrl('exportAudit', args), token, `audit.${format}`)
     } catch {
       notify({ type: 'negative', message: t('audit.exportFailed') })
     } finally {
@@ -153,14 +141,14 @@ export default function AuditLogPage() {
         headerName: t('audit.changes'),
         flex: 2,
         minWidth: 220,
-        valueGetter: (_v, row) => row.changes.map((c) => change(row.aggregateType, c)).join('; '),
+        valueGetter: (_v, row) => row.changes.map((c) => changeText(row.aggregateType, c, words)).join('; '),
         renderCell: ({ row }) =>
           row.changes.length === 0 ? (
             t('audit.noChanges')
           ) : (
             <Box component="ul" className="audit-changes" sx={{ m: 0, pl: 2, minWidth: 0, overflowWrap: 'anywhere' }}>
               {row.changes.map((c) => (
-                <li key={c.field}>{change(row.aggregateType, c)}</li>
+                <li key={c.field}>{changeText(row.aggregateType, c, words)}</li>
               ))}
             </Box>
           ),
@@ -175,6 +163,11 @@ export default function AuditLogPage() {
   return (
     <ListPage<AuditRow>
       title={t('audit.title')}
+      actions={
+        <Button variant="outlined" onClick={() => void exportAs('xlsx')} disabled={exporting || badPeriod} data-testid="export-xlsx">
+          {t('audit.exportXlsx')}
+        </Button>
+      }
       filters={
         <>
           <DateFilter label={t('audit.from')} value={filters.from} onChange={(from) => set({ from })} testId="audit-from" />
@@ -249,7 +242,7 @@ export default function AuditLogPage() {
       emptyText={t('audit.empty')}
       paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
       sorting={sorting}
-      csv={{ download: exportCsv, busy: exporting || badPeriod }}
+      csv={{ download: () => exportAs('csv'), busy: exporting || badPeriod }}
       narrowHidden={['tenantName', 'createdAt', 'actorName', 'targetName']}
       testId="audit-table"
       rowTestId="audit-row"

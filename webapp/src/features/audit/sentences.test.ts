@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import i18next from 'i18next'
 import { describe, expect, it } from 'vitest'
 import { AUDIT_EVENT_KINDS } from '../../store/generated/auditEventKinds'
 import { auditEnUS, auditPtBR } from './i18n'
-import { auditSentence, hasSentence, showAuditValue, type SentenceRow, type Words } from './show'
+import { auditSentence, changeText, hasSentence, showAuditValue, type SentenceRow, type Words } from './show'
 
 const LANGUAGES = ['pt-BR', 'en-US'] as const
 
@@ -59,88 +61,32 @@ describe('every kind of event the audit log can show', () => {
   })
 })
 
-describe('auditSentence', () => {
-  const submitted = row(
-    'Batch.Submitted',
-    { records: '1200', layout_id: 'CPF básico', kind: 'batch', file_name: 'clientes.csv' },
-    { targetType: 'batch', targetName: 'clientes.csv' },
-  )
+/** The cases the server's test runs too (tests/projections/test_audit_sentences.py): its export says each row as
+ * this screen does. */
+interface Cases {
+  sentences: ({ row: SentenceRow } & Record<(typeof LANGUAGES)[number], string>)[]
+  values: [string, string | null, string, string][]
+  changes: [string, { field: string; before: string | null; after: string | null; kind: string }, string, string][]
+}
+const CASES = JSON.parse(readFileSync(resolve(__dirname, 'sentenceCases.json'), 'utf8')) as Cases
 
-  it('says a batch upload with its file, records and layout by name', async () => {
-    expect(auditSentence(submitted, await words('pt-BR'))).toBe(
-      'Maria enviou o lote clientes.csv (1.200 registros) com o layout CPF básico',
-    )
-    expect(auditSentence(submitted, await words('en-US'))).toBe(
-      'Maria uploaded batch clientes.csv (1,200 records) with layout CPF básico',
-    )
+describe('the cases the server says alike', () => {
+  it.each(LANGUAGES)('%s: each row as its sentence', async (lng) => {
+    const w = await words(lng)
+    for (const c of CASES.sentences) expect(auditSentence(c.row, w), JSON.stringify(c.row)).toBe(c[lng])
   })
 
-  it('counts in words: one record, none charged', async () => {
-    const finished = row(
-      'Batch.Finished',
-      { records: '1', found: '1', charged: '0' },
-      { targetType: 'batch', targetName: 'um.csv', actorName: null },
-    )
-    expect(auditSentence(finished, await words('pt-BR'))).toBe(
-      'Lote um.csv concluído: 1 registro, 1 encontrado, nenhum crédito cobrado',
-    )
-    expect(auditSentence(finished, await words('en-US'))).toBe('Batch um.csv finished: 1 record, 1 found, no credits charged')
+  it('each value as it reads', async () => {
+    const [pt, en] = [await words('pt-BR'), await words('en-US')]
+    for (const [field, value, inPt, inEn] of CASES.values) {
+      expect([showAuditValue(field, value, pt), showAuditValue(field, value, en)], `${field}=${value}`).toEqual([inPt, inEn])
+    }
   })
 
-  it('says a lookup with the document formatted, the query type and the channel', async () => {
-    const lookup = row(
-      'Consultation.Recorded',
-      { queryType: 'Pessoa física completa', channel: 'panel', credits: '1', status: 'done' },
-      { targetType: 'document', targetName: '52998224725' },
-    )
-    expect(auditSentence(lookup, await words('pt-BR'))).toBe(
-      'Maria consultou 529.982.247-25 (Pessoa física completa, Painel)',
-    )
-    expect(auditSentence({ ...lookup, details: { ...lookup.details, channel: 'batch' } }, await words('en-US'))).toBe(
-      'Maria looked up 529.982.247-25 (Pessoa física completa, Batch)',
-    )
-  })
-
-  it('says a take-back the other way round, the amount without its sign', async () => {
-    const back = row(
-      'CreditAccount.Granted',
-      { amount: '-50', category: 'unit', counterparty: 'Loja' },
-      { targetType: 'group', targetName: 'Loja' },
-    )
-    expect(auditSentence(back, await words('pt-BR'))).toBe('Maria retirou 50 créditos de Consulta manual de Loja')
-    const given = { ...back, details: { ...back.details, amount: '1500' } }
-    expect(auditSentence(given, await words('en-US'))).toBe('Maria granted 1,500 credits of Manual query to Loja')
-  })
-
-  it('says a change of the user\'s own password as such', async () => {
-    const own = row('User.PasswordChanged', {}, { actorId: 'u-1', targetId: 'u-1', targetName: 'Maria' })
-    expect(auditSentence(own, await words('pt-BR'))).toBe('Maria alterou a própria senha')
-    expect(auditSentence({ ...own, targetId: 'u-2', targetName: 'João' }, await words('en-US'))).toBe(
-      'Maria changed the password of João',
-    )
-  })
-
-  it('reads a system action as the system and a missing detail as a dash', async () => {
-    const started = row('Batch.Submitted', {}, { actorName: null, targetType: 'batch', targetName: 'x.csv' })
-    expect(auditSentence(started, await words('pt-BR'))).toBe('Sistema enviou o lote x.csv (—) com o layout —')
-  })
-})
-
-describe('showAuditValue formats details', () => {
-  it('dates as the language writes them, sizes, counts, documents and phones', async () => {
-    const pt = await words('pt-BR')
-    const en = await words('en-US')
-    expect(showAuditValue('birth', '1980-05-10', pt)).toBe('10/05/1980')
-    expect(showAuditValue('birth', '1980-05-10', en)).toBe('05/10/1980')
-    expect(showAuditValue('size', '2048', pt)).toBe('2 KB')
-    expect(showAuditValue('records', '1200', pt)).toBe('1.200')
-    expect(showAuditValue('credits_reserved', '1200', en)).toBe('1,200')
-    expect(showAuditValue('document', '11222333000181', pt)).toBe('11.222.333/0001-81')
-    expect(showAuditValue('channel', 'panel', pt)).toBe('Painel')
-    expect(showAuditValue('channel', 'panel', en)).toBe('Panel')
-    expect(showAuditValue('channel', 'api', en)).toBe('API')
-    expect(showAuditValue('kind', 'manual', pt)).toBe('Enriquecimento manual')
-    expect(showAuditValue('creditLimit', 'unlimited', en)).toBe('Unlimited')
-    expect(showAuditValue('port', '8080', pt)).toBe('8080')
+  it('each change with its field\'s label', async () => {
+    const [pt, en] = [await words('pt-BR'), await words('en-US')]
+    for (const [type, change, inPt, inEn] of CASES.changes) {
+      expect([changeText(type, change, pt), changeText(type, change, en)], `${type}.${change.field}`).toEqual([inPt, inEn])
+    }
   })
 })

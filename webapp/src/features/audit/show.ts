@@ -162,3 +162,17 @@ export function auditSentence(row: SentenceRow, words: Words): string {
   // one of i18next's options (count, context, ...) stays a value.
   return t(key, { replace: values, interpolation: { escapeValue: false } })
 }
+
+/** A field's label; a few depend on the kind of event (a batch's 'kind' is not a layout's format). */
+export function auditFieldName(type: string, field: string, { t, exists }: Words): string {
+  if (exists(`audit.fieldsOf.${type}.${field}`)) return t(`audit.fieldsOf.${type}.${field}`)
+  return exists(`audit.fields.${field}`) ? t(`audit.fields.${field}`) : field
+}
+
+/** One change as the list shows it ('Label: before → after'; an image says only that it changed). */
+export function changeText(type: string, c: { field: string; before?: string | null; after?: string | null; kind: string }, words: Words): string {
+  const name = auditFieldName(type, c.field, words)
+  if (c.kind === 'image') return `${name}: ${words.t('audit.imageChanged')}`
+  if (c.before === null || c.before === undefined) return `${name}: ${showAuditValue(c.field, c.after, words)}`
+  return `${name}: ${showAuditValue(c.field, c.before, words)} → ${showAuditValue(c.field, c.after, words)}`
+}

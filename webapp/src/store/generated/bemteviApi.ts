@@ -154,6 +154,7 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/audit/export`,
         params: {
           lang: queryArg.lang,
+          format: queryArg.format,
           group_id: queryArg.groupId,
           user_id: queryArg.userId,
           type: queryArg["type"],
@@ -1122,7 +1123,9 @@ export type VerifyReportSignatureApiArg = {
 export type ExportAuditApiResponse =
   /** status 200 Successful Response */ string;
 export type ExportAuditApiArg = {
-  lang?: string;
+  /** pt-BR or en-US; by default the Accept-Language's */
+  lang?: string | null;
+  format?: "csv" | "xlsx";
   groupId?: string | null;
   userId?: string | null;
   type?: string | null;
