@@ -58,12 +58,23 @@ def keep_looked_up(work_dir: Path, target: Path) -> None:
     os.replace(partial, target)
 
 
-def _found_in(table: pa.Table, document: str) -> bool | None:
-    """None: ``document`` is not in ``table``; else whether any of its records was found."""
+def _any_found(found: pa.ChunkedArray) -> bool:
+    return bool(pc.any(pc.fill_null(found, False)).as_py())
+
+
+def _found_in_chunk(path: Path, document: str) -> bool | None:
+    """None: ``document`` is not among the chunk's valid documents; else whether any of its records was found.
+    The document is matched first: the other columns are read for its records only."""
+    table = _read(path, ["__doc", "__valid", "__found"])
+    hits = table.filter(pc.equal(table.column("__doc"), document))
+    hits = hits.filter(pc.fill_null(hits.column("__valid"), False))
+    return _any_found(hits.column("__found")) if hits.num_rows else None
+
+
+def _found_in_kept(path: Path, document: str) -> bool | None:
+    table = _read(path, [DOCUMENT, FOUND])
     hits = table.filter(pc.equal(table.column(DOCUMENT), document))
-    if hits.num_rows == 0:
-        return None
-    return bool(pc.any(hits.column(FOUND)).as_py())
+    return _any_found(hits.column(FOUND)) if hits.num_rows else None
 
 
 def batches_that_looked_up(folders: Iterable[tuple[str, Path, Path]], document: str) -> dict[str, bool]:
@@ -73,10 +84,9 @@ def batches_that_looked_up(folders: Iterable[tuple[str, Path, Path]], document: 
     looked: dict[str, bool] = {}
     for batch_id, work_dir, kept in folders:
         if kept.exists():
-            found = _found_in(_read(kept, [DOCUMENT, FOUND]), document)
+            found = _found_in_kept(kept, document)
         else:
-            answers = [_found_in(_looked_up_in_chunk(c), document) for c in _chunks(work_dir)]
-            seen = [a for a in answers if a is not None]
+            seen = [a for a in (_found_in_chunk(c, document) for c in _chunks(work_dir)) if a is not None]
             found = any(seen) if seen else None
         if found is not None:
             looked[batch_id] = found
