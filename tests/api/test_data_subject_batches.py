@@ -2,7 +2,7 @@
 signed PDF) lists it on channel ``batch`` with the batch's user and group, when its run started, its query type and
 the purpose given with the batch, naming the batch (its file and id). A manual enrichment and a batch sent through
 the public API alike; a batch without a purpose (an older one among them) shows none; a deleted batch still shows;
-a replay of the log gives the same."""
+a replay of the log gives the same; a vendor's answer the batch kept shows as held until its validity."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -20,7 +21,7 @@ import orjson
 import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, sign_in
+from support import KNOWN_CPF, sign_in, simulated_vendor, super_admin, unknown_cpfs
 from test_batches_api import LAYOUT, cpf, csv_of, ok
 from test_consultation_purpose import _pdf_text
 
@@ -29,6 +30,7 @@ from bemtevi.bootstrap import Platform
 from bemtevi.bootstrap.batches import batch_runner
 from bemtevi.domain.batches import Batch, kept_result_id
 from bemtevi.infra.secrets import SecretBox
+from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.data_subject import batch_consultations_of_document, started_batches
 from bemtevi.projections.store import ReadStore
@@ -179,3 +181,30 @@ def test_a_batch_submitted_before_purposes_were_recorded_replays_and_shows_none(
         (sent, "Nova", "batch"),
         (str(older_id), None, "batch"),
     }
+
+
+def test_a_batchs_vendor_answer_shows_as_still_held_until_its_validity(platform: Platform, api: TestClient) -> None:
+    admin = sign_in(api)
+    layout_id = str(ok(api.post("/api/layouts", headers=admin, json=LAYOUT))["id"])
+    [unknown] = unknown_cpfs(platform.supplier, 1)  # only the vendor knows it: its answer is kept
+    with SimulatorServer(SimulatorConfig(expected_authorization="Bearer tok-123")) as vendor:
+        platform.vendors.register(super_admin(platform), simulated_vendor(vendor.port))
+        shown = ok(
+            api.post(
+                "/api/batches/uploads",
+                headers={**admin, "Content-Type": "application/octet-stream"},
+                params={"layoutId": layout_id, "fileName": "novos.csv", "queryType": "cpf-complete"},
+                content=csv_of(unknown, KNOWN_CPF),
+            ),
+            201,
+        )
+        sent = str(ok(api.post("/api/batches", headers=admin, json={"uploadId": shown["uploadId"]}), 201)["id"])
+        _run(platform, sent)
+        assert vendor.app.stats["requests"] == 1
+
+    [row] = _report(api, platform, admin, unknown)
+    assert (row["batchId"], row["status"], row["purpose"]) == (sent, "done", None)
+    held_days = (datetime.fromisoformat(row["keptUntil"]) - datetime.fromisoformat(row["createdAt"])).days
+    assert 89 <= held_days <= 90  # the vendor's validity
+    # The local dataset's answer is not held.
+    assert [r["keptUntil"] for r in _report(api, platform, admin, KNOWN_CPF)] == [None]
