@@ -21,6 +21,7 @@ from bemtevi.api.routers import batch_progress as batch_progress_router
 from bemtevi.api.routers import batches as batches_router
 from bemtevi.api.routers import brand as brand_router
 from bemtevi.api.routers import catalogue as catalogue_router
+from bemtevi.api.routers import data_subject as data_subject_router
 from bemtevi.api.routers import group_settings as group_settings_router
 from bemtevi.api.routers import mail as mail_router
 from bemtevi.api.routers import reports as reports_router
@@ -51,6 +52,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     two_factor_router.group_router,
     group_settings_router.router,
     audit_router.router,
+    data_subject_router.router,
     contact.router,
     users_router.router,
     catalogue_router.router,

@@ -204,6 +204,13 @@ class DataSubjectConsultation(BaseModel):
     keptUntil: UtcDateTime | None = Field(
         None, description="The consultation's result is still held (personal data) until then; null: none held"
     )
+    batchId: str | None = Field(
+        None, description="The batch the document was looked up in (channel batch; createdAt: its run's start)"
+    )
+    fileName: str | None = Field(None, description="The batch's file, as sent")
+    origin: Literal["batch", "manual", "api"] | None = Field(
+        None, description="How the batch came: a file sent on the panel, a manual enrichment, the public API"
+    )
 
 
 class DataSubjectResponse(BaseModel):

@@ -1,6 +1,7 @@
 """Where a batch's files live under the batches' folder: an upload's (``uploads/<upload id>/``, with its
 ``upload.json``), and a batch's sent file (``<batch id>/sent/``) and runner's work (``<batch id>/work/``: the
-chunks and ``return.<ext>``)."""
+chunks and ``return.<ext>``); and what a deleted batch looked up (``looked-up/<batch id>.arrow``, left by the
+deletion: the data-subject report still lists those consultations)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,10 @@ class BatchFiles:
     def work_dir(self, batch_id: UUID) -> Path:
         """Where the runner keeps a batch's chunk files and assembles ``return.<ext>``."""
         return self.batch_dir(batch_id) / "work"
+
+    def looked_up_file(self, batch_id: UUID) -> Path:
+        """The documents a deleted batch looked up (``infra.batches.looked_up``), outside its own folder."""
+        return self._work_dir / "looked-up" / f"{batch_id}.arrow"
 
     def return_file(self, batch: Batch) -> Path | None:
         found = sorted(self.work_dir(batch.id).glob("return.*"))

@@ -19,8 +19,9 @@ after a crash moves credits once:
 from __future__ import annotations
 
 import contextlib
+import logging
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,8 +62,11 @@ from bemtevi.domain.layouts import Layout
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role
+from bemtevi.infra.batches.looked_up import batches_that_looked_up, keep_looked_up
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.webhooks import WebhookAddressNotAllowed, require_public_host
+
+log = logging.getLogger(__name__)
 
 OBSERVATION_MAX = 500
 URL_MAX = 2000
@@ -328,8 +332,21 @@ class BatchCommands:
             return self._app.save_all(current)
 
         position = retry_on_conflict(decide)
+        # The files go, the fact that its documents were consulted stays (the data-subject report lists them);
+        # kept files that could not be written are left in place rather than lose that.
+        try:
+            keep_looked_up(self.files.work_dir(batch_id), self.files.looked_up_file(batch_id))
+        except (OSError, ValueError):  # Arrow's errors are either
+            log.exception("batch %s deleted, its files kept: what it looked up could not be written apart", batch_id)
+            return position
         shutil.rmtree(self.files.batch_dir(batch_id), ignore_errors=True)
         return position
+
+    def looked_up(self, batch_ids: Iterable[str], document: str) -> dict[str, bool]:
+        """Of ``batch_ids``, the batches whose run looked ``document`` (digits) up, each with whether it was
+        found (the data-subject report's batch consultations)."""
+        folders = ((b, self.files.work_dir(UUID(b)), self.files.looked_up_file(UUID(b))) for b in batch_ids)
+        return batches_that_looked_up(folders, document)
 
     def webhook_secret(self, batch: Batch) -> str | None:
         return self._box.open(batch.webhook_secret_sealed) if batch.webhook_secret_sealed else None

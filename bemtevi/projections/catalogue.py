@@ -8,6 +8,7 @@ from bemtevi.projections.base import ReadModel
 from bemtevi.projections.batches import BatchesReadModel
 from bemtevi.projections.consultations import ConsultationsReadModel
 from bemtevi.projections.credits import CreditsReadModel
+from bemtevi.projections.data_subject import SubjectBatchesReadModel
 from bemtevi.projections.directory import DirectoryReadModel
 from bemtevi.projections.enrichment import EnrichmentCatalogueReadModel
 from bemtevi.projections.mail import MailOutboxReadModel
@@ -29,4 +30,5 @@ def all_read_models() -> list[ReadModel]:
         BatchesReadModel(),
         ApiTokensReadModel(),
         ReportsReadModel(),
+        SubjectBatchesReadModel(),
     ]

@@ -1,17 +1,116 @@
-"""The data-subject report's read: every consultation of one document, in every tenant, newest first."""
+"""The data-subject report's read: every consultation of one document, in every tenant, newest first.
+
+A unit lookup (panel, public API, advanced) is a row of ``consultations``. A batch's documents are no events of
+their own (``domain.batches``): which batches looked a document up is read from their runs' files at report time
+(``BatchCommands.looked_up``); what the report says of each (who, which group, when, query type, purpose, file)
+comes from ``subject_batches``, one row per batch from its ``Submitted`` and first ``Started``, kept when the batch
+is deleted (its consultations happened all the same). Batch events are a few per batch, so the model costs the
+projector nothing a lookup would notice.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 import duckdb
+import pyarrow as pa
 
-from bemtevi.projections.base import first_row
+from bemtevi.domain.batches import Batch, kept_result_id
+from bemtevi.domain.query_types import Category
+from bemtevi.projections.base import PageFold, ReadModel, RowFold, first_row
+
+SUBJECT_BATCHES_DDL = """
+CREATE TABLE IF NOT EXISTS subject_batches (
+    batch_id VARCHAR PRIMARY KEY,
+    group_id VARCHAR NOT NULL,
+    user_id VARCHAR,
+    origin VARCHAR NOT NULL,  -- batch (the panel), manual (a manual enrichment) or api (the public API)
+    query_type VARCHAR,
+    file_name VARCHAR NOT NULL,
+    purpose VARCHAR,  -- what its sender said its lookups are for; NULL when nothing was said (and older events)
+    submitted_at TIMESTAMP NOT NULL,
+    started_at TIMESTAMP  -- its run's first start: when its documents were looked up
+)
+"""
+
+_COLUMNS = (
+    "batch_id",
+    "group_id",
+    "user_id",
+    "origin",
+    "query_type",
+    "file_name",
+    "purpose",
+    "submitted_at",
+    "started_at",
+)
+_SCHEMA = pa.schema(
+    [(c, pa.timestamp("us")) if c.endswith("_at") else (c, pa.string()) for c in _COLUMNS],
+)
+
+
+def batch_origin(kind: str, category: str) -> str:
+    """How a batch came: through the public API (its credits' category says so), a manual enrichment, or a file
+    sent on the panel."""
+    return "api" if category == Category.API.value else kind
+
+
+class _Fold(RowFold):
+    table, columns, schema = "subject_batches", _COLUMNS, _SCHEMA
+
+    def change(self, row: dict[str, Any] | None, key: str, event: Any, at: datetime) -> dict[str, Any] | None:
+        if isinstance(event, Batch.Submitted):  # type: ignore[attr-defined]
+            return {
+                "batch_id": key,
+                "group_id": str(event.group_id),
+                "user_id": str(event.user_id) if event.user_id else None,
+                # Events stored before the category and the purpose were recorded load with their defaults.
+                "origin": batch_origin(event.kind, getattr(event, "category", Category.BATCH.value)),
+                "query_type": event.query_type,
+                "file_name": event.file_name,
+                "purpose": getattr(event, "purpose", None),
+                "submitted_at": at,
+                "started_at": None,
+            }
+        if row is not None and row["started_at"] is None:  # a Started: a resume keeps the first start
+            row["started_at"] = at
+        return row
+
+
+class SubjectBatchesReadModel(ReadModel):
+    name = "subject_batches"
+    tables = ("subject_batches",)
+    event_types = (Batch.Submitted, Batch.Started)  # type: ignore[attr-defined]
+
+    def create(self, cur: duckdb.DuckDBPyConnection) -> None:
+        cur.execute(SUBJECT_BATCHES_DDL)
+
+    def fold(self) -> PageFold:
+        return _Fold()
+
+
+# -- queries ---------------------------------------------------------------------------------
+
+_KEYS = (
+    "createdAt",
+    "consultationId",
+    "groupId",
+    "groupName",
+    "userId",
+    "userName",
+    "userEmail",
+    "channel",
+    "queryType",
+    "status",
+    "purpose",
+)
 
 
 def consultations_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> list[dict[str, Any]]:
-    """Who consulted ``document`` (digits only), from which group, when (UTC wall time), by which channel and
-    query type, whether it was found, and the purpose its user gave (None: none given)."""
+    """Who consulted ``document`` (digits only) in a unit lookup, from which group, when (UTC wall time), by which
+    channel and query type, whether it was found, and the purpose its user gave (None: none given)."""
     rows = cur.execute(
         """
         SELECT c.created_at, c.consultation_id, c.group_id, g.name, c.user_id, u.name, u.email, c.channel,
@@ -24,20 +123,45 @@ def consultations_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> 
         """,
         [document],
     ).fetchall()
-    keys = (
-        "createdAt",
-        "consultationId",
-        "groupId",
-        "groupName",
-        "userId",
-        "userName",
-        "userEmail",
-        "channel",
-        "queryType",
-        "status",
-        "purpose",
-    )
-    return [dict(zip(keys, row, strict=True)) for row in rows]
+    return [dict(zip(_KEYS, row, strict=True)) | {"batchId": None, "fileName": None, "origin": None} for row in rows]
+
+
+def started_batches(cur: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every batch whose run started, deleted or not: the ones that may have looked a document up."""
+    rows = cur.execute("SELECT batch_id FROM subject_batches WHERE started_at IS NOT NULL").fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def batch_consultations_of_document(
+    cur: duckdb.DuckDBPyConnection, document: str, looked_up: dict[str, bool]
+) -> list[dict[str, Any]]:
+    """The batches of ``looked_up`` (batch id: whether ``document`` was found) as consultations of ``document``,
+    in the shape of ``consultations_of_document``'s, newest first: on channel ``batch``, by the batch's user for
+    its group, when its run started, with the batch's purpose, its id and file name (``batchId``, ``fileName``)
+    and ``origin``; ``consultationId`` is the id its kept result, if any, is held under."""
+    if not looked_up:
+        return []
+    rows = cur.execute(
+        """
+        SELECT b.started_at, b.batch_id, b.group_id, g.name, b.user_id, u.name, u.email, 'batch',
+               coalesce(b.query_type, ''), b.purpose, b.file_name, b.origin
+        FROM subject_batches b
+        LEFT JOIN groups g ON g.group_id = b.group_id
+        LEFT JOIN users u ON u.user_id = b.user_id
+        WHERE b.batch_id IN ? AND b.started_at IS NOT NULL
+        ORDER BY b.started_at DESC, b.batch_id
+        """,
+        [sorted(looked_up)],
+    ).fetchall()
+    answered = []
+    for at, batch_id, group_id, group, user_id, name, email, channel, query_type, purpose, file_name, origin in rows:
+        status = "done" if looked_up[batch_id] else "not_found"
+        consultation_id = str(kept_result_id(UUID(batch_id), document))
+        values = (at, consultation_id, group_id, group, user_id, name, email, channel, query_type, status, purpose)
+        answered.append(
+            dict(zip(_KEYS, values, strict=True)) | {"batchId": batch_id, "fileName": file_name, "origin": origin}
+        )
+    return answered
 
 
 def reader_of_report(cur: duckdb.DuckDBPyConnection, user_id: str) -> str:

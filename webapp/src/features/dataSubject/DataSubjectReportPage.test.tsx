@@ -29,6 +29,23 @@ const report: DataSubjectResponse = {
       keptUntil: '2027-02-25T13:00:00Z',
     },
     {
+      consultationId: 'k-3',
+      createdAt: '2026-11-24T12:00:00Z',
+      groupId: 'g-1',
+      groupName: 'Empresa Número 41 Ltda',
+      userId: 'u-1',
+      userName: 'Responsável 41',
+      userEmail: 'dono41@empresa41.com.br',
+      channel: 'batch',
+      queryType: 'cpf-complete',
+      status: 'done',
+      purpose: 'Recadastro anual',
+      keptUntil: null,
+      batchId: 'b-7',
+      fileName: 'clientes.csv',
+      origin: 'manual',
+    },
+    {
       consultationId: 'c-1',
       createdAt: '2026-11-20T12:00:00Z',
       groupId: 'g-2',
@@ -112,17 +129,22 @@ describe('the data-subject report screen', () => {
     fireEvent.change(screen.getByTestId('data-subject-document'), { target: { value: '529.982.247-25' } })
     fireEvent.click(screen.getByTestId('data-subject-search'))
     const rows = await screen.findAllByTestId('data-subject-row', {}, { timeout: 20_000 })
-    expect(rows).toHaveLength(2)
+    expect(rows).toHaveLength(3)
     expect(reportCalls()[0].searchParams.get('document')).toBe(CPF)
-    expect(screen.getByTestId('data-subject-summary')).toHaveTextContent('2 consultas de 529.982.247-25 · 1 resultado ainda guardado')
+    expect(screen.getByTestId('data-subject-summary')).toHaveTextContent('3 consultas de 529.982.247-25 · 1 resultado ainda guardado')
     expect(within(rows[0]).getByText(/Responsável 41/)).toBeInTheDocument()
     expect(within(rows[0]).getByText('Empresa Número 41 Ltda')).toBeInTheDocument()
     expect(within(rows[0]).getByText('Painel')).toBeInTheDocument()
     expect(within(rows[0]).getByText('25/02/2027, 10:00')).toBeInTheDocument()
     expect(within(rows[0]).getByText('Análise de crédito do contrato 4512')).toBeInTheDocument()
-    expect(within(rows[1]).getByText('Não guardado')).toBeInTheDocument()
-    expect(within(rows[1]).getByText('Não informada')).toBeInTheDocument()
-    expect(within(rows[1]).getByText('API')).toBeInTheDocument()
+    // A batch's document: the batch's purpose, and which batch (its id on hover).
+    expect(within(rows[1]).getByText('Lote')).toBeInTheDocument()
+    expect(within(rows[1]).getByText('Recadastro anual')).toBeInTheDocument()
+    expect(within(rows[1]).getByTestId('data-subject-batch')).toHaveTextContent('Enriquecimento manual: clientes.csv')
+    expect(within(rows[1]).getByTestId('data-subject-batch')).toHaveAttribute('title', 'Lote b-7')
+    expect(within(rows[2]).getByText('Não guardado')).toBeInTheDocument()
+    expect(within(rows[2]).getByText('Não informada')).toBeInTheDocument()
+    expect(within(rows[2]).getByText('API')).toBeInTheDocument()
   })
 
   it('exports the signed PDF and the CSV of the document asked for', async () => {
@@ -157,8 +179,9 @@ describe('the data-subject report screen', () => {
     fireEvent.change(screen.getByTestId('data-subject-document'), { target: { value: CPF } })
     fireEvent.click(screen.getByTestId('data-subject-search'))
     await screen.findAllByTestId('data-subject-row', {}, { timeout: 20_000 })
-    expect(screen.getByTestId('data-subject-summary')).toHaveTextContent('2 consultations of 529.982.247-25 · 1 result still held')
-    expect(screen.getByText('Not held')).toBeInTheDocument()
+    expect(screen.getByTestId('data-subject-summary')).toHaveTextContent('3 consultations of 529.982.247-25 · 1 result still held')
+    expect(screen.getByTestId('data-subject-batch')).toHaveTextContent('Manual enrichment: clientes.csv')
+    expect(screen.getAllByText('Not held')).toHaveLength(2)
     expect(screen.getByText('Not given')).toBeInTheDocument()
     expect(screen.getByTestId('data-subject-pdf')).toHaveTextContent('Export signed PDF')
   })

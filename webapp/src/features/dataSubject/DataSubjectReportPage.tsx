@@ -22,7 +22,7 @@ type FileFormat = 'csv' | 'pdf'
 
 /**
  * The data-subject report (LGPD art. 18): every consultation of one CPF or CNPJ across the platform's
- * companies, the purpose each consulting user gave, and which results are still held and until when; CSV or signed
+ * companies (a batch's documents among them, naming the batch), the purpose each consulting user gave, and which results are still held and until when; CSV or signed
  * PDF. The super-admin's and the
  * data-protection officer's; the API records every run (a search here is one).
  */
@@ -104,6 +104,23 @@ export default function DataSubjectReportPage() {
         valueFormatter: (v: string) => (known(`dataSubject.channels.${v}`) ? t(`dataSubject.channels.${v}`) : v),
       },
       { field: 'queryType', headerName: t('dataSubject.queryType'), minWidth: 130 },
+      {
+        // A batch's document: which batch (how it came, its file; its id on hover), as the files' Reference.
+        field: 'batchId',
+        headerName: t('dataSubject.reference'),
+        flex: 1,
+        minWidth: 170,
+        valueGetter: (_v, row) =>
+          row.batchId ? t('dataSubject.batch', { origin: t(`dataSubject.origins.${row.origin ?? 'batch'}`), file: row.fileName ?? '' }) : '—',
+        renderCell: ({ row, value }) =>
+          row.batchId ? (
+            <span title={t('dataSubject.batchId', { id: row.batchId })} data-testid="data-subject-batch">
+              {value as string}
+            </span>
+          ) : (
+            value
+          ),
+      },
       {
         field: 'status',
         headerName: t('dataSubject.status'),
@@ -187,7 +204,7 @@ export default function DataSubjectReportPage() {
       error={isError ? errorText(error, t, known) : null}
       onRetry={() => void refetch()}
       emptyText={document ? t('dataSubject.empty') : t('dataSubject.before')}
-      narrowHidden={['channel', 'queryType', 'status']}
+      narrowHidden={['channel', 'queryType', 'batchId', 'status']}
       testId="data-subject-table"
       rowTestId="data-subject-row"
     >

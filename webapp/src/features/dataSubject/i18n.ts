@@ -1,7 +1,7 @@
 /** The data-subject report's texts (namespace `dataSubject`), pt-BR and en-US. */
 export const dataSubjectPtBR = {
   title: 'Relatório do titular (LGPD)',
-  intro: 'Quem consultou um CPF ou CNPJ, em qualquer empresa da plataforma. Cada emissão fica no registro de auditoria.',
+  intro: 'Quem consultou um CPF ou CNPJ, em qualquer empresa da plataforma, numa consulta ou num lote. Cada emissão fica no registro de auditoria.',
   document: 'CPF ou CNPJ',
   placeholder: '000.000.000-00',
   search: 'Emitir relatório',
@@ -25,6 +25,10 @@ export const dataSubjectPtBR = {
   purpose: 'Finalidade',
   noPurpose: 'Não informada',
   keptUntil: 'Resultado guardado até',
+  reference: 'Referência',
+  batch: '{{origin}}: {{file}}',
+  batchId: 'Lote {{id}}',
+  origins: { batch: 'Lote', manual: 'Enriquecimento manual', api: 'Lote pela API' },
   notKept: 'Não guardado',
   exportCsv: 'Exportar CSV',
   exportPdf: 'Exportar PDF assinado',
@@ -37,7 +41,7 @@ export const dataSubjectPtBR = {
 
 export const dataSubjectEnUS: typeof dataSubjectPtBR = {
   title: 'Data-subject report (LGPD)',
-  intro: 'Who consulted a CPF or CNPJ, in any company of the platform. Each run is recorded in the audit log.',
+  intro: 'Who consulted a CPF or CNPJ, in any company of the platform, in a lookup or a batch. Each run is recorded in the audit log.',
   document: 'CPF or CNPJ',
   placeholder: '000.000.000-00',
   search: 'Run report',
@@ -61,6 +65,10 @@ export const dataSubjectEnUS: typeof dataSubjectPtBR = {
   purpose: 'Purpose',
   noPurpose: 'Not given',
   keptUntil: 'Result held until',
+  reference: 'Reference',
+  batch: '{{origin}}: {{file}}',
+  batchId: 'Batch {{id}}',
+  origins: { batch: 'Batch', manual: 'Manual enrichment', api: 'API batch' },
   notKept: 'Not held',
   exportCsv: 'Export CSV',
   exportPdf: 'Export signed PDF',

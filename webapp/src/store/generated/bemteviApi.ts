@@ -2179,14 +2179,20 @@ export type AuditResponse = {
   upToDate: boolean;
 };
 export type DataSubjectConsultation = {
+  /** The batch the document was looked up in (channel batch; createdAt: its run's start) */
+  batchId?: string | null;
   channel: string;
   consultationId: string;
   /** UTC, e.g. 2024-06-01T15:30:00Z */
   createdAt: string;
+  /** The batch's file, as sent */
+  fileName?: string | null;
   groupId: string;
   groupName: string | null;
   /** The consultation's result is still held (personal data) until then; null: none held */
   keptUntil?: string | null;
+  /** How the batch came: a file sent on the panel, a manual enrichment, the public API */
+  origin?: ("batch" | "manual" | "api") | null;
   /** What its user said the consultation was for; null: not said */
   purpose?: string | null;
   queryType: string;
