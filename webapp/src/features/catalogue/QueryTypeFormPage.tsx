@@ -11,7 +11,8 @@ import {
   type QueryTypeView,
 } from '../../store/generated/bemteviApi'
 import { EMPTY_QUERY_TYPE, TOGGLES, queryTypeErrors, queryTypeRequest, type QueryTypeForm } from './validation'
-import CatalogueFormPage, { useRuleErrors } from './CatalogueFormPage'
+import CatalogueFormPage from './CatalogueFormPage'
+import { useRuleErrors } from './ruleErrors'
 import './catalogue.css'
 
 function formOf(view: QueryTypeView): QueryTypeForm {
