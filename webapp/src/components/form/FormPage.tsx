@@ -1,14 +1,14 @@
-import type { FormEvent, ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router'
 import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
-import Paper from '@mui/material/Paper'
 import Stack from '@mui/material/Stack'
 import Typography from '@mui/material/Typography'
 import Spinner from '../Spinner'
 import { errorText } from '../errorText'
+import FormCard from './FormCard'
 import type { AnyError } from '../../lib/errors'
 
 /**
@@ -81,17 +81,7 @@ export default function FormPage({
         </Typography>
         {back}
       </Stack>
-      <Paper
-        component="form"
-        variant="outlined"
-        noValidate
-        data-testid={testId}
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault()
-          void onSubmit()
-        }}
-        sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}
-      >
+      <FormCard onSubmit={onSubmit} testId={testId}>
         {children}
         {refusal && (
           <Alert severity="error" role="alert" data-testid={errorTestId} sx={{ gridColumn: '1 / -1' }}>
@@ -106,7 +96,7 @@ export default function FormPage({
             {t('app.cancel')}
           </Button>
         </Box>
-      </Paper>
+      </FormCard>
       {aside}
     </Stack>
   )

@@ -199,45 +199,27 @@ export default function ExitFieldPicker({
                     gridColumn: { xs: '2', sm: 'auto' },
                   }}
                 >
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    sx={{ minWidth: 36 }}
-                    disabled={index === 0}
-                    onClick={() => onChange(moved(rows, index, -1))}
-                    aria-label={t('catalogue.layouts.picker.up', {
-                      name: row.name,
-                    })}
-                    data-testid="exit-field-up"
-                  >
-                    ↑
-                  </Button>
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    sx={{ minWidth: 36 }}
-                    disabled={index === rows.length - 1}
-                    onClick={() => onChange(moved(rows, index, 1))}
-                    aria-label={t('catalogue.layouts.picker.down', {
-                      name: row.name,
-                    })}
-                    data-testid="exit-field-down"
-                  >
-                    ↓
-                  </Button>
-                  <Button
-                    size="small"
-                    color="error"
-                    variant="outlined"
-                    sx={{ minWidth: 36 }}
-                    onClick={() => onChange(removed(rows, index))}
-                    aria-label={t('catalogue.layouts.picker.remove', {
-                      name: row.name,
-                    })}
-                    data-testid="exit-field-remove"
-                  >
-                    ✕
-                  </Button>
+                  {(
+                    [
+                      { action: 'up', symbol: '↑', color: 'primary', disabled: index === 0, next: () => moved(rows, index, -1) },
+                      { action: 'down', symbol: '↓', color: 'primary', disabled: index === rows.length - 1, next: () => moved(rows, index, 1) },
+                      { action: 'remove', symbol: '✕', color: 'error', disabled: false, next: () => removed(rows, index) },
+                    ] as const
+                  ).map(({ action, symbol, color, disabled, next }) => (
+                    <Button
+                      key={action}
+                      size="small"
+                      color={color}
+                      variant="outlined"
+                      sx={{ minWidth: 36 }}
+                      disabled={disabled}
+                      onClick={() => onChange(next())}
+                      aria-label={t(`catalogue.layouts.picker.${action}`, { name: row.name })}
+                      data-testid={`exit-field-${action}`}
+                    >
+                      {symbol}
+                    </Button>
+                  ))}
                 </Box>
               </Paper>
             )

@@ -4,16 +4,14 @@ import { Link, useNavigate } from 'react-router'
 import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
-import Chip from '@mui/material/Chip'
 import Stack from '@mui/material/Stack'
 import Tab from '@mui/material/Tab'
 import Tabs from '@mui/material/Tabs'
 import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
-import { useConfirm, useNotify } from '../../components/feedback'
+import { useNotify } from '../../components/feedback'
 import type { CsvColumn } from '../../lib/csv'
-import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import {
   useChangeLayoutStatusMutation,
@@ -22,7 +20,7 @@ import {
   type LayoutView,
 } from '../../store/generated/bemteviApi'
 import CatalogueFilters from './CatalogueFilters'
-import { statusParam, type StatusChoice } from './status'
+import { statusColumn, statusCsvColumns, useCatalogueFilters, useStatusChange } from './catalogueList'
 
 const PER_PAGE = 20
 
@@ -36,51 +34,21 @@ export default function LayoutsPage() {
   const { t, i18n } = useTranslation()
   const lang = i18n.language
   const position = useAppSelector((s) => s.session.lastPosition)
-  const [search, setSearch] = useState('')
-  const [status, setStatus] = useState<StatusChoice>('all')
-  const filtered = search.trim() !== '' || status !== 'all'
-  const [page, setPage] = useState(1)
+  const { page, setPage, filtered, filterProps, query } = useCatalogueFilters()
   const [scope, setScope] = useState<Scope>('mine')
   const { data, error, isFetching, isError, refetch } = useListLayoutsQuery(
-    {
-      search: search.trim() || undefined,
-      active: statusParam(status),
-      page,
-      perPage: PER_PAGE,
-      position,
-      scope,
-    },
+    { ...query, perPage: PER_PAGE, position, scope },
     { refetchOnMountOrArgChange: true },
   )
-  const confirm = useConfirm()
+  const changeStatusOf = useStatusChange('layouts')
   const notify = useNotify()
   const [changeStatus, { isLoading: changing }] = useChangeLayoutStatusMutation()
   const [copy, { isLoading: copying }] = useCopyLayoutMutation()
   const navigate = useNavigate()
 
   const columns = useMemo<GridColDef<LayoutView>[]>(() => {
-    async function toggle(row: LayoutView) {
-      const activating = !row.active
-      const ok = await confirm({
-        message: t(activating ? 'catalogue.layouts.confirmActivate' : 'catalogue.layouts.confirmInactivate', { name: row.fileName }),
-        variant: 'yesNo',
-      })
-      if (!ok) return
-      const result = await changeStatus({
-        layoutId: row.id,
-        statusRequest: { active: activating },
-      })
-      if ('error' in result)
-        notify({
-          type: 'negative',
-          message: errorText(result.error, t, (k) => i18n.exists(k)),
-        })
-      else
-        notify({
-          type: 'positive',
-          message: t(activating ? 'catalogue.layouts.activated' : 'catalogue.layouts.inactivated'),
-        })
-    }
+    const toggle = (row: LayoutView) =>
+      changeStatusOf(row, row.fileName, (active) => changeStatus({ layoutId: row.id, statusRequest: { active } }))
     async function copyToMine(row: LayoutView) {
       const result = await copy({ layoutId: row.id })
       if ('error' in result) {
@@ -132,14 +100,7 @@ export default function LayoutsPage() {
         sortable: false,
         valueGetter: (_v, row) => row.rows.length,
       },
-      {
-        field: 'active',
-        headerName: t('catalogue.status'),
-        minWidth: 100,
-        renderCell: ({ value }) => (
-          <Chip size="small" color={value ? 'success' : 'default'} label={value ? t('catalogue.active') : t('catalogue.inactive')} />
-        ),
-      },
+      statusColumn<LayoutView>(t),
       {
         field: 'actions',
         headerName: t('catalogue.actions'),
@@ -171,7 +132,7 @@ export default function LayoutsPage() {
           ),
       },
     ]
-  }, [t, i18n, lang, scope, confirm, notify, changeStatus, changing, copy, copying, navigate])
+  }, [t, i18n, lang, scope, changeStatusOf, notify, changeStatus, changing, copy, copying, navigate])
 
   const csvColumns: CsvColumn<LayoutView>[] = [
     { field: 'fileName', label: t('catalogue.layouts.fileName') },
@@ -187,16 +148,7 @@ export default function LayoutsPage() {
     },
     { field: 'returnExtension', label: t('catalogue.layouts.returnExtension') },
     { field: 'table', label: t('catalogue.layouts.table') },
-    {
-      field: 'active',
-      label: t('catalogue.status'),
-      format: (v) => (v ? t('catalogue.active') : t('catalogue.inactive')),
-    },
-    {
-      field: 'createdAt',
-      label: t('catalogue.createdAt'),
-      format: (v) => showDateTime(String(v), lang),
-    },
+    ...statusCsvColumns<LayoutView>(t, lang),
   ]
 
   return (
@@ -226,20 +178,7 @@ export default function LayoutsPage() {
         </Box>
       }
       filters={
-        <CatalogueFilters
-          search={search}
-          onSearch={(value) => {
-            setSearch(value)
-            setPage(1)
-          }}
-          searchHint={t('catalogue.layouts.searchHint')}
-          status={status}
-          onStatus={(value) => {
-            setStatus(value)
-            setPage(1)
-          }}
-          testIdPrefix="layout"
-        />
+<CatalogueFilters {...filterProps} searchHint={t('catalogue.layouts.searchHint')} testIdPrefix="layout" />
       }
       columns={columns}
       rows={data?.data}

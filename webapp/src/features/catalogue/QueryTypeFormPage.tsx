@@ -1,7 +1,5 @@
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
-import FormPage from '../../components/form/FormPage'
 import { useLoadedForm, useSaveAndReturn } from '../../components/form/formHooks'
 import { CheckGroup, CheckInput, SelectInput, TextInput } from '../../components/form/fields'
 import { useAppSelector } from '../../store/hooks'
@@ -12,7 +10,9 @@ import {
   type QueryTypeRequest,
   type QueryTypeView,
 } from '../../store/generated/bemteviApi'
-import { EMPTY_QUERY_TYPE, TOGGLES, queryTypeErrors, queryTypeRequest, type Message, type QueryTypeForm } from './validation'
+import { EMPTY_QUERY_TYPE, TOGGLES, queryTypeErrors, queryTypeRequest, type QueryTypeForm } from './validation'
+import CatalogueFormPage from './CatalogueFormPage'
+import { useRuleErrors } from './ruleErrors'
 import './catalogue.css'
 
 function formOf(view: QueryTypeView): QueryTypeForm {
@@ -37,22 +37,13 @@ export default function QueryTypeFormPage() {
   const editing = !!key
   const loaded = useGetQueryTypeQuery({ key: key ?? '', position }, { skip: !key, refetchOnMountOrArgChange: true })
   const [form, set] = useLoadedForm<QueryTypeView, QueryTypeForm>(EMPTY_QUERY_TYPE, loaded.data?.data, (d) => d.key, formOf)
-  // Shown once a save was tried; from then on they follow the typing.
-  const [tried, setTried] = useState(false)
-  const errors: Record<string, Message> = tried ? queryTypeErrors(form) : {}
+  const { err, mayGo } = useRuleErrors(form, queryTypeErrors)
   const [add, adding] = useAddQueryTypeMutation()
   const [edit, editingState] = useEditQueryTypeMutation()
-  const { isLoading, error } = editing ? editingState : adding
   const saved = useSaveAndReturn('/queries-list', t('catalogue.queryTypes.saved'))
-  const err = (field: string) => {
-    const found = errors[field]
-    return found ? t(found.key, found.values) : undefined
-  }
 
   async function submit() {
-    const found = queryTypeErrors(form)
-    setTried(true)
-    if (Object.keys(found).length > 0) return
+    if (!mayGo()) return
     const body = queryTypeRequest(form)
     saved(key ? await edit({ key, queryTypeRequest: body }) : await add({ queryTypeRequest: body }))
   }
@@ -70,19 +61,14 @@ export default function QueryTypeFormPage() {
     />
   )
   return (
-    <FormPage
-      title={editing ? t('catalogue.queryTypes.editTitle') : t('catalogue.queryTypes.addTitle')}
-      backTo="/queries-list"
-      backLabel={t('catalogue.backToList')}
-      loading={editing && loaded.isLoading}
-      loadError={editing && loaded.isError ? loaded.error : undefined}
+    <CatalogueFormPage
+      section="queryTypes"
+      listPath="/queries-list"
+      testIdPrefix="query-type"
+      editing={editing}
+      loaded={loaded}
       onSubmit={submit}
-      saving={isLoading}
-      submitLabel={editing ? t('catalogue.saveChanges') : t('catalogue.save')}
-      saveError={error}
-      testId="query-type-form"
-      submitTestId="query-type-save"
-      errorTestId="query-type-error"
+      saving={editing ? editingState : adding}
     >
       <TextInput label={t('catalogue.queryTypes.name')} value={form.name} maxLength={120} onChange={(name) => set({ name })} error={err('name')} testId="query-type-name" />
       {editing && <TextInput label={t('catalogue.queryTypes.key')} value={key ?? ''} readOnly disabled />}
@@ -129,6 +115,6 @@ export default function QueryTypeFormPage() {
       <CheckGroup legend={t('catalogue.queryTypes.default')} hint={t('catalogue.queryTypes.defaultHint')}>
         <CheckInput label={t('catalogue.queryTypes.default')} checked={form.default === true} onChange={(on) => set({ default: on })} testId="query-type-default" />
       </CheckGroup>
-    </FormPage>
+    </CatalogueFormPage>
   )
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import Button from '@mui/material/Button'
@@ -7,9 +7,7 @@ import Stack from '@mui/material/Stack'
 import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
-import { useConfirm, useNotify } from '../../components/feedback'
 import type { CsvColumn } from '../../lib/csv'
-import { showDateTime } from '../../lib/format'
 import { useAppSelector } from '../../store/hooks'
 import {
   useChangeQueryTypeStatusMutation,
@@ -17,7 +15,7 @@ import {
   type QueryTypeView,
 } from '../../store/generated/bemteviApi'
 import CatalogueFilters from './CatalogueFilters'
-import { statusParam, type StatusChoice } from './status'
+import { statusColumn, statusCsvColumns, useCatalogueFilters, useStatusChange } from './catalogueList'
 
 const PER_PAGE = 20
 
@@ -26,15 +24,12 @@ export default function QueryTypesPage() {
   const { t, i18n } = useTranslation()
   const lang = i18n.language
   const position = useAppSelector((s) => s.session.lastPosition)
-  const [search, setSearch] = useState('')
-  const [status, setStatus] = useState<StatusChoice>('all')
-  const [page, setPage] = useState(1)
+  const { page, setPage, filterProps, query } = useCatalogueFilters()
   const { data, error, isFetching, isError, refetch } = useListQueryTypesQuery(
-    { search: search.trim() || undefined, active: statusParam(status), page, perPage: PER_PAGE, position },
+    { ...query, perPage: PER_PAGE, position },
     { refetchOnMountOrArgChange: true },
   )
-  const confirm = useConfirm()
-  const notify = useNotify()
+  const changeStatusOf = useStatusChange('queryTypes')
   const [changeStatus, { isLoading: changing }] = useChangeQueryTypeStatusMutation()
 
   const columns = useMemo<GridColDef<QueryTypeView>[]>(() => {
@@ -43,17 +38,7 @@ export default function QueryTypesPage() {
         .filter((kind) => row.toggles[kind])
         .map((kind) => t(`catalogue.queryTypes.toggle.${kind}`))
         .join(', ')
-    async function toggle(row: QueryTypeView) {
-      const activating = !row.active
-      const ok = await confirm({
-        message: t(activating ? 'catalogue.queryTypes.confirmActivate' : 'catalogue.queryTypes.confirmInactivate', { name: row.name }),
-        variant: 'yesNo',
-      })
-      if (!ok) return
-      const result = await changeStatus({ key: row.key, statusRequest: { active: activating } })
-      if ('error' in result) notify({ type: 'negative', message: errorText(result.error, t, (k) => i18n.exists(k)) })
-      else notify({ type: 'positive', message: t(activating ? 'catalogue.queryTypes.activated' : 'catalogue.queryTypes.inactivated') })
-    }
+    const toggle = (row: QueryTypeView) => changeStatusOf(row, row.name, (active) => changeStatus({ key: row.key, statusRequest: { active } }))
     return [
       {
         field: 'name',
@@ -88,14 +73,7 @@ export default function QueryTypesPage() {
         minWidth: 100,
         renderCell: ({ value }) => (value ? <Chip size="small" color="primary" label={t('catalogue.queryTypes.isDefault')} /> : '-'),
       },
-      {
-        field: 'active',
-        headerName: t('catalogue.status'),
-        minWidth: 100,
-        renderCell: ({ value }) => (
-          <Chip size="small" color={value ? 'success' : 'default'} label={value ? t('catalogue.active') : t('catalogue.inactive')} />
-        ),
-      },
+      statusColumn<QueryTypeView>(t),
       {
         field: 'actions',
         headerName: t('catalogue.actions'),
@@ -113,7 +91,7 @@ export default function QueryTypesPage() {
         ),
       },
     ]
-  }, [t, i18n, confirm, notify, changeStatus, changing])
+  }, [t, changeStatusOf, changeStatus, changing])
 
   const csvColumns: CsvColumn<QueryTypeView>[] = [
     { field: 'name', label: t('catalogue.queryTypes.name') },
@@ -123,8 +101,7 @@ export default function QueryTypesPage() {
     { field: 'cacheDays', label: t('catalogue.queryTypes.cacheDays') },
     { field: 'validityDays', label: t('catalogue.queryTypes.validityDays') },
     { field: 'default', label: t('catalogue.queryTypes.isDefault'), format: (v) => (v ? t('catalogue.queryTypes.isDefault') : '') },
-    { field: 'active', label: t('catalogue.status'), format: (v) => (v ? t('catalogue.active') : t('catalogue.inactive')) },
-    { field: 'createdAt', label: t('catalogue.createdAt'), format: (v) => showDateTime(String(v), lang) },
+    ...statusCsvColumns<QueryTypeView>(t, lang),
   ]
 
   return (
@@ -136,20 +113,7 @@ export default function QueryTypesPage() {
         </Button>
       }
       filters={
-        <CatalogueFilters
-          search={search}
-          onSearch={(value) => {
-            setSearch(value)
-            setPage(1)
-          }}
-          searchHint={t('catalogue.queryTypes.searchHint')}
-          status={status}
-          onStatus={(value) => {
-            setStatus(value)
-            setPage(1)
-          }}
-          testIdPrefix="query-type"
-        />
+<CatalogueFilters {...filterProps} searchHint={t('catalogue.queryTypes.searchHint')} testIdPrefix="query-type" />
       }
       columns={columns}
       rows={data?.data}

@@ -1,10 +1,9 @@
-import { useState, type FormEvent, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink, useParams } from 'react-router'
 import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
-import Chip from '@mui/material/Chip'
 import Paper from '@mui/material/Paper'
 import Stack from '@mui/material/Stack'
 import Step from '@mui/material/Step'
@@ -14,52 +13,18 @@ import Stepper from '@mui/material/Stepper'
 import Typography from '@mui/material/Typography'
 import { useTheme } from '@mui/material/styles'
 import useMediaQuery from '@mui/material/useMediaQuery'
-import BrandEditor from '../../components/brand/BrandEditor'
-import { CheckGroup, CheckInput, SelectInput, TextInput } from '../../components/form/fields'
-import { WIDE } from '../../components/form/formHooks'
 import Spinner from '../../components/Spinner'
-import { allowedQueryTypes, allowedToggles, TOGGLE_NAMES } from '../../lib/brandRules'
 import type { AnyError } from '../../lib/errors'
-import { maskCnpj, maskPhone } from '../../lib/masks'
-import { useAppSelector } from '../../store/hooks'
-import {
-  useCustomerQuery,
-  useEditCustomerMutation,
-  useEnabledLayoutsQuery,
-  useEnabledQueryTypesQuery,
-  useGrantMutation,
-  useListUsersQuery,
-  useRegisterCustomerMutation,
-  type CustomerEditRequest,
-  type Toggles,
-} from '../../store/generated/bemteviApi'
-import { CATEGORIES, customerServerText, grantsOf, refusedField, SETUP_STEPS, stepErrors, type Category } from './setup'
-import { formOf, type CustomerForm } from './validation'
-
-const NO_CREDITS = { unit: 0, batch: 0, advanced: 0, api: 0 }
-
-const EMPTY: CustomerForm = {
-  type: 'company',
-  cnpj: '',
-  companyName: '',
-  tradeName: '',
-  personInCharge: '',
-  phone: '',
-  email: '',
-  seller: null,
-  defaultQuery: true,
-  consultProtest: false,
-  quantities: NO_CREDITS,
-  // Filled with every type the signed-in group may give once the catalogue answers.
-  enabledQueryTypes: [],
-  enabledLayouts: [],
-  panelAccess: true,
-  apiAccess: false,
-  whiteLabelUrl: null,
-}
-
-/** The fields shown in their usual masks while typed. */
-const MASKS: Partial<Record<string, (value: string) => string>> = { cnpj: maskCnpj, phone: maskPhone }
+import { useEditCustomerMutation, useGrantMutation, useRegisterCustomerMutation } from '../../store/generated/bemteviApi'
+import { customerServerText, refusedField } from './refusals'
+import { grantsOf, SETUP_STEPS, stepErrors } from './setup'
+import SetupBrandStep from './SetupBrandStep'
+import SetupCompanyStep from './SetupCompanyStep'
+import SetupDone from './SetupDone'
+import SetupOwnerStep from './SetupOwnerStep'
+import SetupPermissionsStep from './SetupPermissionsStep'
+import { useCustomerForm } from './useCustomerForm'
+import { editRequestOf, NO_CREDITS, type CustomerForm } from './validation'
 
 /** The customer the set-up works on: registered by its first step, or opened from the list to be finished. */
 type Registered = { id: string; uniqueKey: string; invitedTo: string | null }
@@ -75,35 +40,27 @@ export default function CustomerSetupPage() {
   const { uniqueKey, id } = useParams()
   const theme = useTheme()
   const narrow = useMediaQuery(theme.breakpoints.down('sm'))
-  const position = useAppSelector((s) => s.session.lastPosition)
   const [registered, setRegistered] = useState<Registered | null>(null)
   const customerId = registered?.id ?? id ?? null
   const customerKey = registered?.uniqueKey ?? uniqueKey ?? ''
-  const loaded = useCustomerQuery({ groupId: customerId ?? '', position }, { skip: !customerId, refetchOnMountOrArgChange: true })
-  const detail = loaded.data?.data
-  const offeredQuery = useEnabledQueryTypesQuery({ position })
-  const offered = offeredQuery.data?.data ?? []
-  // A group's own layouts (written or copied by it) are not its to give: only the platform's it was given.
-  const layouts = (useEnabledLayoutsQuery({ position }).data?.data ?? []).filter((l) => !l.groupId)
+  // One registered here keeps what was typed and takes only what the server chose (its toggles).
+  const { loaded, detail, offered, form, setForm, toggles, access } = useCustomerForm({
+    customerId,
+    startsNew: !id,
+    keepTyped: !!registered,
+  })
 
   // A customer opened from the list starts where its set-up is usually left: after the company.
   const [step, setStep] = useState(id ? 1 : 0)
   // The furthest step reached: the ones before it show as done when the user goes back to one.
   const [furthest, setFurthest] = useState(id ? 1 : 0)
   const [done, setDone] = useState(false)
-  const [form, setForm] = useState<CustomerForm>(EMPTY)
-  const [toggles, setToggles] = useState<Toggles>({})
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [failure, setFailure] = useState<AnyError>(null)
   const [saving, setSaving] = useState(false)
   const [register] = useRegisterCustomerMutation()
   const [edit] = useEditCustomerMutation()
   const [grant] = useGrantMutation()
-  const owners = useListUsersQuery(
-    { groupId: customerId ?? '', position, pageSize: 20 },
-    { skip: !customerId || step !== 3, refetchOnMountOrArgChange: true },
-  )
-  const owner = owners.data?.data.find((u) => u.role === 'owner')
 
   const set = (patch: Partial<CustomerForm>) => {
     setForm((f) => ({ ...f, ...patch }))
@@ -112,21 +69,6 @@ export default function CustomerSetupPage() {
     setErrors((e) => Object.fromEntries(Object.entries(e).filter(([field]) => !changed.includes(field.split('.')[0]))))
   }
   const err = (field: string) => (errors[field] ? t(errors[field]) : undefined)
-
-  // The customer's detail fills the form once (while rendering); one registered here keeps what was typed and
-  // takes only what the server chose (its toggles). Later answers never overwrite typing.
-  const [filledFor, setFilledFor] = useState<string | null>(null)
-  if (detail && detail.id !== filledFor) {
-    setFilledFor(detail.id)
-    if (!registered) setForm(formOf(detail))
-    setToggles(detail.toggles)
-  }
-  // A new customer starts with every type offered (once, while rendering).
-  const [offeredFilled, setOfferedFilled] = useState(false)
-  if (!id && !offeredFilled && offered.length > 0) {
-    setOfferedFilled(true)
-    setForm((f) => ({ ...f, enabledQueryTypes: offered.map((q) => q.key) }))
-  }
 
   function go(to: number) {
     setFailure(null)
@@ -140,12 +82,6 @@ export default function CustomerSetupPage() {
     setFailure(error)
     const field = refusedField(error)
     if (field && exists(`customers.duplicates.${field}`)) setErrors({ [field]: `customers.duplicates.${field}` })
-  }
-
-  function editBody(): CustomerEditRequest {
-    const { quantities: _given, ...rest } = form
-    void _given
-    return { ...rest, toggles }
   }
 
   async function runStep(work: () => Promise<boolean>, next: number) {
@@ -164,7 +100,7 @@ export default function CustomerSetupPage() {
     if (Object.keys(found).length > 0) return
     await runStep(async () => {
       if (customerId) {
-        const result = await edit({ groupId: customerId, customerEditRequest: editBody() })
+        const result = await edit({ groupId: customerId, customerEditRequest: editRequestOf(form, toggles) })
         if ('error' in result) refused(result.error)
         return !('error' in result)
       }
@@ -187,7 +123,7 @@ export default function CustomerSetupPage() {
     setErrors(found)
     if (Object.keys(found).length > 0 || !customerId) return
     await runStep(async () => {
-      const result = await edit({ groupId: customerId, customerEditRequest: editBody() })
+      const result = await edit({ groupId: customerId, customerEditRequest: editRequestOf(form, toggles) })
       if ('error' in result) {
         refused(result.error)
         return false
@@ -251,125 +187,7 @@ export default function CustomerSetupPage() {
   )
   const failureText = failure ? customerServerText(failure, t, exists) : null
 
-  // The permissions step reads the page's state: called as a function, never drawn as a component of its own
-  // (a component declared inside the page would be a new one on each render and lose the focus of its inputs).
-  function permissionsStep() {
-    const mayToggle = allowedToggles(detail?.parentToggles ?? {})
-    const offeredKeys = offered.map((q) => q.key)
-    // A type the customer has that the catalogue no longer offers (inactive) still shows, to be unticked.
-    const shownTypes = [
-      ...offered,
-      ...form.enabledQueryTypes.filter((k) => !offeredKeys.includes(k)).map((k) => ({ key: k, name: k })),
-    ]
-    const mayQuery = allowedQueryTypes(offeredKeys, detail ? detail.parentEnabledQueryTypes : null)
-    const mayLayout = allowedQueryTypes(
-      layouts.map((l) => l.id),
-      detail ? detail.parentEnabledLayouts : null,
-    )
-    const chosenLayouts = form.enabledLayouts ?? []
-    const balance = (category: Category) => {
-      const figures = detail?.credits.find((c) => c.category === category)
-      if (!figures) return undefined
-      return t('customers.setup.balance', { value: figures.available === null ? t('customers.setup.unlimited') : figures.available })
-    }
-    return (
-      <StepForm
-        hint={t('customers.setup.permissionsHint')}
-        onSubmit={savePermissions}
-        saving={saving}
-        ready
-        failure={failureText}
-        onBack={() => go(0)}
-        testId="setup-permissions"
-      >
-        <CheckGroup legend={t('customers.setup.give')} hint={t('customers.setup.giveHint')}>
-          <Box
-            sx={{
-              pt: 1,
-              width: '100%',
-              display: 'grid',
-              gap: 2,
-              gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
-            }}
-          >
-            {CATEGORIES.map((category) => (
-              <TextInput
-                key={category}
-                label={t(`credits.categories.${category}`)}
-                type="number"
-                min={0}
-                value={String(form.quantities[category])}
-                onChange={(value) => set({ quantities: { ...form.quantities, [category]: Number(value) } })}
-                error={err(`quantities.${category}`)}
-                hint={balance(category)}
-                testId={`customer-quantity-${category}`}
-              />
-            ))}
-          </Box>
-        </CheckGroup>
-        <CheckGroup legend={t('customers.queryTypes')} error={err('enabledQueryTypes')}>
-          {shownTypes.map(({ key, name }) => (
-            <CheckInput
-              key={key}
-              label={name}
-              checked={form.enabledQueryTypes.includes(key)}
-              disabled={!mayQuery.includes(key) && !form.enabledQueryTypes.includes(key)}
-              title={!mayQuery.includes(key) ? t('customers.parentLacks') : undefined}
-              onChange={(on) =>
-                set({ enabledQueryTypes: on ? [...form.enabledQueryTypes, key] : form.enabledQueryTypes.filter((k) => k !== key) })
-              }
-              testId={`setup-query-${key}`}
-            />
-          ))}
-        </CheckGroup>
-        {layouts.length > 0 && (
-          <div data-testid="customer-layouts" style={{ gridColumn: '1 / -1', minWidth: 0 }}>
-            <CheckGroup legend={t('customers.layouts')}>
-              {layouts.map((layout) => (
-                <CheckInput
-                  key={layout.id}
-                  label={`${layout.fileName} (${layout.acceptedExtension.toUpperCase()} → ${layout.returnExtension.toUpperCase()})`}
-                  checked={chosenLayouts.includes(layout.id)}
-                  disabled={!mayLayout.includes(layout.id) && !chosenLayouts.includes(layout.id)}
-                  title={!mayLayout.includes(layout.id) ? t('customers.parentLacks') : undefined}
-                  onChange={(on) => set({ enabledLayouts: on ? [...chosenLayouts, layout.id] : chosenLayouts.filter((k) => k !== layout.id) })}
-                  testId="customer-layout"
-                />
-              ))}
-            </CheckGroup>
-          </div>
-        )}
-        <CheckGroup legend={t('customers.options')} error={err('access')}>
-          <CheckInput label={t('customers.defaultQuery')} checked={form.defaultQuery} onChange={(defaultQuery) => set({ defaultQuery })} />
-          <CheckInput label={t('customers.consultProtest')} checked={form.consultProtest} onChange={(consultProtest) => set({ consultProtest })} />
-          <CheckInput label={t('customers.panel')} checked={form.panelAccess} onChange={(panelAccess) => set({ panelAccess })} testId="setup-panel" />
-          <CheckInput label={t('customers.api')} checked={form.apiAccess} onChange={(apiAccess) => set({ apiAccess })} testId="setup-api" />
-        </CheckGroup>
-        {detail && (
-          <div data-testid="customer-toggles" style={{ gridColumn: '1 / -1', minWidth: 0 }}>
-            <CheckGroup legend={t('customers.permissions')}>
-              {TOGGLE_NAMES.map((name) => (
-                <CheckInput
-                  key={name}
-                  label={
-                    <>
-                      {t(`customers.toggles.${name}`)}
-                      {!mayToggle[name] && <small className="muted"> ({t('customers.parentLacks')})</small>}
-                    </>
-                  }
-                  checked={toggles[name] === true}
-                  disabled={!mayToggle[name] && toggles[name] !== true}
-                  onChange={(on) => setToggles({ ...toggles, [name]: on })}
-                  testId={`customer-toggle-${name}`}
-                />
-              ))}
-            </CheckGroup>
-          </div>
-        )}
-      </StepForm>
-    )
-  }
-
+  const stepProps = { saving, failure: failureText }
   let body: ReactNode
   if (customerId && !detail && (loaded.isLoading || loaded.isFetching)) body = <Spinner />
   else if (customerId && loaded.isError && !detail)
@@ -378,124 +196,43 @@ export default function CustomerSetupPage() {
         {customerServerText(loaded.error as AnyError, t, exists)}
       </Alert>
     )
-  else if (done) body = <DonePage name={detail?.tradeName || detail?.companyName || form.tradeName} uniqueKey={customerKey} id={customerId ?? ''} />
-  else if (step === 0) {
-    const text = (field: 'cnpj' | 'companyName' | 'tradeName' | 'personInCharge' | 'phone' | 'email', testId: string, type = 'text') => (
-      <TextInput
-        label={t(`customers.${field}`)}
-        type={type}
-        value={form[field]}
-        onChange={(value) => set({ [field]: MASKS[field]?.(value) ?? value })}
-        error={err(field)}
-        testId={testId}
-      />
-    )
+  else if (done) body = <SetupDone name={detail?.tradeName || detail?.companyName || form.tradeName} uniqueKey={customerKey} id={customerId ?? ''} />
+  else if (step === 0)
     body = (
-      <StepForm
-        hint={customerId ? t('customers.setup.companyEditHint') : t('customers.setup.companyHint')}
+      <SetupCompanyStep
+        {...stepProps}
         onSubmit={saveCompany}
-        saving={saving}
+        form={form}
+        set={set}
+        err={err}
+        registered={!!customerId}
         // A new customer needs the query types it may be given (all, by default) before it can be registered.
         ready={!!customerId || offered.length > 0}
-        failure={failureText}
-        testId="setup-company"
-      >
-        <SelectInput
-          label={t('customers.type')}
-          value={form.type}
-          onChange={(type: CustomerForm['type']) => set({ type })}
-          options={(['company', 'reseller', 'white-label'] as const).map((type) => ({ value: type, label: t(`customers.types.${type}`) }))}
-          testId="customer-type"
-        />
-        {text('cnpj', 'customer-cnpj')}
-        {text('companyName', 'customer-company-name')}
-        {text('tradeName', 'customer-trade-name')}
-        {text('personInCharge', 'customer-person')}
-        {text('phone', 'customer-phone', 'tel')}
-        {/* The owner signs in with it and the invitation went there: a registered customer's stays. */}
-        <TextInput
-          label={t('customers.email')}
-          type="email"
-          value={form.email}
-          onChange={(email) => set({ email })}
-          error={err('email')}
-          hint={customerId ? t('customers.setup.emailLocked') : undefined}
-          disabled={!!customerId}
-          testId="customer-email"
-        />
-        <TextInput label={t('customers.seller')} value={form.seller ?? ''} onChange={(value) => set({ seller: value || null })} testId="customer-seller" />
-        {form.type === 'white-label' && (
-          <TextInput
-            label={t('customers.whiteLabelUrl')}
-            value={form.whiteLabelUrl ?? ''}
-            onChange={(value) => set({ whiteLabelUrl: value || null })}
-            error={err('whiteLabelUrl')}
-            hint={t('customers.setup.domainHint')}
-            testId="customer-url"
-          />
-        )}
-      </StepForm>
+      />
     )
-  } else if (step === 1) body = permissionsStep()
-  else if (step === 2)
+  else if (step === 1)
     body = (
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }} data-testid="setup-brand">
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-          {t('customers.setup.brandHint')}
-        </Typography>
-        <Typography variant="body2" sx={{ mb: 2, overflowWrap: 'anywhere' }} data-testid="setup-domain">
-          <strong>{t('customers.setup.domain')}: </strong>
-          {detail?.domainUrl ? t('customers.setup.domainOf', { url: `https://${detail.domainUrl}` }) : t('customers.setup.domainInherited')}
-        </Typography>
-        {customerId && (
-          <BrandEditor
-            groupId={customerId}
-            onSaved={() => go(3)}
-            saveLabel={t('customers.setup.brandSave')}
-            extraActions={
-              <>
-                <Button onClick={() => go(1)}>{t('customers.setup.back')}</Button>
-                <Button onClick={() => go(3)} data-testid="setup-skip-brand">
-                  {t('customers.setup.skipBrand')}
-                </Button>
-              </>
-            }
-          />
-        )}
-      </Paper>
+      <SetupPermissionsStep
+        {...stepProps}
+        onSubmit={savePermissions}
+        onBack={() => go(0)}
+        form={form}
+        set={set}
+        err={err}
+        {...access}
+      />
     )
-  else {
-    const invitedTo = registered?.invitedTo ?? owner?.email ?? detail?.email ?? null
+  else if (step === 2) body = <SetupBrandStep customerId={customerId} domainUrl={detail?.domainUrl} onBack={() => go(1)} onNext={() => go(3)} />
+  else
     body = (
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }} data-testid="setup-owner">
-        {invitedTo ? (
-          <Typography sx={{ overflowWrap: 'anywhere' }} data-testid="setup-invited">
-            {t('customers.setup.invitedTo', { email: invitedTo })}
-          </Typography>
-        ) : (
-          <Typography>{t('customers.setup.ownerUnknown')}</Typography>
-        )}
-        {owner && (
-          <Chip
-            size="small"
-            sx={{ mt: 1 }}
-            color={owner.status === 'active' ? 'success' : 'default'}
-            label={t(`customers.setup.ownerStatus.${owner.status}`)}
-            data-testid="setup-owner-status"
-          />
-        )}
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-          {t('customers.setup.invitedHowTo')}
-        </Typography>
-        <StepActions>
-          <Button variant="contained" onClick={() => setDone(true)} data-testid="setup-finish">
-            {t('customers.setup.finish')}
-          </Button>
-          <Button onClick={() => go(2)}>{t('customers.setup.back')}</Button>
-        </StepActions>
-      </Paper>
+      <SetupOwnerStep
+        customerId={customerId}
+        registeredTo={registered?.invitedTo}
+        customerEmail={detail?.email}
+        onBack={() => go(2)}
+        onFinish={() => setDone(true)}
+      />
     )
-  }
 
   return (
     <Stack spacing={2} sx={{ minWidth: 0 }} data-testid="customer-setup">
@@ -503,96 +240,5 @@ export default function CustomerSetupPage() {
       {stepper}
       {body}
     </Stack>
-  )
-}
-
-/** The buttons under a step, wrapping on a phone. */
-function StepActions({ children }: { children: ReactNode }) {
-  return <Box sx={{ ...WIDE, display: 'flex', gap: 1, flexWrap: 'wrap', mt: 2 }}>{children}</Box>
-}
-
-/** A step that is a form (company, permissions): laid out as the app's form pages, its refusal over its buttons. */
-function StepForm({
-  hint,
-  onSubmit,
-  saving,
-  ready,
-  failure,
-  onBack,
-  testId,
-  children,
-}: {
-  hint: string
-  onSubmit: () => unknown
-  saving: boolean
-  ready: boolean
-  failure: string | null
-  onBack?: () => void
-  testId: string
-  children: ReactNode
-}) {
-  const { t } = useTranslation()
-  return (
-    <Paper
-      component="form"
-      variant="outlined"
-      noValidate
-      data-testid={testId}
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault()
-        void onSubmit()
-      }}
-      sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}
-    >
-      <Typography variant="body2" color="text.secondary" sx={WIDE}>
-        {hint}
-      </Typography>
-      {children}
-      {failure && (
-        <Alert severity="error" role="alert" data-testid="setup-error" sx={WIDE}>
-          {failure}
-        </Alert>
-      )}
-      <Box sx={{ ...WIDE, display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-        <Button type="submit" variant="contained" disabled={saving || !ready} data-testid="setup-next">
-          {saving ? t('customers.setup.saving') : t('customers.setup.next')}
-        </Button>
-        {onBack && (
-          <Button onClick={onBack} disabled={saving}>
-            {t('customers.setup.back')}
-          </Button>
-        )}
-      </Box>
-    </Paper>
-  )
-}
-
-/** After the last step: where the customer's set-up goes on. */
-function DonePage({ name, uniqueKey, id }: { name: string; uniqueKey: string; id: string }) {
-  const { t } = useTranslation()
-  const next = [
-    { to: `/users/${uniqueKey}/${id}`, label: t('customers.setup.openUsers'), hint: t('customers.setup.openUsersHint'), testId: 'setup-next-users' },
-    { to: `/add-new-customer/${uniqueKey}/${id}`, label: t('customers.setup.openBrand'), hint: t('customers.setup.openBrandHint'), testId: 'setup-next-brand' },
-    { to: '/customer-list', label: t('customers.setup.toList'), hint: t('customers.setup.toListHint'), testId: 'setup-next-list' },
-  ]
-  return (
-    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, minWidth: 0 }} data-testid="setup-done">
-      <Typography variant="h6" component="h2">
-        {t('customers.setup.doneTitle')}
-      </Typography>
-      <Typography sx={{ mb: 2, overflowWrap: 'anywhere' }}>{t('customers.setup.doneText', { name })}</Typography>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(3, minmax(0, 1fr))' } }}>
-        {next.map(({ to, label, hint, testId }) => (
-          <Stack key={testId} spacing={1} sx={{ alignItems: 'flex-start', minWidth: 0 }}>
-            <Button component={RouterLink} to={to} variant="outlined" data-testid={testId}>
-              {label}
-            </Button>
-            <Typography variant="body2" color="text.secondary">
-              {hint}
-            </Typography>
-          </Stack>
-        ))}
-      </Box>
-    </Paper>
   )
 }

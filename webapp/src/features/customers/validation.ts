@@ -1,10 +1,37 @@
 import { maskCnpj, maskPhone } from '../../lib/masks'
 import { isValidCnpj, onlyDigits } from '../../lib/documents'
 import { EMAIL_PATTERN } from '../../lib/documents'
-import type { CustomerDetail, CustomerQuantities, CustomerRequest } from '../../store/generated/bemteviApi'
+import type { CustomerDetail, CustomerEditRequest, CustomerQuantities, CustomerRequest, Toggles } from '../../store/generated/bemteviApi'
 
 /** The registration form: the API's request, with every category's quantity filled in. */
 export type CustomerForm = CustomerRequest & { quantities: Required<CustomerQuantities> }
+
+/** The credit categories, in the order the forms show them and the set-up grants them. */
+export const CATEGORIES = ['unit', 'batch', 'advanced', 'api'] as const
+export type Category = (typeof CATEGORIES)[number]
+
+export const NO_CREDITS: Record<Category, number> = { unit: 0, batch: 0, advanced: 0, api: 0 }
+
+/** A new customer's form, on both the one-page form and the guided set-up. */
+export const EMPTY_CUSTOMER: CustomerForm = {
+  type: 'company',
+  cnpj: '',
+  companyName: '',
+  tradeName: '',
+  personInCharge: '',
+  phone: '',
+  email: '',
+  seller: null,
+  defaultQuery: true,
+  consultProtest: false,
+  quantities: NO_CREDITS,
+  // Filled with every type the signed-in group may give once the catalogue answers.
+  enabledQueryTypes: [],
+  enabledLayouts: [],
+  panelAccess: true,
+  apiAccess: false,
+  whiteLabelUrl: null,
+}
 
 /** The customer form's rules (specification section 5): field -> i18n key of the message. */
 export function customerErrors(form: CustomerForm): Record<string, string> {
@@ -38,11 +65,18 @@ export function formOf(detail: CustomerDetail): CustomerForm {
     seller: detail.seller ?? null,
     defaultQuery: detail.defaultQuery ?? true,
     consultProtest: detail.consultProtest ?? false,
-    quantities: { unit: 0, batch: 0, advanced: 0, api: 0 },
+    quantities: NO_CREDITS,
     enabledQueryTypes: detail.enabledQueryTypes,
     enabledLayouts: detail.enabledLayouts,
     panelAccess: detail.panelAccess ?? true,
     apiAccess: detail.apiAccess ?? false,
     whiteLabelUrl: detail.domainUrl,
   }
+}
+
+/** The edit's body: the form without the credits (those move by grants) and with the customer's toggles. */
+export function editRequestOf(form: CustomerForm, toggles: Toggles): CustomerEditRequest {
+  const { quantities: _given, ...rest } = form
+  void _given
+  return { ...rest, toggles }
 }
