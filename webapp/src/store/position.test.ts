@@ -7,6 +7,20 @@ import { clearSession } from './authSlice'
 
 afterEach(() => vi.unstubAllGlobals())
 
+/** A server whose commands answer position 42 and whose reads answer a dashboard; the URLs asked, in order. */
+function commandsAnswerPosition42(): string[] {
+  const urls: string[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: Request) => {
+      urls.push(input.url)
+      const body = input.method === 'POST' ? { data: { id: 'c1' }, position: 42 } : { data: { consultationsTotal: 1 } }
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+    }),
+  )
+  return urls
+}
+
 describe('withPosition (read-your-writes)', () => {
   it.each([
     ['no position yet', 'dashboard', null, 'dashboard'],
@@ -27,15 +41,7 @@ describe('withPosition (read-your-writes)', () => {
   })
 
   it('a read after a command carries the command position', async () => {
-    const urls: string[] = []
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: Request) => {
-        urls.push(input.url)
-        const body = input.method === 'POST' ? { data: { id: 'c1' }, position: 42 } : { data: { consultationsTotal: 1 } }
-        return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
-      }),
-    )
+    const urls = commandsAnswerPosition42()
     const store = makeStore()
     await store.dispatch(bemteviApi.endpoints.runConsultation.initiate({ consultationRequest: { document: '52998224725' } }))
     expect(store.getState().session.lastPosition).toBe(42)
@@ -48,15 +54,7 @@ describe('read-your-writes across a reload', () => {
   afterEach(() => sessionStorage.clear())
 
   it('a page reloaded after a save reads that save: the tab keeps the position; signing out forgets it', async () => {
-    const urls: string[] = []
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: Request) => {
-        urls.push(input.url)
-        const body = input.method === 'POST' ? { data: { id: 'c1' }, position: 42 } : { data: { consultationsTotal: 1 } }
-        return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
-      }),
-    )
+    const urls = commandsAnswerPosition42()
     const before = makeStore()
     await before.dispatch(bemteviApi.endpoints.runConsultation.initiate({ consultationRequest: { document: '52998224725' } }))
     // The store tells its subscribers in a batch after RTK Query's answers (its auto-batching): the tab has it then.
