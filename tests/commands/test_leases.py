@@ -10,6 +10,7 @@ lease or dies holding it; nothing found is free; the limit holds; nothing stays 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections import Counter
@@ -31,6 +32,7 @@ from support import (
     settlements_by_consultation,
     super_admin,
     unknown_cpfs,
+    wait_until,
 )
 
 from bemtevi.api.app import create_app
@@ -377,19 +379,19 @@ def test_a_ledger_out_of_reach_is_logged_once_not_every_round_and_the_lease_goes
         attempts += 1
         raise ConnectionError("the ledger is out of reach")
 
+    def warnings() -> list[logging.LogRecord]:
+        return [r for r in caplog.records if r.levelname == "WARNING" and "not returned" in r.getMessage()]
+
     caplog.set_level("INFO", logger="bemtevi.commands.ledger.leases")
     monkeypatch.setattr(worker, "submit_async", out_of_reach)
-    deadline = time.monotonic() + 10
-    while attempts < 20:  # the lease's time runs out, and its return is tried every round
-        assert time.monotonic() < deadline, attempts
-        time.sleep(0.02)
-    warnings = [r for r in caplog.records if r.levelname == "WARNING" and "not returned" in r.getMessage()]
-    assert len(warnings) == 1 and warnings[0].exc_info is not None, [r.getMessage() for r in warnings]
+    # The lease's time runs out and its return fails: one line; then the return is tried again every round.
+    wait_until(warnings, message="no line for the failed return")
+    tried = attempts
+    wait_until(lambda: attempts >= tried + 10, message="the return was not tried again round after round")
+    assert len(warnings()) == 1 and warnings()[0].exc_info is not None, [r.getMessage() for r in warnings()]
 
     monkeypatch.setattr(worker, "submit_async", reachable)
-    while account(platform, principal.group_id).reserved:
-        assert time.monotonic() < deadline, "the lease never went back"
-        time.sleep(0.02)
+    wait_until(lambda: not account(platform, principal.group_id).reserved, message="the lease never went back")
     assert any("works again" in r.getMessage() for r in caplog.records)
     client.close()
     charged_once(platform, principal.group_id, found)
