@@ -9,34 +9,18 @@ import io
 import re
 from collections.abc import Iterator
 from typing import Any
-from uuid import UUID
 
 import pytest
-from customers_support import customer, owner_headers, register
+from audit_history import customer_day, ok
 from fastapi.testclient import TestClient
 from python_calamine import CalamineWorkbook
-from support import KNOWN_CPF, sign_in
+from support import KNOWN_CPF
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
-from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.projections.audit import audit_event_kinds
 
 UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-LAYOUT: dict[str, Any] = {
-    "fileName": "CPF básico",
-    "finalFileName": "cpf_basico_enriquecido",
-    "returnExtension": "csv",
-    "acceptedExtension": "csv",
-    "kind": "delimited",
-    "delimiter": ";",
-    "firstLine": True,
-    "table": "pessoas",
-    "rows": [
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "entry"},
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "exit"},
-    ],
-}
 PERSON = {
     "name": "Pessoa Auditada",
     "email": "auditada@empresa51.com.br",
@@ -58,16 +42,6 @@ def api(platform: Platform) -> Iterator[TestClient]:
         yield client
 
 
-def ok(response: Any, status: int = 200) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    return dict(response.json())
-
-
-def cpf(n: int) -> str:
-    base = f"{n:09d}"
-    return base + cpf_check_digits(base)
-
-
 def read(response: Any) -> list[list[str]]:
     """The file as a spreadsheet reads it, every cell as text (a number without a decimal point)."""
     assert response.status_code == 200, response.text
@@ -81,32 +55,8 @@ def read(response: Any) -> list[list[str]]:
 def history(platform: Platform, api: TestClient) -> dict[str, Any]:
     """A customer's realistic day: a batch sent and run, credits granted, an API token, a user added and made an
     admin, a lookup on the panel."""
-    admin = sign_in(api)
-    layout_id = ok(api.post("/api/layouts", headers=admin, json=LAYOUT))["id"]
-    body = customer(51, "white-label", whiteLabelUrl="marca51.com.br", enabledLayouts=[layout_id], apiAccess=True)
-    body["quantities"] = {"unit": 3, "batch": 10, "advanced": 0, "api": 5}
-    registered = register(api, admin, body)["data"]
-    owner = owner_headers(api, registered["ownerEmail"])
-    shown = ok(
-        api.post(
-            "/api/batches/uploads",
-            headers={**owner, "Content-Type": "application/octet-stream"},
-            params={"layoutId": layout_id, "fileName": "clientes.csv"},
-            content=("CPF\n" + "".join(f"{d}\n" for d in (KNOWN_CPF, cpf(1), cpf(2)))).encode(),
-        ),
-        201,
-    )
-    batch_id = ok(api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)["id"]
-    steps = platform.batches.steps
-    steps.start(UUID(batch_id))
-    steps.progress(UUID(batch_id), 2, 1, 0)
-    steps.finish(UUID(batch_id), 3, 2, 0, "retorno.csv")
-    ok(
-        api.post(
-            "/api/credits/grants", headers=admin, json={"groupId": registered["id"], "category": "batch", "amount": 7}
-        )
-    )
-    ok(api.post("/api/api-tokens", headers=owner, json={"name": "ERP", "queryTypes": ["cpf-complete"]}), 201)
+    day = customer_day(platform, api, 51)
+    body, owner = day.body, day.owner
     user_id = ok(api.post("/api/users", headers=owner, json=PERSON))["data"]["id"]
     edited = {**{k: v for k, v in PERSON.items() if k != "email"}, "role": "admin"}
     ok(api.put(f"/api/users/{user_id}", headers=owner, json=edited))

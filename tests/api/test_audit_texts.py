@@ -16,6 +16,7 @@ from typing import Any, cast
 from uuid import UUID
 
 import pytest
+from audit_history import LAYOUT, cpf, customer_day, ok
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
@@ -23,43 +24,18 @@ from support import KNOWN_CPF, sign_in
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.audit import AuditedAggregate
-from bemtevi.domain.documents import cpf_check_digits
 from bemtevi.infra.settings import Settings
 from bemtevi.projections.audit import IN_PLACE_KINDS, audit_event_kinds, audited_event_types
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED_KINDS = ROOT / "webapp" / "src" / "store" / "generated" / "auditEventKinds.ts"
 UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-")
-LAYOUT: dict[str, Any] = {
-    "fileName": "CPF básico",
-    "finalFileName": "cpf_basico_enriquecido",
-    "returnExtension": "csv",
-    "acceptedExtension": "csv",
-    "kind": "delimited",
-    "delimiter": ";",
-    "firstLine": True,
-    "table": "pessoas",
-    "rows": [
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "entry"},
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "exit"},
-    ],
-}
 
 
 @pytest.fixture
 def api(platform: Platform) -> Iterator[TestClient]:
     with TestClient(create_app(platform)) as client:
         yield client
-
-
-def ok(response: Any, status: int = 200) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    return dict(response.json())
-
-
-def cpf(n: int) -> str:
-    base = f"{n:09d}"
-    return base + cpf_check_digits(base)
 
 
 # -- the list of kinds: the read model's, published, and the web app's --
@@ -98,39 +74,14 @@ def test_the_schema_and_the_web_apps_generated_list_are_the_read_models() -> Non
 
 
 def test_batches_tokens_grants_and_lookups_read_with_names_and_details(platform: Platform, api: TestClient) -> None:
-    admin = sign_in(api)
-    layout_id = ok(api.post("/api/layouts", headers=admin, json=LAYOUT))["id"]
-    body = customer(41, "white-label", whiteLabelUrl="marca41.com.br", enabledLayouts=[layout_id], apiAccess=True)
-    body["quantities"] = {"unit": 3, "batch": 10, "advanced": 0, "api": 5}
-    registered = register(api, admin, body)["data"]
-    group_id = registered["id"]
-    owner = owner_headers(api, registered["ownerEmail"])
-
-    # A batch: sent, then run by the system (started, progressed, finished).
-    shown = ok(
-        api.post(
-            "/api/batches/uploads",
-            headers={**owner, "Content-Type": "application/octet-stream"},
-            params={"layoutId": layout_id, "fileName": "clientes.csv"},
-            content=("CPF\n" + "".join(f"{d}\n" for d in (KNOWN_CPF, cpf(1), cpf(2)))).encode(),
-        ),
-        201,
-    )
-    batch_id = ok(api.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)["id"]
-    steps = platform.batches.steps
-    steps.start(UUID(batch_id))
-    steps.progress(UUID(batch_id), 2, 1, 0)
-    steps.finish(UUID(batch_id), 3, 2, 0, "retorno.csv")
-    # The root grants the customer more batch credits.
-    grant = {"groupId": group_id, "category": "batch", "amount": 7}
-    ok(api.post("/api/credits/grants", headers=admin, json=grant))
-    # An API token, and a lookup on the panel.
-    token = ok(api.post("/api/api-tokens", headers=owner, json={"name": "ERP", "queryTypes": ["cpf-complete"]}), 201)
+    day = customer_day(platform, api, 41)
+    admin, body, owner = day.admin, day.body, day.owner
+    group_id = day.registered["id"]
     looked = ok(api.post("/api/consultations", headers=owner, json={"document": KNOWN_CPF}))
 
     log = ok(api.get("/api/audit", headers=owner, params={"position": looked["position"], "perPage": 200}))
     rows = log["data"]
-    owner_name = next(r["actorName"] for r in rows if r["actorEmail"] == registered["ownerEmail"])
+    owner_name = next(r["actorName"] for r in rows if r["actorEmail"] == day.registered["ownerEmail"])
 
     def row(kind: str) -> dict[str, Any]:
         found = [r for r in rows if f"{r['aggregateType']}.{r['eventType']}" == kind]
@@ -139,7 +90,7 @@ def test_batches_tokens_grants_and_lookups_read_with_names_and_details(platform:
 
     submitted = row("Batch.Submitted")
     target = (submitted["targetType"], submitted["targetId"], submitted["targetName"])
-    assert target == ("batch", batch_id, "clientes.csv")
+    assert target == ("batch", day.batch_id, "clientes.csv")
     assert submitted["actorName"] == owner_name
     details = submitted["details"]
     # The layout and the query type by name; the ledger's reservation is no detail of a person's.
@@ -156,7 +107,11 @@ def test_batches_tokens_grants_and_lookups_read_with_names_and_details(platform:
     assert row("Batch.Started")["targetName"] == "clientes.csv"
 
     generated = row("ApiToken.Generated")
-    assert (generated["targetType"], generated["targetId"], generated["targetName"]) == ("token", token["id"], "ERP")
+    assert (generated["targetType"], generated["targetId"], generated["targetName"]) == (
+        "token",
+        day.token["id"],
+        "ERP",
+    )
     assert generated["details"]["created_by"] == owner_name
     assert generated["details"]["query_types"] == "Pessoa física completa"
 
