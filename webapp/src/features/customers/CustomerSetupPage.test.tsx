@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import i18n from '../../i18n'
 import { makeStore } from '../../store'
 import type { CustomerDetail } from '../../store/generated/bemteviApi'
-import { user } from '../../test/fixtures'
+import { fakeApi, json, type ApiCall } from '../../test/fakeApi'
 import CustomerSetupPage from './CustomerSetupPage'
 import { grantsOf, stepErrors } from './setup'
 import type { CustomerForm } from './validation'
@@ -62,45 +62,31 @@ const detail: CustomerDetail = {
   credits: [],
 }
 
-type Call = { method: string; path: string; body: unknown }
-let calls: Call[] = []
+let calls: ApiCall[] = []
 /** What the fake server answers a call, when not the default. */
 let answers: Record<string, () => Response> = {}
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-
 beforeEach(async () => {
   await i18n.changeLanguage('pt-BR')
-  calls = []
   answers = {}
-  localStorage.setItem('authToken', 'tok-1')
-  localStorage.setItem('authUser', JSON.stringify({ ...user, role: 'super-admin' }))
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: Request) => {
-      const url = new URL(input.url, 'http://localhost')
-      const text = input.method === 'GET' ? '' : await input.clone().text()
-      const call = { method: input.method, path: url.pathname, body: text ? JSON.parse(text) : null }
-      calls.push(call)
-      const key = `${call.method} ${call.path}`
-      const grant = call.path === '/api/credits/grants' ? `${key} ${(call.body as { category: string }).category}` : key
-      if (answers[grant]) return answers[grant]()
-      if (answers[key]) return answers[key]()
-      if (key === 'GET /api/query-types/enabled') return json({ data: [{ key: 'cpf-complete', name: 'CPF completo' }], upToDate: true })
-      if (key === 'GET /api/layouts/enabled') return json({ data: [], upToDate: true })
-      if (key === 'POST /api/customers')
-        return json({
-          data: { id: GROUP, uniqueKey: 'k1', ownerId: 'o1', ownerEmail: form.email, invitationSentTo: form.email },
-          position: 10,
-        })
-      if (key === `GET /api/customers/${GROUP}`) return json({ data: detail, upToDate: true })
-      if (key === `PUT /api/customers/${GROUP}`) return json({ position: 11 })
-      if (key === 'POST /api/credits/grants') return json({ position: 12 })
-      if (key === `GET /api/group/${GROUP}/brand`) return json({ groupId: GROUP, groupName: form.companyName, own: {}, resolved: {}, upToDate: true })
-      if (key === 'GET /api/users') return json({ data: [], page: 1, pageSize: 20, total: 0 })
-      return json({ statusCode: 404, message: 'Not found', code: 'not_found' }, 404)
-    }),
-  )
+  calls = fakeApi((call) => {
+    const key = `${call.method} ${call.path}`
+    const grant = call.path === '/api/credits/grants' ? `${key} ${(call.body as { category: string }).category}` : key
+    if (answers[grant]) return answers[grant]()
+    if (answers[key]) return answers[key]()
+    if (key === 'GET /api/query-types/enabled') return json({ data: [{ key: 'cpf-complete', name: 'CPF completo' }], upToDate: true })
+    if (key === 'GET /api/layouts/enabled') return json({ data: [], upToDate: true })
+    if (key === 'POST /api/customers')
+      return json({
+        data: { id: GROUP, uniqueKey: 'k1', ownerId: 'o1', ownerEmail: form.email, invitationSentTo: form.email },
+        position: 10,
+      })
+    if (key === `GET /api/customers/${GROUP}`) return json({ data: detail, upToDate: true })
+    if (key === `PUT /api/customers/${GROUP}`) return json({ position: 11 })
+    if (key === 'POST /api/credits/grants') return json({ position: 12 })
+    if (key === `GET /api/group/${GROUP}/brand`) return json({ groupId: GROUP, groupName: form.companyName, own: {}, resolved: {}, upToDate: true })
+    if (key === 'GET /api/users') return json({ data: [], page: 1, pageSize: 20, total: 0 })
+  }).calls
 })
 
 afterEach(() => {
