@@ -29,6 +29,15 @@ CHROMIUM_ARGS = [
 ]
 
 
+def server_env(var_dir: Path, dataset_path: Path) -> dict[str, str]:
+    """The settings of a browser tests' server: its stores, the demo dataset, the super-admin's password."""
+    return {
+        "BEMTEVI_VAR_DIR": str(var_dir),
+        "BEMTEVI_DATASET_PATH": str(dataset_path),
+        "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
+    }
+
+
 @pytest.fixture(scope="session")
 def server_var_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The e2e server's stores: tests may append events to its log as another process would."""
@@ -39,12 +48,9 @@ def server_var_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path, server_var_dir: Path) -> Iterator[str]:
     if not (ROOT / "webapp" / "dist" / "index.html").exists():
         pytest.fail("webapp/dist is missing: build the web app first (make test does)")
-    env = {
-        "BEMTEVI_VAR_DIR": str(server_var_dir),
-        "BEMTEVI_DATASET_PATH": str(dataset_path),
-        "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
-    }
-    with running_server(env, tmp_path_factory.mktemp("e2e-log") / "server.log") as url:
+    with running_server(
+        server_env(server_var_dir, dataset_path), tmp_path_factory.mktemp("e2e-log") / "server.log"
+    ) as url:
         yield url
 
 
@@ -59,12 +65,7 @@ def smtp() -> Iterator[SmtpSink]:
 def mail_server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path, smtp: SmtpSink) -> Iterator[str]:
     """A second real server whose mail goes to ``smtp`` (``server_url``'s names no SMTP server): the tests that
     read mail share it, each with e-mail addresses of its own."""
-    env = {
-        "BEMTEVI_VAR_DIR": str(tmp_path_factory.mktemp("e2e-mail-var")),
-        "BEMTEVI_DATASET_PATH": str(dataset_path),
-        "BEMTEVI_ADMIN_PASSWORD": ADMIN_PASSWORD,
-        **smtp.env(),
-    }
+    env = server_env(tmp_path_factory.mktemp("e2e-mail-var"), dataset_path) | smtp.env()
     with running_server(env, tmp_path_factory.mktemp("e2e-mail-log") / "server.log") as url:
         yield url
 
