@@ -32,7 +32,8 @@ export function persistLastPosition(position: number | null): void {
   }
 }
 
-const initialState = (): SessionState => ({ lastPosition: loadLastPosition(), lastConsultation: null })
+const signedOut: SessionState = { lastPosition: null, lastConsultation: null }
+const initialState = (): SessionState => ({ ...signedOut, lastPosition: loadLastPosition() })
 
 function positionOf(action: unknown): number | null {
   const payload = (action as { payload?: unknown }).payload
@@ -49,7 +50,7 @@ const sessionSlice = createSlice({
   reducers: {},
   extraReducers: (builder) => {
     builder
-      .addCase(clearSession, () => ({ lastPosition: null, lastConsultation: null }))
+      .addCase(clearSession, () => signedOut)
       .addMatcher(bemteviApi.endpoints.runConsultation.matchFulfilled, (state, action) => {
         state.lastConsultation = typedConsultation(action.payload.data)
       })
