@@ -35,6 +35,7 @@ _STATEMENTS = {
     "company": "SELECT doc FROM company_docs WHERE cnpj = ?",
 }
 _COPY_ROWS = 50_000
+_PAGE_SIZE = 16_384
 # Ages remembered per birth date within one day (a new day starts afresh); beyond this many
 # distinct dates (some 36,500 in a century) the day's ages start afresh too.
 _AGES_MAX = 100_000
@@ -98,6 +99,9 @@ def build_lookup_file(dataset: Path, *, memory_limit: str | None = None) -> Path
     source = duckdb.connect(str(dataset), read_only=True, config={"memory_limit": memory_limit} if memory_limit else {})
     sink = sqlite3.connect(partial)
     try:
+        # A document is about a kilobyte: on the default 4 KiB pages most rows of a WITHOUT ROWID table spill
+        # to overflow pages (the file 2.5x its documents, and the copy a third slower); 16 KiB pages hold them.
+        sink.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
         sink.execute("PRAGMA journal_mode=OFF")
         sink.execute("PRAGMA synchronous=OFF")
         for table, key in (("people_docs", "cpf"), ("company_docs", "cnpj")):
