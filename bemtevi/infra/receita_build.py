@@ -109,11 +109,3 @@ LEFT JOIN simples sim ON sim.cnpj_basico = e.cnpj_basico
 CROSS JOIN cnae_map
 WHERE length(e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv) = 14
 """
-
-COMPANY_DOC_COLUMNS = """to_json(struct_pack(
-    kind := 'company', cnpj := cnpj, company_name := company_name, trade_name := trade_name,
-    opening_date := opening_date, status := status, legal_nature := legal_nature,
-    main_activity := main_activity, size := size, share_capital := share_capital,
-    address := address, phones := phones, emails := emails, partners := partners, score := score,
-    protests := protests, secondary_activities := secondary_activities, simples := simples
-))::VARCHAR"""

@@ -339,3 +339,16 @@ def test_the_lookup_copy_is_about_the_size_of_its_documents(dataset: Path) -> No
         ).fetchone()
     assert row is not None
     assert lookup.stat().st_size < 1.4 * row[0]
+
+
+def test_a_dataset_generated_before_the_cnpj_import_answers_its_companies(tmp_path: Path) -> None:
+    path = tmp_path / "old.duckdb"
+    generate_demo_dataset(path, 50, 10, seed=4)
+    with duckdb.connect(str(path)) as con:  # the companies table before the import added its two columns
+        con.execute("ALTER TABLE companies DROP COLUMN secondary_activities")
+        con.execute("ALTER TABLE companies DROP COLUMN simples")
+        cnpj, name = con.execute("SELECT cnpj, company_name FROM companies LIMIT 1").fetchone()  # type: ignore[misc]
+    with LocalDatasetSupplier(path) as supplier:
+        company = supplier.lookup_company(cnpj)
+    assert company is not None and list(company) == COMPANY_KEYS
+    assert (company["company_name"], company["secondary_activities"], company["simples"]) == (name, None, None)
