@@ -37,7 +37,7 @@ from pathlib import Path
 import duckdb
 
 from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL
-from bemtevi.infra.receita_build import BUILD_SQL, SIMPLES_TYPE
+from bemtevi.infra.receita_build import BUILD_SQL, SIMPLES_TYPE, STAGED
 from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, kind_of
 
 _COPY_CHUNK = 1 << 20
@@ -180,7 +180,8 @@ def _stage(
         # ``member`` (the file's position in the release) orders duplicates: the first read is kept.
         source = _read_csv(csv, LAYOUTS[kind], rejects=rejects)
         count = con.execute(
-            f"COPY (SELECT {position}::INTEGER AS member, *, hash(cnpj_basico) % {parts} AS part FROM {source}) "
+            f"COPY (SELECT {position}::INTEGER AS member, {', '.join(STAGED[kind])}, "
+            f"hash(cnpj_basico) % {parts} AS part FROM {source}) "
             f"TO '{target.as_posix()}' (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part))"
         ).fetchone()
     return int(count[0]) if count else 0
@@ -258,7 +259,7 @@ def _staging_views(con: duckdb.DuckDBPyConnection, staging: Path) -> None:
         staged = _staged_file(staging, zip_name, member)
         if kind in files and any(staged.glob("part=*")):
             files[kind].append(f"{staged.as_posix()}/*/*.parquet")
-    for kind, columns in LAYOUTS.items():
+    for kind, columns in STAGED.items():
         if files[kind]:
             listed = ", ".join(f"'{f}'" for f in files[kind])
             body = (
