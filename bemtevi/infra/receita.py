@@ -9,16 +9,17 @@ How it runs:
 
 * each zip member is copied, streamed, to a temporary file beside the dataset and read by DuckDB's CSV
   reader with explicit columns (DuckDB cannot read inside a zip; a copy streamed in 1 MiB pieces keeps
-  memory flat whatever the member's size) into a Parquet file, all as text, in a staging directory
-  beside the dataset (``staging_dir``; the code tables go to ``rf_codes``);
+  memory flat whatever the member's size) into a Parquet file of the columns the build reads
+  (``receita_build.STAGED``), all as text, in a staging directory beside the dataset (``staging_dir``;
+  the code tables go to ``rf_codes``);
 * a member is done once its file is in place and its line in ``rf_members`` committed: a stop
   mid-member leaves nothing of it, and the next run skips the members already there (resume);
 * once every member is staged, the staging tables become the company records (``companies``, the
   shape ``bemtevi.infra.demo_data`` writes, plus ``secondary_activities`` and ``simples``; their lookup
   documents are made from these rows by the lookup copy), replacing the records of the CNPJs it has,
   in slices of the companies, each committed with its line in ``rf_slices`` (a stop mid-build goes on
-  from the next slice); a last transaction
-  marks the release imported and empties the staging; the same release again changes nothing;
+  from the next slice); a last transaction marks the release imported and empties the staging; the
+  same release again changes nothing;
 * a malformed line (wrong number of fields, an unclosed quote) is skipped and reported with its zip,
   member and line: the published files are large and a stray line must not cost the month's import,
   and the report (also kept in ``rf_rejects``) says exactly what was left out.
