@@ -5,8 +5,9 @@
 * ``people``    one row per CPF (PRIMARY KEY), nested phones/e-mails/addresses/societies/protests/
                 financial pendings as LIST(STRUCT) columns and ``death`` as a nullable STRUCT;
 * ``companies`` one row per CNPJ (PRIMARY KEY), with address, activity, partners, protests;
-* ``people_docs`` / ``company_docs``: (document PRIMARY KEY, doc VARCHAR) with each row's lookup
-                result as JSON, for fast point lookups (see ``bemtevi.infra.suppliers.local``);
+* ``people_docs`` (cpf PRIMARY KEY, doc VARCHAR) with each person's lookup result as JSON, for fast
+                point lookups (see ``bemtevi.infra.suppliers.local``; a company's is made from its row of
+                ``companies`` when the lookup copy is built);
 * ``dataset_info`` one row: seed, sizes, reference date, generated_at.
 
 Conventions: documents, phone numbers and CEPs are stored as digits only (a UI formats them);
@@ -90,10 +91,12 @@ CREATE TABLE companies (
 # The lookup documents: each row's result record as compact JSON, in the exact shape and key order the
 # local supplier returns (``age`` is filled in at lookup time). Reading one VARCHAR by primary key
 # costs ~0.25 ms, against ~1-1.5 ms for the same row's nested LIST/STRUCT columns, so the hot path
-# reads these and SQL work (batch joins, search) reads the nested tables.
+# reads these and SQL work (batch joins, search) reads the nested tables. Companies keep none here:
+# the CNPJ import rewrites them monthly, and a stored copy cost it about a fifth of its CPU (compressed
+# at each commit) and four fifths of the dataset's size; their documents are made when the lookup copy
+# is built (bemtevi.infra.suppliers.local).
 DOCS_DDL = """
 CREATE TABLE people_docs (cpf VARCHAR PRIMARY KEY, doc VARCHAR NOT NULL);
-CREATE TABLE company_docs (cnpj VARCHAR PRIMARY KEY, doc VARCHAR NOT NULL);
 """
 
 PEOPLE_DOCS_SQL = """
@@ -107,18 +110,6 @@ SELECT cpf, to_json(struct_pack(
     financial_pendings := financial_pendings, check_inquiries := check_inquiries, death := death
 ))::VARCHAR
 FROM people ORDER BY cpf
-"""
-
-COMPANY_DOCS_SQL = """
-INSERT INTO company_docs
-SELECT cnpj, to_json(struct_pack(
-    kind := 'company', cnpj := cnpj, company_name := company_name, trade_name := trade_name,
-    opening_date := opening_date, status := status, legal_nature := legal_nature,
-    main_activity := main_activity, size := size, share_capital := share_capital,
-    address := address, phones := phones, emails := emails, partners := partners, score := score,
-    protests := protests, secondary_activities := secondary_activities, simples := simples
-))::VARCHAR
-FROM companies ORDER BY cnpj
 """
 
 INFO_DDL = """
@@ -179,7 +170,6 @@ def generate_demo_dataset(
             con.execute("INSERT INTO companies BY NAME SELECT * FROM companies_src")
             con.unregister("companies_src")
             con.execute(PEOPLE_DOCS_SQL)
-            con.execute(COMPANY_DOCS_SQL)
             con.execute(
                 "INSERT INTO dataset_info VALUES (?, ?, ?, ?, ?)",
                 [seed, people, companies, REFERENCE_DATE.item(), datetime.now(UTC).replace(tzinfo=None)],

@@ -9,15 +9,17 @@ How it runs:
 
 * each zip member is copied, streamed, to a temporary file beside the dataset and read by DuckDB's CSV
   reader with explicit columns (DuckDB cannot read inside a zip; a copy streamed in 1 MiB pieces keeps
-  memory flat whatever the member's size) into a Parquet file, all as text, in a staging directory
-  beside the dataset (``staging_dir``; the code tables go to ``rf_codes``);
+  memory flat whatever the member's size) into a Parquet file of the columns the build reads
+  (``receita_build.STAGED``), all as text, in a staging directory beside the dataset (``staging_dir``;
+  the code tables go to ``rf_codes``);
 * a member is done once its file is in place and its line in ``rf_members`` committed: a stop
   mid-member leaves nothing of it, and the next run skips the members already there (resume);
-* once every member is staged, the staging tables become the company records (``companies`` /
-  ``company_docs``, the shape ``bemtevi.infra.demo_data`` writes, plus ``secondary_activities`` and
-  ``simples``), replacing the records of the CNPJs it has, in slices of the companies, each committed
-  with its line in ``rf_slices`` (a stop mid-build goes on from the next slice); a last transaction
-  marks the release imported and empties the staging; the same release again changes nothing;
+* once every member is staged, the staging tables become the company records (``companies``, the
+  shape ``bemtevi.infra.demo_data`` writes, plus ``secondary_activities`` and ``simples``; their lookup
+  documents are made from these rows by the lookup copy), replacing the records of the CNPJs it has,
+  in slices of the companies, each committed with its line in ``rf_slices`` (a stop mid-build goes on
+  from the next slice); a last transaction marks the release imported and empties the staging; the
+  same release again changes nothing;
 * a malformed line (wrong number of fields, an unclosed quote) is skipped and reported with its zip,
   member and line: the published files are large and a stray line must not cost the month's import,
   and the report (also kept in ``rf_rejects``) says exactly what was left out.
@@ -36,7 +38,7 @@ from pathlib import Path
 import duckdb
 
 from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL
-from bemtevi.infra.receita_build import BUILD_SQL, COMPANY_DOC_COLUMNS, SIMPLES_TYPE
+from bemtevi.infra.receita_build import BUILD_SQL, SIMPLES_TYPE, STAGED
 from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, kind_of
 
 _COPY_CHUNK = 1 << 20
@@ -133,6 +135,8 @@ def _ensure_dataset(con: duckdb.DuckDBPyConnection) -> None:
     if "simples" not in columns:
         con.execute(f"ALTER TABLE companies ADD COLUMN simples {SIMPLES_TYPE}")
     con.execute(STATE_DDL)
+    # Company documents are made by the lookup copy from ``companies``: a stored copy would go stale.
+    con.execute("DROP TABLE IF EXISTS company_docs")
     for kind in LAYOUTS:  # the staging moved to Parquet files beside the dataset
         con.execute(f"DROP TABLE IF EXISTS rf_{kind}")
 
@@ -177,7 +181,8 @@ def _stage(
         # ``member`` (the file's position in the release) orders duplicates: the first read is kept.
         source = _read_csv(csv, LAYOUTS[kind], rejects=rejects)
         count = con.execute(
-            f"COPY (SELECT {position}::INTEGER AS member, *, hash(cnpj_basico) % {parts} AS part FROM {source}) "
+            f"COPY (SELECT {position}::INTEGER AS member, {', '.join(STAGED[kind])}, "
+            f"hash(cnpj_basico) % {parts} AS part FROM {source}) "
             f"TO '{target.as_posix()}' (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part))"
         ).fetchone()
     return int(count[0]) if count else 0
@@ -255,7 +260,7 @@ def _staging_views(con: duckdb.DuckDBPyConnection, staging: Path) -> None:
         staged = _staged_file(staging, zip_name, member)
         if kind in files and any(staged.glob("part=*")):
             files[kind].append(f"{staged.as_posix()}/*/*.parquet")
-    for kind, columns in LAYOUTS.items():
+    for kind, columns in STAGED.items():
         if files[kind]:
             listed = ", ".join(f"'{f}'" for f in files[kind])
             body = (
@@ -295,10 +300,8 @@ def _build(
         con.execute("BEGIN")
         try:
             con.execute(BUILD_SQL.replace("__IN_SLICE__", _in_slice(slices, part, parts)))
-            con.execute("DELETE FROM company_docs WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("DELETE FROM companies WHERE cnpj IN (SELECT cnpj FROM rf_built)")
             con.execute("INSERT INTO companies BY NAME SELECT * FROM rf_built")
-            con.execute(f"INSERT INTO company_docs SELECT cnpj, {COMPANY_DOC_COLUMNS} FROM rf_built")
             con.execute("INSERT INTO rf_slices SELECT ?, ?, count(*) FROM rf_built", [slices, part])
             con.execute("DROP TABLE rf_built")
             if before_commit is not None:

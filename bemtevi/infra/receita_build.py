@@ -13,6 +13,26 @@ SIMPLES_TYPE = (
 )
 
 
+# The columns BUILD_SQL reads of each file, in file order: only these are staged (the rest were a fifth of
+# the establishments' and half the partners' columns, each parsed, encoded and written for nothing).
+STAGED: dict[str, tuple[str, ...]] = {
+    "empresas": ("cnpj_basico", "razao_social", "natureza_juridica", "capital_social", "porte_empresa"),
+    "estabelecimentos": (
+        "cnpj_basico", "cnpj_ordem", "cnpj_dv", "nome_fantasia", "situacao_cadastral", "nome_cidade_exterior",
+        "data_inicio_atividade", "cnae_fiscal_principal", "cnae_fiscal_secundaria", "tipo_logradouro",
+        "logradouro", "numero", "complemento", "bairro", "cep", "uf", "municipio", "ddd_1", "telefone_1", "ddd_2",
+        "telefone_2", "ddd_fax", "fax", "correio_eletronico",
+    ),
+    "socios": (
+        "cnpj_basico", "nome_socio_razao_social", "cnpj_cpf_socio", "qualificacao_socio", "data_entrada_sociedade",
+    ),
+    "simples": (
+        "cnpj_basico", "opcao_pelo_simples", "data_opcao_simples", "data_exclusao_simples", "opcao_mei",
+        "data_opcao_mei", "data_exclusao_mei",
+    ),
+}  # fmt: skip
+
+
 def _date(column: str) -> str:
     # "00000000" and "" stand for no date in the published files.
     return f"try_strptime(NULLIF({column}, ''), '%Y%m%d')::DATE"
@@ -109,11 +129,3 @@ LEFT JOIN simples sim ON sim.cnpj_basico = e.cnpj_basico
 CROSS JOIN cnae_map
 WHERE length(e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv) = 14
 """
-
-COMPANY_DOC_COLUMNS = """to_json(struct_pack(
-    kind := 'company', cnpj := cnpj, company_name := company_name, trade_name := trade_name,
-    opening_date := opening_date, status := status, legal_nature := legal_nature,
-    main_activity := main_activity, size := size, share_capital := share_capital,
-    address := address, phones := phones, emails := emails, partners := partners, score := score,
-    protests := protests, secondary_activities := secondary_activities, simples := simples
-))::VARCHAR"""

@@ -23,6 +23,7 @@ from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec
 from bemtevi.infra.batches.join_sql import normalised_sql
 from bemtevi.infra.batches.pipeline import BatchProgress, preview, run_batch, staged_path
 from bemtevi.infra.batches.upload_checks import check_upload
+from bemtevi.infra.suppliers.local import company_doc_sql
 
 TODAY = dt.date(2026, 1, 15)
 
@@ -46,7 +47,7 @@ def documents(dataset: Path) -> tuple[list[str], list[str]]:
 def docs_by_document(dataset: Path) -> dict[str, dict[str, Any]]:
     con = duckdb.connect(str(dataset), read_only=True)
     try:
-        rows = con.execute("SELECT cpf, doc FROM people_docs UNION ALL SELECT cnpj, doc FROM company_docs").fetchall()
+        rows = con.execute(f"SELECT cpf, doc FROM people_docs UNION ALL {company_doc_sql()}").fetchall()
     finally:
         con.close()
     return {d: orjson.loads(doc) for d, doc in rows}

@@ -88,7 +88,6 @@ def _all_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
             "people": connection.execute("SELECT * FROM people ORDER BY cpf").fetchall(),
             "companies": connection.execute("SELECT * FROM companies ORDER BY cnpj").fetchall(),
             "people_docs": connection.execute("SELECT * FROM people_docs ORDER BY cpf").fetchall(),
-            "company_docs": connection.execute("SELECT * FROM company_docs ORDER BY cnpj").fetchall(),
         }
     finally:
         connection.close()
@@ -114,7 +113,6 @@ def test_summary_sizes_and_info(tmp_path: Path) -> None:
         assert connection.execute("SELECT count(*) FROM people").fetchone() == (300,)
         assert connection.execute("SELECT count(*) FROM companies").fetchone() == (50,)
         assert connection.execute("SELECT count(*) FROM people_docs").fetchone() == (300,)
-        assert connection.execute("SELECT count(*) FROM company_docs").fetchone() == (50,)
         info = connection.execute("SELECT seed, people, companies, generated_at FROM dataset_info").fetchall()
         assert len(info) == 1 and info[0][:3] == (1, 300, 50)
     finally:

@@ -3,9 +3,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,15 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bemtevi.infra.demo_data import generate_demo_dataset
-from bemtevi.infra.suppliers.local import _CNPJ, _CPF, LocalDatasetSupplier, _AgesToday, _normalise, age_on
+from bemtevi.infra.suppliers.local import (
+    _CNPJ,
+    _CPF,
+    LocalDatasetSupplier,
+    _AgesToday,
+    _normalise,
+    age_on,
+    lookup_file_for,
+)
 
 PERSON_KEYS = [
     "kind",
@@ -315,3 +325,30 @@ def _normalise_by_rule(number: str, pattern: re.Pattern[str]) -> str | None:
 def test_bare_documents_are_read_as_the_rule_reads_them(number: str) -> None:
     assert _normalise(number, 11, _CPF) == _normalise_by_rule(number, _CPF)
     assert _normalise(number, 14, _CNPJ) == _normalise_by_rule(number, _CNPJ)
+
+
+def test_the_lookup_copy_is_about_the_size_of_its_documents(dataset: Path) -> None:
+    # Documents of about a kilobyte spilled to overflow pages on SQLite's default pages: the copy was 2.5x them.
+    with LocalDatasetSupplier(dataset):
+        pass
+    lookup = lookup_file_for(dataset)
+    with closing(sqlite3.connect(lookup)) as con:
+        row = con.execute(
+            "SELECT (SELECT sum(length(CAST(cpf || doc AS BLOB))) FROM people_docs)"
+            " + (SELECT sum(length(CAST(cnpj || doc AS BLOB))) FROM company_docs)"
+        ).fetchone()
+    assert row is not None
+    assert lookup.stat().st_size < 1.4 * row[0]
+
+
+def test_a_dataset_generated_before_the_cnpj_import_answers_its_companies(tmp_path: Path) -> None:
+    path = tmp_path / "old.duckdb"
+    generate_demo_dataset(path, 50, 10, seed=4)
+    with duckdb.connect(str(path)) as con:  # the companies table before the import added its two columns
+        con.execute("ALTER TABLE companies DROP COLUMN secondary_activities")
+        con.execute("ALTER TABLE companies DROP COLUMN simples")
+        cnpj, name = con.execute("SELECT cnpj, company_name FROM companies LIMIT 1").fetchone()  # type: ignore[misc]
+    with LocalDatasetSupplier(path) as supplier:
+        company = supplier.lookup_company(cnpj)
+    assert company is not None and list(company) == COMPANY_KEYS
+    assert (company["company_name"], company["secondary_activities"], company["simples"]) == (name, None, None)

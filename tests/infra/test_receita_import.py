@@ -14,7 +14,7 @@ from bemtevi.infra import receita
 from bemtevi.infra.demo_data import generate_demo_dataset
 from bemtevi.infra.receita import import_cnpj
 from bemtevi.infra.receita_layout import kind_of
-from bemtevi.infra.suppliers.local import LocalDatasetSupplier
+from bemtevi.infra.suppliers.local import LocalDatasetSupplier, company_doc_sql
 
 
 class Stop(Exception):
@@ -24,7 +24,7 @@ class Stop(Exception):
 def _docs_digest(dataset: Path) -> str:
     con = duckdb.connect(str(dataset), read_only=True)
     try:
-        rows = con.execute("SELECT cnpj, doc FROM company_docs ORDER BY cnpj").fetchall()
+        rows = con.execute(f"{company_doc_sql()} ORDER BY cnpj").fetchall()
         companies = con.execute("SELECT count(*) FROM companies").fetchone()
     finally:
         con.close()
@@ -193,7 +193,7 @@ def test_an_import_stopped_while_building_the_records_goes_on_and_gives_them_onc
     with pytest.raises(Stop):
         import_cnpj(release, dataset, before_commit=stop_in_the_second_slice)
     con = duckdb.connect(str(dataset), read_only=True)
-    kept = con.execute("SELECT count(*) FROM company_docs").fetchone()
+    kept = con.execute("SELECT count(*) FROM companies").fetchone()
     con.close()
     assert kept is not None and 0 < kept[0] < 10  # the first slice stays
 

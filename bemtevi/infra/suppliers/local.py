@@ -1,10 +1,11 @@
 """The ``local`` supplier: point lookups in the demo / local dataset.
 
 The dataset (``bemtevi.infra.demo_data``, a DuckDB file) keeps, next to its nested ``people`` /
-``companies`` tables, one JSON document per CPF / CNPJ (``people_docs`` / ``company_docs``) in
-the exact shape returned here. DuckDB is made for scans, not for point reads: a prepared
-primary-key lookup costs ~0.25-0.5 ms of CPU, and under load it was a quarter of the lookup
-path. So the supplier copies the two document tables once into an SQLite file beside the
+``companies`` tables, one JSON document per CPF (``people_docs``) in the exact shape returned
+here; a company's is made from its row of ``companies`` (``COMPANY_DOC``) as the copy below is
+built. DuckDB is made for scans, not for point reads: a prepared primary-key lookup costs
+~0.25-0.5 ms of CPU, and under load it was a quarter of the lookup path. So the supplier copies
+the documents once into an SQLite file beside the
 dataset (``<dataset>.lookup.sqlite``, rebuilt when the dataset is newer), where the same read
 is a B-tree probe of some ten microseconds. Each thread opens its own read-only connection,
 with the file memory-mapped (a page read is a memory access, not a read call and a copy) and
@@ -20,6 +21,7 @@ import re
 import sqlite3
 import threading
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,9 +37,23 @@ _STATEMENTS = {
     "company": "SELECT doc FROM company_docs WHERE cnpj = ?",
 }
 _COPY_ROWS = 50_000
+_PAGE_SIZE = 16_384
 # Ages remembered per birth date within one day (a new day starts afresh); beyond this many
 # distinct dates (some 36,500 in a century) the day's ages start afresh too.
 _AGES_MAX = 100_000
+# A company's lookup document, in the key order returned (``kind`` first). Datasets generated before the
+# CNPJ import existed have no ``secondary_activities`` / ``simples`` columns: those fields are null there.
+_COMPANY_FIELDS = (
+    "cnpj", "company_name", "trade_name", "opening_date", "status", "legal_nature", "main_activity", "size",
+    "share_capital", "address", "phones", "emails", "partners", "score", "protests", "secondary_activities",
+    "simples",
+)  # fmt: skip
+
+
+def company_doc_sql(columns: Collection[str] = _COMPANY_FIELDS) -> str:
+    """``SELECT cnpj, doc`` of the dataset's ``companies`` (which has ``columns``): each one's lookup document."""
+    fields = ", ".join(f"{f} := {f if f in columns else 'NULL'}" for f in _COMPANY_FIELDS)
+    return f"SELECT cnpj, to_json(struct_pack(kind := 'company', {fields}))::VARCHAR AS doc FROM companies"
 
 
 def age_on(birth_date: str, today: dt.date) -> int:
@@ -90,7 +106,7 @@ def lookup_file_for(dataset: Path) -> Path:
 
 
 def build_lookup_file(dataset: Path, *, memory_limit: str | None = None) -> Path:
-    """Copy the dataset's document tables into an SQLite file (atomically replaced); ``memory_limit``
+    """Copy the dataset's lookup documents into an SQLite file (atomically replaced); ``memory_limit``
     bounds DuckDB's part (the sort by key spills to disk beyond it)."""
     target = lookup_file_for(dataset)
     partial = target.with_name(target.name + ".partial")
@@ -98,11 +114,20 @@ def build_lookup_file(dataset: Path, *, memory_limit: str | None = None) -> Path
     source = duckdb.connect(str(dataset), read_only=True, config={"memory_limit": memory_limit} if memory_limit else {})
     sink = sqlite3.connect(partial)
     try:
+        # A document is about a kilobyte: on the default 4 KiB pages most rows of a WITHOUT ROWID table spill
+        # to overflow pages (the file 2.5x its documents, and the copy a third slower); 16 KiB pages hold them.
+        sink.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
         sink.execute("PRAGMA journal_mode=OFF")
         sink.execute("PRAGMA synchronous=OFF")
-        for table, key in (("people_docs", "cpf"), ("company_docs", "cnpj")):
+        columns = {r[0] for r in source.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'companies'").fetchall()}  # fmt: skip
+        for table, key, documents in (
+            ("people_docs", "cpf", "SELECT cpf, doc FROM people_docs"),
+            ("company_docs", "cnpj", company_doc_sql(columns)),
+        ):
             sink.execute(f"CREATE TABLE {table} ({key} TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID")
-            cursor = source.execute(f"SELECT {key}, doc FROM {table} ORDER BY {key}")
+            # in key order: each row lands at the end of the B-tree
+            cursor = source.execute(f"{documents} ORDER BY {key}")
             while rows := cursor.fetchmany(_COPY_ROWS):
                 sink.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)
         sink.commit()
