@@ -16,8 +16,10 @@ The data-subject report (every consultation of one document, ``--cases subject``
 one document in four, and ``--batches`` batches that are over ran ``--batch-documents`` documents each (their run's
 chunk file in a temporary batches folder, one in 50 holding the report's document), two more still running.
 The read models' rows are written as the projector writes them at each batch's end (``subject_batch_documents``
-from the batch's files). Times the report's unit lookups, and its batch part both ways, alternated in one run: every
-started batch's files searched (as the report did before the index) and the index with the running batches' files.
+from the batch's files). Times both parts of the report both ways, alternated in one run: the unit lookups by a
+scan of every consultation (as before ``consultations.document_key``) and by the document's index; the batch part
+by a search of every started batch's files (as before ``subject_batch_documents``) and by the index with the
+running batches' files.
 """
 
 from __future__ import annotations
@@ -95,7 +97,7 @@ def fill(cur: duckdb.DuckDBPyConnection, groups: int, consultations: int, days: 
                CASE WHEN i % 5 = 1 THEN 'not_found' ELSE 'done' END,
                CASE WHEN i % 5 = 1 THEN 0 ELSE 1 END,
                CASE WHEN i % 4 = 0 THEN 'api' ELSE 'panel' END,
-               $3::TIMESTAMP + to_microseconds(i * $4), NULL
+               $3::TIMESTAMP + to_microseconds(i * $4), NULL, ('1' || document(i, $1))::BIGINT
         FROM range($1) t(i)
         """,
         [consultations, groups, start, step_us],
@@ -155,6 +157,20 @@ def subject_cases(
     def unit() -> Any:
         return consultations_of_document(cur, subject)
 
+    def unit_scanned() -> Any:  # the report's unit lookups before consultations.document_key
+        return cur.execute(
+            """
+            SELECT c.created_at, c.consultation_id, c.group_id, g.name, c.user_id, u.name, u.email, c.channel,
+                   c.query_type, c.status, c.purpose
+            FROM consultations c
+            LEFT JOIN groups g ON g.group_id = c.group_id
+            LEFT JOIN users u ON u.user_id = c.user_id
+            WHERE c.document = ?
+            ORDER BY c.position DESC
+            """,
+            [subject],
+        ).fetchall()
+
     def searched() -> Any:  # the report before the index: every started batch's files, at each run
         started = [
             str(r[0]) for r in cur.execute("SELECT batch_id FROM subject_batches WHERE started_at NOT NULL").fetchall()
@@ -169,8 +185,10 @@ def subject_cases(
         return batch_consultations_of_document(cur, subject, looked_up)
 
     assert searched() == indexed(), "the index must answer as the files"
+    assert len(unit_scanned()) == len(unit()), "the index must answer as the scan"
     return [
-        (f"unit lookups ({len(unit())} consultations)", unit),
+        (f"unit lookups, every consultation scanned ({len(unit_scanned())} consultations)", unit_scanned),
+        (f"unit lookups, by the document's index ({len(unit())} consultations)", unit),
         (f"batch part, every batch's files searched ({len(searched())} batches)", searched),
         (f"batch part, index and the running batches' files ({len(indexed())} batches)", indexed),
     ]

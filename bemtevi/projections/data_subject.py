@@ -26,6 +26,7 @@ import pyarrow as pa
 from bemtevi.domain.batches import Batch, kept_result_id
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import PageFold, ReadModel, RowFold, first_row
+from bemtevi.projections.consultations import document_key
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,6 @@ CREATE TABLE IF NOT EXISTS subject_batches (
 )
 """
 
-# A document as its key: its digits after a leading 1, so that a CNPJ's leading zeros never make it a CPF's number
-# (an integer key's index is several times cheaper to write than a text one's).
 SUBJECT_DOCUMENTS_DDL = """
 CREATE TABLE IF NOT EXISTS subject_batch_documents (
     document BIGINT NOT NULL,  -- document_key
@@ -57,11 +56,6 @@ CREATE INDEX IF NOT EXISTS subject_batch_documents_document ON subject_batch_doc
 
 # A batch's id -> the documents its run looked up (``document``, ``found``): ``BatchFiles.looked_up``.
 LookedUp = Callable[[str], pa.Table]
-
-
-def document_key(document: str) -> int:
-    """``subject_batch_documents.document`` of a document's digits."""
-    return int("1" + document)
 
 
 _COLUMNS = (
@@ -199,10 +193,10 @@ def consultations_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> 
         FROM consultations c
         LEFT JOIN groups g ON g.group_id = c.group_id
         LEFT JOIN users u ON u.user_id = c.user_id
-        WHERE c.document = ?
+        WHERE c.document_key = ?
         ORDER BY c.position DESC
         """,
-        [document],
+        [document_key(document)],
     ).fetchall()
     return [dict(zip(_KEYS, row, strict=True)) | {"batchId": None, "fileName": None, "origin": None} for row in rows]
 

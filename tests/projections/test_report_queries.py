@@ -67,7 +67,7 @@ def test_every_grouping_sums_to_the_raw_count(
     cur.execute("DELETE FROM report_batches")
     for position, (group, minute, channel, query_type, supplier, status, user) in enumerate(consultations):
         cur.execute(
-            "INSERT INTO consultations VALUES (?, ?, ?, ?, '52998224725', 'cpf', ?, ?, ?, ?, ?, ?, ?, NULL)",
+            "INSERT INTO consultations VALUES (?, ?, ?, ?, '52998224725', 'cpf', ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
             [position, f"c{position}", group, user, query_type, channel, supplier, status,
              int(status == "done"), "api" if channel == "api" else "panel", START + timedelta(minutes=minute)],
         )  # fmt: skip

@@ -10,11 +10,12 @@ from datetime import datetime
 from pathlib import Path
 
 from batch_chunks import DOCUMENTS, record, write_chunks
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support import examples
 
 from bemtevi.infra.batches.looked_up import batches_that_looked_up, keep_looked_up, looked_up_documents
+from bemtevi.projections.consultations import document_key
 from bemtevi.projections.data_subject import SubjectBatchesReadModel, batches_of_document, index_looked_up
 from bemtevi.projections.store import ReadStore
 
@@ -61,3 +62,20 @@ def test_the_index_and_the_running_batches_files_answer_as_a_search_of_every_bat
                 assert found == searched[document]
         finally:
             store.close()
+
+
+digits = st.sampled_from([11, 14]).flatmap(lambda n: st.text("0123456789", min_size=n, max_size=n))
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(a=digits, b=digits)
+@example(a="00052998224725", b="52998224725")
+def test_a_documents_key_names_it_alone_and_the_projector_computes_the_same(a: str, b: str) -> None:
+    # A CNPJ whose leading zeros would make its number a CPF's keeps its own key.
+    assert (document_key(a) == document_key(b)) == (a == b)
+    store = ReadStore()
+    try:
+        [(key,)] = store.cursor().execute("SELECT TRY_CAST('1' || ? AS BIGINT)", [a]).fetchall()
+        assert key == document_key(a)  # as ``consultations.document_key`` is written
+    finally:
+        store.close()
