@@ -62,6 +62,7 @@ LEVELS = (10, 50, 200)
 def fill(cur: duckdb.DuckDBPyConnection, groups: int, consultations: int, days: int, last: date) -> None:
     cur.execute(GROUPS_DDL)
     cur.execute(CONSULTATIONS_DDL)
+    cur.execute("DROP INDEX consultations_document")  # built once filled: faster than row by row
     cur.execute(REPORT_BATCHES_DDL)
     cur.execute(USERS_DDL)
     w, r, s = LEVELS
@@ -102,6 +103,7 @@ def fill(cur: duckdb.DuckDBPyConnection, groups: int, consultations: int, days: 
         """,
         [consultations, groups, start, step_us],
     )
+    cur.execute("CREATE INDEX consultations_document ON consultations (document_key)")
     cur.execute(
         "INSERT INTO users SELECT 'u' || i, 'g' || (i % $1), 'k' || i, 'Pessoa ' || i, 'p' || i || '@x.com', 'user', "
         "'active', now()::TIMESTAMP FROM range($1 * 3) t(i)",
