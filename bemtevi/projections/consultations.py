@@ -43,6 +43,7 @@ def document_key(document: str) -> int:
     CPF's number (``consultations.document_key``, ``subject_batch_documents.document``)."""
     return int("1" + document)
 
+
 USAGE_DDL = """
 CREATE TABLE IF NOT EXISTS usage_daily (
     group_id VARCHAR NOT NULL,

@@ -1,15 +1,17 @@
 """The data-subject report's read: every consultation of one document, in every tenant, newest first.
 
-A unit lookup (panel, public API, advanced) is a row of ``consultations``. A batch's documents are no events of
-their own (``domain.batches``): its run writes them to its files. When a batch is over (``Finished``, ``Failed``,
-``Canceled``: nothing runs it again) the fold reads what its run looked up from those files
-(``BatchFiles.looked_up``: the chunks, or the file its deletion kept) into ``subject_batch_documents``, an index
-document -> batch, so the report finds a document's batches by an indexed read, whatever the number and size of
-the batches ever run; only a batch still running is searched in its files at report time. A rebuild reads the same
-files (a deleted batch's kept file outlives it), so it makes the same index. What the report says of each batch
-(who, which group, when, query type, purpose, file) comes from ``subject_batches``, one row per batch from its
-``Submitted``, first ``Started`` and end, kept when the batch is deleted (its consultations happened all the same).
-Batch events are a few per batch; reading a batch's documents costs the projector once per batch, at its end.
+A unit lookup (panel, public API, advanced) is a row of ``consultations``, read by its ``document_key`` index. A
+batch's documents are no events of their own (``domain.batches``): its run writes them to its files. When a batch
+is over (``Finished``, ``Failed``, ``Canceled``: nothing runs it again) the fold reads what its run looked up from
+those files (``BatchFiles.looked_up``: the chunks, or the file its deletion kept) into ``subject_batch_documents``,
+an index document -> batch, so the report finds a document's batches by an indexed read, whatever the number and
+size of the batches ever run; only a batch still running is searched in its files at report time. A rebuild reads
+the same files (a deleted batch's kept file outlives it), so it makes the same index; the one gap: a chunk a run
+writes in the moment after its batch's cancel (the runner looks at the status every few seconds) is read by a
+rebuild only. What the report says of each batch (who, which group, when, query type, purpose, file) comes from
+``subject_batches``, one row per batch from its ``Submitted``, first ``Started`` and end, kept when the batch is
+deleted (its consultations happened all the same). Batch events are a few per batch; reading a batch's documents
+costs the projector once per batch, at its end.
 """
 
 from __future__ import annotations
@@ -136,6 +138,7 @@ def index_looked_up(cur: duckdb.DuckDBPyConnection, batch_id: str, looked_up: Lo
     cur.register(name, table)
     try:
         cur.execute(
+            # In the key's order: the index takes sorted keys faster.
             f"INSERT INTO subject_batch_documents SELECT ('1' || document)::BIGINT, ?, found FROM {name} ORDER BY 1",
             [batch_id],
         )
