@@ -47,8 +47,8 @@ class BatchFiles:
         return self._work_dir / "looked-up" / f"{batch_id}.arrow"
 
     def looked_up(self, batch_id: str) -> pa.Table:
-        """The documents a batch's run looked up (``looked_up_documents``): what the data-subject report's index
-        holds of a batch that is over."""
+        """The documents a batch's run looked up, with whether each was found (``looked_up_documents``): what the
+        data-subject report's index holds of a batch that is over."""
         batch = UUID(batch_id)
         return looked_up_documents(self.work_dir(batch), self.looked_up_file(batch))
 

@@ -138,8 +138,12 @@ def index_looked_up(cur: duckdb.DuckDBPyConnection, batch_id: str, looked_up: Lo
     cur.register(name, table)
     try:
         cur.execute(
-            # In the key's order: the index takes sorted keys faster.
-            f"INSERT INTO subject_batch_documents SELECT ('1' || document)::BIGINT, ?, found FROM {name} ORDER BY 1",
+            # Each document once (a run's chunks name it per record), in the key's order: the index takes sorted
+            # keys faster.
+            f"""
+            INSERT INTO subject_batch_documents
+            SELECT ('1' || document)::BIGINT, ?, bool_or(found) FROM {name} GROUP BY 1 ORDER BY 1
+            """,
             [batch_id],
         )
     finally:

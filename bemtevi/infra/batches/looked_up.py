@@ -47,10 +47,11 @@ def _distinct(table: pa.Table) -> pa.Table:
 
 
 def _looked_up_in_chunks(work_dir: Path) -> pa.Table:
+    """The valid documents of every chunk, each record's."""
     chunks = _chunks(work_dir)
     if not chunks:
         return _SCHEMA.empty_table()
-    return _distinct(pa.concat_tables([_looked_up_in_chunk(c) for c in chunks]))
+    return pa.concat_tables([_looked_up_in_chunk(c) for c in chunks])
 
 
 def keep_looked_up(work_dir: Path, target: Path) -> None:
@@ -58,7 +59,7 @@ def keep_looked_up(work_dir: Path, target: Path) -> None:
     to keep (a batch canceled before it ran) or ``target`` is written already."""
     if not _chunks(work_dir) or target.exists():
         return
-    table = _looked_up_in_chunks(work_dir)
+    table = _distinct(_looked_up_in_chunks(work_dir))
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     with pa.OSFile(str(partial), "wb") as sink, pa.ipc.new_file(sink, _SCHEMA) as writer:
@@ -67,8 +68,10 @@ def keep_looked_up(work_dir: Path, target: Path) -> None:
 
 
 def looked_up_documents(work_dir: Path, kept: Path) -> pa.Table:
-    """The documents the run in ``work_dir`` looked up, each once with whether it was found, sorted: from the kept
-    file when the batch's deletion wrote it, else from the run's chunks (empty: the batch never ran).
+    """The documents the run in ``work_dir`` looked up with whether each was found: from the kept file when the
+    batch's deletion wrote it (each once), else from the run's chunks (once per record; empty: the batch never
+    ran). A document is found when any of its rows is; the reader makes them one (an SQL ``GROUP BY`` takes a
+    fraction of Arrow's grouping and sorting of a large run's text).
 
     A deletion writes the kept file before it removes the folder, so chunks that vanish while read mean the kept
     file is there: it answers for the whole run then."""
