@@ -73,6 +73,7 @@ def attach_lake(
 
 _PRIMARY_KEY_CLAUSE = re.compile(r",\s*PRIMARY\s+KEY\s*\([^)]*\)", re.IGNORECASE)
 _PRIMARY_KEY_COLUMN = re.compile(r"\s+PRIMARY\s+KEY\b", re.IGNORECASE)
+_INDEX = re.compile(r"CREATE\s+INDEX[^;]*;?", re.IGNORECASE)  # a table's index, created with it: DuckLake has none
 _UPSERT = re.compile(
     r"^\s*INSERT\s+INTO\s+(?P<table>\w+)\s+(?P<rows>.*?)\s+ON\s+CONFLICT\s*\((?P<keys>[^)]*)\)\s*"
     r"DO\s+(?:(?P<nothing>NOTHING)|UPDATE\s+SET\s+(?P<set>.*?))\s*$",
@@ -81,11 +82,12 @@ _UPSERT = re.compile(
 
 
 def lake_statement(sql: str, columns_of: Any) -> str:
-    """``sql`` as DuckLake runs it: key constraints left out of CREATE TABLE, ON CONFLICT upserts as MERGE.
+    """``sql`` as DuckLake runs it: key constraints and indexes left out of CREATE TABLE, ON CONFLICT upserts as
+    MERGE.
 
     ``columns_of(table)`` answers a table's column names in order (the new row's names in ``excluded``)."""
     if re.match(r"\s*CREATE\s+TABLE", sql, re.IGNORECASE):
-        return _PRIMARY_KEY_COLUMN.sub("", _PRIMARY_KEY_CLAUSE.sub("", sql))
+        return _INDEX.sub("", _PRIMARY_KEY_COLUMN.sub("", _PRIMARY_KEY_CLAUSE.sub("", sql)))
     upsert = _UPSERT.match(sql)
     if upsert is None:
         return sql

@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import temp_dir, warn_if_busy
 
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.batch_files import BatchFiles
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount
@@ -91,7 +92,7 @@ def _write(app: BemteviApplication, events: list) -> int:
 
 
 def warm_projector_folds(app: BemteviApplication, projector: Projector) -> list:
-    folds = [model.fold() for model in all_read_models()]
+    folds = [model.fold() for model in projector._read_models]
     projector._fold(app.recorder.select_notifications(1, 500), folds)
     return folds
 
@@ -129,11 +130,19 @@ def main() -> None:
     # few events first pays the one-time lazy imports (pyarrow, DuckDB's arrow scan) that a
     # running server has long paid.
     warm = ReadStore(var / "warm_up.duckdb")
-    warm_projector = Projector(app, warm, all_read_models(), page_size=args.page_size, batch_size=args.page_size)
+    warm_projector = Projector(
+        app,
+        warm,
+        all_read_models(BatchFiles(settings.batches_dir).looked_up),
+        page_size=args.page_size,
+        batch_size=args.page_size,
+    )
     warm_projector._write(warm_projector_folds(app, warm_projector), 0)
     warm.close()
     store = ReadStore(var / "bench_read_models.duckdb")
-    projector = Projector(app, store, all_read_models(), page_size=args.page_size)
+    projector = Projector(
+        app, store, all_read_models(BatchFiles(settings.batches_dir).looked_up), page_size=args.page_size
+    )
     started = time.perf_counter()
     projected = projector.catch_up()
     project_seconds = time.perf_counter() - started

@@ -6,7 +6,7 @@
 One run, one generated history, both candidates (issue 15):
 
 (a) DuckLake: one writer process runs the product's projector (``Projector`` and every read model of
-    ``all_read_models()``) from the event log into DuckLake (catalog in a database of the project's
+    ``all_read_models``) from the event log into DuckLake (catalog in a database of the project's
     PostgreSQL, Parquet in a temp folder; ``bench/lake.py``), while ``--readers`` reader processes
     query the lake.
 (b) Replica per API process: ``--readers`` processes each run the same projector into a DuckDB file of
@@ -52,6 +52,7 @@ from _common import percentile, postgres_database, temp_dir
 from lake import LakeReadStore
 
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.batch_files import BatchFiles
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.brand import DEFAULT_BRAND
 from bemtevi.domain.consultations import Consultation
@@ -410,7 +411,16 @@ def _open(kind: str, setup: Setup, index: int) -> Member:
         store = LakeReadStore(setup.lake_url, setup.lake_data)
     else:
         store = ReadStore(setup.replica_dir / f"replica-{index}.duckdb")
-    return Member(setup, store, Projector(app, store, all_read_models(), coalesce_window=setup.coalesce))
+    return Member(
+        setup,
+        store,
+        Projector(
+            app,
+            store,
+            all_read_models(BatchFiles(setup.replica_dir / "batches").looked_up),
+            coalesce_window=setup.coalesce,
+        ),
+    )
 
 
 def child_main(conn: Connection, kind: str, setup: Setup, index: int) -> None:

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import in_background, percentile, postgres_database, temp_dir
 
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.batch_files import BatchFiles
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount
@@ -178,7 +179,7 @@ def main() -> None:
             projector = Projector(
                 replica_app,
                 store,
-                all_read_models(),
+                all_read_models(BatchFiles(settings.batches_dir).looked_up),
                 coalesce_window=window,
                 source=KafkaFeed(store, bootstrap, topic),
             )

@@ -15,6 +15,7 @@ from bemtevi.commands.advanced_queries import AdvancedQueryCommands
 from bemtevi.commands.api_lookups import ApiLookups
 from bemtevi.commands.api_tokens import ApiTokenCommands
 from bemtevi.commands.application import BemteviApplication
+from bemtevi.commands.batch_files import BatchFiles
 from bemtevi.commands.batches import BatchCommands
 from bemtevi.commands.brand import BrandCommands
 from bemtevi.commands.catalogue import CatalogueCommands
@@ -182,7 +183,7 @@ def build_platform(
     projector = Projector(
         app,
         store,
-        all_read_models(),
+        all_read_models(BatchFiles(settings.batches_dir).looked_up),
         page_size=settings.projector_page_size,
         coalesce_window=settings.projector_coalesce_seconds,
         source=source,

@@ -9,7 +9,10 @@ import re
 from pathlib import Path
 from uuid import UUID
 
+import pyarrow as pa
+
 from bemtevi.domain.batches import Batch
+from bemtevi.infra.batches.looked_up import looked_up_documents
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
 
@@ -42,6 +45,12 @@ class BatchFiles:
     def looked_up_file(self, batch_id: UUID) -> Path:
         """The documents a deleted batch looked up (``infra.batches.looked_up``), outside its own folder."""
         return self._work_dir / "looked-up" / f"{batch_id}.arrow"
+
+    def looked_up(self, batch_id: str) -> pa.Table:
+        """The documents a batch's run looked up, with whether each was found (``looked_up_documents``): what the
+        data-subject report's index holds of a batch that is over."""
+        batch = UUID(batch_id)
+        return looked_up_documents(self.work_dir(batch), self.looked_up_file(batch))
 
     def return_file(self, batch: Batch) -> Path | None:
         found = sorted(self.work_dir(batch.id).glob("return.*"))

@@ -343,8 +343,9 @@ class BatchCommands:
         return position
 
     def looked_up(self, batch_ids: Iterable[str], document: str) -> dict[str, bool]:
-        """Of ``batch_ids``, the batches whose run looked ``document`` (digits) up, each with whether it was
-        found (the data-subject report's batch consultations)."""
+        """Of ``batch_ids`` (the running ones: the read side indexes a batch's documents once it is over), the
+        batches whose run looked ``document`` (digits) up so far, each with whether it was found (the
+        data-subject report's batch consultations), searched in their files."""
         folders = ((b, self.files.work_dir(UUID(b)), self.files.looked_up_file(UUID(b))) for b in batch_ids)
         return batches_that_looked_up(folders, document)
 

@@ -8,7 +8,7 @@ from bemtevi.projections.base import ReadModel
 from bemtevi.projections.batches import BatchesReadModel
 from bemtevi.projections.consultations import ConsultationsReadModel
 from bemtevi.projections.credits import CreditsReadModel
-from bemtevi.projections.data_subject import SubjectBatchesReadModel
+from bemtevi.projections.data_subject import LookedUp, SubjectBatchesReadModel
 from bemtevi.projections.directory import DirectoryReadModel
 from bemtevi.projections.enrichment import EnrichmentCatalogueReadModel
 from bemtevi.projections.mail import MailOutboxReadModel
@@ -17,7 +17,8 @@ from bemtevi.projections.suppliers import SuppliersReadModel
 from bemtevi.projections.users import UsersReadModel
 
 
-def all_read_models() -> list[ReadModel]:
+def all_read_models(looked_up: LookedUp) -> list[ReadModel]:
+    """``looked_up``: what a batch's run looked up, from the batches' folder (``BatchFiles.looked_up``)."""
     return [
         DirectoryReadModel(),
         ConsultationsReadModel(),
@@ -30,5 +31,5 @@ def all_read_models() -> list[ReadModel]:
         BatchesReadModel(),
         ApiTokensReadModel(),
         ReportsReadModel(),
-        SubjectBatchesReadModel(),
+        SubjectBatchesReadModel(looked_up),
     ]

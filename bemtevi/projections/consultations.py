@@ -29,9 +29,20 @@ CREATE TABLE IF NOT EXISTS consultations (
     credits INTEGER NOT NULL,
     channel VARCHAR NOT NULL,
     created_at TIMESTAMP NOT NULL,
-    purpose VARCHAR  -- what its user said it was for; NULL when nothing was said (and for older events)
-)
+    purpose VARCHAR,  -- what its user said it was for; NULL when nothing was said (and for older events)
+    document_key BIGINT  -- document_key(document): the data-subject report reads one document's rows by it
+);
+-- The data-subject report reads one document's consultations through it, not by a scan of them all (an integer
+-- key: its index is cheaper to write than the text's).
+CREATE INDEX IF NOT EXISTS consultations_document ON consultations (document_key);
 """
+
+
+def document_key(document: str) -> int:
+    """A document's digits as an integer key, after a leading 1 so that a CNPJ's leading zeros never make it a
+    CPF's number (``consultations.document_key``, ``subject_batch_documents.document``)."""
+    return int("1" + document)
+
 
 USAGE_DDL = """
 CREATE TABLE IF NOT EXISTS usage_daily (
@@ -63,7 +74,8 @@ _RECORDED_COLUMNS = """
     (s->>'credits')::INTEGER,
     s->>'channel',
     (s->'timestamp'->>'_data_')::TIMESTAMPTZ::TIMESTAMP,
-    s->>'purpose'
+    s->>'purpose',
+    TRY_CAST('1' || (s->>'document') AS BIGINT)  -- NULL for no digits: no report's document is such
 """
 
 
@@ -127,10 +139,11 @@ class _ConsultationsFold(PageFold):
 
 class ConsultationsReadModel(ReadModel):
     name = "consultations"
-    version = 3  # 2: usage per day also by channel (the dashboard's charts); 3: each consultation's purpose
+    # 2: usage per day also by channel (the dashboard's charts); 3: each consultation's purpose; 4: document_key
+    version = 4
     tables = ("consultations", "usage_daily")
     event_types = ()
-    raw_event_types = (Consultation.Recorded,)
+    raw_event_types = (Consultation.Recorded,)  # type: ignore[attr-defined]
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(CONSULTATIONS_DDL)

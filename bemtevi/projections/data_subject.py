@@ -1,15 +1,23 @@
 """The data-subject report's read: every consultation of one document, in every tenant, newest first.
 
-A unit lookup (panel, public API, advanced) is a row of ``consultations``. A batch's documents are no events of
-their own (``domain.batches``): which batches looked a document up is read from their runs' files at report time
-(``BatchCommands.looked_up``); what the report says of each (who, which group, when, query type, purpose, file)
-comes from ``subject_batches``, one row per batch from its ``Submitted`` and first ``Started``, kept when the batch
-is deleted (its consultations happened all the same). Batch events are a few per batch, so the model costs the
-projector nothing a lookup would notice.
+A unit lookup (panel, public API, advanced) is a row of ``consultations``, read by its ``document_key`` index. A
+batch's documents are no events of their own (``domain.batches``): its run writes them to its files. When a batch
+is over (``Finished``, ``Failed``, ``Canceled``: nothing runs it again) the fold reads what its run looked up from
+those files (``BatchFiles.looked_up``: the chunks, or the file its deletion kept) into ``subject_batch_documents``,
+an index document -> batch, so the report finds a document's batches by an indexed read, whatever the number and
+size of the batches ever run; only a batch still running is searched in its files at report time. A rebuild reads
+the same files (a deleted batch's kept file outlives it), so it makes the same index; the one gap: a chunk a run
+writes in the moment after its batch's cancel (the runner looks at the status every few seconds) is read by a
+rebuild only. What the report says of each batch (who, which group, when, query type, purpose, file) comes from
+``subject_batches``, one row per batch from its ``Submitted``, first ``Started`` and end, kept when the batch is
+deleted (its consultations happened all the same). Batch events are a few per batch; reading a batch's documents
+costs the projector once per batch, at its end.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -20,6 +28,9 @@ import pyarrow as pa
 from bemtevi.domain.batches import Batch, kept_result_id
 from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import PageFold, ReadModel, RowFold, first_row
+from bemtevi.projections.consultations import document_key
+
+log = logging.getLogger(__name__)
 
 SUBJECT_BATCHES_DDL = """
 CREATE TABLE IF NOT EXISTS subject_batches (
@@ -31,9 +42,23 @@ CREATE TABLE IF NOT EXISTS subject_batches (
     file_name VARCHAR NOT NULL,
     purpose VARCHAR,  -- what its sender said its lookups are for; NULL when nothing was said (and older events)
     submitted_at TIMESTAMP NOT NULL,
-    started_at TIMESTAMP  -- its run's first start: when its documents were looked up
+    started_at TIMESTAMP,  -- its run's first start: when its documents were looked up
+    ended_at TIMESTAMP  -- Finished, Failed or Canceled: its documents are in subject_batch_documents
 )
 """
+
+SUBJECT_DOCUMENTS_DDL = """
+CREATE TABLE IF NOT EXISTS subject_batch_documents (
+    document BIGINT NOT NULL,  -- document_key
+    batch_id VARCHAR NOT NULL,
+    found BOOLEAN NOT NULL  -- whether any of its records in the batch was found
+);
+CREATE INDEX IF NOT EXISTS subject_batch_documents_document ON subject_batch_documents (document);
+"""
+
+# A batch's id -> the documents its run looked up (``document``, ``found``): ``BatchFiles.looked_up``.
+LookedUp = Callable[[str], pa.Table]
+
 
 _COLUMNS = (
     "batch_id",
@@ -45,6 +70,7 @@ _COLUMNS = (
     "purpose",
     "submitted_at",
     "started_at",
+    "ended_at",
 )
 _SCHEMA = pa.schema(
     [(c, pa.timestamp("us")) if c.endswith("_at") else (c, pa.string()) for c in _COLUMNS],
@@ -60,6 +86,11 @@ def batch_origin(kind: str, category: str) -> str:
 class _Fold(RowFold):
     table, columns, schema = "subject_batches", _COLUMNS, _SCHEMA
 
+    def __init__(self, looked_up: LookedUp) -> None:
+        super().__init__()
+        self._looked_up = looked_up
+        self._ended: list[str] = []  # batches over in this page whose run started: their documents to index
+
     def change(self, row: dict[str, Any] | None, key: str, event: Any, at: datetime) -> dict[str, Any] | None:
         if isinstance(event, Batch.Submitted):  # type: ignore[attr-defined]
             return {
@@ -73,22 +104,73 @@ class _Fold(RowFold):
                 "purpose": getattr(event, "purpose", None),
                 "submitted_at": at,
                 "started_at": None,
+                "ended_at": None,
             }
-        if row is not None and row["started_at"] is None:  # a Started: a resume keeps the first start
-            row["started_at"] = at
+        if row is None:
+            return row
+        if isinstance(event, Batch.Started):
+            if row["started_at"] is None:  # a resume keeps the first start
+                row["started_at"] = at
+        elif row["ended_at"] is None:  # an end: nothing runs the batch again
+            row["ended_at"] = at
+            if row["started_at"] is not None:
+                self._ended.append(key)
         return row
+
+    def write(self, cur: duckdb.DuckDBPyConnection) -> None:
+        super().write(cur)
+        for batch_id in self._ended:
+            index_looked_up(cur, batch_id, self._looked_up)
+
+
+def index_looked_up(cur: duckdb.DuckDBPyConnection, batch_id: str, looked_up: LookedUp) -> None:
+    """Add what the run of ``batch_id`` (over) looked up to ``subject_batch_documents``."""
+    try:
+        table = looked_up(batch_id)
+    except (OSError, ValueError):  # Arrow's errors are either
+        # Every read model would stop behind one unreadable batch: its documents are left out, loudly; a rebuild
+        # once its files are mended indexes them.
+        log.exception("batch %s: its looked-up documents could not be read for the data-subject report", batch_id)
+        return
+    if not table.num_rows:
+        return
+    name = "page_subject_documents"
+    cur.register(name, table)
+    try:
+        cur.execute(
+            # Each document once (a run's chunks name it per record), in the key's order: the index takes sorted
+            # keys faster.
+            f"""
+            INSERT INTO subject_batch_documents
+            SELECT ('1' || document)::BIGINT, ?, bool_or(found) FROM {name} GROUP BY 1 ORDER BY 1
+            """,
+            [batch_id],
+        )
+    finally:
+        cur.unregister(name)
 
 
 class SubjectBatchesReadModel(ReadModel):
     name = "subject_batches"
-    tables = ("subject_batches",)
-    event_types = (Batch.Submitted, Batch.Started)  # type: ignore[attr-defined]
+    tables = ("subject_batches", "subject_batch_documents")
+    event_types = (
+        Batch.Submitted,  # type: ignore[attr-defined]
+        Batch.Started,
+        Batch.Finished,
+        Batch.Failed,
+        Batch.Canceled,
+    )
+    version = 2  # the batches' documents (subject_batch_documents, ended_at)
+
+    def __init__(self, looked_up: LookedUp) -> None:
+        self._looked_up = looked_up
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(SUBJECT_BATCHES_DDL)
+        cur.execute(SUBJECT_DOCUMENTS_DDL)
 
     def fold(self) -> PageFold:
-        return _Fold()
+        return _Fold(self._looked_up)
 
 
 # -- queries ---------------------------------------------------------------------------------
@@ -118,18 +200,27 @@ def consultations_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> 
         FROM consultations c
         LEFT JOIN groups g ON g.group_id = c.group_id
         LEFT JOIN users u ON u.user_id = c.user_id
-        WHERE c.document = ?
+        WHERE c.document_key = ?
         ORDER BY c.position DESC
         """,
-        [document],
+        [document_key(document)],
     ).fetchall()
     return [dict(zip(_KEYS, row, strict=True)) | {"batchId": None, "fileName": None, "origin": None} for row in rows]
 
 
-def started_batches(cur: duckdb.DuckDBPyConnection) -> list[str]:
-    """Every batch whose run started, deleted or not: the ones that may have looked a document up."""
-    rows = cur.execute("SELECT batch_id FROM subject_batches WHERE started_at IS NOT NULL").fetchall()
-    return [str(r[0]) for r in rows]
+def batches_of_document(cur: duckdb.DuckDBPyConnection, document: str) -> tuple[dict[str, bool], list[str]]:
+    """The batches over whose run looked ``document`` (digits) up, each with whether it was found (the index); and
+    the batches running, whose files only can say yet. One read: a batch that ends meanwhile is in one or the
+    other."""
+    rows = cur.execute(
+        """
+        SELECT batch_id, found FROM subject_batch_documents WHERE document = ?
+        UNION ALL
+        SELECT batch_id, NULL FROM subject_batches WHERE started_at IS NOT NULL AND ended_at IS NULL
+        """,
+        [document_key(document)],
+    ).fetchall()
+    return {str(b): bool(f) for b, f in rows if f is not None}, [str(b) for b, f in rows if f is None]
 
 
 def batch_consultations_of_document(

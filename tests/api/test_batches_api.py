@@ -484,7 +484,12 @@ def test_the_batches_read_model_replays_to_what_following_the_log_built(
     for page_size in (1, 2, 7):
         store = ReadStore(tmp_path / f"replay-{page_size}.duckdb")
         try:
-            Projector(sqlite_platform.app, store, all_read_models(), page_size=page_size).catch_up()
+            Projector(
+                sqlite_platform.app,
+                store,
+                all_read_models(sqlite_platform.batches.files.looked_up),
+                page_size=page_size,
+            ).catch_up()
             assert rows(store) == incremental
         finally:
             store.close()

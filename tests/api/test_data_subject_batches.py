@@ -32,7 +32,7 @@ from bemtevi.domain.batches import Batch, kept_result_id
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
 from bemtevi.projections.catalogue import all_read_models
-from bemtevi.projections.data_subject import batch_consultations_of_document, started_batches
+from bemtevi.projections.data_subject import batch_consultations_of_document, batches_of_document
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.projector import Projector
 
@@ -142,12 +142,15 @@ def test_a_batchs_documents_show_in_the_data_subject_report_with_its_purpose_in_
     # The log replayed into a fresh store answers the same.
     store = ReadStore(tmp_path / "replay.duckdb")
     try:
-        Projector(platform.app, store, all_read_models(), page_size=3).rebuild()
-        answers = []
+        Projector(platform.app, store, all_read_models(platform.batches.files.looked_up), page_size=3).rebuild()
+        answers, indexes = [], []
         for cur in (platform.store.cursor(), store.cursor()):
-            looked = platform.batches.looked_up(started_batches(cur), KNOWN_CPF)
+            looked, running = batches_of_document(cur, KNOWN_CPF)
+            assert running == []  # every batch is over: the index answers for all
             answers.append(batch_consultations_of_document(cur, KNOWN_CPF, looked))
+            indexes.append(sorted(cur.execute("SELECT * FROM subject_batch_documents").fetchall()))
         assert answers[0] == answers[1]
+        assert indexes[0] == indexes[1]  # the deleted batch's documents too, from the file its deletion kept
         assert [(r["batchId"], r["purpose"]) for r in answers[1]] == [(r["batchId"], r["purpose"]) for r in rows[:3]]
     finally:
         store.close()
@@ -208,3 +211,19 @@ def test_a_batchs_vendor_answer_shows_as_still_held_until_its_validity(platform:
     assert 89 <= held_days <= 90  # the vendor's validity
     # The local dataset's answer is not held.
     assert [r["keptUntil"] for r in _report(api, platform, admin, KNOWN_CPF)] == [None]
+
+
+def test_a_batch_over_is_found_by_the_read_sides_index_not_by_reading_its_files(
+    platform: Platform, api: TestClient
+) -> None:
+    admin = sign_in(api)
+    layout_id = str(ok(api.post("/api/layouts", headers=admin, json=LAYOUT))["id"])
+    sent = _send(api, admin, "/api", layout_id, "indice.csv")
+    _run(platform, sent)
+    rows = _report(api, platform, admin, KNOWN_CPF)
+    assert [(r["batchId"], r["status"]) for r in rows] == [(sent, "done")]
+
+    # Its end indexed its documents: the report no longer reads its files, however many batches ran before it.
+    shutil.rmtree(platform.batches.files.batch_dir(UUID(sent)))
+    assert _report(api, platform, admin, KNOWN_CPF) == rows
+    assert [r["batchId"] for r in _report(api, platform, admin, cpf(902))] == [sent]

@@ -160,7 +160,13 @@ def test_the_report_replays_to_what_was_followed(
 ) -> None:
     store = ReadStore(tmp_path / "replay.duckdb")
     try:
-        Projector(sqlite_platform.app, store, all_read_models(), page_size=page_size, batch_size=page_size).catch_up()
+        Projector(
+            sqlite_platform.app,
+            store,
+            all_read_models(sqlite_platform.batches.files.looked_up),
+            page_size=page_size,
+            batch_size=page_size,
+        ).catch_up()
         query = "SELECT * FROM report_batches ORDER BY batch_id"
         assert store.cursor().execute(query).fetchall() == sqlite_platform.store.cursor().execute(query).fetchall()
         followed, replayed = sqlite_platform.store.cursor(), store.cursor()

@@ -8,39 +8,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import pyarrow as pa
+from batch_chunks import DOCUMENTS, record, write_chunks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import examples
 
 from bemtevi.infra.batches.looked_up import batches_that_looked_up, keep_looked_up
-
-DOCUMENTS = ["52998224725", "11144477735", "11222333000181", "39053344705"]
-
-record = st.tuples(st.sampled_from(DOCUMENTS), st.booleans(), st.booleans())  # (document, valid, found)
-
-
-def _write_chunks(work_dir: Path, chunks: list[list[tuple[str, bool, bool]]]) -> None:
-    """Chunk files as the pipeline writes them (``chunk-NNNNNN.arrow``: the record's number, its document's digits,
-    whether valid and found, then the exit columns)."""
-    work_dir.mkdir(parents=True)
-    row = 0
-    for index, records in enumerate(chunks):
-        table = pa.table(
-            {
-                "__row": pa.array(range(row + 1, row + 1 + len(records)), pa.int64()),
-                "__doc": pa.array([d for d, _, _ in records], pa.string()),
-                "__valid": pa.array([v for _, v, _ in records], pa.bool_()),
-                "__found": pa.array([f for _, _, f in records], pa.bool_()),
-                "x0": pa.array(["NOME" for _ in records], pa.string()),
-            }
-        )
-        row += len(records)
-        with (
-            pa.OSFile(str(work_dir / f"chunk-{index:06d}.arrow"), "wb") as sink,
-            pa.ipc.new_file(sink, table.schema) as writer,
-        ):
-            writer.write_table(table)
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -49,7 +22,7 @@ def test_the_chunks_and_the_kept_file_answer_alike(chunks: list[list[tuple[str, 
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         work, kept = root / "b1" / "work", root / "looked-up" / "b1.arrow"
-        _write_chunks(work, chunks)
+        write_chunks(work, chunks)
         expected: dict[str, bool] = {}
         for document, valid, found in (r for c in chunks for r in c):
             if valid:

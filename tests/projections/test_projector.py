@@ -55,7 +55,13 @@ def fresh_projector(
     platform: Platform, path: Path, page_size: int, batch_size: int = 20_000
 ) -> tuple[ReadStore, Projector]:
     store = ReadStore(path)
-    return store, Projector(platform.app, store, all_read_models(), page_size=page_size, batch_size=batch_size)
+    return store, Projector(
+        platform.app,
+        store,
+        all_read_models(platform.batches.files.looked_up),
+        page_size=page_size,
+        batch_size=batch_size,
+    )
 
 
 def test_rebuild_gives_the_same_read_models_as_incremental(platform: Platform, tmp_path: Path) -> None:
@@ -120,7 +126,7 @@ def test_a_failed_page_applies_nothing_and_is_retried_whole(platform: Platform, 
     run_lookups(platform, principal, [KNOWN_CPF, KNOWN_CPF])
     store = ReadStore(tmp_path / "crash.duckdb")
     try:
-        models = all_read_models()
+        models = all_read_models(platform.batches.files.looked_up)
         broken = models[-1]
         original_fold = broken.fold
         broken.fold = ExplodingFold  # type: ignore[method-assign]

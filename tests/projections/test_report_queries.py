@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import examples
 
+from bemtevi.commands.batch_files import BatchFiles
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.report_queries import DIMENSIONS, INTERVALS, consultation_report, utc_bounds
 from bemtevi.projections.store import ReadStore
@@ -37,9 +38,10 @@ batch = st.tuples(
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> ReadStore:
-    store = ReadStore(Path(tmp_path_factory.mktemp("report")) / "r.duckdb")
+    folder = Path(tmp_path_factory.mktemp("report"))
+    store = ReadStore(folder / "r.duckdb")
     cur = store.cursor()
-    for model in all_read_models():
+    for model in all_read_models(BatchFiles(folder / "batches").looked_up):
         model.create(cur)
     return store
 
@@ -65,7 +67,7 @@ def test_every_grouping_sums_to_the_raw_count(
     cur.execute("DELETE FROM report_batches")
     for position, (group, minute, channel, query_type, supplier, status, user) in enumerate(consultations):
         cur.execute(
-            "INSERT INTO consultations VALUES (?, ?, ?, ?, '52998224725', 'cpf', ?, ?, ?, ?, ?, ?, ?, NULL)",
+            "INSERT INTO consultations VALUES (?, ?, ?, ?, '52998224725', 'cpf', ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
             [position, f"c{position}", group, user, query_type, channel, supplier, status,
              int(status == "done"), "api" if channel == "api" else "panel", START + timedelta(minutes=minute)],
         )  # fmt: skip

@@ -1,7 +1,8 @@
 """The data-subject report (LGPD art. 18, 37): the super-admin's and the data-protection officer's, across every
 tenant; each run is audited. Every consultation of a CPF or CNPJ: its unit lookups (``consultations``) and the
-batches whose run looked it up (``BatchCommands.looked_up``, described by ``subject_batches``), in JSON, CSV or a
-PDF signed by the platform; the signature's public check.
+batches whose run looked it up (the read side's index of the batches over, ``subject_batch_documents``; the files of
+those still running, ``BatchCommands.looked_up``; each described by ``subject_batches``), in JSON, CSV or a PDF
+signed by the platform; the signature's public check.
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ from bemtevi.domain.principals import Principal
 from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.data_subject import (
     batch_consultations_of_document,
+    batches_of_document,
     consultations_of_document,
     reader_of_report,
-    started_batches,
 )
 
 router = APIRouter(prefix="/audit", tags=["audit"])
@@ -89,7 +90,8 @@ def _data_subject(
 ) -> tuple[Document, list[dict[str, Any]], int]:
     parsed = Document.parse(document)
     cur = platform.store.cursor()
-    looked_up = platform.batches.looked_up(started_batches(cur), parsed.number)
+    looked_up, running = batches_of_document(cur, parsed.number)
+    looked_up |= platform.batches.looked_up(running, parsed.number)
     # Newest first across both, each in its own order (the lookups' is the log's).
     rows = list(
         heapq.merge(

@@ -4,7 +4,9 @@ A batch records no event per record (``domain.batches``): the documents it looke
 (``pipeline``: ``__doc``, ``__valid``, ``__found`` per record), written before each ``Progressed`` and kept until
 the batch is deleted. Deleting a batch removes its files, not the fact that its documents were consulted: before
 they go, ``keep_looked_up`` writes the valid documents (each once, whether found) to a small file of their own that
-the deletion leaves (``BatchFiles.looked_up_file``). ``batches_that_looked_up`` reads either.
+the deletion leaves (``BatchFiles.looked_up_file``). ``looked_up_documents`` reads either whole, once a batch is
+over, for the report's index (``projections.data_subject``); ``batches_that_looked_up`` searches the files of the
+few batches still running, whose documents the index does not hold yet.
 """
 
 from __future__ import annotations
@@ -44,18 +46,44 @@ def _distinct(table: pa.Table) -> pa.Table:
     return grouped.sort_by(DOCUMENT).cast(_SCHEMA)
 
 
+def _looked_up_in_chunks(work_dir: Path) -> pa.Table:
+    """The valid documents of every chunk, each record's."""
+    chunks = _chunks(work_dir)
+    if not chunks:
+        return _SCHEMA.empty_table()
+    return pa.concat_tables([_looked_up_in_chunk(c) for c in chunks])
+
+
 def keep_looked_up(work_dir: Path, target: Path) -> None:
     """Write the documents the run in ``work_dir`` looked up to ``target`` (atomically), unless there is nothing
     to keep (a batch canceled before it ran) or ``target`` is written already."""
-    chunks = _chunks(work_dir)
-    if not chunks or target.exists():
+    if not _chunks(work_dir) or target.exists():
         return
-    table = _distinct(pa.concat_tables([_looked_up_in_chunk(c) for c in chunks]))
+    table = _distinct(_looked_up_in_chunks(work_dir))
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     with pa.OSFile(str(partial), "wb") as sink, pa.ipc.new_file(sink, _SCHEMA) as writer:
         writer.write_table(table)
     os.replace(partial, target)
+
+
+def looked_up_documents(work_dir: Path, kept: Path) -> pa.Table:
+    """The documents the run in ``work_dir`` looked up with whether each was found: from the kept file when the
+    batch's deletion wrote it (each once), else from the run's chunks (once per record; empty: the batch never
+    ran). A document is found when any of its rows is; the reader makes them one (an SQL ``GROUP BY`` takes a
+    fraction of Arrow's grouping and sorting of a large run's text).
+
+    A deletion writes the kept file before it removes the folder, so chunks that vanish while read mean the kept
+    file is there: it answers for the whole run then."""
+    if kept.exists():
+        return _read(kept, [DOCUMENT, FOUND])
+    try:
+        table = _looked_up_in_chunks(work_dir)
+    except (OSError, ValueError):  # Arrow's errors are either
+        if not kept.exists():
+            raise
+        return _read(kept, [DOCUMENT, FOUND])
+    return _read(kept, [DOCUMENT, FOUND]) if kept.exists() else table  # kept: deleted while read
 
 
 def _any_found(found: pa.ChunkedArray) -> bool:
