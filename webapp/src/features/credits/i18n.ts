@@ -6,8 +6,8 @@ export const creditsPtBR = {
   historyLink: 'Histórico de saldos',
   balancesLink: 'Ver saldos',
   childrenTitle: 'Saldos dos clientes',
-  noChildren: 'Nenhum cliente abaixo deste grupo.',
-  categories: { unit: 'Consulta manual', advanced: 'Consulta avançada', batch: 'Enriquecimento', api: 'API' },
+  noChildren: 'Nenhum cliente abaixo deste grupo ainda. Cadastre um cliente e conceda a ele créditos aqui.',
+  categories: { unit: 'Consulta unitária', advanced: 'Consulta avançada', batch: 'Enriquecimento', api: 'API' },
   kinds: {
     opening: 'Crédito inicial',
     reservation: 'Reserva',
@@ -103,8 +103,8 @@ export const creditsEnUS: typeof creditsPtBR = {
   historyLink: 'Balance history',
   balancesLink: 'See balances',
   childrenTitle: "Customers' balances",
-  noChildren: 'No customers below this group.',
-  categories: { unit: 'Manual query', advanced: 'Advanced query', batch: 'Enrichment', api: 'API' },
+  noChildren: 'No customers below this group yet. Register a customer, then grant it credits here.',
+  categories: { unit: 'Unit query', advanced: 'Advanced query', batch: 'Enrichment', api: 'API' },
   kinds: {
     opening: 'Opening credits',
     reservation: 'Reservation',
