@@ -168,7 +168,7 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
             "grant_received": "Crédito recebido",
         },
         "categories": {
-            "unit": "Consulta manual",
+            "unit": "Consulta unitária",
             "advanced": "Consulta avançada",
             "batch": "Enriquecimento",
             "api": "API",
@@ -207,7 +207,7 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
             "grant": "Credits granted",
             "grant_received": "Credits received",
         },
-        "categories": {"unit": "Manual query", "advanced": "Advanced query", "batch": "Enrichment", "api": "API"},
+        "categories": {"unit": "Unit query", "advanced": "Advanced query", "batch": "Enrichment", "api": "API"},
         "reasons": {
             "consultation": "Consultation",
             "batch": "Batch",

@@ -66,7 +66,7 @@ export const dashboardPtBR = {
   noConsumers: 'Nenhum cliente consultou no período.',
   under: 'em {{name}}',
   rank: '{{rank}}º',
-  categories: { unit: 'Consulta manual', advanced: 'Consulta avançada', batch: 'Enriquecimento', api: 'API' },
+  categories: { unit: 'Consulta unitária', advanced: 'Consulta avançada', batch: 'Enriquecimento', api: 'API' },
   queryTypes: { 'cpf-complete': 'Pessoa física completa', 'cnpj-complete': 'Pessoa jurídica completa' },
   channels: { panel: 'Painel', api: 'API', batch: 'Lote' },
 }
@@ -137,7 +137,7 @@ export const dashboardEnUS: typeof dashboardPtBR = {
   noConsumers: 'No customer consulted in the period.',
   under: 'in {{name}}',
   rank: '#{{rank}}',
-  categories: { unit: 'Manual query', advanced: 'Advanced query', batch: 'Enrichment', api: 'API' },
+  categories: { unit: 'Unit query', advanced: 'Advanced query', batch: 'Enrichment', api: 'API' },
   queryTypes: { 'cpf-complete': 'Complete individual (CPF)', 'cnpj-complete': 'Complete company (CNPJ)' },
   channels: { panel: 'Web panel', api: 'API', batch: 'Batch' },
 }

@@ -316,7 +316,7 @@ export const AUDIT_WORDS = {
         "outbox": "Caixa de saída do sistema"
       },
       "category": {
-        "unit": "Consulta manual",
+        "unit": "Consulta unitária",
         "advanced": "Consulta avançada",
         "batch": "Enriquecimento",
         "api": "API"
@@ -800,7 +800,7 @@ export const AUDIT_WORDS = {
         "outbox": "The system outbox"
       },
       "category": {
-        "unit": "Manual query",
+        "unit": "Unit query",
         "advanced": "Advanced query",
         "batch": "Enrichment",
         "api": "API"
