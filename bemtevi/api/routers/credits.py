@@ -209,10 +209,10 @@ EXPORT_LABELS: dict[str, dict[str, Any]] = {
         },
         "categories": {"unit": "Unit query", "advanced": "Advanced query", "batch": "Enrichment", "api": "API"},
         "reasons": {
-            "consultation": "Consultation",
+            "consultation": "Query",
             "batch": "Batch",
-            "block": "Block of lookups",
-            "lease": "Block of lookups",
+            "block": "Block of queries",
+            "lease": "Block of queries",
         },
         "unlimited": "Unlimited",
     },

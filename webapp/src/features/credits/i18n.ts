@@ -114,7 +114,7 @@ export const creditsEnUS: typeof creditsPtBR = {
     grant: 'Credits granted',
     grant_received: 'Credits received',
   },
-  reasons: { consultation: 'Consultation', batch: 'Batch', block: 'Block of queries', lease: 'Block of queries' },
+  reasons: { consultation: 'Query', batch: 'Batch', block: 'Block of queries', lease: 'Block of queries' },
   available: 'available',
   used: 'Used',
   reserved: 'Reserved',
