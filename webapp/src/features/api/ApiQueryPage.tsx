@@ -144,7 +144,7 @@ export default function ApiQueryPage() {
                   <TableCell data-label={t('api.lastUsed')}>{row.lastUsedAt ? showDateTime(row.lastUsedAt, lang) : t('api.never')}</TableCell>
                   <TableCell data-label={t('api.createdBy')}>{row.createdByName ?? '—'}</TableCell>
                   <TableCell data-label={t('api.actions')}>
-                    <Stack direction="row" sx={{ gap: 1 }}>
+                    <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
                       <Button size="small" variant="outlined" onClick={() => void again(row)} data-testid="token-regenerate">
                         {t('api.regenerate')}
                       </Button>
