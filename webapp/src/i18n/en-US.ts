@@ -43,7 +43,7 @@ const enUS: Messages = {
     customers: 'Customers',
     suppliers: 'Suppliers',
     layouts: 'Layouts',
-    queryTypes: 'Types of queries',
+    queryTypes: 'Query types',
     queries: 'Queries',
     normalQuery: 'Unitary',
     batchQuery: 'In batch',
