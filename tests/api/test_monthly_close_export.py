@@ -114,9 +114,9 @@ def test_the_monthly_close_files_carry_the_ledgers_figures(platform: Platform, a
                     for column, cell in summed:
                         assert sum(line[column] for line in customers) == cell, FIGURES[column]
 
-    shop_unit = lines[("Loja Beta", "Manual query")]  # the last file's, an XLSX
+    shop_unit = lines[("Loja Beta", "Unit query")]  # the last file's, an XLSX
     assert dict(zip(FIGURES, shop_unit, strict=True))["received"] == 8
-    assert dict(zip(FIGURES, lines[("Escritório Gama", "Manual query")], strict=True))["returned"] == 2
+    assert dict(zip(FIGURES, lines[("Escritório Gama", "Unit query")], strict=True))["returned"] == 2
 
     # A company beside the reseller cannot export its close; a month is YYYY-MM.
     _, stranger = owner_of(platform, api, "Empresa Vizinha", ROOT_GROUP_ID, GroupType.COMPANY)

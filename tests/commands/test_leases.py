@@ -334,7 +334,7 @@ def test_finance_sees_a_lease_as_one_block_of_lookups_in_the_balance_history(
             ("settlement", 2, "lease", str(lease.lease_id), 48),
             ("reservation", 20, "lease", str(lease.lease_id), 30),
         ]
-        for lang, label in (("pt-BR", "Bloco de consultas"), ("en-US", "Block of lookups")):
+        for lang, label in (("pt-BR", "Bloco de consultas"), ("en-US", "Block of queries")):
             export = api.get(f"/api/credits/history/export?{query}&lang={lang}", headers=headers)
             assert export.status_code == 200 and label in export.text
 

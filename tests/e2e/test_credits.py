@@ -74,7 +74,7 @@ def test_grant_on_the_balances_screen_then_read_it_in_the_history(
     closed.save_as(close_file)
     close_lines = close_file.read_text(encoding="utf-8").splitlines()
     assert close_lines[0].startswith("Cliente;Categoria;Saldo inicial")
-    assert any(line.startswith("Revenda Aurora;Consulta manual;0;25;") for line in close_lines)
+    assert any(line.startswith("Revenda Aurora;Consulta unitária;0;25;") for line in close_lines)
     with page.expect_download() as xlsx_info:
         card.get_by_test_id("monthly-close-xlsx").click()
     assert xlsx_info.value.suggested_filename.endswith(".xlsx")
@@ -100,4 +100,4 @@ def test_grant_on_the_balances_screen_then_read_it_in_the_history(
     download.save_as(saved)
     lines = saved.read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("Data/hora;Grupo;Categoria;Movimento")
-    assert any("Revenda Aurora;Consulta manual;Crédito recebido;25;25" in line for line in lines)
+    assert any("Revenda Aurora;Consulta unitária;Crédito recebido;25;25" in line for line in lines)

@@ -81,7 +81,7 @@ describe('the unit query form', () => {
     required = false
     await i18n.changeLanguage('en-US')
     renderPage()
-    expect(await screen.findByLabelText('Purpose of the consultation (optional)')).not.toBeRequired()
+    expect(await screen.findByLabelText('Purpose of the query (optional)')).not.toBeRequired()
     fireEvent.change(screen.getByTestId('query-document'), { target: { value: '52998224725' } })
     fireEvent.click(screen.getByTestId('query-submit'))
     await waitFor(() => expect(lookups()).toHaveLength(1))

@@ -42,12 +42,12 @@ interface Column<T> {
   render: (row: T) => string
 }
 
-/** A table of rows, or 'Nada Consta' when the list is empty. */
+/** A table of rows, or 'Nada Consta' when the list is empty; wider than two columns, it stacks on a phone. */
 function ListTable<T>({ rows, columns }: { rows: T[] | null | undefined; columns: Column<T>[] }) {
   if (!rows || rows.length === 0) return <NothingOnRecord />
   return (
     <div className="table-wrap">
-      <table>
+      <table className={columns.length > 2 ? 'stack-on-phone' : undefined}>
         <thead>
           <tr>
             {columns.map((c) => (
@@ -61,7 +61,9 @@ function ListTable<T>({ rows, columns }: { rows: T[] | null | undefined; columns
           {rows.map((row, i) => (
             <tr key={i}>
               {columns.map((c) => (
-                <td key={c.label}>{display(c.render(row))}</td>
+                <td key={c.label} data-label={c.label}>
+                  {display(c.render(row))}
+                </td>
               ))}
             </tr>
           ))}

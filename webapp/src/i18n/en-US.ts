@@ -43,7 +43,7 @@ const enUS: Messages = {
     customers: 'Customers',
     suppliers: 'Suppliers',
     layouts: 'Layouts',
-    queryTypes: 'Types of queries',
+    queryTypes: 'Query types',
     queries: 'Queries',
     normalQuery: 'Unitary',
     batchQuery: 'In batch',
@@ -95,11 +95,11 @@ const enUS: Messages = {
     notCharged: 'The query was recorded and no credit was charged.',
   },
   purpose: {
-    label: 'Purpose of the consultation',
-    labelOptional: 'Purpose of the consultation (optional)',
+    label: 'Purpose of the query',
+    labelOptional: 'Purpose of the query (optional)',
     placeholder: 'E.g. credit analysis for contract 4512',
     help: 'Shown to the data subject in the data-subject report (LGPD).',
-    required: 'Give the purpose: your company requires each consultation to say what it is for',
+    required: 'Give the purpose: your company requires each query to say what it is for',
     tooLong: 'The purpose has at most {{max}} characters',
     suggestions: {
       creditAnalysis: 'Credit analysis',

@@ -41,7 +41,7 @@ const ptBR = {
     customers: 'Clientes',
     suppliers: 'Fornecedores',
     layouts: 'Layouts',
-    queryTypes: 'Tipos de consultas',
+    queryTypes: 'Tipos de consulta',
     queries: 'Consultas',
     normalQuery: 'Unitária',
     batchQuery: 'Em lote',

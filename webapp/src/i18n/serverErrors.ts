@@ -200,7 +200,7 @@ export const serverErrorsEnUS: Record<ErrorCode, string> = {
   invalid_layout: "The layout's rows are invalid",
   layout_not_allowed: 'Group does not have permission for this layout',
   required_field: 'Required field',
-  purpose_required: 'This group requires the purpose of each consultation: say what it is for',
+  purpose_required: 'This group requires the purpose of each query: say what it is for',
   search_failed: 'Error performing search',
   credits_unavailable: 'Credits could not be checked right now. Please try again in a moment.',
   terms_not_accepted: 'You must accept the terms of use',

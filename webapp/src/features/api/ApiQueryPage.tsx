@@ -105,7 +105,7 @@ export default function ApiQueryPage() {
         {tokens.data && tokens.data.data.length === 0 && <p>{t('api.empty')}</p>}
         {tokens.data && tokens.data.data.length > 0 && (
           <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" data-testid="token-table">
+            <Table size="small" className="stack-on-phone" data-testid="token-table">
             <TableHead>
               <TableRow>
                 <TableCell>{t('api.name')}</TableCell>
@@ -122,11 +122,11 @@ export default function ApiQueryPage() {
             <TableBody>
               {tokens.data.data.map((row) => (
                 <TableRow key={row.id} data-testid="token-row">
-                  <TableCell>{row.name}</TableCell>
-                  <TableCell>
+                  <TableCell data-label={t('api.name')}>{row.name}</TableCell>
+                  <TableCell data-label={t('api.accessKey')}>
                     <code>{row.accessKey}</code>
                   </TableCell>
-                  <TableCell>
+                  <TableCell data-label={t('api.status')}>
                     <Chip
                       size="small"
                       color={row.status === 'active' ? 'success' : 'default'}
@@ -134,17 +134,17 @@ export default function ApiQueryPage() {
                       data-testid="token-status"
                     />
                   </TableCell>
-                  <TableCell>{row.queryTypes.join(', ')}</TableCell>
-                  <TableCell>
+                  <TableCell data-label={t('api.queryTypes')}>{row.queryTypes.join(', ')}</TableCell>
+                  <TableCell data-label={t('api.limits')}>
                     {row.limits.perSecond ?? '—'}/s · {row.limits.perDay ?? '—'}/d
                   </TableCell>
-                  <TableCell>
+                  <TableCell data-label={t('api.usage')}>
                     {row.usedToday} / {row.used30Days}
                   </TableCell>
-                  <TableCell>{row.lastUsedAt ? showDateTime(row.lastUsedAt, lang) : t('api.never')}</TableCell>
-                  <TableCell>{row.createdByName ?? '—'}</TableCell>
-                  <TableCell>
-                    <Stack direction="row" sx={{ gap: 1 }}>
+                  <TableCell data-label={t('api.lastUsed')}>{row.lastUsedAt ? showDateTime(row.lastUsedAt, lang) : t('api.never')}</TableCell>
+                  <TableCell data-label={t('api.createdBy')}>{row.createdByName ?? '—'}</TableCell>
+                  <TableCell data-label={t('api.actions')}>
+                    <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
                       <Button size="small" variant="outlined" onClick={() => void again(row)} data-testid="token-regenerate">
                         {t('api.regenerate')}
                       </Button>
@@ -176,7 +176,7 @@ export default function ApiQueryPage() {
         <h2>{t('api.docs')}</h2>
         <p style={{ overflowWrap: 'anywhere' }}>{t('api.docsIntro')}</p>
         <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" data-testid="api-docs">
+          <Table size="small" className="stack-on-phone" data-testid="api-docs">
           <TableBody>
             {operations.map((op) => (
               <TableRow key={`${op.method} ${op.path}`}>

@@ -146,6 +146,12 @@ export default function BalancesPage() {
       error={isError ? errorText(error, t, (k) => i18n.exists(k)) : null}
       onRetry={() => void refetch()}
       emptyText={t('credits.noChildren')}
+      // Every role with this screen may register customers: the empty list leads there.
+      emptyAction={
+        <Button variant="outlined" component={Link} to="/add-new-customer/setup" data-testid="balances-add-customer">
+          {t('customers.add')}
+        </Button>
+      }
       csv={{ base: 'saldos', columns: csvColumns }}
       // On a phone: the group, the first category and the grant button (the cards above have every category).
       narrowHidden={categories.slice(1).map((c) => `category-${c}`)}

@@ -92,12 +92,13 @@ export default function StatementCard({ from, to, groupId }: Props) {
   )
 }
 
-/** One column per category, one row per figure; a balance while unlimited says so. */
+/** One column per category, one row per figure; a balance while unlimited says so. On a phone each figure stacks
+ * its categories as lines (four columns do not fit beside the figures' names). */
 export function StatementTable({ categories }: { categories: StatementCategory[] }) {
   const { t, i18n } = useTranslation()
   const cell = (value: number | null) => (value === null ? t('credits.unlimited') : formatNumber(value, i18n.language))
   return (
-    <Table size="small" data-testid="statement-table">
+    <Table size="small" className="stack-on-phone" data-testid="statement-table">
       <TableHead>
         <TableRow>
           <TableCell />
@@ -115,7 +116,7 @@ export function StatementTable({ categories }: { categories: StatementCategory[]
               {t(`credits.statement.${figure}`)}
             </TableCell>
             {categories.map((c) => (
-              <TableCell key={c.category} align="right">
+              <TableCell key={c.category} align="right" data-label={t(`credits.categories.${c.category}`)}>
                 {cell(c[figure])}
               </TableCell>
             ))}

@@ -151,7 +151,14 @@ export default function CustomersPage() {
       loading={isFetching && !data}
       error={isError ? errorText(error, t, (k) => i18n.exists(k)) : null}
       onRetry={() => void refetch()}
-      emptyText={t('customers.empty')}
+      emptyText={search.trim() ? t('customers.empty') : t('customers.none')}
+      emptyAction={
+        !search.trim() && (
+          <Button variant="contained" component={Link} to="/add-new-customer/setup" data-testid="customer-add-first">
+            {t('customers.add')}
+          </Button>
+        )
+      }
       paging={{ total: data?.total ?? 0, page, pageSize: PER_PAGE, onPage: setPage }}
       sorting={sorting}
       csv={{ base: 'clientes', columns: csvColumns }}

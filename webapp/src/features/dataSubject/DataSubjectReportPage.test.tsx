@@ -179,7 +179,7 @@ describe('the data-subject report screen', () => {
     fireEvent.change(screen.getByTestId('data-subject-document'), { target: { value: CPF } })
     fireEvent.click(screen.getByTestId('data-subject-search'))
     await screen.findAllByTestId('data-subject-row', {}, { timeout: 20_000 })
-    expect(screen.getByTestId('data-subject-summary')).toHaveTextContent('3 consultations of 529.982.247-25 · 1 result still held')
+    expect(screen.getByTestId('data-subject-summary')).toHaveTextContent('3 queries of 529.982.247-25 · 1 result still held')
     expect(screen.getByTestId('data-subject-batch')).toHaveTextContent('Manual enrichment: clientes.csv')
     expect(screen.getAllByText('Not held')).toHaveLength(2)
     expect(screen.getByText('Not given')).toBeInTheDocument()

@@ -350,7 +350,7 @@ export const publicEnUS: typeof publicPtBR = {
         details: [
           'Users and permissions by role',
           'Usage dashboard and reports by period',
-          'Your brand, your colours and your domain (white label)',
+          'Your brand, your colors and your domain (white label)',
         ],
       },
       api: {

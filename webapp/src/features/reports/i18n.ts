@@ -59,8 +59,8 @@ export const reportsPtBR = {
 }
 
 export const reportsEnUS: typeof reportsPtBR = {
-  title: 'Consultation report',
-  intro: 'Charged and not-found consultations: panel, API and batch records.',
+  title: 'Query report',
+  intro: 'Charged and not-found queries: panel, API and batch records.',
   period: {
     label: 'Period',
     today: 'Today',
@@ -95,15 +95,15 @@ export const reportsEnUS: typeof reportsPtBR = {
     not_found: 'Not found',
   },
   includeChildren: 'Include customers',
-  includeChildrenHint: 'Add the consultations of every group below yours',
-  chart: 'Consultations per period',
-  empty: 'No consultations in the period',
+  includeChildrenHint: 'Add the queries of every group below yours',
+  chart: 'Queries per period',
+  empty: 'No queries in the period',
   rows_one: '{{count}} row',
   rows_other: '{{count}} rows',
-  totals: '{{consultations}} consultations · {{found}} found · {{notFound}} not found · {{credits}} credits',
+  totals: '{{consultations}} queries · {{found}} found · {{notFound}} not found · {{credits}} credits',
   columns: {
     period: 'Period',
-    consultations: 'Consultations',
+    consultations: 'Queries',
     found: 'Found',
     notFound: 'Not found',
     credits: 'Credits',

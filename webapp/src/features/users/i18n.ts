@@ -137,7 +137,7 @@ export const usersEnUS: typeof usersPtBR = {
     duplicate: 'Email already registered',
   },
   purposeSetting: {
-    label: 'Require the purpose of each consultation',
+    label: 'Require the purpose of each query',
     help: "This company's users consult only when they say what for (LGPD); the purpose shows in the data-subject report.",
     saved: 'Setting saved',
   },

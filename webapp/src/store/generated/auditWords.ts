@@ -316,7 +316,7 @@ export const AUDIT_WORDS = {
         "outbox": "Caixa de saída do sistema"
       },
       "category": {
-        "unit": "Consulta manual",
+        "unit": "Consulta unitária",
         "advanced": "Consulta avançada",
         "batch": "Enriquecimento",
         "api": "API"
@@ -507,7 +507,7 @@ export const AUDIT_WORDS = {
       "PasswordRecovery": "Password recovery",
       "SignInChallenge": "Two-step verification",
       "CreditAccount": "Credits",
-      "Consultation": "Consultation",
+      "Consultation": "Query",
       "BrandImage": "Brand image",
       "Mail": "E-mail",
       "ContactRequest": "Website contact",
@@ -574,7 +574,7 @@ export const AUDIT_WORDS = {
         "LimitChanged": "Credit limit changed"
       },
       "Consultation": {
-        "Recorded": "Consultation recorded"
+        "Recorded": "Query recorded"
       },
       "QueryTypeDefinition": {
         "Created": "Query type added",
@@ -633,9 +633,9 @@ export const AUDIT_WORDS = {
       "user_name": "User name",
       "photo": "Photo",
       "appTitle": "App title",
-      "primaryColor": "Primary colour",
-      "secondaryColor": "Secondary colour",
-      "lighterColor": "Light colour",
+      "primaryColor": "Primary color",
+      "secondaryColor": "Secondary color",
+      "lighterColor": "Lighter color",
       "horizontalLogo": "Horizontal logo",
       "iconogram": "Iconogram",
       "loginBanner": "Login banner",
@@ -653,7 +653,7 @@ export const AUDIT_WORDS = {
       "allowCreatedWhiteLabel": "Creates white-labels",
       "allowUploadingManualQueries": "Uploads batch queries",
       "allowDeletedAndCancelled": "Cancels batch queries",
-      "purpose_required": "Requires the purpose of consultations",
+      "purpose_required": "Requires the purpose of queries",
       "purpose": "Purpose",
       "reason": "Reason",
       "subject": "Subject",
@@ -739,7 +739,7 @@ export const AUDIT_WORDS = {
       "matches": "Results",
       "document": "Document",
       "document_type": "Document type",
-      "consultations": "Consultations",
+      "consultations": "Queries",
       "export": "File",
       "ready": "Ready layout",
       "copied_from": "Copied from",
@@ -800,7 +800,7 @@ export const AUDIT_WORDS = {
         "outbox": "The system outbox"
       },
       "category": {
-        "unit": "Manual query",
+        "unit": "Unit query",
         "advanced": "Advanced query",
         "batch": "Enrichment",
         "api": "API"
@@ -869,7 +869,7 @@ export const AUDIT_WORDS = {
         "Activated": "{{actor}} activated the company {{target}}",
         "Inactivated": "{{actor}} deactivated the company {{target}}",
         "TwoFactorChanged": "{{actor}} changed the two-step verification of {{target}}",
-        "PurposeRequirementChanged": "{{actor}} changed whether the lookups of {{target}} must give a purpose"
+        "PurposeRequirementChanged": "{{actor}} changed whether the queries of {{target}} must give a purpose"
       },
       "Layout": {
         "Created": "{{actor}} added the layout {{target}}",
@@ -950,10 +950,10 @@ export const AUDIT_WORDS = {
       "charged_one": "{{n}} credit charged",
       "charged_other": "{{n}} credits charged",
       "charged_many": "{{n}} credits charged",
-      "consultations_zero": "no consultations",
-      "consultations_one": "{{n}} consultation",
-      "consultations_other": "{{n}} consultations",
-      "consultations_many": "{{n}} consultations",
+      "consultations_zero": "no queries",
+      "consultations_one": "{{n}} query",
+      "consultations_other": "{{n}} queries",
+      "consultations_many": "{{n}} queries",
       "results_zero": "no results",
       "results_one": "{{n}} result",
       "results_other": "{{n}} results",
