@@ -43,10 +43,23 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 if TYPE_CHECKING:
     from fastapi.routing import APIRoute
+
+# Headers a request's answer carries whatever the answer is, set in its scope by a dependency (the public API's
+# rate-limit headers, ``bemtevi.api.v1.deps``): ``(name, value)`` byte pairs, added where the answer is built, by
+# ``RouteHandler`` or by the error handlers (``bemtevi.api.errors``), not by an ASGI layer around every request.
+ANSWER_HEADERS = "bemtevi.answer_headers"
+
+
+def add_answer_headers(scope: Scope, response: Response) -> Response:
+    """``response`` with the headers its request's dependencies asked for (``ANSWER_HEADERS``)."""
+    extra = scope.get(ANSWER_HEADERS)
+    if extra:
+        response.raw_headers.extend(extra)
+    return response
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,11 +231,11 @@ class RouteHandler:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.overrides is not None and getattr(self.overrides, "dependency_overrides", None):
-            await self.framework(scope, receive, send)
+            await self.framework(scope, receive, _sending_answer_headers(scope, send))
             return
         request = Request(scope, receive, send)
         response = await self.answer(request)
-        await response(scope, receive, send)
+        await add_answer_headers(scope, response)(scope, receive, send)
 
     def _context(self, request: Request) -> EndpointContext:
         """The endpoint's place for error messages (``get_request_handler``'s ``endpoint_ctx``), kept per
@@ -310,3 +323,18 @@ class RouteHandler:
             raise
         except Exception as e:
             raise HTTPException(status_code=400, detail="There was an error parsing the body") from e
+
+
+def _sending_answer_headers(scope: Scope, send: Send) -> Send:
+    """``send`` adding ``ANSWER_HEADERS`` to FastAPI's own answer (its handler builds the response itself), unless
+    an error handler already added them (FastAPI's handler answers errors inside, with the app's handlers)."""
+
+    async def sending(message: Message) -> None:
+        extra = scope.get(ANSWER_HEADERS)
+        if message["type"] == "http.response.start" and extra:
+            headers = list(message.get("headers", ()))
+            if extra[0] not in headers:
+                message = {**message, "headers": [*headers, *extra]}
+        await send(message)
+
+    return sending

@@ -8,11 +8,10 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from bemtevi.api.access_log import note_tenant
+from bemtevi.api.route_handler import ANSWER_HEADERS
 from bemtevi.commands.api_tokens import ApiCaller
+from bemtevi.commands.rate_limits import limit_header, policy_header
 from bemtevi.domain.api_client_errors import ApiTokenInvalid, RateLimited
-
-# Where a request's rate-limit figures wait for its answer's headers (``app.RateLimitHeaders``).
-RATE_LIMIT_KEY = "bemtevi.rate_limit"
 
 # Declares the scheme in the schema (the docs' "Authorize"); the check is ``api_caller``'s.
 _bearer = HTTPBearer(auto_error=False, description="The access token shown once when it was generated")
@@ -32,7 +31,12 @@ async def api_caller(
     except RateLimited as refused:
         refused.headers = {"RateLimit-Policy": _policy(limits.per_second, limits.per_day)}
         raise
-    request.scope[RATE_LIMIT_KEY] = remaining
+    if remaining:
+        # The IETF ``RateLimit`` and ``RateLimit-Policy`` headers of the answer, whatever it is.
+        request.scope[ANSWER_HEADERS] = [
+            (b"ratelimit-policy", policy_header(remaining).encode()),
+            (b"ratelimit", limit_header(remaining).encode()),
+        ]
     return caller
 
 
