@@ -5,44 +5,52 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 
 from bemtevi.api.access_log import note_tenant
+from bemtevi.api.deps import bearer_token
 from bemtevi.api.route_handler import ANSWER_HEADERS
 from bemtevi.commands.api_tokens import ApiCaller
 from bemtevi.commands.rate_limits import limit_header, policy_header
 from bemtevi.domain.api_client_errors import ApiTokenInvalid, RateLimited
-
-# Declares the scheme in the schema (the docs' "Authorize"); the check is ``api_caller``'s.
-_bearer = HTTPBearer(auto_error=False, description="The access token shown once when it was generated")
+from bemtevi.domain.errors import Unauthorized
 
 
-async def api_caller(
-    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-) -> ApiCaller:
-    if credentials is None:
-        raise ApiTokenInvalid()
+class AccessToken(HTTPBearer):
+    """The access token of ``Authorization: Bearer <accessToken>``, read as the panel reads its bearer token
+    (``bemtevi.api.deps.bearer_token``: HTTPBearer's rule, without its headers mapping and credentials model per
+    request); ``ApiTokenInvalid`` without one. Declared as HTTPBearer is in the schema (the docs' "Authorize")."""
+
+    async def __call__(self, request: Request) -> str:  # type: ignore[override]
+        try:
+            return bearer_token(request)
+        except Unauthorized:
+            raise ApiTokenInvalid() from None
+
+
+_bearer = AccessToken(
+    scheme_name="HTTPBearer", auto_error=False, description="The access token shown once when it was generated"
+)
+
+
+async def api_caller(request: Request, token: Annotated[str, Depends(_bearer)]) -> ApiCaller:
     platform: Any = request.app.state.platform  # the Platform (api takes it from app.state, never builds it)
-    caller = platform.api_tokens.authenticate(credentials.credentials)
+    caller = platform.api_tokens.authenticate(token)
     note_tenant(request.scope, caller.principal.group_id)
     limits = caller.limits
+    policy = policy_header(limits.per_second, limits.per_day)
     try:
         remaining = platform.api_limits.admit(caller.token_id, limits.per_second, limits.per_day)
     except RateLimited as refused:
-        refused.headers = {"RateLimit-Policy": _policy(limits.per_second, limits.per_day)}
+        refused.headers = {"RateLimit-Policy": policy}
         raise
     if remaining:
         # The IETF ``RateLimit`` and ``RateLimit-Policy`` headers of the answer, whatever it is.
         request.scope[ANSWER_HEADERS] = [
-            (b"ratelimit-policy", policy_header(remaining).encode()),
+            (b"ratelimit-policy", policy.encode()),
             (b"ratelimit", limit_header(remaining).encode()),
         ]
     return caller
-
-
-def _policy(per_second: int | None, per_day: int | None) -> str:
-    quotas = [(name, q, w) for name, q, w in (("second", per_second, 1), ("day", per_day, 86_400)) if q]
-    return ", ".join(f'"{name}";q={q};w={w}' for name, q, w in quotas)
 
 
 CallerDep = Annotated[ApiCaller, Depends(api_caller)]
