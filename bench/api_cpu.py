@@ -13,11 +13,16 @@ root group an API token with the limits' ceilings raised so that none binds, the
 - ``token``: ``POST /api/v1/lookups`` with the API token;
 
 at 1 client and at 32 concurrent clients on one uvloop event loop. Printed: the lowest CPU µs per lookup of
-each over the rounds, and token / session. ``--profile FILE`` also writes a cProfile of the token path at 32
-clients and ``FILE.session`` of the session path (read them with ``python -m pstats FILE``).
+each over the rounds (of the process, and ``loop``: of the event loop's thread alone, which the two paths' own
+work runs on; the ledger's group commit is the same for both and is on another thread), token / session of
+those, and the median of each round's token / session (a round's two windows are back to back: the machine's
+load changes less between them). ``--profile FILE`` also writes
+cProfiles (this thread's CPU) of the two paths at 32 clients: FILE (token) and ``FILE.session`` (read them
+with ``python -m pstats FILE``).
 
 With ``--against REV`` the revision is checked out in a temporary ``git worktree`` and both trees run in child
-processes, alternating, ``--rounds`` each; the table gives each tree's figures.
+processes, alternating, two children of ``--rounds`` each per tree; the table gives each tree's lowest figures
+and the median of its children's median ratios.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import cProfile
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -116,6 +122,7 @@ def measure(rounds: int, count: int, profile: Path | None) -> dict[str, float]:
     )
     platform = build_platform(settings, start_projector=False)
     figures: dict[str, float] = {}
+    ratios: dict[int, list[float]] = {}  # token / session of each round's pair of windows
     try:
         session = platform.identity.sign_in(settings.admin_email, PASSWORD, "localhost").token
         principal = platform.identity.authenticate(session)
@@ -129,12 +136,15 @@ def measure(rounds: int, count: int, profile: Path | None) -> dict[str, float]:
             for round_ in range(rounds):
                 order = list(PATHS) if round_ % 2 == 0 else list(reversed(PATHS))
                 for clients in (1, 32):
+                    spent = {}
                     for name in order:
-                        started = time.process_time()
+                        started, started_here = time.process_time(), time.thread_time()
                         runner.run(_lookups(app, PATHS[name], tokens[name], bodies, count, clients))
-                        spent = (time.process_time() - started) / count * 1e6
-                        key = f"{name} ({clients})"
-                        figures[key] = min(figures.get(key, float("inf")), spent)
+                        spent[name] = (time.process_time() - started) / count * 1e6
+                        here = (time.thread_time() - started_here) / count * 1e6
+                        for key, value in ((f"{name} ({clients})", spent[name]), (f"{name} loop ({clients})", here)):
+                            figures[key] = min(figures.get(key, float("inf")), value)
+                    ratios.setdefault(clients, []).append(spent["token"] / spent["session"])
             if profile is not None:
                 for name, file in (("token", profile), ("session", profile.with_name(profile.name + ".session"))):
                     profiler = cProfile.Profile(time.thread_time)  # this thread's CPU: the load elsewhere counts less
@@ -147,6 +157,9 @@ def measure(rounds: int, count: int, profile: Path | None) -> dict[str, float]:
         shutil.rmtree(var, ignore_errors=True)
     for clients in (1, 32):
         figures[f"token/session ({clients})"] = figures[f"token ({clients})"] / figures[f"session ({clients})"]
+        figures[f"median ratio ({clients})"] = statistics.median(ratios[clients])
+        loop = figures[f"token loop ({clients})"] / figures[f"session loop ({clients})"]
+        figures[f"token/session loop ({clients})"] = loop
     return figures
 
 
@@ -165,7 +178,7 @@ def _child(code: Path, rounds: int, count: int) -> dict[str, float]:
 
 
 def _row(name: str, value: float) -> str:
-    return f"{value:9.2f}x" if "/" in name else f"{value:9.1f} µs"
+    return f"{value:9.2f}x" if "/" in name or "ratio" in name else f"{value:9.1f} µs"
 
 
 def main() -> None:
@@ -184,19 +197,24 @@ def main() -> None:
             print(f"{name:22} {_row(name, value)}")
         return
     tree = Path(tempfile.mkdtemp(prefix="bemtevi-api-cpu-tree-")) / "old"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), args.against], check=True)
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(tree), args.against], check=True)
     try:
         old: dict[str, float] = {}
         new: dict[str, float] = {}
+        medians: dict[str, list[float]] = {}
         for _ in range(2):  # each child runs its own rounds; two children per tree, alternating
             for code, best in ((tree, old), (ROOT, new)):
                 for name, value in _child(code, args.rounds, args.count).items():
-                    best[name] = min(best.get(name, float("inf")), value) if "/" not in name else value
-        for name in old:
-            if "/" in name:  # the ratio of the lowest figures
-                clients = name.split("(")[1]
-                old[name] = old[f"token ({clients}"] / old[f"session ({clients}"]
-                new[name] = new[f"token ({clients}"] / new[f"session ({clients}"]
+                    if name.startswith("median"):
+                        medians.setdefault(f"{code}{name}", []).append(value)
+                    best[name] = min(best.get(name, float("inf")), value)
+        for best, code in ((old, tree), (new, ROOT)):
+            for name in best:
+                if name.startswith("token/"):  # the ratio of the lowest figures
+                    kind, _, clients = name.removeprefix("token/session").partition("(")
+                    best[name] = best[f"token{kind}({clients}"] / best[f"session{kind}({clients}"]
+                elif name.startswith("median"):
+                    best[name] = statistics.median(medians[f"{code}{name}"])
         print(f"{'CPU per lookup':22} {args.against[:10]:>12} {'this tree':>12}")
         for name in old:
             print(f"{name:22} {_row(name, old[name]):>12} {_row(name, new[name]):>12}")
