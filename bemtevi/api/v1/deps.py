@@ -16,41 +16,39 @@ from bemtevi.domain.api_client_errors import ApiTokenInvalid, RateLimited
 from bemtevi.domain.errors import Unauthorized
 
 
-class AccessToken(HTTPBearer):
-    """The access token of ``Authorization: Bearer <accessToken>``, read as the panel reads its bearer token
-    (``bemtevi.api.deps.bearer_token``: HTTPBearer's rule, without its headers mapping and credentials model per
-    request); ``ApiTokenInvalid`` without one. Declared as HTTPBearer is in the schema (the docs' "Authorize")."""
+class ApiCallerScheme(HTTPBearer):
+    """The caller of a public API request, from its access token (``Authorization: Bearer <accessToken>``, read as
+    the panel reads its bearer token: ``bemtevi.api.deps.bearer_token``), admitted by its rate limits. An
+    ``HTTPBearer`` so the schema declares the scheme (the docs' "Authorize"), under HTTPBearer's own name; one
+    dependency, so a request solves one level for its caller."""
 
-    async def __call__(self, request: Request) -> str:  # type: ignore[override]
+    async def __call__(self, request: Request) -> ApiCaller:  # type: ignore[override]
         try:
-            return bearer_token(request)
+            token = bearer_token(request)
         except Unauthorized:
             raise ApiTokenInvalid() from None
+        platform: Any = request.app.state.platform  # the Platform (api takes it from app.state, never builds it)
+        caller: ApiCaller = platform.api_tokens.authenticate(token)
+        note_tenant(request.scope, caller.principal.group_id)
+        limits = caller.limits
+        policy = policy_header(limits.per_second, limits.per_day)
+        try:
+            remaining = platform.api_limits.admit(caller.token_id, limits.per_second, limits.per_day)
+        except RateLimited as refused:
+            refused.headers = {"RateLimit-Policy": policy}
+            raise
+        if remaining:
+            # The IETF ``RateLimit`` and ``RateLimit-Policy`` headers of the answer, whatever it is.
+            request.scope[ANSWER_HEADERS] = [
+                (b"ratelimit-policy", policy.encode()),
+                (b"ratelimit", limit_header(remaining).encode()),
+            ]
+        return caller
 
 
-_bearer = AccessToken(
+api_caller = ApiCallerScheme(
     scheme_name="HTTPBearer", auto_error=False, description="The access token shown once when it was generated"
 )
-
-
-async def api_caller(request: Request, token: Annotated[str, Depends(_bearer)]) -> ApiCaller:
-    platform: Any = request.app.state.platform  # the Platform (api takes it from app.state, never builds it)
-    caller = platform.api_tokens.authenticate(token)
-    note_tenant(request.scope, caller.principal.group_id)
-    limits = caller.limits
-    policy = policy_header(limits.per_second, limits.per_day)
-    try:
-        remaining = platform.api_limits.admit(caller.token_id, limits.per_second, limits.per_day)
-    except RateLimited as refused:
-        refused.headers = {"RateLimit-Policy": policy}
-        raise
-    if remaining:
-        # The IETF ``RateLimit`` and ``RateLimit-Policy`` headers of the answer, whatever it is.
-        request.scope[ANSWER_HEADERS] = [
-            (b"ratelimit-policy", policy.encode()),
-            (b"ratelimit", limit_header(remaining).encode()),
-        ]
-    return caller
 
 
 CallerDep = Annotated[ApiCaller, Depends(api_caller)]
