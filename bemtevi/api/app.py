@@ -31,7 +31,7 @@ from bemtevi.api.routers import users as users_router
 from bemtevi.api.routing import QuickRoute, RouteIndex, include_flat
 from bemtevi.api.static import mount_api_docs, mount_webapp
 from bemtevi.api.v1.app import PREFIX as V1_PREFIX
-from bemtevi.api.v1.app import create_v1_app
+from bemtevi.api.v1.app import create_v1_app, include_v1_routes
 from bemtevi.bootstrap import Platform
 from bemtevi.infra.settings import Settings
 
@@ -117,7 +117,9 @@ def create_app(platform: Platform) -> BemteviAPI:
     if platform.settings.access_log:
         layers.append(AccessLog)
     app.front_layers = layers
-    # The public API for token holders: its own application and schema, before the web app's catch-all.
+    # The public API for token holders: its routes here, and its application (its schema, its paths that none
+    # of them matches) mounted, before the web app's catch-all.
+    include_v1_routes(app)
     app.mount(V1_PREFIX, create_v1_app(platform))
     mount_api_docs(app, platform.settings.webapp_dist)
     mount_webapp(app, platform.settings.webapp_dist)

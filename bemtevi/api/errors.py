@@ -7,12 +7,14 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bemtevi.api.error_codes import http_error_code
+from bemtevi.api.route_handler import add_answer_headers
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.commands.ledger import LedgerUnavailable
+from bemtevi.domain.api_client_errors import RateLimited
 from bemtevi.domain.errors import CreditsUnavailable, DomainError
 
 log = logging.getLogger(__name__)
@@ -78,29 +80,42 @@ def ledger_unavailable_response(exc: LedgerUnavailable) -> JSONResponse:
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    """The error answers of an app's requests, with the headers the request's dependencies asked for (the
+    public API's rate-limit headers once a token was admitted: ``add_answer_headers``)."""
+
     @app.exception_handler(DomainError)
-    async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
-        return domain_error_response(exc)
+    async def domain_error(request: Request, exc: DomainError) -> Response:
+        return add_answer_headers(request.scope, domain_error_response(exc))
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(_: Request, exc: RateLimited) -> JSONResponse:
+        response = domain_error_response(exc)
+        response.headers["Retry-After"] = str(exc.retry_after)
+        for name, value in exc.headers.items():
+            response.headers[name] = value
+        return response
 
     @app.exception_handler(LedgerUnavailable)
-    async def ledger_unavailable(_: Request, exc: LedgerUnavailable) -> JSONResponse:
-        return ledger_unavailable_response(exc)
+    async def ledger_unavailable(request: Request, exc: LedgerUnavailable) -> Response:
+        return add_answer_headers(request.scope, ledger_unavailable_response(exc))
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         items = [_validation_item(e) for e in exc.errors()]
         first = items[0] if items else {}
         message = first.get("isNotEmpty") or first.get("isEnum") or first.get("constraint") or "Invalid data"
-        return JSONResponse(error_body(400, message, "invalid_data", errors=items), status_code=400)
+        answer = JSONResponse(error_body(400, message, "invalid_data", errors=items), status_code=400)
+        return add_answer_headers(request.scope, answer)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         message = exc.detail if isinstance(exc.detail, str) else f"Request failed with status code {exc.status_code}"
-        return JSONResponse(
+        answer = JSONResponse(
             error_body(exc.status_code, message, http_error_code(exc.status_code)),
             status_code=exc.status_code,
             headers=getattr(exc, "headers", None),
         )
+        return add_answer_headers(request.scope, answer)
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:

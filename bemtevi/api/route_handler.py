@@ -4,9 +4,12 @@ FastAPI's handler (``fastapi.routing.get_request_handler`` inside ``request_resp
 every request what a route needs: two exit stacks, an exception wrapper, a throw-away ``Response`` per level
 of dependencies, each dependency's cache key and kind, the query string, headers and cookies parsed at each
 level whether a parameter reads them or not, the content type parsed with ``email.message``, and lookups of
-OpenTelemetry's context. For the API's small routes that was most of their CPU. ``plan_of`` reads the route's
-dependency tree once; ``RouteHandler`` then does per request only what the tree asks for, in FastAPI's order
-and with FastAPI's own functions for each step (parameters, body, answer), so answers and errors are the same.
+OpenTelemetry's context, and each parameter's field examined again (is it a model, a sequence, a JSON field,
+its request keys, a copy of its default). For the API's small routes that was most of their CPU. ``plan_of``
+reads the route's dependency tree once; ``RouteHandler`` then does per request only what the tree asks for, in
+FastAPI's order and with FastAPI's own functions for each step (the body, the answer, each parameter's
+validation; ``Params`` reads a source's parameters as ``request_params_to_args`` does, with each field's facts
+worked out once), so answers and errors are the same (tests/api/test_route_path.py compares them).
 
 Cost to a reader: this module follows FastAPI's handler step by step (the names below say which part), and
 must follow it when FastAPI changes it. What it does not plan (a dependency with ``yield``, background tasks,
@@ -24,7 +27,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fastapi import params
-from fastapi._compat import ModelField, Undefined
+from fastapi._compat import ModelField, Undefined, field_annotation_is_sequence
 from fastapi.datastructures import DefaultPlaceholder
 from fastapi.dependencies.models import (
     Dependant,
@@ -33,20 +36,41 @@ from fastapi.dependencies.models import (
     _is_coroutine_callable,
     _is_gen_callable,
 )
-from fastapi.dependencies.utils import request_body_to_args, request_params_to_args
+from fastapi.dependencies.utils import (
+    _get_param_aliases,
+    _get_param_model,
+    _is_json_field,
+    _validate_value_with_model_field,
+    request_body_to_args,
+    request_params_to_args,
+)
 from fastapi.exceptions import EndpointContext, RequestValidationError
 from fastapi.routing import _extract_endpoint_context, serialize_response
 from fastapi.telemetry._api import _validation_failed
 from fastapi.types import DependencyCacheKey
 from fastapi.utils import is_body_allowed_for_status_code
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers, ImmutableMultiDict
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 if TYPE_CHECKING:
     from fastapi.routing import APIRoute
+
+# Headers a request's answer carries whatever the answer is, set in its scope by a dependency (the public API's
+# rate-limit headers, ``bemtevi.api.v1.deps``): ``(name, value)`` byte pairs, added where the answer is built, by
+# ``RouteHandler`` or by the error handlers (``bemtevi.api.errors``), not by an ASGI layer around every request.
+ANSWER_HEADERS = "bemtevi.answer_headers"
+
+
+def add_answer_headers(scope: Scope, response: Response) -> Response:
+    """``response`` with the headers its request's dependencies asked for (``ANSWER_HEADERS``)."""
+    extra = scope.get(ANSWER_HEADERS)
+    if extra:
+        response.raw_headers.extend(extra)
+    return response
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +85,94 @@ class Step:
     is_coroutine: bool
 
 
+# Defaults that ``deepcopy`` answers as they are.
+_IMMUTABLE = (type(None), bool, int, float, str, bytes)
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A parameter read from the path, query, headers or cookies, with what ``request_params_to_args`` and
+    ``_get_multidict_value`` work out about its field on every request: its request keys in order of
+    preference, whether it takes every value of its key, where its errors are told."""
+
+    field: ModelField
+    keys: tuple[str, ...]
+    sequence: bool  # an empty list of values is no value
+    multi: bool  # every value of the key (a sequence, not a JSON field), where the source has several
+    location: str
+    absent: Any  # its value when not sent, when that is one immutable default (a copy of it is itself); else Undefined
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """The parameters of one source (``request_params_to_args``' ``fields``): read with each field's ``Param``;
+    by FastAPI's function when one is a model of parameters (``Query()`` of a model: not planned)."""
+
+    fields: list[ModelField]
+    planned: tuple[Param, ...] | None
+
+    @staticmethod
+    def of(fields: list[ModelField]) -> Params | None:
+        if not fields:
+            return None
+        if any(_get_param_model(field) is not None for field in fields):
+            return Params(fields, None)
+        planned = []
+        for field in fields:
+            sequence = field_annotation_is_sequence(field.field_info.annotation)
+            info = field.field_info
+            plain_default = (
+                not info.is_required()
+                and info.default_factory is None
+                and not info.validate_default
+                and type(info.default) in _IMMUTABLE
+            )
+            planned.append(
+                Param(
+                    field,
+                    tuple(key for _, key in _get_param_aliases(field)),
+                    sequence,
+                    sequence and not _is_json_field(field),
+                    info.in_.value,  # type: ignore[attr-defined]
+                    info.default if plain_default else Undefined,
+                )
+            )
+        return Params(fields, tuple(planned))
+
+    def read(self, received: Any) -> tuple[dict[str, Any], list[Any]]:
+        """``request_params_to_args(self.fields, received)``."""
+        if self.planned is None:
+            return request_params_to_args(self.fields, received)
+        values: dict[str, Any] = {}
+        errors: list[Any] = []
+        several = isinstance(received, (ImmutableMultiDict, Headers))
+        for param in self.planned:
+            key = next((key for key in param.keys if key in received), param.keys[0])
+            value = received.getlist(key) if param.multi and several else received.get(key, None)
+            if value is None or (param.sequence and len(value) == 0):
+                if param.absent is not Undefined:
+                    values[param.field.name] = param.absent
+                    continue
+                value = Undefined  # the default is applied by the validation
+            found, wrong = _validate_value_with_model_field(
+                field=param.field, value=value, values=values, loc=(param.location, key)
+            )
+            if wrong:
+                errors.extend(wrong)
+            else:
+                values[param.field.name] = found
+        return values, errors
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """A dependant: its dependencies in order, then the parameters it reads (``solve_dependencies``)."""
 
     steps: tuple[Step, ...]
-    path_params: list[ModelField]
-    query_params: list[ModelField]
-    header_params: list[ModelField]
-    cookie_params: list[ModelField]
+    path_params: Params | None
+    query_params: Params | None
+    header_params: Params | None
+    cookie_params: Params | None
     body_params: list[ModelField]
     request_names: tuple[str, ...]  # the parameters given the request itself
     request_only: bool  # the request is all this dependant reads
@@ -112,10 +215,10 @@ def plan_of(dependant: Dependant) -> Plan | None:
     )
     return Plan(
         steps=tuple(steps),
-        path_params=dependant.path_params,
-        query_params=dependant.query_params,
-        header_params=dependant.header_params,
-        cookie_params=dependant.cookie_params,
+        path_params=Params.of(dependant.path_params),
+        query_params=Params.of(dependant.query_params),
+        header_params=Params.of(dependant.header_params),
+        cookie_params=Params.of(dependant.cookie_params),
         body_params=dependant.body_params,
         request_names=tuple(
             name for name in (dependant.request_param_name, dependant.http_connection_param_name) if name
@@ -150,20 +253,20 @@ async def solve(
         if step.key not in cache:
             cache[step.key] = solved
     # Each source is read only when a parameter reads it (FastAPI parses all four at every level).
-    if plan.path_params:
-        found, wrong = request_params_to_args(plan.path_params, request.path_params)
+    if plan.path_params is not None:
+        found, wrong = plan.path_params.read(request.path_params)
         values.update(found)
         errors += wrong
-    if plan.query_params:
-        found, wrong = request_params_to_args(plan.query_params, request.query_params)
+    if plan.query_params is not None:
+        found, wrong = plan.query_params.read(request.query_params)
         values.update(found)
         errors += wrong
-    if plan.header_params:
-        found, wrong = request_params_to_args(plan.header_params, request.headers)
+    if plan.header_params is not None:
+        found, wrong = plan.header_params.read(request.headers)
         values.update(found)
         errors += wrong
-    if plan.cookie_params:
-        found, wrong = request_params_to_args(plan.cookie_params, request.cookies)
+    if plan.cookie_params is not None:
+        found, wrong = plan.cookie_params.read(request.cookies)
         values.update(found)
         errors += wrong
     if plan.body_params:
@@ -218,11 +321,11 @@ class RouteHandler:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.overrides is not None and getattr(self.overrides, "dependency_overrides", None):
-            await self.framework(scope, receive, send)
+            await self.framework(scope, receive, _sending_answer_headers(scope, send))
             return
         request = Request(scope, receive, send)
         response = await self.answer(request)
-        await response(scope, receive, send)
+        await add_answer_headers(scope, response)(scope, receive, send)
 
     def _context(self, request: Request) -> EndpointContext:
         """The endpoint's place for error messages (``get_request_handler``'s ``endpoint_ctx``), kept per
@@ -310,3 +413,18 @@ class RouteHandler:
             raise
         except Exception as e:
             raise HTTPException(status_code=400, detail="There was an error parsing the body") from e
+
+
+def _sending_answer_headers(scope: Scope, send: Send) -> Send:
+    """``send`` adding ``ANSWER_HEADERS`` to FastAPI's own answer (its handler builds the response itself), unless
+    an error handler already added them (FastAPI's handler answers errors inside, with the app's handlers)."""
+
+    async def sending(message: Message) -> None:
+        extra = scope.get(ANSWER_HEADERS)
+        if message["type"] == "http.response.start" and extra:
+            headers = list(message.get("headers", ()))
+            if extra[0] not in headers:
+                message = {**message, "headers": [*headers, *extra]}
+        await send(message)
+
+    return sending

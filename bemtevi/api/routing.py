@@ -22,9 +22,16 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from bemtevi.api.route_handler import RouteHandler, plan_of
 
 
-def include_flat(app: FastAPI, router: APIRouter, *, prefix: str, responses: dict[int | str, dict[str, Any]]) -> None:
+def include_flat(
+    app: FastAPI,
+    router: APIRouter,
+    *,
+    prefix: str,
+    responses: dict[int | str, dict[str, Any]],
+    in_schema: bool = True,
+) -> None:
     """``app.include_router(router, prefix=prefix, responses=responses)``, with the router's routes added to the
-    app's own list, as FastAPI did before 0.116.
+    app's own list, as FastAPI did before 0.116; ``in_schema=False`` leaves them out of the app's schema.
 
     FastAPI now keeps an included router as a node of the app's routes and matches a request through each
     node (twice per node, with its scope bookkeeping): with the API's 16 routers, finding a route cost more CPU
@@ -53,7 +60,7 @@ def include_flat(app: FastAPI, router: APIRouter, *, prefix: str, responses: dic
             response_model_exclude_unset=route.response_model_exclude_unset,
             response_model_exclude_defaults=route.response_model_exclude_defaults,
             response_model_exclude_none=route.response_model_exclude_none,
-            include_in_schema=route.include_in_schema,
+            include_in_schema=route.include_in_schema and in_schema,
             response_class=route.response_class,
             name=route.name,
             callbacks=route.callbacks,

@@ -13,6 +13,7 @@ import math
 import threading
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from uuid import UUID
 
 from bemtevi.domain.api_client_errors import RateLimited
@@ -41,11 +42,13 @@ class Policy:
 
 SECOND = Policy("second", 1)
 PER_DAY = Policy("day", DAY)
+POLICIES = (SECOND, PER_DAY)  # the order of a token's limits: per second, per day
 
 
 @dataclass(slots=True)
 class _Share:
     window: int
+    end: int  # when the window ends: ``window`` + the policy's seconds
     left: int = 0
     used: int = 0  # what every process had taken of the window at this process's last take
     exhausted: bool = False  # the store granted nothing: no unit left in the window
@@ -60,40 +63,43 @@ class Remaining:
 
 
 class RateLimiter:
+    MAX_TOKENS = 50_000
+
     def __init__(self, windows: RateWindows, clock: object = time.time) -> None:
         self._windows = windows
         self._clock = clock
-        self._shares: dict[tuple[UUID, str], _Share] = {}
+        # Per token, its share of each policy's window (``POLICIES``' order): one look-up a request.
+        self._shares: dict[UUID, list[_Share | None]] = {}
         self._lock = threading.Lock()
 
     def admit(self, token_id: UUID, per_second: int | None, per_day: int | None) -> list[Remaining]:
         """Spends a unit of each limit of the token, or raises ``RateLimited`` (nothing spent) with the seconds
         until the refusing window ends. Answers what remains of each (for the RateLimit headers)."""
         now: float = self._clock()  # type: ignore[operator]
-        limits = [(policy, limit) for policy, limit in ((SECOND, per_second), (PER_DAY, per_day)) if limit]
         with self._lock:
-            shares = []
-            for policy, limit in limits:
-                share = self._share(token_id, policy, now)
+            shares = self._shares.get(token_id)
+            if shares is None:
+                if len(self._shares) >= self.MAX_TOKENS:
+                    self._shares.clear()
+                shares = self._shares[token_id] = [None] * len(POLICIES)
+            admitted: list[tuple[Policy, int, _Share]] = []
+            for index, limit in enumerate((per_second, per_day)):
+                if not limit:
+                    continue
+                policy = POLICIES[index]
+                share = shares[index]
+                if share is None or not share.window <= now < share.end:
+                    window = policy.window(now)
+                    share = shares[index] = _Share(window, window + policy.seconds)
                 if share.left == 0 and not self._refill(token_id, policy, limit, share):
-                    reset = share.window + policy.seconds - now
-                    raise RateLimited(retry_after=max(1, math.ceil(reset)))
-                shares.append((policy, limit, share))
+                    raise RateLimited(retry_after=max(1, math.ceil(share.end - now)))
+                admitted.append((policy, limit, share))
             answer = []
-            for policy, limit, share in shares:
+            for policy, limit, share in admitted:
                 share.left -= 1
-                reset = max(0, math.ceil(share.window + policy.seconds - now))
+                reset = max(0, math.ceil(share.end - now))
                 answer.append(Remaining(policy, limit, max(0, limit - share.used + share.left), reset))
             return answer
-
-    def _share(self, token_id: UUID, policy: Policy, now: float) -> _Share:
-        window = policy.window(now)
-        share = self._shares.get((token_id, policy.name))
-        if share is None or share.window != window:
-            if len(self._shares) > 100_000:
-                self._shares.clear()
-            share = self._shares[(token_id, policy.name)] = _Share(window)
-        return share
 
     def _refill(self, token_id: UUID, policy: Policy, limit: int, share: _Share) -> bool:
         if share.exhausted:
@@ -109,9 +115,12 @@ class RateLimiter:
         self._windows.close()
 
 
-def policy_header(remaining: list[Remaining]) -> str:
-    """``RateLimit-Policy`` (IETF httpapi rate-limit headers): each limit's quota and window."""
-    return ", ".join(f'"{r.policy.name}";q={r.limit};w={r.policy.seconds}' for r in remaining)
+@lru_cache(maxsize=1024)
+def policy_header(per_second: int | None, per_day: int | None) -> str:
+    """``RateLimit-Policy`` (IETF httpapi rate-limit headers) of a token's limits: each one's quota and window
+    (the same text for every request of the token: made once)."""
+    quotas = [(policy, limit) for policy, limit in zip(POLICIES, (per_second, per_day), strict=True) if limit]
+    return ", ".join(f'"{policy.name}";q={limit};w={policy.seconds}' for policy, limit in quotas)
 
 
 def limit_header(remaining: list[Remaining]) -> str:

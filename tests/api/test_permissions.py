@@ -1,8 +1,8 @@
 """Every /api endpoint declares its permission: walked over the app's own routes.
 
-A public endpoint must be listed here on purpose; a signed-in-only endpoint too; every other
-endpoint depends on ``allowed_route(<screen>)`` (or ``allowed_any_route``) for screens some role's menu has, and a user
-whose menu lacks that screen gets 403 from it.
+A public endpoint must be listed here on purpose; a signed-in-only endpoint too; an endpoint of the public API
+(/api/v1) depends on its token's caller; every other endpoint depends on ``allowed_route(<screen>)`` (or
+``allowed_any_route``) for screens some role's menu has, and a user whose menu lacks that screen gets 403 from it.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from support import sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.api.deps import current_principal
+from bemtevi.api.v1.app import PREFIX as V1_PREFIX
+from bemtevi.api.v1.deps import api_caller
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.menus import ALWAYS_ALLOWED_ROUTES, active_routes, menu_for
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
@@ -87,17 +89,21 @@ def app() -> FastAPI:
 
 def test_the_walk_sees_the_routers(app: FastAPI) -> None:
     paths = {path for _, path, _, _ in api_endpoints(app)}
-    assert {"/api/users", "/api/customers", "/api/consultations", "/api/me", "/api/health"} <= paths
+    assert {"/api/users", "/api/customers", "/api/consultations", "/api/me", "/api/health", "/api/v1/lookups"} <= paths
 
 
 def test_every_non_public_endpoint_declares_a_screen_of_some_menu(app: FastAPI) -> None:
     menu_routes = set(ALWAYS_ALLOWED_ROUTES)
     for role in Role:
         menu_routes |= set(active_routes(menu_for(role)))
-    missing, unknown, unauthenticated = [], [], []
+    missing, unknown, unauthenticated, tokenless = [], [], [], []
     for method, path, screens, calls in api_endpoints(app):
         key = (method, path)
         if key in PUBLIC:
+            continue
+        if path.startswith(V1_PREFIX + "/"):  # the public API's: for token holders, no screen of the panel
+            if api_caller not in calls or screens:
+                tokenless.append(key)
             continue
         if key in SIGNED_IN:
             if not any(getattr(c, "__name__", "").endswith("principal") for c in calls):
@@ -109,6 +115,7 @@ def test_every_non_public_endpoint_declares_a_screen_of_some_menu(app: FastAPI) 
     assert not missing, f"endpoints without allowed_route(...): {missing}"
     assert not unknown, f"allowed_route(...) naming a screen no menu has: {unknown}"
     assert not unauthenticated, f"signed-in endpoints without a principal: {unauthenticated}"
+    assert not tokenless, f"public API endpoints without the token's caller: {tokenless}"
     assert current_principal is not None
 
 

@@ -236,3 +236,23 @@ def test_a_token_past_its_limit_gets_429_with_retry_after_and_the_ratelimit_head
     assert refused.headers["RateLimit-Policy"] == answers[0].headers["RateLimit-Policy"]
     # Another token of the group has limits of its own.
     assert api.get("/api/v1/balances", headers=_bearer(_token(api, owner))).status_code == 200
+
+
+def test_an_admitted_request_refused_after_carries_the_ratelimit_headers_too(api: TestClient) -> None:
+    _, owner = _customer(api, 12)
+    headers = _bearer(_token(api, owner, limits={"perSecond": 50, "perDay": 10}))
+    refusals = [
+        api.post("/api/v1/lookups", headers=headers, json={"document": "123"}),  # the lookup's own rule
+        api.post("/api/v1/lookups", headers=headers, json={"nodoc": 1}),  # the body's validation
+        api.post("/api/v1/lookups", headers={**headers, "Idempotency-Key": "k" * 300}, json={"document": KNOWN_CPF}),
+        api.get("/api/v1/batches/00000000-0000-0000-0000-000000000000", headers=headers),
+    ]
+    assert [a.status_code for a in refusals] == [422, 400, 400, 404]
+    assert [a.headers.get("RateLimit-Policy") for a in refusals] == ['"second";q=50;w=1, "day";q=10;w=86400'] * 4
+    assert [a.headers["RateLimit"].split(", ")[1].split(";t=")[0] for a in refusals] == [
+        f'"day";r={left}' for left in (9, 8, 7, 6)
+    ]
+    # Not admitted: no path of the API, or no valid token.
+    for answer in (api.get("/api/v1/nothing", headers=headers), api.get("/api/v1/balances")):
+        assert answer.status_code in (401, 404)
+        assert "RateLimit" not in answer.headers and "RateLimit-Policy" not in answer.headers

@@ -5,19 +5,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Annotated, Any
 
 import anyio.to_thread
 import pytest
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Header, Query
+from fastapi.dependencies.utils import request_params_to_args
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import AliasChoices
+from starlette.datastructures import Headers, QueryParams
 from starlette.routing import Match
 from support import sign_in, wait_until
 
 from bemtevi.api.app import API_ROUTERS, create_app
 from bemtevi.api.errors import ERROR_RESPONSES
+from bemtevi.api.route_handler import Params, Plan, RouteHandler, plan_of
 from bemtevi.api.routing import RouteIndex
 
 
@@ -208,3 +213,77 @@ def test_the_route_index_finds_the_route_the_router_walk_finds(start: str, rest:
         found and found[0],
         found and found[1].get("path_params"),
     )
+
+
+def _params_of_the_app() -> list[tuple[str, Params]]:
+    """Every route's planned parameters of each source (its own and its dependencies'), the public API's too."""
+    found: list[tuple[str, Params]] = []
+
+    def walk(name: str, plan: Plan) -> None:
+        for source in ("path_params", "query_params", "header_params", "cookie_params"):
+            params = getattr(plan, source)
+            if params is not None:
+                found.append((f"{name} {source}", params))
+        for step in plan.steps:
+            walk(name, step.plan)
+
+    for route in _APP.router.routes:
+        handler = getattr(route, "app", None)
+        if isinstance(handler, RouteHandler):
+            walk(f"{sorted(route.methods)} {route.path}", handler.plan)  # type: ignore[attr-defined]
+    return found
+
+
+async def _kinds_the_app_does_not_use(
+    item: int,
+    tags: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies the default)
+    choice: Annotated[int | None, Query(validation_alias=AliasChoices("first", "second"))] = None,
+    x_trace: Annotated[str | None, Header()] = None,
+    x_many: Annotated[list[int] | None, Header()] = None,
+    needed: Annotated[str, Header(alias="Needed-Key", min_length=2)] = "",
+) -> None:
+    """Sequences, alias choices, converted and required headers: none of the app's routes has one yet."""
+
+
+_OTHER_PLAN = plan_of(APIRoute("/other/{item}", _kinds_the_app_does_not_use).dependant)
+assert _OTHER_PLAN is not None
+_PARAMS = _params_of_the_app()
+_OTHER_PARAMS = [
+    (f"other {s}", p) for s in ("path_params", "query_params", "header_params") if (p := getattr(_OTHER_PLAN, s))
+]
+
+
+def _keys_of(params: Params) -> list[str]:
+    keys = [key for field in params.fields for key in (field.alias, field.name, field.alias.lower())]
+    return [*keys, "first", "second", "x-trace", "x-many", "other"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    params=st.sampled_from(_PARAMS) | st.sampled_from(_OTHER_PARAMS),
+    picks=st.lists(
+        st.tuples(
+            st.integers(0, 1000),
+            st.sampled_from(["", "1", "0", "-3", "x", "abc", "k" * 300, "2026-11-28", "true", "cpf-complete", " a "]),
+        ),
+        max_size=6,
+    ),
+)
+def test_planned_parameters_read_as_fastapis_own(params: tuple[str, Params], picks: list[tuple[int, str]]) -> None:
+    """Path, query, header and cookie parameters read by their plan give FastAPI's values and errors, for any
+    keys present (each parameter's, other case, repeated, unknown) and any values."""
+    _, planned = params
+    keys = _keys_of(planned)
+    pairs = [(keys[n % len(keys)], value) for n, value in picks]
+    for received in (
+        dict(pairs),
+        QueryParams(pairs),
+        Headers(raw=[(key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in pairs]),
+    ):
+        assert planned.read(received) == request_params_to_args(planned.fields, received)
+
+
+def test_the_public_apis_lookup_has_its_header_planned() -> None:
+    """Idempotency-Key, read on every lookup, is read by its plan."""
+    names = [name for name, params in _PARAMS if params.planned is not None]
+    assert "['POST'] /api/v1/lookups header_params" in names

@@ -1,20 +1,15 @@
-"""The public API's application, mounted at /api/v1: its own OpenAPI schema (/api/v1/openapi.json), the same
-error shapes as the panel's API, and the rate limits' headers."""
+"""The public API's application, mounted at /api/v1: its own OpenAPI schema (/api/v1/openapi.json) and the same
+error shapes as the panel's API. Its routes answer in the panel's application (``include_v1_routes``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from fastapi import FastAPI
 
-from bemtevi.api.errors import ERROR_RESPONSES, domain_error_response, install_error_handlers
+from bemtevi.api.errors import ERROR_RESPONSES, install_error_handlers
 from bemtevi.api.routing import QuickRoute, RouteIndex, include_flat
 from bemtevi.api.v1 import routes
-from bemtevi.api.v1.deps import RATE_LIMIT_KEY
-from bemtevi.commands.rate_limits import limit_header, policy_header
-from bemtevi.domain.api_client_errors import RateLimited
 
 PREFIX = "/api/v1"
 DESCRIPTION = """Lookups of people and companies by CPF/CNPJ, batches and balances, for API clients.
@@ -40,46 +35,19 @@ def create_v1_app(platform: Any) -> FastAPI:
     )
     v1.state.platform = platform
     install_error_handlers(v1)
-
-    @v1.exception_handler(RateLimited)
-    async def rate_limited(_: Request, exc: RateLimited) -> JSONResponse:
-        response = domain_error_response(exc)
-        response.headers["Retry-After"] = str(exc.retry_after)
-        for name, value in exc.headers.items():
-            response.headers[name] = value
-        return response
-
     # Routed as the panel's API is (``bemtevi.api.routing``): FastAPI's own per-request solving made a token
     # lookup cost half as much again as the panel's.
     v1.router.route_class = QuickRoute
     include_flat(v1, routes.router, prefix="", responses=ERROR_RESPONSES)
-    v1.add_middleware(RateLimitHeaders)
     v1.router.middleware_stack = RouteIndex(v1.router, v1.router.middleware_stack)
     return v1
 
 
-class RateLimitHeaders:
-    """Adds the IETF ``RateLimit`` and ``RateLimit-Policy`` headers to an admitted request's answer (the routes
-    return their own responses, which FastAPI's injected response headers do not reach)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            remaining = scope.get(RATE_LIMIT_KEY)
-            if message["type"] == "http.response.start" and remaining:
-                headers = list(message.get("headers", []))
-                headers.append((b"ratelimit-policy", policy_header(remaining).encode()))
-                headers.append((b"ratelimit", limit_header(remaining).encode()))
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+def include_v1_routes(app: FastAPI) -> None:
+    """The public API's routes in ``app``'s own list (under /api/v1, left out of ``app``'s schema): a request
+    then crosses the one middleware stack of the process, not the mounted app's too. The mounted app
+    (``create_v1_app``) answers its schema and whatever these routes do not match (404, 405, redirects)."""
+    include_flat(app, routes.router, prefix=PREFIX, responses=ERROR_RESPONSES, in_schema=False)
 
 
 def v1_openapi_document(platform: Any) -> dict[str, Any]:

@@ -5,40 +5,50 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 
 from bemtevi.api.access_log import note_tenant
+from bemtevi.api.deps import bearer_token
+from bemtevi.api.route_handler import ANSWER_HEADERS
 from bemtevi.commands.api_tokens import ApiCaller
+from bemtevi.commands.rate_limits import limit_header, policy_header
 from bemtevi.domain.api_client_errors import ApiTokenInvalid, RateLimited
-
-# Where a request's rate-limit figures wait for its answer's headers (``app.RateLimitHeaders``).
-RATE_LIMIT_KEY = "bemtevi.rate_limit"
-
-# Declares the scheme in the schema (the docs' "Authorize"); the check is ``api_caller``'s.
-_bearer = HTTPBearer(auto_error=False, description="The access token shown once when it was generated")
+from bemtevi.domain.errors import Unauthorized
 
 
-async def api_caller(
-    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-) -> ApiCaller:
-    if credentials is None:
-        raise ApiTokenInvalid()
-    platform: Any = request.app.state.platform  # the Platform (api takes it from app.state, never builds it)
-    caller = platform.api_tokens.authenticate(credentials.credentials)
-    note_tenant(request.scope, caller.principal.group_id)
-    limits = caller.limits
-    try:
-        remaining = platform.api_limits.admit(caller.token_id, limits.per_second, limits.per_day)
-    except RateLimited as refused:
-        refused.headers = {"RateLimit-Policy": _policy(limits.per_second, limits.per_day)}
-        raise
-    request.scope[RATE_LIMIT_KEY] = remaining
-    return caller
+class ApiCallerScheme(HTTPBearer):
+    """The caller of a public API request, from its access token (``Authorization: Bearer <accessToken>``, read as
+    the panel reads its bearer token: ``bemtevi.api.deps.bearer_token``), admitted by its rate limits. An
+    ``HTTPBearer`` so the schema declares the scheme (the docs' "Authorize"), under HTTPBearer's own name; one
+    dependency, so a request solves one level for its caller."""
+
+    async def __call__(self, request: Request) -> ApiCaller:  # type: ignore[override]
+        try:
+            token = bearer_token(request)
+        except Unauthorized:
+            raise ApiTokenInvalid() from None
+        platform: Any = request.app.state.platform  # the Platform (api takes it from app.state, never builds it)
+        caller: ApiCaller = platform.api_tokens.authenticate(token)
+        note_tenant(request.scope, caller.principal.group_id)
+        limits = caller.limits
+        policy = policy_header(limits.per_second, limits.per_day)
+        try:
+            remaining = platform.api_limits.admit(caller.token_id, limits.per_second, limits.per_day)
+        except RateLimited as refused:
+            refused.headers = {"RateLimit-Policy": policy}
+            raise
+        if remaining:
+            # The IETF ``RateLimit`` and ``RateLimit-Policy`` headers of the answer, whatever it is.
+            request.scope[ANSWER_HEADERS] = [
+                (b"ratelimit-policy", policy.encode()),
+                (b"ratelimit", limit_header(remaining).encode()),
+            ]
+        return caller
 
 
-def _policy(per_second: int | None, per_day: int | None) -> str:
-    quotas = [(name, q, w) for name, q, w in (("second", per_second, 1), ("day", per_day, 86_400)) if q]
-    return ", ".join(f'"{name}";q={q};w={w}' for name, q, w in quotas)
+api_caller = ApiCallerScheme(
+    scheme_name="HTTPBearer", auto_error=False, description="The access token shown once when it was generated"
+)
 
 
 CallerDep = Annotated[ApiCaller, Depends(api_caller)]

@@ -83,7 +83,7 @@ async def lookup(
         body.document,
         body.queryType,
         idempotency_key=idempotency_key,
-        body=body.model_dump_json().encode(),
+        body=b"" if idempotency_key is None else body.model_dump_json().encode(),  # a key's fingerprint only
         purpose=body.purpose,
     )
     return Response(consultation_json(outcome), media_type="application/json")
