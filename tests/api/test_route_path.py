@@ -22,7 +22,8 @@ from support import sign_in, wait_until
 
 from bemtevi.api.app import API_ROUTERS, create_app
 from bemtevi.api.errors import ERROR_RESPONSES
-from bemtevi.api.route_handler import Params, Plan, RouteHandler, plan_of
+from bemtevi.api.route_handler import Plan, RouteHandler, plan_of
+from bemtevi.api.route_params import Params
 from bemtevi.api.routing import RouteIndex
 
 

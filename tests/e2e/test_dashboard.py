@@ -100,9 +100,7 @@ def test_the_owner_sees_the_dashboard_and_balance_history_charts(
     expect(page.get_by_test_id("query-result")).to_be_visible()
 
     page.goto(f"{server_url}/dashboard")
-    expect(
-        page.get_by_role("heading", name="Queries per day" if english else "Consultas por dia")
-    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Queries per day" if english else "Consultas por dia")).to_be_visible()
     for chart in ("chart-by-day", "chart-by-type", "chart-by-channel", "chart-balances", "top-consumers"):
         expect(page.get_by_test_id(chart)).to_have_attribute("data-state", "ready")
     by_day = page.get_by_test_id("chart-by-day")
