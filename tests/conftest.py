@@ -186,7 +186,24 @@ def dataset_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test using ``backend`` (``settings``, ``platform``, ``api``) runs on each event store, or on those its
+    module's ``pytest.mark.backends(...)`` names (a test of the API's texts needs no second store)."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    chosen = metafunc.definition.get_closest_marker("backends")
+    names = chosen.args if chosen is not None else BACKENDS
+    metafunc.parametrize(
+        "backend",
+        [pytest.param(name, marks=pytest.mark.postgres) if name == "postgres" else name for name in names],
+        indirect=True,
+    )
+
+
+@pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

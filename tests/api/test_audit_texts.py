@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 from uuid import UUID
 
-import pytest
 from audit_history import LAYOUT, cpf, customer_day, ok
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
@@ -30,12 +28,6 @@ from bemtevi.projections.audit import IN_PLACE_KINDS, audit_event_kinds, audited
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED_KINDS = ROOT / "webapp" / "src" / "store" / "generated" / "auditEventKinds.ts"
 UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-")
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 # -- the list of kinds: the read model's, published, and the web app's --
