@@ -264,6 +264,16 @@ def refusing_client(
         yield shared
 
 
+@pytest.fixture(scope="module")
+def module_api(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
+) -> Iterator[tuple[TestClient, Platform]]:
+    """One SQLite platform and client for a module whose tests read a state built once (a module-scoped
+    fixture's), or each write only what no other test of the module looks at."""
+    with api_on("sqlite", request, tmp_path_factory, dataset_path) as shared:
+        yield shared
+
+
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def refusing_backend_api(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
