@@ -6,6 +6,7 @@ when no existing server is named, so that `make test` needs nothing running befo
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import threading
 import time
@@ -186,7 +187,24 @@ def dataset_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test using ``backend`` (``settings``, ``platform``, ``api``) runs on each event store, or on those its
+    module's ``pytest.mark.backends(...)`` names (a test of the API's texts needs no second store)."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    chosen = metafunc.definition.get_closest_marker("backends")
+    names = chosen.args if chosen is not None else BACKENDS
+    metafunc.parametrize(
+        "backend",
+        [pytest.param(name, marks=pytest.mark.postgres) if name == "postgres" else name for name in names],
+        indirect=True,
+    )
+
+
+@pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -197,16 +215,35 @@ def settings(backend: str, tmp_path: Path, dataset_path: Path, request: pytest.F
     return make_settings(tmp_path / "var", dataset_path, database_url)
 
 
+@pytest.fixture(scope="session")
+def started_settings(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path) -> Settings:
+    """The tests' SQLite settings, with a var directory a platform started on and stopped: its store
+    bootstrapped and seeded, its read models caught up (see ``started_platform``)."""
+    settings = make_settings(tmp_path_factory.mktemp("started") / "var", dataset_path)
+    build_platform(settings).close()
+    return settings
+
+
+def started_platform(settings: Settings, started: Settings) -> Platform:
+    """``build_platform(settings)``; on the tests' SQLite settings, on a copy of ``started``'s var directory: as
+    a server's second start, it finds the super-admin, the seeded catalogue and the read models there instead
+    of writing and projecting them again (most of a platform's start). Each test has a store of its own all
+    the same; a test of the first start builds its platform itself, as do tests with settings of their own."""
+    if not settings.var_dir.exists() and settings.model_copy(update={"var_dir": started.var_dir}) == started:
+        shutil.copytree(started.var_dir, settings.var_dir)
+    return build_platform(settings)
+
+
 @pytest.fixture
-def platform(settings: Settings) -> Iterator[Platform]:
-    platform = build_platform(settings)
+def platform(settings: Settings, started_settings: Settings) -> Iterator[Platform]:
+    platform = started_platform(settings, started_settings)
     yield platform
     platform.close()
 
 
 @pytest.fixture
-def sqlite_platform(tmp_path: Path, dataset_path: Path) -> Iterator[Platform]:
-    platform = build_platform(make_settings(tmp_path / "var", dataset_path))
+def sqlite_platform(tmp_path: Path, dataset_path: Path, started_settings: Settings) -> Iterator[Platform]:
+    platform = started_platform(make_settings(tmp_path / "var", dataset_path), started_settings)
     yield platform
     platform.close()
 
@@ -243,6 +280,16 @@ def refusing_client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
 ) -> Iterator[tuple[TestClient, Platform]]:
     """One SQLite platform and client for a module's refusals."""
+    with api_on("sqlite", request, tmp_path_factory, dataset_path) as shared:
+        yield shared
+
+
+@pytest.fixture(scope="module")
+def module_api(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
+) -> Iterator[tuple[TestClient, Platform]]:
+    """One SQLite platform and client for a module whose tests read a state built once (a module-scoped
+    fixture's), or each write only what no other test of the module looks at."""
     with api_on("sqlite", request, tmp_path_factory, dataset_path) as shared:
         yield shared
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import functools
 import io
 import os
 import re
@@ -27,6 +29,7 @@ import httpx
 import hypothesis
 from eventsourcing.utils import get_topic
 
+from bemtevi.api.app import openapi_document
 from bemtevi.bootstrap import Platform
 from bemtevi.commands.application import BemteviApplication
 from bemtevi.commands.ledger import EmbeddedLedger, LeasingLedger, LedgerClient, ReserveLookup
@@ -59,6 +62,17 @@ def examples(full: int) -> int:
     """A hypothesis test's ``max_examples``: ``full`` under the full profile (``make test``), scaled down
     with the active profile's own count under ``dev`` (the inner loop's default: a tenth, at least 5)."""
     return max(5, full * hypothesis.settings.default.max_examples // 100)
+
+
+@functools.cache
+def _api_schema() -> dict[str, Any]:
+    return openapi_document()
+
+
+def api_schema() -> dict[str, Any]:
+    """The API's OpenAPI schema (``openapi_document``), a copy of the one built once per run: building it builds
+    the whole app, and the modules reading it would each build their own."""
+    return copy.deepcopy(_api_schema())
 
 
 def sign_in(client: httpx.Client, email: str = ADMIN_EMAIL, password: str = ADMIN_PASSWORD) -> dict[str, str]:

@@ -12,12 +12,11 @@ from uuid import UUID
 import jsonschema_rs
 from customers_support import customer
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, contact_form, sign_in
+from support import KNOWN_CPF, api_schema, contact_form, sign_in
 
-from bemtevi.api.app import openapi_document
 from bemtevi.domain.mail import Mail
 
-SCHEMA = openapi_document()
+SCHEMA = api_schema()
 # Anything that reads as a date and a time of day.
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,9 +15,10 @@ from fastapi.testclient import TestClient
 from python_calamine import CalamineWorkbook
 from support import KNOWN_CPF
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.projections.audit import audit_event_kinds
+
+pytestmark = pytest.mark.backends("sqlite")
 
 UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 PERSON = {
@@ -29,17 +29,6 @@ PERSON = {
     "functions": "Analista",
     "role": "user",
 }
-
-
-@pytest.fixture
-def backend() -> str:
-    return "sqlite"
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def read(response: Any) -> list[list[str]]:

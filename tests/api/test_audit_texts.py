@@ -9,33 +9,22 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 from uuid import UUID
 
-import pytest
 from audit_history import LAYOUT, cpf, customer_day, ok
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, sign_in
+from support import KNOWN_CPF, api_schema, sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.audit import AuditedAggregate
-from bemtevi.infra.settings import Settings
 from bemtevi.projections.audit import IN_PLACE_KINDS, audit_event_kinds, audited_event_types
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED_KINDS = ROOT / "webapp" / "src" / "store" / "generated" / "auditEventKinds.ts"
 UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-")
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 # -- the list of kinds: the read model's, published, and the web app's --
@@ -61,8 +50,7 @@ def test_every_kind_the_read_model_records_is_listed_and_nothing_that_never_happ
 def test_the_schema_and_the_web_apps_generated_list_are_the_read_models() -> None:
     """The web app's generated list (``npm run codegen``) is the schema's: its vitest checks that both languages
     name each kind and say it as a sentence, so a new event cannot ship unreadable."""
-    app = create_app(cast(Platform, SimpleNamespace(settings=Settings())))
-    schemas = app.openapi()["components"]["schemas"]
+    schemas = api_schema()["components"]["schemas"]
     assert schemas["AuditEventKind"]["enum"] == audit_event_kinds()
     text = GENERATED_KINDS.read_text(encoding="utf-8")
     listed = re.search(r"AUDIT_EVENT_KINDS = (\[.*?\]) as const", text, re.DOTALL)

@@ -6,26 +6,17 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
-import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.credits import ReasonKind
 from bemtevi.domain.principals import SYSTEM
 from bemtevi.domain.query_types import Category
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def figures(view: dict[str, Any], category: str) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import time
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -21,7 +20,6 @@ from customers_support import customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, inflating_xlsx, saved_after, sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.documents import cpf_check_digits
@@ -47,13 +45,6 @@ LAYOUT: dict[str, Any] = {
     ],
 }
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    """A client of the SQLite- or PostgreSQL-backed platform (``platform`` is parametrized by store)."""
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def cpf(n: int) -> str:

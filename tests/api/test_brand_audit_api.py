@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,21 +13,10 @@ from fastapi.testclient import TestClient
 from PIL import Image
 from support import KNOWN_CPF, sign_in
 
-from bemtevi.api.app import create_app
-from bemtevi.bootstrap import Platform
 from bemtevi.domain.brand import DEFAULT_PRIMARY
 from bemtevi.domain.ready_layouts import READY_LAYOUTS
 
-
-@pytest.fixture
-def backend() -> str:
-    return "sqlite"
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
+pytestmark = pytest.mark.backends("sqlite")
 
 
 def image(width: int, height: int, fmt: str = "PNG", colour: str = "#123456") -> bytes:

@@ -7,31 +7,22 @@ from __future__ import annotations
 import csv
 import io
 import zlib
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
 import orjson
-import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CNPJ, KNOWN_CPF, sign_in
 from test_batches_api import csv_of, new_customer, new_layout, upload
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.consultations import PURPOSE_MAX, Consultation
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.query_types import Category
 
 QUANTITIES = {"unit": 5, "batch": 0, "advanced": 2, "api": 5}
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def _company(api: TestClient, admin: dict[str, str], n: int) -> tuple[str, dict[str, str]]:

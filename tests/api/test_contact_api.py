@@ -18,12 +18,6 @@ from bemtevi.domain.mail import Mail
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 
 
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
-
-
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def refusing_api(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
 from uuid import UUID
 
 import pytest
@@ -13,19 +12,12 @@ from fastapi.testclient import TestClient
 from python_calamine import CalamineWorkbook
 from support import KNOWN_CPF, sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
 PASSWORD = "Strong!pass1"
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def group_with_owner(

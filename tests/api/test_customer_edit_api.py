@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from customers_support import NEW_PASSWORD, cnpj, customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def detail(api: TestClient, headers: dict[str, str], group_id: str, position: int | None = None) -> dict[str, Any]:

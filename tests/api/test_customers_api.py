@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -12,7 +11,6 @@ from customers_support import cnpj, customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import saved_after, sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.customers import CustomerForm
@@ -22,12 +20,6 @@ from bemtevi.domain.passwords import NO_PASSWORD_HASH
 from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.users import Role, User, UserStatus
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def account(platform: Platform, group_id: str, category: Category = Category.UNIT) -> CreditAccount:

@@ -29,12 +29,18 @@ def person(platform: Platform, group_id: UUID, name: str, role: Role) -> tuple[U
     return user_id, email
 
 
+# Every test reads the dashboards of one tree: the tree is built once, on one platform, for them all.
 @pytest.fixture
-def tree(sqlite_platform: Platform, client: TestClient) -> dict[str, object]:
+def client(module_api: tuple[TestClient, Platform]) -> TestClient:
+    return module_api[0]
+
+
+@pytest.fixture(scope="module")
+def tree(module_api: tuple[TestClient, Platform]) -> dict[str, object]:
     """Root → Revenda Sul (owner; 20 unit credits) → Loja Centro (owner, admin, user; 8 given) → Quiosque;
     Outra Empresa beside Revenda Sul. Lookups: Loja 2 CPF + 1 CNPJ on the panel and 1 CPF by API,
     Revenda 1, Quiosque 1, Outra 3."""
-    platform = sqlite_platform
+    client, platform = module_api
     register = platform.identity.register_group
     reseller, _ = register(SYSTEM, name="Revenda Sul", group_type=GroupType.RESELLER, parent_id=ROOT_GROUP_ID,
                            unit_credit_limit=20)  # fmt: skip

@@ -10,7 +10,6 @@ import csv
 import io
 import shutil
 import threading
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -18,14 +17,12 @@ from typing import Any
 from uuid import UUID
 
 import orjson
-import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in, simulated_vendor, super_admin, unknown_cpfs
 from test_batches_api import LAYOUT, cpf, csv_of, ok
 from test_consultation_purpose import _pdf_text
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.bootstrap.batches import batch_runner
 from bemtevi.domain.batches import Batch, kept_result_id
@@ -35,12 +32,6 @@ from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.data_subject import batch_consultations_of_document, batches_of_document
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.projector import Projector
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def _run(platform: Platform, batch_id: str) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import csv
 import io
-from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
@@ -17,16 +16,9 @@ from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.principals import ROOT_GROUP_ID
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def test_the_super_admin_sees_who_consulted_a_cpf_in_every_tenant_and_the_run_is_audited(api: TestClient) -> None:

@@ -8,22 +8,17 @@ import json
 import pkgutil
 import re
 from pathlib import Path
-from types import SimpleNamespace
-from typing import cast
 
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import examples
+from support import api_schema, examples
 
 import bemtevi
-from bemtevi.api.app import create_app
 from bemtevi.api.error_codes import api_error_codes
-from bemtevi.bootstrap import Platform
 from bemtevi.domain import advanced_errors, api_client_errors, batch_errors, two_factor_errors
 from bemtevi.domain import errors as catalogue
 from bemtevi.domain.errors import DomainError
-from bemtevi.infra.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED_CODES = ROOT / "webapp" / "src" / "store" / "generated" / "errorCodes.ts"
@@ -66,8 +61,7 @@ def test_every_refusal_is_in_the_error_catalogue() -> None:
 
 
 def test_the_openapi_schema_lists_every_code() -> None:
-    app = create_app(cast(Platform, SimpleNamespace(settings=Settings())))
-    schemas = app.openapi()["components"]["schemas"]
+    schemas = api_schema()["components"]["schemas"]
     assert schemas["ErrorCode"]["enum"] == api_error_codes()
     assert schemas["ErrorResponse"]["properties"]["code"] == {"$ref": "#/components/schemas/ErrorCode"}
 

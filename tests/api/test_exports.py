@@ -25,7 +25,6 @@ from python_calamine import CalamineWorkbook
 from support import KNOWN_CPF, examples, sign_in
 
 from bemtevi.api import exports
-from bemtevi.api.app import create_app
 from bemtevi.api.exports import EXPORT_ROWS_PER_SHEET, Cell, csv_bytes, file_response, xlsx_bytes
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.errors import ExportFailed
@@ -34,23 +33,14 @@ from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 from bemtevi.projections.base import SAO_PAULO
 
+pytestmark = pytest.mark.backends("sqlite")
+
 EVIL_COMPANY = '=HYPERLINK("http://evil.example","x")'
 EVIL_PERSON = "@SUM(1+1)*cmd|' /C calc'!A0"
 PASSWORD = "Strong!pass1"
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 # What no spreadsheet runs: a sign alone or a signed number (the placeholder "-", a negative amount).
 NUMBER = re.compile(r"[+-]?(\d+([.,]\d+)?)?")
-
-
-@pytest.fixture
-def backend() -> str:
-    return "sqlite"
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def read_csv(content: bytes) -> list[list[str]]:

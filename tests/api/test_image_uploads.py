@@ -12,7 +12,6 @@ import io
 import struct
 import time
 import zlib
-from collections.abc import Iterator
 from functools import cache
 from typing import Any
 from uuid import uuid4
@@ -22,29 +21,24 @@ from fastapi.testclient import TestClient
 from PIL import Image, ImageFile
 from support import sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
+
+pytestmark = pytest.mark.backends("sqlite")
 
 PASSWORD = "Strong!pass1"
 FAST = 0.2  # seconds: a refusal from the header, not a decode
 
 
 @pytest.fixture
-def backend() -> str:
-    return "sqlite"
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
+def api(api: TestClient) -> TestClient:
     """A warmed-up server: Pillow's plugins loaded and a first request answered, as in a running one."""
     Image.init()
-    with TestClient(create_app(platform)) as client:
-        for _ in range(2):
-            client.put("/api/me/photo", content=b"", headers={"Content-Type": "image/png"})
-        yield client
+    for _ in range(2):
+        api.put("/api/me/photo", content=b"", headers={"Content-Type": "image/png"})
+    return api
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

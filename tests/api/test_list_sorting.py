@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -10,19 +9,7 @@ from customers_support import customer, register
 from fastapi.testclient import TestClient
 from support import sign_in
 
-from bemtevi.api.app import create_app
-from bemtevi.bootstrap import Platform
-
-
-@pytest.fixture
-def backend() -> str:
-    return "sqlite"
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
+pytestmark = pytest.mark.backends("sqlite")
 
 
 def pages(api: TestClient, headers: dict[str, str], path: str, size_name: str, **params: Any) -> list[dict[str, Any]]:

@@ -3,16 +3,13 @@ reseller's finance reads it; every statement reconciles (closing = opening + the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-import pytest
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
@@ -21,12 +18,6 @@ from bemtevi.projections.base import SAO_PAULO
 from bemtevi.projections.statements import reconciles
 
 PASSWORD = "Strong!pass1"
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def owner_of(

@@ -7,19 +7,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-import pytest
 from fastapi.testclient import TestClient
 from ledger_folds import folded_statement
 from python_calamine import CalamineWorkbook
 from support import KNOWN_CPF, sign_in
 from test_monthly_close import owner_of
 
-from bemtevi.api.app import create_app
 from bemtevi.api.routers.credits import EXPORT_LABELS, _utc_bounds
 from bemtevi.api.routers.statements import CLOSE_LABELS, STATEMENT_LABELS
 from bemtevi.bootstrap import Platform
@@ -30,12 +27,6 @@ from bemtevi.domain.query_types import Category
 from bemtevi.projections.base import SAO_PAULO
 
 FIGURES = list(STATEMENT_LABELS["en-US"]["columns"])[1:]  # after the category
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def _table(response: Any, format: str) -> list[list[Any]]:

@@ -4,26 +4,17 @@ credits through the lookup's own command path, apiAccess/panelAccess, and tenant
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-import pytest
 from customers_support import customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CNPJ, KNOWN_CPF, sign_in, super_admin
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.consultations import Consultation
 from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.query_types import Category
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def _customer(api: TestClient, n: int, **changes: Any) -> tuple[str, dict[str, str]]:

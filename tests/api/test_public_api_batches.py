@@ -6,17 +6,14 @@ batch's movements under ``api``."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
-import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in
 from test_batches_api import LAYOUT, cpf, csv_of
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
 from bemtevi.bootstrap.batches import batch_runner
 from bemtevi.domain.audit import acting_as
@@ -25,12 +22,6 @@ from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.principals import SYSTEM
 from bemtevi.domain.query_types import Category
 from bemtevi.infra.secrets import SecretBox
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def ok(response: Any, status: int = 200) -> dict[str, Any]:

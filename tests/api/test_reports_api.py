@@ -45,11 +45,22 @@ def _lookup(client: TestClient, headers: dict[str, str], document: str) -> int:
     return int(ok(client.post("/api/consultations", headers=headers, json={"document": document}))["position"])
 
 
+# Every test reads the report of one world: the world is built once, on one platform, for them all.
 @pytest.fixture
-def world(sqlite_platform: Platform, client: TestClient) -> dict[str, Any]:
+def client(module_api: tuple[TestClient, Platform]) -> TestClient:
+    return module_api[0]
+
+
+@pytest.fixture
+def sqlite_platform(module_api: tuple[TestClient, Platform]) -> Platform:
+    return module_api[1]
+
+
+@pytest.fixture(scope="module")
+def world(module_api: tuple[TestClient, Platform]) -> dict[str, Any]:
     """Company A (3 panel lookups, one not found; a batch of 2 records, 1 found; 1 API lookup) with its
     customer A1 (1 lookup) and A1's customer A2 (1 lookup); company B beside A (2 lookups)."""
-    platform = sqlite_platform
+    client, platform = module_api
     admin = sign_in(client)
     LAYOUT_ID[:] = [str(ok(client.post("/api/layouts", headers=admin, json=LAYOUT))["id"])]
     a, owner_a = _company(client, admin, 91, unit=10, batch=5, api=5)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from pydantic import AliasChoices
 from starlette.datastructures import Headers, QueryParams
 from starlette.routing import Match
-from support import sign_in, wait_until
+from support import examples, sign_in, wait_until
 
 from bemtevi.api.app import API_ROUTERS, create_app
 from bemtevi.api.errors import ERROR_RESPONSES
@@ -41,15 +41,25 @@ def hops(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield seen
 
 
+@pytest.fixture
+def shared_client(module_api: tuple[TestClient, Any]) -> Iterator[TestClient]:
+    """The module's one client, for the tests that change nothing the others look at (a lookup, a sign-in):
+    a platform and its app cost more to build than these tests take."""
+    client = module_api[0]
+    yield client
+    client.app.dependency_overrides = {}  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(
     "path",
     ["/api/me", "/api/users?page=1&page_size=5&order=-name", "/api/health", "/api/audit?page=1", "/api/dashboard"],
 )
 def test_a_blocking_route_goes_to_a_worker_thread_once_per_request(
-    client: TestClient, hops: list[str], path: str
+    shared_client: TestClient, hops: list[str], path: str
 ) -> None:
     """Its answer is validated on the event loop, and its paging, order and permission dependencies run
     there too: each hop to the thread pool waits for two thread wake-ups on a busy machine."""
+    client = shared_client
     headers = sign_in(client)
     hops.clear()
     answer = client.get(path, headers=headers)
@@ -57,7 +67,8 @@ def test_a_blocking_route_goes_to_a_worker_thread_once_per_request(
     assert len(hops) == 1, hops
 
 
-def test_an_async_route_stays_on_the_event_loop(client: TestClient, hops: list[str]) -> None:
+def test_an_async_route_stays_on_the_event_loop(shared_client: TestClient, hops: list[str]) -> None:
+    client = shared_client
     headers = sign_in(client)
     hops.clear()
     assert client.post("/api/consultations", json={"document": "52998224725"}, headers=headers).status_code == 200
@@ -146,9 +157,10 @@ SAME_ANSWERS: list[tuple[str, str, dict[str, Any]]] = [
     ("method", "path", "options"), SAME_ANSWERS, ids=[f"{m} {p[:60]} {o}" for m, p, o in SAME_ANSWERS]
 )
 def test_the_planned_handler_answers_as_fastapis_own(
-    client: TestClient, method: str, path: str, options: dict[str, Any]
+    shared_client: TestClient, method: str, path: str, options: dict[str, Any]
 ) -> None:
     """With any dependency override set the route takes FastAPI's own handler: both give the same answer."""
+    client = shared_client
     headers = sign_in(client)
     options = {**options, "headers": {**headers, **options.get("headers", {})}}
     _wait_for_read_models(client)  # the health answer says how far they are: the same only once they are caught up
@@ -189,7 +201,7 @@ _APP, _INDEX = _app_routes_index()
 _STARTS = sorted({getattr(r, "path_format", "/").partition("{")[0] for r in _APP.router.routes})
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     start=st.sampled_from(_STARTS),
     rest=st.sampled_from(["", "x", "/", "1", "/x", "/1/x", "3fa85f64-5717-4562-b3fc-2c963f66afa6", "a/b/c"]),

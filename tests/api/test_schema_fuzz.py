@@ -21,9 +21,9 @@ import schemathesis
 from customers_support import customer
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, contact_form, make_settings
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, api_schema, contact_form, make_settings
 
-from bemtevi.api.app import create_app, openapi_document
+from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
@@ -52,7 +52,7 @@ def _schema(*, coverage: bool) -> Any:
             "phases": {"coverage": {"enabled": coverage}, "stateful": {"enabled": False}},
         }
     )
-    return schemathesis.openapi.from_dict(openapi_document(), config=config)
+    return schemathesis.openapi.from_dict(api_schema(), config=config)
 
 
 super_admin_schema = _schema(coverage=True)

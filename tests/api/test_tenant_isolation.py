@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,24 +18,14 @@ from fastapi.testclient import TestClient
 from PIL import Image
 from support import sign_in
 
-from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform
+
+pytestmark = pytest.mark.backends("sqlite")
 
 # Public by design: a brand image shows on the tenant's own login page before anyone signs in
 # (as the public data that points at it does); it answers image bytes or 404, never records.
 PUBLIC_ROUTES = {("GET", "/api/group/{group_id}/brand/{kind}")}
 ID_NAMES = {"group_id": "group", "groupId": "group", "user_id": "user", "userId": "user"}
-
-
-@pytest.fixture
-def backend() -> str:
-    return "sqlite"
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def _png(width: int, height: int) -> bytes:

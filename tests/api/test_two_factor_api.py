@@ -28,19 +28,10 @@ def smtp() -> Iterator[SmtpSink]:
 
 
 @pytest.fixture
-def mailing(settings: Settings, smtp: SmtpSink) -> Settings:
+def settings(settings: Settings, smtp: SmtpSink) -> Settings:
+    """The test's settings, mailing through the loopback SMTP server (``api`` is a client of their platform)."""
     settings.smtp_host, settings.smtp_port = "127.0.0.1", smtp.port
     return settings
-
-
-@pytest.fixture
-def api(mailing: Settings) -> Iterator[TestClient]:
-    platform = build_platform(mailing)
-    try:
-        with TestClient(create_app(platform)) as client:
-            yield client
-    finally:
-        platform.close()
 
 
 def mailed_codes(smtp: SmtpSink, to: str, subject: str) -> list[str]:

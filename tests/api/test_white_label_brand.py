@@ -3,7 +3,6 @@ codes), its title falling back to its own name, and nothing of the platform's on
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,24 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import sign_in
 
-from bemtevi.api.app import create_app
-from bemtevi.bootstrap import Platform
 from bemtevi.domain.brand import CONTACT_FIELDS, CONTACT_LIMITS, valid_contact
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.principals import ROOT_GROUP_ID
 
+pytestmark = pytest.mark.backends("sqlite")
+
 HOST = "consultas.marca.example.com"
-
-
-@pytest.fixture
-def backend() -> str:
-    return "sqlite"
-
-
-@pytest.fixture
-def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
-        yield client
 
 
 def public(api: TestClient, host: str, position: int) -> dict[str, Any]:
