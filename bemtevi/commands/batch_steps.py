@@ -1,5 +1,5 @@
-"""The runner's steps on a batch (start, progress, finish, fail): each appends the batch's event as the system,
-in the batch's group. Credits move first, through the ledger, on the account of the batch's category
+"""The runner's steps on a batch (start, progress, finish, fail, run_stopped): each appends the batch's event as the
+system, in the batch's group. Credits move first, through the ledger, on the account of the batch's category
 (``Batch.category``: API for a batch sent through the public API), with a request id derived from the batch id,
 so a step repeated after a crash moves them once: ``finish`` settles ``found`` (the rest released), ``fail`` releases.
 A step the batch no longer allows (canceled under the runner) raises ``BatchNotRunnable``.
@@ -78,6 +78,18 @@ class BatchSteps:
             raise BatchNotRunnable()
         self.release(batch, self.system(batch))
         return self._step(batch_id, lambda b: b.fail(code, message))
+
+    def run_stopped(self, batch_id: UUID) -> int | None:
+        """``RunStopped`` on a batch canceled after it started, once its runner writes no more; nothing on any
+        other batch (canceled before it ran, finished, failed, told already, unknown): the runner says it after
+        every batch it leaves, and a runner that resumes a batch says it again after a crash."""
+        batch = self._app.find(batch_id, Batch)
+        if not isinstance(batch, Batch) or not batch.awaits_run_stop:
+            return None
+        try:
+            return self._step(batch_id, lambda b: b.stop_run())
+        except BatchNotRunnable:  # another runner said it meanwhile
+            return None
 
     def release(self, batch: Batch, actor: Actor) -> None:
         """Release what the batch holds (nothing if it holds nothing), as ``actor``."""
