@@ -7,6 +7,7 @@ A step the batch no longer allows (canceled under the runner) raises ``BatchNotR
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -24,9 +25,15 @@ from bemtevi.domain.batches import (
 
 
 class BatchSteps:
-    def __init__(self, app: BemteviApplication, credits: CreditCommands) -> None:
+    def __init__(
+        self,
+        app: BemteviApplication,
+        credits: CreditCommands,
+        remove_files: Callable[[UUID], None] = lambda batch_id: None,
+    ) -> None:
         self._app = app
         self._credits = credits
+        self._remove_files = remove_files  # a deleted batch's (``BatchCommands``): its documents kept apart
 
     @staticmethod
     def system(batch: Batch) -> Actor:
@@ -87,9 +94,12 @@ class BatchSteps:
         if not isinstance(batch, Batch) or not batch.awaits_run_stop:
             return None
         try:
-            return self._step(batch_id, lambda b: b.stop_run())
+            position = self._step(batch_id, lambda b: b.stop_run())
         except BatchNotRunnable:  # another runner said it meanwhile
             return None
+        if self._app.get(batch_id, Batch).deleted:  # deleted while it was stopping: its deletion left the files
+            self._remove_files(batch_id)
+        return position
 
     def release(self, batch: Batch, actor: Actor) -> None:
         """Release what the batch holds (nothing if it holds nothing), as ``actor``."""

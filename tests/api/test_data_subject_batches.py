@@ -232,11 +232,13 @@ def test_a_batch_over_is_found_by_the_read_sides_index_not_by_reading_its_files(
     assert [r["batchId"] for r in _report(api, platform, admin, cpf(902))] == [sent]
 
 
+@pytest.mark.parametrize("deleted", [False, True], ids=["canceled", "canceled-and-deleted"])
 def test_a_document_a_canceled_run_writes_after_the_cancel_shows_in_the_report(
-    platform: Platform, api: TestClient, tmp_path: Path
+    platform: Platform, api: TestClient, tmp_path: Path, deleted: bool
 ) -> None:
     """The runner sees a user's cancel only at its next look: a chunk it writes after ``Canceled`` (and after the
-    projector handled it) was consulted all the same, and the report lists it, live and replayed."""
+    projector handled it) was consulted all the same, and the report lists it, live and replayed; so too when the
+    batch is deleted at once, before that chunk."""
     admin = sign_in(api)
     layout_id = str(ok(api.post("/api/layouts", headers=admin, json=LAYOUT))["id"])
     sent = _send(api, admin, "/api", layout_id, "cancelado.csv")  # cpf(901), KNOWN_CPF, cpf(902): a chunk each
@@ -250,6 +252,8 @@ def test_a_document_a_canceled_run_writes_after_the_cancel_shows_in_the_report(
             runners_progress(progress)
             if len(written) == 1:
                 ok(api.post(f"/api/batches/{sent}/cancel", headers=admin))
+                if deleted:
+                    ok(api.delete(f"/api/batches/{sent}", headers=admin))
                 # The projector has handled Canceled (the report reads at its position) while the run goes on.
                 assert [r["batchId"] for r in _report(api, platform, admin, cpf(901))] == [sent]
 
@@ -270,7 +274,9 @@ def test_a_document_a_canceled_run_writes_after_the_cancel_shows_in_the_report(
     assert [r["batchId"] for r in _report(api, platform, admin, cpf(901))] == [sent]
     assert _report(api, platform, admin, cpf(902)) == []
     batch = platform.app.get(UUID(sent), Batch)
-    assert (batch.status, batch.run_stopped) == ("canceled", True)
+    assert (batch.status, batch.run_stopped, batch.deleted) == ("canceled", True, deleted)
+    # A deleted batch's files went once its run stopped, what it looked up kept apart.
+    assert platform.batches.files.batch_dir(UUID(sent)).exists() is not deleted
     # Its run stopped, its documents are indexed: found without its files, and a replay makes the same index.
     assert batches_of_document(platform.store.cursor(), KNOWN_CPF)[1] == []
     store = ReadStore(tmp_path / "replay.duckdb")
