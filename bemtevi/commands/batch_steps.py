@@ -1,5 +1,5 @@
-"""The runner's steps on a batch (start, progress, finish, fail): each appends the batch's event as the system,
-in the batch's group. Credits move first, through the ledger, on the account of the batch's category
+"""The runner's steps on a batch (start, progress, finish, fail, run_stopped): each appends the batch's event as the
+system, in the batch's group. Credits move first, through the ledger, on the account of the batch's category
 (``Batch.category``: API for a batch sent through the public API), with a request id derived from the batch id,
 so a step repeated after a crash moves them once: ``finish`` settles ``found`` (the rest released), ``fail`` releases.
 A step the batch no longer allows (canceled under the runner) raises ``BatchNotRunnable``.
@@ -7,6 +7,7 @@ A step the batch no longer allows (canceled under the runner) raises ``BatchNotR
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -24,9 +25,15 @@ from bemtevi.domain.batches import (
 
 
 class BatchSteps:
-    def __init__(self, app: BemteviApplication, credits: CreditCommands) -> None:
+    def __init__(
+        self,
+        app: BemteviApplication,
+        credits: CreditCommands,
+        remove_files: Callable[[UUID], None] = lambda batch_id: None,
+    ) -> None:
         self._app = app
         self._credits = credits
+        self._remove_files = remove_files  # a deleted batch's (``BatchCommands``): its documents kept apart
 
     @staticmethod
     def system(batch: Batch) -> Actor:
@@ -78,6 +85,21 @@ class BatchSteps:
             raise BatchNotRunnable()
         self.release(batch, self.system(batch))
         return self._step(batch_id, lambda b: b.fail(code, message))
+
+    def run_stopped(self, batch_id: UUID) -> int | None:
+        """``RunStopped`` on a batch canceled after it started, once its runner writes no more; nothing on any
+        other batch (canceled before it ran, finished, failed, told already, unknown): the runner says it after
+        every batch it leaves, and a runner that resumes a batch says it again after a crash."""
+        batch = self._app.find(batch_id, Batch)
+        if not isinstance(batch, Batch) or not batch.awaits_run_stop:
+            return None
+        try:
+            position = self._step(batch_id, lambda b: b.stop_run())
+        except BatchNotRunnable:  # another runner said it meanwhile
+            return None
+        if self._app.get(batch_id, Batch).deleted:  # deleted while it was stopping: its deletion left the files
+            self._remove_files(batch_id)
+        return position
 
     def release(self, batch: Batch, actor: Actor) -> None:
         """Release what the batch holds (nothing if it holds nothing), as ``actor``."""

@@ -96,8 +96,9 @@ class BatchCommands:
         self._app = app
         self._webhook_allow_private = webhook_allow_private
         self._credits = credits
-        # The runner's steps (start, progress, finish, fail).
-        self.steps = BatchSteps(app, credits)
+        # The runner's steps (start, progress, finish, fail, run_stopped); the last removes the files of a batch
+        # deleted while its canceled run was stopping.
+        self.steps = BatchSteps(app, credits, remove_files=self._remove_files)
         self._box = box
         self.files = BatchFiles(work_dir)
         # Upload and preview: nothing charged.
@@ -332,15 +333,21 @@ class BatchCommands:
             return self._app.save_all(current)
 
         position = retry_on_conflict(decide)
-        # The files go, the fact that its documents were consulted stays (the data-subject report lists them);
-        # kept files that could not be written are left in place rather than lose that.
+        # Canceled under its runner, which has not said it writes no more: a chunk may still come, so the runner's
+        # RunStopped step removes the files after it. Whichever of the two is appended last sees the other.
+        if not self._app.get(batch_id, Batch).awaits_run_stop:
+            self._remove_files(batch_id)
+        return position
+
+    def _remove_files(self, batch_id: UUID) -> None:
+        """The files go, the fact that its documents were consulted stays (the data-subject report lists them);
+        kept files that could not be written are left in place rather than lose that."""
         try:
             keep_looked_up(self.files.work_dir(batch_id), self.files.looked_up_file(batch_id))
         except (OSError, ValueError):  # Arrow's errors are either
             log.exception("batch %s deleted, its files kept: what it looked up could not be written apart", batch_id)
-            return position
+            return
         shutil.rmtree(self.files.batch_dir(batch_id), ignore_errors=True)
-        return position
 
     def looked_up(self, batch_ids: Iterable[str], document: str) -> dict[str, bool]:
         """Of ``batch_ids`` (the running ones: the read side indexes a batch's documents once it is over), the

@@ -3,7 +3,9 @@
 A batch is one aggregate with few events, never one per record: ``Submitted`` (the file checked and
 previewed, the credits for its valid documents reserved in the ledger just before), ``Started``
 (each start or resume of the processing), ``Progressed`` (about one a second while it runs),
-then one of ``Finished`` / ``Failed`` / ``Canceled``, and ``Deleted``. Statuses:
+then one of ``Finished`` / ``Failed`` / ``Canceled``, and ``Deleted``. A batch canceled while it ran (the user's
+event, which the runner sees at its next look) gets ``RunStopped`` from the runner once it writes no more: the
+moment its looked-up documents are complete (``projections.data_subject``). Statuses:
 
     waiting --Started--> processing --Finished--> available
        |                     |------Failed-----> error
@@ -162,6 +164,7 @@ class Batch(AuditedAggregate):
         self.started_at: Any = None  # the first start's time (the 1-hour limit counts from it)
         self.finished_at: Any = None
         self.deleted = False
+        self.run_stopped = False
 
     @classmethod
     def submit(cls, batch_id: UUID, **fields: Any) -> Batch:
@@ -179,6 +182,16 @@ class Batch(AuditedAggregate):
     @property
     def is_over(self) -> bool:
         return self.status in TERMINAL_STATUSES
+
+    @property
+    def awaits_run_stop(self) -> bool:
+        """Canceled after its run started, and the runner has not said yet that it writes no more."""
+        # A batch saved (or snapshotted) before ``RunStopped`` existed loads without the attribute.
+        return (
+            self.status == BatchStatus.CANCELED
+            and self.started_at is not None
+            and not getattr(self, "run_stopped", False)
+        )
 
     # -- events whose time the state keeps (started_at, finished_at: the event's own timestamp) ---
 
@@ -272,6 +285,17 @@ class Batch(AuditedAggregate):
         if not self.is_open:
             raise BatchNotRunnable()
         self.trigger_event(self.Failed, code=code, message=message)
+
+    def stop_run(self) -> None:
+        """The runner of a batch canceled under it wrote its last chunk (it may write one after ``Canceled``).
+        Allowed once, and on a deleted batch too: its documents were consulted all the same."""
+        if not self.awaits_run_stop:
+            raise BatchNotRunnable()
+        self._run_stopped()
+
+    @event("RunStopped")
+    def _run_stopped(self) -> None:
+        self.run_stopped = True
 
     # -- the user's steps ------------------------------------------------------------------------
 

@@ -2,13 +2,15 @@
 
 A unit lookup (panel, public API, advanced) is a row of ``consultations``, read by its ``document_key`` index. A
 batch's documents are no events of their own (``domain.batches``): its run writes them to its files. When a batch
-is over (``Finished``, ``Failed``, ``Canceled``: nothing runs it again) the fold reads what its run looked up from
-those files (``BatchFiles.looked_up``: the chunks, or the file its deletion kept) into ``subject_batch_documents``,
-an index document -> batch, so the report finds a document's batches by an indexed read, whatever the number and
-size of the batches ever run; only a batch still running is searched in its files at report time. A rebuild reads
-the same files (a deleted batch's kept file outlives it), so it makes the same index; the one gap: a chunk a run
-writes in the moment after its batch's cancel (the runner looks at the status every few seconds) is read by a
-rebuild only. What the report says of each batch (who, which group, when, query type, purpose, file) comes from
+is over (``Finished``, ``Failed``, ``Canceled`` before it started; one canceled while it ran at its runner's
+``RunStopped``, since the runner sees the user's cancel at its next look and may write one more chunk after it) the
+fold reads what its run looked up from those files (``BatchFiles.looked_up``: the chunks, or the file its deletion
+kept) into ``subject_batch_documents``, an index document -> batch, so the report finds a document's batches by an
+indexed read, whatever the number and size of the batches ever run; a batch still running, or canceled and not
+stopped yet, is searched in its files at report time. A rebuild reads the same files (a deleted batch's kept file
+outlives it) at the same events, so it makes the same index. (A batch canceled while running before
+``RunStopped`` existed never gets one: it is searched in its files, which is right, only slower.) What the report
+says of each batch (who, which group, when, query type, purpose, file) comes from
 ``subject_batches``, one row per batch from its ``Submitted``, first ``Started`` and end, kept when the batch is
 deleted (its consultations happened all the same). Batch events are a few per batch; reading a batch's documents
 costs the projector once per batch, at its end.
@@ -43,7 +45,7 @@ CREATE TABLE IF NOT EXISTS subject_batches (
     purpose VARCHAR,  -- what its sender said its lookups are for; NULL when nothing was said (and older events)
     submitted_at TIMESTAMP NOT NULL,
     started_at TIMESTAMP,  -- its run's first start: when its documents were looked up
-    ended_at TIMESTAMP  -- Finished, Failed or Canceled: its documents are in subject_batch_documents
+    ended_at TIMESTAMP  -- Finished, Failed, Canceled before it started or RunStopped: its documents are indexed
 )
 """
 
@@ -111,7 +113,11 @@ class _Fold(RowFold):
         if isinstance(event, Batch.Started):
             if row["started_at"] is None:  # a resume keeps the first start
                 row["started_at"] = at
-        elif row["ended_at"] is None:  # an end: nothing runs the batch again
+        elif row["ended_at"] is not None:
+            pass
+        elif isinstance(event, Batch.Canceled) and row["started_at"] is not None:
+            pass  # its runner may still write a chunk: ended at its RunStopped, searched in its files till then
+        else:  # an end after which nothing writes to the batch's files
             row["ended_at"] = at
             if row["started_at"] is not None:
                 self._ended.append(key)
@@ -159,8 +165,11 @@ class SubjectBatchesReadModel(ReadModel):
         Batch.Finished,
         Batch.Failed,
         Batch.Canceled,
+        Batch.RunStopped,  # type: ignore[attr-defined]
     )
-    version = 2  # the batches' documents (subject_batch_documents, ended_at)
+    # 2: the batches' documents (subject_batch_documents, ended_at); 3: a batch canceled while it ran ends at its
+    # RunStopped.
+    version = 3
 
     def __init__(self, looked_up: LookedUp) -> None:
         self._looked_up = looked_up

@@ -9,7 +9,10 @@ time limit (``BEMTEVI_BATCH_TIME_LIMIT_SECONDS``, 1 hour: then ``Failed(time_lim
 At the end ``finish`` settles the credits of the records found with a request id of the batch's own (claimed
 once by the ledger: a crash between the settle and ``Finished`` is mended by finishing again) and appends
 ``Finished``; a failure of the pipeline is ``fail`` (credits released). Then the optional webhook, whose outcome
-is a log line and never holds the next batch.
+is a log line and never holds the next batch. A batch canceled under the runner (the user's ``Canceled``, seen at
+the next look) may get one more chunk after the cancel; once the runner leaves it, writing no more, it says so
+(``run_stopped``: ``RunStopped``, which the data-subject report's index waits for), and says it again on meeting a
+batch canceled while its process was down.
 
 Exactly once, in either mode, comes from three things: the batch's own state (a batch already over is not run
 again), the chunk files (work done before a kill is not done again) and the ledger's request ids (nothing is
@@ -79,6 +82,8 @@ class RunnerSteps(Protocol):
 
     def fail(self, batch_id: UUID, code: str, message: str) -> Any: ...
 
+    def run_stopped(self, batch_id: UUID) -> Any: ...
+
 
 class RunnerSide(Protocol):
     """What ``BatchRunner`` asks of a batch: ``BatchSide`` over the event store and the batch commands."""
@@ -94,6 +99,8 @@ class RunnerSide(Protocol):
     def finish(self, batch_id: UUID, outcome: Any) -> None: ...
 
     def fail(self, batch_id: UUID, code: str, message: str) -> None: ...
+
+    def run_stopped(self, batch_id: UUID) -> None: ...
 
 
 def pipeline_inputs(
@@ -230,6 +237,10 @@ class BatchSide:
     def fail(self, batch_id: UUID, code: str, message: str) -> None:
         self._steps.fail(batch_id, code, message)
 
+    def run_stopped(self, batch_id: UUID) -> None:
+        """``RunStopped`` if the batch was canceled after it started and is not told yet; else nothing."""
+        self._steps.run_stopped(batch_id)
+
 
 # H1's ``run_batch(path, check, spec, dataset, work_dir, *, on_progress, should_stop, resolve_missing)``, with
 # the first four from ``BatchJob.inputs``.
@@ -265,6 +276,14 @@ class BatchRunner:
     def run(self, batch_id: UUID) -> bool:
         """Run the batch to its end unless it is over already; False when this process stopped first (the batch
         stays unfinished, to be resumed)."""
+        if not self._run(batch_id):
+            return False
+        # Left for good, whichever way (stopped at a look, refused a step, met over on a resume): nothing of this
+        # run writes to its files any more. A batch canceled after it started gets ``RunStopped`` (once).
+        self._side.run_stopped(batch_id)
+        return True
+
+    def _run(self, batch_id: UUID) -> bool:
         job = self._side.job(batch_id)
         if job is None or job.status in TERMINAL:
             return True

@@ -2,7 +2,8 @@
 signed PDF) lists it on channel ``batch`` with the batch's user and group, when its run started, its query type and
 the purpose given with the batch, naming the batch (its file and id). A manual enrichment and a batch sent through
 the public API alike; a batch without a purpose (an older one among them) shows none; a deleted batch still shows;
-a replay of the log gives the same; a vendor's answer the batch kept shows as held until its validity."""
+a document a canceled run looked up after the cancel shows; a replay of the log gives the same; a vendor's answer
+the batch kept shows as held until its validity."""
 
 from __future__ import annotations
 
@@ -26,11 +27,13 @@ from test_consultation_purpose import _pdf_text
 from bemtevi.bootstrap import Platform
 from bemtevi.bootstrap.batches import batch_runner
 from bemtevi.domain.batches import Batch, kept_result_id
+from bemtevi.infra.batches.pipeline import run_batch
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.suppliers.simulator import SimulatorConfig, SimulatorServer
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.data_subject import batch_consultations_of_document, batches_of_document
 from bemtevi.projections.store import ReadStore
+from bemtevi.streams.enrichment import BatchRunner, BatchSide, pipeline_inputs
 from bemtevi.streams.projector import Projector
 
 
@@ -218,3 +221,66 @@ def test_a_batch_over_is_found_by_the_read_sides_index_not_by_reading_its_files(
     shutil.rmtree(platform.batches.files.batch_dir(UUID(sent)))
     assert _report(api, platform, admin, KNOWN_CPF) == rows
     assert [r["batchId"] for r in _report(api, platform, admin, cpf(902))] == [sent]
+
+
+@pytest.mark.parametrize("deleted", [False, True], ids=["canceled", "canceled-and-deleted"])
+def test_a_document_a_canceled_run_writes_after_the_cancel_shows_in_the_report(
+    platform: Platform, api: TestClient, tmp_path: Path, deleted: bool
+) -> None:
+    """The runner sees a user's cancel only at its next look: a chunk it writes after ``Canceled`` (and after the
+    projector handled it) was consulted all the same, and the report lists it, live and replayed; so too when the
+    batch is deleted at once, before that chunk."""
+    admin = sign_in(api)
+    layout_id = str(ok(api.post("/api/layouts", headers=admin, json=LAYOUT))["id"])
+    sent = _send(api, admin, "/api", layout_id, "cancelado.csv")  # cpf(901), KNOWN_CPF, cpf(902): a chunk each
+    written: list[Any] = []
+
+    def one_chunk_past_the_cancel(**inputs: Any) -> Any:
+        runners_look, runners_progress = inputs["should_stop"], inputs["on_progress"]
+
+        def on_progress(progress: Any) -> None:
+            written.append(progress)
+            runners_progress(progress)
+            if len(written) == 1:
+                ok(api.post(f"/api/batches/{sent}/cancel", headers=admin))
+                if deleted:
+                    ok(api.delete(f"/api/batches/{sent}", headers=admin))
+                # The projector has handled Canceled (the report reads at its position) while the run goes on.
+                assert [r["batchId"] for r in _report(api, platform, admin, cpf(901))] == [sent]
+
+        def should_stop() -> bool:  # the runner's next look comes only after the next chunk
+            return len(written) >= 2 and runners_look()
+
+        return run_batch(**inputs | {"on_progress": on_progress, "should_stop": should_stop})
+
+    side = BatchSide(
+        platform.app,
+        platform.batches.steps,
+        pipeline_inputs(platform.app, platform.batches.files.sent_file, platform.settings.demo_dataset_path, 1),
+    )
+    runner = BatchRunner(side, one_chunk_past_the_cancel, platform.batches.files.work_dir, threading.Event())
+    assert runner.run(UUID(sent))
+    assert len(written) == 2  # stopped at the look after the chunk of KNOWN_CPF: cpf(902) was never looked up
+    assert [(r["batchId"], r["status"]) for r in _report(api, platform, admin, KNOWN_CPF)] == [(sent, "done")]
+    assert [r["batchId"] for r in _report(api, platform, admin, cpf(901))] == [sent]
+    assert _report(api, platform, admin, cpf(902)) == []
+    batch = platform.app.get(UUID(sent), Batch)
+    assert (batch.status, batch.run_stopped, batch.deleted) == ("canceled", True, deleted)
+    # A deleted batch's files went once its run stopped, what it looked up kept apart.
+    assert platform.batches.files.batch_dir(UUID(sent)).exists() is not deleted
+    # Its run stopped, its documents are indexed: found without its files, and a replay makes the same index.
+    assert batches_of_document(platform.store.cursor(), KNOWN_CPF)[1] == []
+    store = ReadStore(tmp_path / "replay.duckdb")
+    try:
+        Projector(platform.app, store, all_read_models(platform.batches.files.looked_up)).rebuild()
+        indexes = [
+            sorted(cur.execute("SELECT * FROM subject_batch_documents").fetchall())
+            for cur in (platform.store.cursor(), store.cursor())
+        ]
+        assert indexes[0] == indexes[1] and len(indexes[0]) == 2
+    finally:
+        store.close()
+    # A runner meeting it again (a resume after a crash) has nothing more to say.
+    events = len(list(platform.app.repository.event_store.get(UUID(sent))))
+    assert runner.run(UUID(sent))
+    assert len(list(platform.app.repository.event_store.get(UUID(sent)))) == events

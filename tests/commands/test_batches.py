@@ -97,6 +97,53 @@ def test_illegal_steps_are_refused_and_move_nothing() -> None:
     assert [type(e).__name__ for e in batch.collect_events()] == ["Submitted", "Canceled", "Deleted"]
 
 
+def test_only_a_run_canceled_under_its_runner_is_said_stopped_and_once() -> None:
+    """``RunStopped``: the runner's word that it writes no more to a batch canceled while it ran (the data-subject
+    index waits for it); a batch canceled before it ran, or one that ended otherwise, has no such run."""
+    waiting, finished, running = submitted(), submitted(), submitted()
+    with acting_as(ACTOR):
+        waiting.cancel("user")
+        finished.start()
+        finished.finish(3, 2, 1, 2, "r.csv")
+        running.start()
+        for batch in (waiting, finished, running):  # running: not canceled yet
+            assert not batch.awaits_run_stop
+            with pytest.raises(BatchNotRunnable):
+                batch.stop_run()
+        running.cancel("user")
+        assert running.awaits_run_stop
+        running.delete()  # deleted before its runner's word: the word still comes
+        running.stop_run()
+        with pytest.raises(BatchNotRunnable):
+            running.stop_run()
+    events = running.collect_events()
+    assert [type(e).__name__ for e in events][-3:] == ["Canceled", "Deleted", "RunStopped"]
+    copy = None
+    for event in events:
+        copy = event.mutate(copy)
+    assert isinstance(copy, Batch)
+    assert (copy.status, copy.run_stopped, copy.awaits_run_stop) == (BatchStatus.CANCELED, True, False)
+
+
+def test_the_runners_stopped_step_appends_once_and_only_where_it_applies(
+    sqlite_platform: Platform, tmp_path: Path
+) -> None:
+    platform = sqlite_platform
+    admin = super_admin(platform)
+    waiting = a_batch(platform, admin, tmp_path, [cpf(5)])
+    running = a_batch(platform, admin, tmp_path, [cpf(6)])
+    platform.batches.cancel(admin, waiting)
+    platform.batches.steps.start(running)
+    assert platform.batches.steps.run_stopped(running) is None  # still running
+    platform.batches.cancel(admin, running)
+    assert platform.batches.steps.run_stopped(waiting) is None  # never ran
+    assert platform.batches.steps.run_stopped(uuid4()) is None  # unknown
+    assert platform.batches.steps.run_stopped(running) is not None
+    assert platform.batches.steps.run_stopped(running) is None  # told twice: once
+    events = [type(e).__name__ for e in platform.app.repository.event_store.get(running)]
+    assert events.count("RunStopped") == 1 and events[-1] == "RunStopped"
+
+
 def test_the_ledger_request_ids_are_the_batchs_own() -> None:
     batch_id = uuid4()
     assert ledger_request_id(batch_id, "settle") == ledger_request_id(batch_id, "settle")

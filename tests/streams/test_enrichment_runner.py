@@ -109,6 +109,15 @@ class AggregateSteps:
     def fail(self, batch_id: UUID, code: str, message: str) -> None:
         self._step(batch_id, lambda b: b.fail(code, message))
 
+    def run_stopped(self, batch_id: UUID) -> None:
+        batch = self.app.find(batch_id, Batch)
+        if batch is not None and batch.awaits_run_stop:
+            self._step(batch_id, lambda b: b.stop_run())
+
+
+def kinds(app: BemteviApplication, batch_id: UUID) -> list[str]:
+    return [type(e).__name__ for e in app.repository.event_store.get(batch_id)]
+
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[BemteviApplication]:
@@ -182,6 +191,37 @@ def test_cancel_mid_run_stops_the_batch_within_the_interval(app: BemteviApplicat
     assert app.get(batch_id, Batch).status == BatchStatus.CANCELED
     # Stopped at the next check, not at the end: a few chunks after the cancel (at 20 ms each), of thousands left.
     assert len(pipeline.computed) - computed_at_cancel < 500
+    # Once it wrote its last chunk, the runner said so (the data-subject report's index waits for that), once.
+    assert kinds(app, batch_id)[-2:] == ["Canceled", "RunStopped"]
+    assert run.run(batch_id)
+    assert kinds(app, batch_id).count("RunStopped") == 1
+
+
+def test_a_runner_meeting_a_batch_canceled_while_its_process_was_down_says_its_run_stopped(
+    app: BemteviApplication, tmp_path: Path
+) -> None:
+    """A run killed mid-batch may have written a chunk after the user's cancel: the runner that meets the batch
+    again (as the embedded follower does after a restart) says that run stopped; a batch canceled before it ever
+    ran has no run to say so of."""
+    started, waiting = submit(app), submit(app)
+    stopping = threading.Event()
+    first = ChunkedPipeline(chunks=40, seconds=0.02)
+    run, _ = runner(app, first, tmp_path / "batches", stopping)
+    thread = threading.Thread(target=run.run, args=(started,))
+    thread.start()
+    wait_until(lambda: len(first.computed) >= 2, timeout=5)
+    stopping.set()  # the process goes down mid-batch
+    thread.join(5)
+    for batch_id in (started, waiting):
+        batch = app.get(batch_id, Batch)
+        with acting_as(SYSTEM):
+            batch.cancel("user")
+        app.save(batch)
+    assert kinds(app, started)[-1] == "Canceled"
+    again, _ = runner(app, ChunkedPipeline(chunks=40), tmp_path / "batches")
+    assert again.run(started) and again.run(waiting)
+    assert kinds(app, started)[-2:] == ["Canceled", "RunStopped"]
+    assert kinds(app, waiting) == ["Submitted", "Canceled"]
 
 
 def test_the_time_limit_ends_the_batch_with_the_specification_message(app: BemteviApplication, tmp_path: Path) -> None:

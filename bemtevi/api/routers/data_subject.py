@@ -1,8 +1,8 @@
 """The data-subject report (LGPD art. 18, 37): the super-admin's and the data-protection officer's, across every
 tenant; each run is audited. Every consultation of a CPF or CNPJ: its unit lookups (``consultations``) and the
 batches whose run looked it up (the read side's index of the batches over, ``subject_batch_documents``; the files of
-those still running, ``BatchCommands.looked_up``; each described by ``subject_batches``), in JSON, CSV or a PDF
-signed by the platform; the signature's public check.
+those still running, or canceled while running and not yet stopped by their runner, ``BatchCommands.looked_up``;
+each described by ``subject_batches``), in JSON, CSV or a PDF signed by the platform; the signature's public check.
 """
 
 from __future__ import annotations

@@ -2,11 +2,13 @@
 
 A batch records no event per record (``domain.batches``): the documents it looked up are in its run's chunk files
 (``pipeline``: ``__doc``, ``__valid``, ``__found`` per record), written before each ``Progressed`` and kept until
-the batch is deleted. Deleting a batch removes its files, not the fact that its documents were consulted: before
-they go, ``keep_looked_up`` writes the valid documents (each once, whether found) to a small file of their own that
+the batch is deleted. Deleting a batch removes its files (one canceled while running, once its runner's
+``RunStopped`` says it writes no more), not the fact that its documents were consulted: before they go,
+``keep_looked_up`` writes the valid documents (each once, whether found) to a small file of their own that
 the deletion leaves (``BatchFiles.looked_up_file``). ``looked_up_documents`` reads either whole, once a batch is
-over, for the report's index (``projections.data_subject``); ``batches_that_looked_up`` searches the files of the
-few batches still running, whose documents the index does not hold yet.
+over (canceled while running: at ``RunStopped``), for the report's index (``projections.data_subject``);
+``batches_that_looked_up`` searches the files of the few batches still running, whose documents the index does not
+hold yet.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ export const AUDIT_EVENT_KINDS = [
   "Batch.Failed",
   "Batch.Finished",
   "Batch.Progressed",
+  "Batch.RunStopped",
   "Batch.Started",
   "Batch.Submitted",
   "BrandImage.Uploaded",

@@ -117,6 +117,7 @@ export const AUDIT_WORDS = {
         "Finished": "Lote concluído",
         "Failed": "Lote com erro",
         "Canceled": "Lote cancelado",
+        "RunStopped": "Processamento do lote parado",
         "Deleted": "Lote excluído"
       },
       "ApiToken": {
@@ -355,6 +356,7 @@ export const AUDIT_WORDS = {
         "Finished": "Lote {{target}} concluído: {{records}}, {{found}}, {{charged}}",
         "Failed": "O lote {{target}} falhou",
         "Canceled": "{{actor}} cancelou o lote {{target}}",
+        "RunStopped": "Lote {{target}}: processamento parado após o cancelamento",
         "Deleted": "{{actor}} excluiu o lote {{target}}"
       },
       "BrandImage": {
@@ -601,6 +603,7 @@ export const AUDIT_WORDS = {
         "Finished": "Batch finished",
         "Failed": "Batch failed",
         "Canceled": "Batch canceled",
+        "RunStopped": "Batch processing stopped",
         "Deleted": "Batch deleted"
       },
       "ApiToken": {
@@ -839,6 +842,7 @@ export const AUDIT_WORDS = {
         "Finished": "Batch {{target}} finished: {{records}}, {{found}}, {{charged}}",
         "Failed": "Batch {{target}} failed",
         "Canceled": "{{actor}} canceled batch {{target}}",
+        "RunStopped": "Batch {{target}}: processing stopped after the cancel",
         "Deleted": "{{actor}} deleted batch {{target}}"
       },
       "BrandImage": {

@@ -2116,6 +2116,7 @@ export type AuditEventKind =
   | "Batch.Failed"
   | "Batch.Finished"
   | "Batch.Progressed"
+  | "Batch.RunStopped"
   | "Batch.Started"
   | "Batch.Submitted"
   | "BrandImage.Uploaded"
