@@ -10,6 +10,7 @@ from typing import Any
 
 import duckdb
 
+from bemtevi.domain.query_types import SEEDED
 from bemtevi.projections.audit_fields import ID_LISTS
 from bemtevi.projections.base import first_row, order_clause
 
@@ -165,7 +166,8 @@ def audit_page(
 
 
 # Fields holding ids (or lists of them, "a, b") and where their names are: they show by name. A query type's
-# key names it too ("cpf-complete": "Pessoa física completa").
+# key names it too ("cpf-complete": "Pessoa física completa"), except a seeded type still under its seeded name: it
+# stays a key, which the words file names in the reader's language (a name a super-admin typed shows as typed).
 _ID_FIELDS = {
     **{field: "layout" for field in ID_LISTS},
     "layout_id": "layout",
@@ -205,6 +207,9 @@ def _name_ids(cur: duckdb.DuckDBPyConnection, rows: list[dict[str, Any]]) -> Non
         kind: {str(k): str(v) for k, v in cur.execute(_NAMES_OF[kind], [sorted(ids)]).fetchall() if v}
         for kind, ids in wanted.items()
     }
+    if "query_type" in names:
+        seeded = {q.key: q.name for q in SEEDED}
+        names["query_type"] = {k: v for k, v in names["query_type"].items() if seeded.get(k) != v}
     for holder, key, kind in slots:
         holder[key] = ", ".join(names[kind].get(i, i) for i in str(holder[key]).split(", "))
 

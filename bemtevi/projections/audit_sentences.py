@@ -24,7 +24,9 @@ WORDS: dict[str, dict[str, Any]] = json.loads(Path(__file__).with_name("audit_wo
 MISSING = "—"
 
 # The same sets as the web app's show.ts: which fields are enumerations, counts, documents, phones.
-_ENUM_FIELDS = frozenset({"role", "status", "group_type", "creditLimit", "queryType", "channel", "export"})
+_ENUM_FIELDS = frozenset(
+    {"role", "status", "group_type", "creditLimit", "queryType", "query_type", "channel", "export"}
+)
 _BY_FIELD = frozenset(
     {"component", "kind", "auth_method", "input_type", "delimiter", "document_type", "transport", "category"}
 )

@@ -75,7 +75,7 @@ SAID = {
         "{owner} created the API token ERP",
         "{owner} registered the user Pessoa Auditada",
         "{owner} changed the role of Pessoa Auditada to Administrator",
-        "{owner} looked up 529.982.247-25 (Pessoa física completa, Panel)",
+        "{owner} looked up 529.982.247-25 (Complete person (CPF), Panel)",
     ],
 }
 CHANGED = {

@@ -108,7 +108,7 @@ def test_the_owner_sees_the_dashboard_and_balance_history_charts(
     # The axes are labelled and the days are written the reader's way (dd/mm or mm/dd).
     expect(by_day).to_contain_text("Day" if english else "Dia")
     expect(page.get_by_test_id("by-type-chart")).to_contain_text(
-        "Complete individual (CPF)" if english else "Pessoa física completa"
+        "Complete person (CPF)" if english else "Pessoa física completa"
     )
     expect(page.get_by_test_id("by-channel-chart")).to_contain_text("Web panel" if english else "Painel")
     expect(page.get_by_test_id("chart-balances")).to_contain_text("Available" if english else "Disponíveis")

@@ -255,14 +255,24 @@ SHOTS = os.environ.get("BEMTEVI_SCREENSHOTS")
 
 
 # The tables of the screen wider than the box they scroll in: a column cut at the screen's edge, with nothing to
-# say there is more (named by the nearest test id). The data grids are left out: they cut a cell's text with an
-# ellipsis and a tooltip, and scroll sideways.
-CUT_TABLES = """() => [...document.querySelectorAll('main table')].filter((el) => {
-  let box = el.parentElement
-  while (box && !['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowX)) box = box.parentElement
-  return box !== null && el.getBoundingClientRect().width > box.clientWidth + 1
-}).map((el) => el.closest('[data-testid]')?.dataset.testid
-  ?? el.closest('section, .MuiPaper-root')?.querySelector('h2, h3')?.textContent ?? el.tagName)"""
+# say there is more (named by the nearest test id). A data grid may scroll sideways inside its card, but only
+# saying so: the list's line over it ("swipe sideways ...") shows while its columns run past its box.
+CUT_TABLES = """() => {
+  const name = (el) => el.closest('[data-testid]')?.dataset.testid
+    ?? el.closest('section, .MuiPaper-root')?.querySelector('h1, h2, h3')?.textContent ?? el.tagName
+  const tables = [...document.querySelectorAll('main table')].filter((el) => {
+    let box = el.parentElement
+    while (box && !['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowX)) box = box.parentElement
+    return box !== null && el.getBoundingClientRect().width > box.clientWidth + 1
+  })
+  const grids = [...document.querySelectorAll('main .MuiDataGrid-root')].filter((grid) => {
+    const scroller = grid.querySelector('.MuiDataGrid-virtualScroller')
+    const hint = grid.closest('.list-page')?.querySelector('[data-testid=list-scroll-hint]')
+    const hinted = hint && hint.getBoundingClientRect().height > 0 && getComputedStyle(hint).visibility !== 'hidden'
+    return scroller && scroller.scrollWidth > scroller.clientWidth + 1 && !hinted
+  })
+  return [...tables, ...grids].map((el) => name(el) + (el.tagName === 'TABLE' ? '' : ' (grid)'))
+}"""
 
 
 def text_problems(text: str) -> list[str]:

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import examples
 
+from bemtevi.domain.query_types import SEEDED
 from bemtevi.projections.audit import audit_event_kinds
 from bemtevi.projections.audit_sentences import (
     LANGUAGES,
@@ -124,3 +125,13 @@ def test_a_count_always_has_its_words(n: int, lang: Language) -> None:
     said = count("records", n, lang)
     assert said and "{{" not in said
     assert (number(n, lang) in said) if n else (said in ("nenhum registro", "no records"))
+
+
+def test_a_seeded_query_type_is_named_by_its_key_in_each_language() -> None:
+    """The built-in types are stored with their Portuguese names; every screen (through the web app's generated
+    copy) and the audit log name them by key from the words file, one English name each."""
+    words = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
+    for seeded in SEEDED:
+        assert words["pt-BR"]["values"][seeded.key] == seeded.name
+    english = {q.key: words["en-US"]["values"][q.key] for q in SEEDED}
+    assert english == {"cpf-complete": "Complete person (CPF)", "cnpj-complete": "Complete company (CNPJ)"}

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react'
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
@@ -72,10 +72,38 @@ const CLIENT_PAGE_SIZES = [10, 25, 50]
 /** A column's least width on a phone (px). */
 const NARROW_MIN_WIDTH = 100
 
+/** Whether a grid's columns run past its box (`scrolls`) and whether more of them lies to the right of what
+ * shows (`more`): read from the grid's scroller as it scrolls and as its box or its content change size. */
+function useSidewaysScroll(box: RefObject<HTMLDivElement | null>, deps: unknown[]) {
+  const [state, setState] = useState({ scrolls: false, more: false })
+  useEffect(() => {
+    const scroller = box.current?.querySelector<HTMLElement>('.MuiDataGrid-virtualScroller')
+    if (!scroller) return
+    const read = () => {
+      const hidden = scroller.scrollWidth - scroller.clientWidth
+      const next = { scrolls: hidden > 1, more: hidden - scroller.scrollLeft > 1 }
+      setState((s) => (s.scrolls === next.scrolls && s.more === next.more ? s : next))
+    }
+    read()
+    // (jsdom and old browsers have no ResizeObserver: read once and on scroll.)
+    const sizes = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read)
+    sizes?.observe(scroller)
+    for (const child of scroller.children) sizes?.observe(child)
+    scroller.addEventListener('scroll', read, { passive: true })
+    return () => {
+      sizes?.disconnect()
+      scroller.removeEventListener('scroll', read)
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps)
+  return state
+}
+
 /**
  * The list pattern of the signed-in app: title and actions, filters, one MUI X Data Grid (server or
  * client paging, sortable columns), loading / error / empty states and CSV export. On a phone the
- * grid scrolls inside its card; the page never does.
+ * grid scrolls inside its card (the page never does), and says so: a line over it, a scrollbar that stays in
+ * sight and a shade at the right edge while columns lie beyond it, so no column is cut unseen.
  */
 export default function ListPage<Row extends GridValidRowModel>({
   title,
@@ -124,6 +152,10 @@ export default function ListPage<Row extends GridValidRowModel>({
       : texts
   }, [narrow, columns, sortable])
 
+  const showsGrid = !error && (loading || list.length > 0)
+  const gridBox = useRef<HTMLDivElement>(null)
+  const sideways = useSidewaysScroll(gridBox, [showsGrid, shown, list.length, narrow])
+
   let exportButton: ReactNode = null
   if (csv) {
     const run = 'download' in csv ? () => void csv.download() : () => exportCsv(list, csv.columns, csv.base)
@@ -161,7 +193,12 @@ export default function ListPage<Row extends GridValidRowModel>({
     body = <EmptyState text={emptyText ?? t('frame.list.empty')} action={emptyAction} testId="list-empty" />
   } else {
     body = (
-      <Box sx={{ width: '100%', minWidth: 0 }} data-testid={testId}>
+      <Box ref={gridBox} sx={{ width: '100%', minWidth: 0, position: 'relative' }} data-testid={testId}>
+        {sideways.scrolls && (
+          <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 0.5 }} data-testid="list-scroll-hint">
+            {t('frame.list.scrollHint')} →
+          </Typography>
+        )}
         <DataGrid<Row>
           rows={list}
           columns={shown}
@@ -197,8 +234,28 @@ export default function ListPage<Row extends GridValidRowModel>({
               '& .MuiDataGrid-cell, & .MuiDataGrid-columnHeader': { px: 0.75 },
             }),
             '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
+            // A scrollbar that stays drawn (phones hide an overlay one until touched).
+            '& .MuiDataGrid-virtualScroller': {
+              scrollbarWidth: 'thin',
+              scrollbarColor: `${theme.palette.text.secondary} transparent`,
+            },
           }}
         />
+        {sideways.more && (
+          <Box
+            aria-hidden
+            data-testid="list-scroll-more"
+            sx={{
+              position: 'absolute',
+              top: 0,
+              right: 0,
+              bottom: 0,
+              width: 24,
+              pointerEvents: 'none',
+              background: `linear-gradient(to right, transparent, ${theme.palette.background.paper})`,
+            }}
+          />
+        )}
       </Box>
     )
   }

@@ -12,6 +12,7 @@ import ResultView from '../components/ResultView'
 import Spinner from '../components/Spinner'
 import { errorText } from '../components/errorText'
 import { checkDocument } from '../lib/documents'
+import { useQueryTypeName } from '../lib/queryTypeName'
 import { maskDocument } from '../lib/masks'
 import { errorInfo } from '../lib/errors'
 import { useAppSelector } from '../store/hooks'
@@ -20,6 +21,7 @@ import { typedConsultation } from '../types/api'
 
 export default function NormalQueryPage() {
   const { t, i18n } = useTranslation()
+  const typeName = useQueryTypeName()
   const [document, setDocument] = useState('')
   const [clientError, setClientError] = useState<string | null>(null)
   const [consult, { data, error, isLoading, reset }] = useRunConsultationMutation()
@@ -103,7 +105,7 @@ export default function NormalQueryPage() {
             <option value="">{t('query.defaultType')}</option>
             {types.map((type) => (
               <option key={type.key} value={type.key}>
-                {type.badge} · {type.name}
+                {type.badge} · {typeName(type.key, type.name)}
               </option>
             ))}
           </TextField>

@@ -21,6 +21,7 @@ export const framePtBR = {
     retry: 'Tentar de novo',
     empty: 'Nenhum registro encontrado.',
     search: 'Buscar',
+    scrollHint: 'Deslize para o lado para ver as outras colunas',
   },
   crumbs: {
     register: 'Cadastro',
@@ -66,6 +67,7 @@ export const frameEnUS: FrameTexts = {
     retry: 'Try again',
     empty: 'No records found.',
     search: 'Search',
+    scrollHint: 'Swipe sideways to see the other columns',
   },
   crumbs: {
     register: 'Registration',

@@ -22,6 +22,7 @@ import Breadcrumbs from '../../components/Breadcrumbs'
 import { errorText } from '../../components/errorText'
 import { useConfirm, useNotify } from '../../components/feedback'
 import { showDateTime } from '../../lib/format'
+import { useQueryTypeName } from '../../lib/queryTypeName'
 import {
   useActivateTokenMutation,
   useEnabledQueryTypesQuery,
@@ -38,6 +39,7 @@ import { operationsOf, V1_BASE, type V1Operation } from './v1'
 
 export default function ApiQueryPage() {
   const { t, i18n } = useTranslation()
+  const typeName = useQueryTypeName()
   const lang = i18n.language
   const [position, setPosition] = useState<number | undefined>(undefined)
   const tokens = useListTokensQuery({ position }, { refetchOnMountOrArgChange: true })
@@ -134,7 +136,7 @@ export default function ApiQueryPage() {
                       data-testid="token-status"
                     />
                   </TableCell>
-                  <TableCell data-label={t('api.queryTypes')}>{row.queryTypes.join(', ')}</TableCell>
+                  <TableCell data-label={t('api.queryTypes')}>{row.queryTypes.map((key) => typeName(key, types.data?.data.find((q) => q.key === key)?.name)).join(', ')}</TableCell>
                   <TableCell data-label={t('api.limits')}>
                     {row.limits.perSecond ?? '—'}/s · {row.limits.perDay ?? '—'}/d
                   </TableCell>
@@ -166,7 +168,7 @@ export default function ApiQueryPage() {
         <ul data-testid="token-query-types" style={{ overflowWrap: 'anywhere' }}>
           {(types.data?.data ?? []).map((type) => (
             <li key={type.key}>
-              <strong>{type.name}</strong> (<code>{type.key}</code>) — {type.description}
+              <strong>{typeName(type.key, type.name)}</strong> (<code>{type.key}</code>) — {type.description}
             </li>
           ))}
         </ul>
@@ -201,7 +203,7 @@ export default function ApiQueryPage() {
 
       {creating && (
         <NewTokenDialog
-          types={(types.data?.data ?? []).map((type) => ({ key: type.key, name: type.name }))}
+          types={(types.data?.data ?? []).map((type) => ({ key: type.key, name: typeName(type.key, type.name) }))}
           hint={t('api.limitsHint', { perSecond: ceiling?.perSecond ?? '—', perDay: ceiling?.perDay ?? '—' })}
           busy={generating.isLoading}
           onCancel={() => setCreating(false)}

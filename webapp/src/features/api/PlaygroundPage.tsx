@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack'
 import TextField from '@mui/material/TextField'
 import Breadcrumbs from '../../components/Breadcrumbs'
 import { foldPurpose } from '../../lib/purpose'
+import { useQueryTypeName } from '../../lib/queryTypeName'
 import { useListTokensQuery } from '../../store/generated/bemteviApi'
 import CopyButton from './CopyButton'
 import { lastIssued } from './issued'
@@ -18,6 +19,7 @@ const WRAPPED = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxWidth: '1
 
 export default function PlaygroundPage() {
   const { t } = useTranslation()
+  const typeName = useQueryTypeName()
   const tokens = useListTokensQuery({}, { refetchOnMountOrArgChange: true })
   const active = (tokens.data?.data ?? []).filter((row) => row.status === 'active')
   const [tokenId, setTokenId] = useState('')
@@ -88,7 +90,7 @@ export default function PlaygroundPage() {
             <MenuItem value="">—</MenuItem>
             {(chosen?.queryTypes ?? []).map((key) => (
               <MenuItem key={key} value={key}>
-                {key}
+                {typeName(key)} ({key})
               </MenuItem>
             ))}
           </TextField>

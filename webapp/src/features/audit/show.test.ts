@@ -34,7 +34,7 @@ describe('showAuditValue', () => {
     expect(showAuditValue('auth_method', 'bearer', en)).toBe('Bearer token')
     expect(showAuditValue('input_type', 'both', pt)).toBe('CPF e CNPJ')
     expect(showAuditValue('allowed_query_types', 'cpf-complete, minha-consulta', en)).toBe(
-      'Complete person report, minha-consulta',
+      'Complete person (CPF), minha-consulta',
     )
     expect(showAuditValue('cache_days', '30', pt)).toBe('30')
     expect(showAuditValue('url', 'http://vendor.example', pt)).toBe('http://vendor.example')

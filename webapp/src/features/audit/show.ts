@@ -10,7 +10,7 @@ export interface Words {
 }
 
 /** Fields whose values are enumerations the `values` map translates (the rest are shown as written). */
-const ENUM_FIELDS = new Set(['role', 'status', 'group_type', 'creditLimit', 'queryType', 'channel', 'export'])
+const ENUM_FIELDS = new Set(['role', 'status', 'group_type', 'creditLimit', 'queryType', 'query_type', 'channel', 'export'])
 /** Fields whose enumeration words depend on the field (`byField.<field>.<value>`). */
 const BY_FIELD = new Set(['component', 'kind', 'auth_method', 'input_type', 'delimiter', 'document_type', 'transport', 'category'])
 /** Fields holding a list of enumeration values ('a, b'), each translated. */

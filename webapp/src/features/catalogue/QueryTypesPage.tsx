@@ -8,6 +8,7 @@ import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
 import type { CsvColumn } from '../../lib/csv'
+import { useQueryTypeName } from '../../lib/queryTypeName'
 import { useAppSelector } from '../../store/hooks'
 import {
   useChangeQueryTypeStatusMutation,
@@ -22,6 +23,7 @@ const PER_PAGE = 20
 /** queries-list: the query type catalogue (super-admin). */
 export default function QueryTypesPage() {
   const { t, i18n } = useTranslation()
+  const typeName = useQueryTypeName()
   const lang = i18n.language
   const position = useAppSelector((s) => s.session.lastPosition)
   const { page, setPage, filterProps, query } = useCatalogueFilters()
@@ -38,7 +40,7 @@ export default function QueryTypesPage() {
         .filter((kind) => row.toggles[kind])
         .map((kind) => t(`catalogue.queryTypes.toggle.${kind}`))
         .join(', ')
-    const toggle = (row: QueryTypeView) => changeStatusOf(row, row.name, (active) => changeStatus({ key: row.key, statusRequest: { active } }))
+    const toggle = (row: QueryTypeView) => changeStatusOf(row, typeName(row.key, row.name), (active) => changeStatus({ key: row.key, statusRequest: { active } }))
     return [
       {
         field: 'name',
@@ -48,7 +50,7 @@ export default function QueryTypesPage() {
         renderCell: ({ row }) => (
           <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', py: 0.5 }}>
             <Chip size="small" variant="outlined" label={row.badge} />
-            <span>{row.name}</span>
+            <span data-testid="query-type-list-name">{typeName(row.key, row.name)}</span>
           </Stack>
         ),
       },
@@ -91,10 +93,10 @@ export default function QueryTypesPage() {
         ),
       },
     ]
-  }, [t, changeStatusOf, changeStatus, changing])
+  }, [t, typeName, changeStatusOf, changeStatus, changing])
 
   const csvColumns: CsvColumn<QueryTypeView>[] = [
-    { field: 'name', label: t('catalogue.queryTypes.name') },
+    { field: 'name', label: t('catalogue.queryTypes.name'), format: (_, row) => typeName(row.key, row.name) },
     { field: 'key', label: t('catalogue.queryTypes.key') },
     { field: 'badge', label: t('catalogue.queryTypes.badge') },
     { field: 'description', label: t('catalogue.queryTypes.description') },

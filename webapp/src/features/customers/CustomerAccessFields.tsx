@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { CheckGroup, CheckInput, TextInput } from '../../components/form/fields'
 import { allowedQueryTypes, allowedToggles, TOGGLE_NAMES } from '../../lib/brandRules'
+import { useQueryTypeName } from '../../lib/queryTypeName'
 import type { CustomerDetail, LayoutView, Toggles } from '../../store/generated/bemteviApi'
 import { CATEGORIES, type Category, type CustomerForm } from './validation'
 
@@ -58,12 +59,13 @@ export default function CustomerAccessFields({
   testIdPrefix?: string
 }) {
   const { t } = useTranslation()
+  const typeName = useQueryTypeName()
   const mayToggle = allowedToggles(detail?.parentToggles ?? {})
   const offeredKeys = offered.map((q) => q.key)
   // A type the customer has that the catalogue no longer offers (inactive) still shows, to be unticked.
   const shownTypes = [
-    ...offered,
-    ...form.enabledQueryTypes.filter((k) => !offeredKeys.includes(k)).map((k) => ({ key: k, name: k })),
+    ...offered.map((q) => ({ key: q.key, name: typeName(q.key, q.name) })),
+    ...form.enabledQueryTypes.filter((k) => !offeredKeys.includes(k)).map((k) => ({ key: k, name: typeName(k) })),
   ]
   const mayQuery = allowedQueryTypes(offeredKeys, detail ? detail.parentEnabledQueryTypes : null)
   const mayLayout = allowedQueryTypes(

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { useQueryTypeName } from '../../lib/queryTypeName'
 import { skipToken } from '@reduxjs/toolkit/query'
 import Box from '@mui/material/Box'
 import LinearProgress from '@mui/material/LinearProgress'
@@ -62,7 +63,7 @@ export default function DashboardCharts({
   const usageData = usage.data?.data
   // While a new period loads, the previous answer stays hidden behind the placeholder.
   const usageLoading = !!chosen && usage.isFetching
-  const typeName = (key: string) => t(`dashboard.queryTypes.${key}`, { defaultValue: key })
+  const typeName = useQueryTypeName()
   const channelName = (key: string) => t(`dashboard.channels.${key}`, { defaultValue: key })
   const days = usageData ? dayAxis(usageData.byDay) : null
   const balances = usageData ? balanceSeries(usageData.balances) : null

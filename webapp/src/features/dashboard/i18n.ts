@@ -67,7 +67,6 @@ export const dashboardPtBR = {
   under: 'em {{name}}',
   rank: '{{rank}}º',
   categories: { unit: 'Consulta unitária', advanced: 'Consulta avançada', batch: 'Enriquecimento', api: 'API' },
-  queryTypes: { 'cpf-complete': 'Pessoa física completa', 'cnpj-complete': 'Pessoa jurídica completa' },
   channels: { panel: 'Painel', api: 'API', batch: 'Lote' },
 }
 
@@ -138,6 +137,5 @@ export const dashboardEnUS: typeof dashboardPtBR = {
   under: 'in {{name}}',
   rank: '#{{rank}}',
   categories: { unit: 'Unit query', advanced: 'Advanced query', batch: 'Enrichment', api: 'API' },
-  queryTypes: { 'cpf-complete': 'Complete individual (CPF)', 'cnpj-complete': 'Complete company (CNPJ)' },
   channels: { panel: 'Web panel', api: 'API', batch: 'Batch' },
 }

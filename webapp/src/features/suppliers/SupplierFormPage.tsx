@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography'
 import { CheckGroup, CheckInput, FormSection, SelectInput, TextInput } from '../../components/form/fields'
 import { WIDE } from '../../components/form/formHooks'
 import { errorInfo } from '../../lib/errors'
+import { useQueryTypeName } from '../../lib/queryTypeName'
 import { useAppSelector } from '../../store/hooks'
 import { useAddSupplierMutation, useEditSupplierMutation, useGetSupplierQuery } from '../../store/generated/bemteviApi'
 import { EMPTY_SUPPLIER, formOf, requestOf, supplierErrors, type SupplierForm } from './validation'
@@ -18,6 +19,7 @@ const INPUT_TYPES = ['both', 'cpf', 'cnpj'] as const
 
 export default function SupplierFormPage() {
   const { t, i18n } = useTranslation()
+  const typeName = useQueryTypeName()
   const { id } = useParams()
   const position = useAppSelector((s) => s.session.lastPosition)
   const editing = !!id
@@ -143,7 +145,7 @@ export default function SupplierFormPage() {
         {QUERY_TYPES.map((key) => (
           <CheckInput
             key={key}
-            label={t(`suppliers.query.${key}`)}
+            label={typeName(key)}
             checked={form.allowedQueryTypes.includes(key)}
             onChange={(on) =>
               set({ allowedQueryTypes: on ? [...form.allowedQueryTypes, key] : form.allowedQueryTypes.filter((k) => k !== key) })

@@ -11,6 +11,7 @@ import { errorText } from '../../components/errorText'
 import { useConfirm, useNotify } from '../../components/feedback'
 import type { CsvColumn } from '../../lib/csv'
 import { showDateTime } from '../../lib/format'
+import { useQueryTypeName } from '../../lib/queryTypeName'
 import { useAppSelector } from '../../store/hooks'
 import { useChangeSupplierStatusMutation, useListSuppliersQuery, type SupplierData } from '../../store/generated/bemteviApi'
 
@@ -18,6 +19,7 @@ const PER_PAGE = 20
 
 export default function SuppliersPage() {
   const { t, i18n } = useTranslation()
+  const typeName = useQueryTypeName()
   const lang = i18n.language
   const position = useAppSelector((s) => s.session.lastPosition)
   const [search, setSearch] = useState('')
@@ -51,7 +53,7 @@ export default function SuppliersPage() {
         field: 'allowedQueryTypes',
         headerName: t('suppliers.allowedQueryTypes'),
         minWidth: 180,
-        valueFormatter: (v: string[]) => v.map((k) => (i18n.exists(`suppliers.query.${k}`) ? t(`suppliers.query.${k}`) : k)).join(', '),
+        valueFormatter: (v: string[]) => v.map((k) => typeName(k)).join(', '),
       },
       {
         field: 'active',
@@ -79,7 +81,7 @@ export default function SuppliersPage() {
         ),
       },
     ]
-  }, [t, i18n, lang, confirm, notify, setStatus, changing])
+  }, [t, i18n, typeName, lang, confirm, notify, setStatus, changing])
 
   const csvColumns: CsvColumn<SupplierData>[] = [
     { field: 'name', label: t('suppliers.name') },

@@ -777,8 +777,8 @@ export const AUDIT_WORDS = {
       "batch": "Batch",
       "advanced": "Advanced",
       "api": "API",
-      "cpf-complete": "Complete person report",
-      "cnpj-complete": "Complete company report",
+      "cpf-complete": "Complete person (CPF)",
+      "cnpj-complete": "Complete company (CNPJ)",
       "panel": "Panel",
       "csv": "CSV",
       "pdf": "PDF"
