@@ -13,7 +13,8 @@ from bemtevi.commands.credits import CreditCommands
 from bemtevi.commands.vendor_lookups import VendorLookups
 from bemtevi.infra.secrets import SecretBox
 from bemtevi.infra.settings import Settings
-from bemtevi.streams.enrichment import BatchRunner, BatchSide, VendorResolver, pipeline_inputs
+from bemtevi.streams.batch_vendors import VendorResolver
+from bemtevi.streams.enrichment import BatchRunner, BatchSide, pipeline_inputs
 
 
 def batch_commands(

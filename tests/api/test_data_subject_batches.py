@@ -18,6 +18,7 @@ from typing import Any
 from uuid import UUID
 
 import orjson
+import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import KNOWN_CPF, sign_in, simulated_vendor, super_admin, unknown_cpfs
