@@ -192,7 +192,7 @@ def seeded(server_url: str, dataset_path: Path) -> Seeded:
             )
         )
         ok(api.post("/api/api-tokens", headers=owner, json={"name": "ERP da loja", "queryTypes": ["cpf-complete"]}))
-        ok(
+        supplier = ok(
             api.post(
                 "/api/suppliers",
                 headers=admin,
@@ -214,6 +214,9 @@ def seeded(server_url: str, dataset_path: Path) -> Seeded:
                 },
             )
         )
+        # Listed but inactive: the browser tests after this one share the server, and an active supplier that
+        # never answers would turn their not-found lookups into "the supplier did not answer".
+        ok(api.post(f"/api/suppliers/{supplier['id']}/status", headers=admin, json={"active": False}))
         ok(api.post("/api/consultations", headers=admin, json={"document": KNOWN_CPF}))
 
     def result(c: dict[str, Any]) -> str:
