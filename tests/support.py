@@ -516,3 +516,27 @@ def inflating_xlsx(rows: int, document: str = "52998224725") -> bytes:
                 )
             sheet.write(b"</sheetData></worksheet>")
     return out.getvalue()
+
+
+def cpf_layout(file_name: str, *exits: str) -> dict[str, Any]:
+    """The body of ``POST /api/layouts`` for a semicolon CSV of CPFs with a header line: the CPF in, the CPF out
+    and each of ``exits`` (text fields such as ``NOME``) after it."""
+    field = {"type": "document", "order": 1, "format": "", "size": None}
+    return {
+        "fileName": file_name,
+        "finalFileName": f"{file_name}_enriquecido",
+        "returnExtension": "csv",
+        "acceptedExtension": "csv",
+        "kind": "delimited",
+        "delimiter": ";",
+        "firstLine": True,
+        "table": "pessoas",
+        "rows": [
+            {"name": "CPF", **field, "direction": "entry"},
+            {"name": "CPF", **field, "direction": "exit"},
+            *(
+                {"name": name, "type": "text", "order": order, "format": "", "size": None, "direction": "exit"}
+                for order, name in enumerate(exits, start=2)
+            ),
+        ],
+    }

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from e2e_support import Sessions, screenshot, sign_in
 from playwright.sync_api import Browser, Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, accept_invitation
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, accept_invitation, cpf_layout
 
 from bemtevi.domain.documents import cnpj_check_digits, cpf_check_digits
 
@@ -51,35 +51,7 @@ def layout_id(server_url: str) -> str:
             api.post(
                 "/api/layouts",
                 headers=admin_headers(api),
-                json={
-                    "fileName": LAYOUT_NAME,
-                    "finalFileName": f"{LAYOUT_NAME}_enriquecido",
-                    "returnExtension": "csv",
-                    "acceptedExtension": "csv",
-                    "kind": "delimited",
-                    "delimiter": ";",
-                    "firstLine": True,
-                    "table": "pessoas",
-                    "rows": [
-                        {
-                            "name": "CPF",
-                            "type": "document",
-                            "order": 1,
-                            "format": "",
-                            "size": None,
-                            "direction": "entry",
-                        },
-                        {
-                            "name": "CPF",
-                            "type": "document",
-                            "order": 1,
-                            "format": "",
-                            "size": None,
-                            "direction": "exit",
-                        },
-                        {"name": "NOME", "type": "text", "order": 2, "format": "", "size": None, "direction": "exit"},
-                    ],
-                },
+                json=cpf_layout(LAYOUT_NAME, "NOME"),
             )
         )
     return str(saved["id"])

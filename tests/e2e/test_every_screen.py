@@ -25,7 +25,7 @@ import httpx
 import pytest
 from e2e_support import InFlight, Sessions, settle
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CNPJ, KNOWN_CPF, accept_invitation, sign_in
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CNPJ, KNOWN_CPF, accept_invitation, cpf_layout, sign_in
 
 from bemtevi.domain.documents import cnpj_check_digits, format_cnpj
 
@@ -108,35 +108,7 @@ def seeded(server_url: str, dataset_path: Path) -> Seeded:
             api.post(
                 "/api/layouts",
                 headers=admin,
-                json={
-                    "fileName": LAYOUT,
-                    "finalFileName": f"{LAYOUT}_enriquecido",
-                    "returnExtension": "csv",
-                    "acceptedExtension": "csv",
-                    "kind": "delimited",
-                    "delimiter": ";",
-                    "firstLine": True,
-                    "table": "pessoas",
-                    "rows": [
-                        {
-                            "name": "CPF",
-                            "type": "document",
-                            "order": 1,
-                            "format": "",
-                            "size": None,
-                            "direction": "entry",
-                        },
-                        {
-                            "name": "CPF",
-                            "type": "document",
-                            "order": 1,
-                            "format": "",
-                            "size": None,
-                            "direction": "exit",
-                        },
-                        {"name": "NOME", "type": "text", "order": 2, "format": "", "size": None, "direction": "exit"},
-                    ],
-                },
+                json=cpf_layout(LAYOUT, "NOME"),
             )
         )["id"]
         registered = ok(
