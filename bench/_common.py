@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse, urlunparse
 
 import httpx
@@ -187,3 +188,35 @@ def in_background(run: Callable[[threading.Event], None]) -> Iterator[None]:
     finally:
         stop.set()
         thread.join()
+
+
+async def asgi_post(app: Any, path: str, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    """One ``POST path`` through the ASGI app in this process, with the scope a server would give it; exits unless
+    it answers 200 (the in-process CPU benches: ``api_cpu.py``, ``hot_path_cpu.py``)."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "headers": headers,
+        "query_string": b"",
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+    status: list[int] = []
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop() if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            status.append(message["status"])
+
+    await app(scope, receive, send)
+    if status != [200]:
+        raise SystemExit(f"{path} answered {status}")

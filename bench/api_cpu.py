@@ -41,39 +41,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _common import asgi_post
+
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "Bench!pass1"
 PATHS = {"session": "/api/consultations", "token": "/api/v1/lookups"}
-
-
-async def _post(app: Any, path: str, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "root_path": "",
-        "headers": headers,
-        "query_string": b"",
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
-    messages = [{"type": "http.request", "body": body, "more_body": False}]
-    status: list[int] = []
-
-    async def receive() -> dict[str, Any]:
-        return messages.pop() if messages else {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            status.append(message["status"])
-
-    await app(scope, receive, send)
-    if status != [200]:
-        raise SystemExit(f"{path} answered {status}")
 
 
 async def _lookups(app: Any, path: str, token: str, bodies: list[bytes], count: int, clients: int) -> None:
@@ -86,7 +58,7 @@ async def _lookups(app: Any, path: str, token: str, bodies: list[bytes], count: 
 
     async def client() -> None:
         for n in queue:
-            await _post(app, path, headers, bodies[n % len(bodies)])
+            await asgi_post(app, path, headers, bodies[n % len(bodies)])
 
     await asyncio.gather(*(client() for _ in range(clients)))
 

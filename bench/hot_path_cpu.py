@@ -40,6 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _common import asgi_post
+
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "Bench!pass1"
 CONCURRENCY = 32
@@ -109,24 +111,6 @@ def _documents(dataset: Path) -> tuple[list[str], list[str]]:
     return people, companies
 
 
-async def _post(app: Any, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
-    """One ``POST /api/consultations`` through the ASGI app, as the server would make it."""
-    scope = {"type": "http", "method": "POST", "path": "/api/consultations", "headers": headers, "query_string": b""}
-    messages = [{"type": "http.request", "body": body, "more_body": False}]
-    status: list[int] = []
-
-    async def receive() -> dict[str, Any]:
-        return messages.pop() if messages else {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            status.append(message["status"])
-
-    await app(scope, receive, send)
-    if status != [200]:
-        raise SystemExit(f"a lookup answered {status}")
-
-
 async def _lookups(app: Any, token: str, documents: list[str], count: int) -> int:
     """``count`` lookups from ``CONCURRENCY`` concurrent clients."""
     headers = [(b"authorization", f"Bearer {token}".encode()), (b"content-type", b"application/json")]
@@ -135,7 +119,7 @@ async def _lookups(app: Any, token: str, documents: list[str], count: int) -> in
 
     async def client() -> None:
         for n in queue:
-            await _post(app, headers, bodies[n % len(bodies)])
+            await asgi_post(app, "/api/consultations", headers, bodies[n % len(bodies)])
 
     await asyncio.gather(*(client() for _ in range(CONCURRENCY)))
     return count
