@@ -3,7 +3,9 @@ openapi."""
 
 from __future__ import annotations
 
+import faulthandler
 import logging
+import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -69,6 +71,8 @@ def serve(
     from bemtevi.bootstrap import build_platform
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # `kill -USR1 <pid>` writes every thread's stack to the log: what a server that stopped answering is doing.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     settings = Settings()
     if host:
         settings.host = host
@@ -101,6 +105,9 @@ def serve(
         log_level="warning",
         access_log=False,
         server_header=False,
+        # Clients and proxies keep idle connections to reuse: a server that closed one first (uvicorn's 5 s) races
+        # the request sent on it, which then fails with "connection reset". Longer than a proxy's usual 60 s.
+        timeout_keep_alive=75,
         # A response's status line, headers and body in one write (bemtevi.api.server_protocol).
         http=CoalescingHttpToolsProtocol,
     )
@@ -139,7 +146,6 @@ def closes_on_shutdown(api: FastAPI, platform: Platform, ready_fd: int | None = 
 @app.command()
 def relay() -> None:
     """Publish the event log to Kafka (cluster mode) from the stored position, until SIGINT or SIGTERM."""
-    import signal
     import threading
 
     from bemtevi.bootstrap.workers import build_relay

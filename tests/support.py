@@ -157,8 +157,12 @@ def server_process(
                     break
             except httpx.TransportError:
                 pass
-            if server.poll() is not None or time.monotonic() > deadline:
+            if server.poll() is not None:
                 raise RuntimeError(f"the server did not start:\n{log.read_text()}")
+            if time.monotonic() > deadline:
+                server.send_signal(signal.SIGUSR1)  # its threads' stacks, into its log
+                time.sleep(2)
+                raise RuntimeError(f"the server did not answer /api/health:\n{log.read_text()}")
             time.sleep(0.1)
         yield url, server
     finally:

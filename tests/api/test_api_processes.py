@@ -76,13 +76,16 @@ def test_a_logout_on_one_process_stops_the_token_on_the_other_within_a_second(tw
 def _admin_token(url: str, **limits: int) -> tuple[dict[str, str], dict[str, str]]:
     """The super-admin's panel headers, and the bearer headers of an API token of the root group."""
     signed_in = httpx.post(
-        f"{url}/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD, "domain_url": "localhost"}
+        f"{url}/api/auth/auth",
+        json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD, "domain_url": "localhost"},
+        timeout=60,
     )
     panel = {"Authorization": f"Bearer {signed_in.json()['token']}"}
     created = httpx.post(
         f"{url}/api/api-tokens",
         headers=panel,
         json={"name": "Integração", "queryTypes": ["cpf-complete"], "limits": limits},
+        timeout=60,
     )
     assert created.status_code == 201, created.text
     token = created.json()
@@ -105,32 +108,46 @@ def test_a_tokens_limit_holds_across_two_processes_within_ten_percent(two_server
     per_second, seconds = 10, 4
     _, bearer = _admin_token(two_servers[0], perSecond=per_second)
     start = math.floor(time.time()) + 2.0  # the clients connected and busy a second before it
-    admitted: list[float] = []
-    refused: list[float] = []
+    # Each answer with the moments it was asked and received: the server admitted it somewhere between. On a busy
+    # machine an answer can cross a second's end on its way, so it is placed in a second only when both moments
+    # fall in it, and otherwise counted as possibly in each second it spans.
+    admitted: list[tuple[float, float]] = []
+    refused: list[tuple[float, float]] = []
     lock = threading.Lock()
+    failures: list[str] = []
 
     def hammer(url: str) -> None:
-        with httpx.Client(base_url=url, headers=bearer, timeout=10) as client:
+        with httpx.Client(base_url=url, headers=bearer, timeout=60) as client:
             while time.time() < start + seconds:
+                asked = time.time()
                 answer = client.get("/api/v1/me")
                 done = time.time()
-                assert answer.status_code in (200, 429), answer.text
-                if start <= done < start + seconds:
-                    with lock:
-                        (admitted if answer.status_code == 200 else refused).append(done)
+                if answer.status_code not in (200, 429):
+                    failures.append(f"{answer.status_code} {answer.text}")
+                    return
+                with lock:
+                    (admitted if answer.status_code == 200 else refused).append((asked - start, done - start))
 
     threads = [threading.Thread(target=hammer, args=(url,)) for url in two_servers for _ in range(3)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    assert not failures, failures
+
+    def second_of(asked: float, done: float) -> int | None:
+        return math.floor(asked) if math.floor(asked) == math.floor(done) else None
+
     # The seconds in which the clients asked for more than the limit (refusals in them): there they got the limit
     # within 10%; in any other second no more than the limit.
-    outrun = {math.floor(t - start) for t in refused}
-    by_second = Counter(math.floor(t - start) for t in admitted)
+    outrun = {s for s in (second_of(*r) for r in refused) if s is not None and 0 <= s < seconds}
+    surely = Counter(s for s in (second_of(*a) for a in admitted) if s is not None)
+    # Admissions that crossed a second's end, each counted once if either of its seconds was outrun.
+    maybe = [a for a in admitted if second_of(*a) is None and {math.floor(a[0]), math.floor(a[1])} & outrun]
     expected = per_second * len(outrun)
-    got = sum(by_second[s] for s in outrun)
-    print(f"admitted {got} of {expected} over the {len(outrun)} s outrun across two processes; refused {len(refused)}")
-    assert len(outrun) >= seconds // 2, (by_second, len(refused))
-    assert abs(got - expected) <= expected * 0.10, (by_second, len(refused), expected)
-    assert all(by_second[s] <= per_second * 1.10 for s in set(range(seconds)) - outrun), by_second
+    got = sum(surely[s] for s in outrun)
+    got_at_most = got + len(maybe)
+    print(f"admitted {got}..{got_at_most} of {expected} over the {len(outrun)} s outrun across two processes")
+    assert len(outrun) >= seconds // 2, (surely, len(maybe), len(refused))
+    assert got <= expected * 1.10 and got_at_most >= expected * 0.90, (surely, len(maybe), expected)
+    assert all(surely[s] <= per_second * 1.10 for s in set(range(seconds)) - outrun), surely

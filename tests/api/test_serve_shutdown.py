@@ -1,10 +1,15 @@
-"""`bemtevi serve` stopped by SIGTERM closes the platform: a busy account's lease goes back (settled: each
+"""`bemtevi serve` keeps idle connections for reuse and tells what its threads do on SIGUSR1.
+
+Stopped by SIGTERM, it closes the platform: a busy account's lease goes back (settled: each
 found lookup charged once, the rest released), the writer's last chores run, and the stores are closed
 cleanly. The lookups are of documents only an HTTP supplier knows (the simulator on loopback): such lookups
 hold their credit while it is asked, and a busy account's draw it from a lease of its units."""
 
 from __future__ import annotations
 
+import signal
+import socket
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -17,6 +22,7 @@ from support import (
     ADMIN_PASSWORD,
     make_settings,
     running_server,
+    server_process,
     simulated_vendor,
     super_admin,
     unknown_cpfs,
@@ -103,3 +109,34 @@ def reserved(var: Path, dataset_path: Path, group_id: UUID) -> int:
         return app.get(credit_account_id(group_id, Category.UNIT), CreditAccount).reserved
     finally:
         app.close()
+
+
+def test_an_idle_connection_is_kept_for_reuse_and_sigusr1_logs_every_threads_stack(
+    tmp_path: Path, dataset_path: Path
+) -> None:
+    """A client (or a proxy) reuses its idle connection: one the server closed after a few seconds made the request
+    sent on it fail with "connection reset". An operator asks a server that stopped answering what it is doing."""
+    env = {"BEMTEVI_VAR_DIR": str(tmp_path / "var"), "BEMTEVI_DATASET_PATH": str(dataset_path)}
+    log = tmp_path / "server.log"
+    with server_process(env, log) as (url, server):
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=30) as connection:
+            connection.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            assert connection.recv(65536).startswith(b"HTTP/1.1 200")
+            time.sleep(7)  # idle past uvicorn's default of 5 s
+            connection.setblocking(False)
+            try:
+                closed = connection.recv(1, socket.MSG_PEEK) == b""
+            except BlockingIOError:
+                closed = False  # nothing to read: still open
+            assert not closed, "the server closed an idle connection after seconds"
+            connection.setblocking(True)
+            connection.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            assert connection.recv(65536).startswith(b"HTTP/1.1 200")
+
+        server.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + 30
+        while "Thread 0x" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "Thread 0x" in log.read_text() and "File " in log.read_text(), log.read_text()
+        assert httpx.get(f"{url}/api/health", timeout=30).status_code == 200  # and it goes on serving
