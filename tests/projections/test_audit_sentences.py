@@ -127,11 +127,13 @@ def test_a_count_always_has_its_words(n: int, lang: Language) -> None:
     assert (number(n, lang) in said) if n else (said in ("nenhum registro", "no records"))
 
 
-def test_a_seeded_query_type_is_named_by_its_key_in_each_language() -> None:
+def test_a_seeded_query_type_is_named_and_described_by_its_key_in_each_language() -> None:
     """The built-in types are stored with their Portuguese names; every screen (through the web app's generated
     copy) and the audit log name them by key from the words file, one English name each."""
     words = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
     for seeded in SEEDED:
         assert words["pt-BR"]["values"][seeded.key] == seeded.name
+        assert words["pt-BR"]["seededDescriptions"][seeded.key] == seeded.description
+        assert words["en-US"]["seededDescriptions"][seeded.key] not in ("", seeded.description)
     english = {q.key: words["en-US"]["values"][q.key] for q in SEEDED}
     assert english == {"cpf-complete": "Complete person (CPF)", "cnpj-complete": "Complete company (CNPJ)"}

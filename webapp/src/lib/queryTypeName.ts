@@ -22,9 +22,34 @@ export function queryTypeName(key: string, storedName: string | undefined, lang:
   return AUDIT_WORDS[langOf(lang)].values[key]
 }
 
+/**
+ * A query type's description in the user's language: a built-in type's stored (Portuguese) description by its
+ * words in that language, one a super-admin changed as typed.
+ */
+export function queryTypeDescription(
+  key: string,
+  storedDescription: string | undefined,
+  lang: string | undefined,
+): string {
+  if (!isSeeded(key)) return storedDescription ?? ''
+  const seeded = AUDIT_WORDS['pt-BR'].seededDescriptions[key]
+  if (storedDescription && storedDescription !== seeded) return storedDescription
+  return AUDIT_WORDS[langOf(lang)].seededDescriptions[key]
+}
+
 /** `queryTypeName` in the language on screen. */
 export function useQueryTypeName(): (key: string, storedName?: string) => string {
   const { i18n } = useTranslation()
   const lang = i18n.language
   return useCallback((key: string, storedName?: string) => queryTypeName(key, storedName, lang), [lang])
+}
+
+/** `queryTypeDescription` in the language on screen. */
+export function useQueryTypeDescription(): (key: string, storedDescription?: string) => string {
+  const { i18n } = useTranslation()
+  const lang = i18n.language
+  return useCallback(
+    (key: string, storedDescription?: string) => queryTypeDescription(key, storedDescription, lang),
+    [lang],
+  )
 }

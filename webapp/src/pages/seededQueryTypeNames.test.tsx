@@ -9,7 +9,7 @@ import ApiQueryPage from '../features/api/ApiQueryPage'
 import QueryTypesPage from '../features/catalogue/QueryTypesPage'
 
 // The built-in types as the server stores them (seeded in Portuguese), and one a super-admin renamed.
-const type = (key: string, name: string, badge: string) => ({
+const type = (key: string, name: string, badge: string, description: string) => ({
   key,
   name,
   badge,
@@ -20,11 +20,14 @@ const type = (key: string, name: string, badge: string) => ({
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
   default: true,
-  description: '',
+  description,
   icon: '',
   toggles: { phone: true, cpf: !key.startsWith('cnpj'), cnpj: key.startsWith('cnpj'), benefit: false, status: true },
 })
-const TYPES = [type('cpf-complete', 'Pessoa física completa', 'PF'), type('cnpj-complete', 'Empresa — relatório da casa', 'PJ')]
+const TYPES = [
+  type('cpf-complete', 'Pessoa física completa', 'PF', 'Cadastro, endereços, telefones, participações societárias, renda, score e óbito'),
+  type('cnpj-complete', 'Empresa — relatório da casa', 'PJ', 'Relatório da casa, com sócios'),
+]
 const TOKEN = {
   id: 't1',
   name: 'ERP',
@@ -83,5 +86,17 @@ describe("a seeded query type's name", () => {
     const available = await screen.findByTestId('token-query-types')
     await within(available).findByText(seeded)
     expect(within(available).getByText('Empresa — relatório da casa')).toBeInTheDocument()
+  })
+
+  it.each([
+    ['en-US', 'Registration, addresses, phones, company holdings, income, score and death record'],
+    ['pt-BR', 'Cadastro, endereços, telefones, participações societárias, renda, score e óbito'],
+  ])('describes a seeded type in %s on the API screen, and a changed description as typed', async (lang, seeded) => {
+    await i18n.changeLanguage(lang)
+    serve()
+    renderPage(<ApiQueryPage />)
+    const available = await screen.findByTestId('token-query-types')
+    await within(available).findByText(seeded, { exact: false })
+    expect(within(available).getByText('Relatório da casa, com sócios', { exact: false })).toBeInTheDocument()
   })
 })

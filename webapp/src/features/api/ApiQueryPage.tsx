@@ -22,7 +22,7 @@ import Breadcrumbs from '../../components/Breadcrumbs'
 import { errorText } from '../../components/errorText'
 import { useConfirm, useNotify } from '../../components/feedback'
 import { showDateTime } from '../../lib/format'
-import { useQueryTypeName } from '../../lib/queryTypeName'
+import { useQueryTypeDescription, useQueryTypeName } from '../../lib/queryTypeName'
 import {
   useActivateTokenMutation,
   useEnabledQueryTypesQuery,
@@ -40,6 +40,7 @@ import { operationsOf, V1_BASE, type V1Operation } from './v1'
 export default function ApiQueryPage() {
   const { t, i18n } = useTranslation()
   const typeName = useQueryTypeName()
+  const typeDescription = useQueryTypeDescription()
   const lang = i18n.language
   const [position, setPosition] = useState<number | undefined>(undefined)
   const tokens = useListTokensQuery({ position }, { refetchOnMountOrArgChange: true })
@@ -168,7 +169,7 @@ export default function ApiQueryPage() {
         <ul data-testid="token-query-types" style={{ overflowWrap: 'anywhere' }}>
           {(types.data?.data ?? []).map((type) => (
             <li key={type.key}>
-              <strong>{typeName(type.key, type.name)}</strong> (<code>{type.key}</code>) — {type.description}
+              <strong>{typeName(type.key, type.name)}</strong> (<code>{type.key}</code>) — {typeDescription(type.key, type.description)}
             </li>
           ))}
         </ul>

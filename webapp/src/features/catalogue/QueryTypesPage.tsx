@@ -8,7 +8,7 @@ import type { GridColDef } from '@mui/x-data-grid'
 import ListPage from '../../components/ListPage'
 import { errorText } from '../../components/errorText'
 import type { CsvColumn } from '../../lib/csv'
-import { useQueryTypeName } from '../../lib/queryTypeName'
+import { useQueryTypeDescription, useQueryTypeName } from '../../lib/queryTypeName'
 import { useAppSelector } from '../../store/hooks'
 import {
   useChangeQueryTypeStatusMutation,
@@ -24,6 +24,7 @@ const PER_PAGE = 20
 export default function QueryTypesPage() {
   const { t, i18n } = useTranslation()
   const typeName = useQueryTypeName()
+  const typeDescription = useQueryTypeDescription()
   const lang = i18n.language
   const position = useAppSelector((s) => s.session.lastPosition)
   const { page, setPage, filterProps, query } = useCatalogueFilters()
@@ -99,7 +100,11 @@ export default function QueryTypesPage() {
     { field: 'name', label: t('catalogue.queryTypes.name'), format: (_, row) => typeName(row.key, row.name) },
     { field: 'key', label: t('catalogue.queryTypes.key') },
     { field: 'badge', label: t('catalogue.queryTypes.badge') },
-    { field: 'description', label: t('catalogue.queryTypes.description') },
+    {
+      field: 'description',
+      label: t('catalogue.queryTypes.description'),
+      format: (_, row) => typeDescription(row.key, row.description),
+    },
     { field: 'cacheDays', label: t('catalogue.queryTypes.cacheDays') },
     { field: 'validityDays', label: t('catalogue.queryTypes.validityDays') },
     { field: 'default', label: t('catalogue.queryTypes.isDefault'), format: (v) => (v ? t('catalogue.queryTypes.isDefault') : '') },

@@ -484,6 +484,10 @@ export const AUDIT_WORDS = {
       "date": "data",
       "phone": "telefone",
       "email": "e-mail"
+    },
+    "seededDescriptions": {
+      "cpf-complete": "Cadastro, endereços, telefones, participações societárias, renda, score e óbito",
+      "cnpj-complete": "Cadastro da Receita Federal, endereço, telefones, sócios e situação"
     }
   },
   "en-US": {
@@ -970,6 +974,10 @@ export const AUDIT_WORDS = {
       "date": "date",
       "phone": "phone",
       "email": "e-mail"
+    },
+    "seededDescriptions": {
+      "cpf-complete": "Registration, addresses, phones, company holdings, income, score and death record",
+      "cnpj-complete": "Federal Revenue registration, address, phones, partners and status"
     }
   }
 }
