@@ -16,7 +16,9 @@ export function fakeApi(answer: (call: ApiCall) => Response | undefined) {
   localStorage.setItem('authUser', JSON.stringify({ ...user, role: 'super-admin' }))
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: Request) => {
+    vi.fn(async (asked: Request | string) => {
+      // RTK Query sends a Request; a screen's own fetch (e.g. the v1 schema) a path.
+      const input = typeof asked === 'string' ? new Request(new URL(asked, 'http://localhost')) : asked
       const url = new URL(input.url, 'http://localhost')
       const text = input.method === 'GET' ? '' : await input.clone().text()
       const call = { method: input.method, path: url.pathname, body: text ? (JSON.parse(text) as unknown) : null }

@@ -64,6 +64,10 @@ export default function ApiQueryPage() {
       .catch(() => setOperations([]))
   }, [])
 
+  // An operation's texts in the user's language; one the web app has no words for yet, as the schema says it.
+  const operationText = (op: V1Operation, part: 'summary' | 'description') =>
+    t(`api.operations.${op.id}.${part}`, { defaultValue: op[part] })
+
   const shown = (answer: IssuedTokenResponse) => {
     rememberIssued(answer.accessToken)
     setIssued(answer)
@@ -190,7 +194,7 @@ export default function ApiQueryPage() {
                   <code>{op.path}</code>
                 </TableCell>
                 <TableCell>
-                  <strong>{op.summary}</strong> {op.description}
+                  <strong>{operationText(op, 'summary')}</strong> {operationText(op, 'description')}
                 </TableCell>
               </TableRow>
             ))}

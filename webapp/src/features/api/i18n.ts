@@ -38,6 +38,53 @@ export const apiPtBR = {
   docs: 'Documentação da API',
   docsIntro: 'Envie o token de acesso no cabeçalho Authorization: Bearer <token>. As consultas são cobradas dos créditos de API.',
   schema: 'Esquema OpenAPI completo',
+  // Each operation of the public API by its operationId (the schema's own texts are English).
+  operations: {
+    token_info_me_get: {
+      summary: 'Dados do token',
+      description: 'O token que chama: os tipos de consulta que ele pode usar e seus limites.',
+    },
+    lookup_lookups_post: {
+      summary: 'Consulta unitária',
+      description:
+        'Consulta por CPF ou CNPJ: um crédito de API quando encontrada (`data.credits`), nenhum caso contrário.',
+    },
+    reopen_lookup_lookups__lookup_id__get: {
+      summary: 'Reabrir consulta',
+      description:
+        'O resultado de uma consulta outra vez, sem custo, dentro da validade do seu tipo de consulta (uma consulta do grupo do token).',
+    },
+    upload_batch_batches_uploads_post: {
+      summary: 'Enviar arquivo de lote',
+      description: 'Verifica e pré-visualiza um arquivo (o corpo é o arquivo), sem custo. Processe-o com `POST /batches`.',
+    },
+    submit_batch_batches_post: {
+      summary: 'Processar lote',
+      description:
+        'Processa um arquivo enviado: um crédito de API por documento válido, reservado agora e cobrado pelos encontrados.',
+    },
+    batch_status_batches__batch_id__get: {
+      summary: 'Situação do lote',
+      description: 'Um lote do token: situação, contagens e progresso.',
+    },
+    batch_return_batches__batch_id__return_get: {
+      summary: 'Arquivo de retorno',
+      description: 'O arquivo de retorno, quando o lote estiver disponível.',
+    },
+    balances_balances_get: {
+      summary: 'Saldos',
+      description: 'Usado e limite por categoria de crédito do grupo do token.',
+    },
+    report_reports_get: {
+      summary: 'Relatório',
+      description:
+        'O relatório de consultas do grupo do token (`includeChildren`: com todos os grupos abaixo dele), como na tela de relatórios.',
+    },
+    export_report_reports_export_get: {
+      summary: 'Exportar relatório',
+      description: 'As linhas do relatório em arquivo: CSV com `;` (UTF-8) ou XLSX.',
+    },
+  },
   playground: 'Abrir o playground',
   errors: { name: 'Informe um nome', queryTypes: 'Selecione ao menos uma consulta' },
   play: {
@@ -96,6 +143,50 @@ export const apiEnUS: typeof apiPtBR = {
   docs: 'API documentation',
   docsIntro: 'Send the access token in the header Authorization: Bearer <token>. Queries are charged to the API credits.',
   schema: 'Full OpenAPI schema',
+  operations: {
+    token_info_me_get: {
+      summary: 'Token info',
+      description: 'The calling token: the query types it may run and its limits.',
+    },
+    lookup_lookups_post: {
+      summary: 'Unit query',
+      description: 'A query by CPF or CNPJ: one API credit when found (`data.credits`), nothing otherwise.',
+    },
+    reopen_lookup_lookups__lookup_id__get: {
+      summary: 'Reopen a query',
+      description:
+        "A query's result again, free, within its query type's validity (a query of the token's group).",
+    },
+    upload_batch_batches_uploads_post: {
+      summary: 'Upload a batch file',
+      description: 'Check and preview a file (the body is the file): free. Submit it with `POST /batches`.',
+    },
+    submit_batch_batches_post: {
+      summary: 'Submit a batch',
+      description: 'Submit an uploaded file: one API credit per valid document reserved now, charged for those found.',
+    },
+    batch_status_batches__batch_id__get: {
+      summary: 'Batch status',
+      description: "A batch of the token's: its status, counts and progress.",
+    },
+    batch_return_batches__batch_id__return_get: {
+      summary: 'Return file',
+      description: 'The return file, once the batch is available.',
+    },
+    balances_balances_get: {
+      summary: 'Balances',
+      description: "Used and limit per credit category of the token's group.",
+    },
+    report_reports_get: {
+      summary: 'Report',
+      description:
+        "The query report of the token's group (`includeChildren`: with every group below it), as the reports screen shows it.",
+    },
+    export_report_reports_export_get: {
+      summary: 'Export the report',
+      description: "The report's rows as a file: `;` CSV (UTF-8) or XLSX.",
+    },
+  },
   playground: 'Open the playground',
   errors: { name: 'Enter a name', queryTypes: 'Select at least one query type' },
   play: {

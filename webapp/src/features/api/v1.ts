@@ -26,18 +26,29 @@ export async function callV1(path: string, accessToken: string, init: RequestIni
 }
 
 export interface V1Operation {
+  id: string
   method: string
   path: string
   summary: string
   description: string
 }
 
+type V1Schema = {
+  paths?: Record<string, Record<string, { operationId?: string; summary?: string; description?: string }>>
+}
+
 /** The operations of the v1 schema (served by this server: the docs work offline). */
-export function operationsOf(schema: { paths?: Record<string, Record<string, { summary?: string; description?: string }>> }): V1Operation[] {
+export function operationsOf(schema: V1Schema): V1Operation[] {
   const found: V1Operation[] = []
   for (const [path, methods] of Object.entries(schema.paths ?? {})) {
     for (const [method, operation] of Object.entries(methods)) {
-      found.push({ method: method.toUpperCase(), path: `${V1_BASE}${path}`, summary: operation.summary ?? '', description: operation.description ?? '' })
+      found.push({
+        id: operation.operationId ?? '',
+        method: method.toUpperCase(),
+        path: `${V1_BASE}${path}`,
+        summary: operation.summary ?? '',
+        description: operation.description ?? '',
+      })
     }
   }
   return found
