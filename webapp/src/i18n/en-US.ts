@@ -83,7 +83,7 @@ const enUS: Messages = {
     documentPlaceholder: 'Type the CPF or CNPJ',
     documentRequired: 'Enter the document',
     typeLabel: 'Query type',
-    defaultType: "The document's default (CPF or CNPJ)",
+    defaultType: "The document's default",
     submit: 'Search',
     submitting: 'Searching…',
     notEnoughCredits: 'Not enough credits',
@@ -97,7 +97,7 @@ const enUS: Messages = {
   purpose: {
     label: 'Purpose of the query',
     labelOptional: 'Purpose of the query (optional)',
-    placeholder: 'E.g. credit analysis for contract 4512',
+    placeholder: 'E.g. credit analysis',
     help: 'Shown to the data subject in the data-subject report (LGPD).',
     required: 'Give the purpose: your company requires each query to say what it is for',
     tooLong: 'The purpose has at most {{max}} characters',

@@ -81,7 +81,7 @@ const ptBR = {
     documentPlaceholder: 'Digite o CPF ou CNPJ',
     documentRequired: 'Informe o documento',
     typeLabel: 'Tipo de consulta',
-    defaultType: 'Padrão do documento (CPF ou CNPJ)',
+    defaultType: 'Padrão do documento',
     submit: 'Consultar',
     submitting: 'Consultando…',
     notEnoughCredits: 'Créditos insuficientes',
@@ -95,7 +95,7 @@ const ptBR = {
   purpose: {
     label: 'Finalidade da consulta',
     labelOptional: 'Finalidade da consulta (opcional)',
-    placeholder: 'Ex.: análise de crédito do contrato 4512',
+    placeholder: 'Ex.: análise de crédito',
     help: 'Aparece para o titular dos dados no relatório do titular (LGPD).',
     required: 'Informe a finalidade: sua empresa exige que cada consulta diga para que serve',
     tooLong: 'A finalidade tem no máximo {{max}} caracteres',

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import Alert from '@mui/material/Alert'
 import Button from '@mui/material/Button'
+import Typography from '@mui/material/Typography'
 import Breadcrumbs from '../../components/Breadcrumbs'
 import { CheckInput } from '../../components/form/fields'
 import Spinner from '../../components/Spinner'
@@ -107,7 +108,10 @@ export default function MyAccountPage() {
           </p>
           <PasswordCard />
           {user && GROUP_SETTING_ROLES.includes(user.role) && <TwoFactorSwitch groupId={user.groupId} />}
-          <h3>{t('myAccount.sessions')}</h3>
+          {/* A heading like the password's and the two-step one's, spaced from the section above it. */}
+          <Typography variant="h6" component="h3" sx={{ mt: 3 }}>
+            {t('myAccount.sessions')}
+          </Typography>
           <ul className="session-list" data-testid="account-sessions">
             {(sessions.data?.data ?? []).map((s) => (
               <li key={s.id}>
