@@ -20,6 +20,7 @@ import { useAppSelector } from '../../store/hooks'
 import Button from '@mui/material/Button'
 import { Link } from 'react-router'
 import { balanceSeries, dayAxis, hasCredits, ranked, shortDay, slices, type Period, type PeriodProblem } from './chartData'
+import { usePeriodLoading } from './usePeriodLoading'
 
 // Colours beside the brand's two for the third and fourth series (readable on white).
 const EXTRA_COLORS = ['#31A3C9', '#E0A526', '#8E6CC4', '#D65F5F']
@@ -62,7 +63,8 @@ export default function DashboardCharts({
   const colors = [theme.palette.primary.main, theme.palette.secondary.main, ...EXTRA_COLORS]
   const usageData = usage.data?.data
   // While a new period loads, the previous answer stays hidden behind the placeholder.
-  const usageLoading = !!chosen && usage.isFetching
+  const usageLoading = usePeriodLoading(chosen ? `${chosen.from}|${chosen.to}|${subtree}` : null, usage)
+  const topLoading = usePeriodLoading(chosen ? `${chosen.from}|${chosen.to}` : null, top)
   const typeName = useQueryTypeName()
   const channelName = (key: string) => t(`dashboard.channels.${key}`, { defaultValue: key })
   const days = usageData ? dayAxis(usageData.byDay) : null
@@ -253,7 +255,7 @@ export default function DashboardCharts({
               title={t('dashboard.topConsumers')}
               subtitle={joined(t('dashboard.topConsumersHint'), periodText)}
               height={200}
-              loading={!!chosen && (top.isLoading || top.isFetching)}
+              loading={topLoading}
               error={failure(top)}
               onRetry={() => void top.refetch()}
               empty={!chosen || !top.data || top.data.data.groups.length === 0}
