@@ -7,10 +7,9 @@ import faulthandler
 import logging
 import signal
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,9 +17,6 @@ from bemtevi.infra.process_tuning import settle_process
 from bemtevi.infra.settings import Settings
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
-
-    from bemtevi.bootstrap import Platform
     from bemtevi.streams.workers import StreamWorker
 
 app = typer.Typer(help="Bemtevi: consultas e enriquecimento de dados.", no_args_is_help=True)
@@ -66,7 +62,7 @@ def serve(
 
     import uvicorn
 
-    from bemtevi.api.app import create_app
+    from bemtevi.api.app import closes_on_shutdown, create_app
     from bemtevi.api.server_protocol import CoalescingHttpToolsProtocol
     from bemtevi.bootstrap import build_platform
 
@@ -120,27 +116,6 @@ def serve(
         platform.close()
     if not server.started:
         sys.exit(3)  # uvicorn's code for a server that could not start
-
-
-def closes_on_shutdown(api: FastAPI, platform: Platform, ready_fd: int | None = None) -> FastAPI:
-    """Close the platform (the writer's last chores, the projector, the stores) in the app's
-    shutdown: uvicorn re-raises SIGTERM/SIGINT once it has stopped, which ends the process before
-    a ``finally`` after ``uvicorn.run`` could run. ``ready_fd``: told once the app has started."""
-    serving = api.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(app: Any) -> AsyncIterator[Any]:
-        async with serving(app) as state:
-            if ready_fd is not None:
-                import os
-
-                os.write(ready_fd, b"ready\n")
-                os.close(ready_fd)
-            yield state
-        platform.close()
-
-    api.router.lifespan_context = lifespan
-    return api
 
 
 @app.command()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from functools import partial
 from types import SimpleNamespace
 from typing import Any, cast
@@ -131,3 +133,22 @@ def openapi_document() -> dict[str, Any]:
     """The API's OpenAPI schema without a platform: building the routes only needs the settings
     (no store, projector or supplier is opened). The web client is generated from it."""
     return create_app(cast(Platform, SimpleNamespace(settings=Settings()))).openapi()
+
+
+def closes_on_shutdown(api: FastAPI, platform: Platform, ready_fd: int | None = None) -> FastAPI:
+    """Close the platform (the writer's last chores, the projector, the stores) in the app's
+    shutdown: uvicorn re-raises SIGTERM/SIGINT once it has stopped, which ends the process before
+    a ``finally`` after ``uvicorn.run`` could run. ``ready_fd``: told once the app has started."""
+    serving = api.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[Any]:
+        async with serving(app) as state:
+            if ready_fd is not None:
+                os.write(ready_fd, b"ready\n")
+                os.close(ready_fd)
+            yield state
+        platform.close()
+
+    api.router.lifespan_context = lifespan
+    return api
