@@ -26,8 +26,8 @@ import MuiProvider from '../components/mui/MuiProvider'
 import MainNav from './MainNav'
 import './frame.css'
 
-/** The sidebar's width on wide screens (px): its longest entry, "Enriquecimento manual" under its section, on one line. */
-const DRAWER_WIDTH = 264
+/** The sidebar's width on wide screens (px): its longest entry, "Enriquecimento manual" in bold under its section, on one line. */
+const DRAWER_WIDTH = 280
 /** From this width the sidebar stays open beside the screen; below it folds behind the menu button. */
 const WIDE = '(min-width: 1024px)'
 

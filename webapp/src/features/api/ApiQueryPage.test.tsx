@@ -52,6 +52,9 @@ describe('the API documentation on the API screen', () => {
     expect(rows[0]).toHaveTextContent(summary)
     expect(rows[0]).toHaveTextContent(text)
     expect(rows[0]).not.toHaveTextContent('Lookup')
+    // The schema's `quoted` parts read as code, without their backticks.
+    expect(within(rows[0]).getByText('data.credits').tagName).toBe('CODE')
+    expect(rows[0]).not.toHaveTextContent('`')
     expect(rows[1]).toHaveTextContent('Novelty Not yet translated.')
   })
 })

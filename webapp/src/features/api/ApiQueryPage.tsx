@@ -194,7 +194,7 @@ export default function ApiQueryPage() {
                   <code>{op.path}</code>
                 </TableCell>
                 <TableCell>
-                  <strong>{operationText(op, 'summary')}</strong> {operationText(op, 'description')}
+                  <strong>{operationText(op, 'summary')}</strong> {withCode(operationText(op, 'description'))}
                 </TableCell>
               </TableRow>
             ))}
@@ -326,4 +326,9 @@ function NewTokenDialog(props: {
       </DialogActions>
     </Dialog>
   )
+}
+
+/** A description's `quoted` parts (the schema's Markdown for code) as code, the rest as text. */
+function withCode(text: string) {
+  return text.split('`').map((part, n) => (n % 2 ? <code key={n}>{part}</code> : part))
 }
