@@ -85,4 +85,20 @@ describe('the dashboard', () => {
     // Something was done: no empty state, even without a single consultation.
     expect(screen.queryByTestId('dashboard-empty')).toBeNull()
   })
+
+  it.each([
+    ['pt-BR', { used: 3, limit: 10 }, '3 de 10', null],
+    ['pt-BR', { used: 1, limit: null }, 'Ilimitado', '1 utilizado'],
+    ['en-US', { used: 1200, limit: null }, 'Unlimited', '1,200 used'],
+  ])('shows the unit credits in %s as used of the limit, or unlimited with what was used', async (lang, unit, value, detail) => {
+    await i18n.changeLanguage(lang)
+    answer = dashboard()
+    answer.data.credits = { unit }
+    renderPage()
+    const card = await screen.findByTestId('dashboard-unit-credits')
+    expect(card).toHaveTextContent(value)
+    if (detail) expect(screen.getByTestId('dashboard-unit-credits-detail')).toHaveTextContent(detail)
+    else expect(screen.queryByTestId('dashboard-unit-credits-detail')).toBeNull()
+    expect(card).not.toHaveTextContent(/de Ilimitado|of Unlimited/)
+  })
 })

@@ -83,10 +83,13 @@ export default function DashboardPage() {
         />
         <Stat
           label={t('dashboard.unitCredits')}
-          value={t('dashboard.usedOfLimit', {
-            used: num(unit.used),
-            limit: unit.limit === null ? t('dashboard.unlimited') : num(unit.limit),
-          })}
+          // Without a limit, "1 of Unlimited" read oddly: the figure is what was used.
+          value={
+            unit.limit === null
+              ? t('dashboard.unlimited')
+              : t('dashboard.usedOfLimit', { used: num(unit.used), limit: num(unit.limit) })
+          }
+          detail={unit.limit === null ? t('dashboard.usedCount', { count: unit.used, n: num(unit.used) }) : undefined}
           testId="dashboard-unit-credits"
           meter={unit.limit !== null && unit.limit > 0 ? Math.min(100, (unit.used / unit.limit) * 100) : undefined}
         />
