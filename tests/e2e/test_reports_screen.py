@@ -71,7 +71,7 @@ def test_the_report_shows_groups_and_exports_the_owners_subtree(
     expect(page).to_have_url(re.compile(r"/reports$"))
     expect(page.get_by_text("Aqui está seu relatório").first).to_be_visible()
     totals = page.get_by_test_id("report-totals")
-    expect(totals).to_contain_text("3 consultas · 2 encontradas · 1 não encontradas · 2 créditos")
+    expect(totals).to_contain_text("3 consultas · 2 encontradas · 1 não encontrada · 2 créditos")
     expect(page.get_by_test_id("report-chart")).to_be_visible()
     expect(page.get_by_test_id("report-row")).to_have_count(1)
     expect(page.get_by_test_id("report-row").first).to_contain_text("Unitária")

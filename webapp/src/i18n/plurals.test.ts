@@ -32,6 +32,10 @@ describe('plural texts', () => {
     ['en-US', 'dashboard.creditsCount', 0, 'no credits'],
     ['en-US', 'dashboard.period.days', 7, '7 days'],
     ['pt-BR', 'catalogue.layouts.lineLength', 1, '1 caractere'],
+    ['pt-BR', 'reports.totals.consultations', 0, '0 consultas'],
+    ['pt-BR', 'reports.totals.notFound', 1, '1 não encontrada'],
+    ['en-US', 'reports.totals.consultations', 1, '1 query'],
+    ['en-US', 'reports.totals.credits', 1, '1 credit'],
   ])('%s %s with %i reads "%s"', (lng, key, count, expected) => {
     expect(i18n.getFixedT(lng)(key, { count, n: count })).toBe(expected)
   })

@@ -250,12 +250,9 @@ export default function ReportsPage() {
         </ChartCard>
         {data && (
           <Typography variant="body2" data-testid="report-totals">
-            {t('reports.totals', {
-              consultations: num(data.totals.consultations),
-              found: num(data.totals.found),
-              notFound: num(data.totals.notFound),
-              credits: num(data.totals.credits),
-            })}
+            {(['consultations', 'found', 'notFound', 'credits'] as const)
+              .map((part) => t(`reports.totals.${part}`, { count: data.totals[part], n: num(data.totals[part]) }))
+              .join(' · ')}
           </Typography>
         )}
       </ListPage>
