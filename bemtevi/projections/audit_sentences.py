@@ -31,6 +31,8 @@ _BY_FIELD = frozenset(
     {"component", "kind", "auth_method", "input_type", "delimiter", "document_type", "transport", "category"}
 )
 _LIST_FIELDS = frozenset({"enabled_query_types", "allowed_query_types", "query_types"})
+# Lists whose change reads as what was added and removed (the screen's ``LIST_CHANGE_FIELDS``).
+LIST_CHANGE_FIELDS = _LIST_FIELDS | {"enabled_layouts", "allowed_layouts"}
 _ROW_FIELDS = frozenset({"entry_fields", "exit_fields"})
 _NUMBER_FIELDS = frozenset(
     {
@@ -244,7 +246,24 @@ def changes_text(row: dict[str, Any], lang: Language) -> str:
             parts.append(f"{name}: {WORDS[lang]['imageChanged']}")
         elif change.get("before") is None:
             parts.append(f"{name}: {show_value(change['field'], change.get('after'), lang)}")
+        elif (diff := _list_change(change, lang)) is not None:
+            parts.append(f"{name}: {diff}")
         else:
             before, after = (show_value(change["field"], change.get(side), lang) for side in ("before", "after"))
             parts.append(f"{name}: {before} → {after}")
     return "; ".join(parts)
+
+
+def _list_change(change: dict[str, Any], lang: Language) -> str | None:
+    """A list's change as what it gained and lost ('+ a · − b'): thirty layouts before and after, one added, read
+    as sixty names. None for another field, or a list cut short (its last name is not whole)."""
+    field, before, after = change["field"], change.get("before") or "", change.get("after") or ""
+    if field not in LIST_CHANGE_FIELDS or before.endswith("…") or after.endswith("…"):
+        return None
+    old, new = before.split(", "), after.split(", ")
+    added, removed = [v for v in new if v and v not in old], [v for v in old if v and v not in new]
+    if not added and not removed:
+        return None
+    pieces = [f"+ {show_value(field, ', '.join(added), lang)}"] if added else []
+    pieces += [f"− {show_value(field, ', '.join(removed), lang)}"] if removed else []
+    return " · ".join(pieces)

@@ -15,6 +15,8 @@ const ENUM_FIELDS = new Set(['role', 'status', 'group_type', 'creditLimit', 'que
 const BY_FIELD = new Set(['component', 'kind', 'auth_method', 'input_type', 'delimiter', 'document_type', 'transport', 'category'])
 /** Fields holding a list of enumeration values ('a, b'), each translated. */
 const LIST_FIELDS = new Set(['enabled_query_types', 'allowed_query_types', 'query_types'])
+/** Lists whose change reads as what was added and removed (the server's ``LIST_CHANGE_FIELDS``). */
+const LIST_CHANGE_FIELDS = new Set([...LIST_FIELDS, 'enabled_layouts', 'allowed_layouts'])
 /** A layout's rows as the server writes them: "cpf (document, 11), nome (text)". */
 const ROW_FIELDS = new Set(['entry_fields', 'exit_fields'])
 /** Counts and credits: digits grouped as the language does ("1.200"). */
@@ -174,5 +176,23 @@ export function changeText(type: string, c: { field: string; before?: string | n
   const name = auditFieldName(type, c.field, words)
   if (c.kind === 'image') return `${name}: ${words.t('audit.imageChanged')}`
   if (c.before === null || c.before === undefined) return `${name}: ${showAuditValue(c.field, c.after, words)}`
+  const diff = listChange(c.field, c.before, c.after, words)
+  if (diff !== null) return `${name}: ${diff}`
   return `${name}: ${showAuditValue(c.field, c.before, words)} → ${showAuditValue(c.field, c.after, words)}`
+}
+
+/**
+ * A list's change as what it gained and lost ('+ a · − b'): thirty layouts before and after, one added, read as
+ * sixty names. Null for another field, or a list cut short (its last name is not whole).
+ */
+function listChange(field: string, before: string | null, after: string | null | undefined, words: Words): string | null {
+  const [was, now] = [before ?? '', after ?? '']
+  if (!LIST_CHANGE_FIELDS.has(field) || was.endsWith('…') || now.endsWith('…')) return null
+  const [old, next] = [was.split(', '), now.split(', ')]
+  const added = next.filter((v) => v && !old.includes(v))
+  const removed = old.filter((v) => v && !next.includes(v))
+  if (added.length === 0 && removed.length === 0) return null
+  const pieces = added.length ? [`+ ${showAuditValue(field, added.join(', '), words)}`] : []
+  if (removed.length) pieces.push(`− ${showAuditValue(field, removed.join(', '), words)}`)
+  return pieces.join(' · ')
 }
