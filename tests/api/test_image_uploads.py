@@ -29,7 +29,9 @@ from bemtevi.domain.users import Role
 pytestmark = pytest.mark.backends("sqlite")
 
 PASSWORD = "Strong!pass1"
-FAST = 0.2  # seconds: a refusal from the header, not a decode
+# CPU seconds of this process (its threads serve the request): a refusal from the header, not a decode. CPU time
+# and not the clock, which a busy machine stretches.
+FAST = 0.2
 
 
 @pytest.fixture
@@ -93,9 +95,9 @@ def owner_of(platform: Platform, api: TestClient, name: str) -> tuple[str, dict[
 
 
 def timed_put(api: TestClient, url: str, headers: dict[str, str], body: bytes) -> tuple[Any, float]:
-    started = time.perf_counter()
+    started = time.process_time()
     response = api.put(url, headers={**headers, "Content-Type": "image/png"}, content=body)
-    return response, time.perf_counter() - started
+    return response, time.process_time() - started
 
 
 BOMB = (13_000, 13_000)
@@ -123,7 +125,7 @@ def test_another_tenants_group_is_refused_before_the_image_is_even_opened(
     for target in (group_b, str(uuid4())):
         response, elapsed = timed_put(api, f"/api/group/{target}/brand/iconogram", owner_a, declared_png(*BOMB))
         assert (response.status_code, response.json()["code"]) == (404, "group_not_found"), response.text
-        assert elapsed < FAST, f"refused in {elapsed:.2f} s"
+        assert elapsed < FAST, f"refused with {elapsed:.2f} CPU s"
     assert pillow == {"open": 0, "load": 0}
     # Nor is a well-formed image of the right size looked at for someone else's group.
     response, _ = timed_put(api, f"/api/group/{group_b}/brand/iconogram", owner_a, png(500, 500))
@@ -138,7 +140,7 @@ def test_a_brand_image_declaring_huge_pixels_is_refused_from_its_header(
     assert response.status_code == 422, response.text
     assert (response.json()["code"], response.json()["field"]) == ("image_dimensions_too_large", "iconogram")
     assert "pixels" in response.json()["message"]
-    assert elapsed < FAST, f"refused in {elapsed:.2f} s"
+    assert elapsed < FAST, f"refused with {elapsed:.2f} CPU s"
     assert pillow["load"] == 0, "never decoded"
     # A readable image of another size is refused from its header too, naming both sizes.
     wrong, _ = timed_put(api, f"/api/group/{group_a}/brand/iconogram", owner_a, png(600, 600))
@@ -157,12 +159,12 @@ def test_a_photo_declaring_huge_pixels_is_refused_from_its_header(
     response, elapsed = timed_put(api, "/api/me/photo", owner_a, declared_png(*BOMB))
     assert response.status_code == 422, response.text
     assert (response.json()["code"], response.json()["field"]) == ("image_dimensions_too_large", "photo")
-    assert elapsed < FAST, f"refused in {elapsed:.2f} s"
+    assert elapsed < FAST, f"refused with {elapsed:.2f} CPU s"
     # Below Pillow's own bound (twice ours), the size is named.
     response, elapsed = timed_put(api, "/api/me/photo", owner_a, declared_png(8000, 6000))
     assert (response.status_code, response.json()["code"]) == (422, "image_dimensions_too_large")
     assert response.json()["message"] == "The image is 8000x6000 pixels: at most 40,000,000 pixels are accepted"
-    assert elapsed < FAST, f"refused in {elapsed:.2f} s"
+    assert elapsed < FAST, f"refused with {elapsed:.2f} CPU s"
     assert pillow["load"] == 0, "never decoded"
 
 
@@ -176,5 +178,5 @@ def test_another_tenants_user_photo_is_refused_before_the_image_is_even_opened(
     for target in (str(user_b.id), str(uuid4())):
         response, elapsed = timed_put(api, f"/api/users/{target}/photo", owner_a, declared_png(*BOMB))
         assert (response.status_code, response.json()["code"]) == (404, "user_not_found"), response.text
-        assert elapsed < FAST, f"refused in {elapsed:.2f} s"
+        assert elapsed < FAST, f"refused with {elapsed:.2f} CPU s"
     assert pillow == {"open": 0, "load": 0}
