@@ -522,13 +522,14 @@ def inflating_xlsx(rows: int, document: str = "52998224725") -> bytes:
     return out.getvalue()
 
 
-def cpf_layout(file_name: str, *exits: str) -> dict[str, Any]:
+def cpf_layout(file_name: str, *exits: str, final_file_name: str | None = None) -> dict[str, Any]:
     """The body of ``POST /api/layouts`` for a semicolon CSV of CPFs with a header line: the CPF in, the CPF out
-    and each of ``exits`` (text fields such as ``NOME``) after it."""
+    and each of ``exits`` (text fields such as ``NOME``) after it; the return file ``<file_name>_enriquecido``
+    unless ``final_file_name`` names it."""
     field = {"type": "document", "order": 1, "format": "", "size": None}
     return {
         "fileName": file_name,
-        "finalFileName": f"{file_name}_enriquecido",
+        "finalFileName": final_file_name or f"{file_name}_enriquecido",
         "returnExtension": "csv",
         "acceptedExtension": "csv",
         "kind": "delimited",

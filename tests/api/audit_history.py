@@ -9,25 +9,12 @@ from uuid import UUID
 
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, sign_in
+from support import KNOWN_CPF, cpf_layout, sign_in
 
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.documents import cpf_check_digits
 
-LAYOUT: dict[str, Any] = {
-    "fileName": "CPF básico",
-    "finalFileName": "cpf_basico_enriquecido",
-    "returnExtension": "csv",
-    "acceptedExtension": "csv",
-    "kind": "delimited",
-    "delimiter": ";",
-    "firstLine": True,
-    "table": "pessoas",
-    "rows": [
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "entry"},
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "exit"},
-    ],
-}
+LAYOUT: dict[str, Any] = cpf_layout("CPF básico", final_file_name="cpf_basico_enriquecido")
 
 
 def ok(response: Any, status: int = 200) -> dict[str, Any]:

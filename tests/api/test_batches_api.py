@@ -18,7 +18,7 @@ from uuid import UUID
 import pytest
 from customers_support import customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, inflating_xlsx, saved_after, sign_in
+from support import KNOWN_CPF, cpf_layout, inflating_xlsx, saved_after, sign_in
 
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.credits import CreditAccount, credit_account_id
@@ -29,21 +29,7 @@ from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.projector import Projector
 
-LAYOUT: dict[str, Any] = {
-    "fileName": "clientes",
-    "finalFileName": "clientes_enriquecidos",
-    "returnExtension": "csv",
-    "acceptedExtension": "csv",
-    "kind": "delimited",
-    "delimiter": ";",
-    "firstLine": True,
-    "table": "pessoas",
-    "rows": [
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "entry"},
-        {"name": "CPF", "type": "document", "order": 1, "format": "", "size": None, "direction": "exit"},
-        {"name": "NOME", "type": "text", "order": 2, "format": "", "size": None, "direction": "exit"},
-    ],
-}
+LAYOUT: dict[str, Any] = cpf_layout("clientes", "NOME", final_file_name="clientes_enriquecidos")
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 
 
