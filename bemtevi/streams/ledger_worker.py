@@ -305,21 +305,30 @@ class LedgerWorker:
             await producer.start()
         sent = []
         for topic, answers in replies.items():
-            value = orjson.dumps(answers)
             try:
-                if producer.client.cluster.partitions_for_topic(topic) is None:
-                    # A reply topic not seen yet: one that is gone (its API process closed) is given
-                    # up on after a second, not after the producer's request timeout.
-                    sent.append(await asyncio.wait_for(producer.send(topic, value=value, partition=0), 1.0))
-                else:
-                    sent.append(await producer.send(topic, value=value, partition=0))
-            except (KafkaError, TimeoutError) as e:  # the caller's process is gone with its reply topic
+                if not await self._reply_topic_exists(producer, topic):
+                    log.warning(
+                        "%d ledger answers to %s were dropped: its caller's process is gone", len(answers), topic
+                    )
+                    continue
+                sent.append(await producer.send(topic, value=orjson.dumps(answers), partition=0))
+            except KafkaError as e:
                 log.warning("%d ledger answers to %s were dropped: %r", len(answers), topic, e)
         for delivered in sent:
             try:
                 await delivered
             except KafkaError as e:
                 log.warning("ledger answers were not delivered: %r", e)
+
+    @staticmethod
+    async def _reply_topic_exists(producer: AIOKafkaProducer, topic: str) -> bool:
+        """Whether a reply topic is there, asked of the brokers once for a topic not seen yet. A gone one (its
+        API process closed) would hold the batch for the producer's request timeout; an answer is never dropped
+        on a clock, as a busy machine can take more than any short bound to fetch a live topic's metadata."""
+        if producer.client.cluster.partitions_for_topic(topic) is not None:
+            return True
+        cluster = await producer.client.fetch_all_metadata()
+        return topic in cluster.topics()
 
     # -- lifecycle -------------------------------------------------------------------------------
 

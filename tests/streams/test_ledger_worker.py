@@ -9,6 +9,7 @@ move to the surviving worker, and a request delivered twice has one effect.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -23,9 +24,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import httpx
+import orjson
 import pytest
+from aiokafka import AIOKafkaProducer
 from fastapi.testclient import TestClient
-from kafka import KafkaAdminClient
+from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
 from kafka.errors import CoordinatorLoadInProgressError, CoordinatorNotAvailableError, NotCoordinatorError
 from support import (
     KNOWN_CPF,
@@ -59,9 +62,10 @@ from bemtevi.domain.principals import ROOT_GROUP_ID, Principal
 from bemtevi.domain.query_types import Category
 from bemtevi.domain.suppliers import Supplier
 from bemtevi.domain.users import Role, User
+from bemtevi.infra.kafka import ensure_topic
 from bemtevi.infra.settings import Settings
 from bemtevi.streams.ledger_client import KafkaLedgerClient
-from bemtevi.streams.ledger_worker import consumer_group
+from bemtevi.streams.ledger_worker import LedgerWorker, consumer_group
 
 PARTITIONS = 6
 TENANTS = 8
@@ -116,6 +120,10 @@ def ledger_workers(settings: Settings, logs: Path, count: int) -> Iterator[list[
             )
     try:
         yield workers
+    except BaseException:
+        for n in range(count):  # what the workers said, beside the failure
+            print(f"--- worker-{n}.log\n{(logs / f'worker-{n}.log').read_text(errors='replace')[-20_000:]}")
+        raise
     finally:
         for worker in workers:
             if worker.poll() is None:
@@ -473,3 +481,51 @@ def test_a_lookup_the_ledger_does_not_answer_is_refused_503_credits_unavailable(
         assert reserved_in_store(platform.app, principal.group_id) == 0
     finally:
         platform.close()
+
+
+def test_a_worker_answers_a_live_caller_however_slow_the_brokers_are_to_say_where_it_is(
+    cluster_settings: Settings,
+) -> None:
+    """A worker's first answer to an API process asks the brokers where that process's reply topic is. A worker that
+    gave the brokers one second for it dropped the answer on a busy machine: its caller waited 40 s and was told that
+    no worker answered (a tenant not registered, a lookup refused, for a clock). An answer to a live reply topic is
+    sent however long the brokers take; one to a topic that is gone is dropped at once."""
+    bootstrap = str(cluster_settings.kafka_bootstrap)
+    live = f"{cluster_settings.kafka_ledger_topic}.replies.live"
+    ensure_topic(bootstrap, live, 1)
+    worker = LedgerWorker(cluster_settings)
+
+    async def answer() -> float:
+        producer = worker.producer = AIOKafkaProducer(bootstrap_servers=bootstrap, acks=1)
+        await producer.start()
+        client: Any = producer.client
+        update = client._metadata_update
+
+        async def slowly(*args: Any) -> Any:  # brokers (or a machine) taking 1.5 s to answer for metadata
+            await asyncio.sleep(1.5)
+            return await update(*args)
+
+        client._metadata_update = slowly
+        began = time.monotonic()
+        try:
+            await worker._reply({live: [{"id": 1}], f"{live}.gone": [{"id": 2}]})
+        finally:
+            await producer.stop()
+        return time.monotonic() - began
+
+    try:
+        took = run_on_a_loop_of_its_own(answer())
+    finally:
+        worker.close()
+    reader = KafkaConsumer(bootstrap_servers=bootstrap, auto_offset_reset="earliest")
+    answers: list[Any] = []
+    try:
+        reader.assign([TopicPartition(live, 0)])
+        deadline = time.monotonic() + 60
+        while not answers and time.monotonic() < deadline:
+            for records in reader.poll(timeout_ms=1_000).values():
+                answers.extend(orjson.loads(record.value) for record in records)
+    finally:
+        reader.close()
+    assert answers == [[{"id": 1}]]
+    assert took < 15, f"answering took {took:.1f} s: the gone topic held the batch"
