@@ -23,8 +23,9 @@ cluster: install webapp postgresql java
 # `pytest -m "not e2e"` starts at once: those tests mostly wait on PostgreSQL, Kafka and subprocesses, so the
 # second core has room for the other side of the run (`test-side`, its output after pytest's): the checks
 # (ruff, import contracts, the generated client, eslint), vitest once the client is checked, then the web build
-# and the browser tests (-m e2e), which serve webapp/dist. The side runs niced but for vitest (as before): the
-# timing-sensitive Python tests keep the CPU they ask for. A failed check fails `make test` all the same.
+# and the browser tests (-m e2e), which serve webapp/dist. The checks and the build run niced: the tests keep the
+# CPU they ask for. vitest and the browser tests do not: a niced server and browser beside other busy processes
+# got a few % of a core and missed their screens' waits. A failed check fails `make test` all the same.
 # --durations=25 prints each run's slowest tests (docs/architecture.md, "Tests and benchmarks").
 PYTEST_ARGS := -q --hypothesis-profile=full --durations=25
 test: install test-packages
@@ -43,7 +44,7 @@ test-side:
 		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }
 	@web_log=$$(mktemp); { cd webapp && npm test; } >$$web_log 2>&1 & web=$$!; \
 	(cd webapp && nice -n 10 npm run lint) && nice -n 10 $(MAKE) --no-print-directory webapp \
-		&& nice -n 10 $(BIN)/pytest $(PYTEST_ARGS) -m e2e; browser=$$?; \
+		&& $(BIN)/pytest $(PYTEST_ARGS) -m e2e; browser=$$?; \
 	wait $$web; web_status=$$?; echo "--- vitest (ran beside eslint, the web build and the browser tests)"; \
 	cat $$web_log; rm -f $$web_log; test $$browser -eq 0 && test $$web_status -eq 0
 
