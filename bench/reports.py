@@ -1,7 +1,8 @@
 """The consultation report and the data-subject report on a large history.
 
     python bench/reports.py [--consultations 2000000] [--groups 2000] [--days 365] [--repeat 30]
-                            [--batches 2000] [--batch-documents 1000] [--cases all|report|subject]
+                            [--batches 2000] [--batch-documents 1000] [--statement-lines 1000000]
+                            [--cases all|report|subject|statement]
 
 Fills a DuckDB database (one thread, as the server's ``ReadStore``) with the read models' own tables, written
 set-wise as the projector writes a page (one INSERT ... SELECT per table, here from generated columns):
@@ -20,6 +21,12 @@ from the batch's files). Times both parts of the report both ways, alternated in
 scan of every consultation (as before ``consultations.document_key``) and by the document's index; the batch part
 by a search of every started batch's files (as before ``subject_batch_documents``) and by the index with the
 running batches' files.
+
+The finance statement (``--cases statement``): ``credit_movements`` holds a balance history line for every
+consultation over every group (mostly charges; one in five a reservation, one in fifty a release) and a
+grant received every 997 lines, with ``--statement-lines`` of them the history of one company (the issue's target:
+1,000,000); times ``statement`` of that company for its last month and its whole year, and of a company of
+ordinary size.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from bemtevi.infra.batches.looked_up import batches_that_looked_up
 from bemtevi.infra.process_tuning import mark_absent_modules
 from bemtevi.projections.consultations import CONSULTATIONS_DDL
 from bemtevi.projections.credit_queries import subtree_ids
+from bemtevi.projections.credits import BALANCES_DDL, MOVEMENTS_DDL
 from bemtevi.projections.data_subject import (
     SUBJECT_BATCHES_DDL,
     SUBJECT_DOCUMENTS_DDL,
@@ -54,6 +62,7 @@ from bemtevi.projections.data_subject import (
 from bemtevi.projections.directory import GROUPS_DDL, USERS_DDL
 from bemtevi.projections.report_queries import consultation_report
 from bemtevi.projections.reports import REPORT_BATCHES_DDL
+from bemtevi.projections.statements import reconciles, statement
 
 # Levels 1-3 of the tree (level 0 the root, level 4 the companies).
 LEVELS = (10, 50, 200)
@@ -119,6 +128,61 @@ def fill(cur: duckdb.DuckDBPyConnection, groups: int, consultations: int, days: 
         """,
         [start, first_company, groups, days],
     )
+
+
+def fill_movements(cur: duckdb.DuckDBPyConnection, groups: int, lines: int, heavy: int, days: int, last: date) -> None:
+    """``lines`` balance history lines over the companies and ``days`` days, ``heavy`` of them company ``g1999``'s
+    (the last one), each account's running balance as the projector writes it (a grant received every 997 lines)."""
+    cur.execute(BALANCES_DDL)
+    cur.execute(MOVEMENTS_DDL)
+    first_company = 1 + sum(LEVELS)
+    start = datetime.combine(last - timedelta(days=days - 1), datetime.min.time()) + timedelta(hours=3)
+    step_us = days * 86_400_000_000 // lines
+    # Line i belongs to the heavy company when i falls in its share (spread over the whole period), else to one of
+    # the others; kinds: mostly charges, one in five a reservation, one in fifty a release, a grant every 7 days.
+    cur.execute(
+        f"""
+        INSERT INTO credit_movements
+        WITH lines AS (
+            SELECT i, $3::TIMESTAMP + to_microseconds(i * $4) AS created_at,
+                   CASE WHEN i % ($1 // $2) = 0 THEN 'g' || ({groups} - 1)
+                        ELSE 'g' || ({first_company} + hash(i) % ({groups} - 1 - {first_company})) END AS group_id,
+                   CASE WHEN i % 997 = 0 THEN 'grant_received' WHEN i % 50 = 1 THEN 'release'
+                        WHEN i % 5 = 2 THEN 'reservation' ELSE 'settlement' END AS kind
+            FROM range($1) t(i)
+        ), moved AS (
+            SELECT *, CASE kind WHEN 'grant_received' THEN 5000 WHEN 'release' THEN 1 ELSE -1 END AS change
+            FROM lines
+        )
+        SELECT i, group_id || '-unit', group_id, 'unit', kind, abs(change), 'c' || i, 'consultation', NULL, 'u1',
+               created_at, 5000 * count(*) FILTER (kind = 'grant_received') OVER running, 0, 0, 0,
+               sum(change) OVER running,
+               0, change
+        FROM moved
+        WINDOW running AS (PARTITION BY group_id ORDER BY i ROWS UNBOUNDED PRECEDING)
+        ORDER BY i
+        """,
+        [lines, heavy, start, step_us],
+    )
+    cur.execute(
+        "INSERT INTO credit_balances SELECT DISTINCT ON (account_id) account_id, group_id, category, credit_limit, "
+        "used, reserved, granted, created_at FROM credit_movements ORDER BY account_id, position DESC"
+    )
+
+
+def statement_cases(cur: duckdb.DuckDBPyConnection, groups: int, repeat: int, last: date) -> None:
+    end = datetime.combine(last + timedelta(days=1), datetime.min.time()) + timedelta(hours=3)
+    heavy, ordinary = f"g{groups - 1}", f"g{groups - 2}"
+    for label, group, days in (
+        ("the heavy company, its last month", heavy, 30),
+        ("the heavy company, its whole year", heavy, 365),
+        ("a company of ordinary size, its last month", ordinary, 30),
+    ):
+        start = end - timedelta(days=days)
+        lines = sum(c["lines"] for c in statement(cur, group, start, end))
+        assert all(reconciles(c) for c in statement(cur, group, start, end)), "the statement must reconcile"
+        p50, p99 = timed(lambda group=group, start=start: statement(cur, group, start, end), repeat)
+        print(f"statement of {label} ({lines:,} lines in the period): p50 {p50:.1f} ms, p99 {p99:.1f} ms")
 
 
 SUBJECT_EVERY = 50  # one batch in SUBJECT_EVERY holds the report's document
@@ -228,7 +292,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--batches", type=int, default=2000, help="batches over (the data-subject report)")
     parser.add_argument("--batch-documents", type=int, default=1000, help="records of each batch")
-    parser.add_argument("--cases", choices=("all", "report", "subject"), default="all")
+    parser.add_argument("--statement-lines", type=int, default=1_000_000, help="the heavy company's history lines")
+    parser.add_argument("--cases", choices=("all", "report", "subject", "statement"), default="all")
     args = parser.parse_args()
     if args.groups <= 1 + sum(LEVELS):
         parser.error(f"--groups must leave room for companies below the sub-resellers (more than {1 + sum(LEVELS)})")
@@ -236,14 +301,24 @@ def main() -> None:
     mark_absent_modules()
     last = date(2026, 11, 24)
     cur = duckdb.connect(config={"threads": 1})
-    began = time.perf_counter()
-    fill(cur, args.groups, args.consultations, args.days, last)
-    print(
-        f"consultations: {args.consultations:,} over {args.groups} groups and {args.days} days, "
-        f"filled in {time.perf_counter() - began:.1f} s"
-    )
+    if args.cases != "statement":
+        began = time.perf_counter()
+        fill(cur, args.groups, args.consultations, args.days, last)
+        print(
+            f"consultations: {args.consultations:,} over {args.groups} groups and {args.days} days, "
+            f"filled in {time.perf_counter() - began:.1f} s"
+        )
     if args.cases in ("all", "report"):
         report_cases(cur, args.repeat, last)
+    if args.cases in ("all", "statement"):
+        lines = max(args.consultations, args.statement_lines * 2)
+        began = time.perf_counter()
+        fill_movements(cur, args.groups, lines, args.statement_lines, args.days, last)
+        print(
+            f"balance history: {lines:,} lines, {args.statement_lines:,} of them one company's, "
+            f"filled in {time.perf_counter() - began:.1f} s"
+        )
+        statement_cases(cur, args.groups, args.repeat, last)
     if args.cases in ("all", "subject"):
         folder = Path(temp_dir())
         try:
