@@ -139,7 +139,7 @@ def fill_movements(cur: duckdb.DuckDBPyConnection, groups: int, lines: int, heav
     start = datetime.combine(last - timedelta(days=days - 1), datetime.min.time()) + timedelta(hours=3)
     step_us = days * 86_400_000_000 // lines
     # Line i belongs to the heavy company when i falls in its share (spread over the whole period), else to one of
-    # the others; kinds: mostly charges, one in five a reservation, one in fifty a release, a grant every 7 days.
+    # the others; kinds: mostly charges, one in five a reservation, one in fifty a release, a grant every 997 lines.
     cur.execute(
         f"""
         INSERT INTO credit_movements
