@@ -54,6 +54,7 @@ from bemtevi.commands.ledger import (
 from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.infra.kafka import ensure_topic
 from bemtevi.infra.settings import Settings
+from bemtevi.streams.workers import METADATA_MAX_AGE_MS
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +147,7 @@ class LedgerWorker:
             consumer_auto_offset_reset="earliest",
             broker_session_timeout=8,
             broker_heartbeat_interval=1,
+            consumer_metadata_max_age_ms=METADATA_MAX_AGE_MS,  # partitions back within seconds of a broker's return
             web_enabled=False,
             web_host="127.0.0.1",
             web_port=_free_port(),

@@ -12,6 +12,8 @@ the settings that work against the project's Kafka (docs/architecture.md, "Clust
 - ``consumer_auto_offset_reset="earliest"``: a new consumer group reads a topic from its first record;
 - a broker session timeout of ``BEMTEVI_WORKER_SESSION_TIMEOUT_SECONDS`` (8 s; faust's 60 s made a
   worker wait half a minute to join, and a dead worker's partitions wait that long to move);
+- topic metadata refreshed every 5 s (``METADATA_MAX_AGE_MS``): a group assigned while its topics were missing
+  (a broker started again) joins again within seconds of their return, not minutes;
 - faust's web server off, and bound to loopback on a free port should anything start it;
 - faust's data folder (made even with no table) under ``<var>/workers/<name>``, not the working directory.
 
@@ -37,6 +39,12 @@ from bemtevi.infra.kafka import UNLIMITED_RETENTION, ensure_topic
 from bemtevi.infra.settings import Settings
 
 log = logging.getLogger(__name__)
+
+# How often a worker's consumer asks the brokers for its topics even when nothing failed. A group's leader that
+# assigns while its topics are missing from its metadata (a broker just started again, a topic not created yet)
+# gives nobody their partitions, and the group joins again only once a refresh shows them: at faust's default of
+# 5 minutes, a mailer or a ledger worker stood idle that long after a broker restart. One small request per 5 s.
+METADATA_MAX_AGE_MS = 5_000
 
 
 @dataclass(frozen=True)
@@ -93,6 +101,7 @@ def worker_app(
         web_port=_free_loopback_port(),
         worker_redirect_stdouts=False,
         broker_max_poll_interval=max_poll_interval or 1000.0,
+        consumer_metadata_max_age_ms=METADATA_MAX_AGE_MS,
     )
 
 
