@@ -6,16 +6,19 @@ Seeds a SQLite event store with realistic lookup histories (reservation, settlem
 consultation events), then in one run: (1) reads the whole log page by page and decodes every
 event, (2) catches the projector up from zero into a fresh DuckDB file. The ratio of the two
 rates is the figure (target: catch-up at >= 80% of the read-and-decode rate). Each lookup is three events, so
-issue 35's rebuild of 10,000,000 consultations is ``--events 30000000 --no-read``: the catch-up's time and its
-peak memory (the process's high-water mark, reset before the catch-up; target <= 2 GB).
+issue 35's rebuild of 10,000,000 consultations is ``--events 30000000 --no-read --seeders 2``: the catch-up's
+time and its peak memory (the process's high-water mark, reset before the catch-up; target <= 2 GB).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,11 +40,46 @@ GROUPS = 100
 DOCUMENTS = ["52998224725", "11144477735", "11222333000181", "00000000191"]
 
 
-def seed(app: BemteviApplication, events: int, batch: int = 20_000) -> None:
-    """Append ``events`` events in large transactions (seeding is not what is measured)."""
-    groups = [uuid4() for _ in range(GROUPS)]
+def seed(app: BemteviApplication, events: int, batch: int = 20_000, processes: int = 1) -> None:
+    """Append ``events`` events in large transactions (seeding is not what is measured). With ``processes`` > 1,
+    that many processes make the events (each for its own groups) and this one appends them."""
+    if processes <= 1:
+        for stored in _lookups(app, events, batch, range(GROUPS)):
+            app.recorder.insert_events(stored)
+        return
+    queue: Any = multiprocessing.get_context("fork").Queue(maxsize=8)
+    share = -(-events // processes)
+    makers = [
+        multiprocessing.get_context("fork").Process(
+            target=_make_into, args=(queue, share, batch, range(n, GROUPS, processes)), daemon=True
+        )
+        for n in range(processes)
+    ]
+    for maker in makers:
+        maker.start()
+    done = 0
+    while done < processes:
+        stored = queue.get()
+        if stored is None:
+            done += 1
+        else:
+            app.recorder.insert_events(stored)
+    for maker in makers:
+        maker.join()
+
+
+def _make_into(queue: Any, events: int, batch: int, groups: range) -> None:
+    app = BemteviApplication(env=Settings(var_dir=Path(temp_dir())).event_store_env())  # its mapper only
+    for stored in _lookups(app, events, batch, groups):
+        queue.put(stored)
+    queue.put(None)
+
+
+def _lookups(app: BemteviApplication, events: int, batch: int, groups_of: range) -> Iterator[list[Any]]:
+    """Stored events of lookup histories over ``groups_of`` of the ``GROUPS`` groups, ``batch`` at a time."""
+    groups = [uuid4() for _ in groups_of]
     accounts = {}
-    pending = []
+    pending: list[Any] = []
     written = 0
     lookups = 0
     for group_id in groups:
@@ -50,7 +88,7 @@ def seed(app: BemteviApplication, events: int, batch: int = 20_000) -> None:
         accounts[group_id] = account
         pending.extend(account.collect_events())
     while written + len(pending) < events:
-        group_id = groups[lookups % GROUPS]
+        group_id = groups[lookups % len(groups)]
         account = accounts[group_id]
         user_id = group_id  # any stable id: the acting user is not what is measured
         consultation_id = uuid4()
@@ -82,15 +120,10 @@ def seed(app: BemteviApplication, events: int, batch: int = 20_000) -> None:
         pending.extend(consultation.collect_events())
         lookups += 1
         if len(pending) >= batch:
-            written += _write(app, pending)
+            written += len(pending)
+            yield [app.mapper.to_stored_event(e) for e in pending]
             pending = []
-    written += _write(app, pending[: max(0, events - written)])
-
-
-def _write(app: BemteviApplication, events: list) -> int:
-    stored = [app.mapper.to_stored_event(e) for e in events]
-    app.recorder.insert_events(stored)
-    return len(stored)
+    yield [app.mapper.to_stored_event(e) for e in pending[: max(0, events - written)]]
 
 
 def warm_projector_folds(app: BemteviApplication, projector: Projector) -> list:
@@ -104,6 +137,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--page-size", type=int, default=1000)
     parser.add_argument("--no-read", action="store_true", help="only the catch-up (no read-and-decode pass)")
+    parser.add_argument("--seeders", type=int, default=1, help="processes making the seeded events")
     args = parser.parse_args()
     warn_if_busy()
 
@@ -111,7 +145,7 @@ def main() -> None:
     settings = Settings(var_dir=var)
     app = BemteviApplication(env=settings.event_store_env())
     started = time.perf_counter()
-    seed(app, args.events)
+    seed(app, args.events, processes=args.seeders)
     total = app.max_position()
     print(f"seeded {total:,} events in {time.perf_counter() - started:.1f} s (SQLite)")
 
