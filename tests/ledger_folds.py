@@ -26,8 +26,9 @@ def folded_statement(
     events says it: figures of the ledger's own, never of a read model."""
     events = [platform.app.mapper.to_domain_event(e) for e in platform.app.recorder.select_events(account_id)]
     flows = dict.fromkeys(("received", "returned", "granted", "takenBack", "charged", "released", "limitChanges"), 0)
-    opening: int | None = 0
-    closing: int | None = 0
+    # Before its first event an account reads as it was opened: unlimited (None) or with nothing yet.
+    opening: int | None = None if events and events[0].limit is None else 0
+    closing = opening
     consumed = lines = 0
     for event in events:
         when = event.timestamp.astimezone(UTC).replace(tzinfo=None)
@@ -63,8 +64,10 @@ def folded_statement(
                 consumed += amount
             case CreditAccount.Released():
                 flows["released"] += amount
-            case CreditAccount.LimitChanged():
+            case CreditAccount.LimitChanged() if None not in (event.limit_after, event.previous_limit):
                 flows["limitChanges"] += event.limit_after - event.previous_limit
+            case CreditAccount.LimitChanged():
+                pass  # to or from unlimited: no balance to move
         lines += 1
     return {
         "category": category,

@@ -39,12 +39,15 @@ def statement(cur: duckdb.DuckDBPyConnection, group_id: str, start: datetime, en
     rows = cur.execute(
         f"""
         SELECT category,
-               arg_max(balance, position) FILTER (created_at < ?) AS opening,
+               -- In structs: arg_max skips a NULL argument, and an unlimited account's balance is NULL.
+               (arg_max({{'balance': balance}}, position) FILTER (created_at < ?)).balance AS opening,
                count(*) FILTER (created_at < ?) AS before,
-               arg_max(balance, position) FILTER (created_at < ?) AS closing,
+               (arg_max({{'balance': balance}}, position) FILTER (created_at < ?)).balance AS closing,
                count(*) FILTER (created_at < ?) AS until_end,
                count(*) FILTER (in_period) AS lines,
                coalesce(sum(amount) FILTER (in_period AND kind = 'settlement'), 0) AS consumed,
+               -- The account's first line: whether it was unlimited before it (one pass over the group's lines).
+               arg_min({{'kind': kind, 'credit_limit': credit_limit, 'change': change}}, position) AS first_line,
                {flows}
         FROM (SELECT *, created_at >= ? AND created_at < ? AS in_period FROM credit_movements WHERE group_id = ?)
         GROUP BY category
@@ -55,8 +58,8 @@ def statement(cur: duckdb.DuckDBPyConnection, group_id: str, start: datetime, en
     out = []
     for category in CATEGORY_ORDER:
         row = found.get(category)
-        if row is None:
-            empty = None if _unlimited_before_lines(cur, group_id, category) else 0
+        if row is None:  # no line at all: unlimited as the account is now
+            empty = None if _unlimited_now(cur, group_id, category) else 0
             blank: dict[str, Any] = {
                 "category": category,
                 "openingBalance": empty,
@@ -66,9 +69,9 @@ def statement(cur: duckdb.DuckDBPyConnection, group_id: str, start: datetime, en
             }
             out.append(blank | {name: 0 for name, _, _ in FLOWS})
             continue
-        _, opening, before, closing, until_end, lines, consumed, *sums = row
+        _, opening, before, closing, until_end, lines, consumed, first_line, *sums = row
         if not before:
-            opening = None if _unlimited_before_lines(cur, group_id, category) else 0
+            opening = None if _unlimited_before(first_line) else 0
         if not until_end:
             closing = opening
         out.append(
@@ -84,26 +87,18 @@ def statement(cur: duckdb.DuckDBPyConnection, group_id: str, start: datetime, en
     return out
 
 
-def _unlimited_before_lines(cur: duckdb.DuckDBPyConnection, group_id: str, category: str) -> bool:
-    """Whether the account was unlimited before its first line (an account opened unlimited has no opening line)."""
-    row = first_row(
-        cur.execute(
-            "SELECT kind, credit_limit, change FROM credit_movements WHERE group_id = ? AND category = ? "
-            "ORDER BY position LIMIT 1",
-            [group_id, category],
-        )
-    )
-    if row is None:
-        current = first_row(
-            cur.execute(
-                "SELECT credit_limit FROM credit_balances WHERE group_id = ? AND category = ?", [group_id, category]
-            )
-        )
-        return current is not None and current[0] is None
-    kind, limit, change = row
-    if kind == "limit_change" and change is None:  # to or from unlimited: it was the other way before
-        return limit is not None
-    return limit is None
+def _unlimited_before(first_line: dict[str, Any]) -> bool:
+    """Whether an account was unlimited before its first line (an account opened unlimited has no opening line)."""
+    if first_line["kind"] == "limit_change" and first_line["change"] is None:
+        return first_line["credit_limit"] is not None  # to or from unlimited: it was the other way before
+    return first_line["credit_limit"] is None
+
+
+def _unlimited_now(cur: duckdb.DuckDBPyConnection, group_id: str, category: str) -> bool:
+    """Whether an account with no line in its history is unlimited (it has always been as it is now)."""
+    query = "SELECT credit_limit FROM credit_balances WHERE group_id = ? AND category = ?"
+    current = first_row(cur.execute(query, [group_id, category]))
+    return current is not None and current[0] is None
 
 
 def group_name(cur: duckdb.DuckDBPyConnection, group_id: str) -> str | None:
