@@ -79,8 +79,15 @@ class Params:
         errors: list[Any] = []
         several = isinstance(received, (ImmutableMultiDict, Headers))
         for param in self.planned:
-            key = next((key for key in param.keys if key in received), param.keys[0])
-            value = received.getlist(key) if param.multi and several else received.get(key, None)
+            if param.multi and several:
+                key = next((key for key in param.keys if key in received), param.keys[0])
+                value = received.getlist(key)
+            else:  # one look-up per alias: ``in`` and then ``get`` would each scan the headers
+                key = param.keys[0]
+                value = received.get(key, None)
+                if value is None and len(param.keys) > 1:
+                    key = next((key for key in param.keys[1:] if key in received), key)
+                    value = received.get(key, None)
             if value is None or (param.sequence and len(value) == 0):
                 if param.absent is not Undefined:
                     values[param.field.name] = param.absent

@@ -14,6 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 from uuid import UUID
 
 from bemtevi.domain.api_client_errors import RateLimited
@@ -54,8 +55,8 @@ class _Share:
     exhausted: bool = False  # the store granted nothing: no unit left in the window
 
 
-@dataclass(frozen=True, slots=True)
-class Remaining:
+class Remaining(NamedTuple):
+    # A tuple, not a frozen dataclass: two are made per API request, and a frozen dataclass's __init__ is slow.
     policy: Policy
     limit: int
     remaining: int
@@ -82,23 +83,26 @@ class RateLimiter:
                 if len(self._shares) >= self.MAX_TOKENS:
                     self._shares.clear()
                 shares = self._shares[token_id] = [None] * len(POLICIES)
-            admitted: list[tuple[Policy, int, _Share]] = []
+            # Every limit is checked before any is spent: a refusal spends nothing.
             for index, limit in enumerate((per_second, per_day)):
                 if not limit:
                     continue
-                policy = POLICIES[index]
                 share = shares[index]
                 if share is None or not share.window <= now < share.end:
-                    window = policy.window(now)
-                    share = shares[index] = _Share(window, window + policy.seconds)
-                if share.left == 0 and not self._refill(token_id, policy, limit, share):
+                    window = POLICIES[index].window(now)
+                    share = shares[index] = _Share(window, window + POLICIES[index].seconds)
+                if share.left == 0 and not self._refill(token_id, POLICIES[index], limit, share):
                     raise RateLimited(retry_after=max(1, math.ceil(share.end - now)))
-                admitted.append((policy, limit, share))
             answer = []
-            for policy, limit, share in admitted:
-                share.left -= 1
-                reset = max(0, math.ceil(share.end - now))
-                answer.append(Remaining(policy, limit, max(0, limit - share.used + share.left), reset))
+            for index, limit in enumerate((per_second, per_day)):
+                if limit:
+                    share = shares[index]
+                    assert share is not None  # made by the loop above
+                    share.left -= 1
+                    left = limit - share.used + share.left
+                    answer.append(
+                        Remaining(POLICIES[index], limit, left if left > 0 else 0, max(0, math.ceil(share.end - now)))
+                    )
             return answer
 
     def _refill(self, token_id: UUID, policy: Policy, limit: int, share: _Share) -> bool:
@@ -125,4 +129,4 @@ def policy_header(per_second: int | None, per_day: int | None) -> str:
 
 def limit_header(remaining: list[Remaining]) -> str:
     """``RateLimit``: what remains of each limit and the seconds until its window ends."""
-    return ", ".join(f'"{r.policy.name}";r={r.remaining};t={r.reset}' for r in remaining)
+    return ", ".join([f'"{r.policy.name}";r={r.remaining};t={r.reset}' for r in remaining])
