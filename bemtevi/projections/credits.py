@@ -23,6 +23,7 @@ from eventsourcing.utils import get_topic
 
 from bemtevi.domain.credits import MOVEMENT_EVENTS, CreditAccount
 from bemtevi.projections.base import PageFold, ReadModel, utc_wall_times
+from bemtevi.projections.statements import ADD_LINES_TO_DAYS, DAYS_DDL
 
 BALANCES_DDL = """
 CREATE TABLE IF NOT EXISTS credit_balances (
@@ -164,6 +165,15 @@ class _CreditsFold(PageFold):
         self.states.append(notification.state)
 
     def write(self, cur: duckdb.DuckDBPyConnection) -> None:
+        self._write_lines(cur)
+        # The page's lines (openings and movements) added to the statement's days.
+        positions = [opened[4] for opened in self.opened.values()]
+        if self.positions:
+            positions += (self.positions[0], self.positions[-1])
+        if positions:
+            cur.execute(ADD_LINES_TO_DAYS, [min(positions), max(positions)])
+
+    def _write_lines(self, cur: duckdb.DuckDBPyConnection) -> None:
         if self.opened:
             ids = list(self.opened)
             rows = [self.opened[i] for i in ids]
@@ -237,14 +247,17 @@ class _CreditsFold(PageFold):
 
 class CreditsReadModel(ReadModel):
     name = "credits"
-    version = 3  # 2: figures after each movement, grants, and the movement history; 3: openings, change, released
-    tables = ("credit_balances", "credit_movements")
+    # 2: figures after each movement, grants, and the movement history; 3: openings, change, released;
+    # 4: the statement's days
+    version = 4
+    tables = ("credit_balances", "credit_movements", "statement_days")
     event_types = (CreditAccount.Opened,)
     raw_event_types = MOVEMENT_EVENTS
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(BALANCES_DDL)
         cur.execute(MOVEMENTS_DDL)
+        cur.execute(DAYS_DDL)
 
     def fold(self) -> PageFold:
         return _CreditsFold()

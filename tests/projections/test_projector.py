@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from datetime import UTC, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -298,8 +298,7 @@ def test_a_statement_read_on_an_idle_thread_never_stops_the_read_models(platform
     read, release = threading.Event(), threading.Event()
 
     def statement_then_idle() -> None:
-        start, end = datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC)
-        statement(platform.store.cursor(), str(principal.group_id), start, end)
+        statement(platform.store.cursor(), str(principal.group_id), date(2000, 1, 1), date(2100, 1, 1))
         group_name(platform.store.cursor(), str(principal.group_id))
         read.set()
         release.wait(30)  # an idle pool thread: its cursor is used again only by its next request

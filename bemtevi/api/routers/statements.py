@@ -20,7 +20,7 @@ from bemtevi.api.credit_schemas import (
 )
 from bemtevi.api.deps import PlatformDep, PositionQuery, wait_for_position
 from bemtevi.api.exports import XLSX, Cell, ExportLanguage, SpreadsheetFormat, file_response
-from bemtevi.api.routers.credits import EXPORT_LABELS, HistoryReader, _utc_bounds, _visible_groups
+from bemtevi.api.routers.credits import EXPORT_LABELS, HistoryReader, _visible_groups
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.domain.errors import InvalidData
 from bemtevi.domain.principals import Principal
@@ -51,14 +51,13 @@ class StatementPeriod:
 
 def _statement(platform: PlatformDep, principal: Principal, period: StatementPeriod) -> StatementData:
     [group_id] = _visible_groups(platform, principal, period.group_id or principal.group_id)
-    start, end = _utc_bounds(period.start, period.end)
     cur = platform.store.cursor()
     return StatementData(
         groupId=group_id,
         groupName=group_name(cur, group_id),
         periodStart=period.start,
         periodEnd=period.end,
-        categories=statement(cur, group_id, start, end),  # type: ignore[arg-type]
+        categories=statement(cur, group_id, period.start, period.end),  # type: ignore[arg-type]
     )
 
 
@@ -100,10 +99,8 @@ class CloseMonth:
 
 def _monthly_close(platform: PlatformDep, principal: Principal, month: CloseMonth) -> MonthlyCloseData:
     [group_id] = _visible_groups(platform, principal, month.group_id or principal.group_id)
-    start, end = _utc_bounds(month.start, month.end)
-    assert start is not None and end is not None  # both days are given
     cur = platform.store.cursor()
-    close = monthly_close(cur, group_id, start, end)
+    close = monthly_close(cur, group_id, month.start, month.end)
     return MonthlyCloseData(
         groupId=group_id,
         groupName=group_name(cur, group_id),
