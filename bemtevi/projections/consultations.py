@@ -10,7 +10,7 @@ import pyarrow as pa
 from eventsourcing.persistence import Notification
 
 from bemtevi.domain.consultations import Consultation
-from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, first_row
+from bemtevi.projections.base import PRODUCT_TIME_ZONE, PageFold, ReadModel, first_row, stored_json
 
 CONSULTATIONS_DDL = """
 CREATE TABLE IF NOT EXISTS consultations (
@@ -60,22 +60,26 @@ CREATE TABLE IF NOT EXISTS usage_daily (
 
 # The stored JSON of Consultation.Recorded, read by DuckDB (see projections/credits.py for the
 # library's encoding of UUIDs and times).
+_RECORDED_JSON = stored_json(
+    "group_id._data_ user_id._data_ document document_type query_type category supplier status credits channel "
+    "timestamp._data_ purpose"
+)
 _RECORDED_COLUMNS = """
     position,
     consultation_id,
-    (s->'group_id'->>'_data_')::UUID::VARCHAR,
-    (s->'user_id'->>'_data_')::UUID::VARCHAR,
-    s->>'document',
-    s->>'document_type',
-    s->>'query_type',
-    s->>'category',
-    s->>'supplier',
-    s->>'status',
-    (s->>'credits')::INTEGER,
-    s->>'channel',
-    (s->'timestamp'->>'_data_')::TIMESTAMPTZ::TIMESTAMP,
-    s->>'purpose',
-    TRY_CAST('1' || (s->>'document') AS BIGINT)  -- NULL for no digits: no report's document is such
+    s.group_id._data_::UUID::VARCHAR,
+    s.user_id._data_::UUID::VARCHAR,
+    s.document,
+    s.document_type,
+    s.query_type,
+    s.category,
+    s.supplier,
+    s.status,
+    (s.credits)::INTEGER,
+    s.channel,
+    s."timestamp"._data_::TIMESTAMPTZ::TIMESTAMP,
+    s.purpose,
+    TRY_CAST('1' || (s.document) AS BIGINT)  -- NULL for no digits: no report's document is such
 """
 
 
@@ -111,7 +115,7 @@ class _ConsultationsFold(PageFold):
                 f"""
                 INSERT INTO consultations
                 SELECT {_RECORDED_COLUMNS}
-                FROM (SELECT position, consultation_id, decode(state)::JSON AS s FROM page_consultations)
+                FROM (SELECT position, consultation_id, {_RECORDED_JSON} AS s FROM page_consultations)
                 """
             )
         finally:

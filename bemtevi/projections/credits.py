@@ -22,7 +22,7 @@ from eventsourcing.persistence import Notification
 from eventsourcing.utils import get_topic
 
 from bemtevi.domain.credits import MOVEMENT_EVENTS, CreditAccount
-from bemtevi.projections.base import PageFold, ReadModel, utc_wall_times
+from bemtevi.projections.base import PageFold, ReadModel, stored_json, utc_wall_times
 from bemtevi.projections.statements import ADD_LINES_TO_DAYS, DAYS_DDL
 
 BALANCES_DDL = """
@@ -89,17 +89,21 @@ _KIND_BY_TOPIC = {get_topic(event_type): kind for event_type, kind in MOVEMENT_K
 _CHANGE_BY_TOPIC = {
     get_topic(event_type): sql
     for event_type, sql in {
-        CreditAccount.Reserved: "-(s->>'amount')::BIGINT",
-        CreditAccount.Settled: "(s->>'released')::BIGINT",
+        CreditAccount.Reserved: "-(s.amount)::BIGINT",
+        CreditAccount.Settled: "(s.released)::BIGINT",
         CreditAccount.SettledFromBlock: "0",
-        CreditAccount.LeaseSettled: "(s->>'released')::BIGINT",
-        CreditAccount.Charged: "-(s->>'amount')::BIGINT",
-        CreditAccount.Released: "(s->>'amount')::BIGINT",
-        CreditAccount.LimitChanged: "(s->>'limit_after')::BIGINT - (s->>'previous_limit')::BIGINT",
-        CreditAccount.Granted: "-(s->>'amount')::BIGINT",
-        CreditAccount.GrantReceived: "(s->>'amount')::BIGINT",
+        CreditAccount.LeaseSettled: "(s.released)::BIGINT",
+        CreditAccount.Charged: "-(s.amount)::BIGINT",
+        CreditAccount.Released: "(s.amount)::BIGINT",
+        CreditAccount.LimitChanged: "(s.limit_after)::BIGINT - (s.previous_limit)::BIGINT",
+        CreditAccount.Granted: "-(s.amount)::BIGINT",
+        CreditAccount.GrantReceived: "(s.amount)::BIGINT",
     }.items()
 }
+_MOVEMENT_JSON = stored_json(
+    "amount previous_limit limit_after used_after reserved_after granted_after released reservation_id reason "
+    "counterparty_group_id._data_ actor_id._data_ timestamp._data_"
+)
 _CHANGE_SQL = "CASE m.topic " + " ".join(f"WHEN '{t}' THEN {sql}" for t, sql in _CHANGE_BY_TOPIC.items()) + " END"
 
 # The stored JSON of a movement event (the library's transcoder: UUIDs as {"_type_": "uuid_hex",
@@ -109,20 +113,20 @@ _MOVEMENT_COLUMNS = (
     """
     m.position, m.account_id, b.group_id, b.category, m.kind,
     -- A limit change's amount is the change (none when it goes to or from unlimited).
-    coalesce((s->>'amount')::BIGINT, (s->>'limit_after')::BIGINT - (s->>'previous_limit')::BIGINT, 0) AS amount,
-    s->>'reservation_id' AS reason_id,
-    s->>'reason' AS reason,
-    (s->'counterparty_group_id'->>'_data_')::UUID::VARCHAR AS counterparty_group_id,
-    (s->'actor_id'->>'_data_')::UUID::VARCHAR AS actor_id,
-    (s->'timestamp'->>'_data_')::TIMESTAMPTZ::TIMESTAMP AS created_at,
-    (s->>'limit_after')::BIGINT AS credit_limit,
-    (s->>'used_after')::BIGINT AS used,
-    (s->>'reserved_after')::BIGINT AS reserved,
-    (s->>'granted_after')::BIGINT AS granted,
-    CASE WHEN (s->>'limit_after') IS NULL THEN NULL
-         ELSE (s->>'limit_after')::BIGINT - (s->>'used_after')::BIGINT - (s->>'reserved_after')::BIGINT
-              - (s->>'granted_after')::BIGINT END AS balance,
-    coalesce((s->>'released')::BIGINT, 0) AS released,
+    coalesce((s.amount)::BIGINT, (s.limit_after)::BIGINT - (s.previous_limit)::BIGINT, 0) AS amount,
+    s.reservation_id AS reason_id,
+    s.reason AS reason,
+    s.counterparty_group_id._data_::UUID::VARCHAR AS counterparty_group_id,
+    s.actor_id._data_::UUID::VARCHAR AS actor_id,
+    s."timestamp"._data_::TIMESTAMPTZ::TIMESTAMP AS created_at,
+    (s.limit_after)::BIGINT AS credit_limit,
+    (s.used_after)::BIGINT AS used,
+    (s.reserved_after)::BIGINT AS reserved,
+    (s.granted_after)::BIGINT AS granted,
+    CASE WHEN (s.limit_after) IS NULL THEN NULL
+         ELSE (s.limit_after)::BIGINT - (s.used_after)::BIGINT - (s.reserved_after)::BIGINT
+              - (s.granted_after)::BIGINT END AS balance,
+    coalesce((s.released)::BIGINT, 0) AS released,
     """
     + _CHANGE_SQL
     + """ AS change
@@ -223,7 +227,7 @@ class _CreditsFold(PageFold):
                 f"""
                 INSERT INTO credit_movements
                 SELECT {_MOVEMENT_COLUMNS}
-                FROM (SELECT position, account_id, kind, topic, decode(state)::JSON AS s FROM page_movements) m
+                FROM (SELECT position, account_id, kind, topic, {_MOVEMENT_JSON} AS s FROM page_movements) m
                 JOIN credit_balances b ON b.account_id = m.account_id
                 """
             )
