@@ -15,6 +15,8 @@ import duckdb
 
 from bemtevi.projections.base import first_row
 
+BACKLOG_CHECKPOINT = "128MB"
+
 TRACKING_DDL = """
 CREATE TABLE IF NOT EXISTS projection_tracking (
     name VARCHAR PRIMARY KEY,
@@ -97,6 +99,21 @@ class ReadStore:
                 cur.execute("ROLLBACK")
                 raise
             cur.execute("COMMIT")
+
+    @contextmanager
+    def larger_checkpoints(self, enabled: bool = True) -> Iterator[None]:
+        """While a backlog is written: DuckDB checkpoints when its write-ahead log passes ``BACKLOG_CHECKPOINT``,
+        not its default 16 MB. Each checkpoint rewrites the tables' last, partly filled row groups, so over a
+        backlog fewer, larger checkpoints write less; what is not checkpointed yet is held in memory (up to about
+        the threshold more). Back to the default after it: a live follower's small writes keep the log short."""
+        if not enabled:
+            yield
+            return
+        self.cursor().execute(f"SET checkpoint_threshold = '{BACKLOG_CHECKPOINT}'")
+        try:
+            yield
+        finally:
+            self.cursor().execute("RESET checkpoint_threshold")
 
     def tracked_position(self, name: str) -> int:
         row = first_row(self.cursor().execute("SELECT position FROM projection_tracking WHERE name = ?", [name]))

@@ -256,7 +256,8 @@ class Projector(LogFollower):
             if identity.store_id is not None:
                 self._source_to_record = (identity.store_id, identity.description)
         # A full first page means a backlog: the cyclic GC stays paused until it is all written.
-        with _cyclic_gc_paused(len(page) == self._page_size):
+        backlog = len(page) == self._page_size
+        with _cyclic_gc_paused(backlog), self._store.larger_checkpoints(backlog):
             try:
                 while True:
                     folds = [model.fold() for model in self._read_models]
