@@ -5,15 +5,16 @@
 Seeds a SQLite event store with realistic lookup histories (reservation, settlement and
 consultation events), then in one run: (1) reads the whole log page by page and decodes every
 event, (2) catches the projector up from zero into a fresh DuckDB file. The ratio of the two
-rates is the figure (target: catch-up at >= 80% of the read-and-decode rate). Each lookup is three events, so
-issue 35's rebuild of 10,000,000 consultations is ``--events 30000000 --no-read --seeders 2``: the catch-up's
-time and its peak memory (the process's high-water mark, reset before the catch-up; target <= 2 GB).
+rates is the figure (issue 35: catch-up at least as fast as reading and decoding, ratio >= 1.0). Each lookup is
+three events, so issue 35's rebuild of 10,000,000 consultations is ``--events 30000000 --no-read --seeders 2``:
+the catch-up's time and its peak memory (the process's high-water mark, reset before the catch-up; target <= 2 GB).
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -142,6 +143,13 @@ def main() -> None:
     warn_if_busy()
 
     var = Path(temp_dir())
+    try:
+        run(args, var)
+    finally:
+        shutil.rmtree(var, ignore_errors=True)  # the seeded log: gigabytes
+
+
+def run(args: argparse.Namespace, var: Path) -> None:
     settings = Settings(var_dir=var)
     app = BemteviApplication(env=settings.event_store_env())
     started = time.perf_counter()
@@ -194,7 +202,7 @@ def main() -> None:
     print(f"consultation rows projected: {rows[0] if rows else 0:,}")
     print(f"peak memory during the catch-up: {peak_rss_mib():,.0f} MiB (before it: {peak_before:,.0f} MiB)")
     if decoded:
-        print(f"ratio catch-up / read+decode: {project_rate / read_rate:.2f} (target >= 0.80)")
+        print(f"ratio catch-up / read+decode: {project_rate / read_rate:.2f} (issue 35: >= 1.0)")
 
 
 def peak_rss_mib(*, reset: bool = False) -> float:
