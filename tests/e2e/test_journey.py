@@ -13,9 +13,12 @@ pytestmark = pytest.mark.e2e
 
 
 def dashboard_total(page: Page) -> int:
+    """The dashboard's total once its count-up has reached it (the figure counts up to ``data-target``)."""
     total = page.get_by_test_id("dashboard-total")
-    expect(total).to_have_text(re.compile(r"^\d+$"))
-    return int(total.inner_text())
+    expect(total).to_have_attribute("data-target", re.compile(r"^\d+$"))
+    target = total.get_attribute("data-target")
+    expect(total).to_have_text(f"{int(target or 0):,}".replace(",", "."))
+    return int(target or 0)
 
 
 def test_sign_in_look_up_a_cpf_and_see_the_dashboard_count_go_up(page: Page, server_url: str) -> None:

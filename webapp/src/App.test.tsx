@@ -137,7 +137,8 @@ describe('routing and session', () => {
     mockApi(baseHandlers)
     renderApp('/login', true)
     await waitFor(() => expect(location()).toBe('/dashboard'))
-    expect(await screen.findByTestId('dashboard-total')).toHaveTextContent('1.234')
+    // The figure counts up to its value (specification: 1000 ms).
+    await waitFor(() => expect(screen.getByTestId('dashboard-total')).toHaveTextContent('1.234'), { timeout: 3000 })
     expect(screen.getByText('Ilimitado', { exact: false })).toBeInTheDocument()
     expect(screen.getByTestId('nav-dashboard')).toHaveTextContent('Dashboard')
     expect(screen.getByTestId('nav-normal-query')).toHaveTextContent('Unitária')

@@ -16,6 +16,7 @@ import EmptyState from '../../components/EmptyState'
 import Spinner from '../../components/Spinner'
 import { errorText } from '../../components/errorText'
 import { formatNumber } from '../../lib/format'
+import { useCountUp } from '../../lib/useCountUp'
 import { isRouteAllowed, rolesRequestOf } from '../../lib/permissions'
 import { useDashboardQuery, useRolesByIdQuery, type BatchUsage } from '../../store/generated/bemteviApi'
 import { useAppSelector } from '../../store/hooks'
@@ -72,8 +73,8 @@ export default function DashboardPage() {
       </Typography>
 
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fit, minmax(150px, 1fr))' }}>
-        <Stat label={t('dashboard.total')} value={num(data.consultationsTotal)} testId="dashboard-total" />
-        <Stat label={t('dashboard.today')} value={num(data.consultationsToday)} testId="dashboard-today" />
+        <CountingStat label={t('dashboard.total')} target={data.consultationsTotal} testId="dashboard-total" />
+        <CountingStat label={t('dashboard.today')} target={data.consultationsToday} testId="dashboard-today" />
         <Stat label={t('dashboard.batches')} value={files(batches)} detail={records(batches)} testId="dashboard-batches" />
         <Stat
           label={t('dashboard.enrichments')}
@@ -176,16 +177,26 @@ export default function DashboardPage() {
   )
 }
 
+/** A figure that counts up to its value (and moves to a new one while on screen); `data-target` is the value. */
+function CountingStat({ label, target, testId }: { label: string; target: number; testId: string }) {
+  const { i18n } = useTranslation()
+  const shown = useCountUp(target)
+  return <Stat label={label} value={formatNumber(shown, i18n.language)} testId={testId} target={target} />
+}
+
 function Stat({
   label,
   value,
   testId,
   meter,
   detail,
+  target,
 }: {
   label: string
   value: string
   testId: string
+  /** The figure's value, when what is shown counts up to it. */
+  target?: number
   meter?: number
   /** A line under the figure (what it is made of). */
   detail?: string
@@ -195,7 +206,7 @@ function Stat({
       <Typography variant="body2" color="text.secondary">
         {label}
       </Typography>
-      <Typography component="strong" sx={{ fontSize: '1.6rem', fontWeight: 700, lineHeight: 1.2 }} data-testid={testId}>
+      <Typography component="strong" sx={{ fontSize: '1.6rem', fontWeight: 700, lineHeight: 1.2 }} data-testid={testId} data-target={target}>
         {value}
       </Typography>
       {detail && (

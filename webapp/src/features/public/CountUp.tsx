@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { countUpValue } from './countUp'
+import { countUpValue } from '../../lib/countUp'
 
 /** A figure that counts up from zero once it scrolls into view. */
 export default function CountUp({ to, prefix = '', suffix = '', testId }: { to: number; prefix?: string; suffix?: string; testId?: string }) {
