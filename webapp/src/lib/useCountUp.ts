@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { COUNT_UP_MS, countUpValue } from './countUp'
 
 /** Whether figures animate: frames are drawn and the reader has not asked for reduced motion. */
-function animates(): boolean {
+export function animates(): boolean {
   if (typeof requestAnimationFrame !== 'function') return false
   return !(typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches)
 }
