@@ -87,11 +87,12 @@ class RateLimiter:
             for index, limit in enumerate((per_second, per_day)):
                 if not limit:
                     continue
+                policy = POLICIES[index]
                 share = shares[index]
                 if share is None or not share.window <= now < share.end:
-                    window = POLICIES[index].window(now)
-                    share = shares[index] = _Share(window, window + POLICIES[index].seconds)
-                if share.left == 0 and not self._refill(token_id, POLICIES[index], limit, share):
+                    window = policy.window(now)
+                    share = shares[index] = _Share(window, window + policy.seconds)
+                if share.left == 0 and not self._refill(token_id, policy, limit, share):
                     raise RateLimited(retry_after=max(1, math.ceil(share.end - now)))
             answer = []
             for index, limit in enumerate((per_second, per_day)):

@@ -75,11 +75,11 @@ _RECORDED_COLUMNS = """
     s.category,
     s.supplier,
     s.status,
-    (s.credits)::INTEGER,
+    s.credits::INTEGER,
     s.channel,
     s."timestamp"._data_::TIMESTAMPTZ::TIMESTAMP,
     s.purpose,
-    TRY_CAST('1' || (s.document) AS BIGINT)  -- NULL for no digits: no report's document is such
+    TRY_CAST('1' || s.document AS BIGINT)  -- NULL for no digits: no report's document is such
 """
 
 

@@ -89,15 +89,15 @@ _KIND_BY_TOPIC = {get_topic(event_type): kind for event_type, kind in MOVEMENT_K
 _CHANGE_BY_TOPIC = {
     get_topic(event_type): sql
     for event_type, sql in {
-        CreditAccount.Reserved: "-(s.amount)::BIGINT",
-        CreditAccount.Settled: "(s.released)::BIGINT",
+        CreditAccount.Reserved: "-s.amount::BIGINT",
+        CreditAccount.Settled: "s.released::BIGINT",
         CreditAccount.SettledFromBlock: "0",
-        CreditAccount.LeaseSettled: "(s.released)::BIGINT",
-        CreditAccount.Charged: "-(s.amount)::BIGINT",
-        CreditAccount.Released: "(s.amount)::BIGINT",
-        CreditAccount.LimitChanged: "(s.limit_after)::BIGINT - (s.previous_limit)::BIGINT",
-        CreditAccount.Granted: "-(s.amount)::BIGINT",
-        CreditAccount.GrantReceived: "(s.amount)::BIGINT",
+        CreditAccount.LeaseSettled: "s.released::BIGINT",
+        CreditAccount.Charged: "-s.amount::BIGINT",
+        CreditAccount.Released: "s.amount::BIGINT",
+        CreditAccount.LimitChanged: "s.limit_after::BIGINT - s.previous_limit::BIGINT",
+        CreditAccount.Granted: "-s.amount::BIGINT",
+        CreditAccount.GrantReceived: "s.amount::BIGINT",
     }.items()
 }
 _MOVEMENT_JSON = stored_json(
@@ -113,20 +113,20 @@ _MOVEMENT_COLUMNS = (
     """
     m.position, m.account_id, b.group_id, b.category, m.kind,
     -- A limit change's amount is the change (none when it goes to or from unlimited).
-    coalesce((s.amount)::BIGINT, (s.limit_after)::BIGINT - (s.previous_limit)::BIGINT, 0) AS amount,
+    coalesce(s.amount::BIGINT, s.limit_after::BIGINT - s.previous_limit::BIGINT, 0) AS amount,
     s.reservation_id AS reason_id,
     s.reason AS reason,
     s.counterparty_group_id._data_::UUID::VARCHAR AS counterparty_group_id,
     s.actor_id._data_::UUID::VARCHAR AS actor_id,
     s."timestamp"._data_::TIMESTAMPTZ::TIMESTAMP AS created_at,
-    (s.limit_after)::BIGINT AS credit_limit,
-    (s.used_after)::BIGINT AS used,
-    (s.reserved_after)::BIGINT AS reserved,
-    (s.granted_after)::BIGINT AS granted,
-    CASE WHEN (s.limit_after) IS NULL THEN NULL
-         ELSE (s.limit_after)::BIGINT - (s.used_after)::BIGINT - (s.reserved_after)::BIGINT
-              - (s.granted_after)::BIGINT END AS balance,
-    coalesce((s.released)::BIGINT, 0) AS released,
+    s.limit_after::BIGINT AS credit_limit,
+    s.used_after::BIGINT AS used,
+    s.reserved_after::BIGINT AS reserved,
+    s.granted_after::BIGINT AS granted,
+    CASE WHEN s.limit_after IS NULL THEN NULL
+         ELSE s.limit_after::BIGINT - s.used_after::BIGINT - s.reserved_after::BIGINT
+              - s.granted_after::BIGINT END AS balance,
+    coalesce(s.released::BIGINT, 0) AS released,
     """
     + _CHANGE_SQL
     + """ AS change
