@@ -86,8 +86,9 @@ export default function RecoveryPage() {
       await verify({ verifyCodeRequest: { code: value.trim(), uniqueKey: ticket.uniqueKey, id: ticket.id } }).unwrap()
       remember({ ...ticket, code: value.trim(), verified: true })
       notify({ type: 'positive', message: t('accounts.recovery.codeActive') })
-      setTouched(false)
-      setStep('redefine')
+      // The password form belongs to the redefine-new-password route's own mount (it reads the
+      // verified ticket back from the session). Showing it here first would let someone type
+      // into a form that the route change then replaces with an empty one.
       navigate('/redefine-new-password', { replace: true })
     } catch {
       // shown below
@@ -215,7 +216,7 @@ export default function RecoveryPage() {
                 fullWidth
                 slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6, 'data-testid': 'recovery-code' } }}
               />
-              <Button type="submit" variant="contained" size="large" fullWidth disabled={verifyState.isLoading} data-testid="recovery-verify">
+              <Button type="submit" variant="contained" size="large" fullWidth disabled={verifyState.isLoading || verifyState.isSuccess} data-testid="recovery-verify">
                 {verifyState.isLoading ? t('accounts.recovery.verifying') : t('accounts.recovery.verify')}
               </Button>
             </Stack>
