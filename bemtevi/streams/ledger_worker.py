@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import socket
 import sys
 import threading
 import time
@@ -54,7 +53,7 @@ from bemtevi.commands.ledger import (
 from bemtevi.commands.query_types import StoredQueryTypes
 from bemtevi.infra.kafka import ensure_topic
 from bemtevi.infra.settings import Settings
-from bemtevi.streams.workers import METADATA_MAX_AGE_MS
+from bemtevi.streams.workers import worker_app
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +61,6 @@ log = logging.getLogger(__name__)
 def consumer_group(topic: str) -> str:
     """The ledger workers' consumer group (and faust app id) of a request topic: ``bemtevi-ledger``."""
     return topic.replace(".", "-")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def recorded_consultations(app: BemteviApplication, consultation_ids: Iterable[UUID]) -> set[UUID]:
@@ -95,8 +88,6 @@ class LedgerWorker:
     def __init__(self, settings: Settings, *, take: int = 512, within: float = 0.005) -> None:
         if not settings.kafka_bootstrap:
             raise ValueError("BEMTEVI_KAFKA_BOOTSTRAP names no Kafka cluster to take ledger requests from")
-        import faust
-
         self.settings = settings
         self.take = take
         self.within = within
@@ -131,27 +122,11 @@ class LedgerWorker:
         self.queued_seconds = 0.0
         self.decided_seconds = 0.0
         self.answered_seconds = 0.0
-        group = consumer_group(settings.kafka_ledger_topic)
-        # faust makes its data folder even with no table (default: ``<app id>-data`` in the working
-        # directory, which left one per test topic in the checkout); under var/ like the other workers'.
-        datadir = settings.var_dir / "workers" / group
-        datadir.mkdir(parents=True, exist_ok=True)  # faust makes only the last level
-        self.faust = faust.App(
-            group,
-            broker=f"kafka://{bootstrap}",
-            store="memory://",
-            datadir=str(datadir),
-            topic_partitions=settings.kafka_ledger_partitions,
-            topic_replication_factor=settings.kafka_replication_factor,
-            topic_allow_declare=True,
-            consumer_auto_offset_reset="earliest",
-            broker_session_timeout=8,
-            broker_heartbeat_interval=1,
-            consumer_metadata_max_age_ms=METADATA_MAX_AGE_MS,  # partitions back within seconds of a broker's return
-            web_enabled=False,
-            web_host="127.0.0.1",
-            web_port=_free_port(),
-            autodiscover=False,
+        self.faust = worker_app(
+            "ledger",
+            settings,
+            group=consumer_group(settings.kafka_ledger_topic),
+            partitions=settings.kafka_ledger_partitions,
         )
         topic = self.faust.topic(
             settings.kafka_ledger_topic,

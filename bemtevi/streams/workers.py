@@ -71,9 +71,14 @@ def broker_urls(bootstrap: str) -> str:
 
 
 def worker_app(
-    name: str, settings: Settings, *, partitions: int | None = None, max_poll_interval: float | None = None
+    name: str,
+    settings: Settings,
+    *,
+    group: str | None = None,
+    partitions: int | None = None,
+    max_poll_interval: float | None = None,
 ) -> faust.App:
-    """The faust app of the worker ``name`` (consumer group ``bemtevi-<name>``), with no agent yet.
+    """The faust app of the worker ``name`` (consumer group ``group``, else ``bemtevi-<name>``), with no agent yet.
 
     ``partitions``: the count faust gives topics it declares itself (its internal ones); the topics
     the agents read are created with ``raw_topic``. ``max_poll_interval``: how long the consumer may go without
@@ -81,10 +86,10 @@ def worker_app(
     if not settings.kafka_bootstrap:
         raise ValueError("BEMTEVI_KAFKA_BOOTSTRAP names no Kafka cluster for the worker to consume from")
     session = settings.worker_session_timeout_seconds
-    datadir = settings.var_dir / "workers" / name
+    datadir = settings.var_dir / "workers" / (group or name)
     datadir.mkdir(parents=True, exist_ok=True)  # faust makes only the last level
     return faust.App(
-        f"bemtevi-{name}",
+        group or f"bemtevi-{name}",
         broker=broker_urls(settings.kafka_bootstrap),
         store="memory://",
         # faust makes its data folder even with no table; under var/, not in the working directory.
