@@ -5,6 +5,7 @@ The panel's API and the public API (``/api/v1``) are routed alike."""
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Callable
 from inspect import iscoroutinefunction
@@ -12,7 +13,7 @@ from typing import Any
 
 from fastapi import FastAPI, params
 from fastapi.dependencies.utils import get_typed_return_annotation, get_typed_signature
-from fastapi.routing import APIRoute, APIRouter
+from fastapi.routing import APIRoute, APIRouter, request_response
 from fastapi.telemetry._api import _route_selected
 from starlette._utils import get_route_path
 from starlette.concurrency import run_in_threadpool
@@ -36,10 +37,21 @@ def include_flat(
     FastAPI now keeps an included router as a node of the app's routes and matches a request through each
     node (twice per node, with its scope bookkeeping): with the API's 16 routers, finding a route cost more CPU
     than most routes spend answering. A flat list is matched by one regular expression per route. The OpenAPI
-    schema is the same (tests/api/test_api_docs.py compares it with the included routers')."""
+    schema is the same (tests/api/test_api_docs.py compares it with the included routers').
+
+    A route is built once per process (``_BUILT``): a second app (a test's, the schema's) gets the first one's
+    routes rebound to it (``QuickRoute.rebound``). Building them is most of an app's making: pydantic makes a
+    validator for each of a route's parameters and answers."""
+    plain = not (app.router.dependencies or app.router.responses or app.router.tags or app.router.callbacks)
     for route in router.routes:
         if not isinstance(route, APIRoute):
             raise TypeError(f"only API routes are included flat, not {route!r}")
+        builds: dict[tuple[str, bool], tuple[object, QuickRoute]] = route.__dict__.setdefault(_BUILT, {})
+        built = builds.get((prefix, in_schema))
+        if plain and built is not None and built[0] is responses:
+            app.router.routes.append(built[1].rebound(app.router.dependency_overrides_provider))
+            app.router._mark_routes_changed()
+            continue
         app.router.add_api_route(
             prefix + route.path,
             route.endpoint if iscoroutinefunction(route.endpoint) else on_a_worker(route.endpoint),
@@ -69,6 +81,13 @@ def include_flat(
             strict_content_type=route.strict_content_type,
             route_class_override=QuickRoute,
         )
+        added = app.router.routes[-1]
+        if plain and isinstance(added, QuickRoute):
+            builds[(prefix, in_schema)] = (responses, added)
+
+
+# The attribute of a router's route holding what ``include_flat`` built of it, per prefix and schema flag.
+_BUILT = "_bemtevi_flat_builds"
 
 
 class QuickRoute(APIRoute):
@@ -84,12 +103,22 @@ class QuickRoute(APIRoute):
         super().__init__(path, endpoint, **options)
         body_is_form = self.body_field is not None and isinstance(self.body_field.field_info, params.Form)
         streamed = self.is_sse_stream or self.is_json_stream
-        plan = None if body_is_form or streamed else plan_of(self.dependant)
-        if plan is not None:
-            self.app = RouteHandler(self, plan, self.app)
+        self.plan = None if body_is_form or streamed else plan_of(self.dependant)
+        if self.plan is not None:
+            self.app = RouteHandler(self, self.plan, self.app)
         literal, parameter, _ = self.path_format.partition("{")
         self._exact = None if parameter else literal
         self._start = literal
+
+    def rebound(self, overrides_provider: Any) -> QuickRoute:
+        """This route in another app: what was built of it (its dependency tree, its fields) shared, its
+        handlers its own, reading that app's dependency overrides."""
+        route = copy.copy(self)
+        route.dependency_overrides_provider = overrides_provider
+        route.app = request_response(route.get_route_handler())
+        if self.plan is not None:
+            route.app = RouteHandler(route, self.plan, route.app)
+        return route
 
     def may_match(self, path: str) -> bool:
         """False when this route's pattern cannot match ``path`` (a path as ``get_route_path`` gives it)."""

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 import pytest
-from fastapi import APIRouter, FastAPI, Header, Query
+from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from fastapi.dependencies.utils import request_params_to_args
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
@@ -24,7 +24,7 @@ from bemtevi.api.app import API_ROUTERS, create_app
 from bemtevi.api.errors import ERROR_RESPONSES
 from bemtevi.api.route_handler import Plan, RouteHandler, plan_of
 from bemtevi.api.route_params import Params
-from bemtevi.api.routing import RouteIndex
+from bemtevi.api.routing import QuickRoute, RouteIndex, include_flat
 
 
 @pytest.fixture
@@ -300,3 +300,31 @@ def test_the_public_apis_lookup_has_its_header_planned() -> None:
     """Idempotency-Key, read on every lookup, is read by its plan."""
     names = [name for name, params in _PARAMS if params.planned is not None]
     assert "['POST'] /api/v1/lookups header_params" in names
+
+
+def _who() -> str:
+    return "the route's own"
+
+
+def test_each_app_of_a_process_shares_the_built_routes_and_reads_its_own_dependency_overrides() -> None:
+    """A route is built once per process; a second app (a test's, the schema's) gets it rebound, and a
+    dependency override set on one app changes that app's answers only."""
+    router = APIRouter()
+
+    @router.get("/who")
+    def who(name: Annotated[str, Depends(_who)]) -> dict[str, str]:
+        return {"name": name}
+
+    first, second = FastAPI(), FastAPI()
+    for app in (first, second):
+        app.router.route_class = QuickRoute
+        include_flat(app, router, prefix="/api", responses=ERROR_RESPONSES)
+    one, two = first.router.routes[-1], second.router.routes[-1]
+    assert isinstance(one, QuickRoute) and isinstance(two, QuickRoute)
+    assert one is not two and one.dependant is two.dependant and one.response_field is two.response_field
+    second.dependency_overrides = {_who: lambda: "overridden"}
+    with TestClient(first) as client_one, TestClient(second) as client_two:
+        assert client_one.get("/api/who").json() == {"name": "the route's own"}
+        assert client_two.get("/api/who").json() == {"name": "overridden"}
+        second.dependency_overrides = {}
+        assert client_two.get("/api/who").json() == {"name": "the route's own"}
