@@ -21,6 +21,14 @@ describe('translations', () => {
     }
   })
 
+  it('says one term in en-US: a query, never a lookup or a consultation', () => {
+    for (const key of keys(enUS)) {
+      const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], enUS)
+      // A placeholder's name ({{consultations}}) is no word a reader sees.
+      expect(String(value).replace(/\{\{\w+\}\}/g, ''), key).not.toMatch(/\b(lookups?|consult(ations?|ed|ing)?)\b/i)
+    }
+  })
+
   it('has every role menu label', () => {
     const labels = ['register', 'users', 'customers', 'suppliers', 'layouts', 'queryTypes', 'queries', 'normalQuery',
       'batchQuery', 'advancedQuery', 'dashboard', 'reports', 'financial', 'balances', 'myAccount', 'api']
