@@ -56,3 +56,26 @@ def test_create_copy_call_inactivate_then_refused(page: Page, server_url: str) -
     expect(row.get_by_test_id("token-status")).to_have_text("Inativo")
     status, body = _curl(server_url, token)
     assert (status, body["code"]) == (401, "api_token_inactive")
+
+
+@pytest.mark.parametrize("language", ["pt-BR", "en-US"])
+def test_the_api_screen_reads_in_the_users_language(page: Page, server_url: str, language: str) -> None:
+    """The seeded query types (stored in Portuguese) and the public API's operations (an English schema) read
+    in the screen's language: en-US never shows their Portuguese words, pt-BR never the schema's English."""
+    english = language == "en-US"
+    page.add_init_script(f"localStorage.setItem('locale', '{language}')")
+    sign_in(page, server_url)
+    page.goto(f"{server_url}/api-query")
+    types = page.get_by_test_id("token-query-types")
+    expect(types).to_contain_text("Complete person (CPF)" if english else "Pessoa física completa")
+    expect(types).to_contain_text("Registration, addresses, phones" if english else "Cadastro, endereços, telefones")
+    docs = page.get_by_test_id("api-docs")
+    lookup = docs.get_by_role("row").filter(has_text="/api/v1/lookups").first
+    expect(lookup).to_contain_text("Unit query" if english else "Consulta unitária")
+    expect(lookup).to_contain_text("A query by CPF or CNPJ" if english else "Consulta por CPF ou CNPJ")
+    if english:
+        expect(types).not_to_contain_text("Cadastro")
+        expect(docs).not_to_contain_text("Consulta")
+    else:
+        expect(docs).not_to_contain_text("Token info")
+        expect(docs).not_to_contain_text("query")

@@ -24,7 +24,9 @@ pytestmark = pytest.mark.e2e
 def fill_query_type(page: Page, name: str, cache: str = "7", validity: str = "30") -> None:
     page.get_by_test_id("query-type-name").fill(name)
     page.get_by_test_id("query-type-badge").fill("PF")
-    page.get_by_test_id("query-type-icon").fill("person")
+    # The icon is picked from the drawn ones, by its name on screen.
+    page.get_by_test_id("query-type-icon").get_by_role("combobox").click()
+    page.get_by_test_id("query-type-icon-person").click()
     page.get_by_test_id("query-type-description").fill("Cadastro e telefones de uma pessoa")
     page.get_by_test_id("query-type-cache").fill(cache)
     page.get_by_test_id("query-type-validity").fill(validity)

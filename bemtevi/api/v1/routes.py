@@ -30,6 +30,8 @@ from bemtevi.api.v1.schemas import BatchSubmitRequest, LookupRequest, TokenInfo,
 from bemtevi.domain.errors import DomainError
 from bemtevi.domain.query_types import Category
 
+# Each operation's summary and docstring are what the API screen shows in en-US, in the app's terms ("query");
+# the web app keeps only their pt-BR words, by operationId.
 router = APIRouter()
 BATCH_OPERATION = "POST /api/v1/batches"
 
@@ -38,7 +40,7 @@ def _platform(request: Request) -> Any:
     return request.app.state.platform
 
 
-@router.get("/me", response_model=TokenInfo, tags=["token"])
+@router.get("/me", response_model=TokenInfo, tags=["token"], summary="Token info")
 def token_info(caller: CallerDep, request: Request) -> TokenInfo:
     """The calling token: the query types it may run and its limits."""
     platform = _platform(request)
@@ -73,11 +75,11 @@ IdempotencyKey = Annotated[
 ]
 
 
-@router.post("/lookups", response_model=ConsultationResponse, tags=["lookups"])
+@router.post("/lookups", response_model=ConsultationResponse, tags=["lookups"], summary="Unit query")
 async def lookup(
     body: LookupRequest, caller: CallerDep, request: Request, idempotency_key: IdempotencyKey = None
 ) -> Response:
-    """A unit lookup by CPF or CNPJ: one API credit when found (`data.credits`), nothing otherwise."""
+    """A query by CPF or CNPJ: one API credit when found (`data.credits`), nothing otherwise."""
     outcome = await _platform(request).api_lookups.lookup(
         caller,
         body.document,
@@ -89,14 +91,19 @@ async def lookup(
     return Response(consultation_json(outcome), media_type="application/json")
 
 
-@router.get("/lookups/{lookup_id}", response_model=KeptResultResponse, tags=["lookups"])
+@router.get("/lookups/{lookup_id}", response_model=KeptResultResponse, tags=["lookups"], summary="Reopen a query")
 def reopen_lookup(lookup_id: str, caller: CallerDep, request: Request, position: PositionQuery = None) -> Any:
-    """A lookup's result again, free, within its query type's validity (a lookup of the token's group)."""
+    """A query's result again, free, within its query type's validity (a query of the token's group)."""
     return panel_results.kept_result(lookup_id, caller.principal, _platform(request), position)
 
 
 @router.post(
-    "/batches/uploads", status_code=201, response_model=BatchUpload, tags=["batches"], openapi_extra=UPLOAD_BODY
+    "/batches/uploads",
+    status_code=201,
+    response_model=BatchUpload,
+    tags=["batches"],
+    openapi_extra=UPLOAD_BODY,
+    summary="Upload a batch file",
 )
 async def upload_batch(
     request: Request,
@@ -111,7 +118,7 @@ async def upload_batch(
     )
 
 
-@router.post("/batches", status_code=201, response_model=SubmittedBatch, tags=["batches"])
+@router.post("/batches", status_code=201, response_model=SubmittedBatch, tags=["batches"], summary="Submit a batch")
 async def submit_batch(
     body: BatchSubmitRequest, caller: CallerDep, request: Request, idempotency_key: IdempotencyKey = None
 ) -> Any:
@@ -145,7 +152,7 @@ async def submit_batch(
     )
 
 
-@router.get("/batches/{batch_id}", response_model=BatchResponse, tags=["batches"])
+@router.get("/batches/{batch_id}", response_model=BatchResponse, tags=["batches"], summary="Batch status")
 def batch_status(batch_id: str, caller: CallerDep, request: Request, position: PositionQuery = None) -> Any:
     """A batch of the token's: its status, counts and progress."""
     return panel_batches.get_batch(batch_id, caller.principal, _platform(request), position)
@@ -156,24 +163,25 @@ def batch_status(batch_id: str, caller: CallerDep, request: Request, position: P
     response_class=FileResponse,
     tags=["batches"],
     responses={200: {"content": {"application/octet-stream": {}}}},
+    summary="Return file",
 )
 def batch_return(batch_id: str, caller: CallerDep, request: Request) -> Any:
     """The return file, once the batch is available."""
     return panel_batches.download_return_file(batch_id, caller.principal, _platform(request))
 
 
-@router.get("/balances", response_model=BalancesResponse, tags=["balances"])
+@router.get("/balances", response_model=BalancesResponse, tags=["balances"], summary="Balances")
 def balances(caller: CallerDep, request: Request, position: PositionQuery = None) -> Any:
     """Used and limit per credit category of the token's group."""
     return panel_credits.balances(caller.principal, _platform(request), position)
 
 
-@router.get("/reports", response_model=ReportResponse, tags=["reports"])
+@router.get("/reports", response_model=ReportResponse, tags=["reports"], summary="Report")
 def report(
     caller: CallerDep, request: Request, filters: panel_reports.FiltersQuery, position: PositionQuery = None
 ) -> Any:
-    """The consultation report of the token's group (`includeChildren`: with every group below it), as the
-    panel's reports screen shows it."""
+    """The query report of the token's group (`includeChildren`: with every group below it), as the
+    reports screen shows it."""
     platform = _platform(request)
     up_to_date = wait_for_position(platform, position)
     # The token stands for its group, whose administrators issued it: it may add the groups below.
@@ -185,6 +193,7 @@ def report(
     response_class=Response,
     tags=["reports"],
     responses={200: {"content": {"text/csv": {}, XLSX: {}}}},
+    summary="Export the report",
 )
 def export_report(
     caller: CallerDep,

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import Alert from '@mui/material/Alert'
+import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
+import LinearProgress from '@mui/material/LinearProgress'
 import Paper from '@mui/material/Paper'
 import Skeleton from '@mui/material/Skeleton'
 import EmptyState from './EmptyState'
@@ -10,13 +12,15 @@ import Typography from '@mui/material/Typography'
 /**
  * One chart's card: its title, and exactly one of loading (a placeholder of the chart's height),
  * error (the translated text with Try again), empty (the screen's sentence) or the chart. It imports
- * no chart library, so a screen's chart chunk is the only one that does.
+ * no chart library, so a screen's chart chunk is the only one that does. While new figures are fetched for a
+ * chart already on screen (`refreshing`) the chart stays, a thin bar over it says more is coming.
  */
 export default function ChartCard({
   title,
   subtitle,
   height,
   loading,
+  refreshing = false,
   error,
   onRetry,
   empty,
@@ -29,7 +33,10 @@ export default function ChartCard({
   title: string
   subtitle?: string
   height: number
+  /** Nothing to show yet: the placeholder. */
   loading: boolean
+  /** Something on screen and newer figures on the way: it stays, under a progress bar. */
+  refreshing?: boolean
   error: string | null
   onRetry?: () => void
   empty: boolean
@@ -43,7 +50,14 @@ export default function ChartCard({
   const { t } = useTranslation()
   const state = loading ? 'loading' : error ? 'error' : empty ? 'empty' : 'ready'
   return (
-    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0 }} data-testid={testId} data-state={state} component="section">
+    <Paper
+      variant="outlined"
+      sx={{ p: { xs: 1.5, sm: 2 }, minWidth: 0 }}
+      data-testid={testId}
+      data-state={state}
+      aria-busy={loading || refreshing}
+      component="section"
+    >
       <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', fontWeight: 600 }}>
         {title}
       </Typography>
@@ -53,7 +67,13 @@ export default function ChartCard({
         </Typography>
       )}
       {actions}
-      <div style={{ minHeight: height, display: 'flex', flexDirection: 'column', justifyContent: 'center', marginTop: 8 }}>
+      {/* Always 4 px high, so the card does not move when the bar comes and goes. */}
+      <Box sx={{ height: 4, mt: 0.5 }}>
+        {refreshing && state !== 'loading' && (
+          <LinearProgress aria-label={t('app.loading')} data-testid={`${testId}-refreshing`} sx={{ height: 4, borderRadius: 2 }} />
+        )}
+      </Box>
+      <div style={{ minHeight: height, display: 'flex', flexDirection: 'column', justifyContent: 'center', marginTop: 4 }}>
         {state === 'loading' && (
           <Skeleton variant="rounded" height={height} aria-label={t('app.loading')} />
         )}

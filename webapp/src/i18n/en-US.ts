@@ -157,7 +157,7 @@ const enUS: Messages = {
     creditor: 'Creditor',
     checkInquiries: 'Bounced checks (CCF)',
     checkInquiriesCount: 'Occurrences',
-    death: 'Death consultation',
+    death: 'Death record',
     deathDate: 'Date of death',
     book: 'Book',
     sheet: 'Sheet',

@@ -10,12 +10,22 @@ function keys(obj: object, prefix = ''): string[] {
 
 describe('translations', () => {
   it('both languages have the same keys and no empty text', () => {
-    expect(keys(enUS).sort()).toEqual(keys(ptBR).sort())
+    // The public API's operations have pt-BR words only: in en-US the screen shows the schema's own texts.
+    const inBoth = (key: string) => !key.startsWith('api.operations.')
+    expect(keys(enUS).sort()).toEqual(keys(ptBR).filter(inBoth).sort())
     for (const messages of [ptBR, enUS]) {
       for (const key of keys(messages)) {
         const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], messages)
         expect(typeof value === 'string' && value.trim().length > 0, key).toBe(true)
       }
+    }
+  })
+
+  it('says one term in en-US: a query, never a lookup or a consultation', () => {
+    for (const key of keys(enUS)) {
+      const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], enUS)
+      // A placeholder's name ({{consultations}}) is no word a reader sees.
+      expect(String(value).replace(/\{\{\w+\}\}/g, ''), key).not.toMatch(/\b(lookups?|consult(ations?|ed|ing)?)\b/i)
     }
   })
 

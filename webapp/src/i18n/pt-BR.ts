@@ -212,4 +212,5 @@ const ptBR = {
 }
 
 export default ptBR
-export type Messages = typeof ptBR
+/** What en-US must have: every text of pt-BR but the API's operations, which en-US reads from the v1 schema. */
+export type Messages = Omit<typeof ptBR, 'api'> & { api: Omit<typeof ptBR.api, 'operations'> }

@@ -76,7 +76,7 @@ export const frameEnUS: FrameTexts = {
     addSupplier: 'Supplier',
     layouts: 'Layouts',
     addLayout: 'Layout',
-    queriesList: 'Consultation List',
+    queriesList: 'Query types',
     addQuery: 'Query type',
     advancedQuery: 'Advance Query',
     advancedResults: 'Results',

@@ -56,4 +56,27 @@ describe('the brand editor', () => {
     await waitFor(() => expect(screen.getByTestId('brand-primaryColor')).toHaveValue('#112233'))
     expect(screen.getByTestId('brand-title')).toHaveValue('Título digitado')
   })
+
+  it('draws every field as the rest of the signed-in app does (MUI), a colour with its swatch, a refusal under its field', async () => {
+    render(
+      <Provider store={makeStore()}>
+        <MemoryRouter>
+          <BrandEditor groupId={GROUP} />
+        </MemoryRouter>
+      </Provider>,
+    )
+    release()
+    await waitFor(() => expect(screen.getByTestId('brand-primaryColor')).toHaveValue('#112233'))
+    const fields = ['title', 'primaryColor', 'secondaryColor', 'lighterColor', 'contactEmail', 'contactPhone', 'contactAddress', 'aboutText']
+    for (const field of fields) {
+      expect(screen.getByTestId(`brand-${field}`).closest('.MuiTextField-root'), field).not.toBeNull()
+    }
+    // The label names its field; the colour's swatch sits inside the same outlined field.
+    const primary = screen.getByRole('textbox', { name: 'Cor primária' })
+    expect(primary.closest('.MuiTextField-root')?.querySelector('input[type="color"]')).toHaveValue('#112233')
+    fireEvent.change(primary, { target: { value: 'azul' } })
+    fireEvent.click(screen.getByTestId('brand-save'))
+    await waitFor(() => expect(primary).toHaveAttribute('aria-invalid', 'true'))
+    expect(primary.closest('.MuiTextField-root')?.querySelector('.MuiFormHelperText-root')?.textContent).toBeTruthy()
+  })
 })

@@ -1,7 +1,11 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
+import InputAdornment from '@mui/material/InputAdornment'
 import Stack from '@mui/material/Stack'
+import TextField from '@mui/material/TextField'
+import Typography from '@mui/material/Typography'
 import { useNotify } from '../feedback'
 import { errorText } from '../errorText'
 import { type AnyError } from '../../lib/errors'
@@ -189,71 +193,72 @@ export default function BrandEditor({
   return (
     <div className="brand-editor" data-testid="brand-editor">
       <div className="brand-fields">
-        <label className="form-field">
-          <span>{t('brand.appTitle')}</span>
-          <input
-            value={values.appTitle ?? ''}
-            maxLength={60}
-            placeholder={inherited?.appTitle ?? ''}
-            onChange={(e) => edit('appTitle', e.target.value)}
-            data-testid="brand-title"
-          />
-        </label>
+        <TextField
+          label={t('brand.appTitle')}
+          value={values.appTitle ?? ''}
+          placeholder={inherited?.appTitle ?? ''}
+          onChange={(e) => edit('appTitle', e.target.value)}
+          fullWidth
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { maxLength: 60, 'data-testid': 'brand-title' } }}
+        />
         {COLOURS.map((field) => (
-          <label key={field} className="form-field">
-            <span>{t(`brand.${field}`)}</span>
-            <span className="colour-input">
-              <input
-                type="color"
-                value={shown(field).length === 7 ? shown(field) : '#000000'}
-                onChange={(e) => edit(field, e.target.value.toUpperCase())}
-                aria-label={t(`brand.${field}`)}
-              />
-              <input
-                value={values[field] ?? ''}
-                placeholder={shown(field)}
-                onChange={(e) => edit(field, e.target.value)}
-                data-testid={`brand-${field}`}
-              />
-            </span>
-            {errors[field] && <small className="field-error">{t(errors[field])}</small>}
-          </label>
+          <TextField
+            key={field}
+            label={t(`brand.${field}`)}
+            value={values[field] ?? ''}
+            placeholder={shown(field)}
+            onChange={(e) => edit(field, e.target.value)}
+            error={!!errors[field]}
+            helperText={errors[field] ? t(errors[field]) : undefined}
+            fullWidth
+            slotProps={{
+              inputLabel: { shrink: true },
+              htmlInput: { 'data-testid': `brand-${field}` },
+              input: {
+                // The browser's colour picker as the field's swatch: typed hex or picked, one value.
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <input
+                      type="color"
+                      className="colour-swatch"
+                      value={shown(field).length === 7 ? shown(field) : '#000000'}
+                      onChange={(e) => edit(field, e.target.value.toUpperCase())}
+                      aria-label={t(`brand.${field}`)}
+                    />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
         ))}
-        <fieldset className="brand-contact" data-testid="brand-contact">
-          <legend>{t('brand.contact.title')}</legend>
-          <p className="muted small">{t('brand.contact.hint')}</p>
+        <Box component="fieldset" className="brand-contact" data-testid="brand-contact">
+          <Typography component="legend" sx={{ fontWeight: 600 }}>
+            {t('brand.contact.title')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('brand.contact.hint')}
+          </Typography>
           {CONTACTS.map(({ field, max, type }) => (
-            <label key={field} className="form-field">
-              <span>{t(`brand.contact.${field}`)}</span>
-              {type === 'textarea' ? (
-                <textarea
-                  value={values[field] ?? ''}
-                  maxLength={max}
-                  rows={4}
-                  placeholder={t(`brand.contact.${field}Placeholder`)}
-                  onChange={(e) => edit(field, e.target.value)}
-                  aria-invalid={!!errors[field]}
-                  data-testid={`brand-${field}`}
-                />
-              ) : (
-                <input
-                  type={type}
-                  value={values[field] ?? ''}
-                  maxLength={max}
-                  placeholder={t(`brand.contact.${field}Placeholder`)}
-                  onChange={(e) => edit(field, e.target.value)}
-                  aria-invalid={!!errors[field]}
-                  data-testid={`brand-${field}`}
-                />
-              )}
-              {errors[field] && (
-                <small className="field-error" data-testid={`brand-error-${field}`}>
-                  {errors[field]}
-                </small>
-              )}
-            </label>
+            <TextField
+              key={field}
+              label={t(`brand.contact.${field}`)}
+              type={type === 'textarea' ? undefined : type}
+              multiline={type === 'textarea'}
+              minRows={type === 'textarea' ? 4 : undefined}
+              value={values[field] ?? ''}
+              placeholder={t(`brand.contact.${field}Placeholder`)}
+              onChange={(e) => edit(field, e.target.value)}
+              error={!!errors[field]}
+              helperText={errors[field] || undefined}
+              fullWidth
+              slotProps={{
+                inputLabel: { shrink: true },
+                htmlInput: { maxLength: max, 'data-testid': `brand-${field}` },
+                formHelperText: { 'data-testid': `brand-error-${field}` } as object,
+              }}
+            />
           ))}
-        </fieldset>
+        </Box>
         {!onSaved && actions}
         <p className="muted small brand-images-hint">{t('brand.imagesHint')}</p>
         {KINDS.map((kind) => {
@@ -304,9 +309,15 @@ export default function BrandEditor({
         </div>
         <div className="preview-body" style={{ background: shown('lighterColor'), color: textColorOn(shown('lighterColor')) }}>
           <p className="preview-title">{title}</p>
-          <button type="button" className="btn" style={{ background: shown('secondaryColor'), color: textColorOn(shown('secondaryColor')) }}>
+          {/* Only a picture of the brand's button: it does nothing, so it takes no focus. */}
+          <Button
+            variant="contained"
+            disableElevation
+            tabIndex={-1}
+            sx={{ bgcolor: shown('secondaryColor'), color: textColorOn(shown('secondaryColor')), pointerEvents: 'none' }}
+          >
             {t('brand.previewButton')}
-          </button>
+          </Button>
           {image('loginBanner') && <img src={image('loginBanner') ?? ''} alt={t('brand.images.loginBanner')} className="preview-banner" />}
           {image('iconogram') && <img src={image('iconogram') ?? ''} alt={t('brand.images.iconogram')} className="preview-icon" />}
         </div>

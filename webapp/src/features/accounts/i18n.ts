@@ -128,7 +128,7 @@ export const accountsEnUS: typeof accountsPtBR = {
   },
   createAccount: {
     title: 'Create account',
-    subtitle: 'Register your company and start consulting',
+    subtitle: 'Register your company and start running queries',
     name: 'Name',
     lastName: 'Last name',
     email: 'E-mail',

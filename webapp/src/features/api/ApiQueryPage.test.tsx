@@ -7,14 +7,14 @@ import { makeStore } from '../../store'
 import { fakeApi, json } from '../../test/fakeApi'
 import ApiQueryPage from './ApiQueryPage'
 
-// The public API's schema as the server serves it: its texts are English; one operation the web app has no words for.
+// The public API's schema as the server serves it: its texts are en-US; one operation the web app has no words for.
 const SCHEMA = {
   paths: {
     '/lookups': {
       post: {
         operationId: 'lookup_lookups_post',
-        summary: 'Lookup',
-        description: 'A unit lookup by CPF or CNPJ: one API credit when found (`data.credits`), nothing otherwise.',
+        summary: 'Unit query (schema)',
+        description: 'A query by CPF or CNPJ, as the schema says it (`data.credits`).',
       },
     },
     '/novelty': { get: { operationId: 'novelty_get', summary: 'Novelty', description: 'Not yet translated.' } },
@@ -34,9 +34,9 @@ afterEach(() => vi.unstubAllGlobals())
 
 describe('the API documentation on the API screen', () => {
   it.each([
-    ['pt-BR', 'Consulta unitária', 'Consulta por CPF ou CNPJ'],
-    ['en-US', 'Unit query', 'A query by CPF or CNPJ'],
-  ])('says each operation in %s, and one it has no words for as the schema does', async (lang, summary, text) => {
+    ['pt-BR', 'Consulta unitária', 'Consulta por CPF ou CNPJ', 'schema'],
+    ['en-US', 'Unit query (schema)', 'A query by CPF or CNPJ, as the schema says it (data.credits).', 'Consulta'],
+  ])('says each operation in %s (en-US as the schema does), and one it has no words for as the schema does', async (lang, summary, text, absent) => {
     await i18n.changeLanguage(lang)
     serve()
     render(
@@ -51,7 +51,7 @@ describe('the API documentation on the API screen', () => {
     expect(rows).toHaveLength(2)
     expect(rows[0]).toHaveTextContent(summary)
     expect(rows[0]).toHaveTextContent(text)
-    expect(rows[0]).not.toHaveTextContent('Lookup')
+    expect(rows[0]).not.toHaveTextContent(absent)
     // The schema's `quoted` parts read as code, without their backticks.
     expect(within(rows[0]).getByText('data.credits').tagName).toBe('CODE')
     expect(rows[0]).not.toHaveTextContent('`')

@@ -64,7 +64,8 @@ export default function ApiQueryPage() {
       .catch(() => setOperations([]))
   }, [])
 
-  // An operation's texts in the user's language; one the web app has no words for yet, as the schema says it.
+  // An operation's texts: pt-BR from the feature's words by operationId; en-US (and an operation with no words
+  // yet) as the schema says it.
   const operationText = (op: V1Operation, part: 'summary' | 'description') =>
     t(`api.operations.${op.id}.${part}`, { defaultValue: op[part] })
 

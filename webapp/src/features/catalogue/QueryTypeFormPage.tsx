@@ -12,6 +12,7 @@ import {
 } from '../../store/generated/bemteviApi'
 import { EMPTY_QUERY_TYPE, TOGGLES, queryTypeErrors, queryTypeRequest, type QueryTypeForm } from './validation'
 import CatalogueFormPage from './CatalogueFormPage'
+import QueryTypeIconPicker from './QueryTypeIconPicker'
 import { useRuleErrors } from './ruleErrors'
 import './catalogue.css'
 
@@ -73,15 +74,7 @@ export default function QueryTypeFormPage() {
       <TextInput label={t('catalogue.queryTypes.name')} value={form.name} maxLength={120} onChange={(name) => set({ name })} error={err('name')} testId="query-type-name" />
       {editing && <TextInput label={t('catalogue.queryTypes.key')} value={key ?? ''} readOnly disabled />}
       <TextInput label={t('catalogue.queryTypes.badge')} value={form.badge} maxLength={120} onChange={(badge) => set({ badge })} error={err('badge')} testId="query-type-badge" />
-      <TextInput
-        label={t('catalogue.queryTypes.icon')}
-        value={form.icon}
-        maxLength={120}
-        placeholder="person"
-        onChange={(icon) => set({ icon })}
-        error={err('icon')}
-        testId="query-type-icon"
-      />
+      <QueryTypeIconPicker value={form.icon} onChange={(icon) => set({ icon })} error={err('icon')} />
       <SelectInput
         label={t('catalogue.queryTypes.component')}
         value={form.component}

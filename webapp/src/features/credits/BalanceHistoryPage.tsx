@@ -196,7 +196,8 @@ export default function BalanceHistoryPage() {
         title={t('credits.chart.title')}
         subtitle={chart.total > 0 ? t('credits.chart.total', { credits: formatNumber(chart.total, lang) }) : undefined}
         height={280}
-        loading={consumption.isFetching}
+        loading={consumption.isFetching && !consumption.data}
+        refreshing={consumption.isFetching && !!consumption.data}
         error={consumption.isError ? errorText(consumption.error, t, (k) => i18n.exists(k)) : null}
         onRetry={() => void consumption.refetch()}
         empty={chart.days.length === 0}

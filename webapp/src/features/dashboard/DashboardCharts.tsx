@@ -20,7 +20,6 @@ import { useAppSelector } from '../../store/hooks'
 import Button from '@mui/material/Button'
 import { Link } from 'react-router'
 import { balanceSeries, dayAxis, hasCredits, ranked, shortDay, slices, type Period, type PeriodProblem } from './chartData'
-import { usePeriodLoading } from './usePeriodLoading'
 
 // Colours beside the brand's two for the third and fourth series (readable on white).
 const EXTRA_COLORS = ['#31A3C9', '#E0A526', '#8E6CC4', '#D65F5F']
@@ -61,17 +60,21 @@ export default function DashboardCharts({
     query.isError ? errorText(query.error, t, (k) => i18n.exists(k)) : null
 
   const colors = [theme.palette.primary.main, theme.palette.secondary.main, ...EXTRA_COLORS]
+  // `data`, not `currentData`: while another period (or a newer position) is fetched, the charts on screen
+  // stay until its answer comes, under a progress bar; the placeholder is only for a first answer.
   const usageData = usage.data?.data
-  // While a new period loads, the previous answer stays hidden behind the placeholder.
-  const usageLoading = usePeriodLoading(chosen ? `${chosen.from}|${chosen.to}|${subtree}` : null, usage)
-  const topLoading = usePeriodLoading(chosen ? `${chosen.from}|${chosen.to}` : null, top)
+  const usageLoading = !!chosen && usage.isFetching && !usage.data
+  const usageRefreshing = !!chosen && usage.isFetching && !!usage.data
+  const topLoading = !!chosen && top.isFetching && !top.data
+  const topRefreshing = !!chosen && top.isFetching && !!top.data
   const typeName = useQueryTypeName()
   const channelName = (key: string) => t(`dashboard.channels.${key}`, { defaultValue: key })
   const days = usageData ? dayAxis(usageData.byDay) : null
   const balances = usageData ? balanceSeries(usageData.balances) : null
-  const periodText = chosen
-    ? t('dashboard.period.range', { from: showDate(chosen.from, lang), to: showDate(chosen.to, lang) })
-    : ''
+  const rangeText = (from: string, to: string) =>
+    t('dashboard.period.range', { from: showDate(from, lang), to: showDate(to, lang) })
+  // The period of the figures on screen: the one chosen, or the previous one until the chosen one answers.
+  const periodText = !chosen ? '' : usageData ? rangeText(usageData.firstDay, usageData.lastDay) : rangeText(chosen.from, chosen.to)
   const consultationsText = (n: number) => t('dashboard.consultationsCount', { count: n, n: num(n) })
   const creditsText = (n: number) => t('dashboard.creditsCount', { count: n, n: num(n) })
   const pickText = problem === 'incomplete' || problem === null ? t('dashboard.period.pick') : t('dashboard.noData')
@@ -103,12 +106,13 @@ export default function DashboardCharts({
         <ChartCard
           title={t('dashboard.byDay')}
           subtitle={
-            chosen && usageData && !usageLoading
+            chosen && usageData
               ? joined(periodText, consultationsText(usageData.consultations), creditsText(usageData.credits))
               : periodText
           }
           height={300}
           loading={usageLoading}
+          refreshing={usageRefreshing}
           error={failure(usage)}
           onRetry={() => void usage.refetch()}
           empty={!chosen || !usageData || usageData.consultations === 0}
@@ -173,6 +177,7 @@ export default function DashboardCharts({
             subtitle={periodText}
             height={260}
             loading={usageLoading}
+            refreshing={usageRefreshing}
             error={failure(usage)}
             onRetry={() => void usage.refetch()}
             empty={!chosen || !usageData || usageData.byQueryType.length === 0}
@@ -186,6 +191,7 @@ export default function DashboardCharts({
             subtitle={periodText}
             height={260}
             loading={usageLoading}
+            refreshing={usageRefreshing}
             error={failure(usage)}
             onRetry={() => void usage.refetch()}
             empty={!chosen || !usageData || usageData.byChannel.length === 0}
@@ -201,7 +207,8 @@ export default function DashboardCharts({
             title={t('dashboard.balances')}
             subtitle={t('dashboard.balancesHint')}
             height={300}
-            loading={!!chosen && usage.isLoading}
+            loading={usageLoading}
+            refreshing={usageRefreshing}
             error={failure(usage)}
             onRetry={() => void usage.refetch()}
             empty={!usageData || !hasCredits(usageData.balances)}
@@ -256,6 +263,7 @@ export default function DashboardCharts({
               subtitle={joined(t('dashboard.topConsumersHint'), periodText)}
               height={200}
               loading={topLoading}
+              refreshing={topRefreshing}
               error={failure(top)}
               onRetry={() => void top.refetch()}
               empty={!chosen || !top.data || top.data.data.groups.length === 0}

@@ -137,7 +137,7 @@ export const dashboardEnUS: typeof dashboardPtBR = {
   noCredits: 'No credits in this group.',
   topConsumers: 'Top customers by queries',
   topConsumersHint: 'Groups below yours, by queries in the period',
-  noConsumers: 'No customer consulted in the period.',
+  noConsumers: 'No customer ran a query in the period.',
   under: 'in {{name}}',
   rank: '#{{rank}}',
   categories: { unit: 'Unit query', advanced: 'Advanced query', batch: 'Enrichment', api: 'API' },

@@ -41,7 +41,7 @@ export const dataSubjectPtBR = {
 
 export const dataSubjectEnUS: typeof dataSubjectPtBR = {
   title: 'Data-subject report (LGPD)',
-  intro: 'Who consulted a CPF or CNPJ, in any company of the platform, in a lookup or a batch. Each run is recorded in the audit log.',
+  intro: 'Who queried a CPF or CNPJ, in any company of the platform, in a unit query or a batch. Each run is recorded in the audit log.',
   document: 'CPF or CNPJ',
   placeholder: '000.000.000-00',
   search: 'Run report',
@@ -49,7 +49,7 @@ export const dataSubjectEnUS: typeof dataSubjectPtBR = {
   invalid_document_type: 'Type a CPF (11 digits) or a CNPJ (14 digits)',
   invalid_document: 'Invalid CPF or CNPJ',
   required: "Type the data subject's CPF or CNPJ",
-  before: "Type the data subject's document to see who consulted it.",
+  before: "Type the data subject's document to see who queried it.",
   empty: 'No query of this document on the platform.',
   consultations_one: '{{count}} query of {{document}}',
   consultations_other: '{{count}} queries of {{document}}',

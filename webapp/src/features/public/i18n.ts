@@ -427,7 +427,7 @@ export const publicEnUS: typeof publicPtBR = {
     trustTitle: 'Security and compliance',
     trust: {
       lgpd: { title: 'LGPD compliance', text: 'Processing with a legal basis, a defined purpose and support for data subjects’ rights.' },
-      audit: { title: 'Audit trail', text: 'Every consultation records who queried which document, when, and for which company.' },
+      audit: { title: 'Audit trail', text: 'Every query records who ran it on which document, when, and for which company.' },
       access: { title: 'Controlled access', text: 'Users, roles and permissions per query type, with balances per company.' },
       security: { title: 'Protected data', text: 'Encrypted connections, strongly hashed passwords and revocable API tokens.' },
     },
@@ -441,7 +441,7 @@ export const publicEnUS: typeof publicPtBR = {
     story: [
       'We were born to solve a concrete problem: collection teams wasting time on outdated phones and addresses. The first version of the system did one thing — CPF queries — and did it well.',
       'Customers brought new needs: enriching whole databases, company lists by CNPJ, API integration and channels to reach the contacts found. Today we serve over 900 customers, from collection agencies to banks and retailers.',
-      'What has not changed is how carefully we treat data. Every piece of personal information is processed with a defined legal basis and purpose, every consultation is recorded, and data subjects have a channel to exercise their rights.',
+      'What has not changed is how carefully we treat data. Every piece of personal information is processed with a defined legal basis and purpose, every query is recorded, and data subjects have a channel to exercise their rights.',
     ],
     statsTitle: 'In numbers',
     founded: 'Founded in',
@@ -514,8 +514,8 @@ export const publicEnUS: typeof publicPtBR = {
     aboutLead: 'Who we are and how we can help your company.',
     aboutTitle: 'Who we are',
     about: [
-      'We offer registration-data lookups on people and companies, database enrichment and API integration, with access control and an audit trail.',
-      'Every piece of personal information is processed with a defined legal basis and purpose, as the LGPD requires, and every lookup is recorded.',
+      'We offer registration-data queries on people and companies, database enrichment and API integration, with access control and an audit trail.',
+      'Every piece of personal information is processed with a defined legal basis and purpose, as the LGPD requires, and every query is recorded.',
     ],
     contactTitle: 'Talk to us',
     contactLead: 'Tell us what you need: we will reply to the e-mail you give.',

@@ -235,7 +235,8 @@ export default function ReportsPage() {
               : undefined
           }
           height={300}
-          loading={!incomplete && report.isFetching}
+          loading={!incomplete && report.isFetching && !data}
+          refreshing={!incomplete && report.isFetching && !!data}
           error={failure}
           onRetry={() => void report.refetch()}
           empty={incomplete || chart.periods.length === 0}

@@ -11,6 +11,7 @@ import { errorInfo } from '../../lib/errors'
 import { useQueryTypeName } from '../../lib/queryTypeName'
 import { useAppSelector } from '../../store/hooks'
 import { useAddSupplierMutation, useEditSupplierMutation, useGetSupplierQuery } from '../../store/generated/bemteviApi'
+import SupplierLayoutsPicker from './SupplierLayoutsPicker'
 import { EMPTY_SUPPLIER, formOf, requestOf, supplierErrors, type SupplierForm } from './validation'
 
 const QUERY_TYPES = ['cpf-complete', 'cnpj-complete'] as const
@@ -154,13 +155,7 @@ export default function SupplierFormPage() {
           />
         ))}
       </CheckGroup>
-      <TextInput
-        label={t('suppliers.allowedLayouts')}
-        value={form.allowedLayouts.join(', ')}
-        onChange={(value) => set({ allowedLayouts: value.split(',').map((s) => s.trim()).filter(Boolean) })}
-        hint={t('suppliers.allowedLayoutsHint')}
-        testId="supplier-layouts"
-      />
+      <SupplierLayoutsPicker value={form.allowedLayouts} onChange={(allowedLayouts) => set({ allowedLayouts })} />
       {text('cacheDays', 'supplier-cache', { type: 'number' })}
       {text('validityDays', 'supplier-validity', { type: 'number' })}
       {text('maxBodyKb', 'supplier-max-body', { type: 'number', hint: t('suppliers.maxBodyKbHint') })}

@@ -138,7 +138,7 @@ export const usersEnUS: typeof usersPtBR = {
   },
   purposeSetting: {
     label: 'Require the purpose of each query',
-    help: "This company's users consult only when they say what for (LGPD); the purpose shows in the data-subject report.",
+    help: "This company's users run queries only when they say what for (LGPD); the purpose shows in the data-subject report.",
     saved: 'Setting saved',
   },
 }
