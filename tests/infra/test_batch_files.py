@@ -76,34 +76,37 @@ def zip_bomb() -> bytes:
     return out.getvalue()
 
 
+UNUSABLE_UPLOADS = [
+    ("empty.csv", b"", "CSV", FileEmpty),
+    ("photo.png", PNG, "CSV", FileTypeNotAllowed),
+    ("photo.csv", PNG, "CSV", FileTypeNotAllowed),
+    (
+        "bitmap.csv",
+        b"BM" + bytes([0x36, 0, 1, 0]) + bytes(4) + b"\x36\x00" + os.urandom(64),
+        "CSV",
+        FileTypeNotAllowed,
+    ),
+    ("photo.xlsx", PNG, "XLSX", FileTypeNotAllowed),
+    ("random.csv", b"CPF\n" + bytes(range(256)) * 8, "CSV", FileTypeNotAllowed),
+    ("report.pdf", b"%PDF-1.7\n", "PDF", FileTypeNotAllowed),
+    ("book.csv", b"PK\x03\x04" + os.urandom(100), "CSV", FileTypeNotAllowed),
+    ("text.xlsx", b"CPF;NOME\n1;a\n", "XLSX", XlsxUnreadable),
+    (
+        "secret.xlsx",
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + os.urandom(1024),
+        "XLSX",
+        FilePasswordProtected,
+    ),
+    ("bomb.xlsx", zip_bomb(), "XLSX", XlsxUnreadable),
+    ("broken.xlsx", b"PK\x03\x04" + os.urandom(2000), "XLSX", XlsxUnreadable),
+    ("windows.csv", "CPF;NOME\n1;Jo\u00e3o \u201cJ\u201d\n".encode("cp1252"), "CSV", FileEncoding),
+    ("wide.csv", "CPF;NOME\n1;a\n".encode("utf-16"), "CSV", FileEncoding),
+]
+
+
+# Named by their file: some hold random bytes, and a test's name must be the same in every process that collects it.
 @pytest.mark.parametrize(
-    ("name", "data", "extension", "refusal"),
-    [
-        ("empty.csv", b"", "CSV", FileEmpty),
-        ("photo.png", PNG, "CSV", FileTypeNotAllowed),
-        ("photo.csv", PNG, "CSV", FileTypeNotAllowed),
-        (
-            "bitmap.csv",
-            b"BM" + bytes([0x36, 0, 1, 0]) + bytes(4) + b"\x36\x00" + os.urandom(64),
-            "CSV",
-            FileTypeNotAllowed,
-        ),
-        ("photo.xlsx", PNG, "XLSX", FileTypeNotAllowed),
-        ("random.csv", b"CPF\n" + bytes(range(256)) * 8, "CSV", FileTypeNotAllowed),
-        ("report.pdf", b"%PDF-1.7\n", "PDF", FileTypeNotAllowed),
-        ("book.csv", b"PK\x03\x04" + os.urandom(100), "CSV", FileTypeNotAllowed),
-        ("text.xlsx", b"CPF;NOME\n1;a\n", "XLSX", XlsxUnreadable),
-        (
-            "secret.xlsx",
-            b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + os.urandom(1024),
-            "XLSX",
-            FilePasswordProtected,
-        ),
-        ("bomb.xlsx", zip_bomb(), "XLSX", XlsxUnreadable),
-        ("broken.xlsx", b"PK\x03\x04" + os.urandom(2000), "XLSX", XlsxUnreadable),
-        ("windows.csv", "CPF;NOME\n1;Jo\u00e3o \u201cJ\u201d\n".encode("cp1252"), "CSV", FileEncoding),
-        ("wide.csv", "CPF;NOME\n1;a\n".encode("utf-16"), "CSV", FileEncoding),
-    ],
+    ("name", "data", "extension", "refusal"), UNUSABLE_UPLOADS, ids=[u[0] for u in UNUSABLE_UPLOADS]
 )
 def test_uploads_that_cannot_be_a_customers_file_are_refused_with_their_code(
     tmp_path: Path, name: str, data: bytes, extension: str, refusal: type[DomainError]
