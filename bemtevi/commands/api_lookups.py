@@ -37,13 +37,15 @@ class ApiLookups:
         self._supplier = supplier
         self.idempotency = idempotency
 
-    def check(self, caller: ApiCaller, document: str, query_type: str | None) -> None:
+    def check(self, caller: ApiCaller, document: str, query_type: str | None) -> Document:
         """Refuses a query type the token may not run (the document's default one when none is named); every
-        other rule (the document, the group's types, its credits) is the lookup's own, decided after."""
-        kind = Document.parse(document).kind
-        key = query_type or self._query_types.default_for(kind).key
+        other rule (the group's types, its credits) is the lookup's own, decided after. Answers the document
+        parsed, which the lookup takes as it is (one parse per lookup)."""
+        parsed = Document.parse(document)
+        key = query_type or self._query_types.default_for(parsed.kind).key
         if key not in caller.query_types:
             raise TokenQueryNotAllowed(field="queryType")
+        return parsed
 
     async def lookup(
         self,
@@ -55,12 +57,12 @@ class ApiLookups:
         body: bytes = b"",
         purpose: str | None = None,
     ) -> ConsultationOutcome:
-        self.check(caller, document, query_type)
+        parsed = self.check(caller, document, query_type)
 
         async def first(consultation_id: UUID | None = None) -> ConsultationOutcome:
             return await self._consultations.run_unit_query_async(
                 caller.principal,
-                document,
+                parsed,
                 query_type,
                 channel=API_CHANNEL,
                 consultation_id=consultation_id,

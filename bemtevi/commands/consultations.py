@@ -121,7 +121,7 @@ class ConsultationCommands:
     async def run_unit_query_async(
         self,
         principal: Principal,
-        document: str,
+        document: str | Document,
         query_type: str | None = None,
         channel: str = "panel",
         *,
@@ -129,9 +129,10 @@ class ConsultationCommands:
         purpose: str | None = None,
     ) -> ConsultationOutcome:
         """A unit lookup, awaited on the API's event loop: no thread is parked while the ledger works.
+        ``document``: as sent, or already parsed (the public API's check parses it first);
         ``consultation_id``: the id to record it under, chosen beforehand (an ``Idempotency-Key``'s claim);
         ``purpose``: what the user said it is for (recorded with it; required by a group that says so)."""
-        parsed = Document.parse(document)
+        parsed = document if isinstance(document, Document) else Document.parse(document)
         request = self._request(principal, parsed, query_type, channel, consultation_id, purpose_of(purpose))
         asked: _Asked | None = None
         if self._supplier.answers_at_once:

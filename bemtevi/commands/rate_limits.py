@@ -14,7 +14,6 @@ import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
 from uuid import UUID
 
 from bemtevi.domain.api_client_errors import RateLimited
@@ -55,14 +54,6 @@ class _Share:
     exhausted: bool = False  # the store granted nothing: no unit left in the window
 
 
-class Remaining(NamedTuple):
-    # A tuple, not a frozen dataclass: two are made per API request, and a frozen dataclass's __init__ is slow.
-    policy: Policy
-    limit: int
-    remaining: int
-    reset: int  # seconds until the window ends
-
-
 class RateLimiter:
     MAX_TOKENS = 50_000
 
@@ -73,9 +64,10 @@ class RateLimiter:
         self._shares: dict[UUID, list[_Share | None]] = {}
         self._lock = threading.Lock()
 
-    def admit(self, token_id: UUID, per_second: int | None, per_day: int | None) -> list[Remaining]:
+    def admit(self, token_id: UUID, per_second: int | None, per_day: int | None) -> str:
         """Spends a unit of each limit of the token, or raises ``RateLimited`` (nothing spent) with the seconds
-        until the refusing window ends. Answers what remains of each (for the RateLimit headers)."""
+        until the refusing window ends. Answers what remains of each and the seconds until its window ends, as
+        the ``RateLimit`` header says it (IETF httpapi rate-limit headers; empty when the token has no limit)."""
         now: float = self._clock()  # type: ignore[operator]
         with self._lock:
             shares = self._shares.get(token_id)
@@ -84,6 +76,7 @@ class RateLimiter:
                     self._shares.clear()
                 shares = self._shares[token_id] = [None] * len(POLICIES)
             # Every limit is checked before any is spent: a refusal spends nothing.
+            spent: list[tuple[Policy, int, _Share]] = []
             for index, limit in enumerate((per_second, per_day)):
                 if not limit:
                     continue
@@ -94,17 +87,14 @@ class RateLimiter:
                     share = shares[index] = _Share(window, window + policy.seconds)
                 if share.left == 0 and not self._refill(token_id, policy, limit, share):
                     raise RateLimited(retry_after=max(1, math.ceil(share.end - now)))
-            answer = []
-            for index, limit in enumerate((per_second, per_day)):
-                if limit:
-                    share = shares[index]
-                    assert share is not None  # made by the loop above
-                    share.left -= 1
-                    left = limit - share.used + share.left
-                    answer.append(
-                        Remaining(POLICIES[index], limit, left if left > 0 else 0, max(0, math.ceil(share.end - now)))
-                    )
-            return answer
+                spent.append((policy, limit, share))
+            parts = []
+            for policy, limit, share in spent:
+                share.left -= 1
+                left = limit - share.used + share.left
+                # ``now`` is within the share's window (made above when it was not): at least a second to go.
+                parts.append(f'"{policy.name}";r={left if left > 0 else 0};t={math.ceil(share.end - now)}')
+            return ", ".join(parts)
 
     def _refill(self, token_id: UUID, policy: Policy, limit: int, share: _Share) -> bool:
         if share.exhausted:
@@ -126,8 +116,3 @@ def policy_header(per_second: int | None, per_day: int | None) -> str:
     (the same text for every request of the token: made once)."""
     quotas = [(policy, limit) for policy, limit in zip(POLICIES, (per_second, per_day), strict=True) if limit]
     return ", ".join(f'"{policy.name}";q={limit};w={policy.seconds}' for policy, limit in quotas)
-
-
-def limit_header(remaining: list[Remaining]) -> str:
-    """``RateLimit``: what remains of each limit and the seconds until its window ends."""
-    return ", ".join([f'"{r.policy.name}";r={r.remaining};t={r.reset}' for r in remaining])

@@ -11,7 +11,7 @@ from bemtevi.api.access_log import note_tenant
 from bemtevi.api.deps import bearer_token
 from bemtevi.api.route_handler import ANSWER_HEADERS
 from bemtevi.commands.api_tokens import ApiCaller
-from bemtevi.commands.rate_limits import limit_header, policy_header
+from bemtevi.commands.rate_limits import policy_header
 from bemtevi.domain.api_client_errors import ApiTokenInvalid, RateLimited
 from bemtevi.domain.errors import Unauthorized
 
@@ -31,17 +31,16 @@ class ApiCallerScheme(HTTPBearer):
         caller: ApiCaller = platform.api_tokens.authenticate(token)
         note_tenant(request.scope, caller.principal.group_id)
         limits = caller.limits
-        policy = policy_header(limits.per_second, limits.per_day)
         try:
             remaining = platform.api_limits.admit(caller.token_id, limits.per_second, limits.per_day)
         except RateLimited as refused:
-            refused.headers = {"RateLimit-Policy": policy}
+            refused.headers = {"RateLimit-Policy": policy_header(limits.per_second, limits.per_day)}
             raise
         if remaining:
             # The IETF ``RateLimit`` and ``RateLimit-Policy`` headers of the answer, whatever it is.
             request.scope[ANSWER_HEADERS] = [
-                (b"ratelimit-policy", policy.encode()),
-                (b"ratelimit", limit_header(remaining).encode()),
+                (b"ratelimit-policy", policy_header(limits.per_second, limits.per_day).encode()),
+                (b"ratelimit", remaining.encode()),
             ]
         return caller
 
