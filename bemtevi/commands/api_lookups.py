@@ -14,6 +14,7 @@ from bemtevi.commands.idempotency import IdempotentRequests
 from bemtevi.commands.ledger.requests import API_CHANNEL
 from bemtevi.domain.api_client_errors import TokenQueryNotAllowed
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
+from bemtevi.domain.customers import without_protests
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import SearchFailed
 from bemtevi.domain.query_types import QueryTypeCatalogue
@@ -75,13 +76,14 @@ class ApiLookups:
             LOOKUP_OPERATION,
             body,
             first,
-            self.replay,
+            lambda consultation_id: self.replay(consultation_id, caller.principal.consults_protests),
             lambda outcome: outcome.consultation_id,
             lambda consultation_id: self._app.find(consultation_id, Consultation) is not None,
         )
 
-    def replay(self, consultation_id: UUID) -> ConsultationOutcome:
-        """A recorded lookup's outcome again: its consultation, and its result read again (free)."""
+    def replay(self, consultation_id: UUID, protests: bool = True) -> ConsultationOutcome:
+        """A recorded lookup's outcome again: its consultation, and its result read again (free); ``protests``:
+        whether the group sees them now."""
         consultation = self._app.get(consultation_id, Consultation)
         result = None
         if consultation.status == ConsultationStatus.DONE:
@@ -97,7 +99,7 @@ class ApiLookups:
             document=Document.parse(consultation.document),
             query_type=self._query_types.get(consultation.query_type),
             status=consultation.status,
-            result=result,
+            result=result if protests else without_protests(result),
             created_at=consultation.created_on,
             position=self._app.max_position(),
             supplier=consultation.supplier,

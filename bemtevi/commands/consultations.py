@@ -36,6 +36,7 @@ from bemtevi.commands.ledger import LedgerClient, ReserveLookup
 from bemtevi.commands.vendor_lookups import CACHE_SUPPLIER, Asked, Owner, VendorLookups
 from bemtevi.commands.vendors import VendorDirectory
 from bemtevi.domain.consultations import ConsultationStatus, purpose_of
+from bemtevi.domain.customers import without_protests
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import DomainError, SearchFailed, SupplierFailed
 from bemtevi.domain.principals import Principal
@@ -140,7 +141,7 @@ class ConsultationCommands:
             if not self._may_ask_vendors(request, asked):
                 answered = await self.ledger.submit_async(request.answered(asked[0]))
                 chosen, created_on = answered.value
-                return self._outcome(request, parsed, chosen, asked, created_on, answered.position)
+                return self._outcome(principal, request, parsed, chosen, asked, created_on, answered.position)
         drawn = self.ledger.try_draw(request)
         chosen, block_id = drawn if drawn is not None else (await self.ledger.submit_async(request)).value
         if asked is None:
@@ -159,7 +160,7 @@ class ConsultationCommands:
         status, _result, _error, supplier = asked
         recorded = await self.ledger.submit_async(self._finish(request, chosen, block_id, status, supplier))
         self._keep(request, chosen, asked, vendors)
-        return self._outcome(request, parsed, chosen, asked, recorded.value, recorded.position)
+        return self._outcome(principal, request, parsed, chosen, asked, recorded.value, recorded.position)
 
     # The same lookup from a thread with no event loop (the CLI, tests, benchmarks' client threads).
     run_unit_query = blocking(run_unit_query_async)
@@ -218,6 +219,7 @@ class ConsultationCommands:
 
     def _outcome(
         self,
+        principal: Principal,
         request: ReserveLookup,
         document: Document,
         query_type: str,
@@ -235,7 +237,8 @@ class ConsultationCommands:
             document=document,
             query_type=self._query_types.get(query_type),
             status=status,
-            result=result,
+            # The charge is per lookup, whatever its result holds: hiding protests changes no price.
+            result=result if principal.consults_protests else without_protests(result),
             created_at=created_on,
             position=position,
             supplier=supplier,
