@@ -16,7 +16,7 @@ from bemtevi.domain.api_client_errors import TokenQueryNotAllowed
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.customers import without_protests
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import SearchFailed
+from bemtevi.domain.errors import DefaultQueryNotFound, SearchFailed
 from bemtevi.domain.query_types import QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
 
@@ -41,6 +41,8 @@ class ApiLookups:
     def check(self, caller: ApiCaller, document: str, query_type: str | None) -> None:
         """Refuses a query type the token may not run (the document's default one when none is named); every
         other rule (the document, the group's types, its credits) is the lookup's own, decided after."""
+        if query_type is None and not caller.principal.uses_default_query:
+            raise DefaultQueryNotFound(field="queryType")  # the group's lookups name their type
         kind = Document.parse(document).kind
         key = query_type or self._query_types.default_for(kind).key
         if key not in caller.query_types:

@@ -38,7 +38,7 @@ from bemtevi.commands.vendors import VendorDirectory
 from bemtevi.domain.consultations import ConsultationStatus, purpose_of
 from bemtevi.domain.customers import without_protests
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import DomainError, SearchFailed, SupplierFailed
+from bemtevi.domain.errors import DefaultQueryNotFound, DomainError, SearchFailed, SupplierFailed
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import QueryType, QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
@@ -132,6 +132,8 @@ class ConsultationCommands:
         """A unit lookup, awaited on the API's event loop: no thread is parked while the ledger works.
         ``consultation_id``: the id to record it under, chosen beforehand (an ``Idempotency-Key``'s claim);
         ``purpose``: what the user said it is for (recorded with it; required by a group that says so)."""
+        if query_type is None and not principal.uses_default_query:
+            raise DefaultQueryNotFound(field="query_type")  # its customer form says: choose each lookup's type
         parsed = Document.parse(document)
         request = self._request(principal, parsed, query_type, channel, consultation_id, purpose_of(purpose))
         asked: _Asked | None = None

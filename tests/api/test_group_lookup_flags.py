@@ -79,3 +79,47 @@ def test_turning_protests_on_shows_them_from_the_next_lookup(api: TestClient) ->
     edited = api.put(f"/api/customers/{group_id}", headers=sign_in(api), json=edit_body(body, consultProtest=True))
     assert edited.status_code == 200, edited.text
     assert "protests" in _lookup(api, owner, KNOWN_CPF)["data"]["result"]
+
+
+BASIC = {
+    "name": "Pessoa física básica",
+    "description": "Cadastro e telefones",
+    "icon": "person",
+    "badge": "PF",
+    "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
+    "default": False,
+    "component": "person",
+    "cacheDays": 7,
+    "validityDays": 30,
+}
+
+
+def _refused(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body = dict(response.json())
+    assert body["code"] == code, body
+    return body
+
+
+def test_a_group_set_to_use_a_default_query_must_be_given_one(api: TestClient) -> None:
+    admin = sign_in(api)
+    assert api.post("/api/query-types", headers=admin, json=BASIC).status_code == 200
+    only_basic = customer(75, enabledQueryTypes=["pessoa-fisica-basica"], defaultQuery=True)
+    body = _refused(api.post("/api/customers", headers=admin, json=only_basic), 409, "default_query_required")
+    assert (body["message"], body["field"]) == ("At least one default query required", "enabledQueryTypes")
+    allowed = register(api, admin, {**only_basic, "defaultQuery": False})["data"]
+    edited = api.put(f"/api/customers/{allowed['id']}", headers=admin, json=edit_body(only_basic, defaultQuery=True))
+    _refused(edited, 409, "default_query_required")
+
+
+def test_a_group_without_a_default_query_names_the_type_of_each_lookup(api: TestClient) -> None:
+    _, _, owner = _customer(api, 76, defaultQuery=False)
+    enabled = api.get("/api/query-types/enabled", headers=owner)
+    assert enabled.json()["usesDefault"] is False
+    unnamed = api.post("/api/consultations", headers=owner, json={"document": KNOWN_CPF})
+    body = _refused(unnamed, 404, "default_query_not_found")
+    assert body["message"] == "Default query not found"
+    assert _lookup(api, owner, KNOWN_CPF, query_type="cpf-complete")["data"]["status"] == "done"
+    _, _, usual = _customer(api, 77)
+    assert api.get("/api/query-types/enabled", headers=usual).json()["usesDefault"] is True
+    assert _lookup(api, usual, KNOWN_CPF)["data"]["queryType"] == "cpf-complete"

@@ -3151,6 +3151,8 @@ export type QueryTypeRequest = {
 export type EnabledQueryTypesResponse = {
   data: QueryTypeView[];
   upToDate: boolean;
+  /** The group's default query: a lookup naming no type runs its document's default one (each type's `default`); false: every lookup names its type */
+  usesDefault: boolean;
 };
 export type QueryTypeResponse = {
   data: QueryTypeView;
