@@ -1,6 +1,6 @@
 """The customer form's lookup flags a user notices in a lookup's answer: "consult protest" (a group without it
 gets no protests section, in the panel, its reopened result and the public API, at the same price) and
-"default query" (a group without it chooses the type of each lookup)."""
+"default query" (a group without it chooses the type of each lookup); and a group that is not there."""
 
 from __future__ import annotations
 
@@ -123,3 +123,9 @@ def test_a_group_without_a_default_query_names_the_type_of_each_lookup(api: Test
     _, _, usual = _customer(api, 77)
     assert api.get("/api/query-types/enabled", headers=usual).json()["usesDefault"] is True
     assert _lookup(api, usual, KNOWN_CPF)["data"]["queryType"] == "cpf-complete"
+
+
+def test_a_group_that_is_not_there_is_said_in_the_specifications_words(api: TestClient) -> None:
+    missing = api.get("/api/customers/00000000-0000-4000-8000-000000000000", headers=sign_in(api))
+    body = _refused(missing, 404, "group_not_found")
+    assert body["message"] == "Group does not exist"
