@@ -19,6 +19,10 @@ consultations include the query type, in the order they were added, until one fi
 Every vendor's found result is kept (write-behind) for reopening within the query type's validity
 days. Only when a supplier that could answer failed and none found the document is the lookup FAILED
 (its credit released) and answered ``SupplierFailed``.
+
+A group whose customer form says not to consult protests gets its answers without ``protests``
+(``Principal.consults_protests``, read with the group when the caller is checked: no read per lookup). A lookup
+is charged per lookup whatever its result holds: protests are not priced apart, so the price does not change.
 """
 
 from __future__ import annotations
