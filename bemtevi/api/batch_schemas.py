@@ -90,9 +90,17 @@ class BatchRow(BaseModel):
     canceledByRole: Literal["user", "admin", "owner", "super-admin"] | None = None
     startedAt: UtcDateTime | None
     finishedAt: UtcDateTime | None
+    # False once inactivated: shown as such, its return file not served until activated again.
+    active: bool = True
     # What the caller may do with it now (the server's own rule: ``BatchCommands.allowed_actions``).
     canCancel: bool = False
     canDelete: bool = False
+    canToggle: bool = Field(default=False, description="May activate or inactivate it (a batch that is over)")
+
+
+class BatchActiveRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    active: bool
 
 
 class BatchListResponse(BaseModel):

@@ -68,6 +68,10 @@ class QueryTypeResponse(BaseModel):
 
 class EnabledQueryTypesResponse(BaseModel):
     data: list[QueryTypeView]
+    usesDefault: bool = Field(
+        description="The group's default query: a lookup naming no type runs its document's default one (each "
+        "type's `default`); false: every lookup names its type"
+    )
     upToDate: bool
 
 

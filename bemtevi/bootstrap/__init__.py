@@ -188,8 +188,8 @@ def build_platform(
         coalesce_window=settings.projector_coalesce_seconds,
         source=source,
     )
-    customers = CustomerCommands(app, identity)
     query_types = StoredQueryTypes(app)
+    customers = CustomerCommands(app, identity, query_types)
     google = (
         GoogleIdTokenVerifier(settings.google_client_id, settings.google_jwks_url)
         if settings.google_client_id

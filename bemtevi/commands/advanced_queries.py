@@ -33,6 +33,7 @@ from bemtevi.domain.audit import acting_as
 from bemtevi.domain.consultations import ConsultationStatus, purpose_of
 from bemtevi.domain.credit_figures import NOT_ENOUGH_MESSAGES
 from bemtevi.domain.credits import CreditAccount, credit_account_id
+from bemtevi.domain.customers import without_protests
 from bemtevi.domain.documents import Document
 from bemtevi.domain.errors import (
     DomainError,
@@ -142,7 +143,7 @@ class AdvancedQueryCommands:
             document=document,
             query_type=self._query_types.get(chosen),
             status=status,
-            result=result,
+            result=result if principal.consults_protests else without_protests(result),
             created_at=created_on,
             position=answered.position,
             supplier=self._supplier.name,

@@ -14,8 +14,9 @@ from bemtevi.commands.idempotency import IdempotentRequests
 from bemtevi.commands.ledger.requests import API_CHANNEL
 from bemtevi.domain.api_client_errors import TokenQueryNotAllowed
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
+from bemtevi.domain.customers import without_protests
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import SearchFailed
+from bemtevi.domain.errors import DefaultQueryNotFound, SearchFailed
 from bemtevi.domain.query_types import QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
 
@@ -41,6 +42,8 @@ class ApiLookups:
         """Refuses a query type the token may not run (the document's default one when none is named); every
         other rule (the group's types, its credits) is the lookup's own, decided after. Answers the document
         parsed, which the lookup takes as it is (one parse per lookup)."""
+        if query_type is None and not caller.principal.uses_default_query:
+            raise DefaultQueryNotFound(field="queryType")  # the group's lookups name their type
         parsed = Document.parse(document)
         key = query_type or self._query_types.default_for(parsed.kind).key
         if key not in caller.query_types:
@@ -77,13 +80,14 @@ class ApiLookups:
             LOOKUP_OPERATION,
             body,
             first,
-            self.replay,
+            lambda consultation_id: self.replay(consultation_id, caller.principal.consults_protests),
             lambda outcome: outcome.consultation_id,
             lambda consultation_id: self._app.find(consultation_id, Consultation) is not None,
         )
 
-    def replay(self, consultation_id: UUID) -> ConsultationOutcome:
-        """A recorded lookup's outcome again: its consultation, and its result read again (free)."""
+    def replay(self, consultation_id: UUID, protests: bool = True) -> ConsultationOutcome:
+        """A recorded lookup's outcome again: its consultation, and its result read again (free); ``protests``:
+        whether the group sees them now."""
         consultation = self._app.get(consultation_id, Consultation)
         result = None
         if consultation.status == ConsultationStatus.DONE:
@@ -99,7 +103,7 @@ class ApiLookups:
             document=Document.parse(consultation.document),
             query_type=self._query_types.get(consultation.query_type),
             status=consultation.status,
-            result=result,
+            result=result if protests else without_protests(result),
             created_at=consultation.created_on,
             position=self._app.max_position(),
             supplier=consultation.supplier,

@@ -22,7 +22,7 @@ from bemtevi.domain.api_tokens import ApiToken, TokenForm, TokenLimits, api_acce
 from bemtevi.domain.audit import acting_as
 from bemtevi.domain.errors import AccessDenied, GroupInactive, GroupNotFound
 from bemtevi.domain.groups import Group
-from bemtevi.domain.principals import Principal
+from bemtevi.domain.principals import Principal, with_group_flags
 from bemtevi.domain.users import Role
 from bemtevi.infra.api_secrets import ApiSecrets
 
@@ -191,7 +191,9 @@ class ApiTokenCommands:
         if not api_access(getattr(group, "profile", None)):
             raise ApiAccessDisabled()
         caller = ApiCaller(
-            principal=Principal(user_id=token.id, group_id=token.group_id, role=Role.USER, session_id=token.id),
+            principal=with_group_flags(
+                Principal(user_id=token.id, group_id=token.group_id, role=Role.USER, session_id=token.id), group.profile
+            ),
             token_id=token.id,
             access_key=token.access_key,
             query_types=frozenset(token.query_types),

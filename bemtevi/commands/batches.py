@@ -295,7 +295,8 @@ class BatchCommands:
             user_id = UUID(row["userId"]) if row["userId"] else None
             may = self._may_act(principal, UUID(row["groupId"]), user_id, allows)
             status = str(row["status"])
-            answered.append({**row, "canCancel": may and cancellable(status), "canDelete": may and deletable(status)})
+            over = may and deletable(status)
+            answered.append({**row, "canCancel": may and cancellable(status), "canDelete": over, "canToggle": over})
         return answered
 
     def cancel(self, principal: Principal, batch_id: UUID) -> int:
@@ -317,6 +318,18 @@ class BatchCommands:
             current = self.batch(batch_id)
             with acting_as(principal.actor):
                 current.cancel(principal.role.value)
+            return self._app.save_all(current)
+
+        return retry_on_conflict(decide)
+
+    def set_active(self, principal: Principal, batch_id: UUID, active: bool) -> int:
+        """Activate or inactivate a batch that is over, by whoever may cancel or delete it (audited by its events)."""
+        self._may_cancel_or_delete(principal, self.batch(batch_id))
+
+        def decide() -> int:
+            current = self.batch(batch_id)
+            with acting_as(principal.actor):
+                current.set_active(active)
             return self._app.save_all(current)
 
         return retry_on_conflict(decide)

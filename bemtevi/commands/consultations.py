@@ -19,6 +19,10 @@ consultations include the query type, in the order they were added, until one fi
 Every vendor's found result is kept (write-behind) for reopening within the query type's validity
 days. Only when a supplier that could answer failed and none found the document is the lookup FAILED
 (its credit released) and answered ``SupplierFailed``.
+
+A group whose customer form says not to consult protests gets its answers without ``protests``
+(``Principal.consults_protests``, read with the group when the caller is checked: no read per lookup). A lookup
+is charged per lookup whatever its result holds: protests are not priced apart, so the price does not change.
 """
 
 from __future__ import annotations
@@ -36,8 +40,9 @@ from bemtevi.commands.ledger import LedgerClient, ReserveLookup
 from bemtevi.commands.vendor_lookups import CACHE_SUPPLIER, Asked, Owner, VendorLookups
 from bemtevi.commands.vendors import VendorDirectory
 from bemtevi.domain.consultations import ConsultationStatus, purpose_of
+from bemtevi.domain.customers import without_protests
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import DomainError, SearchFailed, SupplierFailed
+from bemtevi.domain.errors import DefaultQueryNotFound, DomainError, SearchFailed, SupplierFailed
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.query_types import QueryType, QueryTypeCatalogue
 from bemtevi.domain.suppliers import Supplier
@@ -132,6 +137,8 @@ class ConsultationCommands:
         ``document``: as sent, or already parsed (the public API's check parses it first);
         ``consultation_id``: the id to record it under, chosen beforehand (an ``Idempotency-Key``'s claim);
         ``purpose``: what the user said it is for (recorded with it; required by a group that says so)."""
+        if query_type is None and not principal.uses_default_query:
+            raise DefaultQueryNotFound(field="query_type")  # its customer form says: choose each lookup's type
         parsed = document if isinstance(document, Document) else Document.parse(document)
         request = self._request(principal, parsed, query_type, channel, consultation_id, purpose_of(purpose))
         asked: _Asked | None = None
@@ -141,7 +148,7 @@ class ConsultationCommands:
             if not self._may_ask_vendors(request, asked):
                 answered = await self.ledger.submit_async(request.answered(asked[0]))
                 chosen, created_on = answered.value
-                return self._outcome(request, parsed, chosen, asked, created_on, answered.position)
+                return self._outcome(principal, request, parsed, chosen, asked, created_on, answered.position)
         drawn = self.ledger.try_draw(request)
         chosen, block_id = drawn if drawn is not None else (await self.ledger.submit_async(request)).value
         if asked is None:
@@ -160,7 +167,7 @@ class ConsultationCommands:
         status, _result, _error, supplier = asked
         recorded = await self.ledger.submit_async(self._finish(request, chosen, block_id, status, supplier))
         self._keep(request, chosen, asked, vendors)
-        return self._outcome(request, parsed, chosen, asked, recorded.value, recorded.position)
+        return self._outcome(principal, request, parsed, chosen, asked, recorded.value, recorded.position)
 
     # The same lookup from a thread with no event loop (the CLI, tests, benchmarks' client threads).
     run_unit_query = blocking(run_unit_query_async)
@@ -219,6 +226,7 @@ class ConsultationCommands:
 
     def _outcome(
         self,
+        principal: Principal,
         request: ReserveLookup,
         document: Document,
         query_type: str,
@@ -236,7 +244,8 @@ class ConsultationCommands:
             document=document,
             query_type=self._query_types.get(query_type),
             status=status,
-            result=result,
+            # The charge is per lookup, whatever its result holds: hiding protests changes no price.
+            result=result if principal.consults_protests else without_protests(result),
             created_at=created_on,
             position=position,
             supplier=supplier,

@@ -16,11 +16,13 @@ from bemtevi.domain.customers import (
     MAY_REGISTER,
     TOGGLE_LABELS,
     CustomerForm,
+    check_default_query,
     checked_toggles,
     name_key,
 )
 from bemtevi.domain.errors import (
     AccessDenied,
+    DomainError,
     DuplicateValue,
     GroupInactive,
     GroupNotFound,
@@ -41,7 +43,7 @@ from bemtevi.domain.indexes import (
     index_id,
 )
 from bemtevi.domain.principals import Principal
-from bemtevi.domain.query_types import Category
+from bemtevi.domain.query_types import DOCUMENT_KINDS, Category, QueryTypeCatalogue
 from bemtevi.domain.users import Role, User, UserStatus
 
 # Index kind -> (message, form field) when the value is already taken (specification section 8).
@@ -71,9 +73,24 @@ def opening_quantities(quantities: Mapping[Category, int]) -> dict[Category, int
 
 
 class CustomerCommands:
-    def __init__(self, app: BemteviApplication, identity: IdentityCommands) -> None:
+    def __init__(
+        self, app: BemteviApplication, identity: IdentityCommands, query_types: QueryTypeCatalogue | None = None
+    ) -> None:
         self._app = app
         self._identity = identity
+        self._query_types = query_types
+
+    def _check_default_query(self, form: CustomerForm) -> None:
+        """A group set to use a default query is given one of the catalogue's defaults (both kinds' looked up)."""
+        if self._query_types is None or not form.default_query:
+            return
+        defaults = set()
+        for kind in DOCUMENT_KINDS:
+            try:
+                defaults.add(self._query_types.default_for(kind).key)
+            except DomainError:
+                continue  # that kind has none: the other's may do
+        check_default_query(form, frozenset(defaults))
 
     def register(
         self,
@@ -96,6 +113,7 @@ class CustomerCommands:
         # A child never gets a query type its parent does not have.
         if not set(form.enabled_query_types) <= set(parent.enabled_query_types):
             raise QueryNotAllowed(field="enabledQueryTypes")
+        self._check_default_query(form)
         layouts = list(form.enabled_layouts or ())
         if not set(layouts) <= set(parent.current_layouts()):
             raise LayoutNotAllowed(field="enabledLayouts")
@@ -191,6 +209,7 @@ class CustomerCommands:
             self._check_type(parent, form.group_type)
             if not set(form.enabled_query_types) <= set(parent.enabled_query_types):
                 raise QueryNotAllowed(field="enabledQueryTypes")
+            self._check_default_query(form)
             if form.enabled_layouts is not None and not set(form.enabled_layouts) <= set(parent.current_layouts()):
                 raise LayoutNotAllowed(field="enabledLayouts")
             new_toggles = checked_toggles(toggles, parent.current_toggles(), group.current_toggles())

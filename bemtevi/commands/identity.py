@@ -36,7 +36,7 @@ from bemtevi.domain.groups import Group, GroupType
 from bemtevi.domain.hosts import domain_candidates, normalise_domain
 from bemtevi.domain.indexes import GROUP_DOMAIN, USER_EMAIL, UniqueIndex, index_id
 from bemtevi.domain.passwords import NO_PASSWORD_HASH, check_new_password, generate_password
-from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal
+from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM, Principal, with_group_flags
 from bemtevi.domain.query_types import SEEDED_KEYS, Category
 from bemtevi.domain.sessions import Session
 from bemtevi.domain.users import Role, User, UserStatus
@@ -358,12 +358,9 @@ class IdentityCommands:
         user = self._app.find_readonly(session.user_id, User)
         if user is None or not user.may_sign_in:
             raise SessionUserInactive()
-        principal = Principal(
-            user_id=session.user_id,
-            group_id=session.group_id,
-            role=user.role,
-            session_id=session.id,
-            first_access=user.status == UserStatus.FIRST_ACCESS,
+        principal = with_group_flags(
+            Principal(session.user_id, session.group_id, user.role, session.id, user.status == UserStatus.FIRST_ACCESS),
+            getattr(group, "profile", None),
         )
         expires = min(float(token_expires), session.expires_at.timestamp())
         self._known.remember(token, principal, expires, (session.id, session.user_id, *groups), generation)

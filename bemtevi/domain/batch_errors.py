@@ -15,6 +15,18 @@ class BatchNotFound(DomainError):
     code, message, status = "batch_not_found", "Batch not found", 404
 
 
+class BatchStillOpen(DomainError):
+    """Only an enrichment that is over is activated or inactivated (a running one is canceled instead)."""
+
+    code, message, status = "batch_still_open", "Only a finished enrichment can be activated or inactivated", 409
+
+
+class BatchInactive(DomainError):
+    """An inactivated enrichment's return file is not served until it is activated again."""
+
+    code, message, status = "batch_inactive", "This enrichment is inactive", 409
+
+
 class BatchDisabled(DomainError):
     """The group's ``allowUploadingManualQueries`` is off."""
 

@@ -26,7 +26,13 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from bemtevi.domain.audit import AuditedAggregate
-from bemtevi.domain.batch_errors import BatchNotCancellable, BatchNotDeletable, BatchNotRunnable
+from bemtevi.domain.batch_errors import (
+    BatchNotCancellable,
+    BatchNotDeletable,
+    BatchNotFound,
+    BatchNotRunnable,
+    BatchStillOpen,
+)
 from bemtevi.domain.query_types import Category
 
 
@@ -109,6 +115,10 @@ def reservation_id(batch_id: UUID) -> UUID:
 
 
 class Batch(AuditedAggregate):
+    # Inactive (spec: "Enrichment can be activated or inactivated"): listed as such, its return file not served,
+    # until activated again; a class default, so batches submitted (or snapshotted) before it load active.
+    active: bool = True
+
     @event("Submitted")
     def __init__(
         self,
@@ -304,6 +314,25 @@ class Batch(AuditedAggregate):
         if not cancellable(self.status):
             raise BatchNotCancellable()
         self.trigger_event(self.Canceled, message=cancel_message(role), role=role)
+
+    def set_active(self, active: bool) -> None:
+        """Activate or inactivate a batch that is over; the same state again appends nothing."""
+        if self.is_open:
+            raise BatchStillOpen()
+        if self.deleted:
+            raise BatchNotFound()
+        if active and not self.active:
+            self._activated()
+        elif not active and self.active:
+            self._inactivated()
+
+    @event("Activated")
+    def _activated(self) -> None:
+        self.active = True
+
+    @event("Inactivated")
+    def _inactivated(self) -> None:
+        self.active = False
 
     def delete(self) -> None:
         if not deletable(self.status) or self.deleted:

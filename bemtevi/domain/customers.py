@@ -9,7 +9,7 @@ from typing import Any
 
 from bemtevi.domain.contact import normalise_email, normalise_phone
 from bemtevi.domain.documents import Document
-from bemtevi.domain.errors import InvalidData, ParentDoesNotAllow
+from bemtevi.domain.errors import DefaultQueryRequired, InvalidData, ParentDoesNotAllow
 from bemtevi.domain.groups import (
     ALLOW_CREATE_WHITE_LABEL,
     ALLOW_DELETE_CANCEL,
@@ -107,6 +107,32 @@ class CustomerForm:
             "panelAccess": self.panel_access,
             "apiAccess": self.api_access,
         }
+
+
+def consults_protests(profile: dict[str, Any] | None) -> bool:
+    """The form's "consult protest": off, the group's lookups answer no protests (a group registered without
+    the flag, as the root, had them)."""
+    return (profile or {}).get("consultProtest") is not False
+
+
+def uses_default_query(profile: dict[str, Any] | None) -> bool:
+    """The form's "default query": on, a lookup that names no query type runs the document's default one; off,
+    the group's users choose the type of each lookup (a group registered without the flag had the default)."""
+    return (profile or {}).get("defaultQuery") is not False
+
+
+def without_protests(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A lookup's result as a group that does not consult protests sees it: no protests at all (not an empty
+    list, which would say "nothing on record")."""
+    if result is None or "protests" not in result:
+        return result
+    return {k: v for k, v in result.items() if k != "protests"}
+
+
+def check_default_query(form: CustomerForm, defaults: frozenset[str]) -> None:
+    """A group set to use a default query must be given one of the catalogue's default types (``defaults``)."""
+    if form.default_query and not defaults.intersection(form.enabled_query_types):
+        raise DefaultQueryRequired(field="enabledQueryTypes")
 
 
 # Which types of customer a parent of each type may register.

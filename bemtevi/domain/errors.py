@@ -49,7 +49,7 @@ class UserInactive(DomainError):
 
 
 class GroupNotFound(DomainError):
-    code, message, status = "group_not_found", "Group not found", 404
+    code, message, status = "group_not_found", "Group does not exist", 404
 
 
 class GroupInactive(DomainError):

@@ -87,9 +87,9 @@ def shown_fields(event: Any) -> dict[str, str | None]:
         fields["status"] = "active"
     elif kind == "Group.Inactivated":
         fields["status"] = "inactive"
-    elif kind in ("Layout.Created", "Layout.Activated", "QueryTypeDefinition.Created", "QueryTypeDefinition.Activated"):
+    elif kind in _ACTIVATED:
         fields["status"] = "active"
-    elif kind in ("Layout.Inactivated", "QueryTypeDefinition.Inactivated"):
+    elif kind in ("Layout.Inactivated", "QueryTypeDefinition.Inactivated", "Batch.Inactivated"):
         fields["status"] = "inactive"
     elif kind == "Vendor.Registered":
         fields["status"] = "active"
@@ -101,6 +101,15 @@ def shown_fields(event: Any) -> dict[str, str | None]:
         # Its message says why (the field name alone is hidden with every "message").
         fields["error"] = _text(getattr(event, "message", None))
     return fields
+
+
+_ACTIVATED = (
+    "Layout.Created",
+    "Layout.Activated",
+    "QueryTypeDefinition.Created",
+    "QueryTypeDefinition.Activated",
+    "Batch.Activated",
+)
 
 
 def _layout_rows(rows: list[Any]) -> dict[str, str | None]:

@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS batches (
     message_code VARCHAR,
     canceled_by VARCHAR,
     canceled_by_role VARCHAR,
+    active BOOLEAN NOT NULL,
     created_at TIMESTAMP NOT NULL,
     started_at TIMESTAMP,
     finished_at TIMESTAMP,
@@ -70,6 +71,7 @@ _COLUMNS = (
     "message_code",
     "canceled_by",
     "canceled_by_role",
+    "active",
     "created_at",
     "started_at",
     "finished_at",
@@ -79,6 +81,8 @@ _SCHEMA = pa.schema(
     [
         (c, pa.int64())
         if c in ("records", "done", "found", "invalid", "credits_reserved", "credits_charged")
+        else (c, pa.bool_())
+        if c == "active"
         else (c, pa.timestamp("us"))
         if c.endswith("_at")
         else (c, pa.string())
@@ -92,6 +96,8 @@ _EVENTS = (
     Batch.Finished,
     Batch.Failed,
     Batch.Canceled,
+    Batch.Activated,
+    Batch.Inactivated,
     Batch.Deleted,
 )
 
@@ -123,6 +129,7 @@ class _Fold(RowFold):
                 "message_code": None,
                 "canceled_by": None,
                 "canceled_by_role": None,
+                "active": True,
                 "created_at": at,
                 "started_at": None,
                 "finished_at": None,
@@ -150,6 +157,8 @@ class _Fold(RowFold):
             row["message"] = event.message
             row["message_code"] = event.code
             row["finished_at"] = at
+        elif isinstance(event, (Batch.Activated, Batch.Inactivated)):
+            row["active"] = isinstance(event, Batch.Activated)
         elif isinstance(event, Batch.Canceled):
             row["status"] = BatchStatus.CANCELED.value
             row["message"] = event.message
@@ -164,7 +173,7 @@ class _Fold(RowFold):
 class BatchesReadModel(ReadModel):
     name = "batches"
     tables = ("batches",)
-    version = 3  # 2: message_code; 3: canceled_by, canceled_by_role
+    version = 4  # 2: message_code; 3: canceled_by, canceled_by_role; 4: active
     event_types = _EVENTS
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
@@ -233,6 +242,7 @@ def _row(r: tuple[Any, ...]) -> dict[str, Any]:
         "canceledById": d["canceled_by"],
         "canceledByName": canceled_by_name,
         "canceledByRole": d["canceled_by_role"],
+        "active": d["active"],
         "startedAt": d["started_at"],
         "finishedAt": d["finished_at"],
     }

@@ -128,7 +128,8 @@ def test_refusals_an_empty_form_no_credits_and_no_configuration(client: TestClie
         "validityDays": 30,
     }
     assert client.post("/api/query-types", headers=admin, json=basic).status_code == 200
-    unconfigured = _owner(client, admin, 65, enabledQueryTypes=["pessoa-fisica-basica"])
+    # Given no default type, so it may not use a default query (the customer form's rule).
+    unconfigured = _owner(client, admin, 65, enabledQueryTypes=["pessoa-fisica-basica"], defaultQuery=False)
     refused = client.post("/api/advanced-queries", headers=unconfigured, json={"name": "Silva"})
     assert refused.status_code == 404
     assert refused.json()["message"] == "No advanced layout or query configuration found"

@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse
 from starlette.concurrency import run_in_threadpool
 
 from bemtevi.api.batch_schemas import (
+    BatchActiveRequest,
     BatchLimits,
     BatchListResponse,
     BatchResponse,
@@ -32,7 +33,7 @@ from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_any_route, wait
 from bemtevi.api.paging import Page, ordering, paging
 from bemtevi.api.schemas import ErrorResponse
 from bemtevi.commands.batch_uploads import CHUNK
-from bemtevi.domain.batch_errors import BatchNotFound, FileTooLarge, ReturnNotReady, UploadNotFound
+from bemtevi.domain.batch_errors import BatchInactive, BatchNotFound, FileTooLarge, ReturnNotReady, UploadNotFound
 from bemtevi.domain.batches import BatchStatus
 from bemtevi.domain.errors import GroupNotFound
 from bemtevi.domain.principals import Principal
@@ -236,6 +237,14 @@ def delete_batch(batch_id: str, principal: BatchUser, platform: PlatformDep) -> 
     return PositionResponse(position=platform.batches.delete(principal, _batch_id(batch_id)))
 
 
+@router.post("/batches/{batch_id}/status", response_model=PositionResponse, responses=_REFUSALS)
+def change_batch_status(
+    batch_id: str, body: BatchActiveRequest, principal: BatchUser, platform: PlatformDep
+) -> PositionResponse:
+    """Activate or inactivate a batch that is over (an inactive one's return file is not served)."""
+    return PositionResponse(position=platform.batches.set_active(principal, _batch_id(batch_id), body.active))
+
+
 _FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}},
     404: {"model": ErrorResponse},
@@ -259,5 +268,7 @@ def download_return_file(batch_id: str, principal: BatchUser, platform: Platform
     path = platform.batches.files.return_file(batch)
     if batch.status != BatchStatus.AVAILABLE or path is None or not path.is_file():
         raise ReturnNotReady()
+    if not batch.active:
+        raise BatchInactive()
     name = platform.batches.return_download_name(batch)
     return FileResponse(path, filename=name, media_type="application/octet-stream")

@@ -104,7 +104,11 @@ def enabled_query_types(
     customer registered by this group may be given)."""
     up_to_date = wait_for_position(platform, position)
     rows = enrichment.enabled_query_types(platform.store.cursor(), str(principal.group_id))
-    return EnabledQueryTypesResponse(data=[QueryTypeView.model_validate(r) for r in rows], upToDate=up_to_date)
+    return EnabledQueryTypesResponse(
+        data=[QueryTypeView.model_validate(r) for r in rows],
+        usesDefault=principal.uses_default_query,
+        upToDate=up_to_date,
+    )
 
 
 @router.get("/query-types/{key}", response_model=QueryTypeResponse, responses={404: {"model": ErrorResponse}})

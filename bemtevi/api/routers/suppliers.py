@@ -18,6 +18,7 @@ from bemtevi.api.credit_schemas import PositionResponse
 from bemtevi.api.deps import PlatformDep, PositionQuery, allowed_route, wait_for_position
 from bemtevi.api.paging import Page, paging
 from bemtevi.api.schemas import ConsultationData, ErrorResponse, UtcDateTime
+from bemtevi.domain.customers import without_protests
 from bemtevi.domain.errors import DomainError, ResultExpired, SupplierNotFound
 from bemtevi.domain.principals import Principal
 from bemtevi.domain.vendors import DEFAULT_MAX_BODY_KB, AuthMethod, HttpMethod, InputType, VendorForm
@@ -249,6 +250,7 @@ def kept_result(
         if kept.group_id != principal.group_id:
             raise ResultExpired()
         return _kept_answer(
+            principal,
             kept.consultation_id,
             kept.document,
             kept.document_type,
@@ -273,12 +275,12 @@ def kept_result(
     result = platform.supplier.lookup(row["document_type"], row["document"])
     if result is None:
         raise ResultExpired()
-    return _kept_answer(
-        wanted, row["document"], row["document_type"], row["query_type"], result, row["supplier"], created, valid_until
-    )
+    kind, document, supplier = row["document_type"], row["document"], row["supplier"]
+    return _kept_answer(principal, wanted, document, kind, row["query_type"], result, supplier, created, valid_until)
 
 
 def _kept_answer(
+    principal: Principal,
     consultation_id: UUID,
     document: str,
     document_type: str,
@@ -298,7 +300,7 @@ def _kept_answer(
             status="done",
             credits=1,
             createdAt=created,
-            result=result,
+            result=result if principal.consults_protests else without_protests(result),
             supplier=supplier,
             validUntil=valid_until,
         )

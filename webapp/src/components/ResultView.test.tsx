@@ -46,6 +46,18 @@ describe('ResultView', () => {
     }
   })
 
+  it.each([
+    ['a person', person],
+    ['a company', company],
+  ])('shows no protests section for %s whose group does not consult protests', (_, record) => {
+    const withoutProtests = { ...record }
+    delete withoutProtests.protests
+    render(<ResultView consultation={consultationOf(withoutProtests)} />)
+    expect(screen.getByTestId('result-phones')).toBeInTheDocument()
+    expect(screen.queryByTestId('result-protests')).toBeNull()
+    expect(screen.queryByText('Protestos')).toBeNull()
+  })
+
   it('renders the death data when present', () => {
     const dead = { ...person, death: { date: '2020-12-31', book: 'C-12', sheet: '34', registry_office: null } }
     render(<ResultView consultation={consultationOf(dead)} />)

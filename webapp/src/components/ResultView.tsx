@@ -163,9 +163,11 @@ export function PersonResultView({ result }: { result: PersonResult }) {
           ]}
         />
       </Section>
-      <Section title={t('result.protests')} testId="result-protests">
-        <ListTable rows={result.protests} columns={protestColumns} />
-      </Section>
+      {result.protests !== undefined && (
+        <Section title={t('result.protests')} testId="result-protests">
+          <ListTable rows={result.protests} columns={protestColumns} />
+        </Section>
+      )}
       <Section title={t('result.financialPendings')} testId="result-financial-pendings">
         <ListTable
           rows={result.financial_pendings}
@@ -248,9 +250,11 @@ export function CompanyResultView({ result }: { result: CompanyResult }) {
           ]}
         />
       </Section>
-      <Section title={t('result.protests')} testId="result-protests">
-        <ListTable rows={result.protests} columns={protestColumns} />
-      </Section>
+      {result.protests !== undefined && (
+        <Section title={t('result.protests')} testId="result-protests">
+          <ListTable rows={result.protests} columns={protestColumns} />
+        </Section>
+      )}
     </>
   )
 }

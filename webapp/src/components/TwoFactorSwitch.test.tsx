@@ -62,6 +62,6 @@ describe('TwoFactorSwitch', () => {
     const input = await screen.findByTestId('two-factor-switch')
     await waitFor(() => expect(input).toBeEnabled())
     fireEvent.click(input)
-    expect(await screen.findByText('Grupo não encontrado')).toBeInTheDocument()
+    expect(await screen.findByText('O grupo não existe')).toBeInTheDocument()
   })
 })

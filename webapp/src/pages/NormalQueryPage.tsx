@@ -27,8 +27,15 @@ export default function NormalQueryPage() {
   const [consult, { data, error, isLoading, reset }] = useRunConsultationMutation()
   // The query types the user's group may run, from the catalogue; none chosen: the document's default.
   const position = useAppSelector((s) => s.session.lastPosition)
-  const types = useEnabledQueryTypesQuery({ position }).data?.data ?? []
-  const [queryType, setQueryType] = useState('')
+  const enabled = useEnabledQueryTypesQuery({ position }).data
+  const types = enabled?.data ?? []
+  // A group set not to use a default query (its customer form) chooses each lookup's type: the first is chosen
+  // until the user picks another; otherwise the document's default is, named once the document is typed.
+  const usesDefault = enabled?.usesDefault ?? true
+  const [picked, setPicked] = useState('')
+  const queryType = picked || (usesDefault ? '' : (types[0]?.key ?? ''))
+  const typed = checkDocument(document)
+  const defaultType = typed.ok ? types.find((type) => type.default && type.toggles[typed.type]) : undefined
   // What the lookup is for: recorded with it, shown to the data subject; required when the group says so.
   const purposeSetting = usePurposeSetting()
   const [purpose, setPurpose] = useState('')
@@ -98,11 +105,15 @@ export default function NormalQueryPage() {
             select
             label={t('query.typeLabel')}
             value={queryType}
-            onChange={(e) => setQueryType(e.target.value)}
+            onChange={(e) => setPicked(e.target.value)}
             sx={{ flex: { sm: '1 1 16rem' }, minWidth: 0 }}
             slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'query-type' } }}
           >
-            <option value="">{t('query.defaultType')}</option>
+            {usesDefault && (
+              <option value="">
+                {defaultType ? `${t('query.defaultType')}: ${defaultType.badge} · ${typeName(defaultType.key, defaultType.name)}` : t('query.defaultType')}
+              </option>
+            )}
             {types.map((type) => (
               <option key={type.key} value={type.key}>
                 {type.badge} · {typeName(type.key, type.name)}

@@ -49,7 +49,8 @@ export interface PersonResult {
   emails: string[] | null
   addresses: Address[] | null
   societies: { cnpj: string; company_name: string | null; role: string | null; since: string | null }[] | null
-  protests: Protest[] | null
+  /** Absent for a group that does not consult protests (its customer form says so): no section at all. */
+  protests?: Protest[] | null
   financial_pendings: { creditor: string | null; amount: number | string | null; date: string | null }[] | null
   check_inquiries: number | null
   death: null | { date: string | null; book: string | null; sheet: string | null; registry_office: string | null }
@@ -71,7 +72,8 @@ export interface CompanyResult {
   emails: string[] | null
   partners: { name: string | null; document: string | null; role: string | null; since: string | null }[] | null
   score: number | string | null
-  protests: Protest[] | null
+  /** Absent for a group that does not consult protests (its customer form says so): no section at all. */
+  protests?: Protest[] | null
 }
 
 /**

@@ -21,6 +21,7 @@ import { useAppSelector } from '../../store/hooks'
 import {
   batchUrls,
   useCancelBatchMutation,
+  useChangeBatchStatusMutation,
   useDeleteBatchMutation,
   useListBatchesQuery,
   type BatchKind,
@@ -80,6 +81,7 @@ export default function BatchList({
   const notify = useNotify()
   const [cancel] = useCancelBatchMutation()
   const [remove] = useDeleteBatchMutation()
+  const [changeStatus] = useChangeBatchStatusMutation()
 
   const columns = useMemo<GridColDef<BatchRow>[]>(() => {
     async function download(url: string, name: string) {
@@ -89,18 +91,37 @@ export default function BatchList({
         notify({ type: 'negative', message: t('batches.errors.download') })
       }
     }
-    async function act(row: BatchRow, action: 'cancel' | 'delete') {
-      const ok = await confirm({
-        message: t(action === 'cancel' ? 'batches.list.confirmCancel' : 'batches.list.confirmDelete', { name: row.fileName }),
-        variant: 'yesNo',
-      })
+    // Each action's question and outcome; activate and inactivate are the status route's two answers.
+    const words = {
+      cancel: ['batches.list.confirmCancel', 'batches.list.canceled'],
+      delete: ['batches.list.confirmDelete', 'batches.list.deleted'],
+      activate: ['batches.list.confirmActivate', 'batches.list.activated'],
+      inactivate: ['batches.list.confirmInactivate', 'batches.list.inactivated'],
+    } as const
+    async function act(row: BatchRow, action: keyof typeof words) {
+      const ok = await confirm({ message: t(words[action][0], { name: row.fileName }), variant: 'yesNo' })
       if (!ok) return
-      const result = await (action === 'cancel' ? cancel({ batchId: row.id }) : remove({ batchId: row.id }))
+      const batchId = row.id
+      const result = await (action === 'cancel'
+        ? cancel({ batchId })
+        : action === 'delete'
+          ? remove({ batchId })
+          : changeStatus({ batchId, batchActiveRequest: { active: action === 'activate' } }))
       if ('error' in result) notify({ type: 'negative', message: batchErrorText(result.error, t, exists) })
-      else notify({ type: 'positive', message: t(action === 'cancel' ? 'batches.list.canceled' : 'batches.list.deleted') })
+      else notify({ type: 'positive', message: t(words[action][1]) })
     }
     function statusCell(row: BatchRow) {
-      const chip = <Chip size="small" color={statusColor(row.status)} label={t(`batches.status.${row.status}`)} data-testid="batch-status" />
+      const status = <Chip size="small" color={statusColor(row.status)} label={t(`batches.status.${row.status}`)} data-testid="batch-status" />
+      // An inactivated enrichment says so beside its status (its return file is not offered).
+      const chip =
+        row.active === false ? (
+          <Stack direction="row" sx={{ gap: 0.5 }}>
+            {status}
+            <Chip size="small" variant="outlined" label={t('batches.list.inactive')} data-testid="batch-inactive" />
+          </Stack>
+        ) : (
+          status
+        )
       const message = batchMessage(row, t, exists)
       if (!message) return chip
       return (
@@ -160,7 +181,7 @@ export default function BatchList({
               <Button size="small" variant="outlined" onClick={() => void download(batchUrls.file(row.id), row.fileName)} data-testid="batch-download-sent">
                 {t('batches.list.sent')}
               </Button>
-              {row.status === 'available' && (
+              {row.status === 'available' && row.active !== false && (
                 <Button
                   size="small"
                   variant="contained"
@@ -175,6 +196,15 @@ export default function BatchList({
                   {t('batches.list.cancel')}
                 </Button>
               )}
+              {row.canToggle && (
+                <Button
+                  size="small"
+                  onClick={() => void act(row, row.active === false ? 'activate' : 'inactivate')}
+                  data-testid={row.active === false ? 'batch-activate' : 'batch-inactivate'}
+                >
+                  {t(row.active === false ? 'batches.list.activate' : 'batches.list.inactivate')}
+                </Button>
+              )}
               {row.canDelete && (
                 <Button size="small" color="error" onClick={() => void act(row, 'delete')} data-testid="batch-delete">
                   {t('batches.list.delete')}
@@ -185,7 +215,7 @@ export default function BatchList({
         },
       },
     ]
-  }, [t, lang, kind, token, confirm, notify, cancel, remove, refetch, exists, narrow])
+  }, [t, lang, kind, token, confirm, notify, cancel, remove, changeStatus, refetch, exists, narrow])
 
   return (
     <ListPage<BatchRow>

@@ -2,6 +2,7 @@
 export {
   useBatchLimitsQuery,
   useCancelBatchMutation,
+  useChangeBatchStatusMutation,
   useDeleteBatchMutation,
   useListBatchesQuery,
   useSubmitBatchMutation,

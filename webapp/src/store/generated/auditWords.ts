@@ -118,6 +118,8 @@ export const AUDIT_WORDS = {
         "Failed": "Lote com erro",
         "Canceled": "Lote cancelado",
         "RunStopped": "Processamento do lote parado",
+        "Activated": "Lote ativado",
+        "Inactivated": "Lote inativado",
         "Deleted": "Lote excluído"
       },
       "ApiToken": {
@@ -357,6 +359,8 @@ export const AUDIT_WORDS = {
         "Failed": "O lote {{target}} falhou",
         "Canceled": "{{actor}} cancelou o lote {{target}}",
         "RunStopped": "Lote {{target}}: processamento parado após o cancelamento",
+        "Activated": "{{actor}} ativou o lote {{target}}",
+        "Inactivated": "{{actor}} inativou o lote {{target}}",
         "Deleted": "{{actor}} excluiu o lote {{target}}"
       },
       "BrandImage": {
@@ -608,6 +612,8 @@ export const AUDIT_WORDS = {
         "Failed": "Batch failed",
         "Canceled": "Batch canceled",
         "RunStopped": "Batch processing stopped",
+        "Activated": "Batch activated",
+        "Inactivated": "Batch inactivated",
         "Deleted": "Batch deleted"
       },
       "ApiToken": {
@@ -847,6 +853,8 @@ export const AUDIT_WORDS = {
         "Failed": "Batch {{target}} failed",
         "Canceled": "{{actor}} canceled batch {{target}}",
         "RunStopped": "Batch {{target}}: processing stopped after the cancel",
+        "Activated": "{{actor}} activated batch {{target}}",
+        "Inactivated": "{{actor}} inactivated batch {{target}}",
         "Deleted": "{{actor}} deleted batch {{target}}"
       },
       "BrandImage": {

@@ -330,6 +330,16 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: (queryArg) => ({ url: `/batches/${queryArg.batchId}/return` }),
     }),
+    changeBatchStatus: build.mutation<
+      ChangeBatchStatusApiResponse,
+      ChangeBatchStatusApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/batches/${queryArg.batchId}/status`,
+        method: "POST",
+        body: queryArg.batchActiveRequest,
+      }),
+    }),
     runConsultation: build.mutation<
       RunConsultationApiResponse,
       RunConsultationApiArg
@@ -1254,6 +1264,12 @@ export type DownloadReturnFileApiResponse =
 export type DownloadReturnFileApiArg = {
   batchId: string;
 };
+export type ChangeBatchStatusApiResponse =
+  /** status 200 Successful Response */ PositionResponse;
+export type ChangeBatchStatusApiArg = {
+  batchId: string;
+  batchActiveRequest: BatchActiveRequest;
+};
 export type RunConsultationApiResponse =
   /** status 200 Successful Response */ ConsultationResponse;
 export type RunConsultationApiArg = {
@@ -1833,11 +1849,13 @@ export type ErrorCode =
   | "api_token_invalid"
   | "api_token_not_found"
   | "batch_disabled"
+  | "batch_inactive"
   | "batch_limit_reached"
   | "batch_not_cancellable"
   | "batch_not_deletable"
   | "batch_not_found"
   | "batch_not_runnable"
+  | "batch_still_open"
   | "batch_stopped"
   | "bearer_token_required"
   | "cache_exceeds_validity"
@@ -2111,10 +2129,12 @@ export type AuditEventKind =
   | "ApiToken.Generated"
   | "ApiToken.Inactivated"
   | "ApiToken.Regenerated"
+  | "Batch.Activated"
   | "Batch.Canceled"
   | "Batch.Deleted"
   | "Batch.Failed"
   | "Batch.Finished"
+  | "Batch.Inactivated"
   | "Batch.Progressed"
   | "Batch.RunStopped"
   | "Batch.Started"
@@ -2316,8 +2336,11 @@ export type VerifyCodeRequest = {
   uniqueKey: string;
 };
 export type BatchRow = {
+  active?: boolean;
   canCancel?: boolean;
   canDelete?: boolean;
+  /** May activate or inactivate it (a batch that is over) */
+  canToggle?: boolean;
   canceledById?: string | null;
   canceledByName?: string | null;
   canceledByRole?: ("user" | "admin" | "owner" | "super-admin") | null;
@@ -2394,6 +2417,9 @@ export type BatchUpload = {
 export type BatchResponse = {
   data: BatchRow;
   upToDate: boolean;
+};
+export type BatchActiveRequest = {
+  active: boolean;
 };
 export type ConsultationRequest = {
   /** CPF (11 digits) or CNPJ (14 digits), punctuation allowed */
@@ -3151,6 +3177,8 @@ export type QueryTypeRequest = {
 export type EnabledQueryTypesResponse = {
   data: QueryTypeView[];
   upToDate: boolean;
+  /** The group's default query: a lookup naming no type runs its document's default one (each type's `default`); false: every lookup names its type */
+  usesDefault: boolean;
 };
 export type QueryTypeResponse = {
   data: QueryTypeView;
@@ -3391,6 +3419,7 @@ export const {
   useDownloadSentFileQuery,
   useBatchProgressQuery,
   useDownloadReturnFileQuery,
+  useChangeBatchStatusMutation,
   useRunConsultationMutation,
   useKeptResultQuery,
   useSendContactMutation,
