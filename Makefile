@@ -48,10 +48,11 @@ test-side:
 	wait $$web; web_status=$$?; echo "--- vitest (ran beside eslint, the web build and the browser tests)"; \
 	cat $$web_log; rm -f $$web_log; test $$browser -eq 0 && test $$web_status -eq 0
 
-# The inner loop (well under a minute): no PostgreSQL, broker, subprocess or browser, hypothesis's `dev`
-# profile (a tenth of the examples). `make test` runs everything with the full profile.
+# The inner loop: no PostgreSQL, broker, subprocess or browser, hypothesis's `dev` profile (a tenth of the
+# examples), one pytest-xdist worker per core, each test file on one worker (its module-scoped platforms are
+# shared by its tests). `make test` runs everything with the full profile, in one process beside the browser's.
 test-fast: install
-	$(BIN)/pytest -q -m "not e2e and not postgres and not kafka and not process"
+	$(BIN)/pytest -q -n auto --dist loadfile -m "not e2e and not postgres and not kafka and not process"
 
 install: $(PY_STAMP) $(NODE_STAMP)
 
