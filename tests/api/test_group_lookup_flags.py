@@ -129,3 +129,21 @@ def test_a_group_that_is_not_there_is_said_in_the_specifications_words(api: Test
     missing = api.get("/api/customers/00000000-0000-4000-8000-000000000000", headers=sign_in(api))
     body = _refused(missing, 404, "group_not_found")
     assert body["message"] == "Group does not exist"
+
+
+def test_the_public_api_refuses_an_unnamed_lookup_of_a_group_without_a_default_query(
+    platform: Platform, api: TestClient
+) -> None:
+    _, group_id, owner = _customer(api, 78, defaultQuery=False)
+    created = api.post("/api/api-tokens", headers=owner, json={"name": "ERP", "queryTypes": ["cpf-complete"]})
+    assert created.status_code == 201, created.text
+    bearer = {"Authorization": f"Bearer {created.json()['accessToken']}"}
+    unnamed = api.post("/api/v1/lookups", headers=bearer, json={"document": KNOWN_CPF})
+    body = _refused(unnamed, 404, "default_query_not_found")
+    assert (body["message"], body.get("field")) == ("Default query not found", "queryType")
+    # Refused before anything is charged; naming the type, the same token's lookup runs.
+    assert _used(platform, group_id, Category.API) == 0
+    named = api.post("/api/v1/lookups", headers=bearer, json={"document": KNOWN_CPF, "queryType": "cpf-complete"})
+    assert named.status_code == 200, named.text
+    assert named.json()["data"]["queryType"] == "cpf-complete"
+    assert _used(platform, group_id, Category.API) == 1

@@ -112,6 +112,17 @@ class InFlight:
             settle(self.page)
 
 
+def choose_language(page: Page, language: str) -> None:
+    """Choose ``language`` ("pt-BR", "en-US") in the signed-in frame's switch, an MUI select (a combobox opening a
+    listbox; the public site and the sign-in pages keep a native select, driven by ``select_option``). Waits for the
+    frame's switch itself, not the sign-in page's one a page just left, then until the page speaks the language
+    and the menu is gone."""
+    page.locator('[data-testid="language-switch"][role="combobox"]').click()
+    page.get_by_test_id(f"language-option-{language}").click()
+    expect(page.get_by_role("listbox")).to_have_count(0)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+
+
 def follow_menu(page: Page, section: str, link: str) -> None:
     """Follow a link of the sidebar's ``section``: open the drawer (under 1024 px) and unfold the
     section only when they are folded (the section holding the current screen starts unfolded). Each step

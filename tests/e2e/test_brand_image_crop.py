@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from e2e_support import Sessions, screenshot, settle
+from e2e_support import Sessions, choose_language, screenshot, settle
 from PIL import Image
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
@@ -148,7 +148,7 @@ def test_an_oversized_logo_is_cropped_to_its_exact_size_and_an_exact_one_goes_as
     assert icon.headers["content-type"] == "image/jpeg" and icon.content == exact.read_bytes()
 
     # The dialog in English, for the tall advanced-query banner, wide and narrow.
-    page.get_by_test_id("language-switch").select_option("en-US")
+    choose_language(page, "en-US")
     editor.get_by_test_id("brand-file-advancedQueryBanner").set_input_files(
         striped_photo(tmp_path / "wide.png", (1600, 1000))
     )

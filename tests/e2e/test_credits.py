@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from e2e_support import Sessions, screenshot, server_identity, settle
+from e2e_support import Sessions, choose_language, screenshot, server_identity, settle
 from playwright.sync_api import Page, expect
 
 from bemtevi.domain.groups import GroupType
@@ -80,7 +80,7 @@ def test_grant_on_the_balances_screen_then_read_it_in_the_history(
     assert xlsx_info.value.suggested_filename.endswith(".xlsx")
     for language, tag in (("pt-BR", "pt"), ("en-US", "en")):
         page.set_viewport_size({"width": 1440, "height": 900})  # the language switch is in the wide top bar
-        page.get_by_test_id("language-switch").select_option(language)
+        choose_language(page, language)
         expect(card.get_by_test_id("monthly-close-xlsx")).to_have_text(
             "Exportar XLSX" if tag == "pt" else "Export XLSX"
         )
@@ -89,7 +89,7 @@ def test_grant_on_the_balances_screen_then_read_it_in_the_history(
             settle(page)
             card.scroll_into_view_if_needed()
             screenshot(page, f"credits-monthly-close-{tag}-{width}")
-    page.get_by_test_id("language-switch").select_option("pt-BR")
+    choose_language(page, "pt-BR")
     page.set_viewport_size({"width": 1440, "height": 900})
 
     with page.expect_download() as download_info:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_support import screenshot, settle, sign_in
+from e2e_support import choose_language, screenshot, settle, sign_in
 from playwright.sync_api import Page, expect
 from support import SmtpSink
 
@@ -25,7 +25,7 @@ def pictured(page: Page, name: str) -> None:
     """The step at a phone's and a wide screen's width, in both languages, for a person to look at; it never
     scrolls sideways. The page is left as it came: pt-BR at 1440 px."""
     for language in ("en-US", "pt-BR"):
-        page.get_by_test_id("language-switch").select_option(language)
+        choose_language(page, language)
         for width in (375, 1440):
             page.set_viewport_size({"width": width, "height": 900})
             page.evaluate("window.scrollTo(0, 0)")  # a full-page picture draws the fixed bar where it was scrolled

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from e2e_support import screenshot, server_identity, settle, sign_in
+from e2e_support import choose_language, screenshot, server_identity, settle, sign_in
 from playwright.sync_api import Browser, expect
 from support import KNOWN_CPF
 
@@ -67,7 +67,7 @@ def test_the_officer_finds_who_consulted_a_cpf(
     owner = owner_context.new_page()
     try:
         sign_in(owner, server_url, OWNER, PASSWORD)
-        owner.get_by_test_id("language-switch").select_option(language)
+        choose_language(owner, language)
         owner.goto(f"{server_url}/normal-query")
         owner.get_by_test_id("query-document").fill(KNOWN_CPF)
         owner.get_by_test_id("query-purpose").fill(f"  {purpose}  ")
@@ -85,7 +85,7 @@ def test_the_officer_finds_who_consulted_a_cpf(
     page = context.new_page()
     try:
         sign_in(page, server_url, OFFICER, PASSWORD)
-        page.get_by_test_id("language-switch").select_option(language)
+        choose_language(page, language)
         page.get_by_test_id("nav-data-subject").click()
         expect(page).to_have_url(f"{server_url}/data-subject-report")
 

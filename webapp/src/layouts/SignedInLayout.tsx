@@ -10,7 +10,6 @@ import IconButton from '@mui/material/IconButton'
 import Toolbar from '@mui/material/Toolbar'
 import Typography from '@mui/material/Typography'
 import useMediaQuery from '@mui/material/useMediaQuery'
-import LanguageSwitch from '../components/LanguageSwitch'
 import { SafeOutlet } from '../components/ScreenErrorBoundary'
 import Spinner from '../components/Spinner'
 import { useBrand } from '../components/useBrand'
@@ -23,6 +22,7 @@ import { useRolesByIdQuery, useSignOutMutation } from '../store/generated/bemtev
 import { clearSession } from '../store/authSlice'
 import { useAppDispatch, useAppSelector } from '../store/hooks'
 import MuiProvider from '../components/mui/MuiProvider'
+import HeaderLanguageSelect from './HeaderLanguageSelect'
 import MainNav from './MainNav'
 import './frame.css'
 
@@ -146,7 +146,7 @@ function Frame() {
           >
             {t('app.hello', { name: firstName(user?.name) })}
           </Typography>
-          <LanguageSwitch />
+          <HeaderLanguageSelect />
           <Button
             variant="outlined"
             color="inherit"
