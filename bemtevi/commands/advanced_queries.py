@@ -193,7 +193,7 @@ class AdvancedQueryCommands:
         try:
             return self._index.search(criteria, sorted(kinds))
         except Exception as e:  # the index missing or unreadable: the spec's 'Error performing search'
-            # The customer sees that message; the operator needs the cause (no dataset, no pg_trgm on the server).
+            # The customer sees that message; the operator needs the cause (no dataset, the database unreachable).
             log.exception("advanced search: the index failed")
             raise SearchFailed() from e
 

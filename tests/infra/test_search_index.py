@@ -181,6 +181,8 @@ def _criteria_of(con: duckdb.DuckDBPyConnection) -> list[dict[str, str]]:
         ]
     # Words of no letter or digit, or of several words, as FTS5's tokenizer splits them.
     typed += [{"name": "..."}, {"name": "sil ..."}, {"email": "@@@"}, {"name": "ana-maria"}, {"address": "rua 12"}]
+    # What a query language would read as its own: quotes, operators, prefix marks, a backslash.
+    typed += [{"name": "d'avila"}, {"name": "mar:* | !sil & (x)"}, {"email": "a'b\\c@"}, {"city": "sao <-> paulo"}]
     for trade, city, state, email, partner in companies:
         typed += [
             {"name": trade, "city": city},

@@ -10,7 +10,7 @@ partner's name finds the company. Phones are a table of their own (digits, mobil
 file, the index is built once and rebuilt when the dataset is newer; it holds no more than the dataset does.
 
 ``SearchIndex`` is what the advanced query asks; this file's ``SqliteSearchIndex`` serves an embedded deployment,
-``search_index_postgres.PostgresSearchIndex`` (``pg_trgm``) one whose event store is PostgreSQL (cluster mode): both
+``search_index_postgres.PostgresSearchIndex`` (full-text GIN) one whose event store is PostgreSQL (cluster mode): both
 take their entries and folded texts from ``folded_entries`` and their criteria from the same domain rules.
 """
 

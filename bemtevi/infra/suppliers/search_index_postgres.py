@@ -5,9 +5,12 @@ The entries, their ``ref`` and their folded texts are ``search_index.folded_entr
 the criteria are folded by ``domain.advanced_query`` for both. What FTS5's tokenizer does there is done here once
 at build time: a text column holds its words separated by single blanks (anything not a letter or digit is a
 blank, as FTS5's ``unicode61`` tokenizer splits), with a blank at both ends, so a typed word is a word's
-beginning when ``LIKE '% word%'`` holds. A ``pg_trgm`` GIN index answers those LIKEs (a word of 3 letters or more
-always has trigrams to look up, ``MIN_TERM``). ``unaccent`` is not used: its rules differ from the domain's
-folding, and the texts arrive folded already.
+beginning when ``LIKE '% word%'`` holds. A GIN index of those words as ``tsvector`` lexemes answers it as FTS5's
+prefix index does: each typed word a prefix term (``'silv':*``), every candidate a match, nothing rechecked row by
+row (``pg_trgm``'s candidates for a common word were). The words go in and out as ``tsvector`` and ``tsquery``
+literals, never through a text search parser or dictionary: those split and lower case by their own rules, and
+the texts arrive folded already (``unaccent`` is not used either: its rules differ from the domain's folding).
+A typed word holding several ('o'brien') is a phrase: its words as lexemes, then the LIKE on the candidates.
 
 Built once per dataset, under an advisory lock (several processes may start at once), into tables swapped in
 with their stamp in one transaction; rebuilt when the dataset is newer than the stamp. The tables are logged
@@ -33,7 +36,7 @@ ENTRIES = "bemtevi_search_entries"
 PHONES = "bemtevi_search_phones"
 BUILT = "bemtevi_search_built"
 # Bumped when the tables' layout changes: an index of another layout is built again.
-LAYOUT = 1
+LAYOUT = 2
 # A search of at most this many matches reads them all from the indexes and keeps the first by ref; one of more
 # walks the entries in ref order until its list is full (see few_matches_statement).
 FEW_MATCHES = 10 * MAX_MATCHES
@@ -68,6 +71,20 @@ def _beginning(word: str) -> str:
     return f"% {words(word)}%"
 
 
+def _lexeme(word: str, prefix: bool) -> str:
+    """One word as a quoted ``tsquery`` operand: nothing typed is read as an operator."""
+    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'" + (":*" if prefix else "")
+
+
+def prefix_query(typed: Collection[str]) -> str:
+    """The ``tsquery`` literal of typed words, each a word's beginning: a phrase's words but the last whole."""
+    operands: list[str] = []
+    for word in typed:
+        parts = words(word).split()
+        operands += [_lexeme(part, prefix=i == len(parts) - 1) for i, part in enumerate(parts)]
+    return " & ".join(operands)
+
+
 def _conditions(
     criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None
 ) -> tuple[list[str], list[object], bool]:
@@ -85,11 +102,14 @@ def _conditions(
     for field, column in columns.items():
         value = getattr(criteria, field)
         if value:
-            for word in (value,) if field == "email" else terms(value):
-                if words(word):
+            typed = (value,) if field == "email" else terms(value)
+            if not all(words(word) for word in typed):
+                holds("false")  # no letter or digit, no word's beginning: FTS5's empty phrase matches nothing too
+                continue
+            holds(f"e.{column}::tsvector @@ %s::tsquery", prefix_query(typed))
+            for word in typed:
+                if " " in words(word):  # a phrase: its words found, their order and adjacency checked here
                     holds(f"e.{column} LIKE %s", _beginning(word))
-                else:  # no letter or digit, no word's beginning: FTS5's empty phrase matches nothing too
-                    holds("false")
     for number, mobile in ((criteria.telephone, ""), (criteria.cellphone, " AND mobile")):
         if number:
             holds(f"e.id IN (SELECT id FROM {PHONES} WHERE number = %s{mobile})", number)
@@ -147,7 +167,6 @@ def build_index(conninfo: str, dataset: Path) -> bool:
         try:
             if _current(con, dataset):
                 return False
-            con.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
             _drop_unfinished(con)
             _build(con, dataset)
             return True
@@ -201,8 +220,8 @@ def _build(con: psycopg.Connection, dataset: Path) -> None:
     con.execute(f"ALTER TABLE {phones} ADD CONSTRAINT {phones}_pk PRIMARY KEY (number, id)")
     con.execute(f"CREATE INDEX {entries}_birth ON {entries} (birth)")
     con.execute(
-        f"CREATE INDEX {entries}_words ON {entries} USING gin (w_names gin_trgm_ops, w_address gin_trgm_ops,"
-        " w_city gin_trgm_ops, w_email gin_trgm_ops) WITH (fastupdate = off)"
+        f"CREATE INDEX {entries}_words ON {entries} USING gin ((w_names::tsvector), (w_address::tsvector),"
+        " (w_city::tsvector), (w_email::tsvector)) WITH (fastupdate = off)"
     )
     con.execute(f"ANALYZE {entries}")
     con.execute(f"ANALYZE {phones}")
