@@ -227,4 +227,9 @@ def test_a_build_that_died_halfway_leaves_nothing_behind_the_next(dataset_path: 
         con.execute("CREATE TABLE bemtevi_search_entries_0123456789ab (id integer)")  # what a killed build left
         assert build_index(postgres_database, dataset_path) is True
         tables = con.execute("SELECT tablename FROM pg_tables WHERE tablename LIKE 'bemtevi_search%'").fetchall()
-    assert sorted(t for (t,) in tables) == ["bemtevi_search_built", "bemtevi_search_entries", "bemtevi_search_phones"]
+    assert sorted(t for (t,) in tables) == [
+        "bemtevi_search_built",
+        "bemtevi_search_entries",
+        "bemtevi_search_phones",
+        "bemtevi_search_words",
+    ]

@@ -11,6 +11,9 @@ row (``pg_trgm``'s candidates for a common word were). The words go in and out a
 literals, never through a text search parser or dictionary: those split and lower case by their own rules, and
 the texts arrive folded already (``unaccent`` is not used either: its rules differ from the domain's folding).
 A typed word holding several ('o'brien') is a phrase: its words as lexemes, then the LIKE on the candidates.
+A prefix term is answered from a bitmap of every lexeme it begins, slower than whole lexemes (which the index
+intersects by skipping): a table of each column's words turns a prefix into the few words it begins
+(``expansions``), and one of many stays a prefix term.
 
 Built once per dataset, under an advisory lock (several processes may start at once), into tables swapped in
 with their stamp in one transaction; rebuilt when the dataset is newer than the stamp. The tables are logged
@@ -23,7 +26,7 @@ import re
 import tempfile
 import threading
 import uuid
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 import psycopg
@@ -34,12 +37,17 @@ from bemtevi.infra.suppliers.search_index import Match, folded_entries
 
 ENTRIES = "bemtevi_search_entries"
 PHONES = "bemtevi_search_phones"
+WORDS = "bemtevi_search_words"
 BUILT = "bemtevi_search_built"
 # Bumped when the tables' layout changes: an index of another layout is built again.
-LAYOUT = 2
+LAYOUT = 3
+# A prefix beginning more words than this stays a prefix term.
+MAX_EXPANSION = 32
 # A search of at most this many matches reads them all from the indexes and keeps the first by ref; one of more
 # walks the entries in ref order until its list is full (see few_matches_statement).
 FEW_MATCHES = 10 * MAX_MATCHES
+# A search connection's work_mem: the bitmap of every entry holding a common word's prefix stays exact.
+BITMAP_MEMORY = "64MB"
 # One lock for whoever builds (pg_advisory_lock's key).
 _BUILD_LOCK = 0x62656D5F73726368
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -76,17 +84,45 @@ def _lexeme(word: str, prefix: bool) -> str:
     return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'" + (":*" if prefix else "")
 
 
-def prefix_query(typed: Collection[str]) -> str:
-    """The ``tsquery`` literal of typed words, each a word's beginning: a phrase's words but the last whole."""
+# (column, prefix) -> the words of that column it begins; a prefix not there stays a prefix term.
+Expansions = Mapping[tuple[str, str], Sequence[str]]
+_COLUMNS_OF = {"name": "w_names", "address": "w_address", "city": "w_city", "email": "w_email"}
+
+
+def _typed(criteria: AdvancedCriteria, field: str) -> tuple[str, ...]:
+    value: str | None = getattr(criteria, field)
+    return () if not value else (value,) if field == "email" else terms(value)
+
+
+def prefixes(criteria: AdvancedCriteria) -> list[tuple[str, str]]:
+    """The (column, prefix) pairs of the criteria's prefix terms: each typed word's last word."""
+    return [
+        (column, parts[-1])
+        for field, column in _COLUMNS_OF.items()
+        for word in _typed(criteria, field)
+        if (parts := words(word).split())
+    ]
+
+
+def prefix_query(typed: Collection[str], column: str = "", expansions: Expansions | None = None) -> str | None:
+    """The ``tsquery`` literal of typed words, each a word's beginning: a phrase's words but the last whole, the
+    last its expansion if known. None when a prefix begins no word of the column (nothing matches)."""
     operands: list[str] = []
     for word in typed:
-        parts = words(word).split()
-        operands += [_lexeme(part, prefix=i == len(parts) - 1) for i, part in enumerate(parts)]
+        *whole, last = words(word).split()
+        operands += [_lexeme(part, prefix=False) for part in whole]
+        expanded = (expansions or {}).get((column, last))
+        if expanded is None:
+            operands.append(_lexeme(last, prefix=True))
+        elif not expanded:
+            return None
+        else:
+            operands.append("(" + " | ".join(_lexeme(w, prefix=False) for w in expanded) + ")")
     return " & ".join(operands)
 
 
 def _conditions(
-    criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None
+    criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None, expansions: Expansions | None
 ) -> tuple[list[str], list[object], bool]:
     """The criteria's conditions and their values: every word of a text criterion a word's beginning in its
     column, as in the SQLite index; a name in the names of the entry or of a company's partners; an e-mail as
@@ -98,15 +134,14 @@ def _conditions(
         conditions.append(condition)
         params.extend(values)
 
-    columns = {"name": "w_names", "address": "w_address", "city": "w_city", "email": "w_email"}
-    for field, column in columns.items():
-        value = getattr(criteria, field)
-        if value:
-            typed = (value,) if field == "email" else terms(value)
-            if not all(words(word) for word in typed):
-                holds("false")  # no letter or digit, no word's beginning: FTS5's empty phrase matches nothing too
+    for field, column in _COLUMNS_OF.items():
+        typed = _typed(criteria, field)
+        if typed:
+            query = prefix_query(typed, column, expansions) if all(words(word) for word in typed) else None
+            if query is None:  # no letter or digit, no word's beginning: FTS5's empty phrase matches nothing too
+                holds("false")
                 continue
-            holds(f"e.{column}::tsvector @@ %s::tsquery", prefix_query(typed))
+            holds(f"e.{column}::tsvector @@ %s::tsquery", query)
             for word in typed:
                 if " " in words(word):  # a phrase: its words found, their order and adjacency checked here
                     holds(f"e.{column} LIKE %s", _beginning(word))
@@ -130,16 +165,18 @@ _COLUMNS = "e.id, e.kind, e.document, e.name, coalesce(e.city, '') AS city, coal
 
 
 def search_statement(
-    criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None = None
+    criteria: AdvancedCriteria, kinds: Collection[str], ref: int | None = None, expansions: Expansions | None = None
 ) -> tuple[str, list[object]]:
     """The statement listing the first entries by ``ref`` of ``kinds`` matching ``criteria`` (only entry ``ref``,
     if given), in the plan PostgreSQL chooses."""
-    conditions, params, _ = _conditions(criteria, kinds, ref)
+    conditions, params, _ = _conditions(criteria, kinds, ref, expansions)
     where = " AND ".join(conditions)
     return f"SELECT {_COLUMNS} FROM {ENTRIES} e WHERE {where} ORDER BY e.id LIMIT %s", [*params, MAX_MATCHES + 1]
 
 
-def few_matches_statement(criteria: AdvancedCriteria, kinds: Collection[str]) -> tuple[str, list[object]] | None:
+def few_matches_statement(
+    criteria: AdvancedCriteria, kinds: Collection[str], expansions: Expansions | None = None
+) -> tuple[str, list[object]] | None:
     """The statement listing the same entries as ``search_statement``, each row with how many matched, up to
     ``FEW_MATCHES + 1``: all of them when they are no more, read from the indexes (to run with plain index
     scans off). None when no index answers the criteria (a state alone: most entries match).
@@ -148,7 +185,7 @@ def few_matches_statement(criteria: AdvancedCriteria, kinds: Collection[str]) ->
     and when there are fewer than a list's length it reads the whole table (a first name with a last name of
     two letters, dropped as too short: 0.5 s at 500,000 people, seconds at 5,000,000). Counted first, a search
     of few matches reads only those; a search of many walks the key until its list is full, soon."""
-    conditions, params, indexed = _conditions(criteria, kinds, None)
+    conditions, params, indexed = _conditions(criteria, kinds, None, expansions)
     if not indexed:
         return None
     where = " AND ".join(conditions)
@@ -190,7 +227,7 @@ def _drop_unfinished(con: psycopg.Connection) -> None:
     """The tables of a build that did not finish (its process died or failed): under the lock, none is being built."""
     rows = con.execute(
         "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename ~ %s",
-        [f"^({ENTRIES}|{PHONES})_[0-9a-f]{{12}}$"],
+        [f"^({ENTRIES}|{PHONES}|{WORDS})_[0-9a-f]{{12}}$"],
     ).fetchall()
     for (table,) in rows:
         con.execute(f'DROP TABLE "{table}"')
@@ -199,7 +236,7 @@ def _drop_unfinished(con: psycopg.Connection) -> None:
 def _build(con: psycopg.Connection, dataset: Path) -> None:
     stamp = _stamp(dataset)
     token = uuid.uuid4().hex[:12]  # the new tables' and indexes' names, unique while the old ones still exist
-    entries, phones = f"{ENTRIES}_{token}", f"{PHONES}_{token}"
+    entries, phones, vocabulary = f"{ENTRIES}_{token}", f"{PHONES}_{token}", f"{WORDS}_{token}"
     source = folded_entries(dataset)
     try:
         with tempfile.TemporaryDirectory(prefix="bemtevi-search-") as folder:
@@ -223,14 +260,42 @@ def _build(con: psycopg.Connection, dataset: Path) -> None:
         f"CREATE INDEX {entries}_words ON {entries} USING gin ((w_names::tsvector), (w_address::tsvector),"
         " (w_city::tsvector), (w_email::tsvector)) WITH (fastupdate = off)"
     )
+    con.execute(f'CREATE TABLE {vocabulary} ("column" text NOT NULL, word text COLLATE "C" NOT NULL)')
+    for column in _COLUMNS_OF.values():
+        con.execute(
+            f"INSERT INTO {vocabulary} SELECT DISTINCT '{column}', w"
+            f" FROM {entries}, unnest(tsvector_to_array({column}::tsvector)) w"
+        )
+    con.execute(f'ALTER TABLE {vocabulary} ADD CONSTRAINT {vocabulary}_pk PRIMARY KEY ("column", word)')
     con.execute(f"ANALYZE {entries}")
+    con.execute(f"ANALYZE {vocabulary}")
     con.execute(f"ANALYZE {phones}")
     with con.transaction():
-        con.execute(f"DROP TABLE IF EXISTS {ENTRIES}, {PHONES}, {BUILT}")
+        con.execute(f"DROP TABLE IF EXISTS {ENTRIES}, {PHONES}, {WORDS}, {BUILT}")
         con.execute(f"ALTER TABLE {entries} RENAME TO {ENTRIES}")
         con.execute(f"ALTER TABLE {phones} RENAME TO {PHONES}")
+        con.execute(f"ALTER TABLE {vocabulary} RENAME TO {WORDS}")
         con.execute(f"CREATE TABLE {BUILT} (layout integer NOT NULL, dataset_mtime_ns bigint NOT NULL)")
         con.execute(f"INSERT INTO {BUILT} VALUES (%s, %s)", [LAYOUT, stamp])
+
+
+def expansions(con: psycopg.Connection, criteria: AdvancedCriteria) -> dict[tuple[str, str], list[str]]:
+    """The words each prefix of the criteria begins in its column, for those beginning ``MAX_EXPANSION`` or fewer
+    (one statement: a range of the words' key per prefix, in byte order as the index compares lexemes)."""
+    wanted = prefixes(criteria)
+    if not wanted:
+        return {}
+    rows = con.execute(
+        f'SELECT p.i, w.word FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY p("column", prefix, i)'
+        f' CROSS JOIN LATERAL (SELECT word FROM {WORDS} v WHERE v."column" = p."column"'
+        f' AND v.word >= p.prefix COLLATE "C" AND v.word < p.prefix || chr(1114111) COLLATE "C"'
+        " ORDER BY word LIMIT %s) w",
+        [[c for c, _ in wanted], [prefix for _, prefix in wanted], MAX_EXPANSION + 1],
+    ).fetchall()
+    found: dict[tuple[str, str], list[str]] = {pair: [] for pair in wanted}
+    for i, word in rows:
+        found[wanted[i - 1]].append(word)
+    return {pair: found_words for pair, found_words in found.items() if len(found_words) <= MAX_EXPANSION}
 
 
 def _copy_csv(con: psycopg.Connection, table: str, csv: Path) -> None:
@@ -260,29 +325,33 @@ class PostgresSearchIndex:
                 if not self.dataset.exists():
                     raise FileNotFoundError(f"no dataset at {self.dataset}")
                 build_index(self._conninfo, self.dataset)
-                bitmaps = {"autocommit": True, "options": "-c enable_seqscan=off -c enable_indexscan=off"}
+                # A prefix term's matches are gathered in a bitmap: past work_mem it turns lossy, and every row of
+                # its pages is rechecked (a common first name's: most of the table).
+                memory = f"-c work_mem={BITMAP_MEMORY}"
+                bitmaps = {"autocommit": True, "options": f"-c enable_seqscan=off -c enable_indexscan=off {memory}"}
+                chosen = {"autocommit": True, "options": memory}
                 self._pools = (
                     ConnectionPool(self._conninfo, min_size=0, max_size=4, open=True, kwargs=bitmaps),
-                    ConnectionPool(self._conninfo, min_size=0, max_size=4, open=True, kwargs={"autocommit": True}),
+                    ConnectionPool(self._conninfo, min_size=0, max_size=4, open=True, kwargs=chosen),
                 )
             return self._pools
 
     def search(self, criteria: AdvancedCriteria, kinds: Collection[str]) -> tuple[list[Match], bool]:
         bitmaps, chosen = self._ready_pools()
-        few = few_matches_statement(criteria, kinds)
-        if few is not None:
-            with bitmaps.connection() as con:
-                counted = con.execute(*few).fetchall()
-            if not counted or counted[0][-1] <= FEW_MATCHES:
-                rows = [row[:-1] for row in counted]
-                return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES
+        with bitmaps.connection() as con:
+            expanded = expansions(con, criteria)
+            few = few_matches_statement(criteria, kinds, expanded)
+            counted = con.execute(*few).fetchall() if few is not None else None
+        if counted is not None and (not counted or counted[0][-1] <= FEW_MATCHES):
+            rows = [row[:-1] for row in counted]
+            return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES
         with chosen.connection() as con:
-            rows = con.execute(*search_statement(criteria, kinds)).fetchall()
+            rows = con.execute(*search_statement(criteria, kinds, None, expanded)).fetchall()
         return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES
 
     def match(self, criteria: AdvancedCriteria, kinds: Collection[str], ref: int) -> Match | None:
         with self._ready_pools()[1].connection() as con:
-            row = con.execute(*search_statement(criteria, kinds, ref)).fetchone()
+            row = con.execute(*search_statement(criteria, kinds, ref, expansions(con, criteria))).fetchone()
         return None if row is None else Match(*row)
 
     def close(self) -> None:
