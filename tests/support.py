@@ -267,6 +267,20 @@ def left_by_a_dead_ledger(
         app.close()
 
 
+# A query type as the super-admin registers it (POST /api/query-types): a basic person lookup, not the default.
+BASIC_QUERY_TYPE: dict[str, Any] = {
+    "name": "Pessoa física básica",
+    "description": "Cadastro e telefones",
+    "icon": "person",
+    "badge": "PF",
+    "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
+    "default": False,
+    "component": "person",
+    "cacheDays": 7,
+    "validityDays": 30,
+}
+
+
 def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = None) -> Settings:
     return Settings(
         var_dir=var_dir,

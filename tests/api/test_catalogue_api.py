@@ -7,24 +7,13 @@ from typing import Any
 
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
+from support import BASIC_QUERY_TYPE as QUERY_TYPE
 from support import KNOWN_CPF, sign_in
 
 from bemtevi.bootstrap import Platform
 from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.projector import Projector
-
-QUERY_TYPE: dict[str, Any] = {
-    "name": "Pessoa física básica",
-    "description": "Cadastro e telefones",
-    "icon": "person",
-    "badge": "PF",
-    "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
-    "default": False,
-    "component": "person",
-    "cacheDays": 7,
-    "validityDays": 30,
-}
 
 LAYOUT: dict[str, Any] = {
     "fileName": "clientes",

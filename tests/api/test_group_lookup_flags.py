@@ -9,7 +9,7 @@ from uuid import UUID
 
 from customers_support import customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CNPJ, KNOWN_CPF, sign_in
+from support import BASIC_QUERY_TYPE, KNOWN_CNPJ, KNOWN_CPF, sign_in
 
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.credits import CreditAccount, credit_account_id
@@ -81,19 +81,6 @@ def test_turning_protests_on_shows_them_from_the_next_lookup(api: TestClient) ->
     assert "protests" in _lookup(api, owner, KNOWN_CPF)["data"]["result"]
 
 
-BASIC = {
-    "name": "Pessoa física básica",
-    "description": "Cadastro e telefones",
-    "icon": "person",
-    "badge": "PF",
-    "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
-    "default": False,
-    "component": "person",
-    "cacheDays": 7,
-    "validityDays": 30,
-}
-
-
 def _refused(response: Any, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.text
     body = dict(response.json())
@@ -103,7 +90,7 @@ def _refused(response: Any, status: int, code: str) -> dict[str, Any]:
 
 def test_a_group_set_to_use_a_default_query_must_be_given_one(api: TestClient) -> None:
     admin = sign_in(api)
-    assert api.post("/api/query-types", headers=admin, json=BASIC).status_code == 200
+    assert api.post("/api/query-types", headers=admin, json=BASIC_QUERY_TYPE).status_code == 200
     only_basic = customer(75, enabledQueryTypes=["pessoa-fisica-basica"], defaultQuery=True)
     body = _refused(api.post("/api/customers", headers=admin, json=only_basic), 409, "default_query_required")
     assert (body["message"], body["field"]) == ("At least one default query required", "enabledQueryTypes")
