@@ -294,16 +294,23 @@ def _build(
         needed = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
         slices = 1 << (needed - 1).bit_length()  # a power of two, see _in_slice
     done = {int(r[0]) for r in con.execute("SELECT slice FROM rf_slices WHERE slices = ?", [slices]).fetchall()}
+    # Records of the release's CNPJs already in the dataset are replaced: none to look for in a dataset
+    # with no companies yet (each slice's own, disjoint, are not there before it commits).
+    replacing = bool((con.execute("SELECT count(*) FROM companies").fetchone() or (0,))[0])
     for part in range(slices):
         if part in done:
             continue
+        in_slice = _in_slice(slices, part, parts)
         con.execute("BEGIN")
         try:
-            con.execute(BUILD_SQL.replace("__IN_SLICE__", _in_slice(slices, part, parts)))
-            con.execute("DELETE FROM companies WHERE cnpj IN (SELECT cnpj FROM rf_built)")
-            con.execute("INSERT INTO companies BY NAME SELECT * FROM rf_built")
-            con.execute("INSERT INTO rf_slices SELECT ?, ?, count(*) FROM rf_built", [slices, part])
-            con.execute("DROP TABLE rf_built")
+            if replacing:
+                con.execute(
+                    "DELETE FROM companies WHERE cnpj IN (SELECT cnpj_basico || cnpj_ordem || cnpj_dv "
+                    f"FROM rf_estabelecimentos WHERE {in_slice})"
+                )
+            built = con.execute(f"INSERT INTO companies BY NAME {BUILD_SQL.replace('__IN_SLICE__', in_slice)}")
+            count = int((built.fetchone() or (0,))[0])
+            con.execute("INSERT INTO rf_slices VALUES (?, ?, ?)", [slices, part, count])
             if before_commit is not None:
                 before_commit(f"records {part + 1}/{slices}")
             con.execute("COMMIT")

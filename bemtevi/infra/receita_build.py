@@ -46,8 +46,9 @@ def _text(column: str) -> str:
 # so a company's establishments, partners and Simples line fall in the same slice): each statement's joins
 # and aggregations then hold a slice, not the release, within the memory limit. A duplicated line (by
 # key) is taken once, the first read, by its ``seq``: a window over whole rows would hold them all.
+# The records go straight into ``companies`` (``INSERT ... BY NAME``): a temporary table between was each
+# record written and read once more.
 BUILD_SQL = f"""
-CREATE OR REPLACE TEMP TABLE rf_built AS
 WITH
 codes AS (SELECT kind, codigo, arg_min(descricao, rowid) AS descricao FROM rf_codes GROUP BY kind, codigo),
 cnae AS (SELECT codigo, descricao FROM codes WHERE kind = 'cnaes'),
@@ -72,7 +73,7 @@ simples AS (
         mei_since := {_date("data_opcao_mei")}, mei_until := {_date("data_exclusao_mei")}
     )::{SIMPLES_TYPE} AS simples
     FROM rf_simples
-    WHERE seq IN (SELECT min(seq) FROM rf_simples WHERE __IN_SLICE__
+    WHERE __IN_SLICE__ AND seq IN (SELECT min(seq) FROM rf_simples WHERE __IN_SLICE__
                     GROUP BY cnpj_basico)
 )
 SELECT
@@ -114,10 +115,10 @@ SELECT
         c -> struct_pack(code := c, description := cnae_map.names[c])
     ), []) AS secondary_activities,
     sim.simples
-FROM (SELECT * FROM rf_estabelecimentos WHERE seq IN (
+FROM (SELECT * FROM rf_estabelecimentos WHERE __IN_SLICE__ AND seq IN (
           SELECT min(seq) FROM rf_estabelecimentos WHERE __IN_SLICE__
           GROUP BY cnpj_basico, cnpj_ordem, cnpj_dv)) e
-LEFT JOIN (SELECT * FROM rf_empresas WHERE seq IN (
+LEFT JOIN (SELECT * FROM rf_empresas WHERE __IN_SLICE__ AND seq IN (
           SELECT min(seq) FROM rf_empresas WHERE __IN_SLICE__
           GROUP BY cnpj_basico)) m
     ON m.cnpj_basico = e.cnpj_basico
