@@ -38,15 +38,15 @@ from pathlib import Path
 import duckdb
 
 from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL
-from bemtevi.infra.receita_build import BUILD_SQL, SIMPLES_TYPE, STAGED
+from bemtevi.infra.receita_build import BUILD_SQL, SIMPLES_TYPE, STAGED, in_slice
 from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, kind_of
 
 _COPY_CHUNK = 1 << 20
 # Establishments turned into records per statement at most (see receita_build.BUILD_SQL).
 _SLICE_ROWS = 200_000
 # Each member's staged rows are split into parts by a hash of the CNPJ root (a power of two, from the
-# establishments' size, at most _PARTS): a slice of the records then reads its parts' files, not the
-# whole release again (see _in_slice); a small release keeps one part (many tiny files cost more).
+# establishments' size, at most _PARTS): a slice of the records then reads only its parts' files (see
+# receita_build.in_slice); a small release keeps one part (many tiny files cost more).
 _PARTS = 64
 _LINE_BYTES = 300  # about an establishment's line in the published files
 
@@ -78,14 +78,6 @@ def _parts_for(members: list[tuple[Path, zipfile.ZipInfo, str]]) -> int:
     size = sum(info.file_size for _, info, kind in members if kind == "estabelecimentos")
     needed = max(1, -(-size // (_SLICE_ROWS * _LINE_BYTES)))
     return min(_PARTS, 1 << (needed - 1).bit_length())
-
-
-def _in_slice(slices: int, part: int, parts: int) -> str:
-    """The rows of slice ``part`` of ``slices`` (a power of two): ``hash(cnpj_basico) % slices = part``,
-    said through the staged files' parts where it can be, so a slice reads only its parts' files."""
-    if slices <= parts:
-        return f"part % {slices} = {part}"
-    return f"part = {part % parts} AND hash(cnpj_basico) % {slices} = {part}"
 
 
 @dataclass(frozen=True)
@@ -292,7 +284,7 @@ def _build(
     else:
         staged = con.execute("SELECT count(*) FROM rf_estabelecimentos").fetchone()
         needed = max(1, -(-(staged[0] if staged else 0) // _SLICE_ROWS))
-        slices = 1 << (needed - 1).bit_length()  # a power of two, see _in_slice
+        slices = 1 << (needed - 1).bit_length()  # a power of two, see receita_build.in_slice
     done = {int(r[0]) for r in con.execute("SELECT slice FROM rf_slices WHERE slices = ?", [slices]).fetchall()}
     # Records of the release's CNPJs already in the dataset are replaced: none to look for in a dataset
     # with no companies yet (each slice's own, disjoint, are not there before it commits).
@@ -300,15 +292,15 @@ def _build(
     for part in range(slices):
         if part in done:
             continue
-        in_slice = _in_slice(slices, part, parts)
+        rows = in_slice(slices, part, parts)
         con.execute("BEGIN")
         try:
             if replacing:
                 con.execute(
                     "DELETE FROM companies WHERE cnpj IN (SELECT cnpj_basico || cnpj_ordem || cnpj_dv "
-                    f"FROM rf_estabelecimentos WHERE {in_slice})"
+                    f"FROM rf_estabelecimentos WHERE {rows})"
                 )
-            built = con.execute(f"INSERT INTO companies BY NAME {BUILD_SQL.replace('__IN_SLICE__', in_slice)}")
+            built = con.execute(f"INSERT INTO companies BY NAME {BUILD_SQL.replace('__IN_SLICE__', rows)}")
             count = int((built.fetchone() or (0,))[0])
             con.execute("INSERT INTO rf_slices VALUES (?, ?, ?)", [slices, part, count])
             if before_commit is not None:

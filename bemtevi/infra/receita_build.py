@@ -42,6 +42,14 @@ def _text(column: str) -> str:
     return f"NULLIF(trim({column}), '')"
 
 
+def in_slice(slices: int, part: int, parts: int) -> str:
+    """The rows of slice ``part`` of ``slices`` (a power of two): ``hash(cnpj_basico) % slices = part``,
+    said through the staged files' parts where it can be, so a slice reads only its parts' files."""
+    if slices <= parts:
+        return f"part % {slices} = {part}"
+    return f"part = {part % parts} AND hash(cnpj_basico) % {slices} = {part}"
+
+
 # Run once per slice of the companies (``__IN_SLICE__`` picks a slice's rows by a hash of the CNPJ root,
 # so a company's establishments, partners and Simples line fall in the same slice): each statement's joins
 # and aggregations then hold a slice, not the release, within the memory limit. A duplicated line (by
