@@ -4,7 +4,8 @@
 
 * ``people``    one row per CPF (PRIMARY KEY), nested phones/e-mails/addresses/societies/protests/
                 financial pendings as LIST(STRUCT) columns and ``death`` as a nullable STRUCT;
-* ``companies`` one row per CNPJ (PRIMARY KEY), with address, activity, partners, protests;
+* ``companies`` one row per CNPJ (unique by how it is written: a key index is held in memory whole
+                as rows are written, too much for the CNPJ import), with address, activity, partners, protests;
 * ``people_docs`` (cpf PRIMARY KEY, doc VARCHAR) with each person's lookup result as JSON, for fast
                 point lookups (see ``bemtevi.infra.suppliers.local``; a company's is made from its row of
                 ``companies`` when the lookup copy is built);
@@ -66,7 +67,7 @@ CREATE TABLE people (
 
 COMPANIES_DDL = """
 CREATE TABLE companies (
-    cnpj VARCHAR PRIMARY KEY,
+    cnpj VARCHAR NOT NULL,
     company_name VARCHAR NOT NULL,
     trade_name VARCHAR,
     opening_date DATE NOT NULL,
@@ -87,6 +88,22 @@ CREATE TABLE companies (
                    mei_until DATE)
 )
 """
+
+
+def drop_company_key(con: duckdb.DuckDBPyConnection) -> None:
+    """Datasets written before keyed ``companies`` by CNPJ: an index held whole in memory while rows are
+    written (a CNPJ release's millions did not fit the import's). Their records move to the table as made now."""
+    keyed = con.execute("SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'companies' "
+                        "AND constraint_type = 'PRIMARY KEY'").fetchone()  # fmt: skip
+    if not keyed or not keyed[0]:
+        return
+    con.execute("BEGIN")
+    con.execute(COMPANIES_DDL.replace("TABLE companies", "TABLE companies_unkeyed"))
+    con.execute("INSERT INTO companies_unkeyed BY NAME SELECT * FROM companies")
+    con.execute("DROP TABLE companies")
+    con.execute("ALTER TABLE companies_unkeyed RENAME TO companies")
+    con.execute("COMMIT")
+
 
 # The lookup documents: each row's result record as compact JSON, in the exact shape and key order the
 # local supplier returns (``age`` is filled in at lookup time). Reading one VARCHAR by primary key

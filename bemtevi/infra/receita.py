@@ -7,11 +7,10 @@ code tables ``Cnaes``, ``Municipios``, ``Naturezas``, ``Qualificacoes``, ``Paise
 
 How it runs:
 
-* each zip member is copied, streamed, to a temporary file beside the dataset and read by DuckDB's CSV
-  reader with explicit columns (DuckDB cannot read inside a zip; a copy streamed in 1 MiB pieces keeps
-  memory flat whatever the member's size) into a Parquet file of the columns the build reads
-  (``receita_build.STAGED``), all as text, in a staging directory beside the dataset (``staging_dir``;
-  the code tables go to ``rf_codes``);
+* each zip member is copied, streamed in 1 MiB pieces and re-encoded as UTF-8, to a temporary file
+  beside the dataset (DuckDB cannot read inside a zip) and read by DuckDB's CSV reader with explicit
+  columns into a Parquet file of the columns the build reads (``receita_build.STAGED``), all as text, in a
+  staging directory beside the dataset (``staging_dir``; the code tables go to ``rf_codes``);
 * a member is done once its file is in place and its line in ``rf_members`` committed: a stop
   mid-member leaves nothing of it, and the next run skips the members already there (resume);
 * once every member is staged, the staging tables become the company records (``companies``, the
@@ -37,9 +36,9 @@ from pathlib import Path
 
 import duckdb
 
-from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL
+from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL, drop_company_key
 from bemtevi.infra.receita_build import BUILD_SQL, SIMPLES_TYPE, STAGED, in_slice
-from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, kind_of
+from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, kind_of, members_of
 
 _COPY_CHUNK = 1 << 20
 # Establishments turned into records per statement at most (see receita_build.BUILD_SQL).
@@ -126,23 +125,12 @@ def _ensure_dataset(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("ALTER TABLE companies ADD COLUMN secondary_activities STRUCT(code VARCHAR, description VARCHAR)[]")
     if "simples" not in columns:
         con.execute(f"ALTER TABLE companies ADD COLUMN simples {SIMPLES_TYPE}")
+    drop_company_key(con)
     con.execute(STATE_DDL)
     # Company documents are made by the lookup copy from ``companies``: a stored copy would go stale.
     con.execute("DROP TABLE IF EXISTS company_docs")
     for kind in LAYOUTS:  # the staging moved to Parquet files beside the dataset
         con.execute(f"DROP TABLE IF EXISTS rf_{kind}")
-
-
-def _members(directory: Path) -> list[tuple[Path, zipfile.ZipInfo, str]]:
-    found = []
-    for path in sorted(directory.iterdir()):
-        if path.suffix.lower() != ".zip" or kind_of(path.name) is None:
-            continue
-        with zipfile.ZipFile(path) as archive:
-            for info in archive.infolist():
-                if not info.is_dir():
-                    found.append((path, info, kind_of(path.name) or ""))
-    return found
 
 
 def _read_csv(path: Path, columns: tuple[str, ...], *, rejects: bool) -> str:
@@ -157,13 +145,14 @@ def _read_csv(path: Path, columns: tuple[str, ...], *, rejects: bool) -> str:
     )
     return (
         f"read_csv('{path.as_posix()}', columns = {{{spec}}}, delim = ';', quote = '\"', escape = '\"', "
-        f"header = false, encoding = 'latin-1', auto_detect = false, strict_mode = true, {errors})"
+        f"header = false, encoding = 'utf-8', auto_detect = false, strict_mode = true, {errors})"
     )
 
 
 def _stage(
     con: duckdb.DuckDBPyConnection, kind: str, csv: Path, target: Path, position: int, parts: int, *, rejects: bool
 ) -> int:
+    shutil.rmtree(target, ignore_errors=True)  # what a failed first read wrote before it failed
     if kind in CODE_TABLES:
         source = _read_csv(csv, CODE_LAYOUT, rejects=rejects)
         count = con.execute(f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {source}").fetchone()
@@ -196,7 +185,10 @@ def _load_member(
     partial = target.with_name(target.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     with zipfile.ZipFile(zip_path) as archive, archive.open(info) as source, open(staged, "wb") as sink:
-        shutil.copyfileobj(source, sink, _COPY_CHUNK)
+        # As UTF-8: DuckDB's Latin-1 reading now and then mixed up lines at its buffers' edges in members of
+        # some hundred megabytes (a good line refused). Latin-1 is a byte a character: any chunk decodes alone.
+        while chunk := source.read(_COPY_CHUNK):
+            sink.write(chunk.decode("latin-1").encode())
     try:
         rejected: list[Rejected] = []
         con.execute("BEGIN")
@@ -344,11 +336,14 @@ def import_cnpj(
     release = release or directory.resolve().name
     root = staging_dir(dataset)
     summary = ImportSummary(release)
-    members = _members(directory)
+    members = members_of(directory)
     if not members:
         raise FileNotFoundError(f"no Receita Federal zip files in {directory}")
     dataset.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(dataset), config={"memory_limit": memory_limit, "preserve_insertion_order": False})
+    # One checkpoint, at the end: by DuckDB's default each slice's commit checkpointed, at a cost that grew
+    # with the table (quadratic over a release); a commit's records are safe in the log until then.
+    con = duckdb.connect(str(dataset), config={"memory_limit": memory_limit, "preserve_insertion_order": False,
+                                               "checkpoint_threshold": "1TB"})  # fmt: skip
     try:
         _ensure_dataset(con)
         if con.execute("SELECT 1 FROM rf_releases WHERE release = ?", [release]).fetchone():

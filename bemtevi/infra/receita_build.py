@@ -44,9 +44,10 @@ def _text(column: str) -> str:
 
 def in_slice(slices: int, part: int, parts: int) -> str:
     """The rows of slice ``part`` of ``slices`` (a power of two): ``hash(cnpj_basico) % slices = part``,
-    said through the staged files' parts where it can be, so a slice reads only its parts' files."""
+    said through the staged files' parts where it can be, so a slice reads only its parts' files: as a list
+    of parts (DuckDB skips a partition's files for ``part IN (...)``, not for ``part % n = k``)."""
     if slices <= parts:
-        return f"part % {slices} = {part}"
+        return f"part IN ({', '.join(str(p) for p in range(part, parts, slices))})"
     return f"part = {part % parts} AND hash(cnpj_basico) % {slices} = {part}"
 
 

@@ -3,6 +3,7 @@ Jurídica"): each file's columns in order, the code tables, and which file a nam
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 # Column layouts, in file order (Dicionário de Dados do CNPJ).
@@ -43,3 +44,16 @@ def kind_of(name: str) -> str | None:
         if lowered.startswith(kind):
             return kind
     return None
+
+
+def members_of(directory: Path) -> list[tuple[Path, zipfile.ZipInfo, str]]:
+    """The release's files in ``directory``: each zip member with its zip and kind, in name order."""
+    found = []
+    for path in sorted(directory.iterdir()):
+        if path.suffix.lower() != ".zip" or kind_of(path.name) is None:
+            continue
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if not info.is_dir():
+                    found.append((path, info, kind_of(path.name) or ""))
+    return found

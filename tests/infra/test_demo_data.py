@@ -133,13 +133,14 @@ def test_regenerating_replaces_the_file(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.duckdb"]
 
 
-def test_primary_keys_on_documents(con: Any) -> None:
+def test_people_are_keyed_by_cpf_and_companies_have_no_key_index(con: Any) -> None:
+    # a key index on companies is held whole in memory while a CNPJ release is written (see receita)
     constraints = con.execute(
         "SELECT table_name, constraint_column_names FROM duckdb_constraints() "
         "WHERE constraint_type = 'PRIMARY KEY' ORDER BY table_name"
     ).fetchall()
     assert ("people", ["cpf"]) in constraints
-    assert ("companies", ["cnpj"]) in constraints
+    assert not [c for c in constraints if c[0] == "companies"]
 
 
 def test_documents_are_unique(con: Any) -> None:

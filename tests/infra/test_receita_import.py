@@ -11,7 +11,7 @@ import pytest
 from receita_files import ACME, ACME_CNPJ, estabelecimento, line, write_release, write_zip
 
 from bemtevi.infra import receita
-from bemtevi.infra.demo_data import generate_demo_dataset
+from bemtevi.infra.demo_data import COMPANIES_DDL, generate_demo_dataset
 from bemtevi.infra.receita import import_cnpj
 from bemtevi.infra.receita_layout import kind_of
 from bemtevi.infra.suppliers.local import LocalDatasetSupplier, company_doc_sql
@@ -81,6 +81,35 @@ def test_the_import_lands_in_a_demo_dataset_beside_its_records(tmp_path: Path) -
         demo = supplier.lookup_company(demo_cnpj[0])
     assert imported is not None and demo is not None
     assert list(imported) == list(demo)  # one record shape
+
+
+def test_a_dataset_with_a_key_index_on_companies_keeps_its_records_in_a_table_without(tmp_path: Path) -> None:
+    """Datasets written before had the CNPJ as primary key: an index held whole in memory as a release's
+    millions of rows are written. The import moves their records to the table as it is made now."""
+    dataset = tmp_path / "dataset.duckdb"
+    generate_demo_dataset(dataset, people=200, companies=40, seed=3)
+    con = duckdb.connect(str(dataset))
+    con.execute("CREATE TABLE keyed AS SELECT * FROM companies")
+    con.execute("DROP TABLE companies")
+    con.execute(COMPANIES_DDL.replace("cnpj VARCHAR NOT NULL", "cnpj VARCHAR PRIMARY KEY"))
+    con.execute("INSERT INTO companies BY NAME SELECT * FROM keyed")
+    con.execute("DROP TABLE keyed")
+    before = con.execute("SELECT cnpj, company_name, partners FROM companies ORDER BY cnpj").fetchall()
+    con.close()
+
+    import_cnpj(write_release(tmp_path / "2024-11"), dataset)
+
+    con = duckdb.connect(str(dataset), read_only=True)
+    keys = con.execute("SELECT count(*) FROM duckdb_constraints() WHERE constraint_type = 'PRIMARY KEY' "
+                       "AND table_name = 'companies'").fetchone()  # fmt: skip
+    kept = con.execute(
+        "SELECT cnpj, company_name, partners FROM companies WHERE cnpj <> ? ORDER BY cnpj", [ACME_CNPJ]
+    ).fetchall()
+    con.close()
+    assert keys == (0,)
+    assert kept == before
+    with LocalDatasetSupplier(dataset) as supplier:
+        assert supplier.lookup_company(ACME_CNPJ) is not None
 
 
 def test_a_stopped_import_goes_on_from_where_it_was(tmp_path: Path) -> None:
