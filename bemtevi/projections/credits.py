@@ -21,7 +21,7 @@ import pyarrow as pa
 from eventsourcing.persistence import Notification
 from eventsourcing.utils import get_topic
 
-from bemtevi.domain.credits import MOVEMENT_EVENTS, CreditAccount
+from bemtevi.domain.credits import CreditAccount
 from bemtevi.projections.base import PageFold, ReadModel, stored_json, utc_wall_times
 from bemtevi.projections.statements import ADD_LINES_TO_DAYS, DAYS_DDL
 
@@ -256,7 +256,18 @@ class CreditsReadModel(ReadModel):
     version = 4
     tables = ("credit_balances", "credit_movements", "statement_days")
     event_types = (CreditAccount.Opened,)
-    raw_event_types = MOVEMENT_EVENTS
+    # The movements: each carries the account's figures after it (a line of the balance history).
+    raw_event_types = (
+        CreditAccount.Reserved,
+        CreditAccount.Settled,
+        CreditAccount.SettledFromBlock,
+        CreditAccount.LeaseSettled,
+        CreditAccount.Charged,
+        CreditAccount.Released,
+        CreditAccount.LimitChanged,
+        CreditAccount.Granted,
+        CreditAccount.GrantReceived,
+    )
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(BALANCES_DDL)
