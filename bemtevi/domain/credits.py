@@ -50,7 +50,12 @@ class CreditAccount(CreditFigures, AuditedAggregate):
     def upcast_v2_v3(state: dict[str, Any]) -> None:
         state["lease_since"] = {}
 
-    @event("Opened")
+    class Opened(AuditedAggregate.Created):
+        group_id: UUID
+        category: str
+        limit: int | None
+
+    @event(Opened)
     def __init__(self, group_id: UUID, category: str, limit: int | None) -> None:
         self.group_id = group_id
         self.category = Category(category)
@@ -94,7 +99,18 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             since=since,
         )
 
-    @event("Reserved")
+    class Reserved(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+        owner: str | None
+        since: int | None
+
+    @event(Reserved)
     def _reserved(
         self,
         reservation_id: str,
@@ -126,7 +142,17 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             **self._figures(used=amount, reserved=-held),
         )
 
-    @event("Settled")
+    class Settled(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        released: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(Settled)
     def _settled(
         self,
         reservation_id: str,
@@ -154,7 +180,17 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             **self._figures(used=amount, reserved=-amount),
         )
 
-    @event("SettledFromBlock")
+    class SettledFromBlock(AuditedAggregate.Event):
+        block_id: str
+        reservation_id: str
+        amount: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(SettledFromBlock)
     def _settled_from_block(
         self,
         block_id: str,
@@ -188,7 +224,18 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             **self._figures(used=amount, reserved=-held),
         )
 
-    @event("LeaseSettled")
+    class LeaseSettled(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        released: int
+        reason: str
+        consultations: list[str]
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(LeaseSettled)
     def _lease_settled(
         self,
         reservation_id: str,
@@ -216,7 +263,16 @@ class CreditAccount(CreditFigures, AuditedAggregate):
                 **self._figures(used=amount),
             )
 
-    @event("Charged")
+    class Charged(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(Charged)
     def _charged(
         self,
         reservation_id: str,
@@ -239,7 +295,16 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             **self._figures(reserved=-held),
         )
 
-    @event("Released")
+    class Released(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(Released)
     def _released(
         self,
         reservation_id: str,
@@ -260,7 +325,14 @@ class CreditAccount(CreditFigures, AuditedAggregate):
         self._check_new_limit(limit)
         self._limit_changed(previous_limit=self.limit, **self._figures(limit=limit))
 
-    @event("LimitChanged")
+    class LimitChanged(AuditedAggregate.Event):
+        previous_limit: int | None
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(LimitChanged)
     def _limit_changed(
         self,
         previous_limit: int | None,
@@ -283,7 +355,15 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             counterparty_group_id=self.group_id, amount=amount, **child._figures(limit=(child.limit or 0) + amount)
         )
 
-    @event("Granted")
+    class Granted(AuditedAggregate.Event):
+        counterparty_group_id: UUID
+        amount: int
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(Granted)
     def _granted(
         self,
         counterparty_group_id: UUID,
@@ -295,7 +375,15 @@ class CreditAccount(CreditFigures, AuditedAggregate):
     ) -> None:
         self._apply_figures(used_after, granted_after, limit_after)
 
-    @event("GrantReceived")
+    class GrantReceived(AuditedAggregate.Event):
+        counterparty_group_id: UUID
+        amount: int
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(GrantReceived)
     def _received(
         self,
         counterparty_group_id: UUID,
