@@ -118,8 +118,8 @@ class ApiToken(AuditedAggregate):
     def generate(
         cls, group_id: UUID, form: TokenForm, access_key: str, secret_hash: str, created_by: UUID | None
     ) -> ApiToken:
-        return cls._create(  # type: ignore[no-any-return]
-            cls.Generated,  # type: ignore[attr-defined]
+        return cls._create(
+            cls.Generated,
             id=api_token_id(access_key),
             group_id=group_id,
             name=form.name,

@@ -60,8 +60,8 @@ class IdempotentRequest(AuditedAggregate):
     def claim(
         cls, token_id: UUID, key: str, operation: str, fingerprint: str, resource_id: UUID, now: datetime
     ) -> IdempotentRequest:
-        return cls._create(  # type: ignore[no-any-return]
-            cls.Claimed,  # type: ignore[attr-defined]
+        return cls._create(
+            cls.Claimed,
             id=idempotent_request_id(token_id, key),
             token_id=token_id,
             operation=operation,
