@@ -143,8 +143,8 @@ class _CreditsFold(PageFold):
         self.kinds: list[str] = []
         self.topics: list[str] = []
         self.states: list[bytes] = []
-        # A page touches few accounts many times: format each id once.
-        self._ids: dict[UUID, str] = {}
+        # A page touches few accounts many times: format each id once (keyed as the notification gives it).
+        self._ids: dict[UUID | str, str] = {}
 
     def apply(self, event: Any, position: int) -> None:
         # Decoded: only Opened (rare); movements come raw.
