@@ -22,7 +22,7 @@ cluster: install webapp postgresql java
 # these packages, unless BEMTEVI_TEST_POSTGRES_URL / BEMTEVI_KAFKA_BOOTSTRAP name existing servers.
 # `pytest -m "not e2e"` starts at once: those tests mostly wait on PostgreSQL, Kafka and subprocesses, so the
 # second core has room for the other side of the run (`test-side`, its output after pytest's): the checks
-# (ruff, import contracts, the generated client, eslint), vitest once the client is checked, then the web build
+# (ruff, import contracts, mypy, the generated client, eslint), vitest once the client is checked, then the web build
 # and the browser tests (-m e2e), which serve webapp/dist. The checks and the build run niced: the tests keep the
 # CPU they ask for. vitest and the browser tests do not: a niced server and browser beside other busy processes
 # got a few % of a core and missed their screens' waits. A failed check fails `make test` all the same.
@@ -39,6 +39,7 @@ test: install test-packages
 test-side:
 	nice -n 10 $(BIN)/ruff check bemtevi tests bench
 	nice -n 10 $(BIN)/lint-imports --no-cache
+	nice -n 10 $(BIN)/mypy
 	@# The committed RTK Query client must be the one the API's current schema generates (vitest reads it: after).
 	cd webapp && nice -n 10 npm run --silent codegen >/dev/null && git diff --exit-code --stat -- src/store/generated \
 		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }

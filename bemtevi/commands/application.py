@@ -244,7 +244,7 @@ class BemteviApplication(Application[UUID]):
         return recordings[-1].notification.id
 
     def get(self, aggregate_id: UUID, kind: type[A]) -> A:
-        aggregate = self.repository.get(aggregate_id)
+        aggregate: object = self.repository.get(aggregate_id)
         if not isinstance(aggregate, kind):
             raise AggregateNotFoundError(aggregate_id)
         return aggregate

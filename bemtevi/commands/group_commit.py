@@ -106,6 +106,12 @@ def _resolve(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
+def _chore_decision(chore: Callable[[Workspace, bool], Any], final: bool) -> Callable[[Workspace], Any]:
+    """``chore(ws, final)`` as a request's decision, bound to this chore: a loop's lambda bound it with a
+    ``chore=chore`` default, whose type mypy cannot infer."""
+    return lambda ws: chore(ws, final)
+
+
 class Outcome(Generic[T]):
     __slots__ = ("position", "value")
 
@@ -164,7 +170,7 @@ class GroupCommit:
         self._next_chores = time.monotonic() + self._chore_interval
         for chore in self._chores:
             # Answered to nobody: a chore's refusal or a failed append is logged, not raised.
-            request: _Request[Any] = _Request(lambda ws, chore=chore: chore(ws, final))
+            request: _Request[Any] = _Request(_chore_decision(chore, final))
             self._process([request])
             if request.error is not None:
                 log.error("writer chore failed: %r", request.error)
@@ -207,7 +213,7 @@ class GroupCommit:
             self._cache.move_to_end(aggregate_id)
             return aggregate
         try:
-            loaded = self._app.repository.get(aggregate_id)
+            loaded: object = self._app.repository.get(aggregate_id)
         except AggregateNotFoundError:
             return None
         assert isinstance(loaded, AuditedAggregate)

@@ -149,7 +149,13 @@ class AdvancedSearch(AuditedAggregate):
     """One advanced search: who ran it for which group, with which criteria, and how many it matched. Its
     events are the record of the search (the criteria are personal data the customer typed)."""
 
-    @event("Searched")
+    class Searched(AuditedAggregate.Created):
+        group_id: UUID
+        user_id: UUID | None
+        criteria: dict[str, str]
+        matches: int
+
+    @event(Searched)
     def __init__(self, group_id: UUID, user_id: UUID | None, criteria: dict[str, str], matches: int) -> None:
         self.group_id = group_id
         self.user_id = user_id

@@ -82,7 +82,17 @@ def _within(value: int | None, ceiling: int | None, field: str) -> int | None:
 
 
 class ApiToken(AuditedAggregate):
-    @event("Generated")
+    class Generated(AuditedAggregate.Created):
+        group_id: UUID
+        name: str
+        access_key: str
+        secret_hash: str
+        query_types: list[str]
+        created_by: UUID | None
+        per_second: int | None
+        per_day: int | None
+
+    @event(Generated)
     def __init__(
         self,
         group_id: UUID,
@@ -108,8 +118,8 @@ class ApiToken(AuditedAggregate):
     def generate(
         cls, group_id: UUID, form: TokenForm, access_key: str, secret_hash: str, created_by: UUID | None
     ) -> ApiToken:
-        return cls._create(  # type: ignore[no-any-return]
-            cls.Generated,  # type: ignore[attr-defined]
+        return cls._create(
+            cls.Generated,
             id=api_token_id(access_key),
             group_id=group_id,
             name=form.name,
@@ -125,23 +135,38 @@ class ApiToken(AuditedAggregate):
     def limits(self) -> TokenLimits:
         return TokenLimits(self.per_second, self.per_day)
 
-    @event("Regenerated")
+    class Regenerated(AuditedAggregate.Event):
+        secret_hash: str
+
+    @event(Regenerated)
     def regenerate(self, secret_hash: str) -> None:
         """A new secret: the old one stops at once (the access key stays)."""
         self.secret_hash = secret_hash
 
-    @event("Edited")
+    class Edited(AuditedAggregate.Event):
+        name: str
+        query_types: list[str]
+        per_second: int | None
+        per_day: int | None
+
+    @event(Edited)
     def edit(self, name: str, query_types: list[str], per_second: int | None, per_day: int | None) -> None:
         self.name = name
         self.query_types = list(query_types)
         self.per_second = per_second
         self.per_day = per_day
 
-    @event("Activated")
+    class Activated(AuditedAggregate.Event):
+        pass
+
+    @event(Activated)
     def activate(self) -> None:
         self.active = True
 
-    @event("Inactivated")
+    class Inactivated(AuditedAggregate.Event):
+        pass
+
+    @event(Inactivated)
     def inactivate(self) -> None:
         self.active = False
 

@@ -59,7 +59,14 @@ def _stamp(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 
 class AuditedAggregate(Aggregate):
-    """Base of every Bemtevi aggregate: each event carries actor, tenant and time."""
+    """Base of every Bemtevi aggregate: each event carries actor, tenant and time.
+
+    An aggregate declares each event as a nested class with the fields its ``@event(Name)`` method takes
+    (``class Closed(AuditedAggregate.Event)``; ``AuditedAggregate.Created`` for ``__init__``'s), so that the type
+    checker knows ``Session.Closed``. The topic stays ``module:Aggregate.Name``, as stored. Like the classes the
+    library derived from ``@event("Name")`` before, they give no defaults: an event stored before a field was
+    added gets the method's default when applied.
+    """
 
     class Event(Aggregate.Event):
         actor_id: UUID | None

@@ -119,7 +119,27 @@ class Batch(AuditedAggregate):
     # until activated again; a class default, so batches submitted (or snapshotted) before it load active.
     active: bool = True
 
-    @event("Submitted")
+    class Submitted(AuditedAggregate.Created):
+        group_id: UUID
+        user_id: UUID | None
+        kind: str
+        layout_id: str
+        query_type: str | None
+        file_name: str
+        extension: str
+        encoding: str
+        size: int
+        records: int
+        valid_documents: int
+        credits_reserved: int
+        reservation_id: UUID | None
+        observation: str
+        webhook_url: str | None
+        webhook_secret_sealed: str | None
+        category: str
+        purpose: str | None
+
+    @event(Submitted)
     def __init__(
         self,
         group_id: UUID,
@@ -273,7 +293,12 @@ class Batch(AuditedAggregate):
             raise BatchNotRunnable()
         self._progressed(records_done=records_done, found=found, invalid=invalid)
 
-    @event("Progressed")
+    class Progressed(AuditedAggregate.Event):
+        records_done: int
+        found: int
+        invalid: int
+
+    @event(Progressed)
     def _progressed(self, records_done: int, found: int, invalid: int) -> None:
         self.records_done = records_done
         self.found = found
@@ -303,7 +328,10 @@ class Batch(AuditedAggregate):
             raise BatchNotRunnable()
         self._run_stopped()
 
-    @event("RunStopped")
+    class RunStopped(AuditedAggregate.Event):
+        pass
+
+    @event(RunStopped)
     def _run_stopped(self) -> None:
         self.run_stopped = True
 
@@ -326,11 +354,17 @@ class Batch(AuditedAggregate):
         elif not active and self.active:
             self._inactivated()
 
-    @event("Activated")
+    class Activated(AuditedAggregate.Event):
+        pass
+
+    @event(Activated)
     def _activated(self) -> None:
         self.active = True
 
-    @event("Inactivated")
+    class Inactivated(AuditedAggregate.Event):
+        pass
+
+    @event(Inactivated)
     def _inactivated(self) -> None:
         self.active = False
 
@@ -339,6 +373,9 @@ class Batch(AuditedAggregate):
             raise BatchNotDeletable()
         self._deleted()
 
-    @event("Deleted")
+    class Deleted(AuditedAggregate.Event):
+        pass
+
+    @event(Deleted)
     def _deleted(self) -> None:
         self.deleted = True

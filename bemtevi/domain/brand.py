@@ -199,7 +199,14 @@ class BrandImage(AuditedAggregate):
     most, written once, and never replayed with the group (whose brand records only the digest).
     """
 
-    @event("Uploaded")
+    class Uploaded(AuditedAggregate.Created):
+        digest: str
+        content_type: str
+        width: int
+        height: int
+        data: str
+
+    @event(Uploaded)
     def __init__(self, digest: str, content_type: str, width: int, height: int, data: str) -> None:
         self.digest = digest
         self.content_type = content_type

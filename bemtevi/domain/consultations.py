@@ -31,7 +31,21 @@ class ConsultationStatus(StrEnum):
 
 
 class Consultation(AuditedAggregate):
-    @event("Recorded")
+    class Recorded(AuditedAggregate.Created):
+        group_id: UUID
+        user_id: UUID | None
+        document: str
+        document_type: str
+        query_type: str
+        category: str
+        supplier: str
+        status: str
+        credits: int
+        channel: str
+        lease_id: str | None
+        purpose: str | None
+
+    @event(Recorded)
     def __init__(
         self,
         group_id: UUID,

@@ -121,7 +121,16 @@ class ContactForm:
 class ContactRequest(AuditedAggregate):
     """A visitor's contact or trial request, kept for the tenant whose site served the form."""
 
-    @event("Received")
+    class Received(AuditedAggregate.Created):
+        name: str
+        document: str
+        email: str
+        phone: str | None
+        service: str
+        message: str
+        host: str | None
+
+    @event(Received)
     def __init__(
         self,
         name: str,

@@ -1,13 +1,23 @@
 """What a credit account holds, read off its state: its figures (used, reserved, granted, limit, available), its
-open reservations with their reasons and owners (lookups', blocks', leases', batches'), and the check every
-movement makes first. ``CreditAccount`` (``credits``) is these plus its events."""
+open reservations with their reasons and owners (lookups', blocks', leases', batches'), and the checks each
+movement makes first. ``CreditAccount`` (``credits``) is these plus its events.
+
+A lease (cluster mode) is a reservation held for one API process: it names that process as its owner and
+the log position it was granted after (``lease_since``), so that the ledger can settle it from the
+consultations recorded under it should the process die; ``abandoned`` never lists one.
+
+A lookup's reservation (its own credit, or a block for a busy account's lookups) names its owner:
+the lookups' ledger instance that took it. Only that instance settles or releases it while it
+runs; once it stopped (a crash included), the running ledger releases what it left
+(``abandoned``), so credits held for lookups that can no longer finish come back by themselves.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from bemtevi.domain.errors import NotEnoughCredits
+from bemtevi.domain.errors import InvalidData, NotEnoughCredits, NotEnoughToProvide
 from bemtevi.domain.query_types import Category
 
 NOT_ENOUGH_MESSAGES = {
@@ -51,8 +61,12 @@ class CreditFigures:
         used: int
         granted: int
         reservations: dict[str, int]
+        # What each open reservation is for, repeated on its settlement or release (the history's reason).
         reasons: dict[str, str]
+        # Who holds each open lookup reservation (a ledger instance, or an API process for a lease); batches'
+        # have no owner.
         owners: dict[str, str]
+        # Each open lease's log position at its grant: its consultations are recorded after it.
         lease_since: dict[str, int]
 
     @property
@@ -91,6 +105,52 @@ class CreditFigures:
         available = self.available
         if available is not None and amount > available:
             raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category])
+
+    @staticmethod
+    def _check_limit(limit: int | None) -> None:
+        if limit is not None and limit < 0:
+            raise InvalidData("A credit limit cannot be negative", field="limit")
+
+    def _check_new_limit(self, limit: int | None) -> None:
+        self._check_limit(limit)
+        if limit is not None and limit < self.used + self.reserved + self.granted:
+            raise InvalidData("The limit cannot be below what is already used, reserved or granted", field="limit")
+
+    def _check_reservation(self, reservation_id: UUID, amount: int) -> None:
+        if amount <= 0:
+            raise InvalidData("A reservation must be positive", field="amount")
+        if str(reservation_id) in self.reservations:
+            raise InvalidData("This reservation already exists", field="reservation_id")
+        self._require_available(amount)
+
+    def _settleable(self, reservation_id: UUID, amount: int) -> int:
+        """What an open reservation holds, once ``amount`` (not negative) is found within it."""
+        held = self._held(reservation_id)
+        if not 0 <= amount <= held:
+            raise InvalidData("Cannot settle more than was reserved", field="amount")
+        return held
+
+    def _check_charge(self, amount: int, needed: int) -> None:
+        if not 0 <= amount <= needed:
+            raise InvalidData("Cannot charge more than a lookup needs", field="amount")
+        self._require_available(needed)
+
+    def _check_grant(self, child: CreditFigures, amount: int) -> None:
+        """A grant of ``amount`` to ``child`` (negative: taken back) must fit both accounts' figures."""
+        if amount == 0:
+            raise InvalidData("The amount must not be zero", field="amount")
+        if child.unlimited:
+            raise InvalidData("An unlimited account takes no grants", field="groupId")
+        if amount > 0:
+            available = self.available
+            if available is not None and amount > available:
+                raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[self.category])
+        else:
+            child_available = child.available or 0
+            if -amount > child_available:
+                raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category], field="amount")
+            if not self.unlimited and -amount > self.granted:
+                raise InvalidData("Cannot take back more than was granted", field="amount")
 
     def holds(self, reservation_id: UUID) -> int | None:
         return self.reservations.get(str(reservation_id))

@@ -8,15 +8,6 @@ Every movement event records the account's figures after it (``used``, ``reserve
 ``granted``, ``limit``), as a bank statement line carries its running balance: the balance
 history is then read straight off the events, and a fold of the events is checkable against it.
 
-A lease (cluster mode) is a reservation held for one API process: it names that process as its owner and
-the log position it was granted after (``lease_since``), so that the ledger can settle it from the
-consultations recorded under it should the process die; ``abandoned`` never lists one.
-
-A lookup's reservation (its own credit, or a block for a busy account's lookups) names its owner:
-the lookups' ledger instance that took it. Only that instance settles or releases it while it
-runs; once it stopped (a crash included), the running ledger releases what it left
-(``abandoned``), so credits held for lookups that can no longer finish come back by themselves.
-
 Grants move credits from a parent's account to its child's account of the same category:
 the parent's ``granted`` grows by the amount and the child's ``limit`` grows by the same
 amount, both saved in one atomic append, so credits are conserved across the two. An
@@ -32,8 +23,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from bemtevi.domain.audit import AuditedAggregate
-from bemtevi.domain.credit_figures import NOT_ENOUGH_MESSAGES, NOT_ENOUGH_TO_PROVIDE_MESSAGES, CreditFigures, ReasonKind
-from bemtevi.domain.errors import InvalidData, NotEnoughCredits, NotEnoughToProvide
+from bemtevi.domain.credit_figures import CreditFigures, ReasonKind
+from bemtevi.domain.errors import InvalidData
 from bemtevi.domain.query_types import Category
 
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://bemtevi.example/credit-account")
@@ -59,26 +50,27 @@ class CreditAccount(CreditFigures, AuditedAggregate):
     def upcast_v2_v3(state: dict[str, Any]) -> None:
         state["lease_since"] = {}
 
-    @event("Opened")
+    class Opened(AuditedAggregate.Created):
+        group_id: UUID
+        category: str
+        limit: int | None
+
+    @event(Opened)
     def __init__(self, group_id: UUID, category: str, limit: int | None) -> None:
         self.group_id = group_id
         self.category = Category(category)
         self.limit = limit
         self.used = 0
         self.granted = 0
+        # What each of these holds: ``CreditFigures``.
         self.reservations: dict[str, int] = {}
-        # What each open reservation is for, repeated on its settlement or release (the history's reason).
         self.reasons: dict[str, str] = {}
-        # Who holds each open lookup reservation (a ledger instance, or an API process for a lease); batches'
-        # have no owner.
         self.owners: dict[str, str] = {}
-        # Each open lease's log position at its grant: its consultations are recorded after it.
         self.lease_since: dict[str, int] = {}
 
     @classmethod
     def open(cls, group_id: UUID, category: Category, limit: int | None) -> CreditAccount:
-        if limit is not None and limit < 0:
-            raise InvalidData("A credit limit cannot be negative", field="limit")
+        cls._check_limit(limit)
         return cls._create(
             cls.Opened,
             id=credit_account_id(group_id, category),
@@ -97,11 +89,7 @@ class CreditAccount(CreditFigures, AuditedAggregate):
         owner: str | None = None,
         since: int | None = None,
     ) -> None:
-        if amount <= 0:
-            raise InvalidData("A reservation must be positive", field="amount")
-        if str(reservation_id) in self.reservations:
-            raise InvalidData("This reservation already exists", field="reservation_id")
-        self._require_available(amount)
+        self._check_reservation(reservation_id, amount)
         self._reserved(
             reservation_id=str(reservation_id),
             amount=amount,
@@ -111,7 +99,18 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             since=since,
         )
 
-    @event("Reserved")
+    class Reserved(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+        owner: str | None
+        since: int | None
+
+    @event(Reserved)
     def _reserved(
         self,
         reservation_id: str,
@@ -134,9 +133,7 @@ class CreditAccount(CreditFigures, AuditedAggregate):
 
     def settle(self, reservation_id: UUID, amount: int) -> None:
         """Charge ``amount`` of the reservation; what is left of it is released."""
-        held = self._held(reservation_id)
-        if not 0 <= amount <= held:
-            raise InvalidData("Cannot settle more than was reserved", field="amount")
+        held = self._settleable(reservation_id, amount)
         self._settled(
             reservation_id=str(reservation_id),
             amount=amount,
@@ -145,7 +142,17 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             **self._figures(used=amount, reserved=-held),
         )
 
-    @event("Settled")
+    class Settled(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        released: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(Settled)
     def _settled(
         self,
         reservation_id: str,
@@ -173,7 +180,17 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             **self._figures(used=amount, reserved=-amount),
         )
 
-    @event("SettledFromBlock")
+    class SettledFromBlock(AuditedAggregate.Event):
+        block_id: str
+        reservation_id: str
+        amount: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(SettledFromBlock)
     def _settled_from_block(
         self,
         block_id: str,
@@ -196,10 +213,8 @@ class CreditAccount(CreditFigures, AuditedAggregate):
     def settle_lease(self, lease_id: UUID, consultation_ids: list[str]) -> None:
         """Close a lease: one unit charged for each of its found consultations, the rest released; one line
         of the balance history for the whole lease (its consultations named in it)."""
-        held = self._held(lease_id)
         amount = len(consultation_ids)
-        if amount > held:
-            raise InvalidData("Cannot settle more than was reserved", field="amount")
+        held = self._settleable(lease_id, amount)
         self._lease_settled(
             reservation_id=str(lease_id),
             amount=amount,
@@ -209,7 +224,18 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             **self._figures(used=amount, reserved=-held),
         )
 
-    @event("LeaseSettled")
+    class LeaseSettled(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        released: int
+        reason: str
+        consultations: list[str]
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(LeaseSettled)
     def _lease_settled(
         self,
         reservation_id: str,
@@ -228,9 +254,7 @@ class CreditAccount(CreditFigures, AuditedAggregate):
     def charge(self, consultation_id: UUID, amount: int, needed: int) -> None:
         """Charge a lookup already answered ``amount`` (0: nothing found, no event), provided ``needed``
         credits are available, as a reservation of them would have required."""
-        if not 0 <= amount <= needed:
-            raise InvalidData("Cannot charge more than a lookup needs", field="amount")
-        self._require_available(needed)
+        self._check_charge(amount, needed)
         if amount:
             self._charged(
                 reservation_id=str(consultation_id),
@@ -239,7 +263,16 @@ class CreditAccount(CreditFigures, AuditedAggregate):
                 **self._figures(used=amount),
             )
 
-    @event("Charged")
+    class Charged(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(Charged)
     def _charged(
         self,
         reservation_id: str,
@@ -262,7 +295,16 @@ class CreditAccount(CreditFigures, AuditedAggregate):
             **self._figures(reserved=-held),
         )
 
-    @event("Released")
+    class Released(AuditedAggregate.Event):
+        reservation_id: str
+        amount: int
+        reason: str
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(Released)
     def _released(
         self,
         reservation_id: str,
@@ -280,13 +322,17 @@ class CreditAccount(CreditFigures, AuditedAggregate):
 
     def change_limit(self, limit: int | None) -> None:
         """Set the limit outright: only for accounts whose parent is unlimited (see CreditCommands)."""
-        if limit is not None and limit < 0:
-            raise InvalidData("A credit limit cannot be negative", field="limit")
-        if limit is not None and limit < self.used + self.reserved + self.granted:
-            raise InvalidData("The limit cannot be below what is already used, reserved or granted", field="limit")
+        self._check_new_limit(limit)
         self._limit_changed(previous_limit=self.limit, **self._figures(limit=limit))
 
-    @event("LimitChanged")
+    class LimitChanged(AuditedAggregate.Event):
+        previous_limit: int | None
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(LimitChanged)
     def _limit_changed(
         self,
         previous_limit: int | None,
@@ -301,34 +347,23 @@ class CreditAccount(CreditFigures, AuditedAggregate):
         """Move ``amount`` credits to a child's account (negative: take unused credits back)."""
         if child.category != self.category or child.id == self.id:
             raise InvalidData("Credits move only between a group and its child, in one category", field="category")
-        if amount == 0:
-            raise InvalidData("The amount must not be zero", field="amount")
-        if child.unlimited:
-            raise InvalidData("An unlimited account takes no grants", field="groupId")
-        if amount > 0:
-            available = self.available
-            if available is not None and amount > available:
-                raise NotEnoughToProvide(NOT_ENOUGH_TO_PROVIDE_MESSAGES[self.category])
-        else:
-            child_available = child.available or 0
-            if -amount > child_available:
-                raise NotEnoughCredits(NOT_ENOUGH_MESSAGES[self.category], field="amount")
-            if not self.unlimited and -amount > self.granted:
-                raise InvalidData("Cannot take back more than was granted", field="amount")
+        self._check_grant(child, amount)
         # An unlimited giver keeps no count of what it gave: its figures bound nothing.
         given = 0 if self.unlimited else amount
-        self._granted(
-            counterparty_group_id=child.group_id,
-            amount=amount,
-            **self._figures(granted=given),
-        )
+        self._granted(counterparty_group_id=child.group_id, amount=amount, **self._figures(granted=given))
         child._received(
-            counterparty_group_id=self.group_id,
-            amount=amount,
-            **child._figures(limit=(child.limit or 0) + amount),
+            counterparty_group_id=self.group_id, amount=amount, **child._figures(limit=(child.limit or 0) + amount)
         )
 
-    @event("Granted")
+    class Granted(AuditedAggregate.Event):
+        counterparty_group_id: UUID
+        amount: int
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(Granted)
     def _granted(
         self,
         counterparty_group_id: UUID,
@@ -340,7 +375,15 @@ class CreditAccount(CreditFigures, AuditedAggregate):
     ) -> None:
         self._apply_figures(used_after, granted_after, limit_after)
 
-    @event("GrantReceived")
+    class GrantReceived(AuditedAggregate.Event):
+        counterparty_group_id: UUID
+        amount: int
+        used_after: int
+        reserved_after: int
+        granted_after: int
+        limit_after: int | None
+
+    @event(GrantReceived)
     def _received(
         self,
         counterparty_group_id: UUID,
@@ -351,16 +394,3 @@ class CreditAccount(CreditFigures, AuditedAggregate):
         limit_after: int | None,
     ) -> None:
         self._apply_figures(used_after, granted_after, limit_after)
-
-
-MOVEMENT_EVENTS = (
-    CreditAccount.Reserved,
-    CreditAccount.Settled,
-    CreditAccount.SettledFromBlock,
-    CreditAccount.LeaseSettled,
-    CreditAccount.Charged,
-    CreditAccount.Released,
-    CreditAccount.LimitChanged,
-    CreditAccount.Granted,
-    CreditAccount.GrantReceived,
-)

@@ -13,7 +13,13 @@ from bemtevi.domain.documents import Document
 
 
 class DataSubjectReport(AuditedAggregate):
-    @event("Requested")
+    class Requested(AuditedAggregate.Created):
+        document: str
+        document_type: str
+        consultations: int
+        export: str | None
+
+    @event(Requested)
     def __init__(self, document: str, document_type: str, consultations: int, export: str | None) -> None:
         self.document = document
         self.document_type = document_type

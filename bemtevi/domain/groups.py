@@ -37,7 +37,20 @@ def default_toggles(group_type: str) -> dict[str, bool]:
 
 
 class Group(AuditedAggregate):
-    @event("Registered")
+    class Registered(AuditedAggregate.Created):
+        name: str
+        group_type: str
+        parent_id: UUID | None
+        domain_url: str | None
+        brand: dict[str, Any]
+        enabled_query_types: list[str]
+        unique_key: str
+        cnpj: str | None
+        profile: dict[str, Any] | None
+        toggles: dict[str, bool] | None
+        enabled_layouts: list[str] | None
+
+    @event(Registered)
     def __init__(
         self,
         name: str,
@@ -104,11 +117,21 @@ class Group(AuditedAggregate):
     def brand_value(self) -> Brand:
         return Brand.from_dict(self.brand)
 
-    @event("BrandChanged")
+    class BrandChanged(AuditedAggregate.Event):
+        brand: dict[str, Any]
+
+    @event(BrandChanged)
     def change_brand(self, brand: dict[str, Any]) -> None:
         self.brand = dict(brand)
 
-    @event("Edited")
+    class Edited(AuditedAggregate.Event):
+        name: str
+        group_type: str
+        cnpj: str | None
+        domain_url: str | None
+        profile: dict[str, Any]
+
+    @event(Edited)
     def edit(
         self,
         name: str,
@@ -124,13 +147,20 @@ class Group(AuditedAggregate):
         self.domain_url = domain_url
         self.profile = dict(profile)
 
-    @event("PermissionsChanged")
+    class PermissionsChanged(AuditedAggregate.Event):
+        enabled_query_types: list[str]
+        toggles: dict[str, bool]
+
+    @event(PermissionsChanged)
     def change_permissions(self, enabled_query_types: list[str], toggles: dict[str, bool]) -> None:
         """Query types and toggles; also what a parent's narrowing takes away from its subtree."""
         self.enabled_query_types = list(enabled_query_types)
         self.toggles = dict(toggles)
 
-    @event("LayoutsChanged")
+    class LayoutsChanged(AuditedAggregate.Event):
+        enabled_layouts: list[str]
+
+    @event(LayoutsChanged)
     def change_layouts(self, enabled_layouts: list[str]) -> None:
         """The layouts the group may use (never beyond its parent's; a narrowing is carried down)."""
         self.enabled_layouts = list(enabled_layouts)
@@ -145,7 +175,10 @@ class Group(AuditedAggregate):
     def allows(self, toggle: str) -> bool:
         return bool(self.current_toggles().get(toggle, False))
 
-    @event("TwoFactorChanged")
+    class TwoFactorChanged(AuditedAggregate.Event):
+        two_factor: bool
+
+    @event(TwoFactorChanged)
     def change_two_factor(self, two_factor: bool) -> None:
         """Whether the group's users sign in with a mailed code after their password (API tokens never do)."""
         self.two_factor = two_factor
@@ -155,8 +188,11 @@ class Group(AuditedAggregate):
         # Groups (and snapshots) from before the setting have it off.
         return bool(getattr(self, "two_factor", False))
 
+    class PurposeRequirementChanged(AuditedAggregate.Event):
+        purpose_required: bool
+
     # Not a toggle: toggles are permissions a child may only narrow, this is a duty a group sets for its own users.
-    @event("PurposeRequirementChanged")
+    @event(PurposeRequirementChanged)
     def require_purpose(self, purpose_required: bool) -> None:
         """Whether every consultation of the group must say its purpose (off by default)."""
         self.purpose_required = purpose_required
@@ -165,11 +201,17 @@ class Group(AuditedAggregate):
         # A group registered (or snapshotted) before the setting existed has never required it.
         return bool(getattr(self, "purpose_required", False))
 
-    @event("Activated")
+    class Activated(AuditedAggregate.Event):
+        pass
+
+    @event(Activated)
     def activate(self) -> None:
         self.active = True
 
-    @event("Inactivated")
+    class Inactivated(AuditedAggregate.Event):
+        pass
+
+    @event(Inactivated)
     def inactivate(self) -> None:
         self.active = False
 

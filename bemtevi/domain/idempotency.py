@@ -34,7 +34,14 @@ def valid_key(key: str) -> bool:
 
 
 class IdempotentRequest(AuditedAggregate):
-    @event("Claimed")
+    class Claimed(AuditedAggregate.Created):
+        token_id: UUID
+        operation: str
+        fingerprint: str
+        resource_id: UUID
+        claimed_at: datetime
+
+    @event(Claimed)
     def __init__(
         self, token_id: UUID, operation: str, fingerprint: str, resource_id: UUID, claimed_at: datetime
     ) -> None:
@@ -53,8 +60,8 @@ class IdempotentRequest(AuditedAggregate):
     def claim(
         cls, token_id: UUID, key: str, operation: str, fingerprint: str, resource_id: UUID, now: datetime
     ) -> IdempotentRequest:
-        return cls._create(  # type: ignore[no-any-return]
-            cls.Claimed,  # type: ignore[attr-defined]
+        return cls._create(
+            cls.Claimed,
             id=idempotent_request_id(token_id, key),
             token_id=token_id,
             operation=operation,
@@ -63,17 +70,29 @@ class IdempotentRequest(AuditedAggregate):
             claimed_at=now,
         )
 
-    @event("Reclaimed")
+    class Reclaimed(AuditedAggregate.Event):
+        operation: str
+        fingerprint: str
+        resource_id: UUID
+        claimed_at: datetime
+
+    @event(Reclaimed)
     def reclaim(self, operation: str, fingerprint: str, resource_id: UUID, claimed_at: datetime) -> None:
         """A new request under the key: the old one expired, or was released (refused, nothing charged)."""
         self._claim(operation, fingerprint, resource_id, claimed_at)
 
-    @event("Answered")
+    class Answered(AuditedAggregate.Event):
+        resource_id: UUID
+
+    @event(Answered)
     def answer(self, resource_id: UUID) -> None:
         """The request's outcome: the resource it made (the consultation, the batch); retries answer it."""
         self.answered = resource_id
 
-    @event("Released")
+    class Released(AuditedAggregate.Event):
+        pass
+
+    @event(Released)
     def release(self) -> None:
         """The request was refused or failed (nothing charged): a retry runs it again."""
         self.released = True

@@ -17,7 +17,12 @@ _NAMESPACE = uuid5(NAMESPACE_URL, "https://bemtevi.example/index")
 
 
 class UniqueIndex(AuditedAggregate):
-    @event("Claimed")
+    class Claimed(AuditedAggregate.Created):
+        kind: str
+        value: str
+        ref: UUID
+
+    @event(Claimed)
     def __init__(self, kind: str, value: str, ref: UUID) -> None:
         self.kind = kind
         self.value = value
@@ -29,12 +34,18 @@ class UniqueIndex(AuditedAggregate):
         # An index saved before releases existed has no attribute: it is taken.
         return not getattr(self, "released", False)
 
-    @event("Released")
+    class Released(AuditedAggregate.Event):
+        pass
+
+    @event(Released)
     def release(self) -> None:
         """The value is free again (a group changed its domain, CNPJ, ...): another may claim it."""
         self.released = True
 
-    @event("Reclaimed")
+    class Reclaimed(AuditedAggregate.Event):
+        ref: UUID
+
+    @event(Reclaimed)
     def reclaim(self, ref: UUID) -> None:
         """A released value claimed again; two reclaims of one version collide like two claims."""
         self.ref = ref

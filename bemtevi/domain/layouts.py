@@ -312,7 +312,13 @@ def ready_layout_id(key: str) -> uuid.UUID:
 
 
 class Layout(AuditedAggregate):
-    @event("Created")
+    class Created(AuditedAggregate.Created):
+        spec: dict[str, Any]
+        group_id: str | None
+        ready: str | None
+        copied_from: str | None
+
+    @event(Created)
     def __init__(
         self,
         spec: dict[str, Any],
@@ -329,15 +335,24 @@ class Layout(AuditedAggregate):
         # The layout this one was copied from (a ready layout copied by a customer), or None.
         self.copied_from = copied_from
 
-    @event("Edited")
+    class Edited(AuditedAggregate.Event):
+        spec: dict[str, Any]
+
+    @event(Edited)
     def edit(self, spec: dict[str, Any]) -> None:
         self.spec = dict(spec)
 
-    @event("Activated")
+    class Activated(AuditedAggregate.Event):
+        pass
+
+    @event(Activated)
     def activate(self) -> None:
         self.active = True
 
-    @event("Inactivated")
+    class Inactivated(AuditedAggregate.Event):
+        pass
+
+    @event(Inactivated)
     def inactivate(self) -> None:
         self.active = False
 

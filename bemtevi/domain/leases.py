@@ -31,7 +31,12 @@ class LeaseTally(AuditedAggregate):
     settlement, and a dead run's leases are settled from the consultations the log holds under them; the
     count's event would cost every leased lookup for nothing."""
 
-    @event("Opened")
+    class Opened(AuditedAggregate.Created):
+        lease_id: UUID
+        group_id: UUID
+        counts: bool
+
+    @event(Opened)
     def __init__(self, lease_id: UUID, group_id: UUID, counts: bool = True) -> None:
         self.lease_id = lease_id
         self.group_id = group_id
@@ -43,12 +48,18 @@ class LeaseTally(AuditedAggregate):
     def create_id(lease_id: UUID, group_id: UUID, counts: bool = True) -> UUID:
         return lease_tally_id(lease_id)
 
-    @event("Counted")
+    class Counted(AuditedAggregate.Event):
+        consultation_id: str
+
+    @event(Counted)
     def count(self, consultation_id: str) -> None:
         """A consultation charged one of the lease's units (its holder records it in the same append)."""
         self.charged.append(consultation_id)
 
-    @event("Closed")
+    class Closed(AuditedAggregate.Event):
+        pass
+
+    @event(Closed)
     def close(self) -> None:
         """Settled by the ledger as abandoned: nothing more is counted under it."""
         self.closed = True

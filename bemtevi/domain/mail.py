@@ -14,7 +14,16 @@ from bemtevi.domain.audit import AuditedAggregate
 
 
 class Mail(AuditedAggregate):
-    @event("Queued")
+    class Queued(AuditedAggregate.Created):
+        to: str
+        subject: str
+        text: str
+        reason: str
+        html: str | None
+        reply_to: str | None
+        sender_name: str | None
+
+    @event(Queued)
     def __init__(
         self,
         to: str,
@@ -53,14 +62,21 @@ class Mail(AuditedAggregate):
             to=to, subject=subject, text=text, reason=reason, html=html, reply_to=reply_to, sender_name=sender_name
         )
 
-    @event("Sent")
+    class Sent(AuditedAggregate.Event):
+        transport: str
+
+    @event(Sent)
     def mark_sent(self, transport: str) -> None:
         """``transport``: "smtp", or "outbox" when kept for the in-app outbox."""
         self.status = "sent" if transport == "smtp" else "kept"
         self.transport = transport
         self.attempts += 1
 
-    @event("Failed")
+    class Failed(AuditedAggregate.Event):
+        error: str
+        final: bool
+
+    @event(Failed)
     def mark_failed(self, error: str, final: bool) -> None:
         self.attempts += 1
         self.last_error = error

@@ -220,7 +220,11 @@ def form_of(query_type: QueryType) -> QueryTypeForm:
 class QueryTypeDefinition(AuditedAggregate):
     """One query type of the catalogue; every event carries the whole definition it leaves."""
 
-    @event("Created")
+    class Created(AuditedAggregate.Created):
+        key: str
+        definition: dict[str, Any]
+
+    @event(Created)
     def __init__(self, key: str, definition: dict[str, Any]) -> None:
         self.key = key
         self.definition = dict(definition)
@@ -231,19 +235,31 @@ class QueryTypeDefinition(AuditedAggregate):
     def create_id(key: str, definition: dict[str, Any]) -> UUID:
         return query_type_id(key)
 
-    @event("Edited")
+    class Edited(AuditedAggregate.Event):
+        definition: dict[str, Any]
+
+    @event(Edited)
     def edit(self, definition: dict[str, Any]) -> None:
         self.definition = dict(definition)
 
-    @event("DefaultChanged")
+    class DefaultChanged(AuditedAggregate.Event):
+        default: bool
+
+    @event(DefaultChanged)
     def set_default(self, default: bool) -> None:
         self.default = default
 
-    @event("Activated")
+    class Activated(AuditedAggregate.Event):
+        pass
+
+    @event(Activated)
     def activate(self) -> None:
         self.active = True
 
-    @event("Inactivated")
+    class Inactivated(AuditedAggregate.Event):
+        pass
+
+    @event(Inactivated)
     def inactivate(self) -> None:
         self.active = False
 
@@ -270,7 +286,10 @@ class QueryTypeDefaults(AuditedAggregate):
     """Every key of the catalogue and the default type of each document kind (one aggregate, id
     ``DEFAULTS_ID``): saved with each query type change, so two changes at once collide on it."""
 
-    @event("Started")
+    class Started(AuditedAggregate.Created):
+        defaults: dict[str, str]
+
+    @event(Started)
     def __init__(self, defaults: dict[str, str]) -> None:
         self.keys: list[str] = []
         self.defaults = dict(defaults)
@@ -279,11 +298,17 @@ class QueryTypeDefaults(AuditedAggregate):
     def create_id(defaults: dict[str, str]) -> UUID:
         return DEFAULTS_ID
 
-    @event("Listed")
+    class Listed(AuditedAggregate.Event):
+        key: str
+
+    @event(Listed)
     def list_key(self, key: str) -> None:
         self.keys = [*self.keys, key]
 
-    @event("DefaultsChanged")
+    class DefaultsChanged(AuditedAggregate.Event):
+        defaults: dict[str, str]
+
+    @event(DefaultsChanged)
     def change_defaults(self, defaults: dict[str, str]) -> None:
         self.defaults = dict(defaults)
 

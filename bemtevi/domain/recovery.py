@@ -29,7 +29,13 @@ def new_code() -> str:
 
 
 class PasswordRecovery(AuditedAggregate):
-    @event("Requested")
+    class Requested(AuditedAggregate.Created):
+        user_id: UUID
+        code_hash: str
+        unique_key: str
+        expires_at: datetime
+
+    @event(Requested)
     def __init__(self, user_id: UUID, code_hash: str, unique_key: str, expires_at: datetime) -> None:
         self.user_id = user_id
         self.code_hash = code_hash
@@ -46,15 +52,24 @@ class PasswordRecovery(AuditedAggregate):
     def usable(self, now: datetime) -> bool:
         return not self.completed and self.failures < MAX_CODE_FAILURES and now < self.expires_at
 
-    @event("CodeFailed")
+    class CodeFailed(AuditedAggregate.Event):
+        pass
+
+    @event(CodeFailed)
     def code_failed(self) -> None:
         self.failures += 1
 
-    @event("CodeVerified")
+    class CodeVerified(AuditedAggregate.Event):
+        pass
+
+    @event(CodeVerified)
     def code_verified(self) -> None:
         self.verified = True
 
-    @event("Completed")
+    class Completed(AuditedAggregate.Event):
+        pass
+
+    @event(Completed)
     def complete(self) -> None:
         """The password was redefined: the code is spent."""
         self.completed = True

@@ -11,7 +11,13 @@ from bemtevi.domain.audit import AuditedAggregate
 
 
 class Session(AuditedAggregate):
-    @event("Opened")
+    class Opened(AuditedAggregate.Created):
+        user_id: UUID
+        group_id: UUID
+        role: str
+        expires_at: datetime
+
+    @event(Opened)
     def __init__(self, user_id: UUID, group_id: UUID, role: str, expires_at: datetime) -> None:
         self.user_id = user_id
         self.group_id = group_id
@@ -22,7 +28,10 @@ class Session(AuditedAggregate):
     def is_open(self, now: datetime) -> bool:
         return not self.closed and now < self.expires_at
 
-    @event("Closed")
+    class Closed(AuditedAggregate.Event):
+        reason: str
+
+    @event(Closed)
     def close(self, reason: str) -> None:
         self.closed = True
         self.close_reason = reason

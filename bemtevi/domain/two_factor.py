@@ -46,7 +46,15 @@ _REFUSALS: dict[ChallengeState, type[DomainError]] = {
 
 
 class SignInChallenge(AuditedAggregate):
-    @event("Requested")
+    class Requested(AuditedAggregate.Created):
+        user_id: UUID
+        group_id: UUID
+        code_hash: str
+        hash_key: str
+        sent_at: datetime
+        expires_at: datetime
+
+    @event(Requested)
     def __init__(
         self, user_id: UUID, group_id: UUID, code_hash: str, hash_key: str, sent_at: datetime, expires_at: datetime
     ) -> None:
@@ -101,7 +109,12 @@ class SignInChallenge(AuditedAggregate):
         wait = self.resend_wait(now)
         return TwoFactorResendTooSoon(wait) if wait else None
 
-    @event("CodeResent")
+    class CodeResent(AuditedAggregate.Event):
+        code_hash: str
+        hash_key: str
+        sent_at: datetime
+
+    @event(CodeResent)
     def resend(self, code_hash: str, hash_key: str, sent_at: datetime) -> None:
         """A new code replaces the old one, with a new expiry; the wrong tries so far still count."""
         self.code_hash = code_hash
@@ -110,11 +123,17 @@ class SignInChallenge(AuditedAggregate):
         self.expires_at = sent_at + CODE_TTL
         self.sends += 1
 
-    @event("CodeFailed")
+    class CodeFailed(AuditedAggregate.Event):
+        pass
+
+    @event(CodeFailed)
     def code_failed(self) -> None:
         self.failures += 1
 
-    @event("Verified")
+    class Verified(AuditedAggregate.Event):
+        pass
+
+    @event(Verified)
     def verify(self) -> None:
         """The code was right: the challenge is spent (appended with the session it opens)."""
         self.verified = True

@@ -30,7 +30,16 @@ class UserStatus(StrEnum):
 
 
 class User(AuditedAggregate):
-    @event("Registered")
+    class Registered(AuditedAggregate.Created):
+        group_id: UUID
+        name: str
+        email: str
+        role: str
+        status: str
+        password_hash: str
+        unique_key: str
+
+    @event(Registered)
     def __init__(
         self,
         group_id: UUID,
@@ -67,20 +76,35 @@ class User(AuditedAggregate):
     def may_sign_in(self) -> bool:
         return self.status in (UserStatus.ACTIVE, UserStatus.FIRST_ACCESS)
 
-    @event("PasswordChanged")
+    class PasswordChanged(AuditedAggregate.Event):
+        password_hash: str
+
+    @event(PasswordChanged)
     def change_password_hash(self, password_hash: str) -> None:
         self.password_hash = password_hash
         if self.status == UserStatus.FIRST_ACCESS:
             self.status = UserStatus.ACTIVE
 
-    @event("PasswordRehashed")
+    class PasswordRehashed(AuditedAggregate.Event):
+        password_hash: str
+
+    @event(PasswordRehashed)
     def rehash_password(self, password_hash: str) -> None:
         """Same password, stronger parameters: not a change the user made."""
         self.password_hash = password_hash
 
     # -- management and profile (commands/users.py) ------------------------------------------
 
-    @event("DetailsChanged")
+    class DetailsChanged(AuditedAggregate.Event):
+        name: str
+        cpf: str
+        phone: str | None
+        functions: str
+        social_profile: str | None
+        biography: str | None
+        user_name: str | None
+
+    @event(DetailsChanged)
     def change_details(
         self,
         name: str,
@@ -99,21 +123,35 @@ class User(AuditedAggregate):
         self.biography = biography
         self.user_name = user_name
 
-    @event("RoleChanged")
+    class RoleChanged(AuditedAggregate.Event):
+        role: str
+
+    @event(RoleChanged)
     def change_role(self, role: str) -> None:
         self.role = Role(role)
 
-    @event("StatusChanged")
+    class StatusChanged(AuditedAggregate.Event):
+        status: str
+
+    @event(StatusChanged)
     def change_status(self, status: str) -> None:
         if status == UserStatus.INACTIVE and self.status != UserStatus.INACTIVE:
             self.resumes_as = self.status  # what activating it again gives back
         self.status = UserStatus(status)
 
-    @event("PhotoChanged")
+    class PhotoChanged(AuditedAggregate.Event):
+        image_base64: str
+        content_type: str
+        digest: str
+
+    @event(PhotoChanged)
     def change_photo(self, image_base64: str, content_type: str, digest: str) -> None:
         """The event carries the (small, resized) image; the aggregate keeps only its digest."""
         self.photo_digest = digest
 
-    @event("PreferencesChanged")
+    class PreferencesChanged(AuditedAggregate.Event):
+        preferences: dict[str, bool]
+
+    @event(PreferencesChanged)
     def change_preferences(self, preferences: dict[str, bool]) -> None:
         self.preferences = dict(preferences)

@@ -252,18 +252,29 @@ class VendorConfig:
 class Vendor(AuditedAggregate):
     """One HTTP supplier: its settings (``config``), sealed secrets, and whether it is active."""
 
-    @event("Registered")
+    class Registered(AuditedAggregate.Created):
+        config: dict[str, Any]
+        secrets_sealed: dict[str, str]
+
+    @event(Registered)
     def __init__(self, config: dict[str, Any], secrets_sealed: dict[str, str]) -> None:
         self.config = config
         self.secrets_sealed = secrets_sealed
         self.active = True
 
-    @event("Edited")
+    class Edited(AuditedAggregate.Event):
+        config: dict[str, Any]
+        secrets_sealed: dict[str, str]
+
+    @event(Edited)
     def edit(self, config: dict[str, Any], secrets_sealed: dict[str, str]) -> None:
         self.config = config
         self.secrets_sealed = secrets_sealed
 
-    @event("StatusChanged")
+    class StatusChanged(AuditedAggregate.Event):
+        active: bool
+
+    @event(StatusChanged)
     def set_active(self, active: bool) -> None:
         self.active = active
 
@@ -275,7 +286,10 @@ class Vendor(AuditedAggregate):
 class VendorList(AuditedAggregate):
     """The suppliers in the order they were added (the order lookups try them in)."""
 
-    @event("Started")
+    class Started(AuditedAggregate.Created):
+        pass
+
+    @event(Started)
     def __init__(self) -> None:
         self.vendor_ids: list[UUID] = []
 
@@ -283,6 +297,9 @@ class VendorList(AuditedAggregate):
     def create_id() -> UUID:
         return vendor_list_id()
 
-    @event("Added")
+    class Added(AuditedAggregate.Event):
+        vendor_id: UUID
+
+    @event(Added)
     def add(self, vendor_id: UUID) -> None:
         self.vendor_ids.append(vendor_id)

@@ -48,7 +48,7 @@ class _TokensFold(RowFold):
     table, columns = "api_tokens", _COLUMNS
 
     def change(self, row: dict[str, Any] | None, key: str, event: Any, at: datetime) -> dict[str, Any] | None:
-        if isinstance(event, ApiToken.Generated):  # type: ignore[attr-defined]
+        if isinstance(event, ApiToken.Generated):
             return {
                 "token_id": key,
                 "group_id": str(event.group_id),
@@ -66,18 +66,18 @@ class _TokensFold(RowFold):
         if row is None:
             return None
         row["updated_at"] = at
-        if isinstance(event, ApiToken.Regenerated):  # type: ignore[attr-defined]
+        if isinstance(event, ApiToken.Regenerated):
             row["regenerated_at"] = at
-        elif isinstance(event, ApiToken.Edited):  # type: ignore[attr-defined]
+        elif isinstance(event, ApiToken.Edited):
             row.update(
                 name=event.name,
                 query_types=orjson.dumps(event.query_types).decode(),
                 per_second=event.per_second,
                 per_day=event.per_day,
             )
-        elif isinstance(event, ApiToken.Activated):  # type: ignore[attr-defined]
+        elif isinstance(event, ApiToken.Activated):
             row["active"] = True
-        elif isinstance(event, ApiToken.Inactivated):  # type: ignore[attr-defined]
+        elif isinstance(event, ApiToken.Inactivated):
             row["active"] = False
         return row
 
@@ -86,11 +86,11 @@ class ApiTokensReadModel(ReadModel):
     name = "api_tokens"
     tables = ("api_tokens",)
     event_types = (
-        ApiToken.Generated,  # type: ignore[attr-defined]
-        ApiToken.Regenerated,  # type: ignore[attr-defined]
-        ApiToken.Edited,  # type: ignore[attr-defined]
-        ApiToken.Activated,  # type: ignore[attr-defined]
-        ApiToken.Inactivated,  # type: ignore[attr-defined]
+        ApiToken.Generated,
+        ApiToken.Regenerated,
+        ApiToken.Edited,
+        ApiToken.Activated,
+        ApiToken.Inactivated,
     )
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:

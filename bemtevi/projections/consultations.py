@@ -147,7 +147,7 @@ class ConsultationsReadModel(ReadModel):
     version = 4
     tables = ("consultations", "usage_daily")
     event_types = ()
-    raw_event_types = (Consultation.Recorded,)  # type: ignore[attr-defined]
+    raw_event_types = (Consultation.Recorded,)
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(CONSULTATIONS_DDL)

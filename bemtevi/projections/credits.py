@@ -21,7 +21,7 @@ import pyarrow as pa
 from eventsourcing.persistence import Notification
 from eventsourcing.utils import get_topic
 
-from bemtevi.domain.credits import MOVEMENT_EVENTS, CreditAccount
+from bemtevi.domain.credits import CreditAccount
 from bemtevi.projections.base import PageFold, ReadModel, stored_json, utc_wall_times
 from bemtevi.projections.statements import ADD_LINES_TO_DAYS, DAYS_DDL
 
@@ -143,8 +143,8 @@ class _CreditsFold(PageFold):
         self.kinds: list[str] = []
         self.topics: list[str] = []
         self.states: list[bytes] = []
-        # A page touches few accounts many times: format each id once.
-        self._ids: dict[UUID, str] = {}
+        # A page touches few accounts many times: format each id once (keyed as the notification gives it).
+        self._ids: dict[UUID | str, str] = {}
 
     def apply(self, event: Any, position: int) -> None:
         # Decoded: only Opened (rare); movements come raw.
@@ -256,7 +256,18 @@ class CreditsReadModel(ReadModel):
     version = 4
     tables = ("credit_balances", "credit_movements", "statement_days")
     event_types = (CreditAccount.Opened,)
-    raw_event_types = MOVEMENT_EVENTS
+    # The movements: each carries the account's figures after it (a line of the balance history).
+    raw_event_types = (
+        CreditAccount.Reserved,
+        CreditAccount.Settled,
+        CreditAccount.SettledFromBlock,
+        CreditAccount.LeaseSettled,
+        CreditAccount.Charged,
+        CreditAccount.Released,
+        CreditAccount.LimitChanged,
+        CreditAccount.Granted,
+        CreditAccount.GrantReceived,
+    )
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(BALANCES_DDL)

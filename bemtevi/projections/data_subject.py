@@ -94,7 +94,7 @@ class _Fold(RowFold):
         self._ended: list[str] = []  # batches over in this page whose run started: their documents to index
 
     def change(self, row: dict[str, Any] | None, key: str, event: Any, at: datetime) -> dict[str, Any] | None:
-        if isinstance(event, Batch.Submitted):  # type: ignore[attr-defined]
+        if isinstance(event, Batch.Submitted):
             return {
                 "batch_id": key,
                 "group_id": str(event.group_id),
@@ -160,12 +160,12 @@ class SubjectBatchesReadModel(ReadModel):
     name = "subject_batches"
     tables = ("subject_batches", "subject_batch_documents")
     event_types = (
-        Batch.Submitted,  # type: ignore[attr-defined]
+        Batch.Submitted,
         Batch.Started,
         Batch.Finished,
         Batch.Failed,
         Batch.Canceled,
-        Batch.RunStopped,  # type: ignore[attr-defined]
+        Batch.RunStopped,
     )
     # 2: the batches' documents (subject_batch_documents, ended_at); 3: a batch canceled while it ran ends at its
     # RunStopped.

@@ -67,7 +67,7 @@ class _Fold(PageFold):
         }
         for event in self.events:
             batch_id = str(event.originator_id)
-            if isinstance(event, Batch.Submitted):  # type: ignore[attr-defined]
+            if isinstance(event, Batch.Submitted):
                 rows[batch_id] = {
                     "batch_id": batch_id,
                     "group_id": str(event.group_id),
@@ -94,7 +94,7 @@ class _Fold(PageFold):
 class ReportsReadModel(ReadModel):
     name = "reports"
     tables = ("report_batches",)
-    event_types = (Batch.Submitted, Batch.Finished)  # type: ignore[attr-defined]
+    event_types = (Batch.Submitted, Batch.Finished)
 
     def create(self, cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute(REPORT_BATCHES_DDL)

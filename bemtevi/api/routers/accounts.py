@@ -7,6 +7,7 @@ for known and unknown ones.
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from fastapi import APIRouter, Request
@@ -76,7 +77,7 @@ class FirstAccessRequest(BaseModel):
     confirmation: Password = Field(min_length=1)
 
 
-_ERRORS = {
+_ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorResponse},
     401: {"model": ErrorResponse},
     403: {"model": ErrorResponse},

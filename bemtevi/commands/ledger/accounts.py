@@ -23,12 +23,8 @@ from bemtevi.commands.ledger.requests import (
 )
 from bemtevi.commands.workspace import Workspace
 from bemtevi.domain.audit import Actor, AuditedAggregate, acting_as
-from bemtevi.domain.credits import (
-    NOT_ENOUGH_MESSAGES,
-    NOT_ENOUGH_TO_PROVIDE_MESSAGES,
-    CreditAccount,
-    credit_account_id,
-)
+from bemtevi.domain.credit_figures import NOT_ENOUGH_MESSAGES, NOT_ENOUGH_TO_PROVIDE_MESSAGES
+from bemtevi.domain.credits import CreditAccount, credit_account_id
 from bemtevi.domain.errors import (
     AccessDenied,
     DuplicateValue,

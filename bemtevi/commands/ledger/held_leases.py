@@ -94,4 +94,4 @@ def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
         if finish.charged and tally.counts:
             tally.count(str(finish.consultation_id))
     ws.add(consultation)
-    return consultation.created_on  # type: ignore[no-any-return]
+    return consultation.created_on

@@ -29,7 +29,7 @@ class StoredLeaseLog:
 
     def __init__(self, app: Any) -> None:
         self._app = app
-        self._topic = get_topic(Consultation.Recorded)  # type: ignore[attr-defined]
+        self._topic = get_topic(Consultation.Recorded)
 
     def position(self) -> int:
         return int(self._app.recorder.max_notification_id() or 0)

@@ -373,8 +373,8 @@ def consultation_of(
 ) -> Consultation:
     """The consultation a lookup's decision records (made while acting as the lookup's user); ``lease_id``:
     the lease whose unit it took (``leases``)."""
-    return Consultation._create(  # type: ignore[no-any-return]
-        Consultation.Recorded,  # type: ignore[attr-defined]
+    return Consultation._create(
+        Consultation.Recorded,
         id=request.consultation_id,
         group_id=request.group_id,
         user_id=request.user_id,
