@@ -388,7 +388,7 @@ def import_cnpj(
     from bemtevi.infra.suppliers.local import build_lookup_file
 
     copying = time.perf_counter()
-    build_lookup_file(dataset, memory_limit=memory_limit)
+    build_lookup_file(dataset)
     summary.phases["lookup copy"] = time.perf_counter() - copying
     summary.seconds = time.perf_counter() - started
     return summary

@@ -38,7 +38,10 @@ _STATEMENTS = {
     "person": "SELECT doc FROM people_docs WHERE cpf = ?",
     "company": "SELECT doc FROM company_docs WHERE cnpj = ?",
 }
-_COPY_ROWS = 50_000
+# Rows a batch from DuckDB to SQLite, and DuckDB's memory for the copy: four batches are in the air at
+# most (made, queued, written), and each row is a kilobyte or so.
+_COPY_ROWS = 20_000
+_COPY_MEMORY = "200MB"
 _PAGE_SIZE = 16_384
 _INDEX_CACHE_KIB = -65_536  # SQLite's cache while the key index is sorted (negative: KiB)
 # Ages remembered per birth date within one day (a new day starts afresh); beyond this many
@@ -108,13 +111,13 @@ def lookup_file_for(dataset: Path) -> Path:
     return dataset.with_name(dataset.name + ".lookup.sqlite")
 
 
-def build_lookup_file(dataset: Path, *, memory_limit: str | None = None) -> Path:
-    """Copy the dataset's lookup documents into an SQLite file (atomically replaced); ``memory_limit``
-    bounds DuckDB's part."""
+def build_lookup_file(dataset: Path) -> Path:
+    """Copy the dataset's lookup documents into an SQLite file (atomically replaced)."""
     target = lookup_file_for(dataset)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
-    source = duckdb.connect(str(dataset), read_only=True, config={"memory_limit": memory_limit} if memory_limit else {})
+    # The copy streams (nothing sorted or held): DuckDB's memory would only cache blocks already read.
+    source = duckdb.connect(str(dataset), read_only=True, config={"memory_limit": _COPY_MEMORY})
     sink = sqlite3.connect(partial, check_same_thread=False)
     try:
         # 16 KiB pages: a document is about a kilobyte, and fewer pages a row means fewer page reads.
