@@ -17,7 +17,8 @@ intersects by skipping): a table of each column's words turns a prefix into the 
 
 Built once per dataset, under an advisory lock (several processes may start at once), into tables swapped in
 with their stamp in one transaction; rebuilt when the dataset is newer than the stamp. The tables are logged
-(unlogged ones come back empty after a server crash, under a stamp that says they are built).
+(unlogged ones come back empty after a server crash, under a stamp that says they are built). A search reads its
+prefixes' words and its matches from one version of the tables, the swap waiting for it (``read_one_index``).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ import re
 import tempfile
 import threading
 import uuid
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 import psycopg
+from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool
 
 from bemtevi.domain.advanced_query import MAX_MATCHES, AdvancedCriteria, terms
@@ -272,7 +274,7 @@ def _build(con: psycopg.Connection, dataset: Path) -> None:
     con.execute(f"ANALYZE {entries}")
     con.execute(f"ANALYZE {vocabulary}")
     con.execute(f"ANALYZE {phones}")
-    with con.transaction():
+    with con.transaction():  # locks the tables in _READ_ONE_INDEX's order: a search waits, neither deadlocks
         con.execute(f"DROP TABLE IF EXISTS {ENTRIES}, {PHONES}, {WORDS}, {BUILT}")
         con.execute(f"ALTER TABLE {entries} RENAME TO {ENTRIES}")
         con.execute(f"ALTER TABLE {phones} RENAME TO {PHONES}")
@@ -300,6 +302,35 @@ def expansions(con: psycopg.Connection, criteria: AdvancedCriteria) -> dict[tupl
     return {pair: found_words for pair, found_words in found.items() if len(found_words) <= MAX_EXPANSION}
 
 
+# Held from a search's expansions to its statement: a swap (DROP + RENAME) waits until the search ends, so both
+# read the same tables. Taken all at once, in the swap's order, before reading any: no lock cycle with it.
+_READ_ONE_INDEX = f"LOCK TABLE {ENTRIES}, {PHONES}, {WORDS} IN ACCESS SHARE MODE"
+
+
+def read_one_index(
+    con: psycopg.Connection,
+    criteria: AdvancedCriteria,
+    statement: Callable[[Expansions], tuple[str, list[object]] | None],
+) -> list[TupleRow] | None:
+    """The rows of ``statement``, made of the criteria's expansions (None if it makes none), the expansions and
+    the rows read from one version of the index even if it is swapped meanwhile. Without a prefix there is one
+    statement, one snapshot. Else one transaction, pipelined: as many round trips as the two statements alone."""
+    if not prefixes(criteria):
+        made = statement({})
+        return None if made is None else con.execute(*made).fetchall()
+    try:
+        with con.pipeline():
+            con.execute("BEGIN")
+            con.execute(_READ_ONE_INDEX)
+            made = statement(expansions(con, criteria))
+            cursor = con.execute(*made) if made is not None else None
+            con.execute("COMMIT")
+    except BaseException:
+        con.rollback()  # the pool would too, warning of a connection given back in a transaction
+        raise
+    return None if cursor is None else cursor.fetchall()
+
+
 def _copy_csv(con: psycopg.Connection, table: str, csv: Path) -> None:
     with con.cursor() as cursor, cursor.copy(f"COPY {table} FROM STDIN (FORMAT csv)") as copy, csv.open("rb") as f:
         while chunk := f.read(1 << 20):
@@ -319,7 +350,7 @@ class PostgresSearchIndex:
 
     def _ready_pools(self) -> tuple[ConnectionPool, ConnectionPool]:
         """The connections that read matches through the indexes' bitmaps only (``few_matches_statement``), and
-        those that let PostgreSQL choose. A search is one statement: no transaction."""
+        those that let PostgreSQL choose (see ``read_one_index`` for their transactions)."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("the search index is closed")
@@ -341,20 +372,20 @@ class PostgresSearchIndex:
     def search(self, criteria: AdvancedCriteria, kinds: Collection[str]) -> tuple[list[Match], bool]:
         bitmaps, chosen = self._ready_pools()
         with bitmaps.connection() as con:
-            expanded = expansions(con, criteria)
-            few = few_matches_statement(criteria, kinds, expanded)
-            counted = con.execute(*few).fetchall() if few is not None else None
+            counted = read_one_index(con, criteria, lambda expanded: few_matches_statement(criteria, kinds, expanded))
         if counted is not None and (not counted or counted[0][-1] <= FEW_MATCHES):
             rows = [row[:-1] for row in counted]
             return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES
+        # Expanded again with the listing: the index may have been swapped since the count.
         with chosen.connection() as con:
-            rows = con.execute(*search_statement(criteria, kinds, None, expanded)).fetchall()
+            listed = read_one_index(con, criteria, lambda expanded: search_statement(criteria, kinds, None, expanded))
+        rows = listed or []
         return [Match(*row) for row in rows[:MAX_MATCHES]], len(rows) > MAX_MATCHES
 
     def match(self, criteria: AdvancedCriteria, kinds: Collection[str], ref: int) -> Match | None:
         with self._ready_pools()[1].connection() as con:
-            row = con.execute(*search_statement(criteria, kinds, ref, expansions(con, criteria))).fetchone()
-        return None if row is None else Match(*row)
+            rows = read_one_index(con, criteria, lambda expanded: search_statement(criteria, kinds, ref, expanded))
+        return Match(*rows[0]) if rows else None
 
     def close(self) -> None:
         with self._lock:
