@@ -5,8 +5,9 @@ mode), and both list the very same entries for the same criteria."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import duckdb
@@ -21,7 +22,7 @@ from bemtevi.domain.advanced_query import MAX_MATCHES, AdvancedCriteria
 from bemtevi.infra.demo_data import generate_demo_dataset
 from bemtevi.infra.receita import import_cnpj
 from bemtevi.infra.suppliers import search_index_postgres
-from bemtevi.infra.suppliers.search_index import SearchIndex, SqliteSearchIndex
+from bemtevi.infra.suppliers.search_index import Match, SearchIndex, SqliteSearchIndex
 from bemtevi.infra.suppliers.search_index_postgres import PostgresSearchIndex, build_index
 
 BOTH = ("cpf", "cnpj")
@@ -233,3 +234,75 @@ def test_a_build_that_died_halfway_leaves_nothing_behind_the_next(dataset_path: 
         "bemtevi_search_phones",
         "bemtevi_search_words",
     ]
+
+
+def _renamed(dataset: Path, name: str) -> None:
+    """The dataset's first person renamed: the file is newer, its index is built again."""
+    with duckdb.connect(str(dataset)) as con:
+        con.execute("UPDATE people SET name = ? WHERE cpf = (SELECT min(cpf) FROM people)", [name])
+
+
+def _until_built_or_waiting(build: Future[bool], database: str) -> None:
+    """Until the build is over or waits for a lock (a search's, holding the index it reads)."""
+    deadline = time.monotonic() + 120
+    with psycopg.connect(database, autocommit=True) as con:
+        while not build.done():
+            waits = "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database"
+            row = con.execute(f"{waits} WHERE NOT l.granted AND d.datname = current_database()").fetchone()
+            if row and row[0]:
+                return
+            assert time.monotonic() < deadline, "the build neither ended nor waited"
+            time.sleep(0.01)
+
+
+@pytest.mark.parametrize(
+    ("call", "between", "few"),
+    [
+        ("search", "expansions", search_index_postgres.FEW_MATCHES),  # the count of few matches
+        ("search", "search_statement", 0),  # the listing of many, on the other pool
+        ("match", "expansions", search_index_postgres.FEW_MATCHES),
+    ],
+)
+def test_a_search_during_a_rebuild_answers_from_one_version_of_the_index(
+    tmp_path: Path, postgres_database: str, monkeypatch: pytest.MonkeyPatch, call: str, between: str, few: int
+) -> None:
+    """Another process swaps in the index of new data while a search is between reading the words its prefix
+    begins and its statement: the search answers wholly from the old index or wholly from the new one (a mix
+    looks for the old words among the new entries: the renamed person is missed), and the next from the new."""
+    dataset = tmp_path / "dataset.duckdb"
+    generate_demo_dataset(dataset, people=50, companies=10, seed=3)
+    _renamed(dataset, "Xqzoldo Teste")
+    monkeypatch.setattr(search_index_postgres, "FEW_MATCHES", few)
+    index = PostgresSearchIndex(postgres_database, dataset)
+    criteria = AdvancedCriteria.parse({"name": "xqz"})
+    (person,), _ = index.search(criteria, BOTH)
+
+    def answer() -> list[Match]:
+        if call == "search":
+            return index.search(criteria, BOTH)[0]
+        found = index.match(criteria, BOTH, person.ref)
+        return [] if found is None else [found]
+
+    old = answer()
+    _renamed(dataset, "Xqzelda Teste")
+    real = getattr(search_index_postgres, between)
+    builds: list[Future[bool]] = []
+
+    def rebuilt_meanwhile(*args: object) -> object:
+        done = real(*args)
+        if not builds:
+            builds.append(pool.submit(build_index, postgres_database, dataset))
+            _until_built_or_waiting(builds[0], postgres_database)
+        return done
+
+    monkeypatch.setattr(search_index_postgres, between, rebuilt_meanwhile)
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            during = answer()
+            assert builds and builds[0].result(timeout=120) is True
+        new = answer()
+    finally:
+        index.close()
+    assert [m.name for m in old] == ["Xqzoldo Teste"]
+    assert during in (old, new)
+    assert [m.name for m in new] == ["Xqzelda Teste"]
