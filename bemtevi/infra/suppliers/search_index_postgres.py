@@ -274,8 +274,8 @@ def _build(con: psycopg.Connection, dataset: Path) -> None:
     con.execute(f"ANALYZE {entries}")
     con.execute(f"ANALYZE {vocabulary}")
     con.execute(f"ANALYZE {phones}")
-    with con.transaction():  # locks the tables in _READ_ONE_INDEX's order: a search waits, neither deadlocks
-        con.execute(f"DROP TABLE IF EXISTS {ENTRIES}, {PHONES}, {WORDS}, {BUILT}")
+    with con.transaction():  # the words first: a search locks them first (see read_one_index)
+        con.execute(f"DROP TABLE IF EXISTS {WORDS}, {ENTRIES}, {PHONES}, {BUILT}")
         con.execute(f"ALTER TABLE {entries} RENAME TO {ENTRIES}")
         con.execute(f"ALTER TABLE {phones} RENAME TO {PHONES}")
         con.execute(f"ALTER TABLE {vocabulary} RENAME TO {WORDS}")
@@ -302,32 +302,26 @@ def expansions(con: psycopg.Connection, criteria: AdvancedCriteria) -> dict[tupl
     return {pair: found_words for pair, found_words in found.items() if len(found_words) <= MAX_EXPANSION}
 
 
-# Held from a search's expansions to its statement: a swap (DROP + RENAME) waits until the search ends, so both
-# read the same tables. Taken all at once, in the swap's order, before reading any: no lock cycle with it.
-_READ_ONE_INDEX = f"LOCK TABLE {ENTRIES}, {PHONES}, {WORDS} IN ACCESS SHARE MODE"
-
-
 def read_one_index(
     con: psycopg.Connection,
     criteria: AdvancedCriteria,
     statement: Callable[[Expansions], tuple[str, list[object]] | None],
 ) -> list[TupleRow] | None:
     """The rows of ``statement``, made of the criteria's expansions (None if it makes none), the expansions and
-    the rows read from one version of the index even if it is swapped meanwhile. Without a prefix there is one
-    statement, one snapshot. Else one transaction, pipelined: as many round trips as the two statements alone."""
+    the rows read from one version of the index even if another process swaps in a new one meanwhile.
+
+    Pipelined, the two statements are one implicit transaction (until the pipeline's Sync; reading the
+    expansions only flushes): the expansions' ACCESS SHARE lock on the words holds the swap, whose DROP takes
+    the words first, until the statement is done; a swap already holding them holds the search until it is
+    over. No lock cycle: a search holding the entries holds the words too, or is one statement that takes
+    entries and phones in the swap's order. No BEGIN, LOCK or COMMIT: no round trip or command beyond the two.
+    Without a prefix there is one statement, one snapshot."""
     if not prefixes(criteria):
         made = statement({})
         return None if made is None else con.execute(*made).fetchall()
-    try:
-        with con.pipeline():
-            con.execute("BEGIN")
-            con.execute(_READ_ONE_INDEX)
-            made = statement(expansions(con, criteria))
-            cursor = con.execute(*made) if made is not None else None
-            con.execute("COMMIT")
-    except BaseException:
-        con.rollback()  # the pool would too, warning of a connection given back in a transaction
-        raise
+    with con.pipeline():
+        made = statement(expansions(con, criteria))
+        cursor = None if made is None else con.execute(*made)
     return None if cursor is None else cursor.fetchall()
 
 
