@@ -5,6 +5,8 @@ wide screen's width (375, 768, 1440, 1920 px), in both languages.
 The routes come from webapp/src/routes/routeTable.ts itself (those still drawn by NotAvailablePage are
 left to the helpers building them), so a new screen is visited without touching this file; a few screens
 are visited again with their parameters filled (a lookup's result, a customer's form, a search's list).
+The app is loaded once per role and language: the first screen, and those it enters without refreshing the roles
+first (ROUTES_WITHOUT_REFRESH: error-forbidden), by a deep link; the others through its router, as its links go.
 At every width the page must not scroll sideways and the frame's Sign out and language switch stay on
 screen; the visible text must hold no i18n key, "undefined", "NaN" or "Invalid date"; the browser's console
 no error. With BEMTEVI_SCREENSHOTS set to a directory, each screen is pictured there at 375 and 1440 px
