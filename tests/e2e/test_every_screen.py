@@ -5,6 +5,8 @@ wide screen's width (375, 768, 1440, 1920 px), in both languages.
 The routes come from webapp/src/routes/routeTable.ts itself (those still drawn by NotAvailablePage are
 left to the helpers building them), so a new screen is visited without touching this file; a few screens
 are visited again with their parameters filled (a lookup's result, a customer's form, a search's list).
+The app is loaded once per role and language: the first screen, and those it enters without refreshing the roles
+first (ROUTES_WITHOUT_REFRESH: error-forbidden), by a deep link; the others through its router, as its links go.
 At every width the page must not scroll sideways and the frame's Sign out and language switch stay on
 screen; the visible text must hold no i18n key, "undefined", "NaN" or "Invalid date"; the browser's console
 no error. With BEMTEVI_SCREENSHOTS set to a directory, each screen is pictured there at 375 and 1440 px
@@ -23,7 +25,7 @@ from typing import Any
 import duckdb
 import httpx
 import pytest
-from e2e_support import InFlight, Sessions, settle
+from e2e_support import SETTLE_LIMIT_MS, InFlight, Sessions, settle
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CNPJ, KNOWN_CPF, accept_invitation, cpf_layout, sign_in
 
@@ -54,6 +56,10 @@ def signed_in_routes() -> list[tuple[str, str]]:
 
 
 ROUTES = signed_in_routes()
+# The routes the app enters without asking the server for fresh roles first (no busy frame to wait through):
+# entered by a full page load, a deep link, as the first screen is.
+FRAME_REFRESH = (WEBAPP / "routes" / "frameRefresh.ts").read_text(encoding="utf-8")
+NO_REFRESH = re.findall(r"'([^']+)'", FRAME_REFRESH.split("ROUTES_WITHOUT_REFRESH = [", 1)[1].split("]", 1)[0])
 
 
 def i18n_namespaces() -> list[str]:
@@ -250,6 +256,28 @@ CUT_TABLES = """() => {
 }"""
 
 
+# Goes to `path` as the app's links do (react-router's BrowserRouter follows the history's popstate), the app
+# already loaded, and resolves once the frame was busy and is no longer: the old screen stays while the roles are
+# refetched, so what the frame holds after that is the new route's. Watched in the page, not polled from here.
+FOLLOW = """async ([path, limitMs]) => {
+  const main = document.querySelector('main.app-main')
+  const refreshed = new Promise((resolve, reject) => {
+    const seen = new MutationObserver((changes) => {
+      if (changes.some((c) => c.oldValue === 'true') && main.getAttribute('aria-busy') !== 'true') {
+        seen.disconnect()
+        resolve()
+      }
+    })
+    seen.observe(main, { attributes: true, attributeFilter: ['aria-busy'], attributeOldValue: true })
+    setTimeout(() => reject(new Error('no refresh began and ended for ' + path)), limitMs)
+  })
+  const state = { usr: null, key: Math.random().toString(36).slice(2, 10), idx: (history.state?.idx ?? 0) + 1 }
+  history.pushState(state, '', path)
+  dispatchEvent(new PopStateEvent('popstate', { state }))
+  await refreshed
+}"""
+
+
 def text_problems(text: str) -> list[str]:
     keys = [k for k in RAW_KEY.findall(text) if not k.endswith(HOST_ENDINGS)]
     return [f"i18n key {k!r}" for k in keys] + [f"{m!r}" for m in BROKEN_VALUE.findall(text)]
@@ -276,20 +304,28 @@ def test_every_signed_in_screen_fits_every_width_and_reads_well(
 
     page.on("console", console)
     page.on("pageerror", lambda error: problems.append(f"{current[0]}: page error {error}"))
-    for name, path in [*ROUTES, *extra]:
+    for index, (name, path) in enumerate([*ROUTES, *extra]):
         current[0] = path
-        page.set_viewport_size({"width": WIDTHS[0], "height": 900})
-        page.goto(f"{server_url}{path}")
+        # Widths up, then down for the next screen: each is drawn at the width the window has and resized thrice.
+        widths = WIDTHS if index % 2 == 0 else WIDTHS[::-1]
+        if index == 0 or path.strip("/").split("/")[0] in NO_REFRESH:
+            page.set_viewport_size({"width": widths[0], "height": 900})
+            page.goto(f"{server_url}{path}")
+            expect(page.locator("main.app-main > *").first).to_be_visible()  # the app loaded, the frame drawn
+        else:
+            page.evaluate(FOLLOW, [path, SETTLE_LIMIT_MS])
         # The screen is drawn (or the owner is sent to error-forbidden), the refresh over, its data in.
-        expect(page.locator("main.app-main > *").first).to_be_visible()
         expect(page.locator("main.app-main")).not_to_have_attribute("aria-busy", "true")
+        expect(page.locator("main.app-main > *").first).to_be_visible()
         requests.settle()
         # No placeholder left (the dashboard's charts: their chunk and their data in), then at rest again.
-        expect(page.locator("main .MuiSkeleton-root")).to_have_count(0)
-        requests.settle()
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 900})
-            settle(page)  # the grid settles its column widths, charts their size, the drawer its place
+        if page.locator("main .MuiSkeleton-root").count():
+            expect(page.locator("main .MuiSkeleton-root")).to_have_count(0)
+            requests.settle()
+        for width in widths:
+            if width != widths[0]:
+                page.set_viewport_size({"width": width, "height": 900})
+                settle(page)  # the grid settles its column widths, charts their size, the drawer its place
             expect(page.get_by_test_id("logout")).to_be_in_viewport()
             expect(page.get_by_test_id("language-switch")).to_be_in_viewport()
             overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
