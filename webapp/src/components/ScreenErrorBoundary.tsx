@@ -1,6 +1,7 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react'
+import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Outlet, useLocation } from 'react-router'
+import Spinner from './Spinner'
 
 interface Props {
   children: ReactNode
@@ -51,12 +52,17 @@ function ScreenError() {
   )
 }
 
-/** A layout's <Outlet/> behind a ScreenErrorBoundary that tries again on every path. */
+/**
+ * A layout's <Outlet/> behind a ScreenErrorBoundary that tries again on every path. A screen whose code is
+ * still loading shows a spinner in its place, inside the layout: the frame (menu, header) stays on screen.
+ */
 export function SafeOutlet() {
   const { pathname } = useLocation()
   return (
     <ScreenErrorBoundary resetKey={pathname}>
-      <Outlet />
+      <Suspense fallback={<Spinner />}>
+        <Outlet />
+      </Suspense>
     </ScreenErrorBoundary>
   )
 }
