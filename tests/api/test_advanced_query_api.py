@@ -12,7 +12,7 @@ import psycopg
 import pytest
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, make_settings, sign_in
+from support import BASIC_QUERY_TYPE, KNOWN_CPF, make_settings, sign_in
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
@@ -116,17 +116,7 @@ def test_refusals_an_empty_form_no_credits_and_no_configuration(client: TestClie
     assert refused.status_code == 402 and refused.json()["message"] == "Not enough advanced query credits"
 
     # Only a type that is no document's default: an opened result would have no query type to run.
-    basic = {
-        "name": "Pessoa física básica",
-        "description": "Cadastro",
-        "icon": "person",
-        "badge": "PF",
-        "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
-        "default": False,
-        "component": "person",
-        "cacheDays": 7,
-        "validityDays": 30,
-    }
+    basic = {**BASIC_QUERY_TYPE, "description": "Cadastro"}
     assert client.post("/api/query-types", headers=admin, json=basic).status_code == 200
     # Given no default type, so it may not use a default query (the customer form's rule).
     unconfigured = _owner(client, admin, 65, enabledQueryTypes=["pessoa-fisica-basica"], defaultQuery=False)

@@ -11,7 +11,7 @@ import pytest
 from customers_support import NEW_PASSWORD, customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
 from PIL import Image
-from support import KNOWN_CPF, sign_in
+from support import BASIC_QUERY_TYPE, KNOWN_CPF, sign_in
 
 from bemtevi.domain.brand import DEFAULT_PRIMARY
 from bemtevi.domain.ready_layouts import READY_LAYOUTS
@@ -308,17 +308,7 @@ def test_the_catalogue_and_suppliers_show_in_the_audit_log_by_name_and_readable_
         assert response.status_code == 200, response.text
         return dict(response.json())
 
-    query_type = {
-        "name": "Pessoa física básica",
-        "description": "Cadastro e telefones",
-        "icon": "person",
-        "badge": "PF",
-        "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
-        "default": False,
-        "component": "person",
-        "cacheDays": 7,
-        "validityDays": 30,
-    }
+    query_type = BASIC_QUERY_TYPE
     key = ok(api.post("/api/query-types", headers=admin, json=query_type))["id"]
     toggles = {**query_type["toggles"], "benefit": True}
     ok(api.put(f"/api/query-types/{key}", headers=admin, json={**query_type, "cacheDays": 3, "toggles": toggles}))

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import strategies as st
 from PIL import Image
-from support import KNOWN_CPF, contact_form, examples, sign_in
+from support import BASIC_QUERY_TYPE, KNOWN_CPF, contact_form, examples, sign_in
 
 import bemtevi.domain
 from bemtevi.api.app import create_app
@@ -253,17 +253,7 @@ CUSTOMER: dict[str, Any] = {
     "apiAccess": False,
 }
 PASSWORD = "S3nha!forte"
-QUERY_TYPE: dict[str, Any] = {
-    "name": "Pessoa física básica",
-    "description": "Cadastro e telefones",
-    "icon": "person",
-    "badge": "PF",
-    "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
-    "default": True,
-    "component": "person",
-    "cacheDays": 7,
-    "validityDays": 30,
-}
+QUERY_TYPE: dict[str, Any] = {**BASIC_QUERY_TYPE, "default": True}
 LAYOUT: dict[str, Any] = {
     "fileName": "clientes",
     "finalFileName": "retorno",

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from e2e_support import Sessions, screenshot, server_identity, settle
 from playwright.sync_api import Browser, Page, expect
-from support import ADMIN_EMAIL, ADMIN_PASSWORD
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, BASIC_QUERY_TYPE
 
 from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
@@ -80,17 +80,7 @@ def catalogue_changes(server_url: str) -> None:
                 json={**layout, "kind": "fixed", "rows": [{**row, "size": 11} for row in layout["rows"]]},
             )
         )
-        query_type = {
-            "name": "Consulta Listas",
-            "description": "Cadastro e telefones",
-            "icon": "person",
-            "badge": "PF",
-            "toggles": {"phone": True, "cpf": True, "cnpj": False, "benefit": False, "status": True},
-            "default": False,
-            "component": "person",
-            "cacheDays": 7,
-            "validityDays": 30,
-        }
+        query_type = {**BASIC_QUERY_TYPE, "name": "Consulta Listas"}
         key = ok(api.post("/api/query-types", headers=admin, json=query_type))["id"]
         ok(api.put(f"/api/query-types/{key}", headers=admin, json={**query_type, "cacheDays": 3}))
         supplier = {
