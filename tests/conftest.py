@@ -11,6 +11,7 @@ import subprocess
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from urllib.parse import urlparse, urlunparse
 import hypothesis
 import psycopg
 import pytest
+from _pytest.nodeid import NodeId
 from fastapi.testclient import TestClient
 from support import make_settings
 
@@ -48,6 +50,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     `pytest -m "not e2e and not postgres and not kafka and not process"` cannot be broken by a forgotten
     marker (a test starting a subprocess without one fails: `refuse_unmarked_processes`)."""
     for item in items:
+        # schemathesis names each API operation's test ``test_x[GET /path]`` but, on pytest 9 (which keeps the
+        # node id in ``_id``, not in the ``_nodeid`` schemathesis sets), they all get the node id ``...::test_x``:
+        # pytest-xdist schedules by node id, and under `--dist loadfile` ran one operation of a module's
+        # hundreds, saying nothing. Each gets the id its name says.
+        if "[" in item.name and not item.nodeid.endswith("]"):
+            item._id = NodeId.parse(f"{item.nodeid.rpartition('::')[0]}::{item.name}")
         names = getattr(item, "fixturenames", ())
         if E2E_DIR in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.e2e)
@@ -55,6 +63,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
         if "kafka_broker" in names:
             item.add_marker(pytest.mark.kafka)
+    shared = [nodeid for nodeid, count in Counter(item.nodeid for item in items).items() if count > 1]
+    if shared:  # two tests under one id: a run on several workers would run one of them
+        raise pytest.UsageError(f"tests share a node id: {', '.join(shared[:5])}")
 
 
 @pytest.fixture(autouse=True)
