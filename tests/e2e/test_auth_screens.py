@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
 from collections.abc import Iterator
 from urllib.parse import urlparse
 
 import httpx
 import pytest
-from conftest import CHROMIUM_ARGS
+from conftest import CHROMIUM_ARGS, chromium_executable
 from e2e_support import screenshot
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, Page, expect
@@ -117,9 +116,9 @@ def white_label(server_url: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def brand_browser(browser: Browser) -> Iterator[Browser]:
     """A second Chromium (same Playwright) that resolves the white-label's host to the loopback server."""
-    executable = shutil.which("chromium") or "/usr/bin/chromium"
     launched = browser.browser_type.launch(
-        executable_path=executable, args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {BRAND_HOST} 127.0.0.1"]
+        executable_path=chromium_executable(),
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {BRAND_HOST} 127.0.0.1"],
     )
     yield launched
     launched.close()
