@@ -20,18 +20,20 @@ cluster: install webapp postgresql java
 
 # The tests start the project's own PostgreSQL cluster and Kafka broker (bemtevi/infra/local_services/) from
 # these packages, unless BEMTEVI_TEST_POSTGRES_URL / BEMTEVI_KAFKA_BOOTSTRAP name existing servers.
-# `pytest -m "not e2e"` starts at once: those tests mostly wait on PostgreSQL, Kafka and subprocesses, so the
-# second core has room for the other side of the run (`test-side`, its output after pytest's): the checks
-# (ruff, import contracts, mypy, the generated client, eslint), vitest once the client is checked, then the web build
-# and the browser tests (-m e2e), which serve webapp/dist. The checks and the build run niced: the tests keep the
-# CPU they ask for. vitest and the browser tests do not: a niced server and browser beside other busy processes
-# got a few % of a core and missed their screens' waits. A failed check fails `make test` all the same.
+# `pytest -m "not e2e"` starts at once, on two workers (each test file on one: its module-scoped platforms are
+# shared by its tests): those tests mostly wait on PostgreSQL, Kafka and subprocesses (alone, one process used a
+# third of a core), so there is room for two of them and for the other side of the run (`test-side`, its output
+# after pytest's): the checks (ruff, import contracts, mypy, the generated client, eslint), vitest once the
+# client is checked, then the web build and the browser tests (-m e2e), which serve webapp/dist. The checks and
+# the build run niced: the tests keep the CPU they ask for. vitest and the browser tests do not: a niced server
+# and browser beside other busy processes got a few % of a core and missed their screens' waits. A failed check
+# fails `make test` all the same.
 # --durations=25 prints each run's slowest tests (docs/architecture.md, "Tests and benchmarks").
 PYTEST_ARGS := -q --hypothesis-profile=full --durations=25
 test: install test-packages
 	@side_log=$$(mktemp); \
 	$(MAKE) --no-print-directory test-side >$$side_log 2>&1 & side=$$!; \
-	$(BIN)/pytest $(PYTEST_ARGS) -m "not e2e"; python=$$?; \
+	$(BIN)/pytest $(PYTEST_ARGS) -n 2 --dist loadfile -m "not e2e"; python=$$?; \
 	wait $$side; side_status=$$?; \
 	echo "--- the checks, vitest, the web build and the browser tests, pytest -m e2e (ran beside pytest)"; \
 	cat $$side_log; rm -f $$side_log; test $$python -eq 0 && test $$side_status -eq 0
