@@ -24,10 +24,10 @@ cluster: install webapp postgresql java
 # shared by its tests): those tests mostly wait on PostgreSQL, Kafka and subprocesses (alone, one process used a
 # third of a core), so there is room for two of them and for the other side of the run (`test-side`, its output
 # after pytest's): the checks (ruff, import contracts, mypy, the generated client, eslint), vitest once the
-# client is checked, then the web build and the browser tests (-m e2e), which serve webapp/dist. The checks and
-# the build run niced: the tests keep the CPU they ask for. vitest and the browser tests do not: a niced server
-# and browser beside other busy processes got a few % of a core and missed their screens' waits. A failed check
-# fails `make test` all the same.
+# client is checked, then the web build and the browser tests (-m e2e, two workers too), which serve
+# webapp/dist. The checks and the build run niced: the tests keep the CPU they ask for. vitest and the browser
+# tests do not: a niced server and browser beside other busy processes got a few % of a core and missed their
+# screens' waits. A failed check fails `make test` all the same.
 # --durations=25 prints each run's slowest tests (docs/architecture.md, "Tests and benchmarks").
 PYTEST_ARGS := -q --hypothesis-profile=full --durations=25
 test: install test-packages
@@ -47,7 +47,7 @@ test-side:
 		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }
 	@web_log=$$(mktemp); { cd webapp && npm test; } >$$web_log 2>&1 & web=$$!; \
 	(cd webapp && nice -n 10 npm run lint) && nice -n 10 $(MAKE) --no-print-directory webapp \
-		&& $(BIN)/pytest $(PYTEST_ARGS) -m e2e; browser=$$?; \
+		&& $(BIN)/pytest $(PYTEST_ARGS) -n 2 --dist loadfile -m e2e; browser=$$?; \
 	wait $$web; web_status=$$?; echo "--- vitest (ran beside eslint, the web build and the browser tests)"; \
 	cat $$web_log; rm -f $$web_log; test $$browser -eq 0 && test $$web_status -eq 0
 

@@ -2,7 +2,7 @@
 one the schema documents (status, content type, body).
 
 Every operation is called as the super-admin with schemathesis's coverage cases (each bound,
-each format, each missing or wrong field, deterministic) and with generated data that fits the
+each format, each missing or wrong field, deterministic; under the full profile) and with generated data that fits the
 schema and data that does not; and as an ordinary user (403 mostly, checked all the same) with
 generated data. The generator is derandomized and the examples bounded, so a run is repeatable
 and takes about a minute.
@@ -55,7 +55,9 @@ def _schema(*, coverage: bool) -> Any:
     return schemathesis.openapi.from_dict(api_schema(), config=config)
 
 
-super_admin_schema = _schema(coverage=True)
+# The coverage cases cost about a minute of CPU whatever the example count: `make test` (the full profile) runs
+# them, the inner loop (`dev`) only the generated examples.
+super_admin_schema = _schema(coverage=settings.default.max_examples >= 100)
 user_schema = _schema(coverage=False)
 # Logging out ends the session it is called with: each call gets a session of its own.
 LOGOUT = "POST /api/auth/auth/logout"
