@@ -30,10 +30,11 @@ cluster: install webapp postgresql java
 # screens' waits. A failed check fails `make test` all the same.
 # --durations=25 prints each run's slowest tests (docs/architecture.md, "Tests and benchmarks").
 PYTEST_ARGS := -q --hypothesis-profile=full --durations=25
+WORKERS := -n 2 --dist loadfile
 test: install test-packages
 	@side_log=$$(mktemp); \
 	$(MAKE) --no-print-directory test-side >$$side_log 2>&1 & side=$$!; \
-	$(BIN)/pytest $(PYTEST_ARGS) -n 2 --dist loadfile -m "not e2e"; python=$$?; \
+	$(BIN)/pytest $(PYTEST_ARGS) $(WORKERS) -m "not e2e"; python=$$?; \
 	wait $$side; side_status=$$?; \
 	echo "--- the checks, vitest, the web build and the browser tests, pytest -m e2e (ran beside pytest)"; \
 	cat $$side_log; rm -f $$side_log; test $$python -eq 0 && test $$side_status -eq 0
@@ -47,7 +48,7 @@ test-side:
 		|| { echo "webapp/src/store/generated is stale: run 'cd webapp && npm run codegen' and commit it"; exit 1; }
 	@web_log=$$(mktemp); { cd webapp && npm test; } >$$web_log 2>&1 & web=$$!; \
 	(cd webapp && nice -n 10 npm run lint) && nice -n 10 $(MAKE) --no-print-directory webapp \
-		&& $(BIN)/pytest $(PYTEST_ARGS) -n 2 --dist loadfile -m e2e; browser=$$?; \
+		&& $(BIN)/pytest $(PYTEST_ARGS) $(WORKERS) -m e2e; browser=$$?; \
 	wait $$web; web_status=$$?; echo "--- vitest (ran beside eslint, the web build and the browser tests)"; \
 	cat $$web_log; rm -f $$web_log; test $$browser -eq 0 && test $$web_status -eq 0
 

@@ -64,6 +64,11 @@ def examples(full: int) -> int:
     return max(5, full * hypothesis.settings.default.max_examples // 100)
 
 
+def full_profile() -> bool:
+    """Whether the run is under the full profile (``make test``), not the inner loop's ``dev``."""
+    return examples(100) >= 100
+
+
 @functools.cache
 def _api_schema() -> dict[str, Any]:
     return openapi_document()

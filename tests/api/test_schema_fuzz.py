@@ -1,9 +1,9 @@
 """Schemathesis over the whole OpenAPI, in process: no answer is a server error, and every answer is
 one the schema documents (status, content type, body).
 
-Every operation is called as the super-admin with schemathesis's coverage cases (each bound,
-each format, each missing or wrong field, deterministic; under the full profile) and with generated data that fits the
-schema and data that does not; and as an ordinary user (403 mostly, checked all the same) with
+Every operation is called as the super-admin with schemathesis's coverage cases (each bound, each
+format, each missing or wrong field, deterministic; under the full profile) and with generated data
+that fits the schema and data that does not; and as an ordinary user (403 mostly, checked all the same) with
 generated data. The generator is derandomized and the examples bounded, so a run is repeatable
 and takes about a minute.
 """
@@ -21,7 +21,7 @@ import schemathesis
 from customers_support import customer
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, api_schema, contact_form, make_settings
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, api_schema, contact_form, full_profile, make_settings
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
@@ -57,7 +57,7 @@ def _schema(*, coverage: bool) -> Any:
 
 # The coverage cases cost about a minute of CPU whatever the example count: `make test` (the full profile) runs
 # them, the inner loop (`dev`) only the generated examples.
-super_admin_schema = _schema(coverage=settings.default.max_examples >= 100)
+super_admin_schema = _schema(coverage=full_profile())
 user_schema = _schema(coverage=False)
 # Logging out ends the session it is called with: each call gets a session of its own.
 LOGOUT = "POST /api/auth/auth/logout"

@@ -35,6 +35,14 @@ def chromium_executable() -> str:
     return shutil.which("chromium-headless-shell") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
+def launch_resolving(browser: Browser, hosts: str) -> Browser:
+    """A second Chromium (same Playwright) that resolves ``hosts`` (a host pattern: ``*.test``) to the loopback
+    server: a customer's domain, seen as its visitors see it (no DNS involved)."""
+    return browser.browser_type.launch(
+        executable_path=chromium_executable(), args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {hosts} 127.0.0.1"]
+    )
+
+
 def server_env(var_dir: Path, dataset_path: Path) -> dict[str, str]:
     """The settings of a browser tests' server: its stores, the demo dataset, the super-admin's password."""
     return {
@@ -78,9 +86,8 @@ def mail_server_url(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    executable = chromium_executable()
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        launched = playwright.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
         yield launched
         launched.close()
 
@@ -100,11 +107,7 @@ def page(browser: Browser) -> Iterator[Page]:
 
 @pytest.fixture
 def brand_browser(browser: Browser) -> Iterator[Browser]:
-    """A second Chromium (same Playwright) that resolves the white-labels' own hosts (``*.test``) to the
-    loopback server: a customer's domain, seen as its visitors see it (no DNS involved)."""
-    executable = chromium_executable()
-    launched = browser.browser_type.launch(
-        executable_path=executable, args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP *.test 127.0.0.1"]
-    )
+    """A browser that reaches the white-labels' own hosts (``*.test``) on the test server."""
+    launched = launch_resolving(browser, "*.test")
     yield launched
     launched.close()

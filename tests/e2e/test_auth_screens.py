@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
-from conftest import CHROMIUM_ARGS, chromium_executable
+from conftest import launch_resolving
 from e2e_support import screenshot
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, Page, expect
@@ -116,10 +116,7 @@ def white_label(server_url: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def brand_browser(browser: Browser) -> Iterator[Browser]:
     """A second Chromium (same Playwright) that resolves the white-label's host to the loopback server."""
-    launched = browser.browser_type.launch(
-        executable_path=chromium_executable(),
-        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {BRAND_HOST} 127.0.0.1"],
-    )
+    launched = launch_resolving(browser, BRAND_HOST)
     yield launched
     launched.close()
 
