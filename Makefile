@@ -5,6 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY_STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 NODE_STAMP := webapp/node_modules/.installed-$(shell cksum webapp/package-lock.json 2>/dev/null | cut -d' ' -f1)
+# Python's bytecode cache, even where the environment turns it off: without it every test worker, server and CLI
+# compiles the package and the tests again (pytest's assertion rewriting included), seconds of CPU each.
+unexport PYTHONDONTWRITEBYTECODE
 WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html webapp/package.json \
 	webapp/vite.config.ts $(wildcard webapp/tsconfig*.json) webapp/eslint.config.js
 

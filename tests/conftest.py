@@ -29,10 +29,14 @@ from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.infra.local_services.kafka import KafkaBroker
 from bemtevi.infra.local_services.postgres import ensure_postgres
+from bemtevi.infra.process_tuning import mark_absent_modules
 from bemtevi.infra.settings import Settings
 
 E2E_DIR = Path(__file__).parent / "e2e"
 
+
+# The test process runs DuckDB's statements by the thousand, as a server does: its absent optional modules too.
+mark_absent_modules()
 
 # Hypothesis: `dev` (the default, the inner loop) runs a tenth of the examples; `make test` passes
 # `--hypothesis-profile=full`. Tests naming their own count scale it with `support.examples(n)`.
