@@ -28,22 +28,11 @@ from urllib.parse import unquote, urlparse
 
 import duckdb
 
+from bemtevi.infra.duckdb_extensions import load_extension
 from bemtevi.projections.store import SCHEMA_DDL, SOURCE_DDL, TRACKING_DDL, ReadStore
 
 LAKE = "lake"
 EXTENSIONS = ("postgres_scanner", "ducklake")
-
-
-def extension_path(name: str) -> Path:
-    """The signed extension a pinned ``duckdb-ext-*`` wheel carries, for this DuckDB and platform."""
-    import duckdb_ext  # the namespace the duckdb-ext-* wheels install into
-
-    platform = duckdb.execute("PRAGMA platform").fetchall()[0][0]
-    for root in duckdb_ext.__path__:
-        path = Path(root) / "extensions" / f"v{duckdb.__version__}" / platform / f"{name}.duckdb_extension"
-        if path.exists():
-            return path
-    raise RuntimeError(f"the DuckDB extension {name} is not installed: pip install -e '.[cluster]'")
 
 
 def catalog_dsn(postgres_url: str) -> str:
@@ -64,7 +53,7 @@ def attach_lake(
     con: duckdb.DuckDBPyConnection, postgres_url: str, data_path: Path, *, read_only: bool, inlining_rows: int
 ) -> None:
     for name in EXTENSIONS:
-        con.execute(f"LOAD '{extension_path(name)}'")
+        load_extension(con, name)
     options = [f"DATA_PATH '{data_path}'", f"DATA_INLINING_ROW_LIMIT {int(inlining_rows)}"]
     if read_only:
         options.append("READ_ONLY")

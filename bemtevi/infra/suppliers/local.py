@@ -15,10 +15,8 @@ prepared once, in the connection's statement cache.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import os
-import queue
 import re
 import sqlite3
 import threading
@@ -30,6 +28,8 @@ from typing import Any, Literal
 import duckdb
 import orjson
 
+from bemtevi.infra.duckdb_extensions import load_extension
+
 _NOT_DIGITS = re.compile(r"[.\-/\s]")
 _CPF = re.compile(r"[0-9]{11}")
 _CNPJ = re.compile(r"[0-9]{14}")
@@ -38,9 +38,7 @@ _STATEMENTS = {
     "person": "SELECT doc FROM people_docs WHERE cpf = ?",
     "company": "SELECT doc FROM company_docs WHERE cnpj = ?",
 }
-# Rows a batch from DuckDB to SQLite, and DuckDB's memory for the copy: four batches are in the air at
-# most (made, queued, written), and each row is a kilobyte or so.
-_COPY_ROWS = 20_000
+# DuckDB's memory for the copy, which streams.
 _COPY_MEMORY = "200MB"
 _PAGE_SIZE = 16_384
 _INDEX_CACHE_KIB = -65_536  # SQLite's cache while the key index is sorted (negative: KiB)
@@ -116,63 +114,52 @@ def build_lookup_file(dataset: Path) -> Path:
     target = lookup_file_for(dataset)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
-    # The copy streams (nothing sorted or held): DuckDB's memory would only cache blocks already read.
-    source = duckdb.connect(str(dataset), read_only=True, config={"memory_limit": _COPY_MEMORY})
-    sink = sqlite3.connect(partial, check_same_thread=False)
+    tables = (("people_docs", "cpf"), ("company_docs", "cnpj"))
+    sink = sqlite3.connect(partial)
     try:
         # 16 KiB pages: a document is about a kilobyte, and fewer pages a row means fewer page reads.
         sink.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
-        sink.execute("PRAGMA journal_mode=OFF")
-        sink.execute("PRAGMA synchronous=OFF")
-        columns = {r[0] for r in source.execute(
-            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'companies'").fetchall()}  # fmt: skip
-        for table, key, documents in (
-            ("people_docs", "cpf", "SELECT cpf, doc FROM people_docs"),
-            ("company_docs", "cnpj", company_doc_sql(columns)),
-        ):
-            # Rows appended in the order DuckDB makes them and the key indexed afterwards: an ORDER BY
-            # sorted the whole documents (twice the memory of the rest of the copy) where the index
-            # sorts only the keys; a lookup then probes the index, then the row by its rowid.
+        for table, key in tables:
             sink.execute(f"CREATE TABLE {table} ({key} TEXT NOT NULL, doc TEXT NOT NULL)")
-            _copy_rows(source, documents, sink, f"INSERT INTO {table} VALUES (?, ?)")
-            sink.execute(f"PRAGMA cache_size = {_INDEX_CACHE_KIB}")
+        sink.commit()
+    finally:
+        sink.close()
+    # DuckDB writes the rows into SQLite itself (its SQLite extension): no Python object a row, half the CPU
+    # of fetching them into Python for sqlite3. The copy streams (nothing sorted or held): DuckDB's memory
+    # would only cache blocks already read.
+    copier = duckdb.connect(config={"memory_limit": _COPY_MEMORY})
+    try:
+        load_extension(copier, "sqlite_scanner")
+        copier.execute(f"ATTACH {_quoted(dataset)} AS dataset (READ_ONLY)")
+        copier.execute(f"ATTACH {_quoted(partial)} AS lookup (TYPE sqlite)")
+        copier.execute("USE dataset")
+        columns = {r[0] for r in copier.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE database_name = 'dataset' AND table_name = 'companies'"
+        ).fetchall()}  # fmt: skip
+        # Rows appended in the order DuckDB makes them and the key indexed afterwards: an ORDER BY sorted the
+        # whole documents (twice the memory of the rest of the copy) where the index sorts only the keys; a
+        # lookup then probes the index, then the row by its rowid.
+        copier.execute("BEGIN")
+        copier.execute("INSERT INTO lookup.people_docs SELECT cpf, doc FROM people_docs")
+        copier.execute(f"INSERT INTO lookup.company_docs {company_doc_sql(columns)}")
+        copier.execute("COMMIT")
+    finally:
+        copier.close()
+    sink = sqlite3.connect(partial)
+    try:
+        sink.execute(f"PRAGMA cache_size = {_INDEX_CACHE_KIB}")
+        for table, key in tables:
             sink.execute(f"CREATE UNIQUE INDEX {table}_{key} ON {table} ({key})")
         sink.commit()
     finally:
         sink.close()
-        source.close()
     os.replace(partial, target)
     return target
 
 
-def _copy_rows(source: duckdb.DuckDBPyConnection, query: str, sink: sqlite3.Connection, insert: str) -> None:
-    """Rows of ``query`` inserted into ``sink``: DuckDB makes the next rows in a thread of its own while
-    SQLite writes the last ones (both let go of the GIL as they work)."""
-    batches: queue.Queue[list[tuple[Any, ...]] | BaseException | None] = queue.Queue(maxsize=2)
-    stopping = threading.Event()
-
-    def produce() -> None:
-        try:
-            cursor = source.cursor().execute(query)
-            while not stopping.is_set() and (rows := cursor.fetchmany(_COPY_ROWS)):
-                batches.put(rows)
-            batches.put(None)
-        except BaseException as error:  # handed to the writer, which raises it
-            batches.put(error)
-
-    producer = threading.Thread(target=produce, name="lookup-copy", daemon=True)
-    producer.start()
-    try:
-        while (batch := batches.get()) is not None:
-            if isinstance(batch, BaseException):
-                raise batch
-            sink.executemany(insert, batch)
-    finally:
-        stopping.set()
-        while producer.is_alive():  # on an error here, the producer may be waiting to put one more
-            with contextlib.suppress(queue.Empty):
-                batches.get(timeout=0.1)
-        producer.join()
+def _quoted(path: Path) -> str:
+    """``path`` as an SQL string literal (ATTACH takes no parameters)."""
+    return "'" + str(path).replace("'", "''") + "'"
 
 
 class LocalDatasetSupplier:

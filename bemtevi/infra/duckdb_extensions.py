@@ -1,0 +1,24 @@
+"""DuckDB's signed extensions, shipped in the pinned ``duckdb-ext-*`` wheels and loaded from their path: nothing
+is downloaded at run time (``INSTALL`` reaches no network here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+
+def extension_path(name: str) -> Path:
+    """The signed extension a pinned ``duckdb-ext-*`` wheel carries, for this DuckDB and platform."""
+    import duckdb_ext  # the namespace the duckdb-ext-* wheels install into
+
+    platform = duckdb.execute("PRAGMA platform").fetchall()[0][0]
+    for root in duckdb_ext.__path__:
+        path = Path(root) / "extensions" / f"v{duckdb.__version__}" / platform / f"{name}.duckdb_extension"
+        if path.exists():
+            return path
+    raise RuntimeError(f"the DuckDB extension {name} is not installed (its duckdb-ext-* wheel is in pyproject.toml)")
+
+
+def load_extension(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    con.execute(f"LOAD '{extension_path(name)}'")
