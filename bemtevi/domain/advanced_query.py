@@ -44,7 +44,8 @@ _NAMESPACE = uuid5(NAMESPACE_URL, "https://bemtevi.example/advanced-query")
 
 def fold(text: str) -> str:
     """Lower case, accents dropped, runs of blanks made one space: 'JOSÉ  da Conceição' -> 'jose da conceicao'."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
+    # Lower case after the compatibility decomposition too: '𝑨' decomposes to 'A', which lower() had passed by.
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).lower())
     # Combining marks dropped; control and format characters (a NUL ends the index's query text) made blanks.
     bare = "".join(
         " " if unicodedata.category(ch).startswith("C") else ch for ch in decomposed if not unicodedata.combining(ch)
