@@ -129,6 +129,7 @@ def build_lookup_file(dataset: Path) -> Path:
     # would only cache blocks already read.
     copier = duckdb.connect(config={"memory_limit": _COPY_MEMORY})
     try:
+        copier.execute("SET enable_progress_bar = false")  # the import prints its own progress
         load_extension(copier, "sqlite_scanner")
         copier.execute(f"ATTACH {_quoted(dataset)} AS dataset (READ_ONLY)")
         copier.execute(f"ATTACH {_quoted(partial)} AS lookup (TYPE sqlite)")
