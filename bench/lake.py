@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlparse
 
 import duckdb
 
-from bemtevi.infra.duckdb_extensions import load_extension
+from bemtevi.infra.duckdb_files import load_extension
 from bemtevi.projections.store import SCHEMA_DDL, SOURCE_DDL, TRACKING_DDL, ReadStore
 
 LAKE = "lake"

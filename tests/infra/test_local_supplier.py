@@ -284,6 +284,19 @@ def test_a_regenerated_dataset_refreshes_the_lookup_copy(tmp_path: Path) -> None
         assert second.lookup_person(first_cpf) is None
 
 
+def test_a_dataset_in_a_folder_named_with_a_quote_is_copied_and_searched(tmp_path: Path) -> None:
+    from bemtevi.infra.suppliers.search_index import folded_entries
+
+    path = tmp_path / "dados d'água" / "small.duckdb"
+    path.parent.mkdir()
+    generate_demo_dataset(path, 50, 10, seed=1)
+    cpf = duckdb.connect(str(path), read_only=True).execute("SELECT min(cpf) FROM people").fetchone()[0]
+    with LocalDatasetSupplier(path) as supplier:
+        assert supplier.lookup_person(cpf) is not None
+    with closing(folded_entries(path)) as entries:
+        assert entries.execute("SELECT count(*) FROM adv_entries").fetchone() == (60,)
+
+
 # --- the day's ages and bare documents ---------------------------------------------------------
 
 

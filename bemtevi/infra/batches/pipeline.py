@@ -47,6 +47,7 @@ from bemtevi.infra.batches.join_sql import ExitPlan, exit_plan, joined_sql
 from bemtevi.infra.batches.readers import ROW, read_records
 from bemtevi.infra.batches.returns import write_return_file
 from bemtevi.infra.batches.upload_checks import UploadCheck
+from bemtevi.infra.duckdb_files import path_literal
 
 CHUNK_ROWS = 100_000
 MEMORY_LIMIT = "512MB"
@@ -83,8 +84,8 @@ class BatchOutcome:
 def _connect(dataset: Path, temp_dir: Path | None = None) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT})
     if temp_dir is not None:
-        con.execute(f"SET temp_directory = '{str(temp_dir).replace(chr(39), chr(39) * 2)}'")
-    con.execute(f"ATTACH '{str(dataset).replace(chr(39), chr(39) * 2)}' AS ds (READ_ONLY)")
+        con.execute(f"SET temp_directory = {path_literal(temp_dir)}")
+    con.execute(f"ATTACH {path_literal(dataset)} AS ds (READ_ONLY)")
     return con
 
 

@@ -28,7 +28,7 @@ from typing import Any, Literal
 import duckdb
 import orjson
 
-from bemtevi.infra.duckdb_extensions import load_extension
+from bemtevi.infra.duckdb_files import load_extension, path_literal
 
 _NOT_DIGITS = re.compile(r"[.\-/\s]")
 _CPF = re.compile(r"[0-9]{11}")
@@ -131,8 +131,8 @@ def build_lookup_file(dataset: Path) -> Path:
     try:
         copier.execute("SET enable_progress_bar = false")  # the import prints its own progress
         load_extension(copier, "sqlite_scanner")
-        copier.execute(f"ATTACH {_quoted(dataset)} AS dataset (READ_ONLY)")
-        copier.execute(f"ATTACH {_quoted(partial)} AS lookup (TYPE sqlite)")
+        copier.execute(f"ATTACH {path_literal(dataset)} AS dataset (READ_ONLY)")
+        copier.execute(f"ATTACH {path_literal(partial)} AS lookup (TYPE sqlite)")
         copier.execute("USE dataset")
         columns = {r[0] for r in copier.execute(
             "SELECT column_name FROM duckdb_columns() WHERE database_name = 'dataset' AND table_name = 'companies'"
@@ -156,11 +156,6 @@ def build_lookup_file(dataset: Path) -> Path:
         sink.close()
     os.replace(partial, target)
     return target
-
-
-def _quoted(path: Path) -> str:
-    """``path`` as an SQL string literal (ATTACH takes no parameters)."""
-    return "'" + str(path).replace("'", "''") + "'"
 
 
 class LocalDatasetSupplier:

@@ -27,6 +27,7 @@ from typing import Protocol
 import duckdb
 
 from bemtevi.domain.advanced_query import MAX_MATCHES, AdvancedCriteria, terms
+from bemtevi.infra.duckdb_files import path_literal
 
 _COPY_ROWS = 50_000
 
@@ -107,7 +108,7 @@ def folded_entries(dataset: Path) -> duckdb.DuckDBPyConnection:
     ``ref`` a list names it by, in (kind, document) order), what a list shows, and its texts folded."""
     source = duckdb.connect()
     try:
-        source.execute(f"ATTACH '{dataset}' AS ds (READ_ONLY)")
+        source.execute(f"ATTACH {path_literal(dataset)} AS ds (READ_ONLY)")
         rows = source.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ds'").fetchall()
         source.execute(_entries_sql({str(row[0]) for row in rows}))
     except BaseException:

@@ -1,5 +1,6 @@
-"""DuckDB's signed extensions, shipped in the pinned ``duckdb-ext-*`` wheels and loaded from their path: nothing
-is downloaded at run time (``INSTALL`` reaches no network here)."""
+"""What DuckDB is handed by path: files named in its SQL, and its signed extensions, shipped in the pinned
+``duckdb-ext-*`` wheels and loaded from their path (nothing is downloaded at run time: ``INSTALL`` reaches no
+network here)."""
 
 from __future__ import annotations
 
@@ -21,4 +22,9 @@ def extension_path(name: str) -> Path:
 
 
 def load_extension(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    con.execute(f"LOAD '{extension_path(name)}'")
+    con.execute(f"LOAD {path_literal(extension_path(name))}")
+
+
+def path_literal(path: Path) -> str:
+    """``path`` as an SQL string literal, for the statements that take no parameters (ATTACH, LOAD, SET)."""
+    return "'" + str(path).replace("'", "''") + "'"
