@@ -81,6 +81,12 @@ def api_schema() -> dict[str, Any]:
     return copy.deepcopy(_api_schema())
 
 
+def platform_of(client: TestClient) -> Platform:
+    """The platform an in-process client's app serves."""
+    platform: Platform = client.app.state.platform  # type: ignore[attr-defined]
+    return platform
+
+
 def sign_in(client: httpx.Client, email: str = ADMIN_EMAIL, password: str = ADMIN_PASSWORD) -> dict[str, str]:
     response = client.post("/api/auth/auth", json={"email": email, "password": password, "domain_url": "localhost"})
     assert response.status_code == 200, response.text
@@ -95,7 +101,7 @@ def invitation_link(client: httpx.Client, email: str) -> str:
     if isinstance(client, TestClient):
         # In process, the read waits for the log's head (the invitation was appended with its customer) as a
         # client's read-your-writes does, instead of polling the projector's gathering window away.
-        params["position"] = client.app.state.platform.app.max_position()  # type: ignore[attr-defined]
+        params["position"] = platform_of(client).app.max_position()
     deadline = time.monotonic() + 30
     while True:
         answer = client.get("/api/mail/outbox", headers=admin, params=params)

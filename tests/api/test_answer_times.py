@@ -12,7 +12,7 @@ from uuid import UUID
 import jsonschema_rs
 from customers_support import customer
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, api_schema, contact_form, sign_in
+from support import KNOWN_CPF, api_schema, contact_form, platform_of, sign_in
 
 from bemtevi.domain.mail import Mail
 
@@ -54,7 +54,7 @@ LAYOUT = {
 
 
 def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: TestClient) -> None:
-    platform = client.app.state.platform  # type: ignore[attr-defined]
+    platform = platform_of(client)
     login = client.post("/api/auth/auth", json={"email": "admin@bemtevi.local", "password": "Adm1n!secret"})
     admin = sign_in(client)
     group_id = client.post("/api/customers", headers=admin, json=customer(1)).json()["data"]["id"]
@@ -132,7 +132,7 @@ def test_every_time_answered_carries_a_utc_offset_and_fits_the_schema(client: Te
 
 
 def test_the_mail_outbox_answers_when_a_mail_was_queued_in_utc(client: TestClient) -> None:
-    platform = client.app.state.platform  # type: ignore[attr-defined]
+    platform = platform_of(client)
     admin = sign_in(client)
     assert client.post("/api/auth/password-recovery", json={"email": "admin@bemtevi.local"}).status_code == 200
     assert platform.projector.wait_for(platform.app.max_position(), 10)

@@ -18,14 +18,13 @@ from hypothesis import strategies as st
 from pydantic import AliasChoices
 from starlette.datastructures import Headers, QueryParams
 from starlette.routing import Match
-from support import examples, sign_in
+from support import examples, platform_of, sign_in
 
 from bemtevi.api.app import API_ROUTERS, create_app
 from bemtevi.api.errors import ERROR_RESPONSES
 from bemtevi.api.route_handler import Plan, RouteHandler, plan_of
 from bemtevi.api.route_params import Params
 from bemtevi.api.routing import QuickRoute, RouteIndex, include_flat
-from bemtevi.bootstrap import Platform
 
 
 @pytest.fixture
@@ -179,7 +178,7 @@ def test_the_planned_handler_answers_as_fastapis_own(
 
 
 def _wait_for_read_models(client: TestClient) -> None:
-    platform: Platform = client.app.state.platform  # type: ignore[attr-defined]
+    platform = platform_of(client)
     assert platform.projector.wait_for(platform.app.max_position(), 20.0), "the read models did not catch up"
 
 
