@@ -143,9 +143,9 @@ def time_readers(directory: Path) -> None:
           f"pyarrow streaming from the zip {arrow_rows / arrow:,.0f} rows/s")  # fmt: skip
 
 
-def import_once(release: Path, cache: Path, checkout: Path | None) -> tuple[float, float, float, str]:
+def import_once(release: Path, cache: Path, checkout: Path | None) -> tuple[float, float, float, float, str]:
     """One import into an empty dataset in a child process (``checkout``'s code, this one's if None):
-    seconds, CPU seconds, peak RSS in MB, the command's report."""
+    seconds, CPU seconds, peak RSS in MB, the dataset file's MB, the command's report."""
     env = {**os.environ}
     if checkout is not None:
         env["PYTHONPATH"] = str(checkout.resolve())
@@ -162,7 +162,8 @@ def import_once(release: Path, cache: Path, checkout: Path | None) -> tuple[floa
         child.returncode = os.waitstatus_to_exitcode(status)
         if child.returncode != 0:
             raise SystemExit(f"the import failed ({child.returncode})")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, " ".join(report)
+        size = os.path.getsize(env["BEMTEVI_DATASET_PATH"]) / 1e6
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, size, " ".join(report)
 
 
 def main() -> None:
@@ -189,11 +190,12 @@ def main() -> None:
     for round_ in range(args.rounds):
         # alternated, and in turn first: the machine's load drifts over a run
         for name, checkout in codes if round_ % 2 == 0 else codes[::-1]:
-            seconds, cpu, rss, report = import_once(release, args.cache, checkout)
+            seconds, cpu, rss, size, report = import_once(release, args.cache, checkout)
             rates[name].append(lines / seconds)
             load = os.getloadavg()[0]
             print(f"{name}: {lines:,} lines in {seconds:.1f} s = {lines / seconds:,.0f} rows/s "
-                  f"({lines / cpu:,.0f} per CPU second); peak RSS {rss:,.0f} MB; load {load:.1f}")  # fmt: skip
+                  f"({lines / cpu:,.0f} per CPU second); peak RSS {rss:,.0f} MB; dataset {size:,.0f} MB; "
+                  f"load {load:.1f}")  # fmt: skip
             print(f"  {report}")
     if args.against is not None:
         ratios = [new / old for new, old in zip(rates["this"], rates[codes[1][0]], strict=True)]

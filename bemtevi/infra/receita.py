@@ -45,9 +45,10 @@ _COPY_CHUNK = 1 << 20
 _SLICE_ROWS = 200_000
 # Each member's staged rows are split into parts by a hash of the CNPJ root (a power of two, from the
 # establishments' size, at most _PARTS): a slice of the records then reads only its parts' files (see
-# receita_build.in_slice); a small release keeps one part (many tiny files cost more).
+# receita_build.in_slice); a small release keeps one part (many tiny files cost more). The line size is taken
+# on the short side: more parts than slices keep a slice to whole parts, fewer would have slices share one.
 _PARTS = 64
-_LINE_BYTES = 300  # about an establishment's line in the published files
+_LINE_BYTES = 200  # an establishment's line in the published files is some 200 to 300 bytes
 
 STATE_DDL = """
 CREATE TABLE IF NOT EXISTS rf_state (release VARCHAR NOT NULL);
@@ -281,6 +282,11 @@ def _build(
     # Records of the release's CNPJs already in the dataset are replaced: none to look for in a dataset
     # with no companies yet (each slice's own, disjoint, are not there before it commits).
     replacing = bool((con.execute("SELECT count(*) FROM companies").fetchone() or (0,))[0])
+    if not replacing:
+        # Each slice's insert ends in a partial row group a thread; the checkpoint's vacuum would merge each
+        # with the next, rewriting about half the records (and leaving their first copy as free space in the
+        # file). Into an empty table nothing is deleted that a vacuum would reclaim.
+        con.execute("SET max_vacuum_tasks = 0")
     for part in range(slices):
         if part in done:
             continue
