@@ -33,7 +33,7 @@ cluster: install webapp postgresql java
 # screens' waits. A failed check fails `make test` all the same.
 # --durations=25 prints each run's slowest tests (docs/architecture.md, "Tests and benchmarks").
 PYTEST_ARGS := -q --hypothesis-profile=full --durations=25
-WORKERS := -n 2 --dist loadfile
+WORKERS := -n 2 --dist loadfile --no-loadscope-reorder
 test: install test-packages
 	@side_log=$$(mktemp); \
 	$(MAKE) --no-print-directory test-side >$$side_log 2>&1 & side=$$!; \
@@ -59,7 +59,7 @@ test-side:
 # examples), one pytest-xdist worker per core, each test file on one worker (its module-scoped platforms are
 # shared by its tests). `make test` runs everything with the full profile, in one process beside the browser's.
 test-fast: install
-	$(BIN)/pytest -q -n auto --dist loadfile -m "not e2e and not postgres and not kafka and not process"
+	$(BIN)/pytest -q -n auto --dist loadfile --no-loadscope-reorder -m "not e2e and not postgres and not kafka and not process"
 
 install: $(PY_STAMP) $(NODE_STAMP)
 

@@ -70,6 +70,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     shared = [nodeid for nodeid, count in Counter(item.nodeid for item in items).items() if count > 1]
     if shared:  # two tests under one id: a run on several workers would run one of them
         raise pytest.UsageError(f"tests share a node id: {', '.join(shared[:5])}")
+    _waiting_files_first(items)
+
+
+def _waiting_files_first(items: list[pytest.Item]) -> None:
+    """Under `--dist loadfile --no-loadscope-reorder` the workers take the files in this order: first the files
+    whose tests wait on a broker or on processes (tens of seconds a file, mostly waiting), then the others,
+    those with more tests first. The run then ends on short files shared by both workers, not on one long
+    file while the other worker idles (pytest-xdist's own order, by test count alone, put the two one-test
+    cluster files last: a 72 s tail)."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.partition("::")[0], []).append(item)
+
+    def waits(tests: list[pytest.Item]) -> bool:
+        return any(test.get_closest_marker("kafka") or test.get_closest_marker("process") for test in tests)
+
+    ordered = sorted(files.values(), key=lambda tests: (not waits(tests), -len(tests)))
+    items[:] = [test for tests in ordered for test in tests]
 
 
 @pytest.fixture(autouse=True)
