@@ -261,7 +261,8 @@ class AuditReadModel(ReadModel):
     name = "audit"
     # 3: catalogue and supplier events flattened into fields, their targets named, bookkeeping skipped.
     # 4: every row's details (the words of its sentence); batches, API tokens and data-subject reports named.
-    version = 4
+    # 5: an uploaded brand image named by its format and size.
+    version = 5
     tables = ("audit_events", "audit_values")
 
     def __init__(self) -> None:

@@ -248,6 +248,22 @@ def test_the_audit_log_lists_who_did_what_with_filters_and_exports_csv(api: Test
     assert api.get("/api/audit", headers={"Authorization": "Bearer nope"}).status_code == 401
 
 
+def test_an_uploaded_image_shows_in_the_audit_log_by_format_and_size_never_by_id(api: TestClient) -> None:
+    admin = sign_in(api)
+    wl = register(api, admin, customer(1, "white-label", whiteLabelUrl="marca.example.com"))["data"]
+    banner = upload(api, admin, wl["id"], "loginBanner", image(708, 896, fmt="JPEG"), "image/jpeg")
+    assert banner.status_code == 200, banner.text
+    rows = api.get(
+        "/api/audit",
+        headers=admin,
+        params={"position": banner.json()["position"], "type": "BrandImage", "children": "true"},
+    ).json()["data"]
+    assert [(r["targetType"], r["targetName"]) for r in rows] == [("image", "JPEG, 708 × 896 px")]
+    exported = api.get("/api/audit/export", headers=admin, params={"type": "BrandImage", "children": "true"})
+    assert "JPEG, 708 × 896 px" in exported.content.decode("utf-8")
+    assert rows[0]["targetId"] not in exported.content.decode("utf-8")
+
+
 def test_the_audit_log_shows_a_role_change_by_name_sorts_across_pages_and_keeps_tenants_apart(
     api: TestClient,
 ) -> None:
