@@ -35,6 +35,7 @@ from _common import postgres_database, warn_if_busy
 
 from bemtevi.domain.advanced_query import MAX_MATCHES, AdvancedCriteria, fold
 from bemtevi.infra.demo_data import generate_demo_dataset
+from bemtevi.infra.duckdb_files import path_literal
 from bemtevi.infra.local_services.postgres import ensure_postgres
 from bemtevi.infra.suppliers.search_index import SearchIndex, SqliteSearchIndex, build_index_file, index_file_for
 from bemtevi.infra.suppliers.search_index_postgres import PostgresSearchIndex, build_index
@@ -102,7 +103,7 @@ def _duckdb_table(dataset: Path, cache: Path) -> duckdb.DuckDBPyConnection:
     path = cache / "scan.duckdb"
     con = duckdb.connect(str(path))
     if not con.execute("SELECT 1 FROM duckdb_tables() WHERE table_name = 'folded'").fetchall():
-        con.execute(f"ATTACH '{dataset}' AS ds (READ_ONLY)")
+        con.execute(f"ATTACH {path_literal(dataset)} AS ds (READ_ONLY)")
         con.execute(
             "CREATE TABLE folded AS SELECT cpf, strip_accents(lower(name)) AS f_name,"
             " strip_accents(lower(array_to_string(list_transform(addresses, a -> a.city), ' | '))) AS f_city,"

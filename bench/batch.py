@@ -67,6 +67,7 @@ from bemtevi.infra.batches.join_sql import exit_plan, joined_sql
 from bemtevi.infra.batches.pipeline import MEMORY_LIMIT, _exit_columns, _read_chunk, preview, run_batch
 from bemtevi.infra.batches.returns import write_return_file
 from bemtevi.infra.batches.upload_checks import check_upload
+from bemtevi.infra.duckdb_files import path_literal
 
 ROOT = Path(__file__).resolve().parents[1]
 EXITS = ("CODIGO", "CPF", "NOME", "NASCIMENTO", "IDADE", "TELEFONE1", "CIDADE", "UF", "RENDA", "ENCONTRADO")
@@ -105,7 +106,7 @@ def input_file(cache: Path, data: Path, records: int) -> Path:
         return path
     con = duckdb.connect()
     try:
-        con.execute(f"ATTACH '{data}' AS ds (READ_ONLY)")
+        con.execute(f"ATTACH {path_literal(data)} AS ds (READ_ONLY)")
         partial = path.with_name(path.name + ".partial")
         con.execute(f"""
             COPY (
@@ -211,7 +212,7 @@ def run_oneshot(data: Path, source: Path, out: Path) -> None:
     plan = exit_plan(spec)
     started = time.perf_counter()
     con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT})
-    con.execute(f"ATTACH '{data}' AS ds (READ_ONLY)")
+    con.execute(f"ATTACH {path_literal(data)} AS ds (READ_ONLY)")
     src = (
         f"(SELECT row_number() OVER () AS __row, * FROM read_csv('{source}', delim=';', header=true, "
         "all_varchar=true, quote='\"'))"
