@@ -152,8 +152,8 @@ def event_target(event: Any) -> tuple[str, str, str | None] | None:
         return "contact", own, f"{event.name} <{getattr(event, 'email', '')}>"
     if aggregate == "BrandImage":
         # Named by what it is (its id is a digest's, which says nothing): "PNG, 708 × 896 px".
-        kind = str(getattr(event, "content_type", "")).rpartition("/")[2].upper()
-        return "image", own, f"{kind}, {getattr(event, 'width', '?')} × {getattr(event, 'height', '?')} px"
+        kind = event.content_type.rpartition("/")[2].upper()
+        return "image", own, f"{kind}, {event.width} × {event.height} px"
     if aggregate in ("Batch", "ApiToken"):
         # Named when read (the batch's file, the token's current name); the label is the fallback.
         label = getattr(event, "file_name" if aggregate == "Batch" else "name", None)
