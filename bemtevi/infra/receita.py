@@ -8,9 +8,10 @@ code tables ``Cnaes``, ``Municipios``, ``Naturezas``, ``Qualificacoes``, ``Paise
 How it runs:
 
 * each zip member is copied, streamed in 1 MiB pieces and re-encoded as UTF-8, to a temporary file
-  beside the dataset (DuckDB cannot read inside a zip) and read by DuckDB's CSV reader with explicit
-  columns into a Parquet file of the columns the build reads (``receita_build.STAGED``), all as text, in a
-  staging directory beside the dataset (``staging_dir``; the code tables go to ``rf_codes``);
+  beside the dataset (``receita_layout.extracted``: the next one while this one is read) and read by DuckDB's
+  CSV reader with explicit columns into a Parquet file of the columns the build reads
+  (``receita_build.STAGED``), all as text, in a staging directory beside the dataset (``staging_dir``; the
+  code tables go to ``rf_codes``);
 * a member is done once its file is in place and its line in ``rf_members`` committed: a stop
   mid-member leaves nothing of it, and the next run skips the members already there (resume);
 * once every member is staged, the staging tables become the company records (``companies``, the
@@ -31,6 +32,7 @@ import shutil
 import time
 import zipfile
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,9 +40,8 @@ import duckdb
 
 from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL, drop_company_key
 from bemtevi.infra.receita_build import BUILD_SQL, SIMPLES_TYPE, STAGED, in_slice
-from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, kind_of, members_of
+from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, extracted, kind_of, members_of
 
-_COPY_CHUNK = 1 << 20
 # Establishments turned into records per statement at most (see receita_build.BUILD_SQL).
 _SLICE_ROWS = 200_000
 # Each member's staged rows are split into parts by a hash of the CNPJ root (a power of two, from the
@@ -179,17 +180,12 @@ def _load_member(
     position: int,
     parts: int,
     staging: Path,
+    staged: Path,
     before_commit: Callable[[str], None] | None,
 ) -> tuple[int, list[Rejected]]:
-    staged = staging / "member.csv"
     target = _staged_file(staging, zip_path.name, info.filename)
     partial = target.with_name(target.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
-    with zipfile.ZipFile(zip_path) as archive, archive.open(info) as source, open(staged, "wb") as sink:
-        # As UTF-8: DuckDB's Latin-1 reading now and then mixed up lines at its buffers' edges in members of
-        # some hundred megabytes (a good line refused). Latin-1 is a byte a character: any chunk decodes alone.
-        while chunk := source.read(_COPY_CHUNK):
-            sink.write(chunk.decode("latin-1").encode())
     try:
         rejected: list[Rejected] = []
         con.execute("BEGIN")
@@ -367,22 +363,24 @@ def import_cnpj(
         parts = _parts_for(members)
         staging = root / f"{parts}-parts"  # a member staged in other parts is staged again
         staging.mkdir(parents=True, exist_ok=True)
+        # Members whose line is committed and whose staged rows are in place (a code table's are in rf_codes).
         done = {(z, m): (crc, size) for z, m, crc, size in
-                con.execute("SELECT zip, member, crc, size FROM rf_members").fetchall()}  # fmt: skip
-        for position, (zip_path, info, kind) in enumerate(members):
-            if done.get((zip_path.name, info.filename)) == (info.CRC, info.file_size) and (
-                kind in CODE_TABLES or _staged_file(staging, zip_path.name, info.filename).exists()
-            ):
-                summary.members_skipped += 1
-                continue
-            rows, rejected = _load_member(con, release, zip_path, info, kind, position, parts, staging, before_commit)
-            summary.members_loaded += 1
-            summary.rows += rows
-            summary.rejected.extend(rejected)
-            if progress is not None:
-                progress(f"{zip_path.name}/{info.filename}: {rows:,} rows")
-                for r in rejected:
-                    progress(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}")
+                con.execute("SELECT zip, member, crc, size FROM rf_members").fetchall()
+                if kind_of(z) in CODE_TABLES or _staged_file(staging, z, m).exists()}  # fmt: skip
+        todo = [(position, member) for position, member in enumerate(members)
+                if done.get((member[0].name, member[1].filename)) != (member[1].CRC, member[1].file_size)]  # fmt: skip
+        summary.members_skipped = len(members) - len(todo)
+        with closing(extracted([(zip_path, info) for _, (zip_path, info, _) in todo], staging)) as files:
+            for (position, (zip_path, info, kind)), csv in zip(todo, files, strict=True):
+                rows, rejected = _load_member(con, release, zip_path, info, kind, position, parts, staging, csv,
+                                              before_commit)  # fmt: skip
+                summary.members_loaded += 1
+                summary.rows += rows
+                summary.rejected.extend(rejected)
+                if progress is not None:
+                    progress(f"{zip_path.name}/{info.filename}: {rows:,} rows")
+                    for r in rejected:
+                        progress(f"skipped {r.zip}/{r.member} line {r.line}: {r.error}")
         summary.phases["files"] = time.perf_counter() - started
         summary.companies = _build(con, release, staging, parts, before_commit, progress)
         summary.phases["records"] = time.perf_counter() - started - summary.phases["files"]

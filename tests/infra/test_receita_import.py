@@ -129,6 +129,8 @@ def test_a_stopped_import_goes_on_from_where_it_was(tmp_path: Path) -> None:
     con.close()
     assert staged == (2,)
     assert receita.staging_dir(dataset).is_dir()
+    # the stopped file and the next one, extracted beside it, are not left behind
+    assert not list(receita.staging_dir(dataset).rglob("*.csv"))
 
     resumed: list[str] = []
     summary = import_cnpj(release, dataset, progress=lambda text: resumed.append(text.split(": ")[0]))
