@@ -17,6 +17,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bemtevi.infra.demo_data import generate_demo_dataset
+from bemtevi.infra.suppliers import local
 from bemtevi.infra.suppliers.local import (
     _CNPJ,
     _CPF,
@@ -24,6 +25,8 @@ from bemtevi.infra.suppliers.local import (
     _AgesToday,
     _normalise,
     age_on,
+    build_lookup_file,
+    company_doc_sql,
     lookup_file_for,
 )
 
@@ -282,6 +285,23 @@ def test_a_regenerated_dataset_refreshes_the_lookup_copy(tmp_path: Path) -> None
         assert second_cpf != first_cpf
         assert second.lookup_person(second_cpf) is not None
         assert second.lookup_person(first_cpf) is None
+
+
+def test_the_lookup_copy_made_in_batches_holds_every_company_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Companies' documents are copied some row groups at a time: every company, once, whatever batch it fell in,
+    also where rows were deleted (a new CNPJ release replaces records) and left gaps in the table."""
+    path = tmp_path / "batches.duckdb"
+    generate_demo_dataset(path, 20, 300, seed=3)
+    with closing(duckdb.connect(str(path))) as con:
+        con.execute("DELETE FROM companies WHERE rowid % 7 = 3 OR rowid BETWEEN 100 AND 140")
+        expected = con.execute(f"{company_doc_sql()} ORDER BY cnpj").fetchall()
+    monkeypatch.setattr(local, "_COPY_ROWS", 32)
+    with closing(sqlite3.connect(build_lookup_file(path))) as copy:
+        copied = copy.execute("SELECT cnpj, doc FROM company_docs ORDER BY cnpj").fetchall()
+    assert 200 < len(expected) < 300
+    assert copied == expected
 
 
 def test_a_dataset_in_a_folder_named_with_a_quote_is_copied_and_searched(tmp_path: Path) -> None:

@@ -38,8 +38,10 @@ _STATEMENTS = {
     "person": "SELECT doc FROM people_docs WHERE cpf = ?",
     "company": "SELECT doc FROM company_docs WHERE cnpj = ?",
 }
-# DuckDB's memory for the copy, which streams.
-_COPY_MEMORY = "200MB"
+# Companies' documents are copied this many rows (two of DuckDB's row groups) at a time, each batch's JSON made
+# on every core into memory before one thread writes it into SQLite; DuckDB's memory holds about one batch.
+_COPY_ROWS = 245_760
+_COPY_MEMORY = "400MB"
 _PAGE_SIZE = 16_384
 _INDEX_CACHE_KIB = -65_536  # SQLite's cache while the key index is sorted (negative: KiB)
 # Ages remembered per birth date within one day (a new day starts afresh); beyond this many
@@ -125,8 +127,9 @@ def build_lookup_file(dataset: Path) -> Path:
     finally:
         sink.close()
     # DuckDB writes the rows into SQLite itself (its SQLite extension): no Python object a row, half the CPU
-    # of fetching them into Python for sqlite3. The copy streams (nothing sorted or held): DuckDB's memory
-    # would only cache blocks already read.
+    # of fetching them into Python for sqlite3. Its SQLite sink takes one thread, and a pipeline feeding it
+    # ran on that thread alone: so a company's JSON is made in a pipeline of its own (a materialized CTE, on
+    # every core), a batch at a time, and the batch then written. Nothing is sorted.
     copier = duckdb.connect(config={"memory_limit": _COPY_MEMORY})
     try:
         copier.execute("SET enable_progress_bar = false")  # the import prints its own progress
@@ -142,7 +145,10 @@ def build_lookup_file(dataset: Path) -> Path:
         # lookup then probes the index, then the row by its rowid.
         copier.execute("BEGIN")
         copier.execute("INSERT INTO lookup.people_docs SELECT cpf, doc FROM people_docs")
-        copier.execute(f"INSERT INTO lookup.company_docs {company_doc_sql(columns)}")
+        end = int((copier.execute("SELECT max(rowid) + 1 FROM companies").fetchone() or (0,))[0] or 0)
+        for start in range(0, end, _COPY_ROWS):
+            batch = f"{company_doc_sql(columns)} WHERE rowid >= {start} AND rowid < {start + _COPY_ROWS}"
+            copier.execute(f"INSERT INTO lookup.company_docs WITH docs AS MATERIALIZED ({batch}) SELECT * FROM docs")
         copier.execute("COMMIT")
     finally:
         copier.close()
