@@ -8,6 +8,10 @@ none; capital with a decimal comma; secondary CNAEs comma-separated.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import duckdb
+
 SIMPLES_TYPE = (
     "STRUCT(simples BOOLEAN, simples_since DATE, simples_until DATE, mei BOOLEAN, mei_since DATE, mei_until DATE)"
 )
@@ -139,3 +143,32 @@ LEFT JOIN simples sim ON sim.cnpj_basico = e.cnpj_basico
 CROSS JOIN cnae_map
 WHERE length(e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv) = 14
 """
+
+
+def build_slice(
+    cur: duckdb.DuckDBPyConnection,
+    slices: int,
+    part: int,
+    parts: int,
+    replacing: bool,
+    before_commit: Callable[[str], None] | None,
+) -> None:
+    """Build slice ``part`` of ``slices`` into ``companies`` and commit it with its line in ``rf_slices``
+    (``replacing``: first delete the records of its CNPJs); ``before_commit`` is called just before."""
+    rows = in_slice(slices, part, parts)
+    cur.execute("BEGIN")
+    try:
+        if replacing:
+            cur.execute(
+                "DELETE FROM companies WHERE cnpj IN (SELECT cnpj_basico || cnpj_ordem || cnpj_dv "
+                f"FROM rf_estabelecimentos WHERE {rows})"
+            )
+        built = cur.execute(f"INSERT INTO companies BY NAME {BUILD_SQL.replace('__IN_SLICE__', rows)}")
+        count = int((built.fetchone() or (0,))[0])
+        cur.execute("INSERT INTO rf_slices VALUES (?, ?, ?)", [slices, part, count])
+        if before_commit is not None:
+            before_commit(f"records {part + 1}/{slices}")
+        cur.execute("COMMIT")
+    except BaseException:
+        cur.execute("ROLLBACK")
+        raise
