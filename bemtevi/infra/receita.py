@@ -7,22 +7,20 @@ code tables ``Cnaes``, ``Municipios``, ``Naturezas``, ``Qualificacoes``, ``Paise
 
 How it runs:
 
-* each zip member is copied, streamed in 1 MiB pieces and re-encoded as UTF-8, to a temporary file
-  beside the dataset (``receita_layout.extracted``: the next one while this one is read) and read by DuckDB's
-  CSV reader with explicit columns into a Parquet file of the columns the build reads
-  (``receita_build.STAGED``), all as text, in a staging directory beside the dataset (``staging_dir``; the
-  code tables go to ``rf_codes``);
-* a member is done once its file is in place and its line in ``rf_members`` committed: a stop
-  mid-member leaves nothing of it, and the next run skips the members already there (resume);
-* once every member is staged, the staging tables become the company records (``companies``, the
-  shape ``bemtevi.infra.demo_data`` writes, plus ``secondary_activities`` and ``simples``; their lookup
-  documents are made from these rows by the lookup copy), replacing the records of the CNPJs it has,
-  in slices of the companies, each committed with its line in ``rf_slices`` (a stop mid-build goes on
-  from the next slice); a last transaction marks the release imported and empties the staging; the
-  same release again changes nothing;
-* a malformed line (wrong number of fields, an unclosed quote) is skipped and reported with its zip,
-  member and line: the published files are large and a stray line must not cost the month's import,
-  and the report (also kept in ``rf_rejects``) says exactly what was left out.
+* each zip member is copied, streamed in 1 MiB pieces and re-encoded as UTF-8, to a temporary file beside the dataset
+  (``receita_layout.extracted``: the next one while this one is read) and read by DuckDB's CSV reader with explicit
+  columns into a Parquet file of the columns the build reads (``receita_build.STAGED``), all as text, in a staging
+  directory beside the dataset (``staging_dir``; the code tables go to ``rf_codes``);
+* a member is done once its file is in place and its line in ``rf_members`` committed: a stop mid-member leaves nothing
+  of it, and the next run skips the members already there (resume);
+* once every member is staged, the staging tables become the company records (``companies``, the shape
+  ``bemtevi.infra.demo_data`` writes, plus ``secondary_activities`` and ``simples``; their lookup documents are made
+  from these rows by the lookup copy), replacing the records of the CNPJs it has, in slices of the companies (two at a
+  time), each committed with its line in ``rf_slices`` (a stop mid-build goes on from the next slice); a last
+  transaction marks the release imported and empties the staging; the same release again changes nothing;
+* a malformed line (wrong number of fields, an unclosed quote) is skipped and reported with its zip, member and line:
+  the published files are large and a stray line must not cost the month's import, and the report (also kept in
+  ``rf_rejects``) says exactly what was left out.
 """
 
 from __future__ import annotations
@@ -43,9 +41,8 @@ from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DD
 from bemtevi.infra.receita_build import SIMPLES_TYPE, STAGED, build_slice
 from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, extracted, kind_of, members_of
 
-# Establishments turned into records per statement at most (see receita_build.BUILD_SQL), and statements at once.
+# Establishments turned into records per statement at most (see receita_build.BUILD_SQL).
 _SLICE_ROWS = 200_000
-_SLICE_WORKERS = 2
 # Each member's staged rows are split into parts by a hash of the CNPJ root (a power of two, from the
 # establishments' size, at most _PARTS): a slice of the records then reads only its parts' files (see
 # receita_build.in_slice); a small release keeps one part (many tiny files cost more). The line size is taken
@@ -234,9 +231,10 @@ def _clear_staging(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f"DELETE FROM {table}")
 
 
-def _staging_views(con: duckdb.DuckDBPyConnection, staging: Path) -> None:
-    """``rf_empresas`` ... over the staged files of the members loaded, each row with ``seq``: unique,
-    and in the order the lines of one key were read (file, then line: a key's lines share a part)."""
+def _staging_views(con: duckdb.DuckDBPyConnection, staging: Path) -> str:
+    """The script making ``rf_empresas`` ... (temporary: each connection reading them runs it) over the staged files
+    of the members loaded, each row with ``seq``: unique, and in the order the lines of one key were read."""
+    views: list[str] = []
     files: dict[str, list[str]] = {kind: [] for kind in LAYOUTS}
     for zip_name, member in con.execute("SELECT zip, member FROM rf_members ORDER BY zip, member").fetchall():
         kind = kind_of(zip_name)
@@ -254,7 +252,8 @@ def _staging_views(con: duckdb.DuckDBPyConnection, staging: Path) -> None:
         else:
             nulls = ", ".join(f"NULL::VARCHAR AS {c}" for c in columns)
             body = f"SELECT {nulls}, 0::BIGINT AS seq, 0::UBIGINT AS part WHERE false"
-        con.execute(f"CREATE OR REPLACE TEMP VIEW rf_{kind} AS {body}")
+        views.append(f"CREATE OR REPLACE TEMP VIEW rf_{kind} AS {body}")
+    return ";\n".join(views)
 
 
 def _build(
@@ -268,7 +267,8 @@ def _build(
     # Each slice commits with its line in rf_slices: a transaction's own inserts (and their key
     # indexes) stay in memory until it commits, so one transaction for the release grew with it; and a
     # stop mid-build goes on from the next slice. The slice count is kept so a resumed build cuts alike.
-    _staging_views(con, staging)
+    views = _staging_views(con, staging)
+    con.execute(views)
     kept = con.execute("SELECT max(slices) FROM rf_slices").fetchone()
     if kept is not None and kept[0] is not None:
         slices = int(kept[0])
@@ -285,15 +285,15 @@ def _build(
         # with the next, rewriting about half the records (and leaving their first copy as free space in the
         # file). Into an empty table nothing is deleted that a vacuum would reclaim.
         con.execute("SET max_vacuum_tasks = 0")
-    # Two slices at a time, each on one thread and a connection of its own: one slice's statement kept both cores
-    # busy only part of its time; two side by side build the records in two thirds of it, in the same memory.
+    # Two slices at a time (a third runs out of the memory limit), each on one thread and a connection of its own:
+    # one slice's statement kept both cores busy only part of its time; two side by side take two thirds of it.
     stopped: list[BaseException] = []
 
     def one_slice(part: int) -> None:
         if stopped:  # a slice failed: the rest stop as a killed import would (the next run goes on)
             return
         with con.cursor() as cur:
-            _staging_views(cur, staging)
+            cur.execute(views)
             try:
                 build_slice(cur, slices, part, parts, replacing, before_commit)
             except BaseException as e:
@@ -303,7 +303,7 @@ def _build(
             progress(f"records {part + 1}/{slices}")
 
     con.execute("SET threads = 1")
-    with ThreadPoolExecutor(max_workers=_SLICE_WORKERS, thread_name_prefix="cnpj-records") as pool:
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="cnpj-records") as pool:
         for built in [pool.submit(one_slice, part) for part in range(slices) if part not in done]:
             built.result()
     con.execute("RESET threads")  # (a failed import closes its connection)

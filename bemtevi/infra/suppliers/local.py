@@ -145,7 +145,7 @@ def build_lookup_file(dataset: Path) -> Path:
         # lookup then probes the index, then the row by its rowid.
         copier.execute("BEGIN")
         copier.execute("INSERT INTO lookup.people_docs SELECT cpf, doc FROM people_docs")
-        end = int((copier.execute("SELECT max(rowid) + 1 FROM companies").fetchone() or (0,))[0] or 0)
+        end = int((copier.execute("SELECT coalesce(max(rowid) + 1, 0) FROM companies").fetchone() or (0,))[0])
         for start in range(0, end, _COPY_ROWS):
             batch = f"{company_doc_sql(columns)} WHERE rowid >= {start} AND rowid < {start + _COPY_ROWS}"
             copier.execute(f"INSERT INTO lookup.company_docs WITH docs AS MATERIALIZED ({batch}) SELECT * FROM docs")
