@@ -124,7 +124,9 @@ def test_an_oversized_logo_is_cropped_to_its_exact_size_and_an_exact_one_goes_as
     dialog.get_by_test_id("crop-apply").click()
     expect(page.get_by_text("Imagem salva.")).to_be_visible()
     expect(dialog).to_have_count(0)
-    expect(editor.locator("img.preview-logo")).to_have_attribute("src", re.compile(r"/brand/horizontalLogo\?v="))
+    # The customer's own logo, not the one it showed before (inherited) while the brand is read again.
+    own = f"/api/group/{customer['id']}/brand"
+    expect(editor.locator("img.preview-logo")).to_have_attribute("src", re.compile(rf"{own}/horizontalLogo\?v="))
     response = served(page, server_url, "[data-testid=customer-brand] img.preview-logo")
     assert response.headers["content-type"] == "image/png"
     with Image.open(io.BytesIO(response.content)) as image:
@@ -142,7 +144,7 @@ def test_an_oversized_logo_is_cropped_to_its_exact_size_and_an_exact_one_goes_as
     exact = tmp_path / "icon.jpg"
     Image.new("RGB", (500, 500), BLUE).save(exact, format="JPEG")
     editor.get_by_test_id("brand-file-iconogram").set_input_files(str(exact))
-    expect(editor.locator("img.preview-icon")).to_have_attribute("src", re.compile(r"/brand/iconogram\?v="))
+    expect(editor.locator("img.preview-icon")).to_have_attribute("src", re.compile(rf"{own}/iconogram\?v="))
     expect(page.get_by_test_id("crop-dialog")).to_have_count(0)
     icon = served(page, server_url, "[data-testid=customer-brand] img.preview-icon")
     assert icon.headers["content-type"] == "image/jpeg" and icon.content == exact.read_bytes()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { IMAGE_SIZES, type BrandImageKind } from './brandRules'
-import { coverArea, encodeImage, enlarges, fitZoom, placement, renderCrop, resizeSteps, type Area, type Size } from './imageCrop'
+import { coverArea, encodeImage, enlarges, fitZoom, placement, renderCrop, resizeSteps, usableArea, type Area, type Size } from './imageCrop'
 
 const TARGETS = Object.entries(IMAGE_SIZES).map(([kind, [width, height]]) => ({ kind: kind as BrandImageKind, width, height }))
 
@@ -68,6 +68,18 @@ describe('the crop frame', () => {
     const wide = placement({ x: -200, y: 0, width: 800, height: 200 }, image, { width: 400, height: 100 })
     expect(wide).toEqual({ source: { x: 0, y: 0, width: 400, height: 200 }, dest: { x: 100, y: 0, width: 200, height: 100 } })
     expect(placement({ x: 500, y: 0, width: 100, height: 100 }, image, out)).toBeNull()
+  })
+
+  it('takes only a measured area: none from a frame measured while it had no size', () => {
+    expect(usableArea({ x: 200, y: 319, width: 800, height: 262 })).toBe(true)
+    expect(usableArea({ x: -40, y: -10, width: 300, height: 98 })).toBe(true) // zoomed out: past the image
+    for (const broken of [
+      { x: Number.NaN, y: Number.NaN, width: Number.NaN, height: Number.NaN },
+      { x: 0, y: 0, width: Number.POSITIVE_INFINITY, height: 68 },
+      { x: 0, y: 0, width: 0, height: 0 },
+      { x: 10, y: Number.NaN, width: 208, height: 68 },
+    ])
+      expect(usableArea(broken)).toBe(false)
   })
 
   it('tells when the chosen part has fewer pixels than the result', () => {

@@ -24,6 +24,14 @@ export function coverArea(image: Size, target: Size): Area {
   return { x: (image.width - width) / 2, y: (image.height - height) / 2, width, height }
 }
 
+/**
+ * Whether an area reported by the crop frame can be cropped: the frame measured while its box had no
+ * size (a window resized, a phone turned) reports NaN, which would draw nothing at all.
+ */
+export function usableArea(area: Area): boolean {
+  return [area.x, area.y, area.width, area.height].every(Number.isFinite) && area.width > 0 && area.height > 0
+}
+
 /** The zoom at which the whole image fits inside the frame (at most 1: zoom 1 fills the frame). */
 export function fitZoom(image: Size, target: Size): number {
   const cover = coverArea(image, target)

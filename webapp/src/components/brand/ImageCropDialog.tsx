@@ -11,7 +11,7 @@ import Slider from '@mui/material/Slider'
 import useMediaQuery from '@mui/material/useMediaQuery'
 import { useTheme } from '@mui/material/styles'
 import { IMAGE_SIZES, MAX_IMAGE_BYTES, type BrandImageKind } from '../../lib/brandRules'
-import { coverArea, encodeImage, enlarges, fitZoom, renderCrop, type Area, type LoadedImage, type Size } from '../../lib/imageCrop'
+import { coverArea, encodeImage, enlarges, fitZoom, renderCrop, usableArea, type Area, type LoadedImage, type Size } from '../../lib/imageCrop'
 
 /** Draws the framed part at exactly `target` pixels and encodes it (tests give their own: jsdom has no canvas). */
 export type ProduceImage = (source: LoadedImage, area: Area, target: Size) => Promise<Blob>
@@ -135,7 +135,8 @@ export default function ImageCropDialog({ kind, source, brand, onCancel, onApply
                 restrictPosition={zoom >= 1}
                 onCropChange={setCrop}
                 onZoomChange={setZoom}
-                onCropAreaChange={(_, pixels) => setArea(pixels)}
+                // A frame measured mid-resize reports no area: the last one stands until it measures again.
+                onCropAreaChange={(_, pixels) => usableArea(pixels) && setArea(pixels)}
                 cropperProps={{ 'aria-label': t('brand.crop.frame'), 'data-testid': 'crop-frame' } as HTMLAttributes<HTMLDivElement>}
               />
             </div>
