@@ -267,7 +267,7 @@ def test_a_request_delivered_twice_has_one_effect(cluster_settings: Settings, tm
         cluster_settings.kafka_bootstrap, cluster_settings.kafka_ledger_topic, partitions=PARTITIONS, timeout=60
     )
     try:
-        with ledger_workers(cluster_settings, tmp_path, 1):
+        with ledger_workers(cluster_settings, tmp_path, 1) as [worker]:
             principal = new_tenant(platform, "Empresa", 10)
             reseller = principal.group_id
             child, _ = platform.identity.register_group(
@@ -287,6 +287,11 @@ def test_a_request_delivered_twice_has_one_effect(cluster_settings: Settings, tm
             account = platform.app.get(credit_account_id(child, Category.UNIT), CreditAccount)
             assert (parent.limit, parent.granted) == (10, 4)
             assert (account.limit, account.reserved, account.available) == (4, 3, 1)
+            # An operator's `kill -USR1` writes every thread's stack to the log (mode's handler), and it goes on.
+            worker.send_signal(signal.SIGUSR1)
+            log = tmp_path / "worker-0.log"
+            wait_until(lambda: "THREAD MainThread" in log.read_text(errors="replace"), timeout=10)
+            assert worker.poll() is None
     finally:
         client.close()
         platform.close()

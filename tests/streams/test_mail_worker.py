@@ -123,6 +123,24 @@ def given_partitions(log: Path, topic: str) -> bool:
     return bool(assignments) and topic in assignments[-1]
 
 
+def stacks(worker: subprocess.Popen[bytes], log: Path) -> str:
+    """What ``worker`` writes to its log when asked for its stacks (SIGUSR1: faust's handler writes every thread's
+    stack and the event loop's tasks)."""
+    before = log.stat().st_size
+    worker.send_signal(signal.SIGUSR1)
+    wait_until(lambda: "TASKS" in log.read_text(errors="replace")[before:], timeout=10, message="no stacks written")
+    time.sleep(0.5)  # the tasks' part is written last, task by task
+    return log.read_text(errors="replace")[before:]
+
+
+def stalled(dump: str) -> str:
+    """The mail thread's stack and the first tasks of a ``stacks`` dump: where a worker that stopped waits."""
+    lines = dump.splitlines()
+    mailer = next((i for i, line in enumerate(lines) if line.startswith("THREAD bemtevi-mailer")), 0)
+    tasks = next((i for i, line in enumerate(lines) if line == "TASKS"), len(lines))
+    return "\n".join(lines[mailer : mailer + 20] + lines[tasks : tasks + 120])
+
+
 def received(smtp: SmtpSink) -> Counter[str]:
     return Counter(str(m["To"]) for m in list(smtp.messages))
 
@@ -221,12 +239,18 @@ def test_two_workers_share_the_partitions_and_the_survivor_takes_a_killed_ones(
         a.kill()  # SIGKILL: the broker moves its partitions to b after the session timeout
         a.wait(timeout=10)
         mail_ids += queue_mails(app, second_batch)
-        wait_until(
-            lambda: set(received(smtp)) == set(first_batch + second_batch),
-            timeout=90,
-            message="the survivor did not deliver the killed worker's mails",
-        )
+        try:
+            wait_until(lambda: set(received(smtp)) == set(first_batch + second_batch), timeout=90)
+        except AssertionError:
+            # What the survivor was doing, for the failure's report (the test's folder does not outlive the run).
+            missing = sorted(set(second_batch) - set(received(smtp)))
+            raise AssertionError(
+                f"the survivor did not deliver the killed worker's mails: {len(missing)} missing, "
+                f"statuses {dict(statuses(app, mail_ids))}\n{stalled(stacks(b, tmp_path / 'b.log'))}"
+            ) from None
         wait_until(lambda: statuses(app, mail_ids) == Counter(sent=len(mail_ids)), timeout=30)
+        # An operator asking a worker what it is doing (`kill -USR1`) gets every thread's stack, and it goes on.
+        assert "THREAD bemtevi-mailer" in stacks(b, tmp_path / "b.log")
         assert b.poll() is None
     counts = received(smtp)
     assert all(n == 1 for n in counts.values()), {to: n for to, n in counts.items() if n > 1}
