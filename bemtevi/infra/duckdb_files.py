@@ -1,12 +1,27 @@
 """What DuckDB is handed by path: files named in its SQL, and its signed extensions, shipped in the pinned
 ``duckdb-ext-*`` wheels and loaded from their path (nothing is downloaded at run time: ``INSTALL`` reaches no
-network here)."""
+network here); and the transaction the adapters' DuckDB writes run in."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """``con`` in a transaction, committed when the block ends and rolled back when it raises (the read store,
+    which may not use the adapters, keeps its own under its write lock)."""
+    con.execute("BEGIN")
+    try:
+        yield con
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
 
 
 def extension_path(name: str) -> Path:

@@ -38,6 +38,7 @@ from pathlib import Path
 import duckdb
 
 from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL, drop_company_key
+from bemtevi.infra.duckdb_files import transaction
 from bemtevi.infra.receita_build import SIMPLES_TYPE, STAGED, build_slice
 from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, extracted, kind_of, members_of
 
@@ -187,39 +188,38 @@ def _load_member(
     shutil.rmtree(partial, ignore_errors=True)
     try:
         rejected: list[Rejected] = []
-        con.execute("BEGIN")
-        try:
-            rows = _stage(con, kind, staged, partial, position, parts, rejects=False)
-        except duckdb.InvalidInputException:
-            con.execute("ROLLBACK")
-            con.execute("BEGIN")
-            con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
-            rows = _stage(con, kind, staged, partial, position, parts, rejects=True)
-            rejected = [
-                Rejected(zip_path.name, info.filename, int(line), str(error))
-                for line, error in con.execute(
-                    # one row per wrong field: a line is reported once, with its first error
-                    "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now GROUP BY line ORDER BY line"
-                ).fetchall()
-            ]
-        for r in rejected:
-            con.execute("INSERT INTO rf_rejects VALUES (?, ?, ?, ?, ?)", [release, r.zip, r.member, r.line, r.error])
-        con.execute("DELETE FROM rf_slices")  # records built before this file are built again
-        con.execute(
-            "INSERT INTO rf_members VALUES (?, ?, ?, ?, ?, ?)",
-            [zip_path.name, info.filename, info.CRC, info.file_size, rows, len(rejected)],
-        )
-        if kind not in CODE_TABLES:
-            # in place before the commit that names it done; a file without its line is staged again
-            partial.mkdir(exist_ok=True)  # a member of no lines writes no part
-            shutil.rmtree(target, ignore_errors=True)
-            os.replace(partial, target)
-        if before_commit is not None:
-            before_commit(f"{zip_path.name}/{info.filename}")
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
+        with transaction(con):
+            try:
+                rows = _stage(con, kind, staged, partial, position, parts, rejects=False)
+            except duckdb.InvalidInputException:
+                con.execute("ROLLBACK")
+                con.execute("BEGIN")
+                con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
+                rows = _stage(con, kind, staged, partial, position, parts, rejects=True)
+                rejected = [
+                    Rejected(zip_path.name, info.filename, int(line), str(error))
+                    for line, error in con.execute(
+                        # one row per wrong field: a line is reported once, with its first error
+                        "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now "
+                        "GROUP BY line ORDER BY line"
+                    ).fetchall()
+                ]
+            for r in rejected:
+                con.execute(
+                    "INSERT INTO rf_rejects VALUES (?, ?, ?, ?, ?)", [release, r.zip, r.member, r.line, r.error]
+                )
+            con.execute("DELETE FROM rf_slices")  # records built before this file are built again
+            con.execute(
+                "INSERT INTO rf_members VALUES (?, ?, ?, ?, ?, ?)",
+                [zip_path.name, info.filename, info.CRC, info.file_size, rows, len(rejected)],
+            )
+            if kind not in CODE_TABLES:
+                # in place before the commit that names it done; a file without its line is staged again
+                partial.mkdir(exist_ok=True)  # a member of no lines writes no part
+                shutil.rmtree(target, ignore_errors=True)
+                os.replace(partial, target)
+            if before_commit is not None:
+                before_commit(f"{zip_path.name}/{info.filename}")
     finally:
         staged.unlink(missing_ok=True)
         shutil.rmtree(partial, ignore_errors=True)
@@ -309,15 +309,10 @@ def _build(
     con.execute("RESET threads")  # (a failed import closes its connection)
     row = con.execute("SELECT sum(companies) FROM rf_slices WHERE slices = ?", [slices]).fetchone()
     companies = int(row[0]) if row and row[0] is not None else 0
-    con.execute("BEGIN")
-    try:
+    with transaction(con):
         con.execute("INSERT INTO rf_releases VALUES (?, ?, now()::TIMESTAMP)", [release, companies])
         # The staging rows served their release; the next one is a full snapshot of its own.
         _clear_staging(con)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
     return companies
 
 
@@ -357,10 +352,9 @@ def import_cnpj(
         current = con.execute("SELECT release FROM rf_state").fetchone()
         if current is None or current[0] != release:
             # A different release was left half-staged: it is dropped, this one starts afresh.
-            con.execute("BEGIN")
-            _clear_staging(con)
-            con.execute("INSERT INTO rf_state VALUES (?)", [release])
-            con.execute("COMMIT")
+            with transaction(con):
+                _clear_staging(con)
+                con.execute("INSERT INTO rf_state VALUES (?)", [release])
             shutil.rmtree(root, ignore_errors=True)
         parts = _parts_for(members)
         staging = root / f"{parts}-parts"  # a member staged in other parts is staged again

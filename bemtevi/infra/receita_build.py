@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 import duckdb
 
+from bemtevi.infra.duckdb_files import transaction
+
 SIMPLES_TYPE = (
     "STRUCT(simples BOOLEAN, simples_since DATE, simples_until DATE, mei BOOLEAN, mei_since DATE, mei_until DATE)"
 )
@@ -156,8 +158,7 @@ def build_slice(
     """Build slice ``part`` of ``slices`` into ``companies`` and commit it with its line in ``rf_slices``
     (``replacing``: first delete the records of its CNPJs); ``before_commit`` is called just before."""
     rows = in_slice(slices, part, parts)
-    cur.execute("BEGIN")
-    try:
+    with transaction(cur):
         if replacing:
             cur.execute(
                 "DELETE FROM companies WHERE cnpj IN (SELECT cnpj_basico || cnpj_ordem || cnpj_dv "
@@ -168,7 +169,3 @@ def build_slice(
         cur.execute("INSERT INTO rf_slices VALUES (?, ?, ?)", [slices, part, count])
         if before_commit is not None:
             before_commit(f"records {part + 1}/{slices}")
-        cur.execute("COMMIT")
-    except BaseException:
-        cur.execute("ROLLBACK")
-        raise
