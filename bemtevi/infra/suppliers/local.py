@@ -28,7 +28,7 @@ from typing import Any, Literal
 import duckdb
 import orjson
 
-from bemtevi.infra.duckdb_files import load_extension, path_literal
+from bemtevi.infra.duckdb_files import load_extension, path_literal, transaction
 
 _NOT_DIGITS = re.compile(r"[.\-/\s]")
 _CPF = re.compile(r"[0-9]{11}")
@@ -143,13 +143,14 @@ def build_lookup_file(dataset: Path) -> Path:
         # Rows appended in the order DuckDB makes them and the key indexed afterwards: an ORDER BY sorted the
         # whole documents (twice the memory of the rest of the copy) where the index sorts only the keys; a
         # lookup then probes the index, then the row by its rowid.
-        copier.execute("BEGIN")
-        copier.execute("INSERT INTO lookup.people_docs SELECT cpf, doc FROM people_docs")
-        end = int((copier.execute("SELECT coalesce(max(rowid) + 1, 0) FROM companies").fetchone() or (0,))[0])
-        for start in range(0, end, _COPY_ROWS):
-            batch = f"{company_doc_sql(columns)} WHERE rowid >= {start} AND rowid < {start + _COPY_ROWS}"
-            copier.execute(f"INSERT INTO lookup.company_docs WITH docs AS MATERIALIZED ({batch}) SELECT * FROM docs")
-        copier.execute("COMMIT")
+        with transaction(copier):
+            copier.execute("INSERT INTO lookup.people_docs SELECT cpf, doc FROM people_docs")
+            end = int((copier.execute("SELECT coalesce(max(rowid) + 1, 0) FROM companies").fetchone() or (0,))[0])
+            for start in range(0, end, _COPY_ROWS):
+                batch = f"{company_doc_sql(columns)} WHERE rowid >= {start} AND rowid < {start + _COPY_ROWS}"
+                copier.execute(
+                    f"INSERT INTO lookup.company_docs WITH docs AS MATERIALIZED ({batch}) SELECT * FROM docs"
+                )
     finally:
         copier.close()
     sink = sqlite3.connect(partial)
