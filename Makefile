@@ -56,9 +56,9 @@ test-side:
 	cat $$web_log; rm -f $$web_log; test $$browser -eq 0 && test $$web_status -eq 0
 
 # The inner loop: no PostgreSQL, broker, subprocess or browser, hypothesis's `dev` profile (a tenth of the
-# examples), one pytest-xdist worker per core and one more (its tests wait at times on their threads and files: on
-# two cores a third worker took 6-8% off the wall time), each test file on one worker (its module-scoped platforms
-# are shared by its tests). `make test` runs everything with the full profile, in one process beside the browser's.
+# examples), one pytest-xdist worker per core and one more (its tests wait at times on their threads and files,
+# and the extra worker fills those waits), each test file on one worker (its module-scoped platforms are shared by
+# its tests). `make test` runs everything with the full profile, in one process beside the browser's.
 test-fast: install
 	$(BIN)/pytest -q -n $$(( $$(nproc) + 1 )) --dist loadfile --no-loadscope-reorder \
 		-m "not e2e and not postgres and not kafka and not process"
