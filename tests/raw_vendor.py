@@ -4,9 +4,10 @@ counting the bytes the client took before it hung up."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 CHUNK = 64 * 1024
@@ -25,32 +26,49 @@ class RawVendor:
     finished: int = 0  # answers sent whole
     _sock: socket.socket = field(init=False, repr=False)
     _open: list[socket.socket] = field(default_factory=list, repr=False)
+    _threads: list[threading.Thread] = field(default_factory=list, repr=False)
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __enter__(self) -> RawVendor:
         self._sock = socket.create_server(("127.0.0.1", 0), backlog=128)
         self.port = self._sock.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
+        with self._lock:
+            self._start(self._accept)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._sock.close()
+        # Shut down, join, then close: a socket closed under a thread still sending on it frees its file
+        # descriptor for the next test's socket, and the thread's writes land there.
         with self._lock:
-            for conn in self._open:
-                conn.close()
+            self._stop.set()
+            for sock in (self._sock, *self._open):
+                with contextlib.suppress(OSError):  # the client may have hung up first
+                    sock.shutdown(socket.SHUT_RDWR)
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join()
+        for sock in (self._sock, *self._open):
+            sock.close()
+
+    def _start(self, target: Callable[..., None], *args: object) -> None:
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        self._threads.append(thread)
+        thread.start()
 
     def _accept(self) -> None:
-        while not self._stop.is_set():
+        while True:
             try:
                 conn, _ = self._sock.accept()
             except OSError:
                 return
             with self._lock:
+                if self._stop.is_set():
+                    conn.close()
+                    return
                 self.connections += 1
                 self._open.append(conn)
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+                self._start(self._serve, conn)
 
     def _serve(self, conn: socket.socket) -> None:
         try:
