@@ -21,7 +21,16 @@ import schemathesis
 from customers_support import customer
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, api_schema, contact_form, full_profile, make_settings
+from support import (
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    KNOWN_CPF,
+    api_schema,
+    contact_form,
+    examples,
+    full_profile,
+    make_settings,
+)
 
 from bemtevi.api.app import create_app
 from bemtevi.bootstrap import Platform, build_platform
@@ -29,9 +38,10 @@ from bemtevi.domain.groups import GroupType
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
 from bemtevi.domain.users import Role
 
-# Generated examples per operation and caller. By hand, BEMTEVI_FUZZ_EXAMPLES searches deeper and
-# BEMTEVI_FUZZ_RANDOM=1 draws fresh data instead of the derandomized cases.
+# Generated examples per operation and caller (the inner loop's profile runs a third of them). By hand,
+# BEMTEVI_FUZZ_EXAMPLES searches deeper and BEMTEVI_FUZZ_RANDOM=1 draws fresh data instead of the derandomized cases.
 EXAMPLES = int(os.environ.get("BEMTEVI_FUZZ_EXAMPLES", "15"))
+FUZZ_SETTINGS = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=examples(EXAMPLES))
 DERANDOMIZED = os.environ.get("BEMTEVI_FUZZ_RANDOM") is None
 CHECKS = [
     schemathesis.checks.not_a_server_error,
@@ -131,12 +141,12 @@ def _call(case: schemathesis.Case, fuzzing: Fuzzing, caller: str) -> None:
 
 
 @super_admin_schema.parametrize()
-@settings(deadline=None, suppress_health_check=list(HealthCheck))
+@FUZZ_SETTINGS
 def test_as_the_super_admin(case: schemathesis.Case, fuzzing: Fuzzing) -> None:
     _call(case, fuzzing, "super-admin")
 
 
 @user_schema.parametrize()
-@settings(deadline=None, suppress_health_check=list(HealthCheck))
+@FUZZ_SETTINGS
 def test_as_an_ordinary_user(case: schemathesis.Case, fuzzing: Fuzzing) -> None:
     _call(case, fuzzing, "user")

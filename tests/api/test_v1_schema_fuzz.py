@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 import schemathesis
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, settings
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, make_settings
-from test_schema_fuzz import CHECKS, DERANDOMIZED, EXAMPLES
+from test_schema_fuzz import CHECKS, DERANDOMIZED, EXAMPLES, FUZZ_SETTINGS
 
 from bemtevi.api.app import create_app
 from bemtevi.api.v1.app import v1_openapi_document
@@ -59,7 +58,7 @@ def v1_fuzzing(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path) -> 
 
 
 @v1_schema.parametrize()
-@settings(deadline=None, suppress_health_check=list(HealthCheck))
+@FUZZ_SETTINGS
 def test_the_public_api_with_a_token(case: schemathesis.Case, v1_fuzzing: tuple[Any, str, Platform]) -> None:
     app, token, _ = v1_fuzzing
     case.call_and_validate(app=app, headers={"Authorization": f"Bearer {token}"}, checks=CHECKS)
