@@ -73,6 +73,10 @@ class ReadStore:
         # One DuckDB thread by default: page writes are small, parallel scans only add
         # overhead for them, and the other core is busy reading and decoding the next page.
         self._con.execute(f"SET threads = {int(threads)}")
+        # A stop leaves the write-ahead log (under DuckDB's checkpoint threshold) to the next start, which replays
+        # it as after a crash: a checkpoint at every close rewrote each changed table's last row group, several
+        # times the cost of that replay.
+        self._con.execute("PRAGMA disable_checkpoint_on_shutdown")
         self._con.execute(TRACKING_DDL)
         self._con.execute(SCHEMA_DDL)
         self._con.execute(SOURCE_DDL)
