@@ -255,6 +255,10 @@ class BemteviApplication(Application[UUID]):
         except AggregateNotFoundError:
             return None
 
+    def exists(self, aggregate_id: UUID) -> bool:
+        """Whether the log holds any event of this aggregate (one indexed row read; nothing is replayed)."""
+        return bool(self.recorder.select_events(aggregate_id, desc=True, limit=1))
+
     def find_readonly(self, aggregate_id: UUID, kind: type[A]) -> A | None:
         """Like ``find``, from a cache kept coherent with this process's saves. Do not mutate it."""
         cached = self._read_cache.get(aggregate_id)

@@ -93,7 +93,7 @@ class CatalogueCommands:
         """The ready layouts, on a store that lacks them (every start; idempotent: their ids come from their
         keys, so a second process starting at once collides and appends nothing). The root enables them, so
         a customer may be given them as they are, or copy one into its own layouts (``copy_layout``)."""
-        missing = [r for r in READY_LAYOUTS if self._app.find(r.id, Layout) is None]
+        missing = [r for r in READY_LAYOUTS if not self._app.exists(r.id)]  # their ids are theirs alone
         if not missing:
             return self._app.max_position()
 
