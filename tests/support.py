@@ -299,8 +299,14 @@ BASIC_QUERY_TYPE: dict[str, Any] = {
 
 
 def make_settings(var_dir: Path, dataset_path: Path, database_url: str | None = None) -> Settings:
+    """The tests' settings on ``var_dir``: copies of one validated per dataset and database (reading the
+    environment for each of a run's hundreds of platforms was a quarter of building one)."""
+    return _base_settings(dataset_path, database_url).model_copy(update={"var_dir": var_dir})
+
+
+@functools.cache
+def _base_settings(dataset_path: Path, database_url: str | None) -> Settings:
     return Settings(
-        var_dir=var_dir,
         database_url=database_url,
         dataset_path=dataset_path,
         admin_email=ADMIN_EMAIL,
