@@ -71,7 +71,7 @@ class CatalogueCommands:
     def seed(self) -> int:
         """The seeded query types and the defaults, on a store that has none (every start; idempotent:
         two processes starting at once collide on the defaults and the second appends nothing)."""
-        if self._app.find(DEFAULTS_ID, QueryTypeDefaults) is not None:
+        if self._app.exists(DEFAULTS_ID):
             return self._app.max_position()
         with acting_as(SYSTEM):
             defaults = QueryTypeDefaults(defaults={})

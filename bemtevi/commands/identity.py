@@ -97,7 +97,7 @@ class IdentityCommands:
         root's accounts are opened (default: this platform's; cluster mode passes this process's group
         commit, since no ledger worker need be running at a first start, and the root's accounts have no
         other owner before they exist)."""
-        if self._app.find(ROOT_GROUP_ID, Group) is not None:
+        if self._app.exists(ROOT_GROUP_ID):
             return BootstrapResult(False, admin_email, None, self._app.max_position())
         generated = None
         if admin_password is None:
