@@ -46,7 +46,12 @@ def test_a_worker_assigned_while_its_topic_was_missing_takes_it_within_seconds_o
             producer.close()
         began = time.monotonic()
         # A generous bound for a busy machine; the refresh every 5 s makes it seconds, faust's default minutes.
-        wait_until(out.exists, 60, "the worker never took the topic that came back")
+        # A whole line: the worker creates the file, then writes it.
+        wait_until(
+            lambda: out.exists() and out.read_bytes().endswith(b"\n"),
+            60,
+            "the worker never took the topic that came back",
+        )
         print(f"taken {time.monotonic() - began:.1f} s after the topic came back")
         assert out.read_bytes() == b"queued after the topic came back\n"
     finally:
