@@ -26,6 +26,8 @@ def _digits(least: int, most: int) -> st.SearchStrategy[str]:
     return st.text(st.characters(categories=["Nd"]), min_size=least, max_size=most)
 
 
+# A vendor's text is UTF-8 (no lone surrogate): what ``.{0,5}`` matches in it.
+_any_but_newline = st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=5)
 _signed = st.tuples(st.sampled_from(["", "-"]), _digits(1, 25)).map("".join)
 # Any JSON value orjson can give (its integers stop at 64 bits, its floats are finite).
 scalars = (
@@ -37,9 +39,9 @@ scalars = (
     # Dates and numbers as vendors write them, with the odd ones among them: the strings of the patterns
     # -?\d{1,25}/-?\d{1,25}/-?\d{1,25} and \d{4}-\d{2}-\d{2}.{0,5}
     | st.tuples(_signed, _signed, _signed).map("/".join)
-    | st.tuples(
-        _digits(4, 4), _digits(2, 2), _digits(2, 2), st.text(st.characters(exclude_characters="\n"), max_size=5)
-    ).map(lambda p: f"{p[0]}-{p[1]}-{p[2]}{p[3]}")
+    | st.tuples(_digits(4, 4), _digits(2, 2), _digits(2, 2), _any_but_newline).map(
+        lambda p: f"{p[0]}-{p[1]}-{p[2]}{p[3]}"
+    )
 )
 json_values = st.recursive(
     scalars,
