@@ -58,6 +58,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.tsx', 'src/**/*.dom.test.ts'],
           setupFiles: ['./src/test/setup.ts', './src/test/setupDom.ts'],
+          // One jsdom and one module registry per worker, not per file (building them was over half the suite's
+          // CPU): src/test/setupDom.ts puts back what a test may change (language, URL, stubbed globals, storage).
+          isolate: false,
         },
       },
       {
