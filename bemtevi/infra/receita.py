@@ -293,7 +293,7 @@ def _build(
         if stopped:  # a slice failed: the rest stop as a killed import would (the next run goes on)
             return
         with con.cursor() as cur:
-            cur.execute(views)
+            cur.execute(f"SET enable_progress_bar = false; {views}")  # the import prints its own progress
             try:
                 build_slice(cur, slices, part, parts, replacing, before_commit)
             except BaseException as e:
@@ -344,6 +344,7 @@ def import_cnpj(
     con = duckdb.connect(str(dataset), config={"memory_limit": memory_limit, "preserve_insertion_order": False,
                                                "checkpoint_threshold": "1TB"})  # fmt: skip
     try:
+        con.execute("SET enable_progress_bar = false")
         _ensure_dataset(con)
         if con.execute("SELECT 1 FROM rf_releases WHERE release = ?", [release]).fetchone():
             summary.already_imported = True
