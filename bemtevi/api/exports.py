@@ -23,8 +23,6 @@ from typing import Annotated, Literal
 
 import xlsxwriter
 from fastapi import Query, Response
-from fpdf import FPDF
-from fpdf.enums import WrapMode
 from xlsxwriter.worksheet import Worksheet
 
 from bemtevi.domain.errors import ExportFailed
@@ -141,6 +139,11 @@ def pdf_bytes(
     footer: str = "",
 ) -> bytes:
     """A landscape A4 report: a title, a few 'label: value' lines, then one table (headings on every page)."""
+    # Imported here, by the one function using it: fpdf's import (its font and Unicode tables) is a fifth of a
+    # second that every API process, worker and CLI command paid at start for a report most never export.
+    from fpdf import FPDF
+    from fpdf.enums import WrapMode
+
     pdf = FPDF(orientation="L", unit="mm", format="A4")
     pdf.set_auto_page_break(auto=True, margin=12)
     pdf.set_title(_latin1(title))

@@ -55,7 +55,6 @@ from bemtevi.projections.catalogue import all_read_models
 from bemtevi.projections.store import ReadStore
 from bemtevi.streams.enrichment import Enrichment
 from bemtevi.streams.invalidator import CacheInvalidator
-from bemtevi.streams.kafka_feed import KafkaFeed
 from bemtevi.streams.mailer import Mailer
 from bemtevi.streams.projector import NotificationSource, Projector
 from bemtevi.streams.reservations import ReservationSweeper
@@ -345,6 +344,8 @@ def read_side(settings: Settings, app: BemteviApplication) -> tuple[ReadStore, N
     except BaseException:
         slot.release()
         raise
+    from bemtevi.streams.kafka_feed import KafkaFeed  # cluster mode's alone, as the ledger client's (Kafka's client)
+
     return store, KafkaFeed(store, settings.kafka_bootstrap, settings.kafka_events_topic), slot
 
 
