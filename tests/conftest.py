@@ -40,7 +40,7 @@ E2E_DIR = Path(__file__).parent / "e2e"
 # The test process runs DuckDB's statements by the thousand, as a server does: its absent optional modules too.
 mark_absent_modules()
 # Collection makes objects that live as long as the process (modules, classes, test items): collecting garbage
-# among them is wasted (a tenth of collection's CPU). Back on, with that heap frozen, once collection is done.
+# among them is wasted. Back on, with that heap frozen, once collection is done.
 gc.disable()
 
 # Hypothesis: `dev` (the default, the inner loop) runs a tenth of the examples; `make test` passes
@@ -57,9 +57,8 @@ SLOW_MARKERS = ("e2e", "postgres", "kafka", "process")
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> None:
     """Collection imported every module the tests use: from here on the test process is a long-running one
-    like a server, and its collector is settled as a server's is (frozen start-up heap, fewer young
-    collections): the inner loop's CPU 8% lower, its time 6-10%. (Each xdist worker, and the controller,
-    which collects nothing, runs this loop.)"""
+    like a server, and its collector is settled as a server's is (start-up heap frozen out of full
+    collections, fewer young ones). Each xdist worker, and the controller, which collects nothing, runs this loop."""
     settle_heap()
     gc.enable()
 

@@ -44,6 +44,8 @@ export default defineConfig({
     css: false,
     // Above testing-library's 20 s wait (src/test/setupDom.ts), so a slow screen fails on its own message.
     testTimeout: 60_000,
+    // A global a test stubs (fetch, URL, ResizeObserver) is put back after it, in every project: files share workers.
+    unstubGlobals: true,
     // Worker threads start faster and pass results more cheaply than the default child processes.
     pool: 'threads',
     // A jsdom costs each file most of a second to build, so only the files that need a DOM get one: component
@@ -58,8 +60,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.tsx', 'src/**/*.dom.test.ts'],
           setupFiles: ['./src/test/setup.ts', './src/test/setupDom.ts'],
-          // One jsdom and one module registry per worker, not per file (building them was over half the suite's
-          // CPU): src/test/setupDom.ts puts back what a test may change (language, URL, stubbed globals, storage).
+          // One jsdom and one module registry per worker, not per file (building them was most of the suite's CPU):
+          // src/test/setupDom.ts puts back what a test may change (language, URL, timers, storage).
           isolate: false,
         },
       },

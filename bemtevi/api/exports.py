@@ -139,8 +139,8 @@ def pdf_bytes(
     footer: str = "",
 ) -> bytes:
     """A landscape A4 report: a title, a few 'label: value' lines, then one table (headings on every page)."""
-    # Imported here, by the one function using it: fpdf's import (its font and Unicode tables) is a fifth of a
-    # second that every API process, worker and CLI command paid at start for a report most never export.
+    # Imported here, by the one function using it: fpdf's import (its font and Unicode tables) is costly, and every
+    # API process, worker and CLI command paid it at start for a report most never export.
     from fpdf import FPDF
     from fpdf.enums import WrapMode
 

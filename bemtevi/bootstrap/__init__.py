@@ -344,7 +344,8 @@ def read_side(settings: Settings, app: BemteviApplication) -> tuple[ReadStore, N
     except BaseException:
         slot.release()
         raise
-    from bemtevi.streams.kafka_feed import KafkaFeed  # cluster mode's alone, as the ledger client's (Kafka's client)
+    # Imported in cluster mode only, as the ledger's Kafka client is: kafka-python's import is costly.
+    from bemtevi.streams.kafka_feed import KafkaFeed
 
     return store, KafkaFeed(store, settings.kafka_bootstrap, settings.kafka_events_topic), slot
 

@@ -9,7 +9,8 @@ import i18n, { DEFAULT_LOCALE } from '../i18n'
 configure({ asyncUtilTimeout: 20_000 })
 
 // The DOM files share one module registry and one jsdom per worker (vite.config.ts): each test starts from the
-// state a fresh page has, whatever the test before it left: the default language, the root URL, no stubbed global.
+// state a fresh page has, whatever the test before it left: the default language, the root URL, real timers (the
+// stubbed globals are put back by vitest itself: `unstubGlobals` in vite.config.ts).
 beforeEach(async () => {
   if (i18n.language !== DEFAULT_LOCALE) await i18n.changeLanguage(DEFAULT_LOCALE)
   window.history.replaceState(null, '', '/')
@@ -19,7 +20,6 @@ afterEach(() => {
   cleanup()
   localStorage.clear()
   sessionStorage.clear()
-  vi.unstubAllGlobals()
   vi.useRealTimers()
 })
 
