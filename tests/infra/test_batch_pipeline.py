@@ -23,7 +23,7 @@ from bemtevi.domain.layouts import LayoutKind, LayoutRow, LayoutSpec
 from bemtevi.infra.batches.join_sql import normalised_sql
 from bemtevi.infra.batches.pipeline import BatchProgress, preview, run_batch, staged_path
 from bemtevi.infra.batches.upload_checks import check_upload
-from bemtevi.infra.suppliers.local import company_doc_sql
+from bemtevi.infra.suppliers.local import company_document, company_row_sql
 
 TODAY = dt.date(2026, 1, 15)
 
@@ -47,10 +47,11 @@ def documents(dataset: Path) -> tuple[list[str], list[str]]:
 def docs_by_document(dataset: Path) -> dict[str, dict[str, Any]]:
     con = duckdb.connect(str(dataset), read_only=True)
     try:
-        rows = con.execute(f"SELECT cpf, doc FROM people_docs UNION ALL {company_doc_sql()}").fetchall()
+        people = con.execute("SELECT cpf, doc FROM people_docs").fetchall()
+        companies = con.execute(company_row_sql()).fetchall()
     finally:
         con.close()
-    return {d: orjson.loads(doc) for d, doc in rows}
+    return {cpf: orjson.loads(doc) for cpf, doc in people} | {cnpj: company_document(cnpj, v) for cnpj, v in companies}
 
 
 # -- validation in SQL ---------------------------------------------------------------------------

@@ -13,10 +13,11 @@ from typing import Any
 
 import duckdb
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from support import examples
 
-from bemtevi.infra.demo_data import generate_demo_dataset
+from bemtevi.infra.demo_data import COMPANIES_DDL, generate_demo_dataset
 from bemtevi.infra.suppliers import local
 from bemtevi.infra.suppliers.local import (
     _CNPJ,
@@ -26,7 +27,8 @@ from bemtevi.infra.suppliers.local import (
     _normalise,
     age_on,
     build_lookup_file,
-    company_doc_sql,
+    company_document,
+    company_row_sql,
     lookup_file_for,
 )
 
@@ -296,7 +298,7 @@ def test_the_lookup_copy_made_in_batches_holds_every_company_once(
     generate_demo_dataset(path, 20, 300, seed=3)
     with closing(duckdb.connect(str(path))) as con:
         con.execute("DELETE FROM companies WHERE rowid % 7 = 3 OR rowid BETWEEN 100 AND 140")
-        expected = con.execute(f"{company_doc_sql()} ORDER BY cnpj").fetchall()
+        expected = con.execute(f"{company_row_sql()} ORDER BY cnpj").fetchall()
     monkeypatch.setattr(local, "_COPY_ROWS", 32)
     with closing(sqlite3.connect(build_lookup_file(path))) as copy:
         copied = copy.execute("SELECT cnpj, doc FROM company_docs ORDER BY cnpj").fetchall()
@@ -385,3 +387,76 @@ def test_a_dataset_generated_before_the_cnpj_import_answers_its_companies(tmp_pa
         company = supplier.lookup_company(cnpj)
     assert company is not None and list(company) == COMPANY_KEYS
     assert (company["company_name"], company["secondary_activities"], company["simples"]) == (name, None, None)
+
+
+# --- a company's stored values, named again ------------------------------------------------------------------------
+
+# A company's lookup document as the supplier answered it before its values were stored unnamed: DuckDB's JSON of
+# the row, named field by field. The stored values must be named back into exactly this.
+NAMED_COMPANY_SQL = (
+    "SELECT cnpj, to_json(struct_pack(kind := 'company', cnpj := cnpj, "
+    + ", ".join(f"{key} := {key}" for key in COMPANY_KEYS[2:])
+    + "))::VARCHAR FROM companies"
+)
+TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=12)
+DATES = st.dates(dt.date(1900, 1, 1), dt.date(2100, 12, 31))
+
+
+def _struct(**fields: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any] | None]:
+    return st.none() | st.fixed_dictionaries(fields)
+
+
+def _structs(**fields: st.SearchStrategy[Any]) -> st.SearchStrategy[list[dict[str, Any] | None] | None]:
+    return st.none() | st.lists(_struct(**{k: st.none() | v for k, v in fields.items()}), max_size=3)
+
+
+COMPANY_ROWS = st.tuples(
+    TEXT, st.none() | TEXT, DATES, TEXT, TEXT,
+    _struct(code=st.none() | TEXT, description=st.none() | TEXT), st.none() | TEXT,
+    st.none() | st.decimals(-(10**12), 10**12, places=2, allow_nan=False, allow_infinity=False),
+    _struct(**{f: st.none() | TEXT for f in ("street", "number", "complement", "neighborhood", "city", "state",
+                                            "zip")}),
+    _structs(number=TEXT, type=TEXT), st.none() | st.lists(st.none() | TEXT, max_size=3),
+    _structs(name=TEXT, document=TEXT, role=TEXT, since=DATES), st.none() | st.integers(-(2**31), 2**31 - 1),
+    _structs(date=DATES, amount=st.decimals(-(10**9), 10**9, places=2, allow_nan=False), notary=TEXT, city=TEXT,
+             state=TEXT),
+    _structs(code=TEXT, description=TEXT),
+    _struct(simples=st.none() | st.booleans(), simples_since=st.none() | DATES, simples_until=st.none() | DATES,
+            mei=st.none() | st.booleans(), mei_since=st.none() | DATES, mei_until=st.none() | DATES),
+)  # fmt: skip
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(COMPANY_ROWS, min_size=1, max_size=6))
+def test_a_companys_stored_values_are_named_back_into_its_document(rows: list[tuple[Any, ...]]) -> None:
+    with closing(duckdb.connect()) as con:
+        con.execute(COMPANIES_DDL)
+        con.executemany(
+            f"INSERT INTO companies VALUES ({', '.join('?' * 17)})", [(f"{i:014d}", *row) for i, row in enumerate(rows)]
+        )
+        named = dict(con.execute(NAMED_COMPANY_SQL).fetchall())
+        stored = con.execute(company_row_sql()).fetchall()
+    assert len(stored) == len(rows)
+    for cnpj, values in stored:
+        document = company_document(cnpj, values)
+        assert list(document) == COMPANY_KEYS
+        assert document == json.loads(named[cnpj])
+
+
+def test_a_lookup_file_of_the_earlier_layout_is_copied_anew(tmp_path: Path) -> None:
+    path = tmp_path / "earlier.duckdb"
+    generate_demo_dataset(path, 10, 10, seed=5)
+    cnpj = duckdb.connect(str(path), read_only=True).execute("SELECT min(cnpj) FROM companies").fetchone()[0]
+    with LocalDatasetSupplier(path) as supplier:
+        expected = supplier.lookup_company(cnpj)
+    # A file written before companies' values were stored unnamed: their named documents, and no layout number.
+    lookup = lookup_file_for(path)
+    with closing(sqlite3.connect(lookup)) as con, closing(duckdb.connect(str(path), read_only=True)) as dataset:
+        con.execute("DELETE FROM company_docs")
+        con.executemany("INSERT INTO company_docs VALUES (?, ?)", dataset.execute(NAMED_COMPANY_SQL).fetchall())
+        con.execute("PRAGMA user_version = 0")
+        con.commit()
+    with LocalDatasetSupplier(path) as supplier:
+        assert supplier.lookup_company(cnpj) == expected
+    with closing(sqlite3.connect(lookup)) as con:
+        assert con.execute("PRAGMA user_version").fetchone() == (local._LOOKUP_FORMAT,)

@@ -14,7 +14,7 @@ from bemtevi.infra import receita
 from bemtevi.infra.demo_data import COMPANIES_DDL, generate_demo_dataset
 from bemtevi.infra.receita import import_cnpj
 from bemtevi.infra.receita_layout import kind_of
-from bemtevi.infra.suppliers.local import LocalDatasetSupplier, company_doc_sql
+from bemtevi.infra.suppliers.local import LocalDatasetSupplier, company_row_sql
 
 
 class Stop(Exception):
@@ -24,7 +24,7 @@ class Stop(Exception):
 def _docs_digest(dataset: Path) -> str:
     con = duckdb.connect(str(dataset), read_only=True)
     try:
-        rows = con.execute(f"{company_doc_sql()} ORDER BY cnpj").fetchall()
+        rows = con.execute(f"{company_row_sql()} ORDER BY cnpj").fetchall()
         companies = con.execute("SELECT count(*) FROM companies").fetchone()
     finally:
         con.close()

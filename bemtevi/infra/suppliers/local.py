@@ -2,8 +2,8 @@
 
 The dataset (``bemtevi.infra.demo_data``, a DuckDB file) keeps, next to its nested ``people`` /
 ``companies`` tables, one JSON document per CPF (``people_docs``) in the exact shape returned
-here; a company's is made from its row of ``companies`` (``COMPANY_DOC``) as the copy below is
-built. DuckDB is made for scans, not for point reads: a prepared primary-key lookup costs
+here; a company's values are copied from its row of ``companies`` as the copy below is built, and named
+at lookup (``company_document``). DuckDB is made for scans, not for point reads: a prepared primary-key lookup costs
 ~0.25-0.5 ms of CPU, and under load it was a quarter of the lookup path. So the supplier copies
 the documents once into an SQLite file beside the dataset (``<dataset>.lookup.sqlite``, rebuilt
 when the dataset is newer), where the same read is an index probe and a read of the row it names,
@@ -22,6 +22,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Collection
+from contextlib import closing
 from pathlib import Path
 from typing import Any, Literal
 
@@ -43,23 +44,62 @@ _STATEMENTS = {
 _COPY_ROWS = 245_760
 _COPY_MEMORY = "400MB"
 _PAGE_SIZE = 16_384
-_INDEX_CACHE_KIB = -65_536  # SQLite's cache while the key index is sorted (negative: KiB)
+# SQLite's cache while the key index is sorted (negative: KiB): the sort merges runs of this size, on every core
+# (SQLite's own sort threads, off by default): smaller runs keep those threads busy beside the reading.
+_INDEX_CACHE_KIB = -16_384
+# The lookup file's layout, kept as its ``user_version``: a file of another layout (one written before companies'
+# values were stored unnamed) is copied anew, as a stale one is.
+_LOOKUP_FORMAT = 2
 # Ages remembered per birth date within one day (a new day starts afresh); beyond this many
 # distinct dates (some 36,500 in a century) the day's ages start afresh too.
 _AGES_MAX = 100_000
-# A company's lookup document, in the key order returned (``kind`` first). Datasets generated before the
-# CNPJ import existed have no ``secondary_activities`` / ``simples`` columns: those fields are null there.
-_COMPANY_FIELDS = (
-    "cnpj", "company_name", "trade_name", "opening_date", "status", "legal_nature", "main_activity", "size",
-    "share_capital", "address", "phones", "emails", "partners", "score", "protests", "secondary_activities",
-    "simples",
+# A company's lookup document, in the key order returned after ``kind`` and ``cnpj``: a field is a plain value, a
+# struct (its fields' names) or a list of structs ([its fields' names]). The copy stores each company's values as a
+# JSON array in this order (nested structs as arrays too) and a lookup names them again (``company_document``):
+# the names were nearly half of every stored document, and so of the file, of the copy's writes and of its time.
+# Datasets generated before the CNPJ import existed have no ``secondary_activities`` / ``simples``: null there.
+_Shape = tuple[str, ...] | list[tuple[str, ...]] | None
+_COMPANY_SHAPE: tuple[tuple[str, _Shape], ...] = (
+    ("company_name", None), ("trade_name", None), ("opening_date", None), ("status", None), ("legal_nature", None),
+    ("main_activity", ("code", "description")), ("size", None), ("share_capital", None),
+    ("address", ("street", "number", "complement", "neighborhood", "city", "state", "zip")),
+    ("phones", [("number", "type")]), ("emails", None), ("partners", [("name", "document", "role", "since")]),
+    ("score", None), ("protests", [("date", "amount", "notary", "city", "state")]),
+    ("secondary_activities", [("code", "description")]),
+    ("simples", ("simples", "simples_since", "simples_until", "mei", "mei_since", "mei_until")),
 )  # fmt: skip
+_COMPANY_FIELDS = tuple(name for name, _ in _COMPANY_SHAPE)
 
 
-def company_doc_sql(columns: Collection[str] = _COMPANY_FIELDS) -> str:
-    """``SELECT cnpj, doc`` of the dataset's ``companies`` (which has ``columns``): each one's lookup document."""
-    fields = ", ".join(f"{f} := {f if f in columns else 'NULL'}" for f in _COMPANY_FIELDS)
-    return f"SELECT cnpj, to_json(struct_pack(kind := 'company', {fields}))::VARCHAR AS doc FROM companies"
+def _stored_value_sql(column: str, shape: _Shape) -> str:
+    if shape is None:
+        return column
+    if isinstance(shape, tuple):
+        values = ", ".join(f"{column}.{field}" for field in shape)
+        return f"CASE WHEN {column} IS NULL THEN NULL ELSE json_array({values}) END"
+    values = ", ".join(f"e.{field}" for field in shape[0])
+    return f"list_transform({column}, e -> CASE WHEN e IS NULL THEN NULL ELSE json_array({values}) END)"
+
+
+def company_row_sql(columns: Collection[str] = _COMPANY_FIELDS) -> str:
+    """``SELECT cnpj, doc`` of the dataset's ``companies`` (which has ``columns``): each one's stored lookup values,
+    which ``company_document`` turns into its document."""
+    values = ", ".join(_stored_value_sql(name, shape) if name in columns else "NULL" for name, shape in _COMPANY_SHAPE)
+    return f"SELECT cnpj, json_array({values})::VARCHAR AS doc FROM companies"
+
+
+def company_document(cnpj: str, stored: bytes | str) -> dict[str, Any]:
+    """The lookup document of the company ``cnpj`` whose stored values (``company_row_sql``) are ``stored``."""
+    document: dict[str, Any] = {"kind": "company", "cnpj": cnpj}
+    for (name, shape), value in zip(_COMPANY_SHAPE, orjson.loads(stored), strict=True):
+        if shape is None or value is None:
+            document[name] = value
+        elif isinstance(shape, tuple):
+            document[name] = dict(zip(shape, value, strict=True))
+        else:
+            fields = shape[0]
+            document[name] = [None if v is None else dict(zip(fields, v, strict=True)) for v in value]
+    return document
 
 
 def age_on(birth_date: str, today: dt.date) -> int:
@@ -121,6 +161,7 @@ def build_lookup_file(dataset: Path) -> Path:
     try:
         # 16 KiB pages: a document is about a kilobyte, and fewer pages a row means fewer page reads.
         sink.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
+        sink.execute(f"PRAGMA user_version = {_LOOKUP_FORMAT}")
         for table, key in tables:
             sink.execute(f"CREATE TABLE {table} ({key} TEXT NOT NULL, doc TEXT NOT NULL)")
         sink.commit()
@@ -147,7 +188,7 @@ def build_lookup_file(dataset: Path) -> Path:
             copier.execute("INSERT INTO lookup.people_docs SELECT cpf, doc FROM people_docs")
             end = int((copier.execute("SELECT coalesce(max(rowid) + 1, 0) FROM companies").fetchone() or (0,))[0])
             for start in range(0, end, _COPY_ROWS):
-                batch = f"{company_doc_sql(columns)} WHERE rowid >= {start} AND rowid < {start + _COPY_ROWS}"
+                batch = f"{company_row_sql(columns)} WHERE rowid >= {start} AND rowid < {start + _COPY_ROWS}"
                 copier.execute(
                     f"INSERT INTO lookup.company_docs WITH docs AS MATERIALIZED ({batch}) SELECT * FROM docs"
                 )
@@ -156,6 +197,7 @@ def build_lookup_file(dataset: Path) -> Path:
     sink = sqlite3.connect(partial)
     try:
         sink.execute(f"PRAGMA cache_size = {_INDEX_CACHE_KIB}")
+        sink.execute(f"PRAGMA threads = {os.cpu_count() or 1}")
         for table, key in tables:
             sink.execute(f"CREATE UNIQUE INDEX {table}_{key} ON {table} ({key})")
         sink.commit()
@@ -163,6 +205,13 @@ def build_lookup_file(dataset: Path) -> Path:
         sink.close()
     os.replace(partial, target)
     return target
+
+
+def _is_current(lookup: Path, dataset: Path) -> bool:
+    if not lookup.exists() or lookup.stat().st_mtime < dataset.stat().st_mtime:
+        return False
+    with closing(sqlite3.connect(f"{lookup.resolve().as_uri()}?mode=ro", uri=True)) as connection:
+        return bool(connection.execute("PRAGMA user_version").fetchone() == (_LOOKUP_FORMAT,))
 
 
 class LocalDatasetSupplier:
@@ -176,7 +225,7 @@ class LocalDatasetSupplier:
         if not self.path.exists():
             raise FileNotFoundError(f"no dataset at {self.path}")
         lookup = lookup_file_for(self.path)
-        if not lookup.exists() or lookup.stat().st_mtime < self.path.stat().st_mtime:
+        if not _is_current(lookup, self.path):
             build_lookup_file(self.path)
         self._uri = f"{lookup.resolve().as_uri()}?mode=ro"
         self._local = threading.local()
@@ -203,27 +252,23 @@ class LocalDatasetSupplier:
         self._local.connection = connection
         return connection
 
-    def _fetch(self, kind: str, document: str) -> dict[str, Any] | None:
-        row = self._connection().execute(_STATEMENTS[kind], (document,)).fetchone()
-        if row is None:
-            return None
-        result: dict[str, Any] = orjson.loads(row[0])
-        return result
-
     def lookup_person(self, cpf: str) -> dict[str, Any] | None:
         document = _normalise(cpf, 11, _CPF)
         if document is None:
             return None
-        result = self._fetch("person", document)
-        if result is not None:
-            result["age"] = self._ages.age(result["birth_date"])
+        row = self._connection().execute(_STATEMENTS["person"], (document,)).fetchone()
+        if row is None:
+            return None
+        result: dict[str, Any] = orjson.loads(row[0])
+        result["age"] = self._ages.age(result["birth_date"])
         return result
 
     def lookup_company(self, cnpj: str) -> dict[str, Any] | None:
         document = _normalise(cnpj, 14, _CNPJ)
         if document is None:
             return None
-        return self._fetch("company", document)
+        row = self._connection().execute(_STATEMENTS["company"], (document,)).fetchone()
+        return None if row is None else company_document(document, row[0])
 
     def lookup(self, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
         if kind == "cpf":
