@@ -20,14 +20,15 @@ from urllib.parse import urlparse, urlunparse
 import httpx
 import psycopg
 
-from bemtevi.infra.local_services.postgres import ensure_postgres
-
 # "" stands for the server BEMTEVI_TEST_POSTGRES_URL names, else the project's own (started when it is not running).
 DEFAULT_POSTGRES = ""
 
 
 @contextmanager
 def postgres_database(server_url: str = DEFAULT_POSTGRES) -> Iterator[str]:
+    # Imported here: a server of an older checkout (``--against``) runs this module with that checkout's package.
+    from bemtevi.infra.local_services.postgres import ensure_postgres
+
     server_url = server_url or os.environ.get("BEMTEVI_TEST_POSTGRES_URL") or ensure_postgres()
     name = f"bemtevi_bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server_url, autocommit=True) as con:

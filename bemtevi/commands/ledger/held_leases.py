@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from uuid import UUID
 
 from bemtevi.commands.ledger.requests import FinishLookup, consultation_of
@@ -81,12 +82,18 @@ def next_lease_end(open_ends: list[float], now: float, lease_seconds: float) -> 
     return starts + lease_seconds
 
 
+@lru_cache(maxsize=1024)
+def _tally_of(lease_id: str) -> UUID:
+    # Every lookup drawn from a lease names its tally: worked out (a name-based UUID) once per lease.
+    return lease_tally_id(UUID(lease_id))
+
+
 def record_leased(finish: FinishLookup, ws: Workspace) -> datetime:
     """On this process's group commit: the consultation of a lookup that took a unit of a lease, counted on the
     lease's tally in the same append. A lease the ledger settled meanwhile (it took this process for dead) has a
     closed tally: the lookup is refused, uncharged, and its answer not given (``LeaseTally``)."""
     assert finish.block_id is not None
-    tally = ws.find(lease_tally_id(UUID(finish.block_id)), LeaseTally)
+    tally = ws.find(_tally_of(finish.block_id), LeaseTally)
     if tally is None or tally.closed:
         raise SearchFailed()
     with acting_as(finish.actor):
