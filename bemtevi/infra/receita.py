@@ -7,7 +7,7 @@ code tables ``Cnaes``, ``Municipios``, ``Naturezas``, ``Qualificacoes``, ``Paise
 
 How it runs:
 
-* each zip member is copied, streamed in 1 MiB pieces and re-encoded as UTF-8, to a temporary file beside the dataset
+* each zip member is copied, streamed and re-encoded as UTF-8, to temporary files of whole lines beside the dataset
   (``receita_layout.extracted``: the next one while this one is read) and read by DuckDB's CSV reader with explicit
   columns into a Parquet file of the columns the build reads (``receita_build.STAGED``), all as text, in a staging
   directory beside the dataset (``staging_dir``; the code tables go to ``rf_codes``);
@@ -152,23 +152,51 @@ def _read_csv(path: Path, columns: tuple[str, ...], *, rejects: bool) -> str:
 
 
 def _stage(
-    con: duckdb.DuckDBPyConnection, kind: str, csv: Path, target: Path, position: int, parts: int, *, rejects: bool
-) -> int:
+    con: duckdb.DuckDBPyConnection,
+    kind: str,
+    pieces: list[Path],
+    target: Path,
+    position: int,
+    parts: int,
+    *,
+    rejects: bool,
+) -> tuple[int, list[tuple[int, str]]]:
+    """The member's rows staged (``target``'s parts, or ``rf_codes``), a piece at a time: their count, and with
+    ``rejects`` each malformed line's number in the member (as DuckDB numbers a file's: by record) and error."""
     shutil.rmtree(target, ignore_errors=True)  # what a failed first read wrote before it failed
-    if kind in CODE_TABLES:
-        source = _read_csv(csv, CODE_LAYOUT, rejects=rejects)
-        count = con.execute(f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {source}").fetchone()
-    else:
-        # Parquet beside the dataset, not a table in it: about a third of the CPU (a table's rows are
-        # compressed again at each checkpoint) and the dataset file does not keep the staging's size.
-        # ``member`` (the file's position in the release) orders duplicates: the first read is kept.
-        source = _read_csv(csv, LAYOUTS[kind], rejects=rejects)
-        count = con.execute(
-            f"COPY (SELECT {position}::INTEGER AS member, {', '.join(STAGED[kind])}, "
-            f"hash(cnpj_basico) % {parts} AS part FROM {source}) "
-            f"TO '{target.as_posix()}' (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part))"
-        ).fetchone()
-    return int(count[0]) if count else 0
+    count = 0
+    rejected: list[tuple[int, str]] = []
+    records_before = 0  # the member's lines in the pieces before this one: those staged and those rejected
+    for index, piece in enumerate(pieces):
+        if rejects:
+            con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
+        if kind in CODE_TABLES:
+            source = _read_csv(piece, CODE_LAYOUT, rejects=rejects)
+            row = con.execute(f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {source}").fetchone()
+        else:
+            # Parquet beside the dataset, not a table in it: about a third of the CPU (a table's rows are
+            # compressed again at each checkpoint) and the dataset file does not keep the staging's size.
+            # ``member`` (the file's position in the release) and ``piece`` order duplicates: the first read is kept.
+            source = _read_csv(piece, LAYOUTS[kind], rejects=rejects)
+            row = con.execute(
+                f"COPY (SELECT {position}::INTEGER AS member, {index}::INTEGER AS piece, {', '.join(STAGED[kind])}, "
+                f"hash(cnpj_basico) % {parts} AS part FROM {source}) "
+                f"TO '{target.as_posix()}' (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), "
+                f"FILENAME_PATTERN 'piece{index}_{{i}}', OVERWRITE_OR_IGNORE)"
+            ).fetchone()
+        staged = int(row[0]) if row else 0
+        count += staged
+        if rejects:
+            lines = [
+                (records_before + int(line), str(error))
+                for line, error in con.execute(
+                    # one row per wrong field: a line is reported once, with its first error
+                    "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now GROUP BY line ORDER BY line"
+                ).fetchall()
+            ]
+            rejected += lines
+            records_before += staged + len(lines)
+    return count, rejected
 
 
 def _load_member(
@@ -180,7 +208,7 @@ def _load_member(
     position: int,
     parts: int,
     staging: Path,
-    staged: Path,
+    pieces: list[Path],
     before_commit: Callable[[str], None] | None,
 ) -> tuple[int, list[Rejected]]:
     target = _staged_file(staging, zip_path.name, info.filename)
@@ -190,20 +218,12 @@ def _load_member(
         rejected: list[Rejected] = []
         with transaction(con):
             try:
-                rows = _stage(con, kind, staged, partial, position, parts, rejects=False)
+                rows, _ = _stage(con, kind, pieces, partial, position, parts, rejects=False)
             except duckdb.InvalidInputException:
                 con.execute("ROLLBACK")
                 con.execute("BEGIN")
-                con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
-                rows = _stage(con, kind, staged, partial, position, parts, rejects=True)
-                rejected = [
-                    Rejected(zip_path.name, info.filename, int(line), str(error))
-                    for line, error in con.execute(
-                        # one row per wrong field: a line is reported once, with its first error
-                        "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now "
-                        "GROUP BY line ORDER BY line"
-                    ).fetchall()
-                ]
+                rows, lines = _stage(con, kind, pieces, partial, position, parts, rejects=True)
+                rejected = [Rejected(zip_path.name, info.filename, line, error) for line, error in lines]
             for r in rejected:
                 con.execute(
                     "INSERT INTO rf_rejects VALUES (?, ?, ?, ?, ?)", [release, r.zip, r.member, r.line, r.error]
@@ -221,7 +241,8 @@ def _load_member(
             if before_commit is not None:
                 before_commit(f"{zip_path.name}/{info.filename}")
     finally:
-        staged.unlink(missing_ok=True)
+        for piece in pieces:
+            piece.unlink(missing_ok=True)
         shutil.rmtree(partial, ignore_errors=True)
     return rows, rejected
 
@@ -245,7 +266,8 @@ def _staging_views(con: duckdb.DuckDBPyConnection, staging: Path) -> str:
         if files[kind]:
             listed = ", ".join(f"'{f}'" for f in files[kind])
             body = (
-                f"SELECT {', '.join(columns)}, (member::BIGINT << 48) | (part::BIGINT << 40) | file_row_number AS seq, "
+                f"SELECT {', '.join(columns)}, "
+                "(member::BIGINT << 48) | (piece::BIGINT << 38) | (part::BIGINT << 32) | file_row_number AS seq, "
                 "part "
                 f"FROM read_parquet([{listed}], file_row_number = true, hive_partitioning = true)"
             )
@@ -358,7 +380,7 @@ def import_cnpj(
                 con.execute("INSERT INTO rf_state VALUES (?)", [release])
             shutil.rmtree(root, ignore_errors=True)
         parts = _parts_for(members)
-        staging = root / f"{parts}-parts"  # a member staged in other parts is staged again
+        staging = root / f"{parts}-parts-in-pieces"  # a member staged in other parts (or whole) is staged again
         staging.mkdir(parents=True, exist_ok=True)
         # Members whose line is committed and whose staged rows are in place (a code table's are in rf_codes).
         done = {(z, m): (crc, size) for z, m, crc, size in
@@ -368,8 +390,8 @@ def import_cnpj(
                 if done.get((member[0].name, member[1].filename)) != (member[1].CRC, member[1].file_size)]  # fmt: skip
         summary.members_skipped = len(members) - len(todo)
         with closing(extracted([(zip_path, info) for _, (zip_path, info, _) in todo], staging)) as files:
-            for (position, (zip_path, info, kind)), csv in zip(todo, files, strict=True):
-                rows, rejected = _load_member(con, release, zip_path, info, kind, position, parts, staging, csv,
+            for (position, (zip_path, info, kind)), pieces in zip(todo, files, strict=True):
+                rows, rejected = _load_member(con, release, zip_path, info, kind, position, parts, staging, pieces,
                                               before_commit)  # fmt: skip
                 summary.members_loaded += 1
                 summary.rows += rows

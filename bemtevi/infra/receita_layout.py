@@ -11,6 +11,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 _COPY_CHUNK = 1 << 20
+# A member's lines go to files of about this size (``extract``).
+PIECE_BYTES = 64 << 20
 
 # Column layouts, in file order (Dicionário de Dados do CNPJ).
 LAYOUTS: dict[str, tuple[str, ...]] = {
@@ -65,43 +67,77 @@ def members_of(directory: Path) -> list[tuple[Path, zipfile.ZipInfo, str]]:
     return found
 
 
-def extract(zip_path: Path, info: zipfile.ZipInfo, target: Path) -> Path:
-    """The member copied to ``target``, streamed in 1 MiB pieces and re-encoded as UTF-8 (DuckDB cannot read
-    inside a zip; its Latin-1 reading now and then mixed up lines at its buffers' edges in members of some
-    hundred megabytes, a good line refused). Latin-1 is a byte a character: any piece decodes alone."""
-    with zipfile.ZipFile(zip_path) as archive, archive.open(info) as source, open(target, "wb") as sink:
-        while chunk := source.read(_COPY_CHUNK):
-            sink.write(chunk.decode("latin-1").encode())
-    return target
+def _line_end_outside_quotes(data: bytes, quoted: bool) -> int | None:
+    """Where the first line of ``data`` that ends outside a quoted field ends (``quoted``: ``data`` starts inside
+    one), or None. Every field is quoted and a quote inside one is doubled, so the count of quotes says."""
+    start = 0
+    while (newline := data.find(b"\n", start)) >= 0:
+        quoted ^= bool(data.count(b'"', start, newline) & 1)
+        if not quoted:
+            return newline + 1
+        start = newline + 1
+    return None
 
 
-def extracted(members: list[tuple[Path, zipfile.ZipInfo]], directory: Path) -> Generator[Path, None, None]:
-    """Each member's extracted file in ``directory``, in order; the next member is extracted on a thread while
-    the caller reads this one (inflating and re-encoding was a third of the files' time, on one core while
-    DuckDB's reader left the other idle at times). The caller removes each file it is given; the ones it was
+def extract(zip_path: Path, info: zipfile.ZipInfo, stem: Path) -> list[Path]:
+    """The member copied out beside ``stem`` (``<stem>-0.csv``, ``-1.csv``, ...), streamed in 1 MiB pieces and
+    re-encoded as UTF-8 (DuckDB cannot read inside a zip; its Latin-1 reading now and then mixed up lines at its
+    buffers' edges in members of some hundred megabytes, a good line refused). Latin-1 is a byte a character: any
+    piece decodes alone. A new file starts at the first line end past ``PIECE_BYTES``: DuckDB's partitioned
+    Parquet writer keeps a statement's rows until its end, and a member of a few hundred megabytes spilled past
+    the import's memory limit (some twice the CPU of the same lines a piece at a time)."""
+    pieces: list[Path] = []
+    sink = None
+    try:
+        with zipfile.ZipFile(zip_path) as archive, archive.open(info) as source:
+            written, quoted = 0, False
+            while chunk := source.read(_COPY_CHUNK):
+                data = chunk.decode("latin-1").encode()
+                if written + len(data) >= PIECE_BYTES and sink is not None:
+                    cut = _line_end_outside_quotes(data, quoted)
+                    if cut is not None:
+                        head, data = data[:cut], data[cut:]
+                        sink.write(head)
+                        quoted, written = False, 0
+                        sink.close()
+                        sink = None
+                if not data:
+                    continue
+                if sink is None:
+                    pieces.append(stem.with_name(f"{stem.name}-{len(pieces)}.csv"))
+                    sink = open(pieces[-1], "wb")  # noqa: SIM115 (closed at each piece's end)
+                sink.write(data)
+                written += len(data)
+                quoted ^= bool(data.count(b'"') & 1)
+    except BaseException:
+        for piece in pieces:
+            piece.unlink(missing_ok=True)
+        raise
+    finally:
+        if sink is not None:
+            sink.close()
+    return pieces
+
+
+def extracted(members: list[tuple[Path, zipfile.ZipInfo]], directory: Path) -> Generator[list[Path], None, None]:
+    """Each member's pieces (``extract``) in ``directory``, in order; the next member is extracted on a thread
+    while the caller reads this one (inflating and re-encoding was a third of the files' time, on one core while
+    DuckDB's reader left the other idle at times). The caller removes each piece it is given; the ones it was
     not given yet are removed when the iterator is closed."""
     for left in directory.glob("member-*.csv"):  # extracted by a stopped run
         left.unlink()
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cnpj-extract")
-    pending: deque[tuple[Path, Future[Path]]] = deque()
+    pending: deque[tuple[Path, Future[list[Path]]]] = deque()
     try:
         for index, (zip_path, info) in enumerate(members):
-            target = directory / f"member-{index}.csv"
-            pending.append((target, pool.submit(extract, zip_path, info, target)))
+            stem = directory / f"member-{index}"
+            pending.append((stem, pool.submit(extract, zip_path, info, stem)))
             if len(pending) > 1:
-                yield _ready(pending)
+                yield pending.popleft()[1].result()
         while pending:
-            yield _ready(pending)
+            yield pending.popleft()[1].result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-        for target, _ in pending:
-            target.unlink(missing_ok=True)
-
-
-def _ready(pending: deque[tuple[Path, Future[Path]]]) -> Path:
-    target, future = pending.popleft()
-    try:
-        return future.result()
-    except BaseException:
-        target.unlink(missing_ok=True)  # what a failed extraction wrote
-        raise
+        for stem, _ in pending:
+            for piece in directory.glob(f"{stem.name}-*.csv"):
+                piece.unlink()

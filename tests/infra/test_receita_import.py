@@ -4,13 +4,18 @@ local supplier's company records."""
 from __future__ import annotations
 
 import hashlib
+import zipfile
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from receita_files import ACME, ACME_CNPJ, estabelecimento, line, write_release, write_zip
+from support import examples
 
-from bemtevi.infra import receita
+from bemtevi.infra import receita, receita_layout
 from bemtevi.infra.demo_data import COMPANIES_DDL, generate_demo_dataset
 from bemtevi.infra.receita import import_cnpj
 from bemtevi.infra.receita_layout import kind_of
@@ -247,3 +252,74 @@ def test_a_line_repeated_in_a_later_file_is_taken_once_as_first_read(tmp_path: P
     with LocalDatasetSupplier(tmp_path / "dataset.duckdb") as supplier:
         company = supplier.lookup_company(ACME_CNPJ)
     assert company is not None and company["address"]["street"] == "RUA DAS ACÁCIAS"
+
+
+def test_a_member_read_in_pieces_gives_the_same_records_repeats_and_rejected_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Members are copied out in pieces of whole lines: the records, which of two lines of one key is kept, and
+    the member's line number of a malformed line are those of the member read whole."""
+    release = write_release(tmp_path / "2024-11", extra_companies=9)
+    write_zip(release, "Estabelecimentos1.zip", "K3241.K03200Y1.D41109.ESTABELE", [
+        estabelecimento("20000001", dv="00"),
+        estabelecimento(ACME, logradouro="REPETIDA"),
+        estabelecimento("30000000", dv="00", nome_fantasia='LOJA "NOVA";\nSEGUNDA LINHA'),
+        b'"30000001";"0001";"00";"1";"LINHA QUEBRADA"\n',  # too few fields
+        estabelecimento("30000002", dv="00"),
+    ])  # fmt: skip
+    whole = import_cnpj(release, tmp_path / "whole.duckdb")
+    monkeypatch.setattr(receita_layout, "_COPY_CHUNK", 64)
+    monkeypatch.setattr(receita_layout, "PIECE_BYTES", 300)  # a piece or two a line
+    extract = receita_layout.extract
+    counts: list[int] = []
+
+    def counting(*args: Any) -> list[Path]:
+        counts.append(len(copied := extract(*args)))
+        return copied
+
+    monkeypatch.setattr(receita_layout, "extract", counting)
+    pieces = import_cnpj(release, tmp_path / "pieces.duckdb")
+    assert max(counts) >= 3
+    assert _docs_digest(tmp_path / "pieces.duckdb") == _docs_digest(tmp_path / "whole.duckdb")
+    assert pieces.rows == whole.rows
+    assert [(r.member, r.line) for r in pieces.rejected] == [(r.member, r.line) for r in whole.rejected]
+    assert [r.line for r in whole.rejected] == [4]  # lines are counted as records: a field's line break is its own
+    with LocalDatasetSupplier(tmp_path / "pieces.duckdb") as supplier:
+        repeated = supplier.lookup_company(ACME_CNPJ)
+        quoted = supplier.lookup_company("30000000000100")
+    assert repeated is not None and repeated["address"]["street"] == "RUA DAS ACÁCIAS"
+    assert quoted is not None and quoted["trade_name"] == 'LOJA "NOVA";\nSEGUNDA LINHA'
+
+
+LATIN_1 = st.text(st.characters(codec="latin-1", exclude_characters="\x00"), max_size=30)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    rows=st.lists(st.lists(LATIN_1, min_size=1, max_size=4), min_size=1, max_size=30),
+    piece_bytes=st.integers(1, 400),
+    read_bytes=st.integers(1, 200),
+)
+def test_pieces_are_whole_lines_of_the_member_in_order(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[list[str]], piece_bytes: int, read_bytes: int
+) -> None:
+    directory = tmp_path_factory.mktemp("pieces")
+    member = b"".join(line(row) for row in rows)
+    with zipfile.ZipFile(directory / "Socios0.zip", "w") as archive:
+        archive.writestr("SOCIOCSV", member)
+    with zipfile.ZipFile(directory / "Socios0.zip") as archive:
+        info = archive.infolist()[0]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(receita_layout, "_COPY_CHUNK", read_bytes)
+        patch.setattr(receita_layout, "PIECE_BYTES", piece_bytes)
+        pieces = receita_layout.extract(directory / "Socios0.zip", info, directory / "member-0")
+    texts = [piece.read_bytes() for piece in pieces]
+    assert b"".join(texts) == member.decode("latin-1").encode()
+    lines = [line(row).decode("latin-1").encode() for row in rows]
+    for text in texts:
+        # each piece is a run of whole lines (a field's own line breaks stay inside it)
+        taken = 0
+        while taken < len(text):
+            taken += len(lines.pop(0))
+        assert taken == len(text)
+    assert not lines
