@@ -84,8 +84,8 @@ def extract(zip_path: Path, info: zipfile.ZipInfo, stem: Path) -> list[Path]:
     re-encoded as UTF-8 (DuckDB cannot read inside a zip; its Latin-1 reading now and then mixed up lines at its
     buffers' edges in members of some hundred megabytes, a good line refused). Latin-1 is a byte a character: any
     piece decodes alone. A new file starts at the first line end past ``PIECE_BYTES``: DuckDB's partitioned
-    Parquet writer keeps a statement's rows until its end, and a member of a few hundred megabytes spilled past
-    the import's memory limit (some twice the CPU of the same lines a piece at a time)."""
+    Parquet writer keeps a statement's rows until its end, and a member of a few hundred megabytes spilled them
+    past the import's memory limit."""
     pieces: list[Path] = []
     sink = None
     try:
