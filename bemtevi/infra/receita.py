@@ -25,7 +25,6 @@ How it runs:
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
 import zipfile
@@ -39,8 +38,9 @@ import duckdb
 
 from bemtevi.infra.demo_data import COMPANIES_DDL, DOCS_DDL, INFO_DDL, PEOPLE_DDL, drop_company_key
 from bemtevi.infra.duckdb_files import transaction
-from bemtevi.infra.receita_build import SIMPLES_TYPE, STAGED, build_slice
-from bemtevi.infra.receita_layout import CODE_LAYOUT, CODE_TABLES, LAYOUTS, extracted, kind_of, members_of
+from bemtevi.infra.receita_build import SIMPLES_TYPE, build_slice
+from bemtevi.infra.receita_layout import CODE_TABLES, LAYOUTS, extracted, kind_of, members_of
+from bemtevi.infra.receita_staging import Rejected, load_member, staged_file, staging_dir, staging_views
 
 # Establishments turned into records per statement at most (see receita_build.BUILD_SQL).
 _SLICE_ROWS = 200_000
@@ -64,29 +64,10 @@ CREATE TABLE IF NOT EXISTS rf_slices (slices INTEGER, slice INTEGER, companies B
 """
 
 
-def staging_dir(dataset: Path) -> Path:
-    """Where a release's files are staged, beside the dataset (removed once the release is imported)."""
-    return dataset.with_name(dataset.name + ".cnpj-staging")
-
-
-def _staged_file(staging: Path, zip_name: str, member: str) -> Path:
-    """A member's staged rows: a directory of Parquet files, one per part (``part=N/``)."""
-    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in f"{Path(zip_name).stem}.{member}")
-    return staging / f"{safe}.parquet"
-
-
 def _parts_for(members: list[tuple[Path, zipfile.ZipInfo, str]]) -> int:
     size = sum(info.file_size for _, info, kind in members if kind == "estabelecimentos")
     needed = max(1, -(-size // (_SLICE_ROWS * _LINE_BYTES)))
     return min(_PARTS, 1 << (needed - 1).bit_length())
-
-
-@dataclass(frozen=True)
-class Rejected:
-    zip: str
-    member: str
-    line: int
-    error: str
 
 
 @dataclass
@@ -135,147 +116,9 @@ def _ensure_dataset(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f"DROP TABLE IF EXISTS rf_{kind}")
 
 
-def _read_csv(path: Path, columns: tuple[str, ...], *, rejects: bool) -> str:
-    spec = ", ".join(f"'{c}': 'VARCHAR'" for c in columns)
-    # Keeping the rejects costs about as much as parsing the file: a clean member is read without them
-    # (a malformed line then fails the statement) and only a failed one is read again, keeping them.
-    errors = (
-        "ignore_errors = true, store_rejects = true, rejects_table = 'rf_rejected_now', "
-        "rejects_scan = 'rf_rejected_scan'"
-        if rejects
-        else "ignore_errors = false"
-    )
-    return (
-        f"read_csv('{path.as_posix()}', columns = {{{spec}}}, delim = ';', quote = '\"', escape = '\"', "
-        f"header = false, encoding = 'utf-8', auto_detect = false, strict_mode = true, {errors})"
-    )
-
-
-def _stage(
-    con: duckdb.DuckDBPyConnection,
-    kind: str,
-    pieces: list[Path],
-    target: Path,
-    position: int,
-    parts: int,
-    *,
-    rejects: bool,
-) -> tuple[int, list[tuple[int, str]]]:
-    """The member's rows staged (``target``'s parts, or ``rf_codes``), a piece at a time: their count, and with
-    ``rejects`` each malformed line's number in the member (as DuckDB numbers a file's: by record) and error."""
-    shutil.rmtree(target, ignore_errors=True)  # what a failed first read wrote before it failed
-    count = 0
-    rejected: list[tuple[int, str]] = []
-    records_before = 0  # the member's lines in the pieces before this one: those staged and those rejected
-    for index, piece in enumerate(pieces):
-        if rejects:
-            con.execute("DROP TABLE IF EXISTS rf_rejected_now; DROP TABLE IF EXISTS rf_rejected_scan")
-        if kind in CODE_TABLES:
-            source = _read_csv(piece, CODE_LAYOUT, rejects=rejects)
-            row = con.execute(f"INSERT INTO rf_codes SELECT '{kind}', codigo, descricao FROM {source}").fetchone()
-        else:
-            # Parquet beside the dataset, not a table in it: about a third of the CPU (a table's rows are
-            # compressed again at each checkpoint) and the dataset file does not keep the staging's size.
-            # ``member`` (the file's position in the release) and ``piece`` order duplicates: the first read is kept.
-            source = _read_csv(piece, LAYOUTS[kind], rejects=rejects)
-            row = con.execute(
-                f"COPY (SELECT {position}::INTEGER AS member, {index}::INTEGER AS piece, {', '.join(STAGED[kind])}, "
-                f"hash(cnpj_basico) % {parts} AS part FROM {source}) "
-                f"TO '{target.as_posix()}' (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), "
-                f"FILENAME_PATTERN 'piece{index}_{{i}}', OVERWRITE_OR_IGNORE)"
-            ).fetchone()
-        staged = int(row[0]) if row else 0
-        count += staged
-        if rejects:
-            lines = [
-                (records_before + int(line), str(error))
-                for line, error in con.execute(
-                    # one row per wrong field: a line is reported once, with its first error
-                    "SELECT line, arg_min(error_message, column_idx) FROM rf_rejected_now GROUP BY line ORDER BY line"
-                ).fetchall()
-            ]
-            rejected += lines
-            records_before += staged + len(lines)
-    return count, rejected
-
-
-def _load_member(
-    con: duckdb.DuckDBPyConnection,
-    release: str,
-    zip_path: Path,
-    info: zipfile.ZipInfo,
-    kind: str,
-    position: int,
-    parts: int,
-    staging: Path,
-    pieces: list[Path],
-    before_commit: Callable[[str], None] | None,
-) -> tuple[int, list[Rejected]]:
-    target = _staged_file(staging, zip_path.name, info.filename)
-    partial = target.with_name(target.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    try:
-        rejected: list[Rejected] = []
-        with transaction(con):
-            try:
-                rows, _ = _stage(con, kind, pieces, partial, position, parts, rejects=False)
-            except duckdb.InvalidInputException:
-                con.execute("ROLLBACK")
-                con.execute("BEGIN")
-                rows, lines = _stage(con, kind, pieces, partial, position, parts, rejects=True)
-                rejected = [Rejected(zip_path.name, info.filename, line, error) for line, error in lines]
-            for r in rejected:
-                con.execute(
-                    "INSERT INTO rf_rejects VALUES (?, ?, ?, ?, ?)", [release, r.zip, r.member, r.line, r.error]
-                )
-            con.execute("DELETE FROM rf_slices")  # records built before this file are built again
-            con.execute(
-                "INSERT INTO rf_members VALUES (?, ?, ?, ?, ?, ?)",
-                [zip_path.name, info.filename, info.CRC, info.file_size, rows, len(rejected)],
-            )
-            if kind not in CODE_TABLES:
-                # in place before the commit that names it done; a file without its line is staged again
-                partial.mkdir(exist_ok=True)  # a member of no lines writes no part
-                shutil.rmtree(target, ignore_errors=True)
-                os.replace(partial, target)
-            if before_commit is not None:
-                before_commit(f"{zip_path.name}/{info.filename}")
-    finally:
-        for piece in pieces:
-            piece.unlink(missing_ok=True)
-        shutil.rmtree(partial, ignore_errors=True)
-    return rows, rejected
-
-
 def _clear_staging(con: duckdb.DuckDBPyConnection) -> None:
     for table in ("rf_codes", "rf_members", "rf_slices", "rf_state"):
         con.execute(f"DELETE FROM {table}")
-
-
-def _staging_views(con: duckdb.DuckDBPyConnection, staging: Path) -> str:
-    """The script making ``rf_empresas`` ... (temporary: each connection reading them runs it) over the staged files
-    of the members loaded, each row with ``seq``: unique, and in the order the lines of one key were read."""
-    views: list[str] = []
-    files: dict[str, list[str]] = {kind: [] for kind in LAYOUTS}
-    for zip_name, member in con.execute("SELECT zip, member FROM rf_members ORDER BY zip, member").fetchall():
-        kind = kind_of(zip_name)
-        staged = _staged_file(staging, zip_name, member)
-        if kind in files and any(staged.glob("part=*")):
-            files[kind].append(f"{staged.as_posix()}/*/*.parquet")
-    for kind, columns in STAGED.items():
-        if files[kind]:
-            listed = ", ".join(f"'{f}'" for f in files[kind])
-            body = (
-                f"SELECT {', '.join(columns)}, "
-                "(member::BIGINT << 48) | (piece::BIGINT << 38) | (part::BIGINT << 32) | file_row_number AS seq, "
-                "part "
-                f"FROM read_parquet([{listed}], file_row_number = true, hive_partitioning = true)"
-            )
-        else:
-            nulls = ", ".join(f"NULL::VARCHAR AS {c}" for c in columns)
-            body = f"SELECT {nulls}, 0::BIGINT AS seq, 0::UBIGINT AS part WHERE false"
-        views.append(f"CREATE OR REPLACE TEMP VIEW rf_{kind} AS {body}")
-    return ";\n".join(views)
 
 
 def _build(
@@ -289,7 +132,7 @@ def _build(
     # Each slice commits with its line in rf_slices: a transaction's own inserts (and their key
     # indexes) stay in memory until it commits, so one transaction for the release grew with it; and a
     # stop mid-build goes on from the next slice. The slice count is kept so a resumed build cuts alike.
-    views = _staging_views(con, staging)
+    views = staging_views(con, staging)
     con.execute(views)
     kept = con.execute("SELECT max(slices) FROM rf_slices").fetchone()
     if kept is not None and kept[0] is not None:
@@ -385,13 +228,13 @@ def import_cnpj(
         # Members whose line is committed and whose staged rows are in place (a code table's are in rf_codes).
         done = {(z, m): (crc, size) for z, m, crc, size in
                 con.execute("SELECT zip, member, crc, size FROM rf_members").fetchall()
-                if kind_of(z) in CODE_TABLES or _staged_file(staging, z, m).exists()}  # fmt: skip
+                if kind_of(z) in CODE_TABLES or staged_file(staging, z, m).exists()}  # fmt: skip
         todo = [(position, member) for position, member in enumerate(members)
                 if done.get((member[0].name, member[1].filename)) != (member[1].CRC, member[1].file_size)]  # fmt: skip
         summary.members_skipped = len(members) - len(todo)
         with closing(extracted([(zip_path, info) for _, (zip_path, info, _) in todo], staging)) as files:
             for (position, (zip_path, info, kind)), pieces in zip(todo, files, strict=True):
-                rows, rejected = _load_member(con, release, zip_path, info, kind, position, parts, staging, pieces,
+                rows, rejected = load_member(con, release, zip_path, info, kind, position, parts, staging, pieces,
                                               before_commit)  # fmt: skip
                 summary.members_loaded += 1
                 summary.rows += rows

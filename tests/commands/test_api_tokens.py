@@ -9,7 +9,7 @@ from uuid import UUID, uuid4
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import examples
+from support import examples, wait_until
 
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.api_client_errors import ApiAccessDisabled, ApiTokenInactive, ApiTokenInvalid, ApiTokenNotFound
@@ -89,6 +89,8 @@ def test_inactivating_stops_a_remembered_token_at_once_and_activating_brings_it_
 
 def test_a_save_read_from_the_log_forgets_a_remembered_token(platform: Platform) -> None:
     issued = platform.api_tokens.generate(_manager(platform), FORM)
+    # The invalidator reads every process's saves, this one's too: once it is past the token's, it is remembered.
+    wait_until(lambda: platform.invalidator.position >= issued.position)
     first = platform.api_tokens.authenticate(issued.access_token)
     assert platform.api_tokens.authenticate(issued.access_token) is first
     platform.app.evict_stale([issued.token_id])  # what the invalidator does for another process's save
