@@ -252,14 +252,19 @@ class LocalDatasetSupplier:
         self._local.connection = connection
         return connection
 
+    def _stored(self, kind: str, document: str) -> bytes | None:
+        """The stored document (a person's) or values (a company's) of ``document``, as bytes."""
+        row = self._connection().execute(_STATEMENTS[kind], (document,)).fetchone()
+        return None if row is None else row[0]
+
     def lookup_person(self, cpf: str) -> dict[str, Any] | None:
         document = _normalise(cpf, 11, _CPF)
         if document is None:
             return None
-        row = self._connection().execute(_STATEMENTS["person"], (document,)).fetchone()
-        if row is None:
+        stored = self._stored("person", document)
+        if stored is None:
             return None
-        result: dict[str, Any] = orjson.loads(row[0])
+        result: dict[str, Any] = orjson.loads(stored)
         result["age"] = self._ages.age(result["birth_date"])
         return result
 
@@ -267,8 +272,8 @@ class LocalDatasetSupplier:
         document = _normalise(cnpj, 14, _CNPJ)
         if document is None:
             return None
-        row = self._connection().execute(_STATEMENTS["company"], (document,)).fetchone()
-        return None if row is None else company_document(document, row[0])
+        stored = self._stored("company", document)
+        return None if stored is None else company_document(document, stored)
 
     def lookup(self, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
         if kind == "cpf":
