@@ -30,7 +30,7 @@ from bemtevi.api.routers import reports as reports_router
 from bemtevi.api.routers import suppliers as suppliers_router
 from bemtevi.api.routers import two_factor as two_factor_router
 from bemtevi.api.routers import users as users_router
-from bemtevi.api.routing import QuickRoute, RouteIndex, include_flat
+from bemtevi.api.routing import QuickRoute, RouteDispatch, RouteIndex, include_flat
 from bemtevi.api.static import mount_api_docs, mount_webapp
 from bemtevi.api.v1.app import PREFIX as V1_PREFIX
 from bemtevi.api.v1.app import create_v1_app, include_v1_routes
@@ -68,18 +68,20 @@ API_ROUTERS: tuple[APIRouter, ...] = (
 
 class BemteviAPI(FastAPI):
     """FastAPI with the product's own ASGI layers in front of everything the framework does per
-    request: the access log (``bemtevi.api.access_log``).
+    request: the access log (``bemtevi.api.access_log``), then the planned routes' dispatch
+    (``bemtevi.api.routing.RouteDispatch``).
 
     ``add_middleware`` would place them inside FastAPI's telemetry check and the error middleware,
     which then ran on every request.
     """
 
     front_layers: Sequence[Callable[[ASGIApp], ASGIApp]] = ()  # the outermost first
+    dispatch: RouteDispatch | None = None  # planned routes answered without the framework's stack
     _front: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self._front is None:
-            front: ASGIApp = partial(FastAPI.__call__, self)
+            front: ASGIApp = self.dispatch or partial(FastAPI.__call__, self)
             for layer in reversed(self.front_layers):
                 front = layer(front)
             self._front = front
@@ -125,7 +127,9 @@ def create_app(platform: Platform) -> BemteviAPI:
     app.mount(V1_PREFIX, create_v1_app(platform))
     mount_api_docs(app, platform.settings.webapp_dist)
     mount_webapp(app, platform.settings.webapp_dist)
-    app.router.middleware_stack = RouteIndex(app.router, app.router.middleware_stack)
+    index = RouteIndex(app.router, app.router.middleware_stack)
+    app.router.middleware_stack = index
+    app.dispatch = RouteDispatch(app, index, partial(FastAPI.__call__, app))
     return app
 
 

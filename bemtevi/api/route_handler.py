@@ -19,11 +19,9 @@ every request while ``app.dependency_overrides`` names something.
 
 from __future__ import annotations
 
-import email.message
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fastapi import params
@@ -36,7 +34,12 @@ from fastapi.dependencies.models import (
     _is_coroutine_callable,
     _is_gen_callable,
 )
-from fastapi.dependencies.utils import request_body_to_args
+from fastapi.dependencies.utils import (
+    _get_form_models,
+    _should_embed_body_fields,
+    _validate_value_with_model_field,
+    request_body_to_args,
+)
 from fastapi.exceptions import EndpointContext, RequestValidationError
 from fastapi.routing import _extract_endpoint_context, serialize_response
 from fastapi.telemetry._api import _validation_failed
@@ -48,6 +51,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
+from bemtevi.api.request_body import PlannedRequest, is_json_content_type, json_of
 from bemtevi.api.route_params import Params
 
 if TYPE_CHECKING:
@@ -89,6 +93,7 @@ class Plan:
     header_params: Params | None
     cookie_params: Params | None
     body_params: list[ModelField]
+    single_body: ModelField | None  # the body is this one field's value, unless the route embeds it
     request_names: tuple[str, ...]  # the parameters given the request itself
     request_only: bool  # the request is all this dependant reads
 
@@ -135,6 +140,13 @@ def plan_of(dependant: Dependant) -> Plan | None:
         header_params=Params.of(dependant.header_params),
         cookie_params=Params.of(dependant.cookie_params),
         body_params=dependant.body_params,
+        single_body=(
+            dependant.body_params[0]
+            if len(dependant.body_params) == 1
+            and not _should_embed_body_fields(dependant.body_params)
+            and not _get_form_models(dependant.body_params[0])
+            else None
+        ),
         request_names=tuple(
             name for name in (dependant.request_param_name, dependant.http_connection_param_name) if name
         ),
@@ -184,7 +196,11 @@ async def solve(
         found, wrong = plan.cookie_params.read(request.cookies)
         values.update(found)
         errors += wrong
-    if plan.body_params:
+    if plan.single_body is not None and not embed:  # request_body_to_args' common case, its condition planned
+        value, wrong = _validate_value_with_model_field(field=plan.single_body, value=body, values={}, loc=("body",))
+        values[plan.single_body.name] = value
+        errors.extend(wrong)
+    elif plan.body_params:
         found, wrong = await request_body_to_args(
             body_fields=plan.body_params, received_body=body, embed_body_fields=embed
         )
@@ -195,18 +211,6 @@ async def solve(
     return values
 
 
-@lru_cache(maxsize=256)
-def is_json_content_type(value: str) -> bool:
-    """FastAPI's test of a request's content type for a JSON body (``email.message`` parses it), remembered
-    per header value: the parse cost more than validating a small body."""
-    message = email.message.Message()
-    message["content-type"] = value
-    if message.get_content_maintype() != "application":
-        return False
-    subtype = message.get_content_subtype()
-    return subtype == "json" or subtype.endswith("+json")
-
-
 class RouteHandler:
     """The ASGI app of one API route (``APIRoute.app``): ``request_response`` and ``get_request_handler``
     for a planned route.
@@ -214,7 +218,7 @@ class RouteHandler:
     Unlike ``request_response`` it neither opens the two exit stacks (nothing planned registers on them) nor
     wraps the route in the app's exception handlers: an error goes up to the app's ``ExceptionMiddleware``
     just outside the router, which answers it with the same handlers (the routes are the app's own, not a
-    mounted app's)."""
+    mounted app's). The app's ``RouteDispatch`` calls ``answer`` itself, answering errors as that middleware."""
 
     def __init__(self, route: APIRoute, plan: Plan, framework: Callable[[Scope, Receive, Send], Any]) -> None:
         self.route = route
@@ -234,11 +238,15 @@ class RouteHandler:
         self.overrides = route.dependency_overrides_provider
         self._contexts: dict[tuple[str, str], EndpointContext] = {}
 
+    def planned(self) -> bool:
+        """False while the app's ``dependency_overrides`` name something: FastAPI's own handler reads them."""
+        return self.overrides is None or not getattr(self.overrides, "dependency_overrides", None)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.overrides is not None and getattr(self.overrides, "dependency_overrides", None):
+        if not self.planned():
             await self.framework(scope, receive, _sending_answer_headers(scope, send))
             return
-        request = Request(scope, receive, send)
+        request = PlannedRequest(scope, receive, send)
         response = await self.answer(request)
         await add_answer_headers(scope, response)(scope, receive, send)
 
@@ -304,9 +312,9 @@ class RouteHandler:
                 return Undefined
             content_type = request.headers.get("content-type")
             if not content_type:
-                return body_bytes if self.strict_content_type else await request.json()
+                return body_bytes if self.strict_content_type else json_of(body_bytes)
             if is_json_content_type(content_type):
-                return await request.json()
+                return json_of(body_bytes)
             return body_bytes
         except json.JSONDecodeError as e:
             error = RequestValidationError(

@@ -1,6 +1,7 @@
 """How the API's applications route a request: a flat list of routes (``include_flat``), each refusing a path
 it cannot match before matching (``QuickRoute``) and answered by a planned handler (``route_handler``), found
-through an index of candidates (``RouteIndex``); blocking routes run on a worker thread (``on_a_worker``).
+through an index of candidates (``RouteIndex``), and a planned route's request answered straight from the app's
+front (``RouteDispatch``); blocking routes run on a worker thread (``on_a_worker``).
 The panel's API and the public API (``/api/v1``) are routed alike."""
 
 from __future__ import annotations
@@ -13,14 +14,21 @@ from typing import Any
 
 from fastapi import FastAPI, params
 from fastapi.dependencies.utils import get_typed_return_annotation, get_typed_signature
-from fastapi.routing import APIRoute, APIRouter, request_response
+from fastapi.routing import APIRoute, APIRouter, _get_scope_effective_route_context, request_response
 from fastapi.telemetry._api import _route_selected
-from starlette._utils import get_route_path
+from starlette._exception_handler import _lookup_exception_handler
+from starlette._utils import get_route_path, is_async_callable
 from starlette.concurrency import run_in_threadpool
-from starlette.routing import BaseRoute, Match, Mount
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.exceptions import HTTPException
+from starlette.middleware.errors import ServerErrorMiddleware
+from starlette.middleware.exceptions import ExceptionMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.types import ASGIApp, ExceptionHandler, Receive, Scope, Send
 
-from bemtevi.api.route_handler import RouteHandler, plan_of
+from bemtevi.api.request_body import PlannedRequest
+from bemtevi.api.route_handler import RouteHandler, add_answer_headers, plan_of
 
 
 def include_flat(
@@ -125,8 +133,17 @@ class QuickRoute(APIRoute):
         return path == self._exact if self._exact is not None else path.startswith(self._start)
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        if scope["type"] == "http" and not self.may_match(get_route_path(scope)):
-            return Match.NONE, {}
+        if scope["type"] == "http":
+            path = get_route_path(scope)
+            if not self.may_match(path):
+                return Match.NONE, {}
+            if self._exact is not None and _get_scope_effective_route_context(scope) is None:
+                # The path is the route's whole pattern: what ``Route.matches`` and ``APIRoute.matches`` give,
+                # without the regular expression.
+                child_scope = {"endpoint": self.endpoint, "path_params": dict(scope.get("path_params", {}))}
+                child_scope["route"] = self
+                allowed = not self.methods or scope["method"] in self.methods
+                return (Match.FULL if allowed else Match.PARTIAL), child_scope
         return super().matches(scope)
 
 
@@ -150,7 +167,7 @@ class RouteIndex:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            found = self.full_match(scope)
+            found = scope.pop(_FOUND, None) or self.full_match(scope)
             if found is not None:
                 route, child_scope = found
                 # What the router does with a full match (APIRouter.app).
@@ -173,14 +190,130 @@ class RouteIndex:
         if candidates is None:
             if len(self._candidates) >= self.MAX_PATHS:
                 self._candidates = {}
-            candidates = self._candidates[path] = tuple(
-                route for route in self._routes if not isinstance(route, QuickRoute) or route.may_match(path)
-            )
+            candidates = self._candidates[path] = tuple(route for route in self._routes if _may_match(route, path))
         for route in candidates:
             match, child_scope = route.matches(scope)
             if match is Match.FULL:
                 return route, child_scope
         return None
+
+
+# Where ``RouteDispatch`` leaves the route it found for the router (``RouteIndex``), when it does not answer itself.
+_FOUND = "bemtevi.found_route"
+
+
+class RouteDispatch:
+    """The app's step after its own front layers (the access log): a request that a planned route answers
+    (``RouteHandler``) is answered here, with the app's error handlers, instead of going through Starlette's
+    stack (its server-error and exception middlewares, FastAPI's telemetry check and exit stack, the router,
+    the route's two ``handle``): for a small route those layers cost about as much CPU as the route itself.
+    Anything else goes on to the app as before (``framework``), with the route found handed to the router.
+
+    Errors get the answers the two middlewares give: the app's handler of an ``HTTPException``'s status, else
+    of the error's nearest class that has one; without one, the app's handler of unexpected errors (500),
+    whose answer is sent and the error raised again for the server to log. Requests of an app with middleware
+    added, in debug mode, with FastAPI's telemetry on or a ``root_path`` take the whole stack.
+
+    Cost to a reader: the requests of the API skip the framework's error layers and have their twin here
+    (tests/api/test_route_path.py sends the same requests, errors included, both ways)."""
+
+    def __init__(self, app: FastAPI, index: RouteIndex, framework: ASGIApp) -> None:
+        self.app = app
+        self.index = index
+        self.framework = framework
+        self._handlers: tuple[dict[Any, ExceptionHandler], dict[int, ExceptionHandler], ExceptionHandler] | None
+        self._handlers = None
+        self._direct: bool | None = None
+
+    def direct(self) -> bool:
+        """Whether this app's requests may skip its middleware stack (nothing in it but the framework's own):
+        decided at the first request, as the stack is built then."""
+        if self._direct is None:
+            app = self.app
+            self._direct = not (app.user_middleware or app.debug or app.root_path or app._native_telemetry.enabled())
+        return self._direct
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and (self._direct or self.direct()):
+            found = self.index.full_match(scope)
+            if found is not None:
+                route, child_scope = found
+                handler = getattr(route, "app", None)
+                if isinstance(handler, RouteHandler) and handler.planned():
+                    # What Starlette, the router and the route put in the scope on the way (RouteIndex.__call__).
+                    scope["app"] = self.app
+                    scope.setdefault("router", self.app.router)
+                    scope.update(child_scope)
+                    _route_selected(scope=scope, path=route.path_format, mount=False)  # type: ignore[attr-defined]
+                    await self.answer(handler, scope, receive, send)
+                    return
+                scope[_FOUND] = found
+        await self.framework(scope, receive, send)
+
+    async def answer(self, handler: RouteHandler, scope: Scope, receive: Receive, send: Send) -> None:
+        request = PlannedRequest(scope, receive, send)
+        try:
+            response = add_answer_headers(scope, await handler.answer(request))
+        except Exception as exc:
+            error_response = await self.error_answer(request, exc, send)
+            if error_response is None:
+                return
+            response = error_response
+        try:
+            await response(scope, receive, send)
+        except Exception as exc:
+            # Once an answer has started, the server-error middleware calls its handler (it logs) and re-raises.
+            await self._call(self.handlers()[2], request, exc)
+            raise
+
+    async def error_answer(self, request: Request, exc: Exception, send: Send) -> Response | None:
+        """The answer to an error a route raised (``ExceptionMiddleware``); for an unexpected error, the
+        server-error middleware's: its answer sent, then the error raised again."""
+        exception_handlers, status_handlers, unexpected = self.handlers()
+        handler = status_handlers.get(exc.status_code) if isinstance(exc, HTTPException) else None
+        if handler is None:
+            handler = _lookup_exception_handler(exception_handlers, exc)
+        if handler is None:
+            response = await self._call(unexpected, request, exc)
+            await response(request.scope, request.receive, send)
+            raise exc
+        response = await self._call(handler, request, exc)
+        exc.__traceback__ = None  # as Starlette: a reused error instance would gather tracebacks
+        return response
+
+    def handlers(self) -> tuple[dict[Any, ExceptionHandler], dict[int, ExceptionHandler], ExceptionHandler]:
+        """The app's error handlers as its middleware stack splits them (``build_middleware_stack``): by class,
+        by status, and the one of unexpected errors; read once, as the stack is built once."""
+        if self._handlers is None:
+            unexpected: ExceptionHandler | None = None
+            others: dict[Any, ExceptionHandler] = {}
+            for key, value in self.app.exception_handlers.items():
+                if key in (500, Exception):
+                    unexpected = value
+                else:
+                    others[key] = value
+            middleware = ExceptionMiddleware(self.framework, handlers=others)
+            fallback = ServerErrorMiddleware(self.framework).error_response
+            self._handlers = (middleware._exception_handlers, middleware._status_handlers, unexpected or fallback)
+        return self._handlers
+
+    @staticmethod
+    async def _call(handler: ExceptionHandler, request: Request, exc: Exception) -> Any:
+        if is_async_callable(handler):
+            return await handler(request, exc)  # type: ignore[arg-type]
+        return await run_in_threadpool(handler, request, exc)  # type: ignore[arg-type]
+
+
+def _may_match(route: BaseRoute, path: str) -> bool:
+    """False when ``route`` cannot match ``path``: a ``QuickRoute`` knows; a plain route (FastAPI's schema route)
+    cannot match a path not starting with its pattern's literal start, nor another path when it has no
+    parameters (``QuickRoute.may_match``)."""
+    if isinstance(route, QuickRoute):
+        return route.may_match(path)
+    if type(route) is Route:
+        literal, parameter, _ = route.path_format.partition("{")
+        return path.startswith(literal) if parameter else path == literal
+    return True
 
 
 def on_a_worker(endpoint: Callable[..., Any]) -> Callable[..., Any]:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 import pytest
-from fastapi import APIRouter, Depends, FastAPI, Header, Query
+from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query
 from fastapi.dependencies.utils import request_params_to_args
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import AliasChoices
 from starlette.datastructures import Headers, QueryParams
+from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.routing import Match
 from support import examples, platform_of, sign_in
 
@@ -25,6 +26,7 @@ from bemtevi.api.errors import ERROR_RESPONSES
 from bemtevi.api.route_handler import Plan, RouteHandler, plan_of
 from bemtevi.api.route_params import Params
 from bemtevi.api.routing import QuickRoute, RouteIndex, include_flat
+from bemtevi.domain.errors import AccessDenied
 
 
 @pytest.fixture
@@ -175,6 +177,55 @@ def test_the_planned_handler_answers_as_fastapis_own(
             body.pop("position", None)
         answers.append((answer.status_code, body))
     assert answers[0] == answers[1]
+
+
+async def _raising(kind: str) -> dict[str, str]:
+    if kind == "http":
+        raise HTTPException(status_code=418, detail="short and stout", headers={"X-Kind": "http"})
+    if kind == "domain":
+        raise AccessDenied()
+    if kind == "unexpected":
+        raise RuntimeError("boom")
+    return {"kind": kind}
+
+
+@pytest.mark.parametrize("kind", ["http", "domain", "unexpected", "none"])
+def test_a_planned_routes_errors_are_answered_as_the_frameworks_middleware_answers_them(
+    shared_client: TestClient, kind: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A planned route's request skips the framework's middleware stack (``RouteDispatch``); with a dependency
+    override set it goes through it. Both give the same answer to an ``HTTPException`` (its status and
+    headers), a refusal, an unexpected error (500, logged, raised again to the server) and no error."""
+    app: FastAPI = shared_client.app  # type: ignore[assignment]
+    if not any(getattr(route, "path", None) == "/raising/{kind}" for route in app.router.routes):
+        app.add_api_route("/raising/{kind}", _raising, methods=["GET"])
+        app.router.routes.insert(0, app.router.routes.pop())  # in front of the web app's catch-all
+    through_stack: list[str] = []
+    call = ExceptionMiddleware.__call__
+
+    async def counting(self: ExceptionMiddleware, scope: Any, receive: Any, send: Any) -> None:
+        through_stack.append(scope["path"])
+        await call(self, scope, receive, send)
+
+    monkeypatch.setattr(ExceptionMiddleware, "__call__", counting)
+    client = TestClient(app, raise_server_exceptions=False)
+    answers = []
+    try:
+        for overrides in ({}, {_never_used: _never_used}):
+            app.dependency_overrides = overrides
+            caplog.clear()
+            answer = client.get(f"/raising/{kind}")
+            logged = [r.getMessage() for r in caplog.records if r.name == "bemtevi.api.errors"]
+            answers.append((answer.status_code, answer.headers.get("x-kind"), answer.text, logged))
+            if kind == "unexpected":
+                with pytest.raises(RuntimeError, match="boom"):
+                    shared_client.get(f"/raising/{kind}")
+    finally:
+        app.dependency_overrides = {}
+    assert answers[0] == answers[1]
+    assert answers[0][0] == {"http": 418, "domain": 403, "unexpected": 500, "none": 200}[kind]
+    assert answers[0][3] == (["unhandled error"] if kind == "unexpected" else [])
+    assert through_stack == [f"/raising/{kind}"] * (2 if kind == "unexpected" else 1)  # the overridden requests
 
 
 def _wait_for_read_models(client: TestClient) -> None:
