@@ -240,11 +240,11 @@ class RouteDispatch:
                 route, child_scope = found
                 handler = getattr(route, "app", None)
                 if isinstance(handler, RouteHandler) and handler.planned():
-                    # What Starlette, the router and the route put in the scope on the way (RouteIndex.__call__).
+                    # What Starlette, the router and the route put in the scope on the way (RouteIndex.__call__;
+                    # FastAPI's telemetry being off, it has no request to name the route to).
                     scope["app"] = self.app
                     scope.setdefault("router", self.app.router)
                     scope.update(child_scope)
-                    _route_selected(scope=scope, path=route.path_format, mount=False)  # type: ignore[attr-defined]
                     await self.answer(handler, scope, receive, send)
                     return
                 scope[_FOUND] = found
