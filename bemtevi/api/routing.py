@@ -114,9 +114,7 @@ class QuickRoute(APIRoute):
         self.plan = None if body_is_form or streamed else plan_of(self.dependant)
         if self.plan is not None:
             self.app = RouteHandler(self, self.plan, self.app)
-        literal, parameter, _ = self.path_format.partition("{")
-        self._exact = None if parameter else literal
-        self._start = literal
+        self._start, self._exact = _literal_of(self.path_format)
 
     def rebound(self, overrides_provider: Any) -> QuickRoute:
         """This route in another app: what was built of it (its dependency tree, its fields) shared, its
@@ -130,7 +128,7 @@ class QuickRoute(APIRoute):
 
     def may_match(self, path: str) -> bool:
         """False when this route's pattern cannot match ``path`` (a path as ``get_route_path`` gives it)."""
-        return path == self._exact if self._exact is not None else path.startswith(self._start)
+        return _may_start(path, self._start, self._exact)
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         if scope["type"] == "http":
@@ -234,7 +232,7 @@ class RouteDispatch:
         return self._direct
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and (self._direct or self.direct()):
+        if scope["type"] == "http" and self.direct():
             found = self.index.full_match(scope)
             if found is not None:
                 route, child_scope = found
@@ -311,9 +309,19 @@ def _may_match(route: BaseRoute, path: str) -> bool:
     if isinstance(route, QuickRoute):
         return route.may_match(path)
     if type(route) is Route:
-        literal, parameter, _ = route.path_format.partition("{")
-        return path.startswith(literal) if parameter else path == literal
+        return _may_start(path, *_literal_of(route.path_format))
     return True
+
+
+def _literal_of(path_format: str) -> tuple[str, str | None]:
+    """A route pattern's literal start, and the whole pattern when it has no parameters (else None)."""
+    literal, parameter, _ = path_format.partition("{")
+    return literal, None if parameter else literal
+
+
+def _may_start(path: str, start: str, exact: str | None) -> bool:
+    """False when a pattern of literal start ``start`` (``exact``: its whole, without parameters) cannot match."""
+    return path == exact if exact is not None else path.startswith(start)
 
 
 def on_a_worker(endpoint: Callable[..., Any]) -> Callable[..., Any]:
