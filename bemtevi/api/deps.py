@@ -10,6 +10,7 @@ from fastapi import Depends, Query, Request
 
 from bemtevi.api.access_log import note_tenant
 from bemtevi.api.bounds import POSITION_MAX
+from bemtevi.api.request_body import header_of
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.errors import AccessDenied, Unauthorized
 from bemtevi.domain.menus import may_open
@@ -32,12 +33,7 @@ PlatformDep = Annotated[Platform, Depends(get_platform)]
 
 
 def bearer_token(request: Request) -> str:
-    # Read from the scope's header list as Starlette's ``request.headers.get`` reads it (ASGI names are
-    # lower-case; the first one counts): building the headers mapping cost more than the cached session check.
-    for name, value in request.scope["headers"]:
-        if name == b"authorization":
-            return token_of(value.decode("latin-1"))
-    return token_of("")
+    return token_of(header_of(request.scope, b"authorization") or "")
 
 
 def token_of(authorization: str) -> str:
@@ -48,13 +44,18 @@ def token_of(authorization: str) -> str:
     return token.strip()
 
 
+def principal_of(request: Request, *, allow_first_access: bool = False) -> Principal:
+    """The caller of ``request``, its tenant noted for the access log (``Unauthorized`` without a valid session)."""
+    platform: Platform = request.app.state.platform
+    principal = platform.identity.authenticate(bearer_token(request), allow_first_access=allow_first_access)
+    note_tenant(request.scope, principal.group_id)
+    return principal
+
+
 async def current_principal(request: Request) -> Principal:
     # On the event loop: a cached session check costs less than the thread-pool hop it saves. The
     # platform read here, not as a dependency: one level less for FastAPI to solve per request.
-    platform: Platform = request.app.state.platform
-    principal = platform.identity.authenticate(bearer_token(request))
-    note_tenant(request.scope, principal.group_id)
-    return principal
+    return principal_of(request)
 
 
 PrincipalDep = Annotated[Principal, Depends(current_principal)]
@@ -62,10 +63,7 @@ PrincipalDep = Annotated[Principal, Depends(current_principal)]
 
 async def first_access_principal(request: Request) -> Principal:
     """The caller, also when at first access: for choosing the password and for logout only."""
-    platform: Platform = request.app.state.platform
-    principal = platform.identity.authenticate(bearer_token(request), allow_first_access=True)
-    note_tenant(request.scope, principal.group_id)
-    return principal
+    return principal_of(request, allow_first_access=True)
 
 
 FirstAccessPrincipalDep = Annotated[Principal, Depends(first_access_principal)]
@@ -80,7 +78,7 @@ def allowed_route(route: str) -> Callable[[Request], Awaitable[Principal]]:
     """The API enforces the same route permissions as the role menu shows."""
 
     async def check(request: Request) -> Principal:
-        principal = await current_principal(request)
+        principal = principal_of(request)
         if not may_open(principal.role, route):
             raise AccessDenied()
         return principal
@@ -95,7 +93,7 @@ def allowed_any_route(*routes: str) -> Callable[[Request], Awaitable[Principal]]
     the command still decides which one applies to the target."""
 
     async def check(request: Request) -> Principal:
-        principal = await current_principal(request)
+        principal = principal_of(request)
         if not any(may_open(principal.role, route) for route in routes):
             raise AccessDenied()
         return principal

@@ -11,6 +11,16 @@ from typing import Any
 
 import orjson
 from starlette.requests import ClientDisconnect, Request
+from starlette.types import Scope
+
+
+def header_of(scope: Scope, name: bytes) -> str | None:
+    """A request header as ``request.headers.get`` reads it (``name`` lower-case, as ASGI gives names; the first
+    one counts), from the scope's list: building the headers mapping cost more than a small route's other reads."""
+    for key, value in scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
+    return None
 
 
 @lru_cache(maxsize=256)

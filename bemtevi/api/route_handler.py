@@ -51,7 +51,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
-from bemtevi.api.request_body import PlannedRequest, is_json_content_type, json_of
+from bemtevi.api.request_body import PlannedRequest, header_of, is_json_content_type, json_of
 from bemtevi.api.route_params import Params
 
 if TYPE_CHECKING:
@@ -154,11 +154,30 @@ def plan_of(dependant: Dependant) -> Plan | None:
     )
 
 
+def repeats_a_dependency(plan: Plan) -> bool:
+    """Whether a dependency occurs twice in the tree: only then can FastAPI's per-request cache of solved
+    dependencies answer one (else ``solve`` keeps none)."""
+    keys: list[DependencyCacheKey] = []
+
+    def walk(of: Plan) -> None:
+        for step in of.steps:
+            keys.append(step.key)
+            walk(step.plan)
+
+    walk(plan)
+    return len(set(keys)) != len(keys)
+
+
 async def solve(
-    plan: Plan, request: Request, body: Any, embed: bool, cache: dict[DependencyCacheKey, Any], errors: list[Any]
+    plan: Plan,
+    request: Request,
+    body: Any,
+    embed: bool,
+    cache: dict[DependencyCacheKey, Any] | None,
+    errors: list[Any],
 ) -> dict[str, Any]:
     """``solve_dependencies`` for a plan: the values of its parameters; their errors appended to ``errors``.
-    ``embed``: the route's ``_embed_body_fields``."""
+    ``embed``: the route's ``_embed_body_fields``; ``cache``: None when no dependency repeats."""
     values: dict[str, Any] = {}
     for step in plan.steps:
         if step.plan.request_only:  # the common dependency (the caller, the platform): no level to solve
@@ -169,7 +188,7 @@ async def solve(
             if step_errors:
                 errors.extend(step_errors)
                 continue
-        if step.use_cache and step.key in cache:
+        if cache is not None and step.use_cache and step.key in cache:
             solved = cache[step.key]
         elif step.is_coroutine:
             solved = await step.call(**arguments)
@@ -177,7 +196,7 @@ async def solve(
             solved = await run_in_threadpool(step.call, **arguments)
         if step.name is not None:
             values[step.name] = solved
-        if step.key not in cache:
+        if cache is not None and step.key not in cache:
             cache[step.key] = solved
     # Each source is read only when a parameter reads it (FastAPI parses all four at every level).
     if plan.path_params is not None:
@@ -236,6 +255,7 @@ class RouteHandler:
         strict = route.strict_content_type
         self.strict_content_type: bool = strict.value if isinstance(strict, DefaultPlaceholder) else strict
         self.overrides = route.dependency_overrides_provider
+        self.caches = repeats_a_dependency(plan)
         self._contexts: dict[tuple[str, str], EndpointContext] = {}
 
     def planned(self) -> bool:
@@ -266,7 +286,7 @@ class RouteHandler:
         if self.body_field is not None:
             body = await self._body(request)
         errors: list[Any] = []
-        values = await solve(self.plan, request, body, self.embed, {}, errors)
+        values = await solve(self.plan, request, body, self.embed, {} if self.caches else None, errors)
         if errors:
             error = RequestValidationError(
                 errors, body=None if body is Undefined else body, endpoint_ctx=self._context(request)
@@ -310,7 +330,7 @@ class RouteHandler:
             body_bytes = await request.body()
             if not body_bytes:
                 return Undefined
-            content_type = request.headers.get("content-type")
+            content_type = header_of(request.scope, b"content-type")
             if not content_type:
                 return body_bytes if self.strict_content_type else json_of(body_bytes)
             if is_json_content_type(content_type):

@@ -228,6 +228,63 @@ def test_a_planned_routes_errors_are_answered_as_the_frameworks_middleware_answe
     assert through_stack == [f"/raising/{kind}"] * (2 if kind == "unexpected" else 1)  # the overridden requests
 
 
+_SOLVED: list[str] = []
+
+
+async def _shared() -> str:
+    _SOLVED.append("shared")
+    return "shared"
+
+
+async def _first(value: Annotated[str, Depends(_shared)]) -> str:
+    return value
+
+
+async def _second(value: Annotated[str, Depends(_shared)]) -> str:
+    return value
+
+
+async def _uncached(value: Annotated[str, Depends(_shared, use_cache=False)]) -> str:
+    return value
+
+
+async def _twice_and_once_more(
+    first: Annotated[str, Depends(_first)],
+    second: Annotated[str, Depends(_second)],
+    uncached: Annotated[str, Depends(_uncached)],
+) -> dict[str, int]:
+    return {"solved": len(_SOLVED)}
+
+
+async def _once(value: Annotated[str, Depends(_shared)]) -> dict[str, int]:
+    return {"solved": len(_SOLVED)}
+
+
+def test_a_dependency_used_twice_is_solved_once_a_request_as_fastapi_solves_it(shared_client: TestClient) -> None:
+    """FastAPI solves a dependency two others share once per request (unless one asks ``use_cache=False``); a
+    planned route keeps that cache only when a dependency repeats in its tree, and solves the same calls."""
+    app: FastAPI = shared_client.app  # type: ignore[assignment]
+    for path, endpoint in (("/shared-dependency", _twice_and_once_more), ("/single-dependency", _once)):
+        if not any(getattr(route, "path", None) == path for route in app.router.routes):
+            app.add_api_route(path, endpoint, methods=["GET"])
+            app.router.routes.insert(0, app.router.routes.pop())  # in front of the web app's catch-all
+    handlers = {route.path: route.app for route in app.router.routes if isinstance(route, QuickRoute)}
+    assert isinstance(handlers["/shared-dependency"], RouteHandler) and handlers["/shared-dependency"].caches
+    assert isinstance(handlers["/single-dependency"], RouteHandler) and not handlers["/single-dependency"].caches
+    solved = []
+    try:
+        for overrides in ({}, {_never_used: _never_used}):  # planned, then FastAPI's own handler
+            app.dependency_overrides = overrides
+            for path in ("/shared-dependency", "/single-dependency"):
+                _SOLVED.clear()
+                answer = shared_client.get(path)
+                assert answer.status_code == 200, answer.text
+                solved.append(answer.json()["solved"])
+    finally:
+        app.dependency_overrides = {}
+    assert solved == [2, 1, 2, 1]
+
+
 def _wait_for_read_models(client: TestClient) -> None:
     platform = platform_of(client)
     assert platform.projector.wait_for(platform.app.max_position(), 20.0), "the read models did not catch up"
