@@ -4,6 +4,7 @@ workers (`bemtevi worker mailer|enrichment`). Each needs the event store and Kaf
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from bemtevi.bootstrap import ledger_client, vendor_pool_of
 from bemtevi.bootstrap.batches import batch_commands, batch_runner
@@ -20,11 +21,11 @@ from bemtevi.infra.settings import Settings
 from bemtevi.streams.enrichment import (
     SUBMITTED_TOPIC,
 )
-from bemtevi.streams.enrichment_worker import EnrichmentWorker
-from bemtevi.streams.mail_worker import MailWorker
 from bemtevi.streams.mailer import QUEUED_TOPIC, MailDelivery
 from bemtevi.streams.relay import Relay
-from bemtevi.streams.workers import StreamWorker, batch_topic, mail_topic, worker_app
+
+if TYPE_CHECKING:  # faust (and aiohttp under it) imported by the two workers that run it, not by `bemtevi relay`
+    from bemtevi.streams.workers import StreamWorker
 
 
 def build_relay(settings: Settings, app: BemteviApplication | None = None) -> Relay:
@@ -50,6 +51,9 @@ def build_mailer_worker(settings: Settings) -> StreamWorker:
     """`bemtevi worker mailer`: cluster mode's mailer, a faust agent over the relay's mail topic delivering the
     queued mails with the settings' SMTP server (``streams.mail_worker``); its positions are kept in the
     event store, so it needs the event store and Kafka, nothing else."""
+    from bemtevi.streams.mail_worker import MailWorker
+    from bemtevi.streams.workers import StreamWorker, mail_topic, worker_app
+
     app = BemteviApplication(env=settings.event_store_env())
     try:
         faust_app = worker_app("mailer", settings)
@@ -79,6 +83,9 @@ def build_enrichment_worker(settings: Settings) -> StreamWorker:
     topic running each submitted batch to its end (``streams.enrichment_worker``). It needs the event store, the
     ledger (this process's group commit, or the ledger workers with BEMTEVI_LEDGER=kafka), Kafka, the dataset,
     the batches' folder and the HTTP suppliers; no read store."""
+    from bemtevi.streams.enrichment_worker import EnrichmentWorker
+    from bemtevi.streams.workers import StreamWorker, batch_topic, worker_app
+
     app = BemteviApplication(env=settings.event_store_env())
     writer = GroupCommit(app, max_batch=settings.write_batch_max)
     ledger = ledger_client(settings, app, writer)
