@@ -59,14 +59,19 @@ def _schema(*, coverage: bool) -> Any:
         {
             # Positive and negative data; derandomized, the same cases on every run.
             "generation": {"max-examples": EXAMPLES, "deterministic": DERANDOMIZED},
-            "phases": {"coverage": {"enabled": coverage}, "stateful": {"enabled": False}},
+            "phases": {
+                "coverage": {"enabled": coverage},
+                "examples": {"enabled": full_profile()},
+                "stateful": {"enabled": False},
+            },
         }
     )
     return schemathesis.openapi.from_dict(api_schema(), config=config)
 
 
 # The coverage cases cost about a minute of CPU whatever the example count: `make test` (the full profile) runs
-# them, the inner loop (`dev`) only the generated examples.
+# them, the inner loop (`dev`) only the generated examples. The documented examples too: schemathesis draws them
+# while collecting, in every worker of a run, a fifth of a worker's collection.
 super_admin_schema = _schema(coverage=full_profile())
 user_schema = _schema(coverage=False)
 # Logging out ends the session it is called with: each call gets a session of its own.

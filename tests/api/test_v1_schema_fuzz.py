@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import schemathesis
 from fastapi.testclient import TestClient
-from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, make_settings
+from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, full_profile, make_settings
 from test_schema_fuzz import CHECKS, DERANDOMIZED, EXAMPLES, FUZZ_SETTINGS
 
 from bemtevi.api.app import create_app
@@ -24,7 +24,13 @@ def _schema() -> Any:
     config = schemathesis.Config.from_dict(
         {
             "generation": {"max-examples": EXAMPLES, "deterministic": DERANDOMIZED},
-            "phases": {"coverage": {"enabled": True}, "stateful": {"enabled": False}},
+            # The coverage cases and the documented examples under the full profile only, as for the panel's
+            # schema (test_schema_fuzz): both are drawn while collecting, in every worker of a run.
+            "phases": {
+                "coverage": {"enabled": full_profile()},
+                "examples": {"enabled": full_profile()},
+                "stateful": {"enabled": False},
+            },
         }
     )
     return schemathesis.openapi.from_dict(v1_openapi_document(SimpleNamespace(settings=Settings())), config=config)
