@@ -18,7 +18,10 @@ revision alike), and times:
 * ``supplier``: ``LocalDatasetSupplier.lookup`` of CPFs and CNPJs found in the dataset;
 * ``answer``: one lookup outcome to the answer's bytes;
 * ``lookup (32 clients)``: the whole ASGI hot path, 32 concurrent requests on the event loop
-  (uvloop, as the server), CPU per charged lookup.
+  (uvloop, as the server), CPU per charged lookup;
+* ``route only (1 client)``: the same requests one at a time with the lookup command answering at once (its
+  outcome computed beforehand) and no access log: what the route layer costs a request around the command (the
+  body, the caller, the dependencies, the answer), without the threads' and the store's share.
 
 With ``--against REV`` the revision (and ``--new REV``, if given) is checked out in a temporary
 ``git worktree`` and the same script runs on both trees in child processes, alternating, several
@@ -125,6 +128,21 @@ async def _lookups(app: Any, token: str, documents: list[str], count: int) -> in
     return count
 
 
+async def _route_only(app: Any, token: str, document: str, count: int) -> float:
+    """CPU µs per request of ``count`` lookups one after another (the lowest of three runs)."""
+    headers = [(b"authorization", f"Bearer {token}".encode()), (b"content-type", b"application/json")]
+    body = json.dumps({"document": document}).encode()
+    for _ in range(count // 10):
+        await asgi_post(app, "/api/consultations", headers, body)
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        for _ in range(count):
+            await asgi_post(app, "/api/consultations", headers, body)
+        best = min(best, (time.process_time() - started) / count)
+    return best * 1e6
+
+
 def measure(dataset: Path, scale: float) -> dict[str, float]:
     import uvloop
 
@@ -182,7 +200,16 @@ def measure(dataset: Path, scale: float) -> dict[str, float]:
                 started = time.process_time()
                 answered = runner.run(_lookups(app, token, people, count))
                 best = min(best, (time.process_time() - started) / answered)
-        figures[f"lookup ({CONCURRENCY} clients)"] = best * 1e6
+            figures[f"lookup ({CONCURRENCY} clients)"] = best * 1e6
+
+            async def answered_at_once(*args: Any, **kwargs: Any) -> Any:
+                return outcome
+
+            platform.consultations.run_unit_query_async = answered_at_once  # type: ignore[method-assign]
+            # Without the access log's line a request (a write to this process's output, whose cost swings).
+            platform.settings = platform.settings.model_copy(update={"access_log": False})
+            quiet = create_app(platform)
+            figures["route only (1 client)"] = runner.run(_route_only(quiet, token, people[2], n))
     finally:
         platform.close()
         shutil.rmtree(var, ignore_errors=True)
