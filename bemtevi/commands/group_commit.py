@@ -316,7 +316,8 @@ class GroupCommit:
         # Ids in the order first touched (so a batch's events keep the order they were decided in),
         # not objects: a later refused decision may rebuild an aggregate into a new object.
         touched: dict[UUID, None] = {}
-        added: dict[UUID, AuditedAggregate] = {}  # new aggregates: saved, not kept in memory
+        added: dict[UUID, AuditedAggregate] = {}  # new aggregates: saved, not kept in memory unless asked
+        kept: list[AuditedAggregate] = []
         events: list[DomainEventProtocol[UUID]] = []  # ready events: saved first, never kept in memory
         self._batch_event_ids.clear()
         for request in batch:
@@ -331,6 +332,7 @@ class GroupCommit:
             touched.update(dict.fromkeys(workspace.marks))
             for aggregate in workspace.added:
                 added[aggregate.id] = aggregate
+            kept.extend(workspace.kept)
             events.extend(workspace.events)
             self._batch_event_ids.update(e.originator_id for e in workspace.events)
             request.workspace = workspace
@@ -363,7 +365,7 @@ class GroupCommit:
                 request.error = e
                 request.answer()
             return []
-        for aggregate in current:
+        for aggregate in (*current, *kept):
             self._remember(aggregate)
         self._drop_evented()
         if recordings:

@@ -33,6 +33,7 @@ class Workspace:
         # Aggregate id -> its number of unsaved events when this decision first touched it.
         self.marks: dict[UUID, int] = {}
         self.added: list[AuditedAggregate] = []
+        self.kept: list[AuditedAggregate] = []  # of those, the ones the writer keeps once saved
         self.events: list[DomainEventProtocol[UUID]] = []
         self._undo: list[Callable[[], Any]] = []
 
@@ -61,9 +62,13 @@ class Workspace:
             return None
         return aggregate if isinstance(aggregate, kind) else None
 
-    def add(self, *aggregates: AuditedAggregate) -> None:
-        """New aggregates to save with this batch (they join the writer's cache once saved)."""
+    def add(self, *aggregates: AuditedAggregate, keep: bool = False) -> None:
+        """New aggregates to save with this batch. Saved, they are not kept in memory (a lookup's consultation is
+        never decided on again) unless ``keep``: one the next decisions touch (a lease's tally, which its holder
+        checks at every lookup drawn from it) is then found in memory instead of loaded from the store."""
         self.added.extend(aggregates)
+        if keep:
+            self.kept.extend(aggregates)
 
     def add_events(self, *events: DomainEventProtocol[UUID]) -> None:
         """Ready events decided elsewhere, to save with this batch (before its aggregates)."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from uuid import uuid4
+from typing import Any
+from uuid import UUID, uuid4
 
 import pytest
 from eventsourcing.utils import get_topic
@@ -115,6 +116,26 @@ def test_a_busy_accounts_lookups_are_recorded_under_a_lease_and_each_found_one_c
     assert {c.credits for c in under_lease if c.status == ConsultationStatus.NOT_FOUND} == {0}
     reservations = [e for e in events if type(e).__name__ == "Reserved" and e.reason == ReasonKind.LEASE]
     assert reservations and all(e.owner == leases_of(server).holder for e in reservations)
+
+
+def test_the_server_finds_its_own_leases_tally_in_memory(server: Platform, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each lookup drawn from a lease checks the lease's tally on the writer; the server's own lease was granted by
+    that writer, which keeps the new tally: no lookup waits for it to be read from the store (on PostgreSQL a
+    round trip on the writer, which every other lookup waits behind)."""
+    principal = new_tenant(server, "Empresa", 10_000)
+    loaded: list[str] = []
+    load = server.app.repository.get
+
+    def get(aggregate_id: UUID, *args: Any, **kwargs: Any) -> Any:
+        aggregate = load(aggregate_id, *args, **kwargs)
+        loaded.append(type(aggregate).__name__)
+        return aggregate
+
+    monkeypatch.setattr(server.app.repository, "get", get)
+    found = look_up_until_leased(server, principal, [KNOWN_CPF])
+    assert "LeaseTally" not in loaded
+    settled(server, principal)
+    charged_once(server, principal, found)
 
 
 def test_the_sweep_leaves_the_servers_own_live_lease_alone(server: Platform) -> None:

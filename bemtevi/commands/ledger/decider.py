@@ -253,7 +253,10 @@ class Ledger:
             account.reserve(
                 request.lease_id, units, ReasonKind.LEASE, owner=request.holder, since=self.lease_log.position()
             )
-            ws.add(LeaseTally(request.lease_id, request.group_id, counts=request.holder != self.owner))
+            # A lease of this ledger's own process (embedded) has its tally checked by the holder at every lookup it
+            # draws, on this same writer, and written by nothing else while it runs: kept in memory, not loaded.
+            own = request.holder == self.owner
+            ws.add(LeaseTally(request.lease_id, request.group_id, counts=not own), keep=own)
         return units
 
     def _return_lease(self, request: ReturnLease, ws: Workspace) -> None:
