@@ -54,10 +54,12 @@ CHECKS = [
 schemathesis.serializer.alias("application/pdf", "application/octet-stream")
 
 
-def _schema(*, coverage: bool) -> Any:
-    config = schemathesis.Config.from_dict(
+def fuzz_config(*, coverage: bool) -> Any:
+    """The fuzzing of a schema (this one's and the public API's, test_v1_schema_fuzz): positive and negative data,
+    derandomized, the same cases on every run. The documented examples under the full profile only: schemathesis
+    draws them while collecting, in every worker of a run, for the one worker that runs them."""
+    return schemathesis.Config.from_dict(
         {
-            # Positive and negative data; derandomized, the same cases on every run.
             "generation": {"max-examples": EXAMPLES, "deterministic": DERANDOMIZED},
             "phases": {
                 "coverage": {"enabled": coverage},
@@ -66,14 +68,12 @@ def _schema(*, coverage: bool) -> Any:
             },
         }
     )
-    return schemathesis.openapi.from_dict(api_schema(), config=config)
 
 
 # The coverage cases cost about a minute of CPU whatever the example count: `make test` (the full profile) runs
-# them, the inner loop (`dev`) only the generated examples. The documented examples too: schemathesis draws them
-# while collecting, in every worker of a run, a fifth of a worker's collection.
-super_admin_schema = _schema(coverage=full_profile())
-user_schema = _schema(coverage=False)
+# them, the inner loop (`dev`) only the generated examples.
+super_admin_schema = schemathesis.openapi.from_dict(api_schema(), config=fuzz_config(coverage=full_profile()))
+user_schema = schemathesis.openapi.from_dict(api_schema(), config=fuzz_config(coverage=False))
 # Logging out ends the session it is called with: each call gets a session of its own.
 LOGOUT = "POST /api/auth/auth/logout"
 USER_EMAIL = "fuzz.user@empresa.com.br"

@@ -12,31 +12,17 @@ import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, full_profile, make_settings
-from test_schema_fuzz import CHECKS, DERANDOMIZED, EXAMPLES, FUZZ_SETTINGS
+from test_schema_fuzz import CHECKS, FUZZ_SETTINGS, fuzz_config
 
 from bemtevi.api.app import create_app
 from bemtevi.api.v1.app import v1_openapi_document
 from bemtevi.bootstrap import Platform, build_platform
 from bemtevi.infra.settings import Settings
 
-
-def _schema() -> Any:
-    config = schemathesis.Config.from_dict(
-        {
-            "generation": {"max-examples": EXAMPLES, "deterministic": DERANDOMIZED},
-            # The coverage cases and the documented examples under the full profile only, as for the panel's
-            # schema (test_schema_fuzz): both are drawn while collecting, in every worker of a run.
-            "phases": {
-                "coverage": {"enabled": full_profile()},
-                "examples": {"enabled": full_profile()},
-                "stateful": {"enabled": False},
-            },
-        }
-    )
-    return schemathesis.openapi.from_dict(v1_openapi_document(SimpleNamespace(settings=Settings())), config=config)
-
-
-v1_schema = _schema()
+# The coverage cases under the full profile only, as the panel's super-admin's.
+v1_schema = schemathesis.openapi.from_dict(
+    v1_openapi_document(SimpleNamespace(settings=Settings())), config=fuzz_config(coverage=full_profile())
+)
 
 
 @pytest.fixture(scope="module")
