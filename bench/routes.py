@@ -10,7 +10,12 @@ at one connection, in windows of ``--seconds``:
 - ``bare``: that route; ``principal``: ``GET /bench/principal``, also added by this script, a trivial
   authenticated read through FastAPI (the caller's principal, a response model), in front of the app's routes;
 - ``health``: ``GET /api/health`` (the last API route); ``me``: ``GET /api/me`` (signed in);
-- ``lookup``: ``POST /api/consultations`` (signed in, documents of the dataset; each one writes events).
+- ``lookup``: ``POST /api/consultations`` (signed in, documents of the dataset; each one writes events);
+- ``direct``: the same lookup answered by ``POST /bench/direct-lookup``, a hand-written ASGI layer in front of
+  the app (where the old hot path stood, behind the access log) that does what the route declares for a valid
+  body and nothing more: the bearer token's caller, the role's permission, the body read by orjson, the same
+  lookup command, the same answer's bytes. It stands for the hot path on today's commands: the ratio
+  lookup / direct is what the route path costs the lookup, with everything the lookup itself does the same.
 
 A checkout with ``bemtevi/api/hot_path.py`` is served twice, with ``BEMTEVI_HOT_LOOKUP_PATH`` true and false;
 ``--against`` adds another checkout's servers (e.g. a ``git worktree`` of main). All servers run at once,
@@ -32,6 +37,7 @@ import sys
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -43,7 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "Bench!pass1"
 BARE_PATH = "/bench/bare"
 PRINCIPAL_PATH = "/bench/principal"
-TARGETS = ("bare", "principal", "health", "me", "lookup")
+DIRECT_PATH = "/bench/direct-lookup"
+TARGETS = ("bare", "principal", "health", "me", "lookup", "direct")
 
 LOOKUP_SCRIPT = """
 wrk.method = "POST"
@@ -52,23 +59,58 @@ local docs = {%s}
 local i = 0
 request = function()
   i = i %% #docs + 1
-  return wrk.format(nil, "/api/consultations", nil, '{"document":"' .. docs[i] .. '"}')
+  return wrk.format(nil, "%s", nil, '{"document":"' .. docs[i] .. '"}')
 end
 """
 
 
 def serve_with_bare_route() -> None:
     """``bemtevi serve`` with ``GET /bench/bare`` added (this script's server process; not product code)."""
+    import orjson
     from pydantic import BaseModel
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Route
+    from starlette.types import ASGIApp, Receive, Scope, Send
 
     import bemtevi.api.app as app_module
-    from bemtevi.api.deps import PrincipalDep
+    from bemtevi.api.access_log import note_tenant
+    from bemtevi.api.deps import PrincipalDep, token_of
+    from bemtevi.api.request_body import header_of
+    from bemtevi.api.routers.consultations import LOOKUP_ROUTE, consultation_json
     from bemtevi.cli import app as cli
+    from bemtevi.domain.errors import AccessDenied
+    from bemtevi.domain.menus import may_open
 
     build = app_module.create_app
+
+    def direct_lookup(app: ASGIApp, platform: Any) -> ASGIApp:
+        """``POST /bench/direct-lookup``: the lookup without the route path (see the module's docstring)."""
+
+        async def layer(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http" or scope["path"] != DIRECT_PATH:
+                await app(scope, receive, send)
+                return
+            chunks = []
+            while True:
+                message = await receive()
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    break
+            principal = platform.identity.authenticate(token_of(header_of(scope, b"authorization") or ""))
+            note_tenant(scope, principal.group_id)
+            if not may_open(principal.role, LOOKUP_ROUTE):
+                raise AccessDenied()
+            fields = orjson.loads(b"".join(chunks))
+            outcome = await platform.consultations.run_unit_query_async(
+                principal, fields["document"], fields.get("query_type"), purpose=fields.get("purpose")
+            )
+            payload = consultation_json(outcome)
+            headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(payload))]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": payload})
+
+        return layer
 
     async def bare(_: Request) -> Response:
         return Response(b'{"status":"ok"}', media_type="application/json")
@@ -89,6 +131,8 @@ def serve_with_bare_route() -> None:
         # Both in front of the app's own routes (and of the web app's catch-all).
         app.router.routes.insert(0, app.router.routes.pop())
         app.router.routes.insert(0, Route(BARE_PATH, bare, methods=["GET"]))
+        # behind the access log, as the hot path was
+        app.front_layers = [*app.front_layers, lambda inner: direct_lookup(inner, platform)]
         return app
 
     app_module.create_app = create_app  # type: ignore[assignment]
@@ -168,8 +212,10 @@ def main() -> None:
     warn_if_busy()
     data = dataset()
     docs = documents(data)
-    script = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-")) / "lookups.lua"
-    script.write_text(LOOKUP_SCRIPT % ",".join(f'"{d}"' for d in docs))
+    scripts = Path(tempfile.mkdtemp(prefix="bemtevi-wrk-"))
+    listed = ",".join(f'"{d}"' for d in docs)
+    for target, path in (("lookup", "/api/consultations"), ("direct", DIRECT_PATH)):
+        (scripts / f"{target}.lua").write_text(LOOKUP_SCRIPT % (listed, path))
 
     servers: list[tuple[str, Path, dict[str, str]]] = []
     for tree, name in ((ROOT, "this"), *(((args.against.resolve(), "other"),) if args.against else ())):
@@ -202,11 +248,15 @@ def main() -> None:
             path = {"bare": BARE_PATH, "principal": PRINCIPAL_PATH, "health": "/api/health", "me": "/api/me"}.get(
                 target, ""
             )
-            return wrk(url + path, seconds, token, str(script) if target == "lookup" else None)
+            script = scripts / f"{target}.lua"
+            return wrk(url + path, seconds, token, str(script) if script.exists() else None)
 
+        # A tree with its own hot path is measured with it instead of the direct layer (which needs today's modules).
+        hot_paths = {label for label, tree, _ in servers if (tree / "bemtevi" / "api" / "hot_path.py").exists()}
         for label in urls:  # warm-up: caches, the session, the first lookups
             for target in targets:
-                window(label, target, 1)
+                if not (target == "direct" and label in hot_paths):
+                    window(label, target, 1)
         p50: dict[tuple[str, str], list[float]] = {}
         p99: dict[tuple[str, str], list[float]] = {}
         cpu: dict[tuple[str, str], list[float]] = {}
@@ -214,6 +264,8 @@ def main() -> None:
         for round_ in range(args.rounds):
             for target in targets:
                 for label in order if round_ % 2 == 0 else reversed(order):
+                    if target == "direct" and label in hot_paths:
+                        continue
                     spent = cpu_seconds(pids[label])
                     a, b, requests, errors = window(label, target, args.seconds)
                     cpu.setdefault((label, target), []).append((cpu_seconds(pids[label]) - spent) / max(1, requests))
@@ -224,7 +276,7 @@ def main() -> None:
             print(f"round {round_ + 1}: load average {load()}")
 
     def median(figures: dict[tuple[str, str], list[float]], label: str, target: str) -> float:
-        return statistics.median(figures[(label, target)])
+        return statistics.median(figures.get((label, target), [float("nan")]))
 
     print(f"\nmedians of {args.rounds} rounds of {args.seconds:g} s windows, 1 connection (wrk)")
     print("p50 / p99 ms, and the server's CPU per request (µs, all its threads)")
@@ -246,6 +298,17 @@ def main() -> None:
         print(f"{label:<20}" + ", ".join(shares))
     if "lookup" not in targets:
         return
+    if "direct" in targets:
+        print("\nthe lookup's route against the direct layer in the same process, round by round: p50, CPU per request")
+        for label in order:
+            if label in hot_paths:
+                continue
+            ratios = [b / a for a, b in zip(p50[(label, "direct")], p50[(label, "lookup")], strict=True)]
+            cpus = [b / a for a, b in zip(cpu[(label, "direct")], cpu[(label, "lookup")], strict=True)]
+            print(
+                f"{label:<20}p50 median {statistics.median(ratios):.2f}x ({', '.join(f'{r:.2f}' for r in ratios)}); "
+                f"CPU median {statistics.median(cpus):.2f}x ({', '.join(f'{r:.2f}' for r in cpus)})"
+            )
     reference = next((label for label in order if label.endswith("hot path")), order[0])
     print(f"\nlookup ratios to '{reference}', round by round: p50, CPU per request")
     for label in order:
