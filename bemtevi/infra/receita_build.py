@@ -132,7 +132,11 @@ SELECT
     sim.simples
 FROM (SELECT * FROM rf_estabelecimentos WHERE __IN_SLICE__ AND seq IN (
           SELECT min(seq) FROM rf_estabelecimentos WHERE __IN_SLICE__
-          GROUP BY cnpj_basico, cnpj_ordem, cnpj_dv)) e
+          GROUP BY cnpj_basico, cnpj_ordem, cnpj_dv
+          -- a malformed key left out here, not by a WHERE on e: pushed down to e, that filter made the
+          -- optimizer expect fewer establishments than companies and hash the establishments' wide rows
+          -- to join the companies' narrow ones, not the other way round
+          HAVING length(cnpj_basico || cnpj_ordem || cnpj_dv) = 14)) e
 LEFT JOIN (SELECT * FROM rf_empresas WHERE __IN_SLICE__ AND seq IN (
           SELECT min(seq) FROM rf_empresas WHERE __IN_SLICE__
           GROUP BY cnpj_basico)) m
@@ -143,7 +147,6 @@ LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'municipios') mun ON
 LEFT JOIN partners p ON p.cnpj_basico = e.cnpj_basico
 LEFT JOIN simples sim ON sim.cnpj_basico = e.cnpj_basico
 CROSS JOIN cnae_map
-WHERE length(e.cnpj_basico || e.cnpj_ordem || e.cnpj_dv) = 14
 """
 
 

@@ -191,6 +191,20 @@ def test_a_malformed_line_is_reported_with_its_file_and_line_and_skipped(tmp_pat
         assert supplier.lookup_company("30000001000100") is None
 
 
+def test_an_establishment_whose_cnpj_is_not_14_digits_gives_no_record(tmp_path: Path) -> None:
+    release = write_release(tmp_path / "2024-11", extra_companies=2)
+    write_zip(release, "Estabelecimentos1.zip", "K3241.K03200Y1.D41109.ESTABELE", [
+        estabelecimento("30000000", dv="00"),
+        estabelecimento("30000001", ordem="001", dv="00"),  # a digit short
+        estabelecimento("3000002", dv="00"),
+    ])  # fmt: skip
+    import_cnpj(release, tmp_path / "dataset.duckdb")
+    con = duckdb.connect(str(tmp_path / "dataset.duckdb"), read_only=True)
+    cnpjs = {r[0] for r in con.execute("SELECT cnpj FROM companies WHERE cnpj LIKE '300%'").fetchall()}
+    con.close()
+    assert cnpjs == {"30000000000100"}
+
+
 def test_files_are_told_apart_by_their_published_names() -> None:
     assert kind_of("Estabelecimentos9.zip") == "estabelecimentos"
     assert kind_of("Socios0.zip") == "socios"
