@@ -25,6 +25,7 @@ from bemtevi.infra.suppliers.local import (
     LocalDatasetSupplier,
     _AgesToday,
     _normalise,
+    activity_names,
     age_on,
     build_lookup_file,
     company_document,
@@ -302,8 +303,13 @@ def test_the_lookup_copy_made_in_batches_holds_every_company_once(
     monkeypatch.setattr(local, "_COPY_ROWS", 32)
     with closing(sqlite3.connect(build_lookup_file(path))) as copy:
         copied = copy.execute("SELECT cnpj, doc FROM company_docs ORDER BY cnpj").fetchall()
+        names = dict(copy.execute("SELECT code, description FROM activity_names"))
     assert 200 < len(expected) < 300
-    assert copied == expected
+    assert [cnpj for cnpj, _ in copied] == [cnpj for cnpj, _ in expected]
+    assert names  # the demo names each activity code one way: the copy stores codes
+    assert [company_document(cnpj, doc, names) for cnpj, doc in copied] == [
+        company_document(cnpj, values) for cnpj, values in expected
+    ]
 
 
 def test_a_dataset_in_a_folder_named_with_a_quote_is_copied_and_searched(tmp_path: Path) -> None:
@@ -400,6 +406,10 @@ NAMED_COMPANY_SQL = (
 )
 TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=12)
 DATES = st.dates(dt.date(1900, 1, 1), dt.date(2100, 12, 31))
+# Activity codes and descriptions drawn from a few, so that companies share codes with the same description
+# and with another one (the lookup copy stores codes alone only where every code has one).
+CODES = st.sampled_from(("1091102", "4721102", "")) | TEXT
+DESCRIPTIONS = st.sampled_from(("Padaria e confeitaria", "Lanchonetes")) | TEXT
 
 
 def _struct(**fields: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any] | None]:
@@ -412,7 +422,7 @@ def _structs(**fields: st.SearchStrategy[Any]) -> st.SearchStrategy[list[dict[st
 
 COMPANY_ROWS = st.tuples(
     TEXT, st.none() | TEXT, DATES, TEXT, TEXT,
-    _struct(code=st.none() | TEXT, description=st.none() | TEXT), st.none() | TEXT,
+    _struct(code=st.none() | CODES, description=st.none() | DESCRIPTIONS), st.none() | TEXT,
     st.none() | st.decimals(-(10**12), 10**12, places=2, allow_nan=False, allow_infinity=False),
     _struct(**{f: st.none() | TEXT for f in ("street", "number", "complement", "neighborhood", "city", "state",
                                             "zip")}),
@@ -420,7 +430,7 @@ COMPANY_ROWS = st.tuples(
     _structs(name=TEXT, document=TEXT, role=TEXT, since=DATES), st.none() | st.integers(-(2**31), 2**31 - 1),
     _structs(date=DATES, amount=st.decimals(-(10**9), 10**9, places=2, allow_nan=False), notary=TEXT, city=TEXT,
              state=TEXT),
-    _structs(code=TEXT, description=TEXT),
+    _structs(code=CODES, description=DESCRIPTIONS),
     _struct(simples=st.none() | st.booleans(), simples_since=st.none() | DATES, simples_until=st.none() | DATES,
             mei=st.none() | st.booleans(), mei_since=st.none() | DATES, mei_until=st.none() | DATES),
 )  # fmt: skip
@@ -436,11 +446,34 @@ def test_a_companys_stored_values_are_named_back_into_its_document(rows: list[tu
         )
         named = dict(con.execute(NAMED_COMPANY_SQL).fetchall())
         stored = con.execute(company_row_sql()).fetchall()
+        names = activity_names(con, COMPANY_KEYS)
+        coded = [] if names is None else con.execute(company_row_sql(coded=True)).fetchall()
     assert len(stored) == len(rows)
     for cnpj, values in stored:
         document = company_document(cnpj, values)
         assert list(document) == COMPANY_KEYS
         assert document == json.loads(named[cnpj])
+    for cnpj, values in coded:
+        assert company_document(cnpj, values, names) == json.loads(named[cnpj])
+
+
+def test_a_dataset_naming_an_activity_code_two_ways_answers_each_companys_own(tmp_path: Path) -> None:
+    path = tmp_path / "two-ways.duckdb"
+    generate_demo_dataset(path, 10, 30, seed=5)
+    with closing(duckdb.connect(str(path))) as con:
+        first, other = con.execute("SELECT cnpj FROM companies ORDER BY cnpj LIMIT 2").fetchall()
+        code = con.execute("SELECT main_activity.code FROM companies WHERE cnpj = ?", first).fetchone()[0]
+        con.execute(
+            "UPDATE companies SET main_activity = {'code': ?, 'description': 'Outra descrição'} WHERE cnpj = ?",
+            [code, other[0]],
+        )
+        assert activity_names(con, COMPANY_KEYS) is None
+    with LocalDatasetSupplier(path) as supplier:
+        looked_up = supplier.lookup_company(first[0]), supplier.lookup_company(other[0])
+    assert looked_up[0] is not None and looked_up[1] is not None
+    assert looked_up[1]["main_activity"] == {"code": code, "description": "Outra descrição"}
+    assert looked_up[0]["main_activity"]["code"] == code
+    assert looked_up[0]["main_activity"]["description"] != "Outra descrição"
 
 
 def test_a_lookup_file_of_the_earlier_layout_is_copied_anew(tmp_path: Path) -> None:

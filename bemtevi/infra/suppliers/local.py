@@ -21,7 +21,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from contextlib import closing
 from pathlib import Path
 from typing import Any, Literal
@@ -48,8 +48,8 @@ _PAGE_SIZE = 16_384
 # (SQLite's own sort threads, off by default): smaller runs keep those threads busy beside the reading.
 _INDEX_CACHE_KIB = -16_384
 # The lookup file's layout, kept as its ``user_version``: a file of another layout (one written before companies'
-# values were stored unnamed) is copied anew, as a stale one is.
-_LOOKUP_FORMAT = 2
+# values were stored unnamed, or their activities by code) is copied anew, as a stale one is.
+_LOOKUP_FORMAT = 3
 # Ages remembered per birth date within one day (a new day starts afresh); beyond this many
 # distinct dates (some 36,500 in a century) the day's ages start afresh too.
 _AGES_MAX = 100_000
@@ -69,37 +69,75 @@ _COMPANY_SHAPE: tuple[tuple[str, _Shape], ...] = (
     ("simples", ("simples", "simples_since", "simples_until", "mei", "mei_since", "mei_until")),
 )  # fmt: skip
 _COMPANY_FIELDS = tuple(name for name, _ in _COMPANY_SHAPE)
+# Activities (code, description): an imported release names each CNAE code from the Receita's table, the same
+# description in every company. Where the dataset gives every code one description, the copy stores an activity
+# as its code alone and a lookup names it from the file's ``activity_names``: descriptions were a fifth of the
+# stored bytes. A dataset where some code has two is stored whole (``activity_names`` gives None).
+_CODED = frozenset({"main_activity", "secondary_activities"})
+ActivityNames = Mapping[str, str | None]
 
 
-def _stored_value_sql(column: str, shape: _Shape) -> str:
+def activity_names(con: duckdb.DuckDBPyConnection, columns: Collection[str]) -> dict[str, str | None] | None:
+    """Each activity code's description in ``companies`` (which has ``columns``), or None if a code has two."""
+    sources = []
+    if "main_activity" in columns:
+        sources.append("SELECT main_activity.code AS code, main_activity.description AS description FROM companies")
+    if "secondary_activities" in columns:
+        sources.append("SELECT a.code, a.description FROM (SELECT unnest(secondary_activities) AS a FROM companies)")
+    if not sources:
+        return {}
+    rows = con.execute(
+        # a code's descriptions, a missing one counted as one more
+        "SELECT code, min(description), count(DISTINCT description) + max((description IS NULL)::INTEGER) "
+        f"FROM ({' UNION ALL '.join(sources)}) WHERE code IS NOT NULL GROUP BY code"
+    ).fetchall()
+    if any(descriptions > 1 for _, _, descriptions in rows):
+        return None
+    return {code: description for code, description, _ in rows}
+
+
+def _stored_value_sql(column: str, shape: _Shape, coded: bool) -> str:
     if shape is None:
         return column
-    if isinstance(shape, tuple):
-        values = ", ".join(f"{column}.{field}" for field in shape)
-        return f"CASE WHEN {column} IS NULL THEN NULL ELSE json_array({values}) END"
-    values = ", ".join(f"e.{field}" for field in shape[0])
-    return f"list_transform({column}, e -> CASE WHEN e IS NULL THEN NULL ELSE json_array({values}) END)"
+    element = column if isinstance(shape, tuple) else "e"
+    fields = shape if isinstance(shape, tuple) else shape[0]
+    value = f"json_array({', '.join(f'{element}.{field}' for field in fields)})"
+    if coded and column in _CODED:
+        value = f"CASE WHEN {element}.code IS NULL THEN {value} ELSE to_json({element}.code) END"
+    stored = f"CASE WHEN {element} IS NULL THEN NULL ELSE {value} END"
+    return stored if isinstance(shape, tuple) else f"list_transform({column}, e -> {stored})"
 
 
-def company_row_sql(columns: Collection[str] = _COMPANY_FIELDS) -> str:
+def company_row_sql(columns: Collection[str] = _COMPANY_FIELDS, coded: bool = False) -> str:
     """``SELECT cnpj, doc`` of the dataset's ``companies`` (which has ``columns``): each one's stored lookup values,
-    which ``company_document`` turns into its document."""
-    values = ", ".join(_stored_value_sql(name, shape) if name in columns else "NULL" for name, shape in _COMPANY_SHAPE)
+    which ``company_document`` turns into its document; ``coded``: activities by their code alone (only for a
+    dataset whose ``activity_names`` is not None, which ``company_document`` is then given)."""
+    values = ", ".join(
+        _stored_value_sql(name, shape, coded) if name in columns else "NULL" for name, shape in _COMPANY_SHAPE
+    )
     return f"SELECT cnpj, json_array({values})::VARCHAR AS doc FROM companies"
 
 
-def company_document(cnpj: str, stored: bytes | str) -> dict[str, Any]:
-    """The lookup document of the company ``cnpj`` whose stored values (``company_row_sql``) are ``stored``."""
+def company_document(cnpj: str, stored: bytes | str, names: ActivityNames | None = None) -> dict[str, Any]:
+    """The lookup document of the company ``cnpj`` whose stored values (``company_row_sql``) are ``stored``;
+    ``names``: the activity names of a coded copy."""
     document: dict[str, Any] = {"kind": "company", "cnpj": cnpj}
     for (name, shape), value in zip(_COMPANY_SHAPE, orjson.loads(stored), strict=True):
         if shape is None or value is None:
             document[name] = value
         elif isinstance(shape, tuple):
-            document[name] = dict(zip(shape, value, strict=True))
+            document[name] = _named(shape, value, names)
         else:
             fields = shape[0]
-            document[name] = [None if v is None else dict(zip(fields, v, strict=True)) for v in value]
+            document[name] = [None if v is None else _named(fields, v, names) for v in value]
     return document
+
+
+def _named(fields: tuple[str, ...], value: Any, names: ActivityNames | None) -> dict[str, Any]:
+    if type(value) is str:  # an activity's code alone (a stored struct is otherwise a list)
+        assert names is not None
+        return {"code": value, "description": names[value]}
+    return dict(zip(fields, value, strict=True))
 
 
 def age_on(birth_date: str, today: dt.date) -> int:
@@ -157,16 +195,6 @@ def build_lookup_file(dataset: Path) -> Path:
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     tables = (("people_docs", "cpf"), ("company_docs", "cnpj"))
-    sink = sqlite3.connect(partial)
-    try:
-        # 16 KiB pages: a document is about a kilobyte, and fewer pages a row means fewer page reads.
-        sink.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
-        sink.execute(f"PRAGMA user_version = {_LOOKUP_FORMAT}")
-        for table, key in tables:
-            sink.execute(f"CREATE TABLE {table} ({key} TEXT NOT NULL, doc TEXT NOT NULL)")
-        sink.commit()
-    finally:
-        sink.close()
     # DuckDB writes the rows into SQLite itself (its SQLite extension): no Python object a row, half the CPU
     # of fetching them into Python for sqlite3. Its SQLite sink takes one thread, and a pipeline feeding it
     # ran on that thread alone: so a company's JSON is made in a pipeline of its own (a materialized CTE, on
@@ -174,13 +202,26 @@ def build_lookup_file(dataset: Path) -> Path:
     copier = duckdb.connect(config={"memory_limit": _COPY_MEMORY})
     try:
         copier.execute("SET enable_progress_bar = false")  # the import prints its own progress
-        load_extension(copier, "sqlite_scanner")
         copier.execute(f"ATTACH {path_literal(dataset)} AS dataset (READ_ONLY)")
-        copier.execute(f"ATTACH {path_literal(partial)} AS lookup (TYPE sqlite)")
         copier.execute("USE dataset")
         columns = {r[0] for r in copier.execute(
             "SELECT column_name FROM duckdb_columns() WHERE database_name = 'dataset' AND table_name = 'companies'"
         ).fetchall()}  # fmt: skip
+        names = activity_names(copier, columns)
+        sink = sqlite3.connect(partial)
+        try:
+            # 16 KiB pages: a document is about a kilobyte, and fewer pages a row means fewer page reads.
+            sink.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
+            sink.execute(f"PRAGMA user_version = {_LOOKUP_FORMAT}")
+            for table, key in tables:
+                sink.execute(f"CREATE TABLE {table} ({key} TEXT NOT NULL, doc TEXT NOT NULL)")
+            sink.execute("CREATE TABLE activity_names (code TEXT PRIMARY KEY, description TEXT)")
+            sink.executemany("INSERT INTO activity_names VALUES (?, ?)", (names or {}).items())
+            sink.commit()
+        finally:
+            sink.close()
+        load_extension(copier, "sqlite_scanner")
+        copier.execute(f"ATTACH {path_literal(partial)} AS lookup (TYPE sqlite)")
         # Rows appended in the order DuckDB makes them and the key indexed afterwards: an ORDER BY sorted the
         # whole documents (twice the memory of the rest of the copy) where the index sorts only the keys; a
         # lookup then probes the index, then the row by its rowid.
@@ -188,7 +229,10 @@ def build_lookup_file(dataset: Path) -> Path:
             copier.execute("INSERT INTO lookup.people_docs SELECT cpf, doc FROM people_docs")
             end = int((copier.execute("SELECT coalesce(max(rowid) + 1, 0) FROM companies").fetchone() or (0,))[0])
             for start in range(0, end, _COPY_ROWS):
-                batch = f"{company_row_sql(columns)} WHERE rowid >= {start} AND rowid < {start + _COPY_ROWS}"
+                batch = (
+                    f"{company_row_sql(columns, coded=names is not None)} "
+                    f"WHERE rowid >= {start} AND rowid < {start + _COPY_ROWS}"
+                )
                 copier.execute(
                     f"INSERT INTO lookup.company_docs WITH docs AS MATERIALIZED ({batch}) SELECT * FROM docs"
                 )
@@ -246,6 +290,8 @@ class LocalDatasetSupplier:
             connection = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
             # The file is only ever replaced whole (build_lookup_file), never written in place.
             connection.execute(f"PRAGMA mmap_size = {self._mmap_size}")
+            # this file's own (each thread's connection may have opened a newer copy)
+            self._local.activity_names = dict(connection.execute("SELECT code, description FROM activity_names"))
             connection.text_factory = bytes
             connection.execute("SELECT 1 FROM people_docs LIMIT 1")
             self._connections.append(connection)
@@ -273,7 +319,7 @@ class LocalDatasetSupplier:
         if document is None:
             return None
         stored = self._stored("company", document)
-        return None if stored is None else company_document(document, stored)
+        return None if stored is None else company_document(document, stored, self._local.activity_names)
 
     def lookup(self, kind: Literal["cpf", "cnpj"], number: str) -> dict[str, Any] | None:
         if kind == "cpf":
