@@ -67,7 +67,7 @@ BUILD_SQL = f"""
 WITH
 codes AS (SELECT kind, codigo, arg_min(descricao, rowid) AS descricao FROM rf_codes GROUP BY kind, codigo),
 cnae AS (SELECT codigo, descricao FROM codes WHERE kind = 'cnaes'),
-cnae_map AS (SELECT map(list(codigo), list(descricao)) AS names FROM cnae),
+cnae_names AS (SELECT list(descricao ORDER BY codigo) AS names FROM cnae WHERE codigo IS NOT NULL),
 partners AS (
     -- list_sort, not list(... ORDER BY ...): an ordered aggregate sorts each group on its own, many times slower
     SELECT s.cnpj_basico,
@@ -124,10 +124,12 @@ SELECT
     coalesce(p.partners, []) AS partners,
     NULL::INTEGER AS score,
     [] AS protests,
-    -- each establishment's own list, in file order, named from a map of the CNAE table (no unnest and regroup)
+    -- each establishment's own list, in file order, named by the code's place in the CNAE table: its value of the
+    -- enum of the table's codes (a hash lookup; a MAP's is a search through its 1,358 keys; an unnest, join and
+    -- regroup cost six times the search)
     coalesce(list_transform(
         list_filter(list_transform(string_split(e.cnae_fiscal_secundaria, ','), c -> trim(c)), c -> c <> ''),
-        c -> struct_pack(code := c, description := cnae_map.names[c])
+        c -> struct_pack(code := c, description := cnae_names.names[enum_code(TRY_CAST(c AS rf_cnae_code)) + 1])
     ), []) AS secondary_activities,
     sim.simples
 FROM (SELECT * FROM rf_estabelecimentos WHERE __IN_SLICE__ AND seq IN (
@@ -146,7 +148,14 @@ LEFT JOIN cnae ON cnae.codigo = e.cnae_fiscal_principal
 LEFT JOIN (SELECT codigo, descricao FROM codes WHERE kind = 'municipios') mun ON mun.codigo = e.municipio
 LEFT JOIN partners p ON p.cnpj_basico = e.cnpj_basico
 LEFT JOIN simples sim ON sim.cnpj_basico = e.cnpj_basico
-CROSS JOIN cnae_map
+CROSS JOIN cnae_names
+"""
+# The CNAE table's codes as an enum, in the order ``cnae_names`` lists their descriptions (a temporary type: each
+# slice's connection makes its own).
+CNAE_CODES_SQL = """
+CREATE OR REPLACE TEMP TYPE rf_cnae_code AS ENUM (
+    SELECT DISTINCT codigo FROM rf_codes WHERE kind = 'cnaes' AND codigo IS NOT NULL ORDER BY codigo
+)
 """
 
 
@@ -161,6 +170,7 @@ def build_slice(
     """Build slice ``part`` of ``slices`` into ``companies`` and commit it with its line in ``rf_slices``
     (``replacing``: first delete the records of its CNPJs); ``before_commit`` is called just before."""
     rows = in_slice(slices, part, parts)
+    cur.execute(CNAE_CODES_SQL)
     with transaction(cur):
         if replacing:
             cur.execute(

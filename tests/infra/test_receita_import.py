@@ -205,6 +205,34 @@ def test_an_establishment_whose_cnpj_is_not_14_digits_gives_no_record(tmp_path: 
     assert cnpjs == {"30000000000100"}
 
 
+def test_secondary_activities_are_named_from_a_cnae_table_of_the_published_size(tmp_path: Path) -> None:
+    release = write_release(tmp_path / "2024-11")
+    table = [(f"{1000000 + i * 7919 % 8999999:07d}", f"Atividade {i} de comércio e serviços") for i in range(1358)]
+    repeated = table[700][0]
+    write_zip(release, "Cnaes.zip", "F.K03200$Z.D41109.CNAECSV", [*table, [repeated, "Lida depois: não vale"]])
+    names = dict(table)
+    chosen = {
+        f"{30000000 + i:08d}": [table[i * 97 % 1358][0], table[i * 31 % 1358][0], repeated, "9999999"][: 1 + i % 4]
+        for i in range(40)
+    }
+    write_zip(release, "Estabelecimentos1.zip", "K3241.K03200Y1.D41109.ESTABELE", [
+        estabelecimento(basico, dv="00", cnae_fiscal_secundaria=",".join(codes)) for basico, codes in chosen.items()
+    ])  # fmt: skip
+    import_cnpj(release, tmp_path / "dataset.duckdb")
+    con = duckdb.connect(str(tmp_path / "dataset.duckdb"), read_only=True)
+    built = dict(con.execute("SELECT cnpj, secondary_activities FROM companies WHERE cnpj LIKE '300%'").fetchall())
+    con.close()
+    assert built == {
+        f"{basico}000100": [{"code": code, "description": names.get(code)} for code in codes]
+        for basico, codes in chosen.items()
+    }
+    with LocalDatasetSupplier(tmp_path / "dataset.duckdb") as supplier:
+        company = supplier.lookup_company("30000003000100")
+    assert company is not None
+    assert company["secondary_activities"][2] == {"code": repeated, "description": names[repeated]}
+    assert company["secondary_activities"][3] == {"code": "9999999", "description": None}
+
+
 def test_files_are_told_apart_by_their_published_names() -> None:
     assert kind_of("Estabelecimentos9.zip") == "estabelecimentos"
     assert kind_of("Socios0.zip") == "socios"
