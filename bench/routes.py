@@ -298,28 +298,26 @@ def main() -> None:
         print(f"{label:<20}" + ", ".join(shares))
     if "lookup" not in targets:
         return
+
+    def ratios(label: str, to: tuple[str, str], of: tuple[str, str]) -> None:
+        p50s = [b / a for a, b in zip(p50[to], p50[of], strict=True)]
+        cpus = [b / a for a, b in zip(cpu[to], cpu[of], strict=True)]
+        print(
+            f"{label:<20}p50 median {statistics.median(p50s):.2f}x ({', '.join(f'{r:.2f}' for r in p50s)}); "
+            f"CPU median {statistics.median(cpus):.2f}x ({', '.join(f'{r:.2f}' for r in cpus)})"
+        )
+
     if "direct" in targets:
         print("\nthe lookup's route against the direct layer in the same process, round by round: p50, CPU per request")
         for label in order:
-            if label in hot_paths:
-                continue
-            ratios = [b / a for a, b in zip(p50[(label, "direct")], p50[(label, "lookup")], strict=True)]
-            cpus = [b / a for a, b in zip(cpu[(label, "direct")], cpu[(label, "lookup")], strict=True)]
-            print(
-                f"{label:<20}p50 median {statistics.median(ratios):.2f}x ({', '.join(f'{r:.2f}' for r in ratios)}); "
-                f"CPU median {statistics.median(cpus):.2f}x ({', '.join(f'{r:.2f}' for r in cpus)})"
-            )
-    reference = next((label for label in order if label.endswith("hot path")), order[0])
-    print(f"\nlookup ratios to '{reference}', round by round: p50, CPU per request")
-    for label in order:
-        if label == reference:
-            continue
-        ratios = [b / a for a, b in zip(p50[(reference, "lookup")], p50[(label, "lookup")], strict=True)]
-        cpus = [b / a for a, b in zip(cpu[(reference, "lookup")], cpu[(label, "lookup")], strict=True)]
-        print(
-            f"{label:<20}p50 median {statistics.median(ratios):.2f}x ({', '.join(f'{r:.2f}' for r in ratios)}); "
-            f"CPU median {statistics.median(cpus):.2f}x ({', '.join(f'{r:.2f}' for r in cpus)})"
-        )
+            if label not in hot_paths:
+                ratios(label, (label, "direct"), (label, "lookup"))
+    if len(order) > 1:
+        reference = next((label for label in order if label.endswith("hot path")), order[0])
+        print(f"\nlookup ratios to '{reference}', round by round: p50, CPU per request")
+        for label in order:
+            if label != reference:
+                ratios(label, (reference, "lookup"), (label, "lookup"))
 
 
 if __name__ == "__main__":

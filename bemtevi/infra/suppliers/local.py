@@ -208,8 +208,7 @@ def build_lookup_file(dataset: Path) -> Path:
             "SELECT column_name FROM duckdb_columns() WHERE database_name = 'dataset' AND table_name = 'companies'"
         ).fetchall()}  # fmt: skip
         names = activity_names(copier, columns)
-        sink = sqlite3.connect(partial)
-        try:
+        with closing(sqlite3.connect(partial)) as sink:
             # 16 KiB pages: a document is about a kilobyte, and fewer pages a row means fewer page reads.
             sink.execute(f"PRAGMA page_size = {_PAGE_SIZE}")
             sink.execute(f"PRAGMA user_version = {_LOOKUP_FORMAT}")
@@ -218,8 +217,6 @@ def build_lookup_file(dataset: Path) -> Path:
             sink.execute("CREATE TABLE activity_names (code TEXT PRIMARY KEY, description TEXT)")
             sink.executemany("INSERT INTO activity_names VALUES (?, ?)", (names or {}).items())
             sink.commit()
-        finally:
-            sink.close()
         load_extension(copier, "sqlite_scanner")
         copier.execute(f"ATTACH {path_literal(partial)} AS lookup (TYPE sqlite)")
         # Rows appended in the order DuckDB makes them and the key indexed afterwards: an ORDER BY sorted the
@@ -238,15 +235,12 @@ def build_lookup_file(dataset: Path) -> Path:
                 )
     finally:
         copier.close()
-    sink = sqlite3.connect(partial)
-    try:
+    with closing(sqlite3.connect(partial)) as sink:
         sink.execute(f"PRAGMA cache_size = {_INDEX_CACHE_KIB}")
         sink.execute(f"PRAGMA threads = {os.cpu_count() or 1}")
         for table, key in tables:
             sink.execute(f"CREATE UNIQUE INDEX {table}_{key} ON {table} ({key})")
         sink.commit()
-    finally:
-        sink.close()
     os.replace(partial, target)
     return target
 
