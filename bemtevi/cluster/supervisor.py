@@ -301,9 +301,11 @@ class ClusterSupervisor:
 
     def _check_address_free(self) -> None:
         """Refuse an address in use, as a plain bind would: the API processes' sockets allow one another on the
-        port (``SO_REUSEPORT``), and would as well join those of another cluster still running there."""
-        with socket.create_server((self.settings.host, self.settings.port)):
-            pass
+        port (``SO_REUSEPORT``), and would as well join those of another cluster still running there. Bound, never
+        listening: a client connecting in that instant would be queued on it and reset when it closes."""
+        with socket.socket(socket.AF_INET6 if ":" in self.settings.host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((self.settings.host, self.settings.port))
 
     def _start_api(self, n: int, env: dict[str, str]) -> None:
         """Start API process ``n`` and wait until it serves. It binds a socket of its own at the address with

@@ -1,11 +1,14 @@
-"""How long `bemtevi cluster` waits before starting a dead process again, how it names the death, and what it says
-while PostgreSQL does not answer."""
+"""How long `bemtevi cluster` waits before starting a dead process again, how it names the death, what it says
+while PostgreSQL does not answer, and how it checks its address is free."""
 
 from __future__ import annotations
 
 import signal
+import socket
+import threading
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from support import free_port
@@ -64,3 +67,40 @@ def test_a_postgresql_that_does_not_answer_is_said_once_not_every_round(tmp_path
     assert not supervisor._database_answers()
     assert len(said) == 1 and f"PostgreSQL at 127.0.0.1:{port} does not answer" in said[0], said
     assert "waiting for it" in said[0]
+
+
+def test_checking_the_address_is_free_never_resets_a_client_connecting_meanwhile(tmp_path: Path) -> None:
+    """Clients may already knock at the address while the supervisor checks it is free (a health probe, a browser
+    reloading): each is refused until an API process serves, never accepted and reset by the check."""
+    port = free_port()
+    supervisor = ClusterSupervisor(Settings(var_dir=tmp_path, port=port), workers=[], say=lambda _: None)
+    outcomes: list[str] = []
+    stop = threading.Event()
+
+    def knock() -> None:
+        while not stop.is_set():
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+                    conn.sendall(b"GET /api/health HTTP/1.1\r\n\r\n")
+                    conn.recv(1)
+                outcomes.append("answered")
+            except ConnectionRefusedError:
+                outcomes.append("refused")
+            except OSError as e:
+                outcomes.append(repr(e))
+
+    clients = [threading.Thread(target=knock) for _ in range(4)]
+    for client in clients:
+        client.start()
+    try:
+        for _ in range(3000):
+            supervisor._check_address_free()
+    finally:
+        stop.set()
+        for client in clients:
+            client.join()
+    assert set(outcomes) == {"refused"}, [o for o in outcomes if o != "refused"][:5]
+
+    # An API process of a cluster already running there.
+    with socket.create_server(("127.0.0.1", port), reuse_port=True), pytest.raises(OSError):
+        supervisor._check_address_free()
