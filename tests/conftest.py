@@ -17,22 +17,24 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse, urlunparse
 
-import duckdb
 import hypothesis
-import psycopg
 import pytest
 from _pytest.nodeid import NodeId
-from fastapi.testclient import TestClient
-from support import make_settings
 
-from bemtevi.api.app import create_app
-from bemtevi.bootstrap import Platform, build_platform
-from bemtevi.infra.local_services.kafka import KafkaBroker
-from bemtevi.infra.local_services.postgres import ensure_postgres
 from bemtevi.infra.process_tuning import mark_absent_modules, settle_heap
-from bemtevi.infra.settings import Settings
+
+# pytest-xdist's controller loads this file too, and collects and runs nothing: what only fixtures use (the app,
+# the platform, the clients of PostgreSQL and Kafka: seconds of imports) is imported where they use it, so
+# that the controller starts the workers sooner. The workers have it all imported by the test modules anyway.
+if TYPE_CHECKING:
+    import psycopg
+    from fastapi.testclient import TestClient
+
+    from bemtevi.bootstrap import Platform
+    from bemtevi.infra.settings import Settings
 
 E2E_DIR = Path(__file__).parent / "e2e"
 
@@ -121,6 +123,10 @@ def refuse_unmarked_processes(request: pytest.FixtureRequest, monkeypatch: pytes
 @pytest.fixture(scope="session")
 def postgres_server() -> str:
     """BEMTEVI_TEST_POSTGRES_URL names an existing server; without it the project's own is started."""
+    import psycopg
+
+    from bemtevi.infra.local_services.postgres import ensure_postgres
+
     url = os.environ.get("BEMTEVI_TEST_POSTGRES_URL") or ensure_postgres()
     try:
         with psycopg.connect(url, connect_timeout=3) as con:
@@ -142,8 +148,16 @@ def kafka_broker() -> Iterator[str]:
     if existing:
         yield existing
         return
+    from bemtevi.infra.local_services.kafka import KafkaBroker
+
     with KafkaBroker() as broker:
         yield broker.bootstrap
+
+
+def _autocommit(url: str) -> psycopg.Connection[tuple[object, ...]]:
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True)
 
 
 class DatabasePool:
@@ -169,7 +183,7 @@ class DatabasePool:
             if self._empty:
                 return self._empty.pop()
         name = f"bemtevi_test_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(self._server, autocommit=True) as con:
+        with _autocommit(self._server) as con:
             con.execute(f'CREATE DATABASE "{name}"')
         with self._lock:
             self._every.append(name)
@@ -179,7 +193,7 @@ class DatabasePool:
         self._thread.submit(self._empty_out, name)
 
     def _empty_out(self, name: str) -> None:
-        with psycopg.connect(self.url(name), autocommit=True) as con:
+        with _autocommit(self.url(name)) as con:
             others = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
             deadline = time.monotonic() + 30
             while con.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS o").fetchall():
@@ -197,7 +211,7 @@ class DatabasePool:
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)
-        with psycopg.connect(self._server, autocommit=True) as con:
+        with _autocommit(self._server) as con:
             for name in self._every:
                 con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
@@ -258,6 +272,8 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def settings(backend: str, tmp_path: Path, dataset_path: Path, request: pytest.FixtureRequest) -> Settings:
+    from support import make_settings
+
     database_url = request.getfixturevalue("postgres_database") if backend == "postgres" else None
     return make_settings(tmp_path / "var", dataset_path, database_url)
 
@@ -266,6 +282,11 @@ def settings(backend: str, tmp_path: Path, dataset_path: Path, request: pytest.F
 def started_settings(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path) -> Settings:
     """The tests' SQLite settings, with a var directory a platform started on and stopped: its store
     bootstrapped and seeded, its read models caught up (see ``started_platform``)."""
+    import duckdb
+    from support import make_settings
+
+    from bemtevi.bootstrap import build_platform
+
     settings = make_settings(tmp_path_factory.mktemp("started") / "var", dataset_path)
     build_platform(settings).close()
     # A stop leaves the read store's write-ahead log to the next start (ReadStore): checkpointed here once, so
@@ -280,6 +301,8 @@ def started_platform(settings: Settings, started: Settings) -> Platform:
     a server's second start, it finds the super-admin, the seeded catalogue and the read models there instead
     of writing and projecting them again (most of a platform's start). Each test has a store of its own all
     the same; a test of the first start builds its platform itself, as do tests with settings of their own."""
+    from bemtevi.bootstrap import build_platform
+
     if not settings.var_dir.exists() and settings.model_copy(update={"var_dir": started.var_dir}) == started:
         shutil.copytree(started.var_dir, settings.var_dir)
     return build_platform(settings)
@@ -294,6 +317,8 @@ def platform(settings: Settings, started_settings: Settings) -> Iterator[Platfor
 
 @pytest.fixture
 def sqlite_platform(tmp_path: Path, dataset_path: Path, started_settings: Settings) -> Iterator[Platform]:
+    from support import make_settings
+
     platform = started_platform(make_settings(tmp_path / "var", dataset_path), started_settings)
     yield platform
     platform.close()
@@ -301,6 +326,10 @@ def sqlite_platform(tmp_path: Path, dataset_path: Path, started_settings: Settin
 
 @pytest.fixture
 def client(sqlite_platform: Platform) -> Iterator[TestClient]:
+    from fastapi.testclient import TestClient
+
+    from bemtevi.api.app import create_app
+
     with TestClient(create_app(sqlite_platform)) as test_client:
         yield test_client
 
@@ -310,6 +339,12 @@ def api_on(
     backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
 ) -> Iterator[tuple[TestClient, Platform]]:
     """A platform on ``backend`` (a database of the pool for PostgreSQL) and a client of its API."""
+    from fastapi.testclient import TestClient
+    from support import make_settings
+
+    from bemtevi.api.app import create_app
+    from bemtevi.bootstrap import build_platform
+
     pool: DatabasePool | None = request.getfixturevalue("database_pool") if backend == "postgres" else None
     database = pool.take() if pool is not None else None
     database_url = pool.url(database) if pool is not None and database is not None else None
