@@ -303,7 +303,7 @@ class ClusterSupervisor:
         """Refuse an address in use, as a plain bind would: the API processes' sockets allow one another on the
         port (``SO_REUSEPORT``), and would as well join those of another cluster still running there. Bound, never
         listening: a client connecting in that instant would be queued on it and reset when it closes."""
-        with socket.socket(socket.AF_INET6 if ":" in self.settings.host else socket.AF_INET) as probe:
+        with socket.socket() as probe:  # IPv4, as the API processes bind (``serve --reuse-port``)
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((self.settings.host, self.settings.port))
 
