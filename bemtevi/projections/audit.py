@@ -25,6 +25,7 @@ sign-ins, mail) and decoded, which lets the changes be worked out in Python.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import pkgutil
@@ -110,8 +111,10 @@ def _subclasses(cls: type[Any]) -> list[type[Any]]:
     return found
 
 
+@functools.cache
 def audited_event_types() -> tuple[type[Any], ...]:
-    """Every event class of every Bemtevi aggregate, except the skipped ones."""
+    """Every event class of every Bemtevi aggregate, except the skipped ones (found once: the domain's classes
+    are fixed once its modules are imported, and each read store's start asks)."""
     for module in pkgutil.iter_modules(bemtevi.domain.__path__):
         importlib.import_module(f"bemtevi.domain.{module.name}")
     types: dict[str, type[Any]] = {}

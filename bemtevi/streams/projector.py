@@ -134,14 +134,17 @@ class Projector(LogFollower):
         self._waiters = 0
         self._writer: ThreadPoolExecutor | None = None
         self._schema = ",".join(f"{m.name}:{m.version}" for m in self._read_models)
-        with store.transaction() as cur:
-            for model in self._read_models:
-                model.create(cur)
+        built_for = store.schema_of(TRACKING_NAME)
+        if built_for != self._schema:
+            # A store this code's read models were recorded in has their tables (they are made before the
+            # record); any other gets those it lacks, and is rebuilt below if it held other versions' rows.
+            with store.transaction() as cur:
+                for model in self._read_models:
+                    model.create(cur)
         self._position = store.tracked_position(TRACKING_NAME)
         # The event store the read models follow, recorded with the first page written from it.
         self._source = store.source_of(TRACKING_NAME)
         self._source_to_record: tuple[str, str] | None = None
-        built_for = store.schema_of(TRACKING_NAME)
         other_store = self._built_from_another_store()
         if other_store:
             # Rows and positions (the mailer's too) of another log: drop them; this log rebuilds them.
