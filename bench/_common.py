@@ -71,6 +71,33 @@ def warn_if_busy(threshold: float = 0.1) -> None:
         )
 
 
+def compared_codes(against: Path | None, rounds: int) -> Iterator[tuple[str, Path | None]]:
+    """A bench's ``--against OTHER_CHECKOUT`` rounds: this checkout's code (``"this"``, None) and the other's,
+    each round in turn first (the machine's load drifts over a run); without ``against``, this one's alone."""
+    codes: list[tuple[str, Path | None]] = [("this", None)]
+    if against is not None:
+        codes.append((f"against {against.name}", against))
+    for round_ in range(rounds):
+        yield from codes if round_ % 2 == 0 else codes[::-1]
+
+
+def code_env(checkout: Path | None) -> dict[str, str]:
+    """The environment of a child process that runs ``checkout``'s package (this one's when None)."""
+    env = {**os.environ}
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout.resolve())
+    return env
+
+
+def print_ratios(what: str, figures: dict[str, list[float]]) -> None:
+    """This checkout's figures over the other's, round by round (``figures`` by the names ``compared_codes``
+    gives); nothing without another checkout."""
+    others = [values for name, values in figures.items() if name != "this"]
+    if others:
+        ratios = ", ".join(f"{new / old:.2f}x" for new, old in zip(figures["this"], others[0], strict=True))
+        print(f"this / against, {what} by round: {ratios}")
+
+
 def temp_dir() -> str:
     return tempfile.mkdtemp(prefix="bemtevi-bench-")
 

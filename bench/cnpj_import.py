@@ -33,6 +33,10 @@ from pathlib import Path
 
 import duckdb
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import code_env, compared_codes, print_ratios
+
 from bemtevi.infra.receita_layout import LAYOUTS
 
 _PARTS = 4  # zips per kind, as the Receita splits its large files
@@ -168,9 +172,7 @@ def time_readers(directory: Path) -> None:
 def import_once(release: Path, cache: Path, checkout: Path | None) -> tuple[float, float, float, float, str]:
     """One import into an empty dataset in a child process (``checkout``'s code, this one's if None):
     seconds, CPU seconds, peak RSS in MB, the dataset file's MB, the command's report."""
-    env = {**os.environ}
-    if checkout is not None:
-        env["PYTHONPATH"] = str(checkout.resolve())
+    env = code_env(checkout)
     with tempfile.TemporaryDirectory(dir=cache) as work:
         env["BEMTEVI_DATASET_PATH"] = str((Path(work) / "dataset.duckdb").resolve())
         started = time.perf_counter()
@@ -205,23 +207,16 @@ def main() -> None:
     if args.readers:
         time_readers(release)
 
-    codes: list[tuple[str, Path | None]] = [("this", None)]
-    if args.against is not None:
-        codes.append((f"against {args.against.name}", args.against))
-    rates: dict[str, list[float]] = {name: [] for name, _ in codes}
-    for round_ in range(args.rounds):
-        # alternated, and in turn first: the machine's load drifts over a run
-        for name, checkout in codes if round_ % 2 == 0 else codes[::-1]:
-            seconds, cpu, rss, size, report = import_once(release, args.cache, checkout)
-            rates[name].append(lines / seconds)
-            load = os.getloadavg()[0]
-            print(f"{name}: {lines:,} lines in {seconds:.1f} s = {lines / seconds:,.0f} rows/s "
-                  f"({lines / cpu:,.0f} per CPU second); peak RSS {rss:,.0f} MB; dataset {size:,.0f} MB; "
-                  f"load {load:.1f}")  # fmt: skip
-            print(f"  {report}")
-    if args.against is not None:
-        ratios = [new / old for new, old in zip(rates["this"], rates[codes[1][0]], strict=True)]
-        print("this / against, rows/s by round: " + ", ".join(f"{r:.2f}x" for r in ratios))
+    rates: dict[str, list[float]] = {}
+    for name, checkout in compared_codes(args.against, args.rounds):
+        seconds, cpu, rss, size, report = import_once(release, args.cache, checkout)
+        rates.setdefault(name, []).append(lines / seconds)
+        load = os.getloadavg()[0]
+        print(f"{name}: {lines:,} lines in {seconds:.1f} s = {lines / seconds:,.0f} rows/s "
+              f"({lines / cpu:,.0f} per CPU second); peak RSS {rss:,.0f} MB; dataset {size:,.0f} MB; "
+              f"load {load:.1f}")  # fmt: skip
+        print(f"  {report}")
+    print_ratios("rows/s", rates)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import shutil
 import subprocess
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import warn_if_busy
+from _common import code_env, compared_codes, print_ratios, warn_if_busy
 
 if TYPE_CHECKING:
     from bemtevi.infra.settings import Settings
@@ -93,13 +92,10 @@ def prepare(root: Path) -> tuple[Path, Path]:
 
 
 def run_child(checkout: Path | None, started: Path, dataset: Path, root: Path, starts: int) -> dict[str, float]:
-    env = {**os.environ}
-    if checkout is not None:
-        env["PYTHONPATH"] = str(checkout.resolve())
     with tempfile.TemporaryDirectory(dir=root) as work:
         out = subprocess.run(
             [sys.executable, __file__, "--child", str(started), str(dataset), work, str(starts)],
-            env=env,
+            env=code_env(checkout),
             check=True,
             capture_output=True,
             text=True,
@@ -123,18 +119,12 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="bemtevi-bench-"))
     try:
         started, dataset = prepare(root)
-        codes: list[tuple[str, Path | None]] = [("this", None)]
-        if args.against is not None:
-            codes.append((f"against {args.against.name}", args.against))
-        starts: dict[str, list[float]] = {name: [] for name, _ in codes}
-        for round_ in range(args.rounds):
-            for name, checkout in codes if round_ % 2 == 0 else codes[::-1]:
-                figures = run_child(checkout, started, dataset, root, args.starts)
-                starts[name].append(figures["start_ms"])
-                print(f"{name}: a start {figures['start_ms']:.1f} ms of CPU, a stop {figures['stop_ms']:.1f} ms")
-        if args.against is not None:
-            ratios = [new / old for new, old in zip(starts["this"], starts[codes[1][0]], strict=True)]
-            print("this / against, a start's CPU by round: " + ", ".join(f"{r:.2f}x" for r in ratios))
+        starts: dict[str, list[float]] = {}
+        for name, checkout in compared_codes(args.against, args.rounds):
+            figures = run_child(checkout, started, dataset, root, args.starts)
+            starts.setdefault(name, []).append(figures["start_ms"])
+            print(f"{name}: a start {figures['start_ms']:.1f} ms of CPU, a stop {figures['stop_ms']:.1f} ms")
+        print_ratios("a start's CPU", starts)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
