@@ -284,6 +284,26 @@ async def _answer(send: Any, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class _PromptServer(uvicorn.Server):
+    """uvicorn's server, stopped as soon as asked: its own loop looks for ``should_exit`` every 0.1 s and its
+    shutdown then waits another 0.1 s for connections to close, a fifth of a second for every test that stops a
+    simulator. Nothing a simulator answers is kept: connections are cut, not drained."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.stopping = asyncio.Event()  # set on the server's loop (``call_soon_threadsafe``)
+
+    async def main_loop(self) -> None:
+        await self.on_tick(0)  # the default headers
+        await self.stopping.wait()
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()
+        for connection in list(self.server_state.connections):
+            connection.shutdown()
+
+
 class SimulatorServer:
     """The simulator served by uvicorn on a loopback port, in a thread of this process."""
 
@@ -294,16 +314,20 @@ class SimulatorServer:
         sock.bind(("127.0.0.1", port))
         self._socket = sock
         self.port: int = sock.getsockname()[1]
-        self._server = uvicorn.Server(
+        self._server = _PromptServer(
             uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off", loop="asyncio")
         )
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [sock]}, name="vendor-simulator", daemon=True
-        )
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread = threading.Thread(target=self._serve, name="vendor-simulator", daemon=True)
 
     @property
     def config(self) -> SimulatorConfig:
         return self.app.config
+
+    def _serve(self) -> None:
+        with asyncio.Runner() as runner:  # its end cancels what is left (a request still hanging)
+            self._loop = runner.get_loop()
+            runner.run(self._server.serve(sockets=[self._socket]))
 
     def __enter__(self) -> SimulatorServer:
         self._thread.start()
@@ -314,10 +338,10 @@ class SimulatorServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.should_exit = True
-        # Not waiting for requests in flight: one left hanging (``timeout_rate``) held every test's
-        # teardown for the rest of its ``hang_seconds`` (4.6 s); nothing a simulator answers is kept.
-        self._server.force_exit = True
+        # Not waiting for requests in flight: one left hanging (``timeout_rate``) would hold the caller for the rest
+        # of its ``hang_seconds``.
+        if self._loop is not None:  # set before the server starts, which ``__enter__`` waited for
+            self._loop.call_soon_threadsafe(self._server.stopping.set)
         self._thread.join(timeout=10)
         self._socket.close()
 
