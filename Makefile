@@ -63,14 +63,18 @@ test-fast: install
 	$(BIN)/pytest -q -n $$(( $$(nproc) + 1 )) --dist loadfile --no-loadscope-reorder \
 		-m "not e2e and not postgres and not kafka and not process"
 
-install: $(PY_STAMP) $(NODE_STAMP)
+# The Python and the web app's packages install side by side: each mostly waits on downloads and the disk.
+install:
+	@$(MAKE) --no-print-directory --silent -j2 $(PY_STAMP) $(NODE_STAMP)
 
 $(PY_STAMP): pyproject.toml
+	@echo "Installing the Python packages (pyproject.toml)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check -q -e ".[dev]"
 	rm -f $(VENV)/.installed-* && touch $@
 
 $(NODE_STAMP): webapp/package-lock.json
+	@echo "Installing the web app's packages (webapp/package-lock.json)"
 	cd webapp && npm ci --no-audit --no-fund --loglevel=error
 	rm -f webapp/node_modules/.installed-* && touch $@
 
