@@ -348,7 +348,11 @@ def api_on(
     pool: DatabasePool | None = request.getfixturevalue("database_pool") if backend == "postgres" else None
     database = pool.take() if pool is not None else None
     database_url = pool.url(database) if pool is not None and database is not None else None
-    platform = build_platform(make_settings(tmp_path_factory.mktemp("var"), dataset_path, database_url))
+    settings = make_settings(tmp_path_factory.mktemp("api") / "var", dataset_path, database_url)
+    if pool is None:  # on a copy of the started var directory, as the ``platform`` fixture's
+        platform = started_platform(settings, request.getfixturevalue("started_settings"))
+    else:
+        platform = build_platform(settings)
     try:
         with TestClient(create_app(platform)) as test_client:
             yield test_client, platform
