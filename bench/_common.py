@@ -14,11 +14,23 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse, urlunparse
 
 import httpx
 import psycopg
+
+if TYPE_CHECKING:
+    from bemtevi.infra.settings import Settings
+
+
+def cheap_settings(**fields: Any) -> Settings:
+    """The benches' settings: ``fields``, with password hashing at its cheapest (a bench times the product's work,
+    not argon2's). ``Settings`` comes from the code under test (an ``--against`` child imports another checkout's)."""
+    from bemtevi.infra.settings import Settings
+
+    return Settings(argon2_time_cost=1, argon2_memory_cost=1024, **fields)
+
 
 # "" stands for the server BEMTEVI_TEST_POSTGRES_URL names, else the project's own (started when it is not running).
 DEFAULT_POSTGRES = ""

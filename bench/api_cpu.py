@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import asgi_post
+from _common import asgi_post, cheap_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "Bench!pass1"
@@ -72,7 +72,6 @@ def measure(rounds: int, count: int, profile: Path | None) -> dict[str, float]:
     from bemtevi.bootstrap import build_platform
     from bemtevi.domain.api_tokens import TokenForm
     from bemtevi.infra.demo_data import generate_demo_dataset
-    from bemtevi.infra.settings import Settings
 
     print(f"  code: {Path(bemtevi.__file__).parent.parent}", file=sys.stderr)
     var = Path(tempfile.mkdtemp(prefix="bemtevi-api-cpu-"))
@@ -82,12 +81,10 @@ def measure(rounds: int, count: int, profile: Path | None) -> dict[str, float]:
     people = [r[0] for r in con.execute("SELECT cpf FROM people ORDER BY cpf LIMIT 500").fetchall()]
     con.close()
     os.environ["BEMTEVI_LEDGER_PROCESS"] = "false"  # for revisions that had a ledger process; others ignore it
-    settings = Settings(
+    settings = cheap_settings(
         var_dir=var / "var",
         dataset_path=dataset,
         admin_password=PASSWORD,
-        argon2_time_cost=1,
-        argon2_memory_cost=1024,
         api_max_per_second=1_000_000,
         api_max_per_day=100_000_000,
         access_log=False,

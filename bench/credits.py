@@ -30,7 +30,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import multi_tenant_lookups_script, postgres_database, running_server, warn_if_busy
+from _common import cheap_settings, multi_tenant_lookups_script, postgres_database, running_server, warn_if_busy
 from lookups import ROOT, dataset, documents
 
 PASSWORD = "Bench!pass1"
@@ -43,16 +43,8 @@ def prepare_store(var: Path, data: Path, database_url: str | None) -> list[str]:
     from bemtevi.bootstrap import build_platform
     from bemtevi.domain.groups import GroupType
     from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
-    from bemtevi.infra.settings import Settings
 
-    settings = Settings(
-        var_dir=var,
-        dataset_path=data,
-        database_url=database_url,
-        admin_password=PASSWORD,
-        argon2_time_cost=1,
-        argon2_memory_cost=1024,
-    )
+    settings = cheap_settings(var_dir=var, dataset_path=data, database_url=database_url, admin_password=PASSWORD)
     platform = build_platform(settings, start_projector=False)
     emails = []
     try:

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _common import asgi_post
+from _common import asgi_post, cheap_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "Bench!pass1"
@@ -151,15 +151,12 @@ def measure(dataset: Path, scale: float) -> dict[str, float]:
     from bemtevi.api.routers import consultations as route
     from bemtevi.bootstrap import build_platform
     from bemtevi.domain.documents import Document
-    from bemtevi.infra.settings import Settings
 
     print(f"  code: {Path(bemtevi.__file__).parent.parent.name or '.'}", file=sys.stderr)
     people, companies = _documents(dataset)
     var = Path(tempfile.mkdtemp(prefix="bemtevi-bench-"))
     os.environ["BEMTEVI_LEDGER_PROCESS"] = "false"  # for revisions that had a ledger process; others ignore it
-    settings = Settings(
-        var_dir=var, dataset_path=dataset, admin_password=PASSWORD, argon2_time_cost=1, argon2_memory_cost=1024
-    )
+    settings = cheap_settings(var_dir=var, dataset_path=dataset, admin_password=PASSWORD)
     platform = build_platform(settings, start_projector=False)
     figures: dict[str, float] = {}
     n = max(1, int(20_000 * scale))

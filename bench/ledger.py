@@ -32,7 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from _common import percentile, postgres_database, temp_dir
+from _common import cheap_settings, percentile, postgres_database, temp_dir
 from lookups import ROOT, dataset
 
 from bemtevi.bootstrap import Platform, build_platform
@@ -70,14 +70,12 @@ class Timed(LedgerClient):
 
 
 def settings_for(database_url: str, var: Path, data: Path, **update: Any) -> Settings:
-    return Settings(
+    return cheap_settings(
         var_dir=var,
         database_url=database_url,
         dataset_path=data,
         admin_email="admin@bemtevi.local",
         admin_password="Adm1n!secret",
-        argon2_time_cost=1,
-        argon2_memory_cost=1024,
         access_log=False,
         **update,
     )

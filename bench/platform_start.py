@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import code_env, compared_codes, print_ratios, warn_if_busy
+from _common import cheap_settings, code_env, compared_codes, print_ratios, warn_if_busy
 
 if TYPE_CHECKING:
     from bemtevi.infra.settings import Settings
@@ -34,16 +34,11 @@ WARM_UP = 3
 
 
 def _settings(var_dir: Path, dataset: Path) -> Settings:
-    # Imported here: the child imports the code under test (``--against``: another checkout's).
-    from bemtevi.infra.settings import Settings
-
-    return Settings(
+    return cheap_settings(
         var_dir=var_dir,
         dataset_path=dataset,
         admin_email="admin@bench.local",
         admin_password="Bench!admin1",
-        argon2_time_cost=1,
-        argon2_memory_cost=1024,
         enrichment="worker",
         ledger_lease_seconds=0.0,
     )
