@@ -524,6 +524,17 @@ def super_admin(platform: Platform) -> Principal:
     return platform.identity.authenticate(platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).token)
 
 
+def zip_bomb() -> bytes:
+    """A workbook whose sheet inflates a thousandfold (16 MB of one byte): what the zip directory's ratio rule
+    refuses before anything is inflated."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+        archive.writestr("xl/worksheets/sheet1.xml", b"0" * (16 << 20))
+    return out.getvalue()
+
+
 def inflating_xlsx(rows: int, document: str = "52998224725") -> bytes:
     """A small XLSX whose first sheet inflates to ``rows`` records of one document each (a header row first):
     the rows differ only by an occasional row number, so the sheet compresses below the zip directory's ratio

@@ -8,9 +8,7 @@ PostgreSQL (the ``platform`` fixture, ``api`` its client); the file checks and m
 
 from __future__ import annotations
 
-import io
 import time
-import zipfile
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -18,7 +16,7 @@ from uuid import UUID
 import pytest
 from customers_support import customer, edit_body, owner_headers, register
 from fastapi.testclient import TestClient
-from support import KNOWN_CPF, cpf_layout, inflating_xlsx, saved_after, sign_in
+from support import KNOWN_CPF, cpf_layout, inflating_xlsx, saved_after, sign_in, zip_bomb
 
 from bemtevi.bootstrap import Platform
 from bemtevi.domain.credits import CreditAccount, credit_account_id
@@ -178,12 +176,7 @@ def test_bad_xlsx_files_are_refused_and_a_too_large_file_is_413(sqlite_platform:
     group_id, owner = new_customer(client, admin, 3, xlsx)
     ole2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600
     refused(upload(client, owner, xlsx, ole2, "senha.xlsx"), 422, "file_password_protected")
-    # A workbook whose sheet inflates a thousandfold: refused from the zip's directory, before anything is inflated.
-    bomb = io.BytesIO()
-    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("xl/workbook.xml", "<workbook/>")
-        z.writestr("xl/worksheets/sheet1.xml", b"0" * (16 << 20))
-    body = refused(upload(client, owner, xlsx, bomb.getvalue(), "bomba.xlsx"), 422, "xlsx_unreadable")
+    body = refused(upload(client, owner, xlsx, zip_bomb(), "bomba.xlsx"), 422, "xlsx_unreadable")
     assert body["message"] == "Erro ao ler arquivo XLSX."
     # Someone who sent an .xlsx that is not a workbook is told it could not be read (the specification's words).
     text = refused(upload(client, owner, xlsx, b"CPF;NOME\n52998224725;Ana\n", "texto.xlsx"), 422, "xlsx_unreadable")

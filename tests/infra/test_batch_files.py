@@ -15,7 +15,7 @@ import xlsxwriter
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
-from support import examples, inflating_xlsx
+from support import examples, inflating_xlsx, zip_bomb
 
 from bemtevi.domain.batch_errors import (
     FileEmpty,
@@ -65,15 +65,6 @@ def xlsx_bytes(rows: list[list[object]]) -> bytes:
 
 
 # -- refusals ------------------------------------------------------------------------------------
-
-
-def zip_bomb() -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("[Content_Types].xml", "<Types/>")
-        archive.writestr("xl/workbook.xml", "<workbook/>")
-        archive.writestr("xl/worksheets/sheet1.xml", b"0" * (16 << 20))
-    return out.getvalue()
 
 
 UNUSABLE_UPLOADS = [
