@@ -164,11 +164,7 @@ class TrackedFollower(LogFollower):
 
     def _track(self, position: int) -> None:
         with self._store.transaction() as cur:
-            cur.execute(
-                "INSERT INTO projection_tracking VALUES (?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
-                [self._tracking_name, position],
-            )
+            ReadStore.record_position(cur, self._tracking_name, position)
         self._position = self._written = position
 
     def _skip_to(self, position: int) -> None:

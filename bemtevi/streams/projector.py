@@ -221,11 +221,7 @@ class Projector(LogFollower):
         with self._store.transaction() as cur:
             for fold in folds:
                 fold.write(cur)
-            cur.execute(
-                "INSERT INTO projection_tracking VALUES (?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
-                [TRACKING_NAME, last],
-            )
+            ReadStore.record_position(cur, TRACKING_NAME, last)
             if mark is not None:
                 self._feed.record(cur, mark)
             if source is not None:
