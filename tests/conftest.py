@@ -13,11 +13,11 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse, urlunparse
 
 import hypothesis
@@ -296,16 +296,42 @@ def started_settings(tmp_path_factory: pytest.TempPathFactory, dataset_path: Pat
     return settings
 
 
-def started_platform(settings: Settings, started: Settings) -> Platform:
+# Settings a server reads as it runs, none of which the first start writes anything from: a var directory
+# started with other values of these is the one a first start with them would have made.
+RUNTIME_SETTINGS = (
+    "token_ttl_hours",
+    "recovery_code_minutes",
+    "smtp_host",
+    "smtp_port",
+    "mail_attempts",
+    "mail_retry_seconds",
+    "google_client_id",
+    "google_jwks_url",
+    "ledger_lease_seconds",
+    "reservation_sweep_seconds",
+    "webhook_allow_private",
+)
+
+
+def started_platform(settings: Settings, started: Settings, **options: Any) -> Platform:
     """``build_platform(settings)``; on the tests' SQLite settings, on a copy of ``started``'s var directory: as
     a server's second start, it finds the super-admin, the seeded catalogue and the read models there instead
     of writing and projecting them again (most of a platform's start). Each test has a store of its own all
-    the same; a test of the first start builds its platform itself, as do tests with settings of their own."""
+    the same; a test of the first start builds its platform itself, as do tests with settings of their own
+    (beyond ``RUNTIME_SETTINGS``). ``options``: ``build_platform``'s."""
     from bemtevi.bootstrap import build_platform
 
-    if not settings.var_dir.exists() and settings.model_copy(update={"var_dir": started.var_dir}) == started:
+    as_started = {"var_dir": started.var_dir} | {name: getattr(started, name) for name in RUNTIME_SETTINGS}
+    if not settings.var_dir.exists() and settings.model_copy(update=as_started) == started:
         shutil.copytree(started.var_dir, settings.var_dir)
-    return build_platform(settings)
+    return build_platform(settings, **options)
+
+
+@pytest.fixture
+def start_platform(started_settings: Settings) -> Callable[..., Platform]:
+    """``build_platform`` for a test that starts its platform itself: on a copy of the started var directory
+    when its settings allow (``started_platform``)."""
+    return lambda settings, **options: started_platform(settings, started_settings, **options)
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ screens), and whether the caller may cancel or delete each batch now, decided by
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -13,7 +14,7 @@ from support import make_settings, sign_in
 from test_batches_api import cpf, csv_of, new_customer, new_layout, ok, refused, reserved, upload
 
 from bemtevi.api.app import create_app
-from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.bootstrap import Platform
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.batches import CANCELED_BY_OWNER, TIME_LIMIT_CODE, TIME_LIMIT_MESSAGE, Batch, BatchStatus
 from bemtevi.domain.principals import SYSTEM
@@ -129,9 +130,11 @@ def test_a_webhook_url_into_the_deployments_network_is_refused_at_submit_and_not
     ok(client.post("/api/batches", headers=owner, json={"uploadId": shown["uploadId"]}), 201)
 
 
-def test_private_webhooks_are_accepted_when_the_deployment_allows_them(tmp_path: Path, dataset_path: Path) -> None:
+def test_private_webhooks_are_accepted_when_the_deployment_allows_them(
+    tmp_path: Path, dataset_path: Path, start_platform: Callable[..., Platform]
+) -> None:
     settings = make_settings(tmp_path / "var", dataset_path).model_copy(update={"webhook_allow_private": True})
-    platform = build_platform(settings)
+    platform = start_platform(settings)
     try:
         with TestClient(create_app(platform)) as client:
             admin = sign_in(client)

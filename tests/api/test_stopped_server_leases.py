@@ -4,6 +4,7 @@ as credits taken; once the ledger settles it, it is shown no more."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from uuid import uuid4
@@ -12,7 +13,7 @@ from fastapi.testclient import TestClient
 from support import make_settings, new_tenant, wait_until
 
 from bemtevi.api.app import create_app
-from bemtevi.bootstrap import build_platform
+from bemtevi.bootstrap import Platform
 from bemtevi.domain.audit import Actor, acting_as
 from bemtevi.domain.credits import CreditAccount, ReasonKind, credit_account_id
 from bemtevi.domain.principals import ROOT_GROUP_ID, SYSTEM
@@ -39,13 +40,13 @@ def lease_time(account: CreditAccount) -> datetime:
 
 
 def test_a_lease_left_open_by_a_stopped_server_is_shown_held_until_the_ledger_settles_it(
-    tmp_path: Path, dataset_path: Path
+    tmp_path: Path, dataset_path: Path, start_platform: Callable[..., Platform]
 ) -> None:
     # An embedded ledger settles a lease of another holder at its first sweep (a dead process's, since it runs
     # alone): its sweeps are an hour apart here, so the lease below stays open as a dead API process's does in
     # cluster mode until a ledger worker's sweep settles it, which the test does by hand.
     settings = make_settings(tmp_path / "var", dataset_path).model_copy(update={"reservation_sweep_seconds": 3600.0})
-    platform = build_platform(settings)
+    platform = start_platform(settings)
     try:
         principal = new_tenant(platform, "Empresa", 100)
         account_id = credit_account_id(principal.group_id, Category.UNIT)
@@ -104,9 +105,9 @@ def test_a_lease_left_open_by_a_stopped_server_is_shown_held_until_the_ledger_se
 
 
 def test_only_leases_open_past_two_lease_times_and_not_settled_count_as_a_stopped_servers(
-    tmp_path: Path, dataset_path: Path
+    tmp_path: Path, dataset_path: Path, start_platform: Callable[..., Platform]
 ) -> None:
-    platform = build_platform(make_settings(tmp_path / "var", dataset_path))
+    platform = start_platform(make_settings(tmp_path / "var", dataset_path))
     try:
         principal = new_tenant(platform, "Empresa", 100)
         account_id = credit_account_id(principal.group_id, Category.UNIT)

@@ -7,7 +7,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -228,9 +228,9 @@ def test_inactive_user_and_user_of_inactive_group_cannot_sign_in(platform: Platf
         platform.identity.authenticate(signed_in.token)
 
 
-def test_tokens_expire(settings: Settings) -> None:
+def test_tokens_expire(settings: Settings, start_platform: Callable[..., Platform]) -> None:
     settings.token_ttl_hours = -1  # sessions that ended an hour before they began
-    platform = build_platform(settings)
+    platform = start_platform(settings)
     try:
         token = platform.identity.sign_in(ADMIN_EMAIL, ADMIN_PASSWORD, None).token
         with pytest.raises(ExpiredToken) as e:
@@ -315,9 +315,9 @@ def test_a_code_needs_its_unique_key(platform: Platform) -> None:
         platform.accounts.verify_code(code, "0" * 32, recovery_id)
 
 
-def test_codes_expire(settings: Settings) -> None:
+def test_codes_expire(settings: Settings, start_platform: Callable[..., Platform]) -> None:
     settings.recovery_code_minutes = 0
-    platform = build_platform(settings)
+    platform = start_platform(settings)
     try:
         add_user(platform, "ana@empresa.com.br")
         code, key, recovery_id = _request_code(platform, "ana@empresa.com.br")
@@ -345,9 +345,11 @@ def smtp() -> Iterator[SmtpSink]:
         yield sink
 
 
-def test_recovery_code_arrives_through_a_real_smtp_server(settings: Settings, smtp: SmtpSink) -> None:
+def test_recovery_code_arrives_through_a_real_smtp_server(
+    settings: Settings, smtp: SmtpSink, start_platform: Callable[..., Platform]
+) -> None:
     settings.smtp_host, settings.smtp_port = "127.0.0.1", smtp.port
-    platform = build_platform(settings)
+    platform = start_platform(settings)
     try:
         add_user(platform, "ana@empresa.com.br")
         ticket = platform.accounts.request_recovery("ana@empresa.com.br", "localhost:8000", "en-US")
@@ -376,12 +378,14 @@ def test_recovery_code_arrives_through_a_real_smtp_server(settings: Settings, sm
         again.close()
 
 
-def test_unreachable_smtp_retries_then_fails_for_good(settings: Settings) -> None:
+def test_unreachable_smtp_retries_then_fails_for_good(
+    settings: Settings, start_platform: Callable[..., Platform]
+) -> None:
     from support import free_port
 
     settings.smtp_host, settings.smtp_port = "127.0.0.1", free_port()  # nobody listens
     settings.mail_attempts, settings.mail_retry_seconds = 3, 0.01
-    platform = build_platform(settings)
+    platform = start_platform(settings)
     try:
         add_user(platform, "ana@empresa.com.br")
         platform.accounts.request_recovery("ana@empresa.com.br", None)
@@ -439,9 +443,11 @@ def google_token(key: Any, **changes: Any) -> str:
 
 
 @pytest.fixture
-def google_platform(settings: Settings, google_keys: tuple[Any, str]) -> Iterator[Platform]:
+def google_platform(
+    settings: Settings, google_keys: tuple[Any, str], start_platform: Callable[..., Platform]
+) -> Iterator[Platform]:
     settings.google_client_id, settings.google_jwks_url = CLIENT_ID, google_keys[1]
-    platform = build_platform(settings)
+    platform = start_platform(settings)
     yield platform
     platform.close()
 
@@ -481,8 +487,10 @@ def test_google_token_signed_by_another_key_is_refused(google_platform: Platform
         google_platform.accounts.sign_in_with_google(google_token(other), None)
 
 
-def test_without_a_client_id_google_sign_in_is_off(tmp_path: Path, dataset_path: Path) -> None:
-    platform = build_platform(make_settings(tmp_path / "var", dataset_path))
+def test_without_a_client_id_google_sign_in_is_off(
+    tmp_path: Path, dataset_path: Path, start_platform: Callable[..., Platform]
+) -> None:
+    platform = start_platform(make_settings(tmp_path / "var", dataset_path))
     try:
         assert platform.accounts.google is None
     finally:

@@ -10,7 +10,7 @@ the consultations in the log); an unknown document costs nothing; the limit hold
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -32,16 +32,18 @@ from bemtevi.infra.settings import Settings
 LEASE_SECONDS = 0.3
 
 
-def leasing_server(settings: Settings, *, bootstrap: bool = True) -> Platform:
+def leasing_server(
+    settings: Settings, start: Callable[..., Platform] = build_platform, *, bootstrap: bool = True
+) -> Platform:
     settings.ledger_lease_seconds = LEASE_SECONDS
-    platform = build_platform(settings, bootstrap=bootstrap)
+    platform = start(settings, bootstrap=bootstrap)
     assert isinstance(platform.ledger, LeasingLedger)
     return platform
 
 
 @pytest.fixture
-def server(settings: Settings) -> Iterator[Platform]:
-    platform = leasing_server(settings)
+def server(settings: Settings, start_platform: Callable[..., Platform]) -> Iterator[Platform]:
+    platform = leasing_server(settings, start_platform)
     yield platform
     platform.close()
 
@@ -155,8 +157,10 @@ def test_the_sweep_leaves_the_servers_own_live_lease_alone(server: Platform) -> 
     charged_once(server, principal, found)
 
 
-def test_a_lease_left_by_a_server_that_died_is_settled_from_the_log_by_the_next_one(settings: Settings) -> None:
-    first = leasing_server(settings)
+def test_a_lease_left_by_a_server_that_died_is_settled_from_the_log_by_the_next_one(
+    settings: Settings, start_platform: Callable[..., Platform]
+) -> None:
+    first = leasing_server(settings, start_platform)
     try:
         principal = new_tenant(first, "Empresa", 10_000)
         leases_of(first).lease_seconds = 30.0  # open when the server dies: its keeper does not return it first
