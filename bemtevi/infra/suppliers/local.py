@@ -16,13 +16,11 @@ prepared once, in the connection's statement cache.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import os
 import re
 import sqlite3
 import threading
 import time
-import uuid
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -215,16 +213,6 @@ def _written_back(path: Path, every: float = 0.25) -> Iterator[None]:
         flusher.join()
 
 
-@functools.cache
-def _copier() -> duckdb.DuckDBPyConnection:
-    """The process's DuckDB instance for lookup copies, its SQLite extension loaded once: a load checks the
-    extension's signature, a hash of its 50 MB that a fresh instance for each copy paid again (some 80 ms)."""
-    con = duckdb.connect(config={"memory_limit": _COPY_MEMORY})
-    con.execute("SET enable_progress_bar = false")  # the import prints its own progress
-    load_extension(con, "sqlite_scanner")
-    return con
-
-
 def build_lookup_file(dataset: Path) -> Path:
     """Copy the dataset's lookup documents into an SQLite file (atomically replaced)."""
     target = lookup_file_for(dataset)
@@ -235,15 +223,13 @@ def build_lookup_file(dataset: Path) -> Path:
     # of fetching them into Python for sqlite3. Its SQLite sink takes one thread, and a pipeline feeding it
     # ran on that thread alone: so a company's JSON is made in a pipeline of its own (a materialized CTE, on
     # every core), a batch at a time, and the batch then written. Nothing is sorted.
-    # Attached under names of this copy's own: the process's copier instance may make another at the same time.
-    copy = f"copy_{uuid.uuid4().hex}"
-    copier = _copier().cursor()
+    copier = duckdb.connect(config={"memory_limit": _COPY_MEMORY})
     try:
-        copier.execute(f"ATTACH {path_literal(dataset)} AS {copy}_dataset (READ_ONLY)")
-        copier.execute(f"USE {copy}_dataset")
+        copier.execute("SET enable_progress_bar = false")  # the import prints its own progress
+        copier.execute(f"ATTACH {path_literal(dataset)} AS dataset (READ_ONLY)")
+        copier.execute("USE dataset")
         columns = {r[0] for r in copier.execute(
-            "SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND table_name = 'companies'",
-            [f"{copy}_dataset"],
+            "SELECT column_name FROM duckdb_columns() WHERE database_name = 'dataset' AND table_name = 'companies'"
         ).fetchall()}  # fmt: skip
         names = activity_names(copier, columns)
         with closing(sqlite3.connect(partial)) as sink:
@@ -255,12 +241,13 @@ def build_lookup_file(dataset: Path) -> Path:
             sink.execute("CREATE TABLE activity_names (code TEXT PRIMARY KEY, description TEXT)")
             sink.executemany("INSERT INTO activity_names VALUES (?, ?)", (names or {}).items())
             sink.commit()
-        copier.execute(f"ATTACH {path_literal(partial)} AS {copy}_lookup (TYPE sqlite)")
+        load_extension(copier, "sqlite_scanner")
+        copier.execute(f"ATTACH {path_literal(partial)} AS lookup (TYPE sqlite)")
         # Rows appended in the order DuckDB makes them and the key indexed afterwards: an ORDER BY sorted the
         # whole documents (twice the memory of the rest of the copy) where the index sorts only the keys; a
         # lookup then probes the index, then the row by its rowid.
         with _written_back(partial), transaction(copier):
-            copier.execute(f"INSERT INTO {copy}_lookup.people_docs SELECT cpf, doc FROM people_docs")
+            copier.execute("INSERT INTO lookup.people_docs SELECT cpf, doc FROM people_docs")
             end = int((copier.execute("SELECT coalesce(max(rowid) + 1, 0) FROM companies").fetchone() or (0,))[0])
             for start in range(0, end, _COPY_ROWS):
                 batch = (
@@ -268,12 +255,9 @@ def build_lookup_file(dataset: Path) -> Path:
                     f"WHERE rowid >= {start} AND rowid < {start + _COPY_ROWS}"
                 )
                 copier.execute(
-                    f"INSERT INTO {copy}_lookup.company_docs WITH docs AS MATERIALIZED ({batch}) SELECT * FROM docs"
+                    f"INSERT INTO lookup.company_docs WITH docs AS MATERIALIZED ({batch}) SELECT * FROM docs"
                 )
     finally:
-        copier.execute("USE memory")
-        for attached in (f"{copy}_lookup", f"{copy}_dataset"):
-            copier.execute(f"DETACH DATABASE IF EXISTS {attached}")
         copier.close()
     with closing(sqlite3.connect(partial)) as sink, _written_back(partial):
         sink.execute(f"PRAGMA cache_size = {_INDEX_CACHE_KIB}")
