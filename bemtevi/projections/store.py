@@ -60,7 +60,10 @@ class ReadStore:
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path)
         try:
-            self._con = duckdb.connect(self.path)
+            # One DuckDB thread by default: page writes are small, parallel scans only add overhead for them, and
+            # the other core is busy reading and decoding the next page. Given at the connect, the instance starts
+            # no pool of worker threads to stop again at once.
+            self._con = duckdb.connect(self.path, config={"threads": int(threads)})
         except duckdb.IOException as e:
             raise RuntimeError(
                 f"The read store {self.path} is in use by another process (is the server running?)"
@@ -70,9 +73,6 @@ class ReadStore:
         self._cursors_lock = threading.Lock()
         self.write_lock = threading.Lock()
         self._con.execute("SET TimeZone = 'UTC'")
-        # One DuckDB thread by default: page writes are small, parallel scans only add
-        # overhead for them, and the other core is busy reading and decoding the next page.
-        self._con.execute(f"SET threads = {int(threads)}")
         # A stop leaves the write-ahead log (under DuckDB's checkpoint threshold) to the next start, which replays
         # it as after a crash: a checkpoint at every close rewrote each changed table's last row group, several
         # times the cost of that replay.
