@@ -369,16 +369,12 @@ def api_on(
     from support import make_settings
 
     from bemtevi.api.app import create_app
-    from bemtevi.bootstrap import build_platform
 
     pool: DatabasePool | None = request.getfixturevalue("database_pool") if backend == "postgres" else None
     database = pool.take() if pool is not None else None
     database_url = pool.url(database) if pool is not None and database is not None else None
     settings = make_settings(tmp_path_factory.mktemp("api") / "var", dataset_path, database_url)
-    if pool is None:  # on a copy of the started var directory, as the ``platform`` fixture's
-        platform = started_platform(settings, request.getfixturevalue("started_settings"))
-    else:
-        platform = build_platform(settings)
+    platform = started_platform(settings, request.getfixturevalue("started_settings"))
     try:
         with TestClient(create_app(platform)) as test_client:
             yield test_client, platform

@@ -19,7 +19,7 @@ from eventsourcing.utils import get_topic
 from support import KNOWN_CPF, charged_in_store, new_tenant, settlements_by_consultation, unknown_cpfs
 from test_consultations import account
 
-from bemtevi.bootstrap import Platform, build_platform
+from bemtevi.bootstrap import Platform
 from bemtevi.commands.ledger import LeasingLedger
 from bemtevi.domain.consultations import Consultation, ConsultationStatus
 from bemtevi.domain.credits import ReasonKind
@@ -32,9 +32,7 @@ from bemtevi.infra.settings import Settings
 LEASE_SECONDS = 0.3
 
 
-def leasing_server(
-    settings: Settings, start: Callable[..., Platform] = build_platform, *, bootstrap: bool = True
-) -> Platform:
+def leasing_server(settings: Settings, start: Callable[..., Platform], *, bootstrap: bool = True) -> Platform:
     settings.ledger_lease_seconds = LEASE_SECONDS
     platform = start(settings, bootstrap=bootstrap)
     assert isinstance(platform.ledger, LeasingLedger)
@@ -175,7 +173,7 @@ def test_a_lease_left_by_a_server_that_died_is_settled_from_the_log_by_the_next_
     finally:
         first.close()
 
-    second = leasing_server(settings, bootstrap=False)
+    second = leasing_server(settings, start_platform, bootstrap=False)
     try:
         settled(second, principal)  # the first sweep after the start
         charged_once(second, principal, found)
