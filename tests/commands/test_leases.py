@@ -283,7 +283,7 @@ def test_a_lookup_that_finishes_after_the_ledger_may_have_taken_its_lease_for_ab
 
 
 def test_a_lease_goes_back_only_after_the_consultations_being_recorded_under_it(
-    platform: Platform, leasing: Callable[..., LeasingLedger]
+    platform: Platform, leasing: Callable[..., LeasingLedger], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A consultation whose append is under way when the process stops is settled with its lease: returned
     before it, the lease would leave it recorded as charged and never charged."""
@@ -302,10 +302,21 @@ def test_a_lease_goes_back_only_after_the_consultations_being_recorded_under_it(
     held = threading.Thread(target=platform.writer.submit, args=(busy,))
     held.start()
     holding.wait(5)
+    queued = threading.Event()
+    submit_async = platform.writer.submit_async
+
+    async def noting_queued(decide: Any, **options: Any) -> Any:
+        queued.set()
+        return await submit_async(decide, **options)
+
+    # The close starts only once the consultation waits on the group commit: started before, it would return
+    # the lease first and the consultation would rightly go to the ledger instead (not what this test is about).
+    monkeypatch.setattr(platform.writer, "submit_async", noting_queued)
     finishing = threading.Thread(
         target=client.submit, args=(late.finished(drawn[0], drawn[1], ConsultationStatus.DONE),)
     )
     finishing.start()
+    assert queued.wait(10)
     closing = threading.Thread(target=client.close)
     closing.start()
     time.sleep(0.3)
