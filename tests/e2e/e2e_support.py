@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, Request, expect
+from playwright.sync_api import Browser, Locator, Page, Request, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 from bemtevi.bootstrap import attempt_log
@@ -112,14 +112,23 @@ class InFlight:
             settle(self.page)
 
 
-def choose_language(page: Page, language: str) -> None:
-    """Choose ``language`` ("pt-BR", "en-US") in the signed-in frame's switch, an MUI select (a combobox opening a
-    listbox; the public site and the sign-in pages keep a native select, driven by ``select_option``). Waits for the
-    frame's switch itself, not the sign-in page's one a page just left, then until the page speaks the language
-    and the menu is gone."""
-    page.locator('[data-testid="language-switch"][role="combobox"]').click()
-    page.get_by_test_id(f"language-option-{language}").click()
+def pick_option(page: Page, combobox: Locator, option: Locator) -> None:
+    """Pick ``option`` of an MUI select (a combobox opening a listbox), then wait until the menu is gone: the next
+    step's click is not sent while the menu still closes over the screen."""
+    combobox.click()
+    option.click()
     expect(page.get_by_role("listbox")).to_have_count(0)
+
+
+def choose_language(page: Page, language: str) -> None:
+    """Choose ``language`` ("pt-BR", "en-US") in the signed-in frame's switch, an MUI select (the public site and
+    the sign-in pages keep a native select, driven by ``select_option``). Waits for the frame's switch itself, not
+    the sign-in page's one a page just left, then until the page speaks the language."""
+    pick_option(
+        page,
+        page.locator('[data-testid="language-switch"][role="combobox"]'),
+        page.get_by_test_id(f"language-option-{language}"),
+    )
     expect(page.locator("html")).to_have_attribute("lang", language)
 
 

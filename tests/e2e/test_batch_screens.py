@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import httpx
 import pytest
-from e2e_support import Sessions, screenshot, sign_in
+from e2e_support import Sessions, pick_option, screenshot, sign_in
 from playwright.sync_api import Browser, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, accept_invitation, cpf_layout
 
@@ -107,11 +107,12 @@ def csv_file(tmp_path: Path, people: list[tuple[str, str]]) -> Path:
 
 
 def choose(page: Page, test_id: str, option: str) -> None:
-    """Pick an option of an MUI select, then wait until its menu is gone (as ``choose_language`` does): the next
-    step's click is not sent while the menu is still closing over the screen."""
-    page.get_by_test_id(test_id).get_by_role("combobox").click()
-    page.get_by_role("option", name=re.compile(re.escape(option))).first.click()
-    expect(page.get_by_role("listbox")).to_have_count(0)
+    """Pick the option named ``option`` of the MUI select ``test_id``."""
+    pick_option(
+        page,
+        page.get_by_test_id(test_id).get_by_role("combobox"),
+        page.get_by_role("option", name=re.compile(re.escape(option))).first,
+    )
 
 
 def test_a_batch_is_previewed_confirmed_processed_and_returned(

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from e2e_support import Sessions, follow_menu, screenshot, settle, sign_in
+from e2e_support import Sessions, follow_menu, pick_option, screenshot, settle, sign_in
 from playwright.sync_api import Browser, Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, accept_invitation
 
@@ -25,8 +25,11 @@ def fill_query_type(page: Page, name: str, cache: str = "7", validity: str = "30
     page.get_by_test_id("query-type-name").fill(name)
     page.get_by_test_id("query-type-badge").fill("PF")
     # The icon is picked from the drawn ones, by its name on screen.
-    page.get_by_test_id("query-type-icon").get_by_role("combobox").click()
-    page.get_by_test_id("query-type-icon-person").click()
+    pick_option(
+        page,
+        page.get_by_test_id("query-type-icon").get_by_role("combobox"),
+        page.get_by_test_id("query-type-icon-person"),
+    )
     page.get_by_test_id("query-type-description").fill("Cadastro e telefones de uma pessoa")
     page.get_by_test_id("query-type-cache").fill(cache)
     page.get_by_test_id("query-type-validity").fill(validity)
