@@ -352,11 +352,11 @@ def sqlite_platform(tmp_path: Path, dataset_path: Path, started_settings: Settin
 
 @pytest.fixture
 def client(sqlite_platform: Platform) -> Iterator[TestClient]:
-    from fastapi.testclient import TestClient
+    from api_client import ApiClient
 
     from bemtevi.api.app import create_app
 
-    with TestClient(create_app(sqlite_platform)) as test_client:
+    with ApiClient(create_app(sqlite_platform)) as test_client:
         yield test_client
 
 
@@ -365,7 +365,7 @@ def api_on(
     backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, dataset_path: Path
 ) -> Iterator[tuple[TestClient, Platform]]:
     """A platform on ``backend`` (a database of the pool for PostgreSQL) and a client of its API."""
-    from fastapi.testclient import TestClient
+    from api_client import ApiClient
     from support import make_settings
 
     from bemtevi.api.app import create_app
@@ -376,7 +376,7 @@ def api_on(
     settings = make_settings(tmp_path_factory.mktemp("api") / "var", dataset_path, database_url)
     platform = started_platform(settings, request.getfixturevalue("started_settings"))
     try:
-        with TestClient(create_app(platform)) as test_client:
+        with ApiClient(create_app(platform)) as test_client:
             yield test_client, platform
     finally:
         platform.close()

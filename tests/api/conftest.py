@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from api_client import ApiClient
 from fastapi.testclient import TestClient
 
 from bemtevi.api.app import create_app
@@ -14,5 +15,5 @@ from bemtevi.bootstrap import Platform
 
 @pytest.fixture
 def api(platform: Platform) -> Iterator[TestClient]:
-    with TestClient(create_app(platform)) as client:
+    with ApiClient(create_app(platform)) as client:
         yield client

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from api_client import ApiClient
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
@@ -131,7 +132,7 @@ def test_the_tenant_of_a_signed_in_call_and_a_500_are_logged(sqlite_platform: Pl
 
         app.router.routes.insert(0, app.router.routes.pop())  # ahead of the web app's catch-all
 
-        with TestClient(app, raise_server_exceptions=False) as client:
+        with ApiClient(app, raise_server_exceptions=False) as client:
             headers = sign_in(client)
             tenant = client.get("/api/me", headers=headers).json()["data"]["groupId"]
             assert client.get("/api/dashboard", headers=headers).status_code == 200

@@ -10,6 +10,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from api_client import ApiClient
 from customers_support import customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import BASIC_QUERY_TYPE, KNOWN_CPF, make_settings, sign_in
@@ -47,7 +48,7 @@ def known(sqlite_platform: Platform) -> dict[str, Any]:
 @pytest.fixture
 def backend_client(platform: Platform) -> Iterator[TestClient]:
     """A client of a platform on either event store: on PostgreSQL its searches are PostgreSQL's index's."""
-    with TestClient(create_app(platform)) as test_client:
+    with ApiClient(create_app(platform)) as test_client:
         yield test_client
 
 
@@ -175,7 +176,7 @@ def test_an_index_that_fails_is_the_search_error_to_the_customer_and_its_cause_i
     shutil.copy(dataset_path, dataset)
     platform = build_platform(make_settings(tmp_path / "var", dataset))
     try:
-        with TestClient(create_app(platform)) as api:
+        with ApiClient(create_app(platform)) as api:
             owner = _owner(api, sign_in(api), 71)
             dataset.unlink()  # the index is built at the first search: nothing to build it from
             caplog.set_level("ERROR", logger="bemtevi.commands.advanced_queries")

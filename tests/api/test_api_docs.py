@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from api_client import ApiClient
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -15,7 +16,7 @@ def docs_app(dist: Path) -> TestClient:
     app = FastAPI(title="Bemtevi API", docs_url=None, openapi_url="/api/openapi.json", redoc_url=None)
     mount_api_docs(app, dist)
     mount_webapp(app, dist)
-    return TestClient(app)
+    return ApiClient(app)
 
 
 def built(tmp_path: Path) -> Path:

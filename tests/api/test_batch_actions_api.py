@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from api_client import ApiClient
 from fastapi.testclient import TestClient
 from support import make_settings, sign_in
 from test_batches_api import cpf, csv_of, new_customer, new_layout, ok, refused, reserved, upload
@@ -136,7 +137,7 @@ def test_private_webhooks_are_accepted_when_the_deployment_allows_them(
     settings = make_settings(tmp_path / "var", dataset_path).model_copy(update={"webhook_allow_private": True})
     platform = start_platform(settings)
     try:
-        with TestClient(create_app(platform)) as client:
+        with ApiClient(create_app(platform)) as client:
             admin = sign_in(client)
             layout_id = new_layout(client, admin)
             _group_id, owner = new_customer(client, admin, 35, layout_id)

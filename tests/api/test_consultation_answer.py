@@ -10,6 +10,7 @@ import uuid
 from typing import Any
 
 import pytest
+from api_client import ApiClient
 from fastapi.routing import APIRoute, serialize_response
 from fastapi.testclient import TestClient
 from hypothesis import example, given
@@ -109,7 +110,7 @@ def test_an_unexpected_failure_gets_the_apps_own_answer(
     async def broken(*_: object, **__: object) -> None:
         raise RuntimeError("supplier exploded")
 
-    with TestClient(create_app(sqlite_platform), raise_server_exceptions=False) as client:
+    with ApiClient(create_app(sqlite_platform), raise_server_exceptions=False) as client:
         headers = sign_in(client, email, password)
         monkeypatch.setattr(sqlite_platform.consultations, "run_unit_query_async", broken)
         answer = client.post("/api/consultations", json={"document": KNOWN_CPF}, headers=headers)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_client import ApiClient
 from fastapi.testclient import TestClient
 from support import KNOWN_CNPJ, KNOWN_CPF, contact_form, make_settings, sign_in
 
@@ -29,7 +30,7 @@ def refusing_api(
     database_url = pool.url(database) if pool is not None and database is not None else None
     platform = build_platform(make_settings(tmp_path_factory.mktemp("var"), dataset_path, database_url))
     try:
-        with TestClient(create_app(platform)) as client:
+        with ApiClient(create_app(platform)) as client:
             yield client, platform
     finally:
         platform.close()
@@ -174,8 +175,8 @@ def test_a_missing_field_is_not_empty_and_every_problem_is_listed(api: TestClien
 def test_a_client_address_is_limited_to_five_requests_per_window(platform: Platform) -> None:
     app = create_app(platform)
     with (
-        TestClient(app, client=("203.0.113.7", 40000)) as flooder,
-        TestClient(app, client=("198.51.100.2", 40000)) as other,
+        ApiClient(app, client=("203.0.113.7", 40000)) as flooder,
+        ApiClient(app, client=("198.51.100.2", 40000)) as other,
     ):
         for _ in range(5):
             assert flooder.post("/api/contact", json=contact_form()).status_code == 202
@@ -192,7 +193,7 @@ def test_a_client_address_is_limited_to_five_requests_per_window(platform: Platf
         # Another visitor is not affected.
         assert other.post("/api/contact", json=contact_form()).status_code == 202
     # Invalid forms do not use up the allowance (they queue nothing).
-    with TestClient(create_app(platform), client=("192.0.2.9", 40000)) as client:
+    with ApiClient(create_app(platform), client=("192.0.2.9", 40000)) as client:
         for _ in range(6):
             assert client.post("/api/contact", json=contact_form(name="")).status_code == 400
         assert client.post("/api/contact", json=contact_form()).status_code == 202

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 import pytest
+from api_client import ApiClient
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query
 from fastapi.dependencies.utils import request_params_to_args
 from fastapi.routing import APIRoute
@@ -208,7 +209,7 @@ def test_a_planned_routes_errors_are_answered_as_the_frameworks_middleware_answe
         await call(self, scope, receive, send)
 
     monkeypatch.setattr(ExceptionMiddleware, "__call__", counting)
-    client = TestClient(app, raise_server_exceptions=False)
+    client = ApiClient(app, raise_server_exceptions=False)
     answers = []
     try:
         for overrides in ({}, {_never_used: _never_used}):
@@ -428,7 +429,7 @@ def test_each_app_of_a_process_shares_the_built_routes_and_reads_its_own_depende
     assert isinstance(one, QuickRoute) and isinstance(two, QuickRoute)
     assert one is not two and one.dependant is two.dependant and one.response_field is two.response_field
     second.dependency_overrides = {_who: lambda: "overridden"}
-    with TestClient(first) as client_one, TestClient(second) as client_two:
+    with ApiClient(first) as client_one, ApiClient(second) as client_two:
         assert client_one.get("/api/who").json() == {"name": "the route's own"}
         assert client_two.get("/api/who").json() == {"name": "overridden"}
         second.dependency_overrides = {}

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 import schemathesis
+from api_client import ApiClient
 from customers_support import customer
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from support import (
     ADMIN_EMAIL,
@@ -122,7 +122,7 @@ def fuzzing(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path) -> Ite
 def _some_of_everything(app: Any, platform: Platform, admin: dict[str, str]) -> None:
     """Rows in every list the fuzzer reads (a customer, credit movements, a lookup, a mail), so
     answers with data are checked against the schema too, not only empty lists."""
-    with TestClient(app) as api:
+    with ApiClient(app) as api:
         registered = api.post("/api/customers", headers=admin, json=customer(1))
         assert registered.status_code == 200, registered.text
         group_id = registered.json()["data"]["id"]

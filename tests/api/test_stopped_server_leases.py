@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from uuid import uuid4
 
-from fastapi.testclient import TestClient
+from api_client import ApiClient
 from support import make_settings, new_tenant, wait_until
 
 from bemtevi.api.app import create_app
@@ -55,7 +55,7 @@ def test_a_lease_left_open_by_a_stopped_server_is_shown_held_until_the_ledger_se
             SYSTEM, group_id=principal.group_id, name="Dona", email=email, password="Strong!pass1", role=Role.OWNER
         )
         token = platform.identity.sign_in(email, "Strong!pass1", None).token
-        with TestClient(create_app(platform)) as api:
+        with ApiClient(create_app(platform)) as api:
             account = platform.app.get(account_id, CreditAccount)
             lease_id = uuid4()
             with acting_as(LEDGER):

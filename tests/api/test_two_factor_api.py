@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_client import ApiClient
 from customers_support import NEW_PASSWORD, customer, owner_headers, register
 from fastapi.testclient import TestClient
 from support import SmtpSink, make_settings, sign_in, wait_until
@@ -143,7 +144,7 @@ def test_a_second_api_process_takes_the_code(
         settings.secret_key = "one-deployment-secret-key-for-both-processes"
         platforms.append(build_platform(settings))
     try:
-        with TestClient(create_app(platforms[0])) as first, TestClient(create_app(platforms[1])) as second:
+        with ApiClient(create_app(platforms[0])) as first, ApiClient(create_app(platforms[1])) as second:
             _, email, _ = guarded_company(first, 5)
             challenge = password_sign_in(first, email).json()["challengeId"]
             code = next_code(smtp, email)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import schemathesis
-from fastapi.testclient import TestClient
+from api_client import ApiClient
 from support import ADMIN_EMAIL, ADMIN_PASSWORD, KNOWN_CPF, full_profile, make_settings
 from test_schema_fuzz import CHECKS, FUZZ_SETTINGS, fuzz_config
 
@@ -33,7 +33,7 @@ def v1_fuzzing(tmp_path_factory: pytest.TempPathFactory, dataset_path: Path) -> 
     platform = build_platform(settings_)
     try:
         app = create_app(platform)
-        with TestClient(app) as api:
+        with ApiClient(app) as api:
             login = api.post("/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD})
             panel = {"Authorization": f"Bearer {login.json()['token']}"}
             issued = api.post(

@@ -21,7 +21,7 @@ from uuid import UUID, uuid4
 
 import orjson
 import pytest
-from fastapi.testclient import TestClient
+from api_client import ApiClient
 from support import (
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
@@ -337,7 +337,7 @@ def test_finance_sees_a_lease_as_one_block_of_lookups_in_the_balance_history(
     lease = LeaseUnits(uuid4(), principal.group_id, principal.user_id, 20, "api-test")
     worker.submit(lease)
     settled = worker.submit(ReturnLease(lease.lease_id, principal.group_id, [str(uuid4()), str(uuid4())]))
-    with TestClient(create_app(platform)) as api:
+    with ApiClient(create_app(platform)) as api:
         signed = api.post("/api/auth/auth", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD})
         headers = {"Authorization": f"Bearer {signed.json()['token']}"}
         query = f"groupId={principal.group_id}&category=unit"

@@ -12,7 +12,7 @@ from uuid import UUID, uuid4
 
 import hypothesis
 import pytest
-from fastapi.testclient import TestClient
+from api_client import ApiClient
 from hypothesis import strategies as st
 from PIL import Image
 from support import BASIC_QUERY_TYPE, KNOWN_CPF, contact_form, examples, sign_in
@@ -140,7 +140,7 @@ def _realistic_history(platform: Platform) -> dict[str, UUID]:
     """Every kind of aggregate, through the API as users make them; a user and a group past their
     snapshot interval. Answers the ids of the aggregates that passed it."""
     interval = max(platform.app.snapshotting_intervals[User], platform.app.snapshotting_intervals[Group])
-    with TestClient(create_app(platform)) as api:
+    with ApiClient(create_app(platform)) as api:
         admin = sign_in(api)
         wl = _ok(api.post("/api/customers", headers=admin, json={**CUSTOMER, "whiteLabelUrl": "a.marca.com.br"}))
         group_id = wl["data"]["id"]
@@ -366,7 +366,7 @@ def test_sign_in_works_after_a_restart_past_the_users_snapshot_interval(settings
         user_id, _ = first.identity.register_user(
             SYSTEM, group_id=ROOT_GROUP_ID, name="Ana", email="ana@bemtevi.com.br", password=PASSWORD, role=Role.OWNER
         )
-        with TestClient(create_app(first)) as api:
+        with ApiClient(create_app(first)) as api:
             headers = sign_in(api, "ana@bemtevi.com.br", PASSWORD)
             for n in range(first.app.snapshotting_intervals[User] + 1):
                 _ok(api.put("/api/me/profile", headers=headers, json=_profile(n)))
@@ -375,7 +375,7 @@ def test_sign_in_works_after_a_restart_past_the_users_snapshot_interval(settings
 
     restarted = build_platform(settings)
     try:
-        with TestClient(create_app(restarted)) as api:
+        with ApiClient(create_app(restarted)) as api:
             headers = sign_in(api, "ana@bemtevi.com.br", PASSWORD)
             me = _ok(api.get("/api/me", headers=headers))
             assert (me["data"]["id"], me["data"]["role"]) == (str(user_id), "owner")

@@ -11,6 +11,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from api_client import ApiClient
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -203,7 +204,7 @@ def _listed_emails(api: TestClient, headers: dict[str, str]) -> set[str]:
 
 def _start(settings: Settings) -> tuple[Platform, TestClient]:
     platform = build_platform(settings)
-    return platform, TestClient(create_app(platform))
+    return platform, ApiClient(create_app(platform))
 
 
 def test_a_read_store_is_rebuilt_from_the_event_store_it_is_started_with(

@@ -27,7 +27,7 @@ import httpx
 import orjson
 import pytest
 from aiokafka import AIOKafkaProducer
-from fastapi.testclient import TestClient
+from api_client import ApiClient
 from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
 from kafka.errors import CoordinatorLoadInProgressError, CoordinatorNotAvailableError, NotCoordinatorError
 from support import (
@@ -477,7 +477,7 @@ def test_a_lookup_the_ledger_does_not_answer_is_refused_503_credits_unavailable(
     settings = cluster_settings.model_copy(update={"ledger_timeout_seconds": 1.0, "ledger_lease_seconds": 0.0})
     platform = build_platform(settings)
     try:
-        with TestClient(create_app(platform)) as api:
+        with ApiClient(create_app(platform)) as api:
             answer = api.post(
                 "/api/consultations", json={"document": KNOWN_CPF}, headers={"Authorization": f"Bearer {token}"}
             )
