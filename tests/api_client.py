@@ -42,11 +42,13 @@ class ApiClient(TestClient):
         app: Any,
         *,
         raise_server_exceptions: bool = True,
+        root_path: str = "",
         client: tuple[str, int] = ("testclient", 50000),
         **options: Any,
     ) -> None:
-        super().__init__(app, raise_server_exceptions=raise_server_exceptions, client=client, **options)
+        super().__init__(
+            app, raise_server_exceptions=raise_server_exceptions, root_path=root_path, client=client, **options
+        )
         self._transport = _OneCallTransport(
-            self, self._transport, raise_app_exceptions=raise_server_exceptions, client=client,
-            root_path=options.get("root_path", ""),
-        )  # fmt: skip
+            self, self._transport, raise_app_exceptions=raise_server_exceptions, root_path=root_path, client=client
+        )
