@@ -9,16 +9,25 @@ import time
 from typing import Any
 
 import httpx
-from e2e_support import Sessions, screenshot, sign_in
+from e2e_support import Sessions, screenshot, settle, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
+
+
+def open_the_form(page: Page, server_url: str) -> None:
+    """The registration form once it has drawn the query types and layouts it offers: it grows as they arrive,
+    and a click sent while it grows lands beside its button (the first click of this test was once lost)."""
+    page.goto(f"{server_url}/add-new-customer")
+    expect(page.get_by_role("checkbox", name="Pessoa física completa")).to_be_visible()
+    expect(page.get_by_role("checkbox", name="cpf_basico_csv (CSV → CSV)")).to_be_visible()
+    settle(page)
 
 
 def test_register_a_company_and_find_it_in_the_list(page: Page, server_url: str, sessions: Sessions) -> None:
     sessions.resume(page)
 
     # The one-page registration form (the list's "New customer" opens the guided set-up: test_customer_setup).
-    page.goto(f"{server_url}/add-new-customer")
+    open_the_form(page, server_url)
     page.get_by_test_id("customer-cnpj").fill("11.444.777/0001-61")
     page.get_by_test_id("customer-submit").click()
     # The form's own rules first: nothing reaches the server while fields are missing.
@@ -48,7 +57,7 @@ def test_register_a_company_and_find_it_in_the_list(page: Page, server_url: str,
     screenshot(page, "customer-list")
 
     # The same CNPJ again: refused with the reason, in the reader's language.
-    page.goto(f"{server_url}/add-new-customer")
+    open_the_form(page, server_url)
     page.get_by_test_id("customer-cnpj").fill("11.444.777/0001-61")
     page.get_by_test_id("customer-company-name").fill("Outra Padaria Ltda")
     page.get_by_test_id("customer-trade-name").fill("Outra")
@@ -78,7 +87,7 @@ def test_a_new_customers_owner_is_invited_and_its_row_leads_to_its_users(
     page: Page, server_url: str, sessions: Sessions
 ) -> None:
     sessions.resume(page)
-    page.goto(f"{server_url}/add-new-customer")
+    open_the_form(page, server_url)
     page.get_by_test_id("customer-cnpj").fill("27.865.757/0001-02")
     page.get_by_test_id("customer-company-name").fill("Ferragens Convite Ltda")
     page.get_by_test_id("customer-trade-name").fill("Ferragens Convite")
