@@ -9,18 +9,18 @@ import time
 from typing import Any
 
 import httpx
-from e2e_support import Sessions, screenshot, settle, sign_in
+from e2e_support import InFlight, Sessions, screenshot, sign_in
 from playwright.sync_api import Page, expect
 from support import ADMIN_EMAIL, ADMIN_PASSWORD
 
 
 def open_the_form(page: Page, server_url: str) -> None:
-    """The registration form once it has drawn the query types and layouts it offers: it grows as they arrive,
-    and a click sent while it grows lands beside its button (the first click of this test was once lost)."""
+    """The registration form once every request it made is answered and the screen is at rest: it grows as the
+    query types and layouts it offers arrive, and a click sent while it grows lands beside its button (the first
+    click of this test was once lost)."""
+    in_flight = InFlight(page)
     page.goto(f"{server_url}/add-new-customer")
-    expect(page.get_by_role("checkbox", name="Pessoa física completa")).to_be_visible()
-    expect(page.get_by_role("checkbox", name="cpf_basico_csv (CSV → CSV)")).to_be_visible()
-    settle(page)
+    in_flight.settle()
 
 
 def test_register_a_company_and_find_it_in_the_list(page: Page, server_url: str, sessions: Sessions) -> None:
